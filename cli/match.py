@@ -1,0 +1,85 @@
+"""``ledger match ...``: record reports, close post-game sequences, list fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cli.main import Session, pass_session
+from cli.output import print_json, say, table
+from ledger.application.reports import read_report
+from ledger.domain.state import MatchRow
+
+
+@click.group()
+def match() -> None:
+    """Record match reports and close post-game sequences."""
+
+
+@match.command("record")
+@click.argument("report", type=click.Path(path_type=Path))
+@click.option("--roll", "roll_missing", is_flag=True,
+              help="Let the ledger roll (and record) any post-game die the report leaves out.")
+@click.option("--reason", help="Why (kept in the log).")
+@pass_session
+def record(session: Session, report: Path, roll_missing: bool, reason: str | None) -> None:
+    """Record the match REPORT (a YAML or JSON file; see docs/match-report.md)."""
+    parsed = read_report(report)
+    match_id = session.ledger().record_match(session.league(), parsed, by=session.user,
+                                             roll_missing=roll_missing, reason=reason)
+    say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
+
+
+@match.command("close")
+@click.argument("match_id")
+@click.option("--team", "teams", multiple=True, help="Team to close for (default: both).")
+@click.option("--die", "dice", multiple=True, metavar="PURPOSE=VALUES",
+              help="A post-game roll, e.g. expensive_mistakes=3 (repeatable).")
+@click.option("--roll", "roll_missing", is_flag=True,
+              help="Let the ledger roll any die not given.")
+@click.option("--reason", help="Why (kept in the log).")
+@pass_session
+def close(session: Session, match_id: str, teams: tuple[str, ...], dice: tuple[str, ...],
+          roll_missing: bool, reason: str | None) -> None:
+    """Close the post-game sequence of MATCH_ID (after hiring and advancements)."""
+    ledger, league = session.ledger(), session.league()
+    row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
+    chosen = teams or ((row.home, row.away, *row.others) if row else (match_id,))
+    entries = dict(parse_die(d) for d in dice)
+    for team in chosen:
+        ledger.close_post_game(league, match_id, team, by=session.user, dice=entries,
+                               roll_missing=roll_missing, reason=reason)
+        say(f"Closed the post-game sequence of {match_id} for {team}.")
+
+
+def parse_die(entry: str) -> tuple[str, int | list[int]]:
+    purpose, _, raw = entry.partition("=")
+    try:
+        values = [int(v) for v in raw.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUE[,VALUE]",
+                                 param_hint="--die") from None
+    return purpose, values[0] if len(values) == 1 else values
+
+
+@match.command("list")
+@click.option("--season", type=int, help="Only this season.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def list_matches(session: Session, season: int | None, as_json: bool) -> None:
+    """Fixtures and results."""
+    from cli.queries import queries_for
+
+    rows = queries_for(session).matches(season)
+    if as_json:
+        print_json(rows)
+        return
+    say(table(["match", "season", "round", "stage", "home", "score", "away", "status"],
+              [[m.match_id, m.season, m.round, m.stage, m.home,
+                f"{m.home_score}-{m.away_score}" if m.status == "played" else "",
+                m.away, m.status + (f" (conceded by {m.conceded_by})" if m.conceded_by else "")]
+               for m in rows]))
+
+
+COMMANDS = [match]

@@ -1,0 +1,173 @@
+"""Read-only commands: roster, standings, leaders, treasury, history, teams."""
+
+from __future__ import annotations
+
+import click
+
+from cli.main import Session, pass_session
+from cli.output import gold, print_json, say, table
+from ledger.domain.state import PlayerRow
+from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings
+from ledger.rules import find_ruleset
+
+JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def queries_for(session: Session) -> Queries:
+    ledger = session.ledger()
+    ledger.catch_up()  # only the events recorded since the tables were last written
+    row = ledger.league_row(session.league())
+    return Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
+
+
+def status_of(player: PlayerRow) -> str:
+    marks = [{"retired": "TR", "dead": "dead", "fired": "fired", "left": "left"}.get(
+        player.status, "")]
+    if player.miss_next_game:
+        marks.append("MNG")
+    if player.niggling:
+        marks.append(f"niggling x{player.niggling}" if player.niggling > 1 else "niggling")
+    return ", ".join(m for m in marks if m)
+
+
+def characteristic(value: int | None, target: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{value}+" if target else str(value)
+
+
+def player_line(player: PlayerRow, targets: bool) -> list[object]:
+    advancements = ", ".join(a.get("skill") or f"+{str(a.get('characteristic')).upper()}"
+                             for a in player.advancements)
+    return [player.number or "", player.name, player.position, player.ma, player.st,
+            characteristic(player.ag, targets), characteristic(player.pa, targets),
+            characteristic(player.av, targets), ", ".join(player.skills), player.spp,
+            advancements, gold(player.value), status_of(player)]
+
+
+def print_roster(roster: Roster) -> None:
+    team = roster.team
+    figures = "  ".join(f"{label} {gold(team.values.get(key, 0))}"
+                        for key, label in roster.value_labels.items())
+    say(f"{team.name} ({team.team_id}) - {team.roster}, coach {team.coach}")
+    staff = ", ".join(f"{item} {count}" for item, count in sorted(team.staff.items()))
+    say(f"{figures}  treasury {gold(team.treasury)}  re-rolls {team.rerolls}"
+        f"{' (+1 League Trophy)' if team.trophy else ''}  fans {team.fans}"
+        f"{'  ' + staff if staff else ''}  games {team.games}")
+    targets = roster.ruleset == "bb2020"
+    headers = ["#", "name", "position", "MA", "ST", "AG", "PA", "AV", "skills", "SPP",
+               "advancements", "value", "status"]
+    say(table(headers, [player_line(p, targets) for p in roster.players], right=(3, 4, 9, 11)))
+    if roster.former:
+        say("\nFormer players: " + "; ".join(f"{p.name} ({p.position}, {p.status})"
+                                             for p in roster.former))
+
+
+@click.command("roster")
+@click.argument("team_id")
+@JSON
+@pass_session
+def roster(session: Session, team_id: str, as_json: bool) -> None:
+    """TEAM_ID's roster: TV/CTV (or TR), treasury, players with SPP, value and status."""
+    found = queries_for(session).roster(team_id)
+    if as_json:
+        print_json(found)
+    else:
+        print_roster(found)
+
+
+@click.command("teams")
+@JSON
+@pass_session
+def teams(session: Session, as_json: bool) -> None:
+    """The league's teams with their headline figures."""
+    q = queries_for(session)
+    rows = q.teams()
+    if as_json:
+        print_json(rows)
+        return
+    label = q.ruleset.value_labels.get(q.ruleset.rating_key, "rating")
+    say(table(["team", "name", "roster", "coach", label, "treasury", "games"],
+              [[t.team_id, t.name, t.roster, t.coach, gold(t.rating), gold(t.treasury), t.games]
+               for t in rows], right=(4, 5, 6)))
+
+
+@click.command("standings")
+@click.option("--season", type=int, help="Season (default: the latest).")
+@JSON
+@pass_session
+def standings(session: Session, season: int | None, as_json: bool) -> None:
+    """The league table per division under the league's ruleset, with tie-breakers."""
+    found = queries_for(session).standings(season)
+    if as_json:
+        print_json(found)
+    else:
+        print_standings(found)
+
+
+def print_standings(found: Standings) -> None:
+    for division, rows in found.divisions.items():
+        say(f"Season {found.season}" + (f", {division}" if division else ""))
+        say(table(["#", "team", "P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-",
+                   "bonus", "pts", "separated by"],
+                  [[r.rank, r.name, r.row.played, r.row.won, r.row.drawn, r.row.lost,
+                    r.row.td_for, r.row.td_against, r.row.td_for - r.row.td_against,
+                    r.row.cas_for, r.row.cas_against, r.row.bonus, r.row.points,
+                    (r.separated_by or "").replace("_", " ")] for r in rows],
+                  right=tuple(range(2, 13))))
+        say()
+
+
+@click.command("leaders")
+@click.option("--stat", type=click.Choice(sorted(STAT_COLUMNS)), default="spp", show_default=True)
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
+@JSON
+@pass_session
+def leaders(session: Session, stat: str, limit: int, as_json: bool) -> None:
+    """Leaderboards: touchdowns, casualties, SPP, MVPs, completions, interceptions, kills."""
+    found = queries_for(session).leaders(stat, limit)
+    if as_json:
+        print_json(found)
+        return
+    say(table(["#", "player", "team", stat, "status"],
+              [[r.rank, r.name, r.team_id, r.value, r.status] for r in found], right=(3,)))
+
+
+@click.command("treasury")
+@click.argument("team_id")
+@JSON
+@pass_session
+def treasury(session: Session, team_id: str, as_json: bool) -> None:
+    """Every movement of TEAM_ID's gold, the event that caused it and the running balance."""
+    lines = queries_for(session).treasury(team_id)
+    if as_json:
+        print_json(lines)
+        return
+    say(table(["event", "kind", "amount", "balance", "note"],
+              [[line.seq, line.kind, gold(line.amount), gold(line.balance), line.note]
+               for line in lines], right=(0, 2, 3)))
+
+
+@click.command("history")
+@click.argument("ref")
+@JSON
+@pass_session
+def history(session: Session, ref: str, as_json: bool) -> None:
+    """Every event that touched REF (a team id, a player name or id, or match:<id>),
+    with who recorded it, when and why."""
+    q = queries_for(session)
+    key = ref if ":" in ref else None
+    if key is None:
+        teams_ = {t.team_id for t in q.teams()}
+        key = f"team:{ref}" if ref in teams_ else f"player:{q.player(ref).player_id}"
+    lines = q.history(key)
+    if as_json:
+        print_json(lines)
+        return
+    say(table(["event", "when", "by", "what", "why"],
+              [[line.seq, line.recorded_at[:19].replace("T", " "), line.recorded_by,
+                ("[voided] " if line.voided else "") + line.summary, line.reason or ""]
+               for line in lines], right=(0,)))
+
+
+COMMANDS = [roster, teams, standings, leaders, treasury, history]

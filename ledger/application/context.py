@@ -1,0 +1,64 @@
+"""What a command sees while it decides: the league's current state and its ruleset.
+
+Finding things by the names a commissioner types (a team id, a player's name, id or
+shirt number) lives here, with errors that say what exists instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.domain.events import LedgerEvent
+from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.errors import PlayerNotInTeam, UnknownPlayer, UnknownTeam
+from ledger.rules.protocol import Ruleset
+
+Fact = tuple[type[LedgerEvent], dict[str, Any]]
+
+
+@dataclass
+class Context:
+    view: LeagueView
+    league: LeagueRow
+    ruleset: Ruleset
+
+    @property
+    def league_id(self) -> str:
+        return self.league.league_id
+
+    def teams(self) -> list[TeamRow]:
+        return list(self.view.select(TeamRow, league_id=self.league_id))
+
+    def team(self, team_id: str) -> TeamRow:
+        team = self.view.get(TeamRow, self.league_id, team_id)
+        if team is None:
+            known = ", ".join(t.team_id for t in self.teams()) or "none yet"
+            raise UnknownTeam(f"no team '{team_id}' in league {self.league.slug} (teams: {known})")
+        return team
+
+    def players(self, team_id: str) -> list[PlayerRow]:
+        return list(self.view.select(PlayerRow, league_id=self.league_id, team_id=team_id))
+
+    def player(self, ref: str, team_id: str | None = None) -> PlayerRow:
+        """A player by id, by name, or by ``#number`` within a team."""
+        found = self.view.get(PlayerRow, self.league_id, ref)
+        if found is None and team_id is not None:
+            found = self.by_name_or_number(ref, team_id)
+        if found is None:
+            where = f" of {team_id}" if team_id else ""
+            raise UnknownPlayer(f"no player '{ref}'{where} in league {self.league.slug}")
+        if team_id is not None and found.team_id != team_id:
+            raise PlayerNotInTeam(f"{found.name} ({found.player_id}) plays for {found.team_id},"
+                                  f" not {team_id}")
+        return found
+
+    def by_name_or_number(self, ref: str, team_id: str) -> PlayerRow | None:
+        current = [p for p in self.players(team_id) if p.status in ("active", "retired")]
+        if ref.startswith("#") and ref[1:].isdigit():
+            return next((p for p in current if p.number == int(ref[1:])), None)
+        named = [p for p in current if p.name.casefold() == ref.casefold()]
+        return named[0] if len(named) == 1 else None
+
+    def match(self, match_id: str) -> MatchRow | None:
+        return self.view.get(MatchRow, self.league_id, match_id)

@@ -1,0 +1,233 @@
+"""The league ledger as an eventsourcing ``Application``: commands in, facts appended.
+
+Every command runs the same loop: bring the read models up to the head of the log, load
+the league's log (cheap: a snapshot and a few events), check that both are at the same
+version, validate against the league's ruleset, append all of the command's facts in one
+save, and catch the read models up again. If another writer appended in between, the
+save fails on the log's version and the command starts over with fresh state, up to a few
+times; then it is refused. Nothing is ever written by a command that raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, RecordConflictError
+from eventsourcing.utils import get_topic
+
+from ledger.application import corrections, matches, teams
+from ledger.application.context import Context, Fact
+from ledger.application.reports import MatchReport
+from ledger.application.source import StoreSource
+from ledger.domain import events as ev
+from ledger.domain.events import LedgerEvent
+from ledger.domain.log import LeagueLog, league_id
+from ledger.domain.state import LeagueRow
+from ledger.domain.values import Characteristic, DiceRoll, PointsScheme
+from ledger.errors import AmbiguousLeague, ConcurrentUpdate, LedgerError, UnknownLeague
+from ledger.persistence.mapper import LedgerMapper
+from ledger.projections.runner import ReadModels
+from ledger.projections.sql import SqlStore
+from ledger.rules import find_ruleset
+
+RETRIES = 5
+
+Plan = Callable[[Context], list[Fact]]
+
+
+class LeagueLedger(Application[UUID]):
+    name = "Ledger"
+    env: ClassVar[dict[str, str]] = {"MAPPER_TOPIC": get_topic(LedgerMapper)}
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {LeagueLog: 100}
+
+    def __init__(self, env: Mapping[str, str] | None = None, *,
+                 read_models: ReadModels | None = None) -> None:
+        super().__init__(env)
+        self.source = StoreSource(self.recorder, self.mapper)
+        if read_models is None:
+            raise ValueError("LeagueLedger needs its read models (see ledger.bootstrap)")
+        self.read_models = read_models
+        self.conflicts = 0
+        """Saves refused by a concurrent writer and retried (for tests and benchmarks)."""
+
+    # --- the command loop ----------------------------------------------------------------
+
+    def catch_up(self) -> int:
+        return self.read_models.catch_up(self.source)
+
+    def run(self, league: str, plan: Plan, *, by: str, reason: str | None = None
+            ) -> list[LedgerEvent]:
+        """Validate ``plan`` against fresh state and append its facts atomically."""
+        for attempt in range(RETRIES):
+            self.catch_up()
+            log = self.load_log(league)
+            context = self.context(league)
+            if context.league.version != log.version:
+                continue  # the read models are behind a writer that just committed
+            facts = plan(context)
+            if not facts:
+                return []
+            events = [log.record(cls, recorded_by=by, reason=reason, **fields)
+                      for cls, fields in facts]
+            try:
+                self.save(log)
+            except (IntegrityError, RecordConflictError):
+                self.conflicts += 1
+                time.sleep(0.01 * (attempt + 1))
+                continue
+            self.catch_up()
+            return events
+        raise ConcurrentUpdate(
+            f"league {league} kept changing while this command ran; nothing was recorded,"
+            " try again"
+        )
+
+    def open_league(self, slug: str, *, by: str, reason: str | None = None, **fields: Any
+                    ) -> LedgerEvent:
+        if league_id(slug) in self.repository:
+            raise LedgerError(f"a league '{slug}' already exists in this ledger")
+        find_ruleset(fields["ruleset"], fields.get("options"))  # refuses unknown ids/options
+        log = LeagueLog.open(recorded_by=by, reason=reason, slug=slug, **fields)
+        event = log.pending_events[0]
+        try:
+            self.save(log)
+        except (IntegrityError, RecordConflictError):
+            raise LedgerError(f"a league '{slug}' already exists in this ledger") from None
+        self.catch_up()
+        assert isinstance(event, LedgerEvent)
+        return event
+
+    def load_log(self, league: str) -> LeagueLog:
+        try:
+            log = self.repository.get(league_id(league))
+        except AggregateNotFoundError:
+            raise UnknownLeague(self.unknown_league_message(league)) from None
+        assert isinstance(log, LeagueLog)
+        return log
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def view(self) -> SqlStore:
+        return SqlStore(self.read_models.engine)
+
+    def league_row(self, league: str, view: SqlStore | None = None) -> LeagueRow:
+        row = (view or self.view()).get(LeagueRow, str(league_id(league)))
+        if row is None:
+            raise UnknownLeague(self.unknown_league_message(league))
+        return row
+
+    def context(self, league: str) -> Context:
+        view = self.view()
+        row = self.league_row(league, view)
+        return Context(view=view, league=row, ruleset=find_ruleset(row.ruleset, row.options))
+
+    def leagues(self) -> list[LeagueRow]:
+        return list(self.view().select(LeagueRow))
+
+    def resolve_league(self, given: str | None) -> str:
+        """The league a command is about: the one given, or the only one in the ledger."""
+        if given:
+            return given
+        slugs = sorted(row.slug for row in self.leagues())
+        if len(slugs) == 1:
+            return slugs[0]
+        if not slugs:
+            raise UnknownLeague("this ledger has no league yet: create one with"
+                                " 'ledger league create'")
+        raise AmbiguousLeague(f"this ledger holds {len(slugs)} leagues ({', '.join(slugs)}):"
+                              " choose one with --league")
+
+    def unknown_league_message(self, league: str) -> str:
+        known = ", ".join(sorted(r.slug for r in self.leagues())) or "none yet"
+        return f"no league '{league}' in this ledger (leagues: {known})"
+
+    # --- commands ----------------------------------------------------------------------------
+    # Each validates through a plan in teams.py / matches.py / seasons.py / corrections.py.
+
+    def create_league(self, slug: str, name: str, ruleset: str, *, by: str,
+                      options: Mapping[str, Any] | None = None,
+                      points: PointsScheme | None = None, reason: str | None = None
+                      ) -> LeagueRow:
+        chosen = find_ruleset(ruleset, options)
+        self.open_league(slug, by=by, reason=reason, name=name, ruleset=chosen.id,
+                         options=chosen.options.model_dump(mode="json"), points=points)
+        return self.league_row(slug)
+
+    def register_team(self, league: str, team: str, name: str, coach: str, roster: str, *,
+                      by: str, treasury: int | None = None, reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_register(c, team, name, coach, roster, treasury),
+                 by=by, reason=reason)
+
+    def hire_player(self, league: str, team: str, position: str, name: str, *, by: str,
+                    number: int | None = None, journeyman: str | None = None,
+                    match: str | None = None, reason: str | None = None) -> str:
+        events = self.run(league, lambda c: teams.plan_hire(
+            c, team, position, name, number, journeyman, match), by=by, reason=reason)
+        return str(getattr(events[0], "player"))
+
+    def fire_player(self, league: str, team: str, player: str, *, by: str,
+                    reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_fire(c, team, player), by=by, reason=reason)
+
+    def retire_player(self, league: str, team: str, player: str, *, by: str,
+                      reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_status(c, team, player,
+                                                     ev.PlayerTemporarilyRetired),
+                 by=by, reason=reason)
+
+    def record_death(self, league: str, team: str, player: str, *, by: str, reason: str) -> None:
+        self.run(league, lambda c: teams.plan_status(c, team, player, ev.PlayerDied),
+                 by=by, reason=reason)
+
+    def record_departure(self, league: str, team: str, player: str, *, by: str,
+                         reason: str) -> None:
+        self.run(league, lambda c: teams.plan_status(c, team, player, ev.PlayerLeft),
+                 by=by, reason=reason)
+
+    def buy(self, league: str, team: str, item: str, count: int = 1, *, by: str,
+            reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_buy(c, team, item, count), by=by, reason=reason)
+
+    def release(self, league: str, team: str, item: str, count: int = 1, *, by: str,
+                reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_release(c, team, item, count), by=by,
+                 reason=reason)
+
+    def adjust_treasury(self, league: str, team: str, amount: int, *, by: str,
+                        reason: str) -> None:
+        self.run(league, lambda c: teams.plan_adjust(c, team, amount, reason), by=by,
+                 reason=reason)
+
+    def advance_player(self, league: str, team: str, player: str, kind: str, *, by: str,
+                       skill: str | None = None, characteristic: Characteristic | None = None,
+                       dice: tuple[DiceRoll, ...] = (), reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_advance(c, team, player, kind, skill,
+                                                      characteristic, dice),
+                 by=by, reason=reason)
+
+    def record_match(self, league: str, report: MatchReport, *, by: str,
+                     roll_missing: bool = False, reason: str | None = None) -> str:
+        events = self.run(league, lambda c: matches.plan_record(c, report, roll_missing),
+                          by=by, reason=reason)
+        return str(getattr(events[0], "match"))
+
+    def close_post_game(self, league: str, match: str, team: str, *, by: str,
+                        dice: Mapping[str, int | list[int]] | None = None,
+                        roll_missing: bool = False, reason: str | None = None) -> None:
+        self.run(league, lambda c: matches.plan_close(c, match, team, dict(dice or {}),
+                                                      roll_missing),
+                 by=by, reason=reason)
+
+    def correct_match(self, league: str, target: int, report: MatchReport, *, by: str,
+                      reason: str) -> None:
+        self.run(league, lambda c: corrections.plan_correct_match(self.source, c, target, report,
+                                                                  reason), by=by, reason=reason)
+
+    def correct(self, league: str, target: int, action: str, *, by: str, reason: str,
+                amendment: Mapping[str, Any] | None = None) -> None:
+        self.run(league, lambda c: corrections.plan_correct(
+            self.source, c, target, action, dict(amendment or {}), reason), by=by, reason=reason)

@@ -1,0 +1,173 @@
+"""Commands about teams and their players: register, hire, fire, buy, advance.
+
+Each ``plan_*`` function validates against the league's state and ruleset and returns the
+facts to append; it raises a ``LedgerError`` (and so writes nothing) on any violation.
+"""
+
+from __future__ import annotations
+
+from ledger.application.context import Context, Fact
+from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Characteristic, DiceRoll, Purchase
+from ledger.errors import (
+    InsufficientTreasury,
+    InvalidAdvancement,
+    InvalidInput,
+    NameTaken,
+    NotAllowed,
+    PositionLimitReached,
+    RosterFull,
+    StaffLimit,
+    TooFewPlayers,
+)
+
+ON_ROSTER = ("active", "retired")
+
+
+def gold(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def on_roster(players: list[PlayerRow]) -> list[PlayerRow]:
+    return [p for p in players if p.status in ON_ROSTER]
+
+
+def afford(team: TeamRow, price: int, what: str) -> None:
+    if price > team.treasury:
+        raise InsufficientTreasury(
+            f"{what} costs {gold(price)} but {team.name} have {gold(team.treasury)}"
+            " in the treasury"
+        )
+
+
+def active_team(c: Context, team_id: str) -> TeamRow:
+    team = c.team(team_id)
+    if team.status != "active":
+        raise NotAllowed(f"{team.name} have withdrawn from the league")
+    return team
+
+
+def plan_register(c: Context, team_id: str, name: str, coach: str, roster: str,
+                  treasury: int | None) -> list[Fact]:
+    if c.view.get(TeamRow, c.league_id, team_id) is not None:
+        raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
+    c.ruleset.team_list(roster)  # refuses an unknown team list, naming the known ones
+    start = c.ruleset.starting_treasury() if treasury is None else treasury
+    if start < 0:
+        raise InvalidInput("a starting treasury cannot be negative")
+    return [(ev.TeamRegistered, {"team": team_id, "name": name, "coach": coach,
+                                 "roster": roster, "treasury": start})]
+
+
+def plan_hire(c: Context, team_id: str, position_id: str, name: str, number: int | None,
+              hireling: str | None = None, from_match: str | None = None) -> list[Fact]:
+    team = active_team(c, team_id)
+    team_list = c.ruleset.team_list(team.roster)
+    position = c.ruleset.position(team.roster, position_id)
+    players = on_roster(c.players(team_id))
+    if len(players) >= team_list.max_players:
+        raise RosterFull(f"{team.name} already have {len(players)} players on the roster"
+                         f" (at most {team_list.max_players})")
+    same = [p for p in players if p.position == position.id]
+    if len(same) >= position.max:
+        raise PositionLimitReached(f"{team.name} already have {len(same)} x {position.name}"
+                                   f" (at most {position.max})")
+    if any(p.name.casefold() == name.casefold() for p in players):
+        raise NameTaken(f"{team.name} already have a player called {name}")
+    if number is not None and any(p.number == number for p in players):
+        raise NameTaken(f"{team.name} already have a player wearing #{number}")
+    price = c.ruleset.hire_price(team, position, players)
+    afford(team, price, f"a {position.name}")
+    kind = "journeyman" if hireling else "regular"
+    return [(ev.PlayerHired, {
+        "team": team_id, "player": f"p{c.league.next_player}", "name": name, "number": number,
+        "position": position.id, "price": price, "kind": kind, "hireling": hireling,
+        "from_match": from_match,
+    })]
+
+
+def current_player(c: Context, team_id: str, ref: str) -> PlayerRow:
+    player = c.player(ref, team_id)
+    if player.status not in ON_ROSTER:
+        raise NotAllowed(f"{player.name} is no longer on the roster ({player.status})")
+    return player
+
+
+def plan_fire(c: Context, team_id: str, ref: str) -> list[Fact]:
+    team = active_team(c, team_id)
+    player = current_player(c, team_id, ref)
+    problems = c.ruleset.check_fire(team, c.players(team_id), player)
+    if problems:
+        raise TooFewPlayers("; ".join(problems))
+    return [(ev.PlayerFired, {"team": team_id, "player": player.player_id})]
+
+
+def plan_status(c: Context, team_id: str, ref: str, event: type[ev.LedgerEvent]) -> list[Fact]:
+    active_team(c, team_id)
+    player = current_player(c, team_id, ref)
+    return [(event, {"team": team_id, "player": player.player_id})]
+
+
+def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
+    team = active_team(c, team_id)
+    items = c.ruleset.sideline_items(team)
+    if item_id not in items:
+        raise InvalidInput(f"{c.ruleset.name} teams cannot buy '{item_id}'"
+                           f" (items: {', '.join(sorted(items))})")
+    item = items[item_id]
+    if count < 1:
+        raise InvalidInput("buy at least one")
+    if item.draft_only and not team.drafting:
+        raise NotAllowed(f"{item.name} can only be bought while drafting the team")
+    have = held(team, item_id, item.counts_as)
+    if have + count > item.max:
+        raise StaffLimit(f"{team.name} have {have} x {item.name}; at most {item.max}")
+    price = c.ruleset.sideline_price(team, item_id, count)
+    afford(team, price, f"{count} x {item.name}")
+    return [(ev.SidelinePurchased, {"team": team_id, "purchases": (
+        Purchase(item=item_id, count=count, price=price),)})]
+
+
+def held(team: TeamRow, item: str, counts_as: str) -> int:
+    if counts_as == "reroll":
+        return team.rerolls
+    if counts_as == "fans":
+        return team.fans
+    return team.staff.get(item, 0)
+
+
+def plan_release(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
+    team = active_team(c, team_id)
+    items = c.ruleset.sideline_items(team)
+    item = items.get(item_id)
+    have = held(team, item_id, item.counts_as if item else "staff")
+    if count < 1 or have < count:
+        raise InvalidInput(f"{team.name} have {have} x {item_id}; cannot let {count} go")
+    problems = c.ruleset.check_release(team, item_id)
+    if problems:
+        raise NotAllowed("; ".join(problems))
+    return [(ev.SidelineReleased, {"team": team_id, "item": item_id, "count": count})]
+
+
+def plan_adjust(c: Context, team_id: str, amount: int, reason: str | None) -> list[Fact]:
+    team = active_team(c, team_id)
+    if not reason:
+        raise InvalidInput("a treasury adjustment needs a reason (--reason)")
+    if team.treasury + amount < 0:
+        raise InsufficientTreasury(f"{team.name} have {gold(team.treasury)}; an adjustment of"
+                                   f" {gold(amount)} would leave the treasury negative")
+    return [(ev.TreasuryAdjusted, {"team": team_id, "amount": amount})]
+
+
+def plan_advance(c: Context, team_id: str, ref: str, kind: str, skill: str | None,
+                 characteristic: Characteristic | None, dice: tuple[DiceRoll, ...]
+                 ) -> list[Fact]:
+    team = active_team(c, team_id)
+    player = current_player(c, team_id, ref)
+    fields = {"team": team_id, "player": player.player_id, "kind": kind, "skill": skill,
+              "characteristic": characteristic, "dice": dice}
+    problems = c.ruleset.check_advancement(player, team, ev.PlayerAdvanced.model_construct(**fields))
+    if problems:
+        raise InvalidAdvancement("; ".join(problems))
+    return [(ev.PlayerAdvanced, fields)]

@@ -1,0 +1,267 @@
+"""The event catalogue: every fact a league's books can hold.
+
+This module's path is part of every stored event's topic
+(``ledger.domain.events:PlayerHired``): classes here are never renamed or moved, only
+added to. A field added later gets a default and a ``class_version`` bump with an
+``upcast_vN_vM`` static method; a new meaning gets a new class.
+
+Events record facts and decisions in no edition's arithmetic (DESIGN.md decision 1):
+derived figures such as SPP totals, team value, winnings or league points are computed
+by a ruleset when the log is folded. Where a command charged gold, the event keeps the
+amount charged *and* what was bought, so another ruleset can recompute the price.
+
+Docs: docs/events.md describes each event for commissioners.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any, ClassVar, Literal
+from uuid import UUID
+
+import orjson
+from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
+from eventsourcing.utils import get_topic
+from pydantic import BaseModel, ConfigDict, Field
+
+from ledger.domain.values import (
+    Casualty,
+    Characteristic,
+    Concession,
+    DiceRoll,
+    Division,
+    Fixture,
+    PointsScheme,
+    Purchase,
+    Shootout,
+    TeamSheet,
+)
+
+GENESIS_HASH = "0" * 64
+
+
+class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
+    """Base of every league event: the envelope every fact carries."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    class_version: ClassVar[int] = 1
+    summary_template: ClassVar[str] = ""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    recorded_by: str = Field(min_length=1)
+    reason: str | None = None
+    prev_hash: str = GENESIS_HASH
+    hash: str = ""
+
+    @property
+    def seq(self) -> int:
+        """The event's number in its league's log (1 is the league's creation)."""
+        return self.originator_version
+
+    def apply(self, aggregate: Any) -> None:
+        aggregate.last_hash = self.hash
+
+    def content_hash(self) -> str:
+        return content_hash(get_topic(type(self)), self.model_dump(mode="json"))
+
+
+def content_hash(topic: str, stored: dict[str, Any]) -> str:
+    """The chained hash of one stored event: its topic and its content without the hash.
+
+    The content includes ``prev_hash``, so each event's hash covers the whole log before it.
+    It is computed from the stored JSON, not from a re-encoded object, so upcasting an old
+    event on read never makes the audit fail.
+    """
+    content = {k: v for k, v in stored.items() if k not in ("hash", "class_version")}
+    canonical = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(topic.encode() + b"\n" + canonical).hexdigest()
+
+
+# --- the league and its seasons -------------------------------------------------------
+
+
+class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
+    originator_topic: str
+    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str = Field(min_length=1)
+    ruleset: str
+    """Stable ruleset id (``bb2020``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
+    options: dict[str, Any] = {}
+    """The ruleset's named options, as validated by the ruleset at creation."""
+    points: PointsScheme | None = None
+    """League points and tie-breakers; ``None`` means the ruleset's default."""
+
+    def apply(self, aggregate: Any) -> None:
+        super().apply(aggregate)
+        aggregate.slug = self.slug
+
+
+class SeasonStarted(LedgerEvent):
+    season: int = Field(ge=1)
+    name: str = ""
+    divisions: tuple[Division, ...]
+    playoff_teams: int = Field(default=0, ge=0)
+    """How many teams qualify for the play-offs (0: no play-offs)."""
+
+
+class FixturesScheduled(LedgerEvent):
+    season: int
+    fixtures: tuple[Fixture, ...]
+
+
+class SeasonClosed(LedgerEvent):
+    season: int
+
+
+# --- teams, players and purchases -----------------------------------------------------
+
+
+class TeamRegistered(LedgerEvent):
+    team: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str = Field(min_length=1)
+    coach: str = Field(min_length=1)
+    roster: str
+    """Team list id in the league's ruleset (``human``, ``skaven``...)."""
+    treasury: int = Field(ge=0)
+    """Starting treasury (1,000,000 for a BB2020 draft)."""
+
+
+class PlayerHired(LedgerEvent):
+    team: str
+    player: str
+    name: str = Field(min_length=1)
+    number: int | None = Field(default=None, ge=1, le=99)
+    position: str
+    price: int = Field(ge=0)
+    """Gold charged under the league's ruleset (the audit trail; another ruleset may
+    recompute it from ``position`` and ``kind``)."""
+    kind: Literal["regular", "journeyman", "mercenary", "star", "rehire"] = "regular"
+    hireling: str | None = None
+    """For a journeyman or mercenary who played and is now signed: his id in the report."""
+    from_match: str | None = None
+    """The match that hireling played in."""
+
+
+class PlayerFired(LedgerEvent):
+    team: str
+    player: str
+
+
+class PlayerTemporarilyRetired(LedgerEvent):
+    team: str
+    player: str
+
+
+class PlayerDied(LedgerEvent):
+    """A death outside a match report (e.g. a pre-game mishap recorded by hand)."""
+
+    team: str
+    player: str
+
+
+class PlayerLeft(LedgerEvent):
+    """A player quit the team for a reason no match report records."""
+
+    team: str
+    player: str
+
+
+class SidelinePurchased(LedgerEvent):
+    """Re-rolls, staff, fans and other non-player purchases."""
+
+    team: str
+    purchases: tuple[Purchase, ...] = Field(min_length=1)
+
+
+class SidelineReleased(LedgerEvent):
+    team: str
+    item: str
+    count: int = Field(default=1, ge=1)
+
+
+class TreasuryAdjusted(LedgerEvent):
+    """A commissioner's award or fine that no rule computes (always needs a reason)."""
+
+    team: str
+    amount: int
+
+
+class PlayerAdvanced(LedgerEvent):
+    """A player spent SPP (or a star player roll) on an advancement."""
+
+    team: str
+    player: str
+    kind: Literal[
+        "random_primary",
+        "chosen_primary",
+        "random_secondary",
+        "chosen_secondary",
+        "characteristic",
+        "star_roll",
+    ]
+    skill: str | None = None
+    characteristic: Characteristic | None = None
+    category: str | None = None
+    dice: tuple[DiceRoll, ...] = ()
+
+
+# --- matches ----------------------------------------------------------------------------
+
+
+class InducementsBought(LedgerEvent):
+    """Pre-game purchases for one fixture, from the treasury and/or petty cash."""
+
+    match: str
+    team: str
+    purchases: tuple[Purchase, ...] = ()
+    treasury_spent: int = Field(default=0, ge=0)
+    petty_cash: int = Field(default=0, ge=0)
+
+
+class MatchRecorded(LedgerEvent):
+    """The facts of one game, as reported by the coaches."""
+
+    match: str
+    season: int | None = None
+    round: int | None = None
+    kind: Literal["league", "playoff", "friendly", "exhibition", "unplayed"] = "league"
+    home: TeamSheet
+    away: TeamSheet
+    casualties: tuple[Casualty, ...] = ()
+    concession: Concession | None = None
+    shootout: Shootout | None = None
+    weather: str | None = None
+    referee: str | None = None
+    dice: tuple[DiceRoll, ...] = ()
+    """Match-level dice (gate, weather...)."""
+    played_on: str | None = None
+    others: tuple[TeamSheet, ...] = ()
+    """Further teams of a multi-team match (multi-player Dungeon Bowl)."""
+    winner: str | None = None
+    """Only for multi-team matches, where the score alone does not name the winner."""
+
+    def sheets(self) -> tuple[TeamSheet, ...]:
+        return (self.home, self.away, *self.others)
+
+
+class PostGameClosed(LedgerEvent):
+    """A team finished the post-game sequence of a match (the rolls that come last)."""
+
+    match: str
+    team: str
+    dice: tuple[DiceRoll, ...] = ()
+
+
+# --- corrections ------------------------------------------------------------------------
+
+
+class EventCorrected(LedgerEvent):
+    """Voids or amends an earlier event; the log keeps both (DESIGN.md decision 5)."""
+
+    target: int = Field(ge=2)
+    action: Literal["void", "amend"]
+    amendment: dict[str, Any] = {}
+    """Fields of the target that take new values (``amend`` only)."""

@@ -1,0 +1,69 @@
+"""A league's log: the one event stream that holds all of a league's facts, in order.
+
+The stream is the unit of consistency (DESIGN.md decision 5): every command appends to it
+at the next version, so two writers that both read version N cannot both append N+1 — the
+store refuses the second, which then re-reads and re-validates. The aggregate holds
+nothing but what appending needs: its version and the hash of its last event.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import BaseAggregate
+from eventsourcing.utils import get_topic
+
+from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
+
+E = TypeVar("E", bound=LedgerEvent)
+
+
+def league_id(slug: str) -> UUID:
+    """Deterministic, so a league's id follows from its slug on every machine."""
+    return uuid5(NAMESPACE_URL, f"bb-league-ledger:league:{slug}")
+
+
+class LeagueLog(BaseAggregate[UUID]):
+    def __init__(self) -> None:
+        self.last_hash = GENESIS_HASH
+        self.slug = ""
+
+    @classmethod
+    def open(cls, *, recorded_by: str, reason: str | None = None, **fields: Any) -> LeagueLog:
+        created = _sealed(
+            LeagueCreated,
+            originator_id=league_id(fields["slug"]),
+            originator_version=cls.INITIAL_VERSION,
+            originator_topic=get_topic(cls),
+            prev_hash=GENESIS_HASH,
+            recorded_by=recorded_by,
+            reason=reason,
+            **fields,
+        )
+        log = created.mutate(None)
+        assert isinstance(log, LeagueLog)  # the created event always makes one
+        log.pending_events.append(created)
+        return log
+
+    def record(
+        self, event_class: type[E], *, recorded_by: str, reason: str | None = None, **fields: Any
+    ) -> E:
+        """Append the next fact to the log, chained to the previous one."""
+        event = _sealed(
+            event_class,
+            originator_id=self.id,
+            originator_version=self.version + 1,
+            prev_hash=self.last_hash,
+            recorded_by=recorded_by,
+            reason=reason,
+            **fields,
+        )
+        event.mutate(self)
+        self.pending_events.append(event)
+        return event
+
+
+def _sealed(event_class: type[E], **fields: Any) -> E:
+    unsealed = event_class(timestamp=event_class.create_timestamp(), **fields)
+    return unsealed.model_copy(update={"hash": unsealed.content_hash()})

@@ -1,0 +1,290 @@
+"""The shape of a league's state as the fold builds it: one frozen record per entity.
+
+These records are what a ruleset reads when it interprets an event, and what the read
+models persist (ledger/projections maps each record class to one SQL table, and each
+``Line`` class to one append-only table). They hold derived figures — SPP totals, values,
+treasury — only as the output of a fold; the events stay the source of truth.
+
+``LeagueView`` is the read interface the fold and the commands see: an in-memory dict
+during a rebuild or a what-if, a lazily loaded SQL cache during incremental catch-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.values import Division
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    table: ClassVar[str]
+    key: ClassVar[tuple[str, ...]]
+    indexes: ClassVar[tuple[str, ...]] = ()
+
+    def key_values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.key)
+
+
+class Line(Record):
+    """An append-only output row (a treasury movement, a player's game...)."""
+
+
+R = TypeVar("R", bound=Record)
+
+PlayerStatus = Literal["active", "retired", "dead", "fired", "left"]
+"""``retired`` is BB2020's Temporarily Retiring: on the roster, not in CTV, not playing."""
+
+
+class LeagueRow(Record):
+    table = "rm_leagues"
+    key = ("league_id",)
+
+    league_id: str
+    slug: str
+    name: str
+    ruleset: str
+    options: dict[str, Any] = {}
+    points: dict[str, Any] | None = None
+    version: int = 0
+    last_hash: str = ""
+    created_at: str = ""
+    next_player: int = 1
+    next_match: int = 1
+    current_season: int = 0
+
+
+class SeasonRow(Record):
+    table = "rm_seasons"
+    key = ("league_id", "season")
+
+    league_id: str
+    season: int
+    name: str = ""
+    divisions: tuple[Division, ...] = ()
+    playoff_teams: int = 0
+    status: Literal["open", "closed"] = "open"
+    trophy_holder: str | None = None
+
+
+class TeamRow(Record):
+    table = "rm_teams"
+    key = ("league_id", "team_id")
+
+    league_id: str
+    team_id: str
+    name: str
+    coach: str
+    roster: str
+    treasury: int = 0
+    fans: int = 0
+    """Dedicated Fans (BB2020) or Fan Factor (older editions)."""
+    rerolls: int = 0
+    staff: dict[str, int] = {}
+    """Sideline staff and other bought items by id: assistant_coach, cheerleader,
+    apothecary, wizard, bribe..."""
+    status: Literal["active", "withdrawn"] = "active"
+    drafting: bool = True
+    """Still building the roster (before its first game, or while re-drafting)."""
+    values: dict[str, int] = {}
+    """The ruleset's team figures, e.g. ``{"tv": ..., "ctv": ...}`` or ``{"tr": ...}``."""
+    rating: int = 0
+    """The ruleset's headline figure (TV for BB2020, TR for the older editions)."""
+    games: int = 0
+    season: int | None = None
+    trophy: bool = False
+    registered_seq: int = 0
+    extras: dict[str, Any] = {}
+    """Ruleset-specific running state (bounties, star contracts, ...)."""
+
+
+class PlayerRow(Record):
+    table = "rm_players"
+    key = ("league_id", "player_id")
+    indexes = ("team_id",)
+
+    league_id: str
+    player_id: str
+    team_id: str
+    name: str
+    number: int | None = None
+    roster: str
+    """The team list the position belongs to."""
+    position: str
+    kind: Literal["regular", "journeyman", "mercenary", "star"] = "regular"
+    ma: int
+    st: int
+    ag: int
+    pa: int | None = None
+    av: int
+    skills: tuple[str, ...] = ()
+    """Every skill and trait the player has now, innate and gained."""
+    gained: tuple[str, ...] = ()
+    advancements: tuple[dict[str, Any], ...] = ()
+    """Each advancement taken: kind, skill or characteristic, SPP cost, value increase."""
+    changes: dict[str, int] = {}
+    """Net change per characteristic (improvements minus injuries), in the edition's
+    direction: +1 is always better for the player."""
+    niggling: int = 0
+    spp: int = 0
+    """SPP available to spend."""
+    spp_earned: int = 0
+    status: PlayerStatus = "active"
+    miss_next_game: bool = False
+    value: int = 0
+    base_cost: int = 0
+    extra_value: int = 0
+    """Value added by advancements and other rules (secret weapons...), per the ruleset."""
+    price_paid: int = 0
+    hired_seq: int = 0
+    seasons: tuple[int, ...] = ()
+    games: int = 0
+    touchdowns: int = 0
+    completions: int = 0
+    interceptions: int = 0
+    casualties: int = 0
+    """Casualties inflicted that earned SPP under the ruleset."""
+    casualties_all: int = 0
+    kills: int = 0
+    mvps: int = 0
+    extras: dict[str, Any] = {}
+
+
+class MatchRow(Record):
+    table = "rm_matches"
+    key = ("league_id", "match_id")
+    indexes = ("season",)
+
+    league_id: str
+    match_id: str
+    season: int | None = None
+    round: int | None = None
+    division: str = ""
+    stage: str = "regular"
+    kind: str = "league"
+    home: str
+    away: str
+    others: tuple[str, ...] = ()
+    status: Literal["scheduled", "played", "voided"] = "scheduled"
+    home_score: int = 0
+    away_score: int = 0
+    home_casualties: int = 0
+    away_casualties: int = 0
+    winner: str | None = None
+    conceded_by: str | None = None
+    recorded_seq: int | None = None
+    closed: tuple[str, ...] = ()
+    """Teams that finished the post-game sequence."""
+    hirelings: dict[str, dict[str, Any]] = {}
+    """One-game players (journeymen, mercenaries) by id, for hiring after the game."""
+
+
+class StandingRow(Record):
+    table = "rm_standings"
+    key = ("league_id", "season", "team_id")
+    indexes = ("season",)
+
+    league_id: str
+    season: int
+    team_id: str
+    division: str = ""
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    td_for: int = 0
+    td_against: int = 0
+    cas_for: int = 0
+    cas_against: int = 0
+    points: int = 0
+    bonus: int = 0
+
+
+class TreasuryLine(Line):
+    table = "rm_treasury"
+    key = ("league_id", "team_id", "seq", "line")
+
+    league_id: str
+    team_id: str
+    seq: int
+    line: int
+    amount: int
+    balance: int
+    kind: str
+    note: str = ""
+
+
+class PlayerGameLine(Line):
+    table = "rm_player_games"
+    key = ("league_id", "player_id", "match_id")
+
+    league_id: str
+    player_id: str
+    team_id: str
+    match_id: str
+    seq: int
+    season: int | None = None
+    round: int | None = None
+    touchdowns: int = 0
+    completions: int = 0
+    interceptions: int = 0
+    casualties: int = 0
+    mvps: int = 0
+    spp: int = 0
+    injury: str = ""
+
+
+class TeamHistoryLine(Line):
+    table = "rm_team_history"
+    key = ("league_id", "team_id", "seq")
+
+    league_id: str
+    team_id: str
+    seq: int
+    match_id: str | None = None
+    season: int | None = None
+    round: int | None = None
+    rating: int
+    values: dict[str, int] = {}
+    treasury: int
+    fans: int
+
+
+class EventRef(Line):
+    """One entity an event touched, for ``ledger history`` and the audit appendix."""
+
+    table = "rm_event_refs"
+    key = ("league_id", "seq", "ref")
+
+    league_id: str
+    seq: int
+    ref: str
+    """``team:<id>``, ``player:<id>``, ``match:<id>``, ``league``."""
+    event_type: str
+    recorded_by: str
+    recorded_at: str
+    reason: str | None = None
+    summary: str = ""
+    voided: bool = False
+
+
+ENTITY_RECORDS: tuple[type[Record], ...] = (
+    LeagueRow,
+    SeasonRow,
+    TeamRow,
+    PlayerRow,
+    MatchRow,
+    StandingRow,
+)
+LINE_RECORDS: tuple[type[Line], ...] = (TreasuryLine, PlayerGameLine, TeamHistoryLine, EventRef)
+
+
+class LeagueView(Protocol):
+    """What the fold, the rulesets and the commands may read of a league's state."""
+
+    def get(self, kind: type[R], *key: Any) -> R | None: ...
+
+    def select(self, kind: type[R], **where: Any) -> Sequence[R]: ...

@@ -1,0 +1,299 @@
+"""How each event changes a league's state. Facts in, the ruleset's numbers out.
+
+Nothing here validates: commands did that before the event existed, and an event that a
+later correction made awkward (a purchase the voided winnings had paid for) still folds,
+leaving a figure the audit reports instead of a log that cannot be replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger.domain import events as ev
+from ledger.domain.state import (
+    LeagueRow,
+    MatchRow,
+    PlayerGameLine,
+    PlayerRow,
+    SeasonRow,
+    StandingRow,
+    TeamRow,
+)
+from ledger.projections.fold import Fold
+from ledger.rules.base import scores
+
+
+def league_created(f: Fold, e: ev.LeagueCreated) -> None:
+    f.store.put(LeagueRow(
+        league_id=f.league_id, slug=e.slug, name=e.name, ruleset=e.ruleset,
+        options=e.options, points=e.points.model_dump(mode="json") if e.points else None,
+        created_at=e.timestamp.isoformat(),
+    ))
+
+
+def season_started(f: Fold, e: ev.SeasonStarted) -> None:
+    f.store.put(SeasonRow(league_id=f.league_id, season=e.season, name=e.name,
+                          divisions=e.divisions, playoff_teams=e.playoff_teams))
+    f.store.put(f.league().model_copy(update={"current_season": e.season}))
+    for division in e.divisions:
+        for team_id in division.teams:
+            f.put_team(f.team(team_id).model_copy(update={"season": e.season}))
+            f.store.put(StandingRow(league_id=f.league_id, season=e.season, team_id=team_id,
+                                    division=division.name))
+
+
+def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
+    for fixture in e.fixtures:
+        f.store.put(MatchRow(
+            league_id=f.league_id, match_id=fixture.id, season=e.season, round=fixture.round,
+            division=fixture.division, stage=fixture.stage, home=fixture.home, away=fixture.away,
+            others=tuple(t for t in fixture.teams if t not in (fixture.home, fixture.away)),
+            kind="league" if fixture.stage == "regular" else "playoff",
+        ))
+
+
+def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
+    season = f.store.get(SeasonRow, f.league_id, e.season)
+    if season is not None:
+        f.store.put(season.model_copy(update={"status": "closed"}))
+
+
+def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
+    f.put_team(TeamRow(
+        league_id=f.league_id, team_id=e.team, name=e.name, coach=e.coach, roster=e.roster,
+        fans=f.ruleset.starting_fans(), registered_seq=e.seq,
+        season=f.league().current_season or None,
+    ))
+    f.move_gold(e.seq, e.team, e.treasury, "starting treasury", "team draft budget")
+
+
+def player_hired(f: Fold, e: ev.PlayerHired) -> None:
+    team = f.team(e.team)
+    position = f.ruleset.team_list(team.roster).position(e.position)
+    price = e.price
+    if not f.native and position is not None:
+        price = f.ruleset.hire_price(team, position, f.players(e.team))
+    player = f.ruleset.new_player(e, team, f.league_id)
+    if e.hireling and e.from_match:
+        player = signed_hireling(f, player, e.from_match, e.hireling)
+    f.put_player(player)
+    league = f.league()
+    f.store.put(league.model_copy(update={"next_player": league.next_player + 1}))
+    f.move_gold(e.seq, e.team, -price, "hire", f"{e.name} ({e.position}, {e.kind})")
+
+
+def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str) -> PlayerRow:
+    """A journeyman or mercenary who played keeps his SPP and loses Loner
+    (BB2020 'Hiring, Firing and Temporarily Retiring' step 5; ZAL 3k)."""
+    match = f.store.get(MatchRow, f.league_id, match_id)
+    if match is None or hireling_id not in match.hirelings:
+        return player
+    spp = int(match.hirelings[hireling_id].get("spp", 0))
+    skills = tuple(s for s in player.skills if not s.lower().startswith("loner"))
+    return player.model_copy(update={"spp": spp, "spp_earned": spp, "skills": skills,
+                                     "kind": "regular", "games": 1})
+
+
+def player_status(status: str) -> Callable[[Fold, Any], None]:
+    def apply(f: Fold, e: Any) -> None:
+        player = f.player(e.player)
+        if player is not None:
+            f.put_player(player.model_copy(update={"status": status}))
+    return apply
+
+
+def sideline_purchased(f: Fold, e: ev.SidelinePurchased) -> None:
+    for purchase in e.purchases:
+        team = f.team(e.team)
+        item = f.ruleset.sideline_items(team).get(purchase.item)
+        price = purchase.price
+        if not f.native and item is not None:
+            price = f.ruleset.sideline_price(team, purchase.item, purchase.count)
+        f.put_team(add_item(team, purchase.item, purchase.count,
+                            item.counts_as if item else "staff"))
+        f.move_gold(e.seq, e.team, -price, "purchase", f"{purchase.count} x {purchase.item}")
+
+
+def add_item(team: TeamRow, item: str, count: int, counts_as: str) -> TeamRow:
+    if counts_as == "reroll":
+        return team.model_copy(update={"rerolls": max(0, team.rerolls + count)})
+    if counts_as == "fans":
+        return team.model_copy(update={"fans": max(0, team.fans + count)})
+    staff = dict(team.staff)
+    staff[item] = max(0, staff.get(item, 0) + count)
+    return team.model_copy(update={"staff": {k: v for k, v in staff.items() if v}})
+
+
+def sideline_released(f: Fold, e: ev.SidelineReleased) -> None:
+    team = f.team(e.team)
+    item = f.ruleset.sideline_items(team).get(e.item)
+    f.put_team(add_item(team, e.item, -e.count, item.counts_as if item else "staff"))
+
+
+def treasury_adjusted(f: Fold, e: ev.TreasuryAdjusted) -> None:
+    f.move_gold(e.seq, e.team, e.amount, "adjustment", e.reason or "")
+
+
+def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
+    player = f.player(e.player)
+    if player is None:
+        return
+    result = f.ruleset.advancement(player, e)
+    taken = {"kind": e.kind, "skill": result.skill, "characteristic": result.characteristic,
+             "spp": result.spp_cost, "value": result.value_increase, "seq": e.seq}
+    update: dict[str, Any] = {
+        "spp": player.spp - result.spp_cost,
+        "extra_value": player.extra_value + result.value_increase,
+        "advancements": (*player.advancements, taken),
+    }
+    if result.skill:
+        update["skills"] = (*player.skills, result.skill)
+        update["gained"] = (*player.gained, result.skill)
+    player = player.model_copy(update=update)
+    if result.characteristic:
+        player = f.injure(player, result.characteristic, better=True)
+    f.put_player(player)
+
+
+def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
+    if e.treasury_spent:
+        items = ", ".join(f"{p.count} x {p.item}" for p in e.purchases)
+        f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
+
+
+def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
+    row = match_row(f, e)
+    hirelings = {h.id: {"name": h.name, "kind": h.kind, "position": h.position,
+                        "team": s.team, "spp": 0}
+                 for s in e.sheets() for h in s.hirelings}
+    effects = f.ruleset.match_outcomes(e, f.store, f.league_id, f.dice)
+    earned = f.apply_effects(e.seq, effects, hirelings)
+    count_games(f, e, earned)
+    f.store.put(row.model_copy(update={"hirelings": hirelings}))
+    for sheet in e.sheets():
+        team = f.team(sheet.team)
+        f.put_team(team.model_copy(update={"drafting": False, "games": team.games + 1}))
+    if e.kind in ("league", "unplayed") and row.season is not None:
+        update_standings(f, e, row)
+    f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
+
+
+def match_row(f: Fold, e: ev.MatchRecorded) -> MatchRow:
+    scheduled = f.store.get(MatchRow, f.league_id, e.match)
+    season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
+    home_cas, away_cas = (f.ruleset.spp_casualties(e, s.team) for s in (e.home, e.away))
+    row = scheduled or MatchRow(league_id=f.league_id, match_id=e.match, home=e.home.team,
+                                away=e.away.team, kind=e.kind)
+    league = f.league()
+    if scheduled is None:
+        f.store.put(league.model_copy(update={"next_match": league.next_match + 1}))
+    return row.model_copy(update={
+        "season": season or None, "round": e.round or row.round, "kind": e.kind,
+        "status": "played", "home_score": e.home.touchdowns, "away_score": e.away.touchdowns,
+        "home_casualties": home_cas, "away_casualties": away_cas, "winner": winner(e),
+        "conceded_by": e.concession.team if e.concession else None, "recorded_seq": e.seq,
+    })
+
+
+def winner(e: ev.MatchRecorded) -> str | None:
+    if e.winner:
+        return e.winner
+    if e.home.touchdowns != e.away.touchdowns:
+        return e.home.team if e.home.touchdowns > e.away.touchdowns else e.away.team
+    if e.shootout is not None and e.shootout.penalties_home != e.shootout.penalties_away:
+        home_won = e.shootout.penalties_home > e.shootout.penalties_away
+        return e.home.team if home_won else e.away.team
+    return None
+
+
+def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
+    """Per-player counters and match lines: facts of the game, in no edition's terms."""
+    counted = e.kind not in ("exhibition", "unplayed")
+    for sheet in e.sheets():
+        for performance in sheet.players:
+            player = f.player(performance.player)
+            if player is None:
+                continue
+            inflicted = [c for c in e.casualties if c.inflicted_by == player.player_id]
+            spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
+            kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
+            injury = next((c.outcome for c in e.casualties if c.victim == player.player_id), "")
+            if counted:
+                f.put_player(player.model_copy(update={
+                    "games": player.games + 1,
+                    "touchdowns": player.touchdowns + performance.touchdowns,
+                    "completions": player.completions + performance.completions,
+                    "interceptions": player.interceptions + performance.interceptions,
+                    "casualties": player.casualties + spp_cas,
+                    "casualties_all": player.casualties_all + len(inflicted),
+                    "kills": player.kills + kills,
+                    "mvps": player.mvps + performance.mvps,
+                    "seasons": tuple(sorted({*player.seasons, *([e.season] if e.season else [])})),
+                }))
+            f.store.emit(PlayerGameLine(
+                league_id=f.league_id, player_id=player.player_id, team_id=sheet.team,
+                match_id=e.match, seq=e.seq, season=e.season, round=e.round,
+                touchdowns=performance.touchdowns, completions=performance.completions,
+                interceptions=performance.interceptions, casualties=spp_cas,
+                mvps=performance.mvps, spp=earned.get(player.player_id, 0), injury=injury,
+            ))
+
+
+def update_standings(f: Fold, e: ev.MatchRecorded, row: MatchRow) -> None:
+    assert row.season is not None
+    league = f.league()
+    scheme = f.ruleset.points_scheme(league.points)
+    for sheet, cas_for, cas_against in ((e.home, row.home_casualties, row.away_casualties),
+                                        (e.away, row.away_casualties, row.home_casualties)):
+        standing = f.store.get(StandingRow, f.league_id, row.season, sheet.team) or StandingRow(
+            league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division)
+        points, bonus = f.ruleset.match_points(e, sheet.team, scheme)
+        ours, theirs = scores(e, sheet.team)
+        lost = e.kind == "unplayed" and e.concession is None
+        f.store.put(standing.model_copy(update={
+            "played": standing.played + 1,
+            "won": standing.won + int(ours > theirs and not lost),
+            "drawn": standing.drawn + int(ours == theirs and not lost),
+            "lost": standing.lost + int(ours < theirs or lost),
+            "td_for": standing.td_for + ours, "td_against": standing.td_against + theirs,
+            "cas_for": standing.cas_for + cas_for,
+            "cas_against": standing.cas_against + cas_against,
+            "points": standing.points + points + (bonus if scheme.bonus_mode == "added" else 0),
+            "bonus": standing.bonus + bonus,
+        }))
+
+
+def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
+    team = f.team(e.team)
+    effects = f.ruleset.close_outcomes(e, team, f.dice)
+    f.apply_effects(e.seq, effects, {})
+    match = f.store.get(MatchRow, f.league_id, e.match)
+    if match is not None:
+        f.store.put(match.model_copy(update={"closed": (*match.closed, e.team)}))
+
+
+def nothing(f: Fold, e: ev.LedgerEvent) -> None:
+    """Corrections change how the fold reads earlier events, not state of their own."""
+
+
+APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
+    ev.LeagueCreated: league_created,
+    ev.SeasonStarted: season_started,
+    ev.FixturesScheduled: fixtures_scheduled,
+    ev.SeasonClosed: season_closed,
+    ev.TeamRegistered: team_registered,
+    ev.PlayerHired: player_hired,
+    ev.PlayerFired: player_status("fired"),
+    ev.PlayerTemporarilyRetired: player_status("retired"),
+    ev.PlayerDied: player_status("dead"),
+    ev.PlayerLeft: player_status("left"),
+    ev.SidelinePurchased: sideline_purchased,
+    ev.SidelineReleased: sideline_released,
+    ev.TreasuryAdjusted: treasury_adjusted,
+    ev.PlayerAdvanced: player_advanced,
+    ev.InducementsBought: inducements_bought,
+    ev.MatchRecorded: match_recorded,
+    ev.PostGameClosed: post_game_closed,
+    ev.EventCorrected: nothing,
+}

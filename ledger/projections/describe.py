@@ -1,0 +1,69 @@
+"""One-line descriptions of events, and the entities each touched (for ``ledger history``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ledger.domain import events as ev
+
+Describer = Callable[[ev.LedgerEvent], str]
+
+
+def _gold(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def _match(e: ev.MatchRecorded) -> str:
+    score = f"{e.home.team} {e.home.touchdowns}-{e.away.touchdowns} {e.away.team}"
+    extra = f", conceded by {e.concession.team}" if e.concession else ""
+    return f"{e.kind} match {e.match}: {score}{extra}"
+
+
+DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
+    ev.LeagueCreated: lambda e: f"league {e.name} created under {e.ruleset}",
+    ev.SeasonStarted: lambda e: f"season {e.season} started ({len(e.divisions)} division(s))",
+    ev.FixturesScheduled: lambda e: f"{len(e.fixtures)} fixtures scheduled for season {e.season}",
+    ev.SeasonClosed: lambda e: f"season {e.season} closed",
+    ev.TeamRegistered: lambda e: (f"{e.name} ({e.roster}, coach {e.coach}) registered"
+                                  f" with {_gold(e.treasury)}"),
+    ev.PlayerHired: lambda e: (f"{e.team} hired {e.name} ({e.position}, {e.kind})"
+                               f" for {_gold(e.price)}"),
+    ev.PlayerFired: lambda e: f"{e.team} fired player {e.player}",
+    ev.PlayerTemporarilyRetired: lambda e: f"{e.team}: player {e.player} temporarily retired",
+    ev.PlayerDied: lambda e: f"{e.team}: player {e.player} died",
+    ev.PlayerLeft: lambda e: f"{e.team}: player {e.player} left the team",
+    ev.SidelinePurchased: lambda e: f"{e.team} bought " + ", ".join(
+        f"{p.count} x {p.item} ({_gold(p.price)})" for p in e.purchases),
+    ev.SidelineReleased: lambda e: f"{e.team} let go {e.count} x {e.item}",
+    ev.TreasuryAdjusted: lambda e: f"{e.team} treasury adjusted by {_gold(e.amount)}",
+    ev.PlayerAdvanced: lambda e: (f"{e.team}: player {e.player} took {e.kind.replace('_', ' ')}"
+                                  f" {e.skill or (e.characteristic or '').upper()}"),
+    ev.InducementsBought: lambda e: (f"{e.team} bought inducements for {e.match}: "
+                                     + (", ".join(f"{p.count} x {p.item}" for p in e.purchases)
+                                        or "none")),
+    ev.MatchRecorded: _match,
+    ev.PostGameClosed: lambda e: f"{e.team} closed the post-game sequence of {e.match}",
+    ev.EventCorrected: lambda e: f"event {e.target} {'voided' if e.action == 'void' else 'amended'}",
+}
+
+
+def describe(event: ev.LedgerEvent) -> str:
+    describer = DESCRIBERS.get(type(event))
+    return describer(event) if describer else type(event).__name__
+
+
+def refs(event: ev.LedgerEvent) -> list[str]:
+    """``team:<id>``, ``player:<id>``, ``match:<id>`` for every entity the event names."""
+    found: list[str] = ["league"]
+    for name, prefix in (("team", "team"), ("player", "player"), ("match", "match")):
+        value = getattr(event, name, None)
+        if isinstance(value, str):
+            found.append(f"{prefix}:{value}")
+    if isinstance(event, ev.MatchRecorded):
+        for sheet in event.sheets():
+            found.append(f"team:{sheet.team}")
+            found += [f"player:{p.player}" for p in sheet.players]
+        found += [f"player:{c.victim}" for c in event.casualties]
+    if isinstance(event, ev.EventCorrected):
+        found.append(f"event:{event.target}")
+    return sorted(set(found))

@@ -1,0 +1,217 @@
+"""The one fold of DESIGN.md decision 2: ``state = fold(events, ruleset)``.
+
+A ``Fold`` applies a league's events, in order, to a store, asking the ruleset for every
+number. The live read models, a full rebuild and a what-if replay all run this code; they
+differ only in the store (SQL or memory) and the ruleset. Corrections are honoured here:
+a voided event is skipped and an amended one is applied as amended, so a correction
+reaches every figure that depended on the original.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.domain.events import EventCorrected, LedgerEvent
+from ledger.domain.state import (
+    EventRef,
+    LeagueRow,
+    PlayerRow,
+    TeamHistoryLine,
+    TeamRow,
+    TreasuryLine,
+)
+from ledger.projections.describe import describe, refs
+from ledger.projections.store import MemoryStore, Store
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Fans, Gold, Heals, Hurt, Leaves, Spp
+from ledger.rules.protocol import Ruleset
+
+
+@dataclass
+class Fold:
+    store: Store
+    ruleset: Ruleset
+    league_id: str
+    native: bool = True
+    """Folding with the league's own ruleset and options: recorded amounts are used as
+    charged. A what-if fold (``native=False``) recomputes them."""
+    corrections: Mapping[int, EventCorrected] = field(default_factory=dict)
+    dice: DiceBox = field(init=False)
+    touched: set[str] = field(default_factory=set)
+    history_match: dict[str, Any] = field(default_factory=dict)
+    treasury_lines: int = 0
+
+    def __post_init__(self) -> None:
+        self.dice = DiceBox(league=self.league_id)
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def apply_all(self, events: Iterable[LedgerEvent]) -> None:
+        for event in events:
+            self.apply(event)
+
+    def apply(self, event: LedgerEvent) -> None:
+        from ledger.projections.appliers import APPLIERS  # the handlers need Fold's methods
+
+        correction = self.corrections.get(event.seq)
+        voided = correction is not None and correction.action == "void"
+        self.emit_refs(event, voided)
+        self.dice.event = event.seq
+        if not voided:
+            if correction is not None:
+                event = amended(event, correction)
+            APPLIERS[type(event)](self, event)
+        self.advance_league(event)
+        self.refresh_touched(event.seq)
+
+    def advance_league(self, event: LedgerEvent) -> None:
+        league = self.league()
+        self.store.put(league.model_copy(update={"version": event.seq, "last_hash": event.hash}))
+
+    # --- reading state ---------------------------------------------------------------------
+
+    def league(self) -> LeagueRow:
+        league = self.store.get(LeagueRow, self.league_id)
+        if league is None:
+            raise LookupError(f"league {self.league_id} has no creation event in this log")
+        return league
+
+    def team(self, team_id: str) -> TeamRow:
+        team = self.store.get(TeamRow, self.league_id, team_id)
+        if team is None:
+            raise LookupError(f"team {team_id} is not registered")
+        return team
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        return self.store.get(PlayerRow, self.league_id, player_id)
+
+    def players(self, team_id: str) -> list[PlayerRow]:
+        return list(self.store.select(PlayerRow, league_id=self.league_id, team_id=team_id))
+
+    # --- writing state ---------------------------------------------------------------------
+
+    def put_team(self, team: TeamRow) -> None:
+        self.store.put(team)
+        self.touched.add(team.team_id)
+
+    def put_player(self, player: PlayerRow) -> None:
+        self.store.put(player.model_copy(update={"value": self.ruleset.player_value(player)}))
+        self.touched.add(player.team_id)
+
+    def move_gold(self, seq: int, team_id: str, amount: int, kind: str, note: str = "") -> None:
+        team = self.team(team_id)
+        balance = team.treasury + amount
+        self.put_team(team.model_copy(update={"treasury": balance}))
+        self.treasury_lines += 1
+        self.store.emit(TreasuryLine(
+            league_id=self.league_id, team_id=team_id, seq=seq, line=self.treasury_lines,
+            amount=amount, balance=balance, kind=kind, note=note,
+        ))
+
+    def refresh_touched(self, seq: int) -> None:
+        for team_id in sorted(self.touched):
+            team = self.team(team_id)
+            values = self.ruleset.team_values(team, self.players(team_id))
+            rating = values.get(self.ruleset.rating_key, 0)
+            if values != team.values or rating != team.rating:
+                team = team.model_copy(update={"values": values, "rating": rating})
+                self.store.put(team)
+            self.store.emit(TeamHistoryLine(
+                league_id=self.league_id, team_id=team_id, seq=seq, rating=rating,
+                values=values, treasury=team.treasury, fans=team.fans, **self.history_match,
+            ))
+        self.touched.clear()
+        self.history_match = {}
+        self.treasury_lines = 0
+
+    def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
+        summary = describe(event)
+        for ref in refs(event):
+            self.store.emit(EventRef(
+                league_id=self.league_id, seq=event.seq, ref=ref,
+                event_type=type(event).__name__, recorded_by=event.recorded_by,
+                recorded_at=event.timestamp.isoformat(), reason=event.reason,
+                summary=summary, voided=voided,
+            ))
+
+    # --- effects decided by the ruleset --------------------------------------------------------
+
+    def apply_effects(self, seq: int, effects: Effects, hirelings: dict[str, Any]) -> dict[str, int]:
+        """Apply a ruleset's effects; returns SPP earned per player for the game lines."""
+        earned: dict[str, int] = {}
+        for effect in effects:
+            if isinstance(effect, Gold):
+                self.move_gold(seq, effect.team, effect.amount, effect.kind, effect.note)
+            elif isinstance(effect, Fans):
+                team = self.team(effect.team)
+                self.put_team(team.model_copy(update={"fans": team.fans + effect.delta}))
+            elif isinstance(effect, Spp):
+                earned[effect.player] = earned.get(effect.player, 0) + effect.amount
+                self.earn_spp(effect, hirelings)
+            else:
+                self.change_player(effect)
+        return earned
+
+    def earn_spp(self, effect: Spp, hirelings: dict[str, Any]) -> None:
+        player = self.player(effect.player)
+        if player is None:
+            if effect.player in hirelings:
+                hireling = hirelings[effect.player]
+                hireling["spp"] = hireling.get("spp", 0) + effect.amount
+            return
+        self.put_player(player.model_copy(update={
+            "spp": player.spp + effect.amount, "spp_earned": player.spp_earned + effect.amount,
+        }))
+
+    def change_player(self, effect: Hurt | Leaves | Heals) -> None:
+        player = self.player(effect.player)
+        if player is None:
+            return  # a one-game player: nothing carries over
+        if isinstance(effect, Leaves):
+            self.put_player(player.model_copy(update={"status": effect.status}))
+        elif isinstance(effect, Hurt):
+            for what in effect.effects:
+                player = self.injure(player, what, better=False)
+            self.put_player(player)
+        else:
+            self.put_player(self.injure(player, effect.what, better=True))
+
+    def injure(self, player: PlayerRow, what: str, better: bool) -> PlayerRow:
+        if what == "miss_next_game":
+            return player.model_copy(update={"miss_next_game": not better})
+        if what == "niggling":
+            return player.model_copy(update={"niggling": max(0, player.niggling - 1 if better
+                                                              else player.niggling + 1)})
+        if what == "dead":
+            return player.model_copy(update={"status": "dead"})
+        stat = what.lstrip("-")
+        new = self.ruleset.changed_characteristic(player, stat, better)
+        changes = dict(player.changes)
+        changes[stat] = changes.get(stat, 0) + (1 if better else -1)
+        return player.model_copy(update={stat: new, "changes": changes})
+
+
+def amended(event: LedgerEvent, correction: EventCorrected) -> LedgerEvent:
+    data = {**event.model_dump(), **correction.amendment}
+    return type(event).model_validate(data)
+
+
+def corrections_of(events: Iterable[LedgerEvent]) -> dict[int, EventCorrected]:
+    """The latest correction of each corrected event (a later one supersedes)."""
+    found: dict[int, EventCorrected] = {}
+    for event in events:
+        if isinstance(event, EventCorrected):
+            found[event.target] = event
+    return found
+
+
+def fold(events: list[LedgerEvent], ruleset: Ruleset, native: bool = True) -> MemoryStore:
+    """Fold a whole league log in memory: the pure form used by tests and what-if."""
+    store = MemoryStore()
+    if not events:
+        return store
+    Fold(store, ruleset, str(events[0].originator_id), native,
+         corrections_of(events)).apply_all(events)
+    return store

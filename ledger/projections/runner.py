@@ -1,0 +1,197 @@
+"""Keeps the read models current: catch up incrementally, or drop and rebuild.
+
+Catch-up reads only the events after the stored position and applies them through
+``SqlStore`` in pages, each page flushed with its position in one transaction, so a
+crash never half-applies an event. A correction changes how earlier events read, so when
+one arrives its league is refolded from its own log and rewritten (corrections are rare;
+leagues are independent). A rebuild streams the whole log through the same fold into
+memory, writing append-only lines as it goes and the entities once at the end.
+
+The event source is a protocol so that this package does not depend on the application.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
+from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line
+from ledger.projections.fold import Fold, corrections_of
+from ledger.projections.sql import (
+    ALL_TABLES,
+    METADATA,
+    POSITION,
+    SqlStore,
+    delete_league,
+    insert_lines,
+    row_of,
+    table_of,
+)
+from ledger.projections.store import MemoryStore
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import Ruleset
+
+PAGE = 1000
+LINE_BATCH = 5000
+NAME = "read-models"
+
+
+class EventSource(Protocol):
+    def head(self) -> int:
+        """Position of the newest event in the store (0 when empty)."""
+        ...
+
+    def page(self, after: int, limit: int) -> list[tuple[int, LedgerEvent]]:
+        """Up to ``limit`` events after ``after``, with their positions, in order."""
+        ...
+
+    def league_events(self, league_id: str) -> Iterator[LedgerEvent]: ...
+
+    def all_corrections(self) -> Iterator[EventCorrected]: ...
+
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class RebuildStats:
+    events: int
+    position: int
+
+
+class ReadModels:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.rulesets: dict[str, Ruleset] = {}
+
+    def create(self) -> None:
+        METADATA.create_all(self.engine)
+
+    def position(self) -> int:
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(POSITION.c.notification_id)
+                                 .where(POSITION.c.name == NAME)).scalar()
+        return int(found or 0)
+
+    def ruleset_for(self, store: SqlStore | MemoryStore, event: LedgerEvent) -> Ruleset:
+        league_id = str(event.originator_id)
+        if league_id not in self.rulesets:
+            if isinstance(event, LeagueCreated):
+                name, options = event.ruleset, event.options
+            else:
+                league = store.get(LeagueRow, league_id)
+                if league is None:
+                    raise LookupError(f"event {event.seq} of an unknown league {league_id}")
+                name, options = league.ruleset, league.options
+            self.rulesets[league_id] = find_ruleset(name, options)
+        return self.rulesets[league_id]
+
+    # --- incremental --------------------------------------------------------------------
+
+    def catch_up(self, source: EventSource) -> int:
+        """Apply every event after the stored position; returns how many were applied."""
+        position, applied = self.position(), 0
+        store = SqlStore(self.engine)
+        folds: dict[str, Fold] = {}
+        while page := source.page(position, PAGE):
+            for at, event in page:
+                applied += self.apply_one(store, folds, source, event, position)
+                position = at
+            with self.engine.begin() as conn:
+                store.flush(conn)
+                set_position(conn, position)
+            store.forget()
+        return applied
+
+    def apply_one(self, store: SqlStore, folds: dict[str, Fold], source: EventSource,
+                  event: LedgerEvent, position: int) -> int:
+        league_id = str(event.originator_id)
+        league = store.get(LeagueRow, league_id)
+        if league is not None and event.seq <= league.version:
+            return 0  # already in, by a league refold earlier in this catch-up
+        if isinstance(event, EventCorrected):
+            with self.engine.begin() as conn:
+                store.flush(conn)
+                set_position(conn, position)
+                self.refold_league(conn, source, league_id)
+            store.forget()
+            folds.pop(league_id, None)
+            return 1
+        if league_id not in folds:
+            folds[league_id] = Fold(store, self.ruleset_for(store, event), league_id)
+        folds[league_id].apply(event)
+        return 1
+
+    def refold_league(self, conn: Connection, source: EventSource, league_id: str) -> None:
+        events = list(source.league_events(league_id))
+        memory = MemoryStore()
+        ruleset = self.ruleset_for(memory, events[0])
+        Fold(memory, ruleset, league_id, corrections=corrections_of(events)).apply_all(events)
+        delete_league(conn, league_id)
+        write_memory(conn, memory)
+
+    # --- from scratch ------------------------------------------------------------------------
+
+    def rebuild(self, source: EventSource, progress: Progress | None = None) -> RebuildStats:
+        corrections: dict[str, dict[int, EventCorrected]] = {}
+        for correction in source.all_corrections():
+            corrections.setdefault(str(correction.originator_id), {})[correction.target] = correction
+        self.rulesets.clear()
+        with self.engine.begin() as conn:
+            METADATA.drop_all(conn, tables=[*ALL_TABLES, POSITION])
+            METADATA.create_all(conn)
+            sink = LineSink(conn)
+            memory = MemoryStore(sink=sink.add)
+            folds: dict[str, Fold] = {}
+            position = count = 0
+            while page := source.page(position, PAGE):
+                for position, event in page:  # noqa: B007 - the last position is kept
+                    league_id = str(event.originator_id)
+                    if league_id not in folds:
+                        folds[league_id] = Fold(memory, self.ruleset_for(memory, event), league_id,
+                                                corrections=corrections.get(league_id, {}))
+                    folds[league_id].apply(event)
+                count += len(page)
+                if progress:
+                    progress(len(page))
+            sink.flush()
+            write_memory(conn, memory)
+            set_position(conn, position)
+        return RebuildStats(events=count, position=position)
+
+
+class LineSink:
+    """Batches append-only lines into the rebuild's transaction (memory stays flat)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.pending: list[Line] = []
+
+    def add(self, line: Line) -> None:
+        self.pending.append(line)
+        if len(self.pending) >= LINE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        insert_lines(self.conn, self.pending)
+        self.pending = []
+
+
+def write_memory(conn: Connection, memory: MemoryStore) -> None:
+    for kind in ENTITY_RECORDS:
+        rows = [row_of(r) for r in memory.all(kind)]
+        if rows:
+            conn.execute(table_of(kind).insert(), rows)
+    insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
+
+
+def set_position(conn: Connection, position: int) -> None:
+    updated = conn.execute(POSITION.update().where(POSITION.c.name == NAME)
+                           .values(notification_id=position))
+    if updated.rowcount == 0:
+        conn.execute(POSITION.insert().values(name=NAME, notification_id=position))

@@ -1,0 +1,151 @@
+"""The read models as SQL tables, one per record class, in the event store's database.
+
+Tables are generated from the record classes (ledger/domain/state.py): scalar fields
+become typed columns that SQL can sort and filter (leaderboards, standings), nested
+fields become JSON. ``SqlStore`` gives the fold the same interface as ``MemoryStore``,
+loading records lazily and writing back only what changed, so catching up after a
+command costs a few rows, not the league.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, R, Record
+from ledger.projections.store import matches
+
+METADATA = sa.MetaData()
+
+POSITION = sa.Table(
+    "rm_position",
+    METADATA,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("notification_id", sa.BigInteger, nullable=False),
+)
+"""The position (notification id) of the last event every read model includes."""
+
+SCALARS: dict[Any, Any] = {int: sa.BigInteger, str: sa.Text, bool: sa.Boolean, float: sa.Float}
+
+
+def column_type(annotation: Any) -> tuple[Any, bool]:
+    """The SQL type for a record field, and whether it may be NULL."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        return column_type(inner)[0], True
+    if annotation in SCALARS:
+        return SCALARS[annotation], False
+    if origin is typing.Literal:
+        return sa.Text, False
+    return sa.JSON, False
+
+
+@cache
+def table_of(kind: type[Record]) -> sa.Table:
+    hints = typing.get_type_hints(kind)
+    columns = []
+    for name in kind.model_fields:
+        sql_type, nullable = column_type(hints[name])
+        key = name in kind.key
+        columns.append(sa.Column(name, sql_type, primary_key=key, nullable=nullable and not key))
+    indexes = [sa.Index(f"ix_{kind.table}_{field}", "league_id", field) for field in kind.indexes]
+    return sa.Table(kind.table, METADATA, *columns, *indexes)
+
+
+ALL_TABLES = [table_of(kind) for kind in (*ENTITY_RECORDS, *LINE_RECORDS)]
+
+
+def row_of(record: Record) -> dict[str, Any]:
+    return record.model_dump(mode="json")
+
+
+def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
+    if not records:
+        return
+    table = table_of(kind)
+    dialect = sqlite if conn.dialect.name == "sqlite" else postgresql
+    statement = dialect.insert(table)
+    updates = {c.name: statement.excluded[c.name] for c in table.columns if not c.primary_key}
+    conn.execute(statement.on_conflict_do_update(index_elements=list(kind.key), set_=updates),
+                 [row_of(r) for r in records])
+
+
+def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
+    by_kind: dict[type[Line], list[dict[str, Any]]] = {}
+    for line in lines:
+        by_kind.setdefault(type(line), []).append(row_of(line))
+    for kind, rows in by_kind.items():
+        conn.execute(table_of(kind).insert(), rows)
+
+
+def delete_league(conn: Connection, league_id: str) -> None:
+    for table in ALL_TABLES:
+        conn.execute(table.delete().where(table.c.league_id == league_id))
+
+
+class SqlStore:
+    """Leagues' read models seen through a write-back cache.
+
+    The cache lives for one batch of events: the runner flushes and clears it after each
+    page, so a long catch-up never holds more than a page's worth of records.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.cache: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
+        self.dirty: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
+        self.lines: list[Line] = []
+
+    def get(self, kind: type[R], *key: Any) -> R | None:
+        cached = self.cache.setdefault(kind, {})
+        if key not in cached:
+            table = table_of(kind)
+            where = [table.c[name] == value for name, value in zip(kind.key, key, strict=True)]
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(table).where(*where)).mappings().first()
+            if row is None:
+                return None
+            cached[key] = kind.model_validate(dict(row))
+        return cached[key]  # type: ignore[return-value]
+
+    def select(self, kind: type[R], **where: Any) -> list[R]:
+        table = table_of(kind)
+        clauses = [table.c[name] == value for name, value in where.items()]
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
+        cached = self.cache.setdefault(kind, {})
+        for row in rows:
+            record = kind.model_validate(dict(row))
+            cached.setdefault(record.key_values(), record)
+        chosen = [r for r in cached.values() if matches(r, where)]
+        return sorted(chosen, key=lambda r: r.key_values())  # type: ignore[return-value]
+
+    def put(self, record: Record) -> None:
+        kind, key = type(record), record.key_values()
+        self.cache.setdefault(kind, {})[key] = record
+        self.dirty.setdefault(kind, {})[key] = record
+
+    def emit(self, line: Line) -> None:
+        self.lines.append(line)
+
+    def flush(self, conn: Connection) -> None:
+        for kind, records in self.dirty.items():
+            upsert(conn, kind, list(records.values()))
+        insert_lines(conn, self.lines)
+        self.dirty.clear()
+        self.lines.clear()
+
+    def forget(self) -> None:
+        """Drop the cache and any unflushed work (after a flush, or a failed transaction)."""
+        self.cache.clear()
+        self.dirty.clear()
+        self.lines.clear()

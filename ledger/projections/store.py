@@ -1,0 +1,68 @@
+"""Where the fold keeps a league's state while it works: the interface and the in-memory form.
+
+The fold reads records by key or by an indexed field, writes whole new records (they are
+frozen) and emits append-only lines. ``MemoryStore`` serves full rebuilds and what-if
+replays; ``ledger.projections.sql.SqlStore`` serves incremental catch-up over the
+persisted read models. Both must give the same answers, which tests check.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+from ledger.domain.state import LINE_RECORDS, Line, R, Record
+
+
+class Store(Protocol):
+    def get(self, kind: type[R], *key: Any) -> R | None: ...
+    def select(self, kind: type[R], **where: Any) -> Sequence[R]: ...
+    def put(self, record: Record) -> None: ...
+    def emit(self, line: Line) -> None: ...
+
+
+def matches(record: Record, where: dict[str, Any]) -> bool:
+    return all(getattr(record, field) == value for field, value in where.items())
+
+
+class MemoryStore:
+    """Records in dicts, with the indexes the records declare; lines in lists or a sink."""
+
+    def __init__(self, sink: Callable[[Line], None] | None = None) -> None:
+        self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
+        self.index: dict[tuple[type[Record], str, Any], set[tuple[Any, ...]]] = defaultdict(set)
+        self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
+        self.sink = sink
+
+    def get(self, kind: type[R], *key: Any) -> R | None:
+        found = self.records[kind].get(tuple(key))
+        return found  # type: ignore[return-value]
+
+    def select(self, kind: type[R], **where: Any) -> list[R]:
+        table = self.records[kind]
+        indexed = next((f for f in kind.indexes if f in where), None)
+        if indexed is None:
+            candidates: Iterator[Record] = iter(table.values())
+        else:
+            keys = self.index[(kind, indexed, where[indexed])]
+            candidates = (table[k] for k in sorted(keys))
+        return [r for r in candidates if matches(r, where)]  # type: ignore[misc]
+
+    def put(self, record: Record) -> None:
+        kind, key = type(record), record.key_values()
+        old = self.records[kind].get(key)
+        for field in kind.indexes:
+            if old is not None:
+                self.index[(kind, field, getattr(old, field))].discard(key)
+            self.index[(kind, field, getattr(record, field))].add(key)
+        self.records[kind][key] = record
+
+    def emit(self, line: Line) -> None:
+        if self.sink is not None:
+            self.sink(line)
+        else:
+            self.lines[type(line)].append(line)
+
+    def all(self, kind: type[R]) -> list[R]:
+        return sorted(self.records[kind].values(), key=lambda r: r.key_values())  # type: ignore[return-value]

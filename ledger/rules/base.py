@@ -1,0 +1,389 @@
+"""What every edition shares; an edition subclasses this and overrides only what differs.
+
+The shared parts are the mechanics every Blood Bowl league has had since 3rd edition:
+team lists with position limits, players valued at their list cost plus increases, SPP
+from achievements, league tables with tie-breakers. The numbers are always the edition's.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, PostGameClosed
+from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
+from ledger.domain.values import (
+    Casualty,
+    DiceRoll,
+    Effect,
+    Performance,
+    PointsScheme,
+    TeamSheet,
+)
+from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownTeam
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Hurt, Leaves, Spp
+from ledger.rules.protocol import AdvancementResult, DiceNeed, Ranked, SidelineItem
+from ledger.rules.schema import Position, TeamList, load_team_lists
+
+ON_ROSTER = ("active", "retired")
+
+
+class NoOptions(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class BaseRuleset:
+    id: ClassVar[str]
+    name: ClassVar[str]
+    source: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    data_dir: ClassVar[Path]
+    Options: ClassVar[type[BaseModel]] = NoOptions
+    value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
+    rating_key: ClassVar[str] = "tv"
+    casualty_dice: ClassVar[Mapping[str, str]] = {}
+    post_game_closes: ClassVar[bool] = False
+    spp_table: ClassVar[Mapping[str, int]] = {}
+    """SPP per achievement: touchdown, completion, interception, casualty, mvp,
+    superb_throw, throw, landing."""
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        try:
+            self.options: BaseModel = self.Options.model_validate(dict(options or {}))
+        except ValidationError as error:
+            problem = error.errors()[0]
+            where = ".".join(str(p) for p in problem["loc"]) or "options"
+            raise InvalidOption(
+                f"ruleset {self.id}: option {where}: {problem['msg']}"
+                f" (options: {', '.join(self.Options.model_fields) or 'none'})"
+            ) from None
+
+    def describe_options(self) -> dict[str, Any]:
+        return self.options.model_dump(mode="json")
+
+    # --- building a team -------------------------------------------------------------
+
+    @property
+    def _team_lists(self) -> dict[str, TeamList]:
+        return load_team_lists(self.data_dir / "teams")
+
+    def team_lists(self) -> Mapping[str, TeamList]:
+        return self._team_lists
+
+    def team_list(self, roster: str) -> TeamList:
+        try:
+            return self._team_lists[roster]
+        except KeyError:
+            known = ", ".join(sorted(self._team_lists))
+            raise UnknownTeam(
+                f"{self.name} has no team list '{roster}' (known: {known})"
+            ) from None
+
+    def position(self, roster: str, position: str) -> Position:
+        found = self.team_list(roster).position(position)
+        if found is None:
+            names = ", ".join(p.id for p in self.team_list(roster).positions)
+            raise UnknownPosition(
+                f"the {self.team_list(roster).name} list has no position '{position}'"
+                f" (positions: {names})"
+            )
+        return found
+
+    def starting_treasury(self) -> int:
+        return 1_000_000
+
+    def starting_fans(self) -> int:
+        return 0
+
+    def hire_price(self, team: TeamRow, position: Position, players: Sequence[PlayerRow]) -> int:
+        return position.cost
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        return {}
+
+    def sideline_price(self, team: TeamRow, item: str, count: int) -> int:
+        spec = self.sideline_items(team)[item]
+        factor = 2 if spec.double_after_draft and not team.drafting else 1
+        return spec.price * factor * count
+
+    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
+        position = self.position(team.roster, event.position)
+        player = PlayerRow(
+            league_id=league_id,
+            player_id=event.player,
+            team_id=event.team,
+            name=event.name,
+            number=event.number,
+            roster=team.roster,
+            position=position.id,
+            kind="journeyman" if event.kind == "journeyman" else "regular",
+            ma=position.ma,
+            st=position.st,
+            ag=position.ag,
+            pa=position.pa,
+            av=position.av,
+            skills=position.skills,
+            base_cost=position.cost,
+            price_paid=event.price,
+            hired_seq=event.seq,
+        )
+        return player.model_copy(update={"value": self.player_value(player)})
+
+    def check_fire(
+        self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
+    ) -> list[str]:
+        return []
+
+    def check_release(self, team: TeamRow, item: str) -> list[str]:
+        return []
+
+    # --- values --------------------------------------------------------------------------
+
+    def player_value(self, player: PlayerRow) -> int:
+        return player.base_cost + player.extra_value
+
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
+        """The characteristic after one step of improvement or injury (never below 1)."""
+        value = getattr(player, stat)
+        return None if value is None else int(max(1, value + (1 if better else -1)))
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        on_roster = [p for p in players if p.status in ON_ROSTER]
+        return {"tv": sum(p.value for p in on_roster) + self.sideline_value(team)}
+
+    def sideline_value(self, team: TeamRow) -> int:
+        items = self.sideline_items(team)
+        reroll = self.team_list(team.roster).reroll_cost * (team.rerolls + int(team.trophy))
+        staff = sum(
+            items[item].price * count
+            for item, count in team.staff.items()
+            if item in items and items[item].in_value
+        )
+        return reroll + staff
+
+    # --- matches -------------------------------------------------------------------------
+
+    def casualty_earns_spp(self, casualty: Casualty) -> bool:
+        return casualty.cause == "block" and casualty.inflicted_by is not None
+
+    def casualty_effects(self, casualty: Casualty) -> Casualty:
+        """The casualty as this edition reads it (the league's own edition: as recorded)."""
+        return casualty
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        return []
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        """The outcome and effects of a reported casualty; this edition takes them as given."""
+        if not outcome:
+            raise InvalidInput("give each casualty's outcome (and its effects)")
+        return outcome, checked_effects(effects)
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        return []
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return []
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        effects: Effects = []
+        for sheet in match.sheets():
+            effects += self.spp_outcomes(match, sheet)
+        return effects + self.injury_outcomes(match)
+
+    def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
+        stars = {h.id for h in sheet.hirelings if h.kind == "star"}
+        effects: Effects = []
+        for performance in sheet.players:
+            if performance.player in stars:
+                continue
+            amount, note = self.spp_for(performance, match.casualties)
+            if amount:
+                effects.append(Spp(player=performance.player, amount=amount, note=note))
+        return effects
+
+    def spp_for(
+        self, performance: Performance, casualties: Sequence[Casualty]
+    ) -> tuple[int, str]:
+        earned = dict(achievements(performance))
+        earned["casualty"] = sum(
+            1
+            for c in casualties
+            if c.inflicted_by == performance.player and self.casualty_earns_spp(c)
+        )
+        parts = [
+            (name, count, count * self.spp_table.get(name, 0))
+            for name, count in earned.items()
+            if count and self.spp_table.get(name, 0)
+        ]
+        note = ", ".join(f"{count} {name.replace('_', ' ')} ({spp})" for name, count, spp in parts)
+        return sum(spp for _, _, spp in parts), note
+
+    def injury_outcomes(self, match: MatchRecorded) -> Effects:
+        effects: Effects = []
+        for casualty in match.casualties:
+            read = self.casualty_effects(casualty)
+            if read.recovered:
+                continue
+            if "dead" in read.effects:
+                effects.append(Leaves(player=read.victim, status="dead", note=read.outcome))
+            elif read.effects:
+                effects.append(Hurt(player=read.victim, effects=read.effects, note=read.outcome))
+        return effects
+
+    def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
+        return []
+
+    def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
+        return []
+
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
+        return []
+
+    # --- advancement ---------------------------------------------------------------------
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        raise NotImplementedError(f"{self.name} has no advancement rules yet")
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        return [f"{self.name} has no advancement rules in this ledger yet"]
+
+    # --- the league table ----------------------------------------------------------------
+
+    def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
+        return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
+
+    def match_points(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> tuple[int, int]:
+        ours, theirs = scores(match, team)
+        if match.kind == "unplayed" and match.concession is None:
+            return scheme.loss, 0
+        points = scheme.win if ours > theirs else scheme.draw if ours == theirs else scheme.loss
+        return points, self.bonus_points(match, team, scheme)
+
+    def bonus_points(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> int:
+        ours, theirs = scores(match, team)
+        earned = {
+            "three_touchdowns": ours >= 3,
+            "clean_sheet": theirs == 0,
+            "three_casualties": self.spp_casualties(match, team) >= 3,
+        }
+        return sum(1 for rule in scheme.bonus if earned[rule])
+
+    def spp_casualties(self, match: MatchRecorded, team: str) -> int:
+        ours = {p.player for s in match.sheets() if s.team == team for p in s.players}
+        return sum(
+            1 for c in match.casualties if c.inflicted_by in ours and self.casualty_earns_spp(c)
+        )
+
+    def rank(
+        self,
+        rows: Sequence[StandingRow],
+        results: Sequence[tuple[str, str, int, int]],
+        scheme: PointsScheme,
+    ) -> list[Ranked]:
+        return rank_table(rows, results, scheme)
+
+
+def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
+    allowed = typing.get_args(Effect)
+    wrong = [e for e in effects if e not in allowed]
+    if wrong:
+        raise InvalidInput(f"unknown casualty effect(s) {wrong} (effects: {', '.join(allowed)})")
+    return tuple(typing.cast(Effect, e) for e in effects)
+
+
+def achievements(performance: Performance) -> Iterator[tuple[str, int]]:
+    yield "touchdown", performance.touchdowns
+    yield "completion", performance.completions
+    yield "interception", performance.interceptions
+    yield "superb_throw", performance.superb_throws
+    yield "throw", performance.throws
+    yield "landing", performance.landings
+    yield "mvp", performance.mvps
+
+
+def scores(match: MatchRecorded, team: str) -> tuple[int, int]:
+    sheets = match.sheets()
+    ours = next(s.touchdowns for s in sheets if s.team == team)
+    theirs = max((s.touchdowns for s in sheets if s.team != team), default=0)
+    return ours, theirs
+
+
+def opponent(match: MatchRecorded, sheet: TeamSheet) -> TeamSheet:
+    return match.away if sheet.team == match.home.team else match.home
+
+
+# --- ranking ------------------------------------------------------------------------------
+
+TIEBREAKERS = {
+    "bonus_points": lambda r: r.bonus,
+    "touchdown_difference": lambda r: r.td_for - r.td_against,
+    "touchdowns_for": lambda r: r.td_for,
+    "casualties_for": lambda r: r.cas_for,
+    "casualty_difference": lambda r: r.cas_for - r.cas_against,
+    "wins": lambda r: r.won,
+}
+
+
+def rank_table(
+    rows: Sequence[StandingRow],
+    results: Sequence[tuple[str, str, int, int]],
+    scheme: PointsScheme,
+) -> list[Ranked]:
+    """Order a table by points, then by the scheme's tie-breakers in order.
+
+    ``results`` are (home, away, home score, away score) of the games counted, which the
+    head-to-head tie-breaker reads. Teams still level after every tie-breaker are listed
+    in team-id order (the rules leave the final decision to the commissioner).
+    """
+    breakers = (["bonus_points"] if scheme.bonus_mode == "tiebreak" and scheme.bonus else [])
+    breakers += list(scheme.tiebreakers)
+
+    def key(row: StandingRow) -> tuple[int, ...]:
+        level = [r.team_id for r in rows if r.points == row.points]
+        values = [row.points]
+        for name in breakers:
+            if name == "head_to_head":
+                values.append(head_to_head(row.team_id, level, results, scheme))
+            elif name in TIEBREAKERS:
+                values.append(TIEBREAKERS[name](row))
+        return tuple(values)
+
+    keyed = sorted(rows, key=lambda r: (tuple(-v for v in key(r)), r.team_id))
+    ranked: list[Ranked] = []
+    for index, row in enumerate(keyed):
+        below = keyed[index + 1] if index + 1 < len(keyed) else None
+        separated = None
+        if below is not None and below.points == row.points:
+            separated = separating(key(row), key(below), breakers)
+        ranked.append(Ranked(team_id=row.team_id, rank=index + 1, row=row, separated_by=separated))
+    return ranked
+
+
+def separating(ours: tuple[int, ...], theirs: tuple[int, ...], names: list[str]) -> str:
+    for name, a, b in zip(names, ours[1:], theirs[1:], strict=False):
+        if a != b:
+            return name
+    return "team order"
+
+
+def head_to_head(
+    team: str, level: list[str], results: Sequence[tuple[str, str, int, int]], scheme: PointsScheme
+) -> int:
+    points = 0
+    for home, away, home_score, away_score in results:
+        if {home, away} <= set(level) and team in (home, away):
+            ours, theirs = (home_score, away_score) if team == home else (away_score, home_score)
+            points += scheme.win if ours > theirs else scheme.draw if ours == theirs else 0
+    return points

@@ -1,0 +1,266 @@
+"""Blood Bowl 2020 (Second Season Edition), ruleset id ``bb2020``.
+
+Source: shared/seeds/001_df046463b98a88b8.txt, the League Play chapter (sections cited
+on each rule), with the Spike! Almanac 2021 options of shared/seeds/003 as named
+options. Team lists, sideline staff prices and the casualty tables come from the core
+rulebook and are marked as such in data/. Readings of ambiguous rules: docs/rulesets.md.
+
+Worked example ('Record Outcome and Collect Winnings'): Jay's Fan Factor 4 and Dan's 3
+give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10,000 =
+65,000 gold pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PostGameClosed
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
+from ledger.errors import InvalidInput
+from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
+from ledger.rules.bb2020 import advancement, postgame
+from ledger.rules.bb2020.tables import band, tables
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects
+from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.schema import Position
+
+
+class Options(BaseModel):
+    """Named options of a BB2020 league, recorded in its creation event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    bonus_points: Literal["none", "added", "tiebreak"] = "none"
+    """'League Scoring': the optional bonus points (3+ TDs, no TDs conceded, 3+ SPP
+    casualties), added to the total or used as the first tie-breaker."""
+    redraft_cap: bool = True
+    """'Raise Funds': the recommended 1,300,000 cap on a re-draft budget."""
+    star_player_contracts: bool = False
+    """Spike! Almanac 2021 'Long Term Contracts'."""
+    referees: bool = False
+    """Spike! Almanac 2021 'Red Cards & Rulekeepers'."""
+
+
+class BB2020(BaseRuleset):
+    id = "bb2020"
+    name = "Blood Bowl 2020"
+    source = "seed 001 (League Play chapter); seed 003 (Spike! Almanac 2021 options)"
+    aliases = ("bb20", "blood-bowl-2020", "2020")
+    data_dir = Path(__file__).parent / "data"
+    Options = Options
+    value_labels = {"tv": "TV", "ctv": "CTV"}
+    rating_key = "tv"
+    casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
+    post_game_closes = True
+
+    @property
+    def opts(self) -> Options:
+        assert isinstance(self.options, Options)
+        return self.options
+
+    @property
+    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+        return tables().spp
+
+    # --- team building -------------------------------------------------------------------
+
+    def starting_treasury(self) -> int:
+        return tables().starting_treasury
+
+    def starting_fans(self) -> int:
+        return tables().dedicated_fans.start
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        t, team_list = tables(), self.team_list(team.roster)
+        items = {
+            "reroll": SidelineItem(id="reroll", name="Team Re-roll", price=team_list.reroll_cost,
+                                   max=t.max_rerolls, double_after_draft=True, counts_as="reroll"),
+            "dedicated_fans": SidelineItem(
+                id="dedicated_fans", name="Dedicated Fans", price=t.dedicated_fans.price,
+                max=t.dedicated_fans.draft_max, in_value=False, draft_only=True, counts_as="fans"),
+        }
+        for item_id, staff in t.sideline.items():
+            if item_id == "apothecary" and not team_list.apothecary:
+                continue
+            items[item_id] = SidelineItem(id=item_id, name=staff.name, price=staff.price,
+                                          max=staff.max)
+        return items
+
+    def check_fire(
+        self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
+    ) -> list[str]:
+        """'Players may not be fired if it would take the number of players eligible for
+        the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
+        eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
+        if player in eligible and len(eligible) - 1 < 11:
+            return [f"firing {player.name} would leave {team.name} with"
+                    f" {len(eligible) - 1} players eligible for the next game (at least 11)"]
+        return []
+
+    def check_release(self, team: TeamRow, item: str) -> list[str]:
+        """Team re-rolls bought may not be removed once drafted (step 4 of Hiring...)."""
+        if item == "reroll" and not team.drafting:
+            return ["BB2020 team re-rolls cannot be removed from the roster once drafted"]
+        return []
+
+    # --- values -----------------------------------------------------------------------------
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        """'Prepare for Next Fixture': CTV leaves out players missing the next game and
+        Temporarily Retiring players ('Temporarily Retiring')."""
+        tv = super().team_values(team, players)["tv"]
+        absent = sum(
+            p.value for p in players
+            if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game)
+        )
+        return {"tv": tv, "ctv": tv - absent}
+
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
+        """AG and PA are target numbers: improving 4+ gives 3+ ('Characteristic
+        Improvements'); injuries move them the other way."""
+        value = getattr(player, stat)
+        if value is None:
+            return None
+        step = 1 if better else -1
+        if stat in ("ag", "pa"):
+            return int(min(6, max(1, value - step)))
+        floor = 3 if stat == "av" else 1
+        return int(max(floor, value + step))
+
+    # --- matches ----------------------------------------------------------------------------
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered."""
+        t = tables()
+        roll = next((d for d in casualty.dice if d.purpose == "casualty"), None)
+        if roll is None:
+            return []
+        if roll.dice != "D16":
+            return [f"the BB2020 Casualty Table is a D16, not a {roll.dice}"]
+        expected = band(t.casualty_table, roll.values[0])
+        if casualty.outcome != expected.outcome:
+            return [f"a casualty roll of {roll.values[0]} is {expected.outcome}, "
+                    f"not {casualty.outcome}"]
+        lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
+        if expected.outcome == "lasting_injury" and lasting is not None:
+            effect = band(t.lasting_injury_table, lasting.values[0]).effects[0]
+            if effect not in casualty.effects:
+                return [f"a lasting injury roll of {lasting.values[0]} is {effect}"]
+        return []
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        """From the D16 (and D6) when given, else the outcome named: lasting injuries
+        then need the characteristic lost among the effects."""
+        from_dice = self.outcome_from_dice(dice)
+        if from_dice is not None:
+            return from_dice
+        if outcome is None:
+            raise InvalidInput("give each casualty's D16 roll or its outcome")
+        named = next((b for b in tables().casualty_table if b.outcome == outcome), None)
+        if named is None:
+            known = ", ".join(b.outcome for b in tables().casualty_table)
+            raise InvalidInput(f"'{outcome}' is not a BB2020 casualty outcome ({known})")
+        chosen = checked_effects(effects) or named.effects
+        if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
+            raise InvalidInput("a lasting injury needs its D6 roll or the characteristic lost"
+                               " (effects: -ma, -st, -ag, -pa or -av)")
+        return outcome, tuple(dict.fromkeys((*named.effects, *chosen)))
+
+    def outcome_from_dice(self, rolls: Sequence[DiceRoll]) -> tuple[str, tuple[Effect, ...]] | None:
+        """The outcome and effects a D16 (and D6) casualty roll gives, for entry by dice."""
+        t = tables()
+        roll = next((d for d in rolls if d.purpose == "casualty" and d.dice == "D16"), None)
+        if roll is None:
+            return None
+        found = band(t.casualty_table, roll.values[0])
+        effects = tuple(found.effects)
+        if found.outcome == "lasting_injury":
+            lasting = next((d for d in rolls if d.purpose == "lasting_injury"), None)
+            if lasting is None:
+                return None
+            effects += band(t.lasting_injury_table, lasting.values[0]).effects
+        return found.outcome, effects
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        problems = []
+        if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
+            problems.append("BB2020 has no forfeits: a team concedes, with or without penalty")
+        if match.kind in ("friendly", "exhibition"):
+            return problems
+        for sheet in (match.home, match.away):
+            awarded = sum(p.mvps for p in sheet.players)
+            allowed = self.mvp_allowance(match, sheet.team)
+            if awarded > allowed:
+                problems.append(f"{sheet.team} awarded {awarded} MVPs where BB2020 allows"
+                                f" {allowed} ('Most Valuable Player', 'Conceding')")
+            stars = {h.id for h in sheet.hirelings if h.kind == "star"}
+            if any(p.mvps for p in sheet.players if p.player in stars):
+                problems.append("star players cannot be given the MVP award")
+        return problems
+
+    def mvp_allowance(self, match: MatchRecorded, team: str) -> int:
+        """One MVP each; none for a team that conceded, two for its opponent; unplayed
+        fixtures award none unless conceded by agreement ('League Fixtures')."""
+        if match.concession is None:
+            return 0 if match.kind == "unplayed" else 1
+        if match.concession.team == team:
+            return 1 if match.concession.kind == "without_penalty" and match.kind != "unplayed" \
+                else 0
+        agreed = match.kind == "unplayed"
+        return 2 if match.concession.kind == "conceded" or agreed else 1
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return postgame.match_dice(tables(), match, view, league_id)
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        effects = postgame.match_outcomes(tables(), match, view, league_id, dice)
+        if match.kind in ("friendly", "exhibition"):
+            return effects  # 'Friendlies': no SPP, casualties count as Badly Hurt
+        for sheet in match.sheets():
+            if not postgame.conceded(match, sheet.team):
+                effects += self.spp_outcomes(match, sheet)
+        return effects + self.injury_outcomes(match)
+
+    def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
+        return postgame.close_dice(tables(), team, rolls)
+
+    def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
+        return postgame.close_outcomes(tables(), event, team, dice)
+
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
+        return postgame.must_advance(tables(), players)
+
+    # --- advancement -------------------------------------------------------------------------
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        position = self.position_of(player)
+        return advancement.result(tables(), player, position, event)
+
+    def check_advancement(self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+                          ) -> list[str]:
+        return advancement.problems(tables(), player, self.position_of(player), event)
+
+    def position_of(self, player: PlayerRow) -> Position:
+        return self.position(player.roster, player.position)
+
+    # --- the league table -----------------------------------------------------------------------
+
+    def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
+        if recorded:
+            return PointsScheme.model_validate(recorded)
+        if self.opts.bonus_points == "none":
+            return PointsScheme()
+        return PointsScheme(
+            bonus=("three_touchdowns", "clean_sheet", "three_casualties"),
+            bonus_mode=self.opts.bonus_points,
+        )

@@ -1,0 +1,52 @@
+"""Dice with provenance (DESIGN.md decision 3).
+
+A ruleset asks for a roll by purpose, shape and subject. The recorded roll is used when
+the event has one of the same purpose and shape; otherwise the roll is drawn from a
+generator seeded by (league, event, purpose, subject, seed), so a replay is reproducible,
+and the draw is counted so reports can say which figures rest on simulated dice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from ledger.domain.values import DiceRoll, dice_shape
+
+
+@dataclass
+class DiceBox:
+    league: str
+    seed: int = 0
+    simulated: dict[str, int] = field(default_factory=dict)
+    """Count of simulated rolls per subject team or player (``""`` when no subject)."""
+    event: int = 0
+
+    def roll(
+        self,
+        recorded: tuple[DiceRoll, ...],
+        purpose: str,
+        dice: str,
+        subject: str | None = None,
+    ) -> tuple[int, ...]:
+        for roll in recorded:
+            if roll.purpose == purpose and roll.dice == dice and roll.subject == subject:
+                return roll.values
+        return self.simulate(purpose, dice, subject)
+
+    def simulate(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
+        key = subject or ""
+        self.simulated[key] = self.simulated.get(key, 0) + 1
+        material = f"{self.league}|{self.event}|{purpose}|{key}|{self.seed}".encode()
+        rng = random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+        count, sides = dice_shape(dice)
+        return tuple(rng.randint(1, sides) for _ in range(count))
+
+
+def fresh_roll(purpose: str, dice: str, subject: str | None = None) -> DiceRoll:
+    """A roll made by the ledger for a commissioner who did not enter one."""
+    count, sides = dice_shape(dice)
+    rng = random.SystemRandom()
+    values = tuple(rng.randint(1, sides) for _ in range(count))
+    return DiceRoll(purpose=purpose, dice=dice, values=values, subject=subject, source="ledger")

@@ -1,0 +1,61 @@
+"""What a ruleset decides an event does, in terms the fold applies to any edition.
+
+A ruleset reads an event and the league's state and answers with effects: gold moves,
+fans change, players earn SPP, get hurt or leave. The fold (ledger/projections) applies
+them the same way for every edition, which keeps all edition arithmetic in ledger/rules/.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.values import Effect
+
+
+class Outcome(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Gold(Outcome):
+    team: str
+    amount: int
+    kind: str
+    """``winnings``, ``expensive_mistake``, ``prize``, ``concession``, ``purchase``..."""
+    note: str = ""
+
+
+class Fans(Outcome):
+    team: str
+    delta: int
+    note: str = ""
+
+
+class Spp(Outcome):
+    player: str
+    amount: int
+    note: str = ""
+
+
+class Hurt(Outcome):
+    player: str
+    effects: tuple[Effect, ...]
+    note: str = ""
+
+
+class Leaves(Outcome):
+    player: str
+    status: Literal["left", "dead", "retired"] = "left"
+    note: str = ""
+
+
+class Heals(Outcome):
+    """Off-season recovery: a niggling injury or a characteristic reduction removed."""
+
+    player: str
+    what: Literal["niggling", "-ma", "-st", "-ag", "-pa", "-av", "miss_next_game"]
+    note: str = ""
+
+
+Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals]

@@ -1,0 +1,137 @@
+"""The seam between the fold and an edition's rules (DESIGN.md decision 2).
+
+The fold (ledger/projections) and the commands (ledger/application) only ever ask a
+ruleset these questions. Each edition answers them from its own tables; what-if replays
+ask a different ruleset the same questions about the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, PostGameClosed
+from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects
+from ledger.rules.schema import Position, TeamList
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SidelineItem(Frozen):
+    id: str
+    name: str
+    price: int
+    max: int
+    in_value: bool = True
+    """Counts towards team value / rating."""
+    draft_only: bool = False
+    """May only be bought while the team is drafting (BB2020 Dedicated Fans)."""
+    double_after_draft: bool = False
+    """Costs double once the team has played (BB2020 team re-rolls)."""
+    counts_as: Literal["reroll", "fans", "staff"] = "staff"
+    """What buying it adds to: the team's re-rolls, its fans, or its staff by id."""
+
+
+class DiceNeed(Frozen):
+    purpose: str
+    dice: str
+    subject: str | None = None
+    why: str = ""
+
+
+class AdvancementResult(Frozen):
+    spp_cost: int
+    value_increase: int
+    skill: str | None = None
+    characteristic: str | None = None
+
+
+class Ranked(Frozen):
+    team_id: str
+    rank: int
+    row: StandingRow
+    separated_by: str | None = None
+    """The tie-breaker that put this team above the next team on equal points."""
+
+
+class Ruleset(Protocol):
+    id: str
+    name: str
+    source: str
+    aliases: tuple[str, ...]
+    value_labels: Mapping[str, str]
+    """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
+    rating_key: str
+    options: BaseModel
+
+    # --- building a team -------------------------------------------------------------
+    def team_lists(self) -> Mapping[str, TeamList]: ...
+    def team_list(self, roster: str) -> TeamList: ...
+    def position(self, roster: str, position: str) -> Position: ...
+    def starting_treasury(self) -> int: ...
+    def starting_fans(self) -> int: ...
+    def hire_price(self, team: TeamRow, position: Position, players: Sequence[PlayerRow]) -> int: ...
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
+    def sideline_price(self, team: TeamRow, item: str, count: int) -> int: ...
+    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow: ...
+    def check_fire(
+        self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
+    ) -> list[str]: ...
+    def check_release(self, team: TeamRow, item: str) -> list[str]: ...
+
+    # --- values --------------------------------------------------------------------------
+    def player_value(self, player: PlayerRow) -> int: ...
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None: ...
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]: ...
+
+    # --- matches and the post-game sequence ---------------------------------------------
+    def casualty_earns_spp(self, casualty: Casualty) -> bool: ...
+    def spp_casualties(self, match: MatchRecorded, team: str) -> int: ...
+    def casualty_effects(self, casualty: Casualty) -> Casualty: ...
+    def check_casualty(self, casualty: Casualty) -> list[str]: ...
+    casualty_dice: Mapping[str, str]
+    """Dice a report may give for a casualty, by purpose (BB2020: D16 then D6)."""
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]: ...
+    post_game_closes: bool
+    """Whether a team must close each game's post-game sequence before its next game."""
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]: ...
+    def match_dice(
+        self, match: MatchRecorded, view: LeagueView, league_id: str
+    ) -> list[DiceNeed]: ...
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects: ...
+    def close_dice(
+        self, team: TeamRow, rolls: tuple[DiceRoll, ...]
+    ) -> list[DiceNeed]: ...
+    def close_outcomes(
+        self, event: PostGameClosed, team: TeamRow, dice: DiceBox
+    ) -> Effects: ...
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]: ...
+
+    # --- advancement ---------------------------------------------------------------------
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult: ...
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]: ...
+
+    # --- the league table ----------------------------------------------------------------
+    def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme: ...
+    def match_points(
+        self, match: MatchRecorded, team: str, scheme: PointsScheme
+    ) -> tuple[int, int]: ...
+    def rank(
+        self,
+        rows: Sequence[StandingRow],
+        results: Sequence[tuple[str, str, int, int]],
+        scheme: PointsScheme,
+    ) -> list[Ranked]: ...

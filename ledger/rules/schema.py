@@ -1,0 +1,161 @@
+"""Shapes of the rules data files that every edition ships beside its module.
+
+Each edition keeps its tables in YAML files under ``ledger/rules/<edition>/`` and loads
+them through these pydantic models, so a typo in a data file fails loudly at load time
+with the file and field named, never later in the middle of a season.
+
+Characteristics are stored as printed in the edition's own books: BB2020 prints AG, PA
+and AV as target numbers (``3+`` is stored as ``3``), the older editions print AG and AV
+as plain values. ``pa`` is ``None`` where the profile shows ``-`` or the edition has no
+Passing characteristic.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
+"""Skill categories: Agility, Devious (BB2020), General, Mutation (Physical in 3rd/4th
+edition), Passing, Strength, Trait (4th edition traits)."""
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Position(Frozen):
+    """One line of a team list."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    min: int = Field(default=0, ge=0)
+    max: int = Field(ge=0, le=16)
+    cost: int = Field(ge=0)
+    ma: int = Field(ge=0)
+    st: int = Field(ge=0)
+    ag: int = Field(ge=0)
+    pa: int | None = None
+    av: int = Field(ge=0)
+    skills: tuple[str, ...] = ()
+    primary: tuple[SkillCategory, ...] = ()
+    secondary: tuple[SkillCategory, ...] = ()
+    keywords: tuple[str, ...] = ()
+    """Lower-case tags the rules test for: ``lineman`` (journeyman-eligible line),
+    ``big_guy``, ``secret_weapon``, ``no_spp``, race keywords..."""
+
+    @model_validator(mode="after")
+    def _quantity_is_a_range(self) -> Position:
+        if self.min > self.max:
+            raise ValueError(f"position {self.id}: min {self.min} > max {self.max}")
+        return self
+
+
+class TeamList(Frozen):
+    """A team roster as printed in an edition's books."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    source: str
+    """Where the figures come from (book, edition, page or section)."""
+    reroll_cost: int = Field(gt=0)
+    apothecary: bool = True
+    special_rules: tuple[str, ...] = ()
+    min_players: int = 11
+    max_players: int = 16
+    positions: tuple[Position, ...]
+    notes: str = ""
+    """Documented readings where the source was ambiguous or had to be interpreted."""
+
+    @model_validator(mode="after")
+    def _positions_are_unique(self) -> TeamList:
+        ids = [p.id for p in self.positions]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"team {self.id}: duplicate position ids {duplicates}")
+        return self
+
+    def position(self, position_id: str) -> Position | None:
+        return next((p for p in self.positions if p.id == position_id), None)
+
+
+class StarPlayer(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    cost: int = Field(ge=0)
+    ma: int
+    st: int
+    ag: int
+    pa: int | None = None
+    av: int
+    skills: tuple[str, ...] = ()
+    plays_for: tuple[str, ...]
+    """Team list ids, or special-rule names such as ``Old World Classic``, or ``any``."""
+    pair_with: str | None = None
+    """Id of the star who must be hired together with this one (the Swift Twins...)."""
+    keywords: tuple[str, ...] = ()
+
+
+class Skill(Frozen):
+    name: str
+    category: SkillCategory
+    elite: bool = False
+
+
+class Inducement(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    cost: int = Field(ge=0)
+    max: int = Field(ge=0)
+    reduced_cost: dict[str, int] = {}
+    """Cheaper price keyed by team special rule or team list id (e.g. Bribes for
+    ``Bribery and Corruption`` teams)."""
+    only_for: tuple[str, ...] = ()
+    """If non-empty, only teams with one of these special rules or ids may buy it."""
+
+
+class StarPlayerList(Frozen):
+    source: str
+    stars: tuple[StarPlayer, ...]
+
+
+class SkillList(Frozen):
+    source: str
+    skills: tuple[Skill, ...]
+
+
+class InducementList(Frozen):
+    source: str
+    inducements: tuple[Inducement, ...]
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class RulesDataError(Exception):
+    """A rules data file is missing or does not match its schema."""
+
+
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(path: Path, model: type[M]) -> M:
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 - safe loader
+        return model.model_validate(raw)
+    except (OSError, yaml.YAMLError, ValidationError) as error:
+        raise RulesDataError(f"{path}: {error}") from error
+
+
+@cache
+def load_team_lists(folder: Path) -> dict[str, TeamList]:
+    """Every team list in a folder; loaded once per process (the data never changes)."""
+    teams = [load_yaml(path, TeamList) for path in sorted(folder.glob("*.yaml"))]
+    by_id = {team.id: team for team in teams}
+    if len(by_id) != len(teams):
+        raise RulesDataError(f"{folder}: two team files share an id")
+    return by_id
