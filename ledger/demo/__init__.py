@@ -1,0 +1,86 @@
+"""The demo league: built through the same commands a commissioner uses.
+
+``league.yaml`` drafts four BB2020 teams and plays a round robin from the report files in
+``reports/``, with advancements, hires and closed post-game sequences between rounds.
+Every die is given as rolled at the table, so the demo is the same on every machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ledger.application.reports import read_report
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import MatchRow
+from ledger.domain.values import DiceRoll
+
+HERE = Path(__file__).parent
+DICE = {"characteristic": "D8"}
+
+
+def demo_plan() -> dict[str, Any]:
+    plan: dict[str, Any] = yaml.safe_load((HERE / "league.yaml").read_text(encoding="utf-8"))
+    return plan
+
+
+def build_demo(ledger: LeagueLedger, by: str = "demo") -> str:
+    plan = demo_plan()
+    league = plan["league"]
+    slug = league["slug"]
+    ledger.create_league(slug, league["name"], league["ruleset"], by=by,
+                         reason="demo league")
+    for team in plan["teams"]:
+        draft(ledger, slug, team, by)
+    for step in plan["steps"]:
+        run_step(ledger, slug, step, by)
+    return str(slug)
+
+
+def draft(ledger: LeagueLedger, slug: str, team: dict[str, Any], by: str) -> None:
+    ledger.register_team(slug, team["id"], team["name"], team["coach"], team["roster"], by=by)
+    for position, name, number in team["players"]:
+        ledger.hire_player(slug, team["id"], position, name, number=number, by=by)
+    for item, count in team["buy"]:
+        ledger.buy(slug, team["id"], item, count, by=by)
+
+
+def run_step(ledger: LeagueLedger, slug: str, step: dict[str, Any], by: str) -> None:
+    if "record" in step:
+        ledger.record_match(slug, read_report(HERE / "reports" / step["record"]), by=by)
+    elif "advance" in step:
+        a = step["advance"]
+        ledger.advance_player(slug, a["team"], a["player"], a["kind"], by=by,
+                              skill=a.get("skill"), characteristic=a.get("characteristic"),
+                              dice=rolls(a.get("dice", {})))
+    elif "hire" in step:
+        h = step["hire"]
+        ledger.hire_player(slug, h["team"], h["position"], h["name"], number=h.get("number"),
+                           by=by)
+    elif "close" in step:
+        close(ledger, slug, step["close"], by)
+    else:
+        raise ValueError(f"unknown demo step {sorted(step)}")
+
+
+def close(ledger: LeagueLedger, slug: str, spec: dict[str, Any], by: str) -> None:
+    if "team" in spec:
+        teams = [spec["team"]]
+    else:
+        row = ledger.view().get(MatchRow, ledger.league_row(slug).league_id, spec["match"])
+        assert row is not None, spec
+        teams = [row.home, row.away]
+    for team in teams:
+        ledger.close_post_game(slug, spec["match"], team, dice=spec.get("dice", {}), by=by)
+
+
+def rolls(entries: dict[str, list[int]]) -> tuple[DiceRoll, ...]:
+    return tuple(DiceRoll(purpose=purpose, dice=dice_of(purpose, values), values=tuple(values))
+                 for purpose, values in entries.items())
+
+
+def dice_of(purpose: str, values: list[int]) -> str:
+    shape = DICE.get(purpose, "D6")
+    return shape if len(values) == 1 else f"{len(values)}{shape}"
