@@ -63,6 +63,39 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
     return purpose, values[0] if len(values) == 1 else values
 
 
+@match.command("card")
+@click.argument("team_id")
+@click.argument("card")
+@click.option("--match", "match_id", help="The match it was played in.")
+@click.option("--against", help="The team or player it was played on.")
+@click.option("--die", "dice", multiple=True, metavar="PURPOSE=VALUES",
+              help="A roll the card needs (repeatable).")
+@click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll missing dice.")
+@click.option("--reason", help="Why (kept in the log).")
+@pass_session
+def card(session: Session, team_id: str, card: str, match_id: str | None, against: str | None,
+         dice: tuple[str, ...], roll_missing: bool, reason: str | None) -> None:
+    """TEAM_ID played special play CARD with an effect on the books (e.g. bankruptcy)."""
+    session.ledger().play_card(session.league(), team_id, card, by=session.user, match=match_id,
+                               against=against, dice=dict(parse_die(d) for d in dice),
+                               roll_missing=roll_missing, reason=reason)
+    say(f"{team_id} played {card}.")
+
+
+@match.command("fees")
+@click.argument("match_id")
+@click.argument("team_id")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--reason", help="Why (kept in the log).")
+@pass_session
+def fees(session: Session, match_id: str, team_id: str, players: tuple[str, ...],
+         reason: str | None) -> None:
+    """TEAM_ID pays the appearance fees of PLAYERS before MATCH_ID (4th edition)."""
+    session.ledger().pay_appearance_fees(session.league(), match_id, team_id, list(players),
+                                         by=session.user, reason=reason)
+    say(f"{team_id} paid appearance fees for {', '.join(players)}.")
+
+
 @match.command("list")
 @click.option("--season", type=int, help="Only this season.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -162,3 +162,16 @@ def parse_roll(entry: str) -> DiceRoll:
 
 
 COMMANDS = [team]
+
+
+@team.command("bounty")
+@click.argument("team_id")
+@click.argument("player")
+@click.argument("amount", type=click.IntRange(min=1))
+@REASON
+@pass_session
+def bounty(session: Session, team_id: str, player: str, amount: int, reason: str | None) -> None:
+    """TEAM_ID puts AMOUNT on PLAYER's head (ZAL bounties)."""
+    session.ledger().post_bounty(session.league(), team_id, player, amount, by=session.user,
+                                 reason=reason)
+    say(f"{team_id} posted a bounty of {gold(amount)} on {player}.")

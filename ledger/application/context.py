@@ -54,11 +54,18 @@ class Context:
         return found
 
     def by_name_or_number(self, ref: str, team_id: str) -> PlayerRow | None:
-        current = [p for p in self.players(team_id) if p.status in ("active", "retired")]
-        if ref.startswith("#") and ref[1:].isdigit():
-            return next((p for p in current if p.number == int(ref[1:])), None)
-        named = [p for p in current if p.name.casefold() == ref.casefold()]
-        return named[0] if len(named) == 1 else None
+        """Current players first; then former ones, so that naming a dead or fired player
+        is answered with what became of him rather than 'no such player'."""
+        everyone = sorted(self.players(team_id), key=lambda p: -p.hired_seq)
+        current = [p for p in everyone if p.status in ("active", "retired")]
+        for pool in (current, everyone):
+            if ref.startswith("#") and ref[1:].isdigit():
+                found = [p for p in pool if p.number == int(ref[1:])]
+            else:
+                found = [p for p in pool if p.name.casefold() == ref.casefold()]
+            if found:
+                return found[0]
+        return None
 
     def match(self, match_id: str) -> MatchRow | None:
         return self.view.get(MatchRow, self.league_id, match_id)

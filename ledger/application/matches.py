@@ -14,9 +14,11 @@ from ledger.domain.values import (
     DiceRoll,
     Hireling,
     Performance,
+    Purchase,
     TeamSheet,
 )
 from ledger.errors import (
+    InsufficientTreasury,
     InvalidDice,
     InvalidInput,
     MatchAlreadyRecorded,
@@ -336,3 +338,49 @@ def plan_close(c: Context, match_id: str, team_id: str, entries: dict[str, int |
     if unexpected:
         raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
     return [(ev.PostGameClosed, {"match": match_id, "team": team_id, "dice": tuple(rolls)})]
+
+
+# --- pre-game and in-game facts that reach the books ------------------------------------------
+
+
+def plan_card(c: Context, match_id: str | None, team_id: str, card: str, against: str | None,
+              entries: dict[str, int | list[int]], roll_missing: bool) -> list[Fact]:
+    """A special play card whose effect the league's edition books (ZAL 8d)."""
+    if "cards" not in c.ruleset.features:
+        raise NotAllowed(f"{c.ruleset.name} leagues have no special play cards in the books")
+    c.team(team_id)
+    fields: dict[str, Any] = {"match": match_id, "team": team_id, "card": card,
+                              "against": against, "dice": ()}
+    needs = c.ruleset.card_dice(ev.CardPlayed.model_construct(**fields), c.view, c.league_id)
+    rolls = []
+    for need in needs:
+        if need.purpose in entries:
+            rolls.append(make_roll(need.purpose, need.dice, entries[need.purpose], need.subject))
+        elif roll_missing:
+            rolls.append(fresh_roll(need.purpose, need.dice, need.subject))
+        else:
+            raise InvalidDice(f"{card} needs {describe_need(need)} (enter it, or use --roll)")
+    unexpected = set(entries) - {n.purpose for n in needs}
+    if unexpected:
+        raise InvalidDice(f"{card} needs no {sorted(unexpected)} roll")
+    fields["dice"] = tuple(rolls)
+    return [(ev.CardPlayed, fields)]
+
+
+def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[Fact]:
+    """4th edition appearance fees: each player paid for may play; the rest may not."""
+    if "appearance_fees" not in c.ruleset.features:
+        raise NotAllowed(f"{c.ruleset.name} leagues have no appearance fees")
+    team = c.team(team_id)
+    fees = []
+    for ref in refs:
+        player = c.player(ref, team_id)
+        fee = c.ruleset.appearance_fee(player)
+        if fee <= 0:
+            raise InvalidInput(f"{player.name} asks no appearance fee")
+        fees.append(Purchase(item=player.player_id, price=fee))
+    total = sum(f.price for f in fees)
+    if total > team.treasury:
+        raise InsufficientTreasury(f"the fees come to {total:,} but {team.name} have"
+                                   f" {team.treasury:,}")
+    return [(ev.AppearanceFeesPaid, {"match": match_id, "team": team_id, "fees": tuple(fees)})]

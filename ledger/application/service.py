@@ -222,6 +222,23 @@ class LeagueLedger(Application[UUID]):
                                                       roll_missing),
                  by=by, reason=reason)
 
+    def post_bounty(self, league: str, team: str, player: str, amount: int, *, by: str,
+                    reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_bounty(c, team, player, amount), by=by,
+                 reason=reason)
+
+    def play_card(self, league: str, team: str, card: str, *, by: str, match: str | None = None,
+                  against: str | None = None, dice: Mapping[str, int | list[int]] | None = None,
+                  roll_missing: bool = False, reason: str | None = None) -> None:
+        self.run(league, lambda c: matches.plan_card(c, match, team, card, against,
+                                                     dict(dice or {}), roll_missing),
+                 by=by, reason=reason)
+
+    def pay_appearance_fees(self, league: str, match: str, team: str, players: list[str], *,
+                            by: str, reason: str | None = None) -> None:
+        self.run(league, lambda c: matches.plan_fees(c, match, team, players), by=by,
+                 reason=reason)
+
     def correct_match(self, league: str, target: int, report: MatchReport, *, by: str,
                       reason: str) -> None:
         self.run(league, lambda c: corrections.plan_correct_match(self.source, c, target, report,

@@ -61,30 +61,45 @@ def plan_register(c: Context, team_id: str, name: str, coach: str, roster: str,
 
 
 def plan_hire(c: Context, team_id: str, position_id: str, name: str, number: int | None,
-              hireling: str | None = None, from_match: str | None = None) -> list[Fact]:
+              hireling: str | None = None, from_match: str | None = None,
+              star: str | None = None, from_list: str | None = None,
+              equipment: tuple[str, ...] = ()) -> list[Fact]:
     team = active_team(c, team_id)
     team_list = c.ruleset.team_list(team.roster)
-    position = c.ruleset.position(team.roster, position_id)
     players = on_roster(c.players(team_id))
     if len(players) >= team_list.max_players:
         raise RosterFull(f"{team.name} already have {len(players)} players on the roster"
                          f" (at most {team_list.max_players})")
-    same = [p for p in players if p.position == position.id]
-    if len(same) >= position.max:
-        raise PositionLimitReached(f"{team.name} already have {len(same)} x {position.name}"
-                                   f" (at most {position.max})")
+    if star is None:
+        position = c.ruleset.position(from_list or team.roster, position_id)
+        same = [p for p in players if p.position == position.id and p.roster == position_list(
+            from_list, team)]
+        if len(same) >= position.max:
+            raise PositionLimitReached(f"{team.name} already have {len(same)} x {position.name}"
+                                       f" (at most {position.max})")
+        position_id, what = position.id, f"a {position.name}"
+    else:
+        position_id, what = star, c.ruleset.star(star).name
     if any(p.name.casefold() == name.casefold() for p in players):
         raise NameTaken(f"{team.name} already have a player called {name}")
     if number is not None and any(p.number == number for p in players):
         raise NameTaken(f"{team.name} already have a player wearing #{number}")
-    price = c.ruleset.hire_price(team, position, players)
-    afford(team, price, f"a {position.name}")
-    kind = "journeyman" if hireling else "regular"
-    return [(ev.PlayerHired, {
-        "team": team_id, "player": f"p{c.league.next_player}", "name": name, "number": number,
-        "position": position.id, "price": price, "kind": kind, "hireling": hireling,
-        "from_match": from_match,
-    })]
+    kind = "star" if star else "journeyman" if hireling else "regular"
+    fields = {"team": team_id, "player": f"p{c.league.next_player}", "name": name,
+              "number": number, "position": position_id, "kind": kind, "hireling": hireling,
+              "from_match": from_match, "star": star, "from_list": from_list,
+              "equipment": equipment, "price": 0}
+    draft = ev.PlayerHired.model_construct(**fields)
+    problems = c.ruleset.check_hire(team, players, draft)
+    if problems:
+        raise NotAllowed("; ".join(problems))
+    fields["price"] = price = c.ruleset.hire_price(team, draft, players)
+    afford(team, price, what)
+    return [(ev.PlayerHired, fields)]
+
+
+def position_list(from_list: str | None, team: TeamRow) -> str:
+    return from_list or team.roster
 
 
 def current_player(c: Context, team_id: str, ref: str) -> PlayerRow:
@@ -171,3 +186,24 @@ def plan_advance(c: Context, team_id: str, ref: str, kind: str, skill: str | Non
     if problems:
         raise InvalidAdvancement("; ".join(problems))
     return [(ev.PlayerAdvanced, fields)]
+
+
+def require(c: Context, feature: str, what: str) -> None:
+    if feature not in c.ruleset.features:
+        raise NotAllowed(f"{c.ruleset.name} leagues have no {what}")
+
+
+def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
+    """ZAL 21: any team may put gold on a player's head, at any time but during a game."""
+    require(c, "bounties", "bounties")
+    team = active_team(c, team_id)
+    target = next((p for t in c.teams() for p in c.players(t.team_id)
+                   if ref in (p.player_id, p.name)), None)
+    if target is None:
+        raise InvalidInput(f"no player '{ref}' in league {c.league.slug}")
+    if target.status not in ON_ROSTER:
+        raise NotAllowed(f"{target.name} is no longer playing ({target.status})")
+    if amount <= 0:
+        raise InvalidInput("a bounty must be more than nothing")
+    afford(team, amount, f"a bounty of {gold(amount)}")
+    return [(ev.BountyPosted, {"team": team_id, "player": target.player_id, "amount": amount})]

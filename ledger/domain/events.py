@@ -143,6 +143,12 @@ class PlayerHired(LedgerEvent):
     """For a journeyman or mercenary who played and is now signed: his id in the report."""
     from_match: str | None = None
     """The match that hireling played in."""
+    from_list: str | None = None
+    """The team list the position comes from, when not the team's own (4th edition allies)."""
+    star: str | None = None
+    """Star player id, for a star hired permanently (``kind="star"``; ZAL 3f)."""
+    equipment: tuple[str, ...] = ()
+    """Bought with the player, e.g. a secret weapon (4th edition: its cost is in the price)."""
 
 
 class PlayerFired(LedgerEvent):
@@ -253,6 +259,61 @@ class PostGameClosed(LedgerEvent):
     match: str
     team: str
     dice: tuple[DiceRoll, ...] = ()
+
+
+class AppearanceFeesPaid(LedgerEvent):
+    """4th edition: fees paid before a match; a player not paid for does not play."""
+
+    match: str
+    team: str
+    fees: tuple[Purchase, ...]
+    """One line per player paid: ``item`` is the player id, ``price`` the fee."""
+
+
+class BountyPosted(LedgerEvent):
+    """ZAL 21: gold taken from a team's treasury and put on a player's head."""
+
+    team: str
+    player: str
+    amount: int = Field(gt=0)
+
+
+class CardPlayed(LedgerEvent):
+    """A special play card whose effect reaches the league's books (ZAL 8d: Bankruptcy,
+    Robbery, Injured in Practice), with the dice it needed."""
+
+    match: str | None = None
+    team: str
+    """The team that played the card."""
+    card: str
+    against: str | None = None
+    """The team or player it was played on."""
+    dice: tuple[DiceRoll, ...] = ()
+    casualty: Casualty | None = None
+
+
+class StarSigned(LedgerEvent):
+    """Spike! 2021 'Long Term Contracts': a star signed to a team for a season."""
+
+    season: int
+    team: str
+    star: str
+    player: str
+    """The ledger id the star plays under this season."""
+
+
+class TeamRedrafted(LedgerEvent):
+    """BB2020 'Off-season and Re-drafting': the team carried into the next season."""
+
+    team: str
+    season: int
+    """The season the team is re-drafted for."""
+    players: tuple[Purchase, ...] = ()
+    """Players re-hired: ``item`` is the player id, ``price`` value plus agent's fees."""
+    kept: tuple[Purchase, ...] = ()
+    """Staff and re-rolls carried over at standard cost."""
+    dice: tuple[DiceRoll, ...] = ()
+    """Rest & Relaxation rolls: niggling and temporary-retirement recovery, Hatred."""
 
 
 # --- corrections ------------------------------------------------------------------------

@@ -70,10 +70,7 @@ def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
 
 def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     team = f.team(e.team)
-    position = f.ruleset.team_list(team.roster).position(e.position)
-    price = e.price
-    if not f.native and position is not None:
-        price = f.ruleset.hire_price(team, position, f.players(e.team))
+    price = e.price if f.native else f.ruleset.hire_price(team, e, f.players(e.team))
     player = f.ruleset.new_player(e, team, f.league_id)
     if e.hireling and e.from_match:
         player = signed_hireling(f, player, e.from_match, e.hireling)
@@ -273,6 +270,34 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
         f.store.put(match.model_copy(update={"closed": (*match.closed, e.team)}))
 
 
+def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
+    for fee in e.fees:
+        f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {fee.item}")
+
+
+def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
+    f.move_gold(e.seq, e.team, -e.amount, "bounty", f"on {e.player}")
+    player = f.player(e.player)
+    if player is not None:
+        bounty = int(player.extras.get("bounty", 0)) + e.amount
+        f.put_player(player.model_copy(update={"extras": {**player.extras, "bounty": bounty}}))
+
+
+def card_played(f: Fold, e: ev.CardPlayed) -> None:
+    f.apply_effects(e.seq, f.ruleset.card_outcomes(e, f.store, f.league_id, f.dice), {})
+
+
+def star_signed(f: Fold, e: ev.StarSigned) -> None:
+    f.put_player(f.ruleset.star_player(e.star, e.player, f.team(e.team), f.league_id, e.seq))
+
+
+def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
+    effects = f.ruleset.redraft_outcomes(e, f.store, f.league_id, f.dice)
+    f.apply_effects(e.seq, effects, {})
+    team = f.team(e.team)
+    f.put_team(team.model_copy(update={"drafting": True, "season": e.season}))
+
+
 def nothing(f: Fold, e: ev.LedgerEvent) -> None:
     """Corrections change how the fold reads earlier events, not state of their own."""
 
@@ -295,5 +320,10 @@ APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.InducementsBought: inducements_bought,
     ev.MatchRecorded: match_recorded,
     ev.PostGameClosed: post_game_closed,
+    ev.AppearanceFeesPaid: appearance_fees_paid,
+    ev.BountyPosted: bounty_posted,
+    ev.CardPlayed: card_played,
+    ev.StarSigned: star_signed,
+    ev.TeamRedrafted: team_redrafted,
     ev.EventCorrected: nothing,
 }

@@ -43,6 +43,14 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
                                         or "none")),
     ev.MatchRecorded: _match,
     ev.PostGameClosed: lambda e: f"{e.team} closed the post-game sequence of {e.match}",
+    ev.AppearanceFeesPaid: lambda e: (f"{e.team} paid appearance fees for {e.match}: "
+                                      + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)),
+    ev.BountyPosted: lambda e: f"{e.team} posted a bounty of {_gold(e.amount)} on {e.player}",
+    ev.CardPlayed: lambda e: f"{e.team} played {e.card}" + (f" on {e.against}" if e.against
+                                                           else ""),
+    ev.StarSigned: lambda e: f"{e.team} signed star {e.star} for season {e.season}",
+    ev.TeamRedrafted: lambda e: (f"{e.team} re-drafted for season {e.season}:"
+                                 f" {len(e.players)} players kept"),
     ev.EventCorrected: lambda e: f"event {e.target} {'voided' if e.action == 'void' else 'amended'}",
 }
 
@@ -66,4 +74,8 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         found += [f"player:{c.victim}" for c in event.casualties]
     if isinstance(event, ev.EventCorrected):
         found.append(f"event:{event.target}")
+    if isinstance(event, ev.TeamRedrafted):
+        found += [f"player:{p.item}" for p in event.players]
+    if isinstance(event, ev.AppearanceFeesPaid):
+        found += [f"player:{p.item}" for p in event.fees]
     return sorted(set(found))

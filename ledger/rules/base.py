@@ -14,7 +14,14 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, PostGameClosed
+from ledger.domain.events import (
+    CardPlayed,
+    MatchRecorded,
+    PlayerAdvanced,
+    PlayerHired,
+    PostGameClosed,
+    TeamRedrafted,
+)
 from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import (
     Casualty,
@@ -28,7 +35,7 @@ from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownT
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.protocol import AdvancementResult, DiceNeed, Ranked, SidelineItem
-from ledger.rules.schema import Position, TeamList, load_team_lists
+from ledger.rules.schema import Position, StarPlayer, TeamList, load_stars, load_team_lists
 
 ON_ROSTER = ("active", "retired")
 
@@ -46,6 +53,7 @@ class BaseRuleset:
     Options: ClassVar[type[BaseModel]] = NoOptions
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
+    features: ClassVar[frozenset[str]] = frozenset()
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     post_game_closes: ClassVar[bool] = False
     spp_table: ClassVar[Mapping[str, int]] = {}
@@ -100,8 +108,12 @@ class BaseRuleset:
     def starting_fans(self) -> int:
         return 0
 
-    def hire_price(self, team: TeamRow, position: Position, players: Sequence[PlayerRow]) -> int:
-        return position.cost
+    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+        """List price of what the event hires: a position of the team's (or an allied)
+        list, or a star player."""
+        if event.kind == "star" and event.star:
+            return self.star(event.star).cost
+        return self.position(event.from_list or team.roster, event.position).cost
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         return {}
@@ -112,14 +124,18 @@ class BaseRuleset:
         return spec.price * factor * count
 
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
-        position = self.position(team.roster, event.position)
+        if event.kind == "star" and event.star:
+            star = self.star_player(event.star, event.player, team, league_id, event.seq)
+            return star.model_copy(update={"price_paid": event.price, "number": event.number})
+        roster = event.from_list or team.roster
+        position = self.position(roster, event.position)
         player = PlayerRow(
             league_id=league_id,
             player_id=event.player,
             team_id=event.team,
             name=event.name,
             number=event.number,
-            roster=team.roster,
+            roster=roster,
             position=position.id,
             kind="journeyman" if event.kind == "journeyman" else "regular",
             ma=position.ma,
@@ -141,6 +157,34 @@ class BaseRuleset:
 
     def check_release(self, team: TeamRow, item: str) -> list[str]:
         return []
+
+    def check_hire(
+        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+    ) -> list[str]:
+        """Edition rules on who may be hired beyond roster size and position limits."""
+        return []
+
+    def stars(self) -> Mapping[str, StarPlayer]:
+        path = self.data_dir / "stars.yaml"
+        return {s.id: s for s in load_stars(path).stars} if path.exists() else {}
+
+    def star(self, star_id: str) -> StarPlayer:
+        stars = self.stars()
+        if star_id not in stars:
+            raise UnknownPosition(f"{self.name} has no star player '{star_id}'")
+        return stars[star_id]
+
+    def star_player(self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
+                    ) -> PlayerRow:
+        """A star on a team's roster: valued at his cost, earning no SPP."""
+        found = self.star(star)
+        player = PlayerRow(
+            league_id=league_id, player_id=player_id, team_id=team.team_id, name=found.name,
+            roster=team.roster, position=found.id, kind="star", ma=found.ma, st=found.st,
+            ag=found.ag, pa=found.pa, av=found.av, skills=found.skills, base_cost=found.cost,
+            hired_seq=seq,
+        )
+        return player.model_copy(update={"value": self.player_value(player)})
 
     # --- values --------------------------------------------------------------------------
 
@@ -241,6 +285,23 @@ class BaseRuleset:
         return effects
 
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
+        return []
+
+    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str
+                  ) -> list[DiceNeed]:
+        return []
+
+    def appearance_fee(self, player: PlayerRow) -> int:
+        return 0
+
+    def card_outcomes(
+        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        return []
+
+    def redraft_outcomes(
+        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
         return []
 
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:

@@ -12,12 +12,19 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, PostGameClosed
+from ledger.domain.events import (
+    CardPlayed,
+    MatchRecorded,
+    PlayerAdvanced,
+    PlayerHired,
+    PostGameClosed,
+    TeamRedrafted,
+)
 from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.schema import Position, TeamList
+from ledger.rules.schema import Position, StarPlayer, TeamList
 
 
 class Frozen(BaseModel):
@@ -70,6 +77,9 @@ class Ruleset(Protocol):
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: str
     options: BaseModel
+    features: frozenset[str]
+    """Optional league mechanics this edition has: ``bounties``, ``cards``,
+    ``appearance_fees``, ``inducements``, ``redraft``, ``star_contracts``..."""
 
     # --- building a team -------------------------------------------------------------
     def team_lists(self) -> Mapping[str, TeamList]: ...
@@ -77,7 +87,7 @@ class Ruleset(Protocol):
     def position(self, roster: str, position: str) -> Position: ...
     def starting_treasury(self) -> int: ...
     def starting_fans(self) -> int: ...
-    def hire_price(self, team: TeamRow, position: Position, players: Sequence[PlayerRow]) -> int: ...
+    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int: ...
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
     def sideline_price(self, team: TeamRow, item: str, count: int) -> int: ...
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow: ...
@@ -85,6 +95,12 @@ class Ruleset(Protocol):
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
     ) -> list[str]: ...
     def check_release(self, team: TeamRow, item: str) -> list[str]: ...
+    def check_hire(
+        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+    ) -> list[str]: ...
+    def star_player(
+        self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
+    ) -> PlayerRow: ...
 
     # --- values --------------------------------------------------------------------------
     def player_value(self, player: PlayerRow) -> int: ...
@@ -117,6 +133,16 @@ class Ruleset(Protocol):
         self, event: PostGameClosed, team: TeamRow, dice: DiceBox
     ) -> Effects: ...
     def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]: ...
+
+    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str
+                  ) -> list[DiceNeed]: ...
+    def appearance_fee(self, player: PlayerRow) -> int: ...
+    def card_outcomes(
+        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects: ...
+    def redraft_outcomes(
+        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects: ...
 
     # --- advancement ---------------------------------------------------------------------
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult: ...

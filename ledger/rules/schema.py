@@ -159,3 +159,8 @@ def load_team_lists(folder: Path) -> dict[str, TeamList]:
     if len(by_id) != len(teams):
         raise RulesDataError(f"{folder}: two team files share an id")
     return by_id
+
+
+@cache
+def load_stars(path: Path) -> StarPlayerList:
+    return load_yaml(path, StarPlayerList)

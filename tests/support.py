@@ -1,0 +1,132 @@
+"""Helpers to write tests in the domain's own terms.
+
+``Book`` writes a league's events directly (as commands would have recorded them) and
+folds them in memory: the "given these events, under this ruleset, expect these
+numbers" style of the rules tests. ``draft_team`` and ``report`` drive a real ledger
+through its commands for the integration tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+
+from ledger.application.reports import MatchReport, parse_report
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.log import LeagueLog
+from ledger.domain.state import LeagueRow, PlayerRow, StandingRow, TeamRow
+from ledger.domain.values import DiceRoll, Performance, TeamSheet
+from ledger.projections.fold import fold
+from ledger.projections.store import MemoryStore
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import Ruleset
+
+
+def roll(purpose: str, dice: str, *values: int, subject: str | None = None) -> DiceRoll:
+    return DiceRoll(purpose=purpose, dice=dice, values=values, subject=subject)
+
+
+class Book:
+    """A league log written by hand, folded in memory."""
+
+    def __init__(self, ruleset: str = "bb2020", options: dict[str, Any] | None = None) -> None:
+        self.ruleset: Ruleset = find_ruleset(ruleset, options)
+        self.log = LeagueLog.open(recorded_by="test", slug="book", name="Book League",
+                                  ruleset=self.ruleset.id,
+                                  options=self.ruleset.options.model_dump(mode="json"))
+        self.players = 0
+
+    @property
+    def league_id(self) -> str:
+        return str(self.log.id)
+
+    def record(self, cls: type[ev.LedgerEvent], **fields: Any) -> ev.LedgerEvent:
+        return self.log.record(cls, recorded_by="test", **fields)
+
+    def team(self, team_id: str, roster: str, positions: Sequence[str], *,
+             treasury: int | None = None) -> list[str]:
+        """Register a team and hire one player per position at list price; the
+        treasury left is ``treasury`` (default: exactly what the players cost)."""
+        costs = [self.ruleset.position(roster, p).cost for p in positions]
+        start = sum(costs) + (treasury or 0)
+        self.record(ev.TeamRegistered, team=team_id, name=team_id.title(), coach="coach",
+                    roster=roster, treasury=start)
+        ids = []
+        for position, cost in zip(positions, costs, strict=True):
+            self.players += 1
+            player = f"p{self.players}"
+            self.record(ev.PlayerHired, team=team_id, player=player, name=f"{team_id}-{player}",
+                        position=position, price=cost)
+            ids.append(player)
+        return ids
+
+    def events(self) -> list[ev.LedgerEvent]:
+        return [e for e in self.log.pending_events if isinstance(e, ev.LedgerEvent)]
+
+    def fold(self, ruleset: Ruleset | None = None) -> MemoryStore:
+        return fold(self.events(), ruleset or self.ruleset, native=ruleset is None)
+
+    def team_row(self, team_id: str, state: MemoryStore | None = None) -> TeamRow:
+        found = (state or self.fold()).get(TeamRow, self.league_id, team_id)
+        assert found is not None
+        return found
+
+    def player_row(self, player_id: str, state: MemoryStore | None = None) -> PlayerRow:
+        found = (state or self.fold()).get(PlayerRow, self.league_id, player_id)
+        assert found is not None
+        return found
+
+    def standing(self, team_id: str, season: int = 1, state: MemoryStore | None = None
+                 ) -> StandingRow:
+        found = (state or self.fold()).get(StandingRow, self.league_id, season, team_id)
+        assert found is not None
+        return found
+
+    def league(self, state: MemoryStore | None = None) -> LeagueRow:
+        found = (state or self.fold()).get(LeagueRow, self.league_id)
+        assert found is not None
+        return found
+
+
+def sheet(team: str, touchdowns: int = 0, players: Sequence[Performance] = (),
+          dice: Sequence[DiceRoll] = (), stalling: bool = False) -> TeamSheet:
+    return TeamSheet(team=team, touchdowns=touchdowns, players=tuple(players),
+                     dice=tuple(dice), stalling=stalling)
+
+
+# --- through the real commands ------------------------------------------------------------
+
+HUMAN_ELEVEN = ["blitzer", "blitzer", "thrower", *["lineman"] * 8]
+SKAVEN_ELEVEN = ["gutter_runner", "blitzer", "thrower", *["clanrat"] * 8]
+
+
+def create_league(ledger: LeagueLedger, slug: str = "test", ruleset: str = "bb2020",
+                  options: dict[str, Any] | None = None) -> str:
+    ledger.create_league(slug, f"{slug.title()} League", ruleset, by="tester", options=options)
+    return slug
+
+
+def draft_team(ledger: LeagueLedger, league: str, team: str, roster: str,
+               positions: Sequence[str]) -> list[str]:
+    ledger.register_team(league, team, team.title(), "coach", roster, by="tester")
+    return [ledger.hire_player(league, team, position, f"{team} {i + 1}", number=i + 1,
+                               by="tester") for i, position in enumerate(positions)]
+
+
+def two_team_league(ledger: LeagueLedger, slug: str = "test") -> str:
+    create_league(ledger, slug)
+    draft_team(ledger, slug, "reavers", "human", HUMAN_ELEVEN)
+    draft_team(ledger, slug, "rats", "skaven", SKAVEN_ELEVEN)
+    return slug
+
+
+def report(text_or_data: str | dict[str, Any]) -> MatchReport:
+    text = text_or_data if isinstance(text_or_data, str) else yaml.safe_dump(text_or_data)
+    return parse_report(text)
+
+
+def event_count(ledger: LeagueLedger) -> int:
+    return int(ledger.source.head())
