@@ -43,7 +43,7 @@ class DiceRoll(Value):
     """One roll with its purpose, so a replay can reuse it or know it must simulate it."""
 
     purpose: str = Field(min_length=1)
-    dice: str = Field(pattern=r"^[1-9]?D(3|6|8|16|66|68)$")
+    dice: str = Field(pattern=r"^([1-9][0-9]?)?D(3|6|8|16|66|68)$")
     values: tuple[int, ...]
     subject: str | None = None
     """The team or player the roll is for, when the purpose alone does not say."""

@@ -144,12 +144,16 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
         "extra_value": player.extra_value + result.value_increase,
         "advancements": (*player.advancements, taken),
     }
+    skills = tuple(s for s in player.skills if s not in result.skills_lost)
     if result.skill:
-        update["skills"] = (*player.skills, result.skill)
+        skills = (*skills, result.skill)
         update["gained"] = (*player.gained, result.skill)
+    update["skills"] = skills
     player = player.model_copy(update=update)
     if result.characteristic:
         player = f.injure(player, result.characteristic, better=True)
+    for injury in result.injuries:
+        player = f.injure(player, injury, better=False)
     f.put_player(player)
 
 

@@ -58,6 +58,10 @@ class AdvancementResult(Frozen):
     value_increase: int
     skill: str | None = None
     characteristic: str | None = None
+    injuries: tuple[Effect, ...] = ()
+    """What the advancement cost the player's body (ZAL ageing: niggling, -1 AV...)."""
+    skills_lost: tuple[str, ...] = ()
+    """Skills or traits removed (a 4th edition Big Guy's unwanted trait)."""
 
 
 class Ranked(Frozen):

@@ -57,6 +57,7 @@ class BB2020(BaseRuleset):
     value_labels = {"tv": "TV", "ctv": "CTV"}
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
+    features = frozenset({"inducements", "redraft", "star_contracts"})
     post_game_closes = True
 
     @property
