@@ -30,8 +30,9 @@ def audit() -> None:
 def verify(session: Session, as_json: bool) -> None:
     """Recompute the hash chain of the league's log and say where it breaks."""
     ledger = session.ledger()
-    slugs = [session.league_option] if session.league_option else [
-        row.slug for row in ledger.leagues()]
+    slugs = (
+        [session.league_option] if session.league_option else [row.slug for row in ledger.leagues()]
+    )
     reports = [verify_chain(ledger.recorder, league_id(slug), slug) for slug in slugs]
     if as_json:
         print_json([{**r.model_dump(), "ok": r.ok} for r in reports])
@@ -39,12 +40,18 @@ def verify(session: Session, as_json: bool) -> None:
         if as_json:
             continue
         if report.ok:
-            say(f"{report.league}: {report.events} events, chain intact;"
-                f" last hash {report.last_hash}")
+            say(
+                f"{report.league}: {report.events} events, chain intact;"
+                f" last hash {report.last_hash}"
+            )
             continue
         say(f"{report.league}: {report.events} events, CHAIN BROKEN")
-        say(table(["event", "type", "problem"],
-                  [[b.seq, b.topic.rsplit(":", 1)[-1], b.problem] for b in report.breaks]))
+        say(
+            table(
+                ["event", "type", "problem"],
+                [[b.seq, b.topic.rsplit(":", 1)[-1], b.problem] for b in report.breaks],
+            )
+        )
     if any(not r.ok for r in reports):
         sys.exit(1)
 
@@ -52,28 +59,55 @@ def verify(session: Session, as_json: bool) -> None:
 @click.command("correct")
 @click.argument("event", type=int)
 @click.option("--void", "void", is_flag=True, help="Void the event: as if it never happened.")
-@click.option("--set", "sets", multiple=True, metavar="FIELD=JSON",
-              help="Amend one field of the event (repeatable), e.g. --set price=70000.")
-@click.option("--amend", "amend_file", type=click.Path(path_type=Path),
-              help="Amend with the fields in this YAML/JSON file.")
-@click.option("--report", "report_file", type=click.Path(path_type=Path),
-              help="Amend a recorded match with this corrected report file.")
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="FIELD=JSON",
+    help="Amend one field of the event (repeatable), e.g. --set price=70000.",
+)
+@click.option(
+    "--amend",
+    "amend_file",
+    type=click.Path(path_type=Path),
+    help="Amend with the fields in this YAML/JSON file.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(path_type=Path),
+    help="Amend a recorded match with this corrected report file.",
+)
 @click.option("--reason", required=True, help="Why the correction is made (required).")
 @pass_session
-def correct(session: Session, event: int, void: bool, sets: tuple[str, ...],
-            amend_file: Path | None, report_file: Path | None, reason: str) -> None:
+def correct(
+    session: Session,
+    event: int,
+    void: bool,
+    sets: tuple[str, ...],
+    amend_file: Path | None,
+    report_file: Path | None,
+    reason: str,
+) -> None:
     """Void or amend EVENT (its number in the league's log; see 'ledger history')."""
     chosen = sum([void, bool(sets), amend_file is not None, report_file is not None])
     if chosen != 1:
         raise click.UsageError("choose one of --void, --set, --amend or --report")
     ledger, league = session.ledger(), session.league()
     if report_file is not None:
-        ledger.correct_match(league, event, read_report(report_file), by=session.user,
-                             reason=reason)
+        ledger.correct_match(
+            league, event, read_report(report_file), by=session.user, reason=reason
+        )
     else:
         amendment = read_amendment(amend_file) if amend_file else parse_sets(sets)
-        ledger.correct(league, event, "void" if void else "amend", by=session.user,
-                       reason=reason, amendment=amendment)
+        ledger.correct(
+            league,
+            event,
+            "void" if void else "amend",
+            by=session.user,
+            reason=reason,
+            amendment=amendment,
+        )
     say(f"Event {event} {'voided' if void else 'amended'}: {reason}")
 
 
@@ -134,8 +168,7 @@ def rebuild(session: Session) -> None:
     """Drop the read models and refold them from the whole log."""
     ledger = session.ledger()
     total = ledger.source.head()
-    with click.progressbar(length=total, label="Rebuilding read models", file=sys.stderr
-                           ) as bar:
+    with click.progressbar(length=total, label="Rebuilding read models", file=sys.stderr) as bar:
         stats = ledger.read_models.rebuild(ledger.source, progress=bar.update)
     say(f"Rebuilt the read models from {stats.events} events.")
 

@@ -17,9 +17,14 @@ from ledger.rules import find_ruleset
 
 
 @click.command("demo")
-@click.option("--dir", "folder", default="demo", show_default=True,
-              type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for the demo's ledger (demo.db is replaced on each run).")
+@click.option(
+    "--dir",
+    "folder",
+    default="demo",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the demo's ledger (demo.db is replaced on each run).",
+)
 @pass_session
 def demo(session: Session, folder: Path) -> None:
     """Build a demo BB2020 league (4 teams, a full round robin) and print its standings
@@ -33,12 +38,16 @@ def demo(session: Session, folder: Path) -> None:
         slug = build_demo(ledger, by=session.user)
         row = ledger.league_row(slug)
         queries = Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
-        say(f"Built the demo league '{row.name}' in {db} ({row.version} events,"
-            f" league id {league_id(slug)}).\n")
+        say(
+            f"Built the demo league '{row.name}' in {db} ({row.version} events,"
+            f" league id {league_id(slug)}).\n"
+        )
         print_standings(queries.standings())
         print_roster(queries.roster("skavenblight-scramblers"))
-        say(f"\nTry: ledger --db {db} roster reikland-reavers | standings | leaders"
-            " | treasury gouged-eye | history Skweek | audit verify")
+        say(
+            f"\nTry: ledger --db {db} roster reikland-reavers | standings | leaders"
+            " | treasury gouged-eye | history Skweek | audit verify"
+        )
     finally:
         close_ledger(ledger)
 

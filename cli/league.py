@@ -35,19 +35,38 @@ def league() -> None:
 @league.command("create")
 @click.argument("slug")
 @click.option("--name", required=True, help="The league's full name.")
-@click.option("--ruleset", "ruleset_id", required=True,
-              help="Ruleset id or alias: bb2020, lrb6-zal, gold4, dz3 (see 'ledger rulesets').")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="A ruleset option (repeatable).")
+@click.option(
+    "--ruleset",
+    "ruleset_id",
+    required=True,
+    help="Ruleset id or alias: bb2020, lrb6-zal, gold4, dz3 (see 'ledger rulesets').",
+)
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A ruleset option (repeatable).",
+)
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
-def create(session: Session, slug: str, name: str, ruleset_id: str, options: tuple[str, ...],
-           reason: str | None) -> None:
+def create(
+    session: Session,
+    slug: str,
+    name: str,
+    ruleset_id: str,
+    options: tuple[str, ...],
+    reason: str | None,
+) -> None:
     """Create league SLUG (lower-case letters, digits and dashes)."""
-    row = session.ledger().create_league(slug, name, ruleset_id, by=session.user,
-                                         options=parse_options(options), reason=reason)
-    say(f"Created league {row.slug} ({row.name}) under {row.ruleset}"
-        f"{' with ' + json.dumps(row.options) if row.options else ''}.")
+    row = session.ledger().create_league(
+        slug, name, ruleset_id, by=session.user, options=parse_options(options), reason=reason
+    )
+    say(
+        f"Created league {row.slug} ({row.name}) under {row.ruleset}"
+        f"{' with ' + json.dumps(row.options) if row.options else ''}."
+    )
 
 
 @league.command("list")
@@ -59,9 +78,13 @@ def list_leagues(session: Session, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    say(table(["league", "name", "ruleset", "events", "season"],
-              [[r.slug, r.name, r.ruleset, r.version, r.current_season or ""] for r in rows],
-              right=(3,)))
+    say(
+        table(
+            ["league", "name", "ruleset", "events", "season"],
+            [[r.slug, r.name, r.ruleset, r.version, r.current_season or ""] for r in rows],
+            right=(3,),
+        )
+    )
 
 
 @league.command("show")
@@ -78,22 +101,33 @@ def show(session: Session, as_json: bool) -> None:
         return
     say(f"{row.name} ({row.slug}): {ruleset.name} [{ruleset.id}], {row.version} events")
     say(f"options: {json.dumps(row.options)}")
-    say(f"points: win {scheme.win} / draw {scheme.draw} / loss {scheme.loss};"
+    say(
+        f"points: win {scheme.win} / draw {scheme.draw} / loss {scheme.loss};"
         f" bonus {', '.join(scheme.bonus) or 'none'} ({scheme.bonus_mode});"
-        f" tie-breakers: {', '.join(scheme.tiebreakers)}")
+        f" tie-breakers: {', '.join(scheme.tiebreakers)}"
+    )
 
 
 @click.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rulesets(as_json: bool) -> None:
     """The rulesets a league can be created under, with their options."""
-    found = []
+    found: list[dict[str, Any]] = []
     for cls in RULESETS:
-        options = {name: {"default": field.default, "help": field.description or ""}
-                   for name, field in cls.Options.model_fields.items()}
-        found.append({"id": cls.id, "name": cls.name, "aliases": list(cls.aliases),
-                      "source": cls.source, "options": options,
-                      "team_lists": sorted(cls().team_lists())})
+        options = {
+            name: {"default": field.default, "help": field.description or ""}
+            for name, field in cls.Options.model_fields.items()
+        }
+        found.append(
+            {
+                "id": cls.id,
+                "name": cls.name,
+                "aliases": list(cls.aliases),
+                "source": cls.source,
+                "options": options,
+                "team_lists": sorted(cls().team_lists()),
+            }
+        )
     if as_json:
         print_json(found)
         return

@@ -45,13 +45,26 @@ pass_session = click.make_pass_decorator(Session)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--db", metavar="PATH",
-              help="SQLite file of the ledger (default: $LEDGER_DB, else ./ledger.db)."
-                   " $LEDGER_DATABASE_URL=postgresql://... selects PostgreSQL instead.")
-@click.option("--league", "-l", metavar="SLUG", envvar="LEDGER_LEAGUE",
-              help="League to work on (default: the only league in the ledger).")
-@click.option("--as", "user", metavar="NAME", envvar="LEDGER_USER",
-              help="Who is recording (default: your login name).")
+@click.option(
+    "--db",
+    metavar="PATH",
+    help="SQLite file of the ledger (default: $LEDGER_DB, else ./ledger.db)."
+    " $LEDGER_DATABASE_URL=postgresql://... selects PostgreSQL instead.",
+)
+@click.option(
+    "--league",
+    "-l",
+    metavar="SLUG",
+    envvar="LEDGER_LEAGUE",
+    help="League to work on (default: the only league in the ledger).",
+)
+@click.option(
+    "--as",
+    "user",
+    metavar="NAME",
+    envvar="LEDGER_USER",
+    help="Who is recording (default: your login name).",
+)
 @click.version_option(package_name="bb-league-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None) -> None:
@@ -91,8 +104,12 @@ def main() -> None:
         sys.exit(error.exit_code)
     except click.Abort:
         fail("aborted", "stopped by the user", 130)
-    except (OperationalError, PersistenceError, sqlite3.Error,
-            sqlalchemy.exc.OperationalError) as error:
+    except (
+        OperationalError,
+        PersistenceError,
+        sqlite3.Error,
+        sqlalchemy.exc.OperationalError,
+    ) as error:
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
         fail("store", f"the ledger's database could not be used: {first}", 4)
     sys.exit(result if isinstance(result, int) else 0)

@@ -19,37 +19,59 @@ def match() -> None:
 
 @match.command("record")
 @click.argument("report", type=click.Path(path_type=Path))
-@click.option("--roll", "roll_missing", is_flag=True,
-              help="Let the ledger roll (and record) any post-game die the report leaves out.")
+@click.option(
+    "--roll",
+    "roll_missing",
+    is_flag=True,
+    help="Let the ledger roll (and record) any post-game die the report leaves out.",
+)
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
 def record(session: Session, report: Path, roll_missing: bool, reason: str | None) -> None:
     """Record the match REPORT (a YAML or JSON file; see docs/match-report.md)."""
     parsed = read_report(report)
-    match_id = session.ledger().record_match(session.league(), parsed, by=session.user,
-                                             roll_missing=roll_missing, reason=reason)
+    match_id = session.ledger().record_match(
+        session.league(), parsed, by=session.user, roll_missing=roll_missing, reason=reason
+    )
     say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
 
 
 @match.command("close")
 @click.argument("match_id")
 @click.option("--team", "teams", multiple=True, help="Team to close for (default: both).")
-@click.option("--die", "dice", multiple=True, metavar="PURPOSE=VALUES",
-              help="A post-game roll, e.g. expensive_mistakes=3 (repeatable).")
-@click.option("--roll", "roll_missing", is_flag=True,
-              help="Let the ledger roll any die not given.")
+@click.option(
+    "--die",
+    "dice",
+    multiple=True,
+    metavar="PURPOSE=VALUES",
+    help="A post-game roll, e.g. expensive_mistakes=3 (repeatable).",
+)
+@click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll any die not given.")
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
-def close(session: Session, match_id: str, teams: tuple[str, ...], dice: tuple[str, ...],
-          roll_missing: bool, reason: str | None) -> None:
+def close(
+    session: Session,
+    match_id: str,
+    teams: tuple[str, ...],
+    dice: tuple[str, ...],
+    roll_missing: bool,
+    reason: str | None,
+) -> None:
     """Close the post-game sequence of MATCH_ID (after hiring and advancements)."""
     ledger, league = session.ledger(), session.league()
     row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
     chosen = teams or ((row.home, row.away, *row.others) if row else (match_id,))
     entries = dict(parse_die(d) for d in dice)
     for team in chosen:
-        ledger.close_post_game(league, match_id, team, by=session.user, dice=entries,
-                               roll_missing=roll_missing, reason=reason)
+        ledger.close_post_game(
+            league,
+            match_id,
+            team,
+            by=session.user,
+            dice=entries,
+            roll_missing=roll_missing,
+            reason=reason,
+        )
         say(f"Closed the post-game sequence of {match_id} for {team}.")
 
 
@@ -58,8 +80,9 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
     try:
         values = [int(v) for v in raw.split(",")]
     except ValueError:
-        raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUE[,VALUE]",
-                                 param_hint="--die") from None
+        raise click.BadParameter(
+            f"'{entry}' is not PURPOSE=VALUE[,VALUE]", param_hint="--die"
+        ) from None
     return purpose, values[0] if len(values) == 1 else values
 
 
@@ -68,17 +91,38 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
 @click.argument("card")
 @click.option("--match", "match_id", help="The match it was played in.")
 @click.option("--against", help="The team or player it was played on.")
-@click.option("--die", "dice", multiple=True, metavar="PURPOSE=VALUES",
-              help="A roll the card needs (repeatable).")
+@click.option(
+    "--die",
+    "dice",
+    multiple=True,
+    metavar="PURPOSE=VALUES",
+    help="A roll the card needs (repeatable).",
+)
 @click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll missing dice.")
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
-def card(session: Session, team_id: str, card: str, match_id: str | None, against: str | None,
-         dice: tuple[str, ...], roll_missing: bool, reason: str | None) -> None:
+def card(
+    session: Session,
+    team_id: str,
+    card: str,
+    match_id: str | None,
+    against: str | None,
+    dice: tuple[str, ...],
+    roll_missing: bool,
+    reason: str | None,
+) -> None:
     """TEAM_ID played special play CARD with an effect on the books (e.g. bankruptcy)."""
-    session.ledger().play_card(session.league(), team_id, card, by=session.user, match=match_id,
-                               against=against, dice=dict(parse_die(d) for d in dice),
-                               roll_missing=roll_missing, reason=reason)
+    session.ledger().play_card(
+        session.league(),
+        team_id,
+        card,
+        by=session.user,
+        match=match_id,
+        against=against,
+        dice=dict(parse_die(d) for d in dice),
+        roll_missing=roll_missing,
+        reason=reason,
+    )
     say(f"{team_id} played {card}.")
 
 
@@ -88,11 +132,13 @@ def card(session: Session, team_id: str, card: str, match_id: str | None, agains
 @click.argument("players", nargs=-1, required=True)
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
-def fees(session: Session, match_id: str, team_id: str, players: tuple[str, ...],
-         reason: str | None) -> None:
+def fees(
+    session: Session, match_id: str, team_id: str, players: tuple[str, ...], reason: str | None
+) -> None:
     """TEAM_ID pays the appearance fees of PLAYERS before MATCH_ID (4th edition)."""
-    session.ledger().pay_appearance_fees(session.league(), match_id, team_id, list(players),
-                                         by=session.user, reason=reason)
+    session.ledger().pay_appearance_fees(
+        session.league(), match_id, team_id, list(players), by=session.user, reason=reason
+    )
     say(f"{team_id} paid appearance fees for {', '.join(players)}.")
 
 
@@ -108,11 +154,24 @@ def list_matches(session: Session, season: int | None, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    say(table(["match", "season", "round", "stage", "home", "score", "away", "status"],
-              [[m.match_id, m.season, m.round, m.stage, m.home,
-                f"{m.home_score}-{m.away_score}" if m.status == "played" else "",
-                m.away, m.status + (f" (conceded by {m.conceded_by})" if m.conceded_by else "")]
-               for m in rows]))
+    say(
+        table(
+            ["match", "season", "round", "stage", "home", "score", "away", "status"],
+            [
+                [
+                    m.match_id,
+                    m.season,
+                    m.round,
+                    m.stage,
+                    m.home,
+                    f"{m.home_score}-{m.away_score}" if m.status == "played" else "",
+                    m.away,
+                    m.status + (f" (conceded by {m.conceded_by})" if m.conceded_by else ""),
+                ]
+                for m in rows
+            ],
+        )
+    )
 
 
 COMMANDS = [match]

@@ -21,8 +21,9 @@ def queries_for(session: Session) -> Queries:
 
 
 def status_of(player: PlayerRow) -> str:
-    marks = [{"retired": "TR", "dead": "dead", "fired": "fired", "left": "left"}.get(
-        player.status, "")]
+    marks = [
+        {"retired": "TR", "dead": "dead", "fired": "fired", "left": "left"}.get(player.status, "")
+    ]
     if player.miss_next_game:
         marks.append("MNG")
     if player.niggling:
@@ -37,30 +38,60 @@ def characteristic(value: int | None, target: bool) -> str:
 
 
 def player_line(player: PlayerRow, targets: bool) -> list[object]:
-    advancements = ", ".join(a.get("skill") or f"+{str(a.get('characteristic')).upper()}"
-                             for a in player.advancements)
-    return [player.number or "", player.name, player.position, player.ma, player.st,
-            characteristic(player.ag, targets), characteristic(player.pa, targets),
-            characteristic(player.av, targets), ", ".join(player.skills), player.spp,
-            advancements, gold(player.value), status_of(player)]
+    advancements = ", ".join(
+        a.get("skill") or f"+{str(a.get('characteristic')).upper()}" for a in player.advancements
+    )
+    return [
+        player.number or "",
+        player.name,
+        player.position,
+        player.ma,
+        player.st,
+        characteristic(player.ag, targets),
+        characteristic(player.pa, targets),
+        characteristic(player.av, targets),
+        ", ".join(player.skills),
+        player.spp,
+        advancements,
+        gold(player.value),
+        status_of(player),
+    ]
 
 
 def print_roster(roster: Roster) -> None:
     team = roster.team
-    figures = "  ".join(f"{label} {gold(team.values.get(key, 0))}"
-                        for key, label in roster.value_labels.items())
+    figures = "  ".join(
+        f"{label} {gold(team.values.get(key, 0))}" for key, label in roster.value_labels.items()
+    )
     say(f"{team.name} ({team.team_id}) - {team.roster}, coach {team.coach}")
     staff = ", ".join(f"{item} {count}" for item, count in sorted(team.staff.items()))
-    say(f"{figures}  treasury {gold(team.treasury)}  re-rolls {team.rerolls}"
+    say(
+        f"{figures}  treasury {gold(team.treasury)}  re-rolls {team.rerolls}"
         f"{' (+1 League Trophy)' if team.trophy else ''}  fans {team.fans}"
-        f"{'  ' + staff if staff else ''}  games {team.games}")
+        f"{'  ' + staff if staff else ''}  games {team.games}"
+    )
     targets = roster.ruleset == "bb2020"
-    headers = ["#", "name", "position", "MA", "ST", "AG", "PA", "AV", "skills", "SPP",
-               "advancements", "value", "status"]
+    headers = [
+        "#",
+        "name",
+        "position",
+        "MA",
+        "ST",
+        "AG",
+        "PA",
+        "AV",
+        "skills",
+        "SPP",
+        "advancements",
+        "value",
+        "status",
+    ]
     say(table(headers, [player_line(p, targets) for p in roster.players], right=(3, 4, 9, 11)))
     if roster.former:
-        say("\nFormer players: " + "; ".join(f"{p.name} ({p.position}, {p.status})"
-                                             for p in roster.former))
+        say(
+            "\nFormer players: "
+            + "; ".join(f"{p.name} ({p.position}, {p.status})" for p in roster.former)
+        )
 
 
 @click.command("roster")
@@ -87,9 +118,16 @@ def teams(session: Session, as_json: bool) -> None:
         print_json(rows)
         return
     label = q.ruleset.value_labels.get(q.ruleset.rating_key, "rating")
-    say(table(["team", "name", "roster", "coach", label, "treasury", "games"],
-              [[t.team_id, t.name, t.roster, t.coach, gold(t.rating), gold(t.treasury), t.games]
-               for t in rows], right=(4, 5, 6)))
+    say(
+        table(
+            ["team", "name", "roster", "coach", label, "treasury", "games"],
+            [
+                [t.team_id, t.name, t.roster, t.coach, gold(t.rating), gold(t.treasury), t.games]
+                for t in rows
+            ],
+            right=(4, 5, 6),
+        )
+    )
 
 
 @click.command("standings")
@@ -108,13 +146,46 @@ def standings(session: Session, season: int | None, as_json: bool) -> None:
 def print_standings(found: Standings) -> None:
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        say(table(["#", "team", "P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-",
-                   "bonus", "pts", "separated by"],
-                  [[r.rank, r.name, r.row.played, r.row.won, r.row.drawn, r.row.lost,
-                    r.row.td_for, r.row.td_against, r.row.td_for - r.row.td_against,
-                    r.row.cas_for, r.row.cas_against, r.row.bonus, r.row.points,
-                    (r.separated_by or "").replace("_", " ")] for r in rows],
-                  right=tuple(range(2, 13))))
+        say(
+            table(
+                [
+                    "#",
+                    "team",
+                    "P",
+                    "W",
+                    "D",
+                    "L",
+                    "TD+",
+                    "TD-",
+                    "TDΔ",
+                    "CAS+",
+                    "CAS-",
+                    "bonus",
+                    "pts",
+                    "separated by",
+                ],
+                [
+                    [
+                        r.rank,
+                        r.name,
+                        r.row.played,
+                        r.row.won,
+                        r.row.drawn,
+                        r.row.lost,
+                        r.row.td_for,
+                        r.row.td_against,
+                        r.row.td_for - r.row.td_against,
+                        r.row.cas_for,
+                        r.row.cas_against,
+                        r.row.bonus,
+                        r.row.points,
+                        (r.separated_by or "").replace("_", " "),
+                    ]
+                    for r in rows
+                ],
+                right=tuple(range(2, 13)),
+            )
+        )
         say()
 
 
@@ -129,8 +200,13 @@ def leaders(session: Session, stat: str, limit: int, as_json: bool) -> None:
     if as_json:
         print_json(found)
         return
-    say(table(["#", "player", "team", stat, "status"],
-              [[r.rank, r.name, r.team_id, r.value, r.status] for r in found], right=(3,)))
+    say(
+        table(
+            ["#", "player", "team", stat, "status"],
+            [[r.rank, r.name, r.team_id, r.value, r.status] for r in found],
+            right=(3,),
+        )
+    )
 
 
 @click.command("treasury")
@@ -143,9 +219,16 @@ def treasury(session: Session, team_id: str, as_json: bool) -> None:
     if as_json:
         print_json(lines)
         return
-    say(table(["event", "kind", "amount", "balance", "note"],
-              [[line.seq, line.kind, gold(line.amount), gold(line.balance), line.note]
-               for line in lines], right=(0, 2, 3)))
+    say(
+        table(
+            ["event", "kind", "amount", "balance", "note"],
+            [
+                [line.seq, line.kind, gold(line.amount), gold(line.balance), line.note]
+                for line in lines
+            ],
+            right=(0, 2, 3),
+        )
+    )
 
 
 @click.command("history")
@@ -164,10 +247,22 @@ def history(session: Session, ref: str, as_json: bool) -> None:
     if as_json:
         print_json(lines)
         return
-    say(table(["event", "when", "by", "what", "why"],
-              [[line.seq, line.recorded_at[:19].replace("T", " "), line.recorded_by,
-                ("[voided] " if line.voided else "") + line.summary, line.reason or ""]
-               for line in lines], right=(0,)))
+    say(
+        table(
+            ["event", "when", "by", "what", "why"],
+            [
+                [
+                    line.seq,
+                    line.recorded_at[:19].replace("T", " "),
+                    line.recorded_by,
+                    ("[voided] " if line.voided else "") + line.summary,
+                    line.reason or "",
+                ]
+                for line in lines
+            ],
+            right=(0,),
+        )
+    )
 
 
 COMMANDS = [roster, teams, standings, leaders, treasury, history]

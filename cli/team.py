@@ -25,12 +25,20 @@ def team() -> None:
 @click.option("--treasury", type=int, help="Starting treasury (default: the ruleset's).")
 @REASON
 @pass_session
-def register(session: Session, team_id: str, name: str, coach: str, roster: str,
-             treasury: int | None, reason: str | None) -> None:
+def register(
+    session: Session,
+    team_id: str,
+    name: str,
+    coach: str,
+    roster: str,
+    treasury: int | None,
+    reason: str | None,
+) -> None:
     """Register TEAM_ID (lower-case letters, digits and dashes)."""
     league = session.league()
-    session.ledger().register_team(league, team_id, name, coach, roster, by=session.user,
-                                   treasury=treasury, reason=reason)
+    session.ledger().register_team(
+        league, team_id, name, coach, roster, by=session.user, treasury=treasury, reason=reason
+    )
     say(f"Registered {name} ({team_id}) in {league}.")
 
 
@@ -43,14 +51,30 @@ def register(session: Session, team_id: str, name: str, coach: str, roster: str,
 @click.option("--match", "match_id", metavar="MATCH", help="The match the journeyman played.")
 @REASON
 @pass_session
-def hire(session: Session, team_id: str, position: str, name: str, number: int | None,
-         journeyman: str | None, match_id: str | None, reason: str | None) -> None:
+def hire(
+    session: Session,
+    team_id: str,
+    position: str,
+    name: str,
+    number: int | None,
+    journeyman: str | None,
+    match_id: str | None,
+    reason: str | None,
+) -> None:
     """Hire NAME for TEAM_ID at POSITION (a position id of the team list)."""
     if bool(journeyman) != bool(match_id):
         raise click.UsageError("--journeyman and --match go together")
-    player = session.ledger().hire_player(session.league(), team_id, position, name,
-                                          by=session.user, number=number, journeyman=journeyman,
-                                          match=match_id, reason=reason)
+    player = session.ledger().hire_player(
+        session.league(),
+        team_id,
+        position,
+        name,
+        by=session.user,
+        number=number,
+        journeyman=journeyman,
+        match=match_id,
+        reason=reason,
+    )
     say(f"Hired {name} ({position}) for {team_id} as {player}.")
 
 
@@ -61,8 +85,7 @@ def hire(session: Session, team_id: str, position: str, name: str, number: int |
 @pass_session
 def fire(session: Session, team_id: str, player: str, reason: str | None) -> None:
     """Fire PLAYER (name, #number or id) from TEAM_ID."""
-    session.ledger().fire_player(session.league(), team_id, player, by=session.user,
-                                 reason=reason)
+    session.ledger().fire_player(session.league(), team_id, player, by=session.user, reason=reason)
     say(f"Fired {player} from {team_id}.")
 
 
@@ -73,8 +96,9 @@ def fire(session: Session, team_id: str, player: str, reason: str | None) -> Non
 @pass_session
 def retire(session: Session, team_id: str, player: str, reason: str | None) -> None:
     """Temporarily retire PLAYER (BB2020): on the roster, out of CTV and the season."""
-    session.ledger().retire_player(session.league(), team_id, player, by=session.user,
-                                   reason=reason)
+    session.ledger().retire_player(
+        session.league(), team_id, player, by=session.user, reason=reason
+    )
     say(f"{player} of {team_id} is temporarily retiring.")
 
 
@@ -99,8 +123,7 @@ def buy(session: Session, team_id: str, item: str, count: int, reason: str | Non
 @pass_session
 def release(session: Session, team_id: str, item: str, count: int, reason: str | None) -> None:
     """Let go of staff or other bought items (no refund)."""
-    session.ledger().release(session.league(), team_id, item, count, by=session.user,
-                             reason=reason)
+    session.ledger().release(session.league(), team_id, item, count, by=session.user, reason=reason)
     say(f"{team_id} let go {count} x {item}.")
 
 
@@ -111,38 +134,73 @@ def release(session: Session, team_id: str, item: str, count: int, reason: str |
 @pass_session
 def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     """Add AMOUNT (negative to take) to TEAM_ID's treasury, with a reason."""
-    session.ledger().adjust_treasury(session.league(), team_id, amount, by=session.user,
-                                     reason=reason)
+    session.ledger().adjust_treasury(
+        session.league(), team_id, amount, by=session.user, reason=reason
+    )
     say(f"{team_id} treasury adjusted by {gold(amount)}.")
 
 
 @team.command("advance")
 @click.argument("team_id")
 @click.argument("player")
-@click.argument("kind", type=click.Choice(["random_primary", "chosen_primary",
-                                           "chosen_secondary", "characteristic", "star_roll"]))
+@click.argument(
+    "kind",
+    type=click.Choice(
+        ["random_primary", "chosen_primary", "chosen_secondary", "characteristic", "star_roll"]
+    ),
+)
 @click.option("--skill", help="The skill taken.")
 @click.option("--characteristic", type=click.Choice(["ma", "st", "ag", "pa", "av"]))
-@click.option("--die", "dice", multiple=True, metavar="PURPOSE=VALUES",
-              help="A roll made for it, e.g. characteristic=7 (D8) or skill=3,5.")
-@click.option("--roll", "roll_it", is_flag=True,
-              help="Let the ledger roll the D8 for a characteristic improvement.")
+@click.option(
+    "--die",
+    "dice",
+    multiple=True,
+    metavar="PURPOSE=VALUES",
+    help="A roll made for it, e.g. characteristic=7 (D8) or skill=3,5.",
+)
+@click.option(
+    "--roll",
+    "roll_it",
+    is_flag=True,
+    help="Let the ledger roll the D8 for a characteristic improvement.",
+)
 @REASON
 @pass_session
-def advance(session: Session, team_id: str, player: str, kind: str, skill: str | None,
-            characteristic: Characteristic | None, dice: tuple[str, ...], roll_it: bool,
-            reason: str | None) -> None:
+def advance(
+    session: Session,
+    team_id: str,
+    player: str,
+    kind: str,
+    skill: str | None,
+    characteristic: Characteristic | None,
+    dice: tuple[str, ...],
+    roll_it: bool,
+    reason: str | None,
+) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
     rolls = tuple(parse_roll(entry) for entry in dice)
-    if roll_it and kind == "characteristic" and not any(r.purpose == "characteristic"
-                                                        for r in rolls):
+    if (
+        roll_it
+        and kind == "characteristic"
+        and not any(r.purpose == "characteristic" for r in rolls)
+    ):
         rolls += (fresh_roll("characteristic", "D8", player),)
         say(f"The ledger rolled {rolls[-1].values[0]} on the D8.")
-    session.ledger().advance_player(session.league(), team_id, player, kind, by=session.user,
-                                    skill=skill, characteristic=characteristic, dice=rolls,
-                                    reason=reason)
-    say(f"{player} of {team_id} took {kind.replace('_', ' ')}"
-        f" {skill or (characteristic or '').upper()}.")
+    session.ledger().advance_player(
+        session.league(),
+        team_id,
+        player,
+        kind,
+        by=session.user,
+        skill=skill,
+        characteristic=characteristic,
+        dice=rolls,
+        reason=reason,
+    )
+    say(
+        f"{player} of {team_id} took {kind.replace('_', ' ')}"
+        f" {skill or (characteristic or '').upper()}."
+    )
 
 
 DICE_OF_PURPOSE = {"characteristic": "D8", "skill": "D6"}
@@ -172,6 +230,7 @@ COMMANDS = [team]
 @pass_session
 def bounty(session: Session, team_id: str, player: str, amount: int, reason: str | None) -> None:
     """TEAM_ID puts AMOUNT on PLAYER's head (ZAL bounties)."""
-    session.ledger().post_bounty(session.league(), team_id, player, amount, by=session.user,
-                                 reason=reason)
+    session.ledger().post_bounty(
+        session.league(), team_id, player, amount, by=session.user, reason=reason
+    )
     say(f"{team_id} posted a bounty of {gold(amount)} on {player}.")

@@ -41,7 +41,9 @@ def settings_from(db: str | None = None, environ: Mapping[str, str] | None = Non
     environ = os.environ if environ is None else environ
     url = environ.get("LEDGER_DATABASE_URL") or None
     if url and not url.startswith(("postgresql://", "postgres://")):
-        raise StoreError(f"LEDGER_DATABASE_URL must be a postgresql:// URL, not {url.split(':')[0]}")
+        raise StoreError(
+            f"LEDGER_DATABASE_URL must be a postgresql:// URL, not {url.split(':')[0]}"
+        )
     path = Path(db or environ.get("LEDGER_DB") or DEFAULT_DB)
     return Settings(sqlite_path=path, database_url=url, user=environ.get("LEDGER_USER") or whoami())
 
@@ -71,8 +73,11 @@ def close_ledger(ledger: LeagueLedger) -> None:
 
 def sqlite_env(path: Path) -> dict[str, str]:
     # Prefixed keys: they win over any unprefixed library setting in the environment.
-    return {"LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            "LEDGER_SQLITE_DBNAME": str(path), "LEDGER_SQLITE_LOCK_TIMEOUT": "30"}
+    return {
+        "LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "LEDGER_SQLITE_DBNAME": str(path),
+        "LEDGER_SQLITE_LOCK_TIMEOUT": "30",
+    }
 
 
 def sqlite_engine(path: Path) -> Engine:
@@ -92,9 +97,13 @@ def sqlite_engine(path: Path) -> Engine:
 
 def postgres_parts(url: str) -> dict[str, str]:
     parts = urlsplit(url)
-    return {"DBNAME": parts.path.lstrip("/") or "postgres", "HOST": parts.hostname or "localhost",
-            "PORT": str(parts.port or 5432), "USER": unquote(parts.username or "postgres"),
-            "PASSWORD": unquote(parts.password or "")}
+    return {
+        "DBNAME": parts.path.lstrip("/") or "postgres",
+        "HOST": parts.hostname or "localhost",
+        "PORT": str(parts.port or 5432),
+        "USER": unquote(parts.username or "postgres"),
+        "PASSWORD": unquote(parts.password or ""),
+    }
 
 
 def postgres_env(url: str) -> dict[str, str]:
@@ -106,5 +115,6 @@ def postgres_env(url: str) -> dict[str, str]:
 
 def postgres_engine(url: str) -> Engine:
     parts = urlsplit(url)
-    return sa.create_engine(parts._replace(scheme="postgresql+psycopg").geturl(),
-                            pool_pre_ping=True)
+    return sa.create_engine(
+        parts._replace(scheme="postgresql+psycopg").geturl(), pool_pre_ping=True
+    )

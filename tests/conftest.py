@@ -52,17 +52,48 @@ def private_cluster() -> Iterator[str]:
         shutil.chown(data, "postgres", "postgres")
     port = free_port()
     run = {"check": True, "capture_output": True}
-    subprocess.run(as_postgres([str(bin_dir / "initdb"), "-D", str(data / "db"), "-U",
-                                "postgres", "--auth=trust", "-E", "UTF8"]), **run)  # type: ignore[call-overload]
-    subprocess.run(as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data / "db"), "-w", "-l",
-                                str(data / "log"), "-o",
-                                f"-p {port} -k {data} -c listen_addresses=127.0.0.1"
-                                " -c fsync=off -c max_connections=200", "start"]), **run)  # type: ignore[call-overload]
+    subprocess.run(
+        as_postgres(
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data / "db"),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+            ]
+        ),
+        **run,
+    )  # type: ignore[call-overload]
+    subprocess.run(
+        as_postgres(
+            [
+                str(bin_dir / "pg_ctl"),
+                "-D",
+                str(data / "db"),
+                "-w",
+                "-l",
+                str(data / "log"),
+                "-o",
+                f"-p {port} -k {data} -c listen_addresses=127.0.0.1"
+                " -c fsync=off -c max_connections=200",
+                "start",
+            ]
+        ),
+        **run,
+    )  # type: ignore[call-overload]
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run(as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data / "db"), "-m",
-                                    "immediate", "stop"]), check=False, capture_output=True)
+        subprocess.run(
+            as_postgres(
+                [str(bin_dir / "pg_ctl"), "-D", str(data / "db"), "-m", "immediate", "stop"]
+            ),
+            check=False,
+            capture_output=True,
+        )
         shutil.rmtree(data, ignore_errors=True)
 
 
@@ -126,8 +157,7 @@ def ledger(settings: Settings, open_ledgers: Callable[[Settings], LeagueLedger])
 
 
 @pytest.fixture
-def sqlite_ledger(tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
-                  ) -> LeagueLedger:
+def sqlite_ledger(tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]) -> LeagueLedger:
     return open_ledgers(Settings(sqlite_path=tmp_path / "ledger.db", user="tester"))
 
 

@@ -34,9 +34,13 @@ class Book:
 
     def __init__(self, ruleset: str = "bb2020", options: dict[str, Any] | None = None) -> None:
         self.ruleset: Ruleset = find_ruleset(ruleset, options)
-        self.log = LeagueLog.open(recorded_by="test", slug="book", name="Book League",
-                                  ruleset=self.ruleset.id,
-                                  options=self.ruleset.options.model_dump(mode="json"))
+        self.log = LeagueLog.open(
+            recorded_by="test",
+            slug="book",
+            name="Book League",
+            ruleset=self.ruleset.id,
+            options=self.ruleset.options.model_dump(mode="json"),
+        )
         self.players = 0
 
     @property
@@ -46,20 +50,33 @@ class Book:
     def record(self, cls: type[ev.LedgerEvent], **fields: Any) -> ev.LedgerEvent:
         return self.log.record(cls, recorded_by="test", **fields)
 
-    def team(self, team_id: str, roster: str, positions: Sequence[str], *,
-             treasury: int | None = None) -> list[str]:
+    def team(
+        self, team_id: str, roster: str, positions: Sequence[str], *, treasury: int | None = None
+    ) -> list[str]:
         """Register a team and hire one player per position at list price; the
         treasury left is ``treasury`` (default: exactly what the players cost)."""
         costs = [self.ruleset.position(roster, p).cost for p in positions]
         start = sum(costs) + (treasury or 0)
-        self.record(ev.TeamRegistered, team=team_id, name=team_id.title(), coach="coach",
-                    roster=roster, treasury=start)
+        self.record(
+            ev.TeamRegistered,
+            team=team_id,
+            name=team_id.title(),
+            coach="coach",
+            roster=roster,
+            treasury=start,
+        )
         ids = []
         for position, cost in zip(positions, costs, strict=True):
             self.players += 1
             player = f"p{self.players}"
-            self.record(ev.PlayerHired, team=team_id, player=player, name=f"{team_id}-{player}",
-                        position=position, price=cost)
+            self.record(
+                ev.PlayerHired,
+                team=team_id,
+                player=player,
+                name=f"{team_id}-{player}",
+                position=position,
+                price=cost,
+            )
             ids.append(player)
         return ids
 
@@ -79,8 +96,9 @@ class Book:
         assert found is not None
         return found
 
-    def standing(self, team_id: str, season: int = 1, state: MemoryStore | None = None
-                 ) -> StandingRow:
+    def standing(
+        self, team_id: str, season: int = 1, state: MemoryStore | None = None
+    ) -> StandingRow:
         found = (state or self.fold()).get(StandingRow, self.league_id, season, team_id)
         assert found is not None
         return found
@@ -91,10 +109,20 @@ class Book:
         return found
 
 
-def sheet(team: str, touchdowns: int = 0, players: Sequence[Performance] = (),
-          dice: Sequence[DiceRoll] = (), stalling: bool = False) -> TeamSheet:
-    return TeamSheet(team=team, touchdowns=touchdowns, players=tuple(players),
-                     dice=tuple(dice), stalling=stalling)
+def sheet(
+    team: str,
+    touchdowns: int = 0,
+    players: Sequence[Performance] = (),
+    dice: Sequence[DiceRoll] = (),
+    stalling: bool = False,
+) -> TeamSheet:
+    return TeamSheet(
+        team=team,
+        touchdowns=touchdowns,
+        players=tuple(players),
+        dice=tuple(dice),
+        stalling=stalling,
+    )
 
 
 # --- through the real commands ------------------------------------------------------------
@@ -103,17 +131,24 @@ HUMAN_ELEVEN = ["blitzer", "blitzer", "thrower", *["lineman"] * 8]
 SKAVEN_ELEVEN = ["gutter_runner", "blitzer", "thrower", *["clanrat"] * 8]
 
 
-def create_league(ledger: LeagueLedger, slug: str = "test", ruleset: str = "bb2020",
-                  options: dict[str, Any] | None = None) -> str:
+def create_league(
+    ledger: LeagueLedger,
+    slug: str = "test",
+    ruleset: str = "bb2020",
+    options: dict[str, Any] | None = None,
+) -> str:
     ledger.create_league(slug, f"{slug.title()} League", ruleset, by="tester", options=options)
     return slug
 
 
-def draft_team(ledger: LeagueLedger, league: str, team: str, roster: str,
-               positions: Sequence[str]) -> list[str]:
+def draft_team(
+    ledger: LeagueLedger, league: str, team: str, roster: str, positions: Sequence[str]
+) -> list[str]:
     ledger.register_team(league, team, team.title(), "coach", roster, by="tester")
-    return [ledger.hire_player(league, team, position, f"{team} {i + 1}", number=i + 1,
-                               by="tester") for i, position in enumerate(positions)]
+    return [
+        ledger.hire_player(league, team, position, f"{team} {i + 1}", number=i + 1, by="tester")
+        for i, position in enumerate(positions)
+    ]
 
 
 def two_team_league(ledger: LeagueLedger, slug: str = "test") -> str:

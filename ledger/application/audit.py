@@ -56,14 +56,14 @@ def verify_chain(recorder: ApplicationRecorder, league: UUID, slug: str) -> Chai
         count += 1
         problem, state = check_one(stored, count, previous)
         if problem:
-            breaks.append(Break(seq=stored.originator_version, topic=stored.topic,
-                                problem=problem))
+            breaks.append(Break(seq=stored.originator_version, topic=stored.topic, problem=problem))
         previous = str(state.get("hash", "")) if state else ""
     return ChainReport(league=slug, events=count, last_hash=previous, breaks=breaks)
 
 
-def check_one(stored: StoredEvent, expected: int, previous: str
-              ) -> tuple[str | None, dict[str, Any] | None]:
+def check_one(
+    stored: StoredEvent, expected: int, previous: str
+) -> tuple[str | None, dict[str, Any] | None]:
     try:
         state = orjson.loads(stored.state)
     except orjson.JSONDecodeError:
@@ -73,7 +73,8 @@ def check_one(stored: StoredEvent, expected: int, previous: str
     if stored.originator_version != expected:
         return f"is stored as event {stored.originator_version} where {expected} should be", state
     if state.get("originator_version") != expected or state.get("originator_id") != str(
-            stored.originator_id):
+        stored.originator_id
+    ):
         return "its stored position does not match its content", state
     if state.get("prev_hash") != previous:
         return "does not follow from the event before it (the chain is broken here)", state

@@ -6,8 +6,9 @@ shirt number) lives here, with errors that say what exists instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
@@ -15,6 +16,14 @@ from ledger.errors import PlayerNotInTeam, UnknownPlayer, UnknownTeam
 from ledger.rules.protocol import Ruleset
 
 Fact = tuple[type[LedgerEvent], dict[str, Any]]
+E = TypeVar("E", bound=LedgerEvent)
+
+
+def draft(cls: type[E], fields: Mapping[str, Any]) -> E:
+    """The event a command is about to record, unchecked and unsealed, so the ruleset
+    can be asked about it before it exists."""
+    values: dict[str, Any] = dict(fields)
+    return cast(E, cls.model_construct(**values))
 
 
 @dataclass
@@ -49,8 +58,9 @@ class Context:
             where = f" of {team_id}" if team_id else ""
             raise UnknownPlayer(f"no player '{ref}'{where} in league {self.league.slug}")
         if team_id is not None and found.team_id != team_id:
-            raise PlayerNotInTeam(f"{found.name} ({found.player_id}) plays for {found.team_id},"
-                                  f" not {team_id}")
+            raise PlayerNotInTeam(
+                f"{found.name} ({found.player_id}) plays for {found.team_id}, not {team_id}"
+            )
         return found
 
     def by_name_or_number(self, ref: str, team_id: str) -> PlayerRow | None:

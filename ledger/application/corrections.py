@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Fact, draft
 from ledger.application.matches import resolve_report
 from ledger.application.reports import MatchReport
 from ledger.application.source import StoreSource
@@ -23,35 +23,53 @@ from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
 
-ENVELOPE = {"originator_id", "originator_version", "timestamp", "recorded_by", "reason",
-            "prev_hash", "hash", "originator_topic"}
+ENVELOPE = {
+    "originator_id",
+    "originator_version",
+    "timestamp",
+    "recorded_by",
+    "reason",
+    "prev_hash",
+    "hash",
+    "originator_topic",
+}
 
 
-def plan_correct(source: StoreSource, c: Context, target: int, action: str,
-                 amendment: dict[str, Any], reason: str | None) -> list[Fact]:
+def plan_correct(
+    source: StoreSource,
+    c: Context,
+    target: int,
+    action: str,
+    amendment: dict[str, Any],
+    reason: str | None,
+) -> list[Fact]:
     if not reason:
         raise InvalidInput("a correction needs a reason (--reason)")
     events = list(source.league_events(c.league_id))
     original = next((e for e in events if e.seq == target), None)
     if original is None or target < 2:
-        raise UnknownEvent(f"league {c.league.slug} has no event {target} that can be corrected"
-                           f" (events 2-{len(events)})")
+        raise UnknownEvent(
+            f"league {c.league.slug} has no event {target} that can be corrected"
+            f" (events 2-{len(events)})"
+        )
     if isinstance(original, ev.EventCorrected):
-        raise CorrectionRefused(f"event {target} is itself a correction: correct event"
-                                f" {original.target} again instead")
-    fields = {"target": target, "action": action, "amendment": amendment}
+        raise CorrectionRefused(
+            f"event {target} is itself a correction: correct event {original.target} again instead"
+        )
+    fields: dict[str, Any] = {"target": target, "action": action, "amendment": amendment}
     if action == "amend":
         check_amendment(original, amendment)
     elif action != "void":
         raise InvalidInput(f"a correction voids or amends, not '{action}'")
     elif amendment:
         raise InvalidInput("a void carries no amendment")
-    rehearse(c, events, ev.EventCorrected.model_construct(**fields))
+    rehearse(c, events, draft(ev.EventCorrected, fields))
     return [(ev.EventCorrected, fields)]
 
 
-def plan_correct_match(source: StoreSource, c: Context, target: int, report: MatchReport,
-                       reason: str | None) -> list[Fact]:
+def plan_correct_match(
+    source: StoreSource, c: Context, target: int, report: MatchReport, reason: str | None
+) -> list[Fact]:
     """Amend a recorded match with a corrected report: only the fields that differ."""
     original = next((e for e in source.league_events(c.league_id) if e.seq == target), None)
     if not isinstance(original, ev.MatchRecorded):
@@ -70,14 +88,17 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
         raise InvalidInput("an amendment needs at least one field to change")
     touched = set(amendment) & ENVELOPE
     if touched:
-        raise InvalidInput(f"who recorded an event, when, and its hashes cannot be amended:"
-                           f" {sorted(touched)}")
+        raise InvalidInput(
+            f"who recorded an event, when, and its hashes cannot be amended: {sorted(touched)}"
+        )
     unknown = set(amendment) - set(type(original).model_fields)
     if unknown:
-        raise InvalidInput(f"{type(original).__name__} has no field(s) {sorted(unknown)}"
-                           f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})")
+        raise InvalidInput(
+            f"{type(original).__name__} has no field(s) {sorted(unknown)}"
+            f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
+        )
     try:
-        amended(original, ev.EventCorrected.model_construct(amendment=amendment))
+        amended(original, draft(ev.EventCorrected, {"amendment": amendment}))
     except ValidationError as error:
         problem = error.errors()[0]
         place = ".".join(str(p) for p in problem["loc"])
@@ -92,12 +113,14 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     try:
         Fold(memory, c.ruleset, c.league_id, corrections=corrections).apply_all(events)
     except (LookupError, ValueError, KeyError) as error:
-        raise CorrectionRefused(f"the league would no longer add up with event"
-                                f" {correction.target} {correction.action}ed: {error}") from None
-    negative = [line for line in memory.lines[TreasuryLine] if line.balance < 0]  # type: ignore[index]
+        raise CorrectionRefused(
+            f"the league would no longer add up with event"
+            f" {correction.target} {correction.action}ed: {error}"
+        ) from None
+    lines = [line for line in memory.lines[TreasuryLine] if isinstance(line, TreasuryLine)]
+    negative = [line for line in lines if line.balance < 0]
     if negative:
         first = negative[0]
-        assert isinstance(first, TreasuryLine)
         raise CorrectionRefused(
             f"with event {correction.target} {correction.action}ed, {first.team_id}'s treasury"
             f" would fall to {first.balance:,} at event {first.seq}: correct that event first"

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.application.context import Context, Fact
+from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
@@ -51,8 +52,9 @@ def plan_record(c: Context, report: MatchReport, roll_missing: bool) -> list[Fac
     return [(ev.MatchRecorded, resolve_report(c, report, roll_missing))]
 
 
-def resolve_report(c: Context, report: MatchReport, roll_missing: bool,
-                   amending: ev.MatchRecorded | None = None) -> dict[str, Any]:
+def resolve_report(
+    c: Context, report: MatchReport, roll_missing: bool, amending: ev.MatchRecorded | None = None
+) -> dict[str, Any]:
     """The fields of a ``MatchRecorded`` for this report, checked against the league.
 
     When ``amending`` an earlier report, the match keeps its identity, players are not
@@ -63,8 +65,9 @@ def resolve_report(c: Context, report: MatchReport, roll_missing: bool,
         match_id, season, round_ = match_identity(c, report)
     else:
         match_id, season, round_ = amending.match, amending.season, amending.round
-    sides = [resolve_side(c, r, amending is None)
-             for r in (report.home, report.away, *report.others)]
+    sides = [
+        resolve_side(c, r, amending is None) for r in (report.home, report.away, *report.others)
+    ]
     if len({s.team.team_id for s in sides}) != len(sides):
         raise InvalidInput("a team cannot play against itself")
     for side in sides:
@@ -73,22 +76,32 @@ def resolve_report(c: Context, report: MatchReport, roll_missing: bool,
     casualties = tuple(resolve_casualty(c, line, sides) for line in report.casualties)
     check_concession(report, sides)
     draft: dict[str, Any] = {
-        "match": match_id, "season": season, "round": round_, "kind": report.kind,
-        "casualties": casualties, "concession": report.concession,
-        "shootout": report.shootout, "weather": report.weather, "referee": report.referee,
-        "played_on": report.played_on, "winner": report.winner,
+        "match": match_id,
+        "season": season,
+        "round": round_,
+        "kind": report.kind,
+        "casualties": casualties,
+        "concession": report.concession,
+        "shootout": report.shootout,
+        "weather": report.weather,
+        "referee": report.referee,
+        "played_on": report.played_on,
+        "winner": report.winner,
         **sheets(sides, report, ()),
     }
     rolls = given_dice(c, draft, sides, report)
     if amending is not None:
-        rolls += tuple(r for s in amending.sheets() for r in s.dice if not any(
-            g.purpose == r.purpose and g.subject == r.subject for g in rolls))
+        rolls += tuple(
+            r
+            for s in amending.sheets()
+            for r in s.dice
+            if not any(g.purpose == r.purpose and g.subject == r.subject for g in rolls)
+        )
         rolls += tuple(r for r in amending.dice if r not in rolls)
     draft.update(sheets(sides, report, rolls))
     draft["dice"] = tuple(r for r in rolls if r.subject is None)
     draft = complete_dice(c, draft, sides, report, roll_missing)
-    problems = c.ruleset.check_match(ev.MatchRecorded.model_construct(**draft), c.view,
-                                     c.league_id)
+    problems = c.ruleset.check_match(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
     if problems:
         raise RuleViolation("; ".join(problems))
     return draft
@@ -104,11 +117,15 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
     if row is None:
         return report.match, report.season or c.league.current_season or 1, report.round
     if row.status == "played":
-        raise MatchAlreadyRecorded(f"match {row.match_id} ({row.home} v {row.away}) was already"
-                                   f" recorded (event {row.recorded_seq})")
+        raise MatchAlreadyRecorded(
+            f"match {row.match_id} ({row.home} v {row.away}) was already"
+            f" recorded (event {row.recorded_seq})"
+        )
     if {row.home, row.away} != {report.home.team, report.away.team}:
-        raise InvalidInput(f"fixture {row.match_id} is {row.home} v {row.away}, not"
-                           f" {report.home.team} v {report.away.team}")
+        raise InvalidInput(
+            f"fixture {row.match_id} is {row.home} v {row.away}, not"
+            f" {report.home.team} v {report.away.team}"
+        )
     return row.match_id, row.season, row.round
 
 
@@ -122,10 +139,17 @@ def resolve_side(c: Context, report: SideReport, check_available: bool = True) -
         if player_id in side.players:
             raise InvalidInput(f"{line.player} appears twice in {team.name}'s report")
         side.players[player_id] = Performance(
-            player=player_id, touchdowns=line.touchdowns, completions=line.completions,
-            superb_throws=line.superb_throws, throws=line.throws, landings=line.landings,
-            interceptions=line.interceptions, deflections=line.deflections, mvps=line.mvps,
-            sent_off=line.sent_off, stalling=line.stalling,
+            player=player_id,
+            touchdowns=line.touchdowns,
+            completions=line.completions,
+            superb_throws=line.superb_throws,
+            throws=line.throws,
+            landings=line.landings,
+            interceptions=line.interceptions,
+            deflections=line.deflections,
+            mvps=line.mvps,
+            sent_off=line.sent_off,
+            stalling=line.stalling,
         )
     return side
 
@@ -139,11 +163,20 @@ def find_player(c: Context, side: Side, ref: str, check_available: bool = True) 
     try:
         player = c.player(ref, team_id)
     except UnknownPlayer:
-        other = next((p for t in c.teams() if t.team_id != team_id
-                      for p in c.players(t.team_id) if ref in (p.player_id, p.name)), None)
+        other = next(
+            (
+                p
+                for t in c.teams()
+                if t.team_id != team_id
+                for p in c.players(t.team_id)
+                if ref in (p.player_id, p.name)
+            ),
+            None,
+        )
         if other is not None:
-            raise PlayerNotInTeam(f"{other.name} plays for {other.team_id}, not"
-                                  f" {team_id}") from None
+            raise PlayerNotInTeam(
+                f"{other.name} plays for {other.team_id}, not {team_id}"
+            ) from None
         raise
     if check_available:
         check_can_play(player)
@@ -151,8 +184,12 @@ def find_player(c: Context, side: Side, ref: str, check_available: bool = True) 
 
 
 def check_can_play(player: PlayerRow) -> None:
-    reasons = {"dead": "is dead", "fired": "was fired", "left": "has left the team",
-               "retired": "is temporarily retired"}
+    reasons = {
+        "dead": "is dead",
+        "fired": "was fired",
+        "left": "has left the team",
+        "retired": "is temporarily retired",
+    }
     if player.status in reasons:
         raise PlayerUnavailable(f"{player.name} {reasons[player.status]} and cannot play")
     if player.miss_next_game:
@@ -164,16 +201,25 @@ def check_post_game_closed(c: Context, team: TeamRow) -> None:
         return
     season = c.league.current_season or 1
     for match in c.view.select(MatchRow, league_id=c.league_id, season=season):
-        if (match.status == "played" and team.team_id in (match.home, match.away, *match.others)
-                and team.team_id not in match.closed and match.kind != "exhibition"):
-            raise PostGameOpen(f"{team.name} have not closed the post-game sequence of match"
-                               f" {match.match_id}: run 'ledger match close {match.match_id}'")
+        if (
+            match.status == "played"
+            and team.team_id in (match.home, match.away, *match.others)
+            and team.team_id not in match.closed
+            and match.kind != "exhibition"
+        ):
+            raise PostGameOpen(
+                f"{team.name} have not closed the post-game sequence of match"
+                f" {match.match_id}: run 'ledger match close {match.match_id}'"
+            )
 
 
 def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casualty:
     victim_side = side_of(c, line.victim, sides, "victim")
-    victim = find_player(c, victim_side, line.victim) if line.victim not in victim_side.ids() \
+    victim = (
+        find_player(c, victim_side, line.victim)
+        if line.victim not in victim_side.ids()
         else line.victim
+    )
     victim_side.players.setdefault(victim, Performance(player=victim))
     by = None
     if line.by is not None:
@@ -184,8 +230,15 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         by_side.players.setdefault(by, Performance(player=by))
     dice = casualty_dice(c, line)
     outcome, effects = c.ruleset.casualty_from_report(line.outcome, line.effects, dice)
-    casualty = Casualty(victim=victim, inflicted_by=by, cause=line.cause, outcome=outcome,
-                        effects=effects, dice=dice, recovered=line.recovered)
+    casualty = Casualty(
+        victim=victim,
+        inflicted_by=by,
+        cause=line.cause,
+        outcome=outcome,
+        effects=effects,
+        dice=dice,
+        recovered=line.recovered,
+    )
     problems = c.ruleset.check_casualty(casualty)
     if problems:
         raise InvalidDice(f"casualty of {line.victim}: " + "; ".join(problems))
@@ -216,14 +269,15 @@ def casualty_dice(c: Context, line: CasualtyLine) -> tuple[DiceRoll, ...]:
         shape = c.ruleset.casualty_dice.get(purpose)
         if shape is None:
             known = ", ".join(c.ruleset.casualty_dice) or "none"
-            raise InvalidDice(f"casualty of {line.victim}: no '{purpose}' roll in"
-                              f" {c.ruleset.name} (rolls: {known})")
+            raise InvalidDice(
+                f"casualty of {line.victim}: no '{purpose}' roll in"
+                f" {c.ruleset.name} (rolls: {known})"
+            )
         rolls.append(make_roll(purpose, shape, values, line.victim))
     return tuple(rolls)
 
 
-def make_roll(purpose: str, dice: str, values: int | list[int], subject: str | None
-              ) -> DiceRoll:
+def make_roll(purpose: str, dice: str, values: int | list[int], subject: str | None) -> DiceRoll:
     given = (values,) if isinstance(values, int) else tuple(values)
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=given, subject=subject)
@@ -237,8 +291,7 @@ def check_concession(report: MatchReport, sides: list[Side]) -> None:
         raise InvalidInput(f"{report.concession.team} conceded but did not play this match")
 
 
-def sheets(sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]
-           ) -> dict[str, Any]:
+def sheets(sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]) -> dict[str, Any]:
     built = [sheet(side, report, rolls) for side in sides]
     return {"home": built[0], "away": built[1], "others": tuple(built[2:])}
 
@@ -247,20 +300,27 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
     scored = sum(p.touchdowns for p in side.players.values())
     touchdowns = side.report.touchdowns if side.report.touchdowns is not None else scored
     if side.report.players and scored != touchdowns and report.concession is None:
-        raise InvalidInput(f"{side.team.name} scored {touchdowns} but the touchdowns of"
-                           f" their players add up to {scored}")
+        raise InvalidInput(
+            f"{side.team.name} scored {touchdowns} but the touchdowns of"
+            f" their players add up to {scored}"
+        )
     players = tuple(side.players.values())
     mine = {side.team.team_id, *side.ids()}
-    return TeamSheet(team=side.team.team_id, touchdowns=touchdowns, players=players,
-                     stalling=side.report.stalled or any(p.stalling for p in players),
-                     hirelings=tuple(side.hirelings.values()),
-                     dice=tuple(r for r in rolls if r.subject in mine))
+    return TeamSheet(
+        team=side.team.team_id,
+        touchdowns=touchdowns,
+        players=players,
+        stalling=side.report.stalled or any(p.stalling for p in players),
+        hirelings=tuple(side.hirelings.values()),
+        dice=tuple(r for r in rolls if r.subject in mine),
+    )
 
 
-def given_dice(c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport
-               ) -> tuple[DiceRoll, ...]:
+def given_dice(
+    c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport
+) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    needs = c.ruleset.match_dice(ev.MatchRecorded.model_construct(**draft), c.view, c.league_id)
+    needs = c.ruleset.match_dice(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -268,33 +328,43 @@ def given_dice(c: Context, draft: dict[str, Any], sides: list[Side], report: Mat
     return tuple(rolls)
 
 
-def side_rolls(needs: list[DiceNeed], entries: dict[str, DiceEntry], team: str | None
-               ) -> list[DiceRoll]:
+def side_rolls(
+    needs: list[DiceNeed], entries: dict[str, DiceEntry], team: str | None
+) -> list[DiceRoll]:
     rolls = []
     for purpose, entry in entries.items():
         subjects: dict[str | None, int | list[int]] = (
-            dict(entry) if isinstance(entry, dict) else {team: entry})  # type: ignore[arg-type]
+            dict(entry.items()) if isinstance(entry, dict) else {team: entry}
+        )
         for subject, values in subjects.items():
             need = next((n for n in needs if n.purpose == purpose and n.subject == subject), None)
             if need is None:
                 expected = sorted({n.purpose for n in needs if n.subject in (team, None)})
-                raise InvalidDice(f"dice '{purpose}' for {subject or 'the match'} are not part of"
-                                  f" this match's sequence (expected: {', '.join(expected)})")
+                raise InvalidDice(
+                    f"dice '{purpose}' for {subject or 'the match'} are not part of"
+                    f" this match's sequence (expected: {', '.join(expected)})"
+                )
             rolls.append(make_roll(purpose, need.dice, values, subject))
     return rolls
 
 
-def complete_dice(c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport,
-                  roll_missing: bool) -> dict[str, Any]:
+def complete_dice(
+    c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport, roll_missing: bool
+) -> dict[str, Any]:
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
     rolls = [r for s in (draft["home"], draft["away"], *draft["others"]) for r in s.dice]
     rolls += list(draft["dice"])
-    needs = c.ruleset.match_dice(ev.MatchRecorded.model_construct(**draft), c.view, c.league_id)
-    missing = [n for n in needs if not any(
-        r.purpose == n.purpose and r.subject == n.subject for r in rolls)]
+    needs = c.ruleset.match_dice(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
+    missing = [
+        n
+        for n in needs
+        if not any(r.purpose == n.purpose and r.subject == n.subject for r in rolls)
+    ]
     if missing and not roll_missing:
-        raise InvalidDice("the report lacks these rolls (enter them, or let the ledger roll"
-                          " with --roll): " + "; ".join(describe_need(n) for n in missing))
+        raise InvalidDice(
+            "the report lacks these rolls (enter them, or let the ledger roll"
+            " with --roll): " + "; ".join(describe_need(n) for n in missing)
+        )
     rolls += [fresh_roll(n.purpose, n.dice, n.subject) for n in missing]
     draft.update(sheets(sides, report, tuple(rolls)))
     draft["dice"] = tuple(r for r in rolls if r.subject is None)
@@ -308,8 +378,9 @@ def describe_need(need: DiceNeed) -> str:
 # --- closing the post-game sequence ------------------------------------------------------------
 
 
-def plan_close(c: Context, match_id: str, team_id: str, entries: dict[str, int | list[int]],
-               roll_missing: bool) -> list[Fact]:
+def plan_close(
+    c: Context, match_id: str, team_id: str, entries: dict[str, int | list[int]], roll_missing: bool
+) -> list[Fact]:
     match = c.match(match_id)
     if match is None or match.status != "played":
         raise UnknownMatch(f"no recorded match '{match_id}' in league {c.league.slug}")
@@ -332,8 +403,10 @@ def plan_close(c: Context, match_id: str, team_id: str, entries: dict[str, int |
             elif roll_missing:
                 rolls.append(fresh_roll(need.purpose, need.dice, team_id))
             else:
-                raise InvalidDice(f"closing {match_id} for {team_id} needs "
-                                  f"{describe_need(need)} (enter it, or use --roll)")
+                raise InvalidDice(
+                    f"closing {match_id} for {team_id} needs "
+                    f"{describe_need(need)} (enter it, or use --roll)"
+                )
     unexpected = set(entries) - {r.purpose for r in rolls}
     if unexpected:
         raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
@@ -343,15 +416,27 @@ def plan_close(c: Context, match_id: str, team_id: str, entries: dict[str, int |
 # --- pre-game and in-game facts that reach the books ------------------------------------------
 
 
-def plan_card(c: Context, match_id: str | None, team_id: str, card: str, against: str | None,
-              entries: dict[str, int | list[int]], roll_missing: bool) -> list[Fact]:
+def plan_card(
+    c: Context,
+    match_id: str | None,
+    team_id: str,
+    card: str,
+    against: str | None,
+    entries: dict[str, int | list[int]],
+    roll_missing: bool,
+) -> list[Fact]:
     """A special play card whose effect the league's edition books (ZAL 8d)."""
     if "cards" not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues have no special play cards in the books")
     c.team(team_id)
-    fields: dict[str, Any] = {"match": match_id, "team": team_id, "card": card,
-                              "against": against, "dice": ()}
-    needs = c.ruleset.card_dice(ev.CardPlayed.model_construct(**fields), c.view, c.league_id)
+    fields: dict[str, Any] = {
+        "match": match_id,
+        "team": team_id,
+        "card": card,
+        "against": against,
+        "dice": (),
+    }
+    needs = c.ruleset.card_dice(unsaved(ev.CardPlayed, fields), c.view, c.league_id)
     rolls = []
     for need in needs:
         if need.purpose in entries:
@@ -381,6 +466,7 @@ def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[
         fees.append(Purchase(item=player.player_id, price=fee))
     total = sum(f.price for f in fees)
     if total > team.treasury:
-        raise InsufficientTreasury(f"the fees come to {total:,} but {team.name} have"
-                                   f" {team.treasury:,}")
+        raise InsufficientTreasury(
+            f"the fees come to {total:,} but {team.name} have {team.treasury:,}"
+        )
     return [(ev.AppearanceFeesPaid, {"match": match_id, "team": team_id, "fees": tuple(fees)})]

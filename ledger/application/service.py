@@ -44,8 +44,9 @@ class LeagueLedger(Application[UUID]):
     env: ClassVar[dict[str, str]] = {"MAPPER_TOPIC": get_topic(LedgerMapper)}
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {LeagueLog: 100}
 
-    def __init__(self, env: Mapping[str, str] | None = None, *,
-                 read_models: ReadModels | None = None) -> None:
+    def __init__(
+        self, env: Mapping[str, str] | None = None, *, read_models: ReadModels | None = None
+    ) -> None:
         super().__init__(env)
         self.source = StoreSource(self.recorder, self.mapper)
         if read_models is None:
@@ -59,8 +60,9 @@ class LeagueLedger(Application[UUID]):
     def catch_up(self) -> int:
         return self.read_models.catch_up(self.source)
 
-    def run(self, league: str, plan: Plan, *, by: str, reason: str | None = None
-            ) -> list[LedgerEvent]:
+    def run(
+        self, league: str, plan: Plan, *, by: str, reason: str | None = None
+    ) -> list[LedgerEvent]:
         """Validate ``plan`` against fresh state and append its facts atomically."""
         for attempt in range(RETRIES):
             self.catch_up()
@@ -71,8 +73,9 @@ class LeagueLedger(Application[UUID]):
             facts = plan(context)
             if not facts:
                 return []
-            events = [log.record(cls, recorded_by=by, reason=reason, **fields)
-                      for cls, fields in facts]
+            events = [
+                log.record(cls, recorded_by=by, reason=reason, **fields) for cls, fields in facts
+            ]
             try:
                 self.save(log)
             except (IntegrityError, RecordConflictError):
@@ -82,12 +85,12 @@ class LeagueLedger(Application[UUID]):
             self.catch_up()
             return events
         raise ConcurrentUpdate(
-            f"league {league} kept changing while this command ran; nothing was recorded,"
-            " try again"
+            f"league {league} kept changing while this command ran; nothing was recorded, try again"
         )
 
-    def open_league(self, slug: str, *, by: str, reason: str | None = None, **fields: Any
-                    ) -> LedgerEvent:
+    def open_league(
+        self, slug: str, *, by: str, reason: str | None = None, **fields: Any
+    ) -> LedgerEvent:
         if league_id(slug) in self.repository:
             raise LedgerError(f"a league '{slug}' already exists in this ledger")
         find_ruleset(fields["ruleset"], fields.get("options"))  # refuses unknown ids/options
@@ -103,7 +106,7 @@ class LeagueLedger(Application[UUID]):
 
     def load_log(self, league: str) -> LeagueLog:
         try:
-            log = self.repository.get(league_id(league))
+            log: LeagueLog = self.repository.get(league_id(league))
         except AggregateNotFoundError:
             raise UnknownLeague(self.unknown_league_message(league)) from None
         assert isinstance(log, LeagueLog)
@@ -136,10 +139,12 @@ class LeagueLedger(Application[UUID]):
         if len(slugs) == 1:
             return slugs[0]
         if not slugs:
-            raise UnknownLeague("this ledger has no league yet: create one with"
-                                " 'ledger league create'")
-        raise AmbiguousLeague(f"this ledger holds {len(slugs)} leagues ({', '.join(slugs)}):"
-                              " choose one with --league")
+            raise UnknownLeague(
+                "this ledger has no league yet: create one with 'ledger league create'"
+            )
+        raise AmbiguousLeague(
+            f"this ledger holds {len(slugs)} leagues ({', '.join(slugs)}): choose one with --league"
+        )
 
     def unknown_league_message(self, league: str) -> str:
         known = ", ".join(sorted(r.slug for r in self.leagues())) or "none yet"
@@ -148,103 +153,256 @@ class LeagueLedger(Application[UUID]):
     # --- commands ----------------------------------------------------------------------------
     # Each validates through a plan in teams.py / matches.py / seasons.py / corrections.py.
 
-    def create_league(self, slug: str, name: str, ruleset: str, *, by: str,
-                      options: Mapping[str, Any] | None = None,
-                      points: PointsScheme | None = None, reason: str | None = None
-                      ) -> LeagueRow:
+    def create_league(
+        self,
+        slug: str,
+        name: str,
+        ruleset: str,
+        *,
+        by: str,
+        options: Mapping[str, Any] | None = None,
+        points: PointsScheme | None = None,
+        reason: str | None = None,
+    ) -> LeagueRow:
         chosen = find_ruleset(ruleset, options)
-        self.open_league(slug, by=by, reason=reason, name=name, ruleset=chosen.id,
-                         options=chosen.options.model_dump(mode="json"), points=points)
+        self.open_league(
+            slug,
+            by=by,
+            reason=reason,
+            name=name,
+            ruleset=chosen.id,
+            options=chosen.options.model_dump(mode="json"),
+            points=points,
+        )
         return self.league_row(slug)
 
-    def register_team(self, league: str, team: str, name: str, coach: str, roster: str, *,
-                      by: str, treasury: int | None = None, reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_register(c, team, name, coach, roster, treasury),
-                 by=by, reason=reason)
+    def register_team(
+        self,
+        league: str,
+        team: str,
+        name: str,
+        coach: str,
+        roster: str,
+        *,
+        by: str,
+        treasury: int | None = None,
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: teams.plan_register(c, team, name, coach, roster, treasury),
+            by=by,
+            reason=reason,
+        )
 
-    def hire_player(self, league: str, team: str, position: str, name: str, *, by: str,
-                    number: int | None = None, journeyman: str | None = None,
-                    match: str | None = None, reason: str | None = None) -> str:
-        events = self.run(league, lambda c: teams.plan_hire(
-            c, team, position, name, number, journeyman, match), by=by, reason=reason)
-        return str(getattr(events[0], "player"))
+    def hire_player(
+        self,
+        league: str,
+        team: str,
+        position: str,
+        name: str,
+        *,
+        by: str,
+        number: int | None = None,
+        journeyman: str | None = None,
+        match: str | None = None,
+        reason: str | None = None,
+    ) -> str:
+        events = self.run(
+            league,
+            lambda c: teams.plan_hire(c, team, position, name, number, journeyman, match),
+            by=by,
+            reason=reason,
+        )
+        hired = events[0]
+        assert isinstance(hired, ev.PlayerHired)
+        return hired.player
 
-    def fire_player(self, league: str, team: str, player: str, *, by: str,
-                    reason: str | None = None) -> None:
+    def fire_player(
+        self, league: str, team: str, player: str, *, by: str, reason: str | None = None
+    ) -> None:
         self.run(league, lambda c: teams.plan_fire(c, team, player), by=by, reason=reason)
 
-    def retire_player(self, league: str, team: str, player: str, *, by: str,
-                      reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_status(c, team, player,
-                                                     ev.PlayerTemporarilyRetired),
-                 by=by, reason=reason)
+    def retire_player(
+        self, league: str, team: str, player: str, *, by: str, reason: str | None = None
+    ) -> None:
+        self.run(
+            league,
+            lambda c: teams.plan_status(c, team, player, ev.PlayerTemporarilyRetired),
+            by=by,
+            reason=reason,
+        )
 
     def record_death(self, league: str, team: str, player: str, *, by: str, reason: str) -> None:
-        self.run(league, lambda c: teams.plan_status(c, team, player, ev.PlayerDied),
-                 by=by, reason=reason)
+        self.run(
+            league,
+            lambda c: teams.plan_status(c, team, player, ev.PlayerDied),
+            by=by,
+            reason=reason,
+        )
 
-    def record_departure(self, league: str, team: str, player: str, *, by: str,
-                         reason: str) -> None:
-        self.run(league, lambda c: teams.plan_status(c, team, player, ev.PlayerLeft),
-                 by=by, reason=reason)
+    def record_departure(
+        self, league: str, team: str, player: str, *, by: str, reason: str
+    ) -> None:
+        self.run(
+            league,
+            lambda c: teams.plan_status(c, team, player, ev.PlayerLeft),
+            by=by,
+            reason=reason,
+        )
 
-    def buy(self, league: str, team: str, item: str, count: int = 1, *, by: str,
-            reason: str | None = None) -> None:
+    def buy(
+        self,
+        league: str,
+        team: str,
+        item: str,
+        count: int = 1,
+        *,
+        by: str,
+        reason: str | None = None,
+    ) -> None:
         self.run(league, lambda c: teams.plan_buy(c, team, item, count), by=by, reason=reason)
 
-    def release(self, league: str, team: str, item: str, count: int = 1, *, by: str,
-                reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_release(c, team, item, count), by=by,
-                 reason=reason)
+    def release(
+        self,
+        league: str,
+        team: str,
+        item: str,
+        count: int = 1,
+        *,
+        by: str,
+        reason: str | None = None,
+    ) -> None:
+        self.run(league, lambda c: teams.plan_release(c, team, item, count), by=by, reason=reason)
 
-    def adjust_treasury(self, league: str, team: str, amount: int, *, by: str,
-                        reason: str) -> None:
-        self.run(league, lambda c: teams.plan_adjust(c, team, amount, reason), by=by,
-                 reason=reason)
+    def adjust_treasury(self, league: str, team: str, amount: int, *, by: str, reason: str) -> None:
+        self.run(league, lambda c: teams.plan_adjust(c, team, amount, reason), by=by, reason=reason)
 
-    def advance_player(self, league: str, team: str, player: str, kind: str, *, by: str,
-                       skill: str | None = None, characteristic: Characteristic | None = None,
-                       dice: tuple[DiceRoll, ...] = (), reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_advance(c, team, player, kind, skill,
-                                                      characteristic, dice),
-                 by=by, reason=reason)
+    def advance_player(
+        self,
+        league: str,
+        team: str,
+        player: str,
+        kind: str,
+        *,
+        by: str,
+        skill: str | None = None,
+        characteristic: Characteristic | None = None,
+        dice: tuple[DiceRoll, ...] = (),
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: teams.plan_advance(c, team, player, kind, skill, characteristic, dice),
+            by=by,
+            reason=reason,
+        )
 
-    def record_match(self, league: str, report: MatchReport, *, by: str,
-                     roll_missing: bool = False, reason: str | None = None) -> str:
-        events = self.run(league, lambda c: matches.plan_record(c, report, roll_missing),
-                          by=by, reason=reason)
-        return str(getattr(events[0], "match"))
+    def record_match(
+        self,
+        league: str,
+        report: MatchReport,
+        *,
+        by: str,
+        roll_missing: bool = False,
+        reason: str | None = None,
+    ) -> str:
+        events = self.run(
+            league, lambda c: matches.plan_record(c, report, roll_missing), by=by, reason=reason
+        )
+        recorded = events[0]
+        assert isinstance(recorded, ev.MatchRecorded)
+        return recorded.match
 
-    def close_post_game(self, league: str, match: str, team: str, *, by: str,
-                        dice: Mapping[str, int | list[int]] | None = None,
-                        roll_missing: bool = False, reason: str | None = None) -> None:
-        self.run(league, lambda c: matches.plan_close(c, match, team, dict(dice or {}),
-                                                      roll_missing),
-                 by=by, reason=reason)
+    def close_post_game(
+        self,
+        league: str,
+        match: str,
+        team: str,
+        *,
+        by: str,
+        dice: Mapping[str, int | list[int]] | None = None,
+        roll_missing: bool = False,
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: matches.plan_close(c, match, team, dict(dice or {}), roll_missing),
+            by=by,
+            reason=reason,
+        )
 
-    def post_bounty(self, league: str, team: str, player: str, amount: int, *, by: str,
-                    reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_bounty(c, team, player, amount), by=by,
-                 reason=reason)
+    def post_bounty(
+        self,
+        league: str,
+        team: str,
+        player: str,
+        amount: int,
+        *,
+        by: str,
+        reason: str | None = None,
+    ) -> None:
+        self.run(league, lambda c: teams.plan_bounty(c, team, player, amount), by=by, reason=reason)
 
-    def play_card(self, league: str, team: str, card: str, *, by: str, match: str | None = None,
-                  against: str | None = None, dice: Mapping[str, int | list[int]] | None = None,
-                  roll_missing: bool = False, reason: str | None = None) -> None:
-        self.run(league, lambda c: matches.plan_card(c, match, team, card, against,
-                                                     dict(dice or {}), roll_missing),
-                 by=by, reason=reason)
+    def play_card(
+        self,
+        league: str,
+        team: str,
+        card: str,
+        *,
+        by: str,
+        match: str | None = None,
+        against: str | None = None,
+        dice: Mapping[str, int | list[int]] | None = None,
+        roll_missing: bool = False,
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: matches.plan_card(
+                c, match, team, card, against, dict(dice or {}), roll_missing
+            ),
+            by=by,
+            reason=reason,
+        )
 
-    def pay_appearance_fees(self, league: str, match: str, team: str, players: list[str], *,
-                            by: str, reason: str | None = None) -> None:
-        self.run(league, lambda c: matches.plan_fees(c, match, team, players), by=by,
-                 reason=reason)
+    def pay_appearance_fees(
+        self,
+        league: str,
+        match: str,
+        team: str,
+        players: list[str],
+        *,
+        by: str,
+        reason: str | None = None,
+    ) -> None:
+        self.run(league, lambda c: matches.plan_fees(c, match, team, players), by=by, reason=reason)
 
-    def correct_match(self, league: str, target: int, report: MatchReport, *, by: str,
-                      reason: str) -> None:
-        self.run(league, lambda c: corrections.plan_correct_match(self.source, c, target, report,
-                                                                  reason), by=by, reason=reason)
+    def correct_match(
+        self, league: str, target: int, report: MatchReport, *, by: str, reason: str
+    ) -> None:
+        self.run(
+            league,
+            lambda c: corrections.plan_correct_match(self.source, c, target, report, reason),
+            by=by,
+            reason=reason,
+        )
 
-    def correct(self, league: str, target: int, action: str, *, by: str, reason: str,
-                amendment: Mapping[str, Any] | None = None) -> None:
-        self.run(league, lambda c: corrections.plan_correct(
-            self.source, c, target, action, dict(amendment or {}), reason), by=by, reason=reason)
+    def correct(
+        self,
+        league: str,
+        target: int,
+        action: str,
+        *,
+        by: str,
+        reason: str,
+        amendment: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: corrections.plan_correct(
+                self.source, c, target, action, dict(amendment or {}), reason
+            ),
+            by=by,
+            reason=reason,
+        )

@@ -6,7 +6,9 @@ facts to append; it raises a ``LedgerError`` (and so writes nothing) on any viol
 
 from __future__ import annotations
 
-from ledger.application.context import Context, Fact
+from typing import Any
+
+from ledger.application.context import Context, Fact, draft
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll, Purchase
@@ -36,8 +38,7 @@ def on_roster(players: list[PlayerRow]) -> list[PlayerRow]:
 def afford(team: TeamRow, price: int, what: str) -> None:
     if price > team.treasury:
         raise InsufficientTreasury(
-            f"{what} costs {gold(price)} but {team.name} have {gold(team.treasury)}"
-            " in the treasury"
+            f"{what} costs {gold(price)} but {team.name} have {gold(team.treasury)} in the treasury"
         )
 
 
@@ -48,35 +49,54 @@ def active_team(c: Context, team_id: str) -> TeamRow:
     return team
 
 
-def plan_register(c: Context, team_id: str, name: str, coach: str, roster: str,
-                  treasury: int | None) -> list[Fact]:
+def plan_register(
+    c: Context, team_id: str, name: str, coach: str, roster: str, treasury: int | None
+) -> list[Fact]:
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
         raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
     c.ruleset.team_list(roster)  # refuses an unknown team list, naming the known ones
     start = c.ruleset.starting_treasury() if treasury is None else treasury
     if start < 0:
         raise InvalidInput("a starting treasury cannot be negative")
-    return [(ev.TeamRegistered, {"team": team_id, "name": name, "coach": coach,
-                                 "roster": roster, "treasury": start})]
+    return [
+        (
+            ev.TeamRegistered,
+            {"team": team_id, "name": name, "coach": coach, "roster": roster, "treasury": start},
+        )
+    ]
 
 
-def plan_hire(c: Context, team_id: str, position_id: str, name: str, number: int | None,
-              hireling: str | None = None, from_match: str | None = None,
-              star: str | None = None, from_list: str | None = None,
-              equipment: tuple[str, ...] = ()) -> list[Fact]:
+def plan_hire(
+    c: Context,
+    team_id: str,
+    position_id: str,
+    name: str,
+    number: int | None,
+    hireling: str | None = None,
+    from_match: str | None = None,
+    star: str | None = None,
+    from_list: str | None = None,
+    equipment: tuple[str, ...] = (),
+) -> list[Fact]:
     team = active_team(c, team_id)
     team_list = c.ruleset.team_list(team.roster)
     players = on_roster(c.players(team_id))
     if len(players) >= team_list.max_players:
-        raise RosterFull(f"{team.name} already have {len(players)} players on the roster"
-                         f" (at most {team_list.max_players})")
+        raise RosterFull(
+            f"{team.name} already have {len(players)} players on the roster"
+            f" (at most {team_list.max_players})"
+        )
     if star is None:
         position = c.ruleset.position(from_list or team.roster, position_id)
-        same = [p for p in players if p.position == position.id and p.roster == position_list(
-            from_list, team)]
+        same = [
+            p
+            for p in players
+            if p.position == position.id and p.roster == position_list(from_list, team)
+        ]
         if len(same) >= position.max:
-            raise PositionLimitReached(f"{team.name} already have {len(same)} x {position.name}"
-                                       f" (at most {position.max})")
+            raise PositionLimitReached(
+                f"{team.name} already have {len(same)} x {position.name} (at most {position.max})"
+            )
         position_id, what = position.id, f"a {position.name}"
     else:
         position_id, what = star, c.ruleset.star(star).name
@@ -85,15 +105,25 @@ def plan_hire(c: Context, team_id: str, position_id: str, name: str, number: int
     if number is not None and any(p.number == number for p in players):
         raise NameTaken(f"{team.name} already have a player wearing #{number}")
     kind = "star" if star else "journeyman" if hireling else "regular"
-    fields = {"team": team_id, "player": f"p{c.league.next_player}", "name": name,
-              "number": number, "position": position_id, "kind": kind, "hireling": hireling,
-              "from_match": from_match, "star": star, "from_list": from_list,
-              "equipment": equipment, "price": 0}
-    draft = ev.PlayerHired.model_construct(**fields)
-    problems = c.ruleset.check_hire(team, players, draft)
+    fields = {
+        "team": team_id,
+        "player": f"p{c.league.next_player}",
+        "name": name,
+        "number": number,
+        "position": position_id,
+        "kind": kind,
+        "hireling": hireling,
+        "from_match": from_match,
+        "star": star,
+        "from_list": from_list,
+        "equipment": equipment,
+        "price": 0,
+    }
+    proposed = draft(ev.PlayerHired, fields)
+    problems = c.ruleset.check_hire(team, players, proposed)
     if problems:
         raise NotAllowed("; ".join(problems))
-    fields["price"] = price = c.ruleset.hire_price(team, draft, players)
+    fields["price"] = price = c.ruleset.hire_price(team, proposed, players)
     afford(team, price, what)
     return [(ev.PlayerHired, fields)]
 
@@ -128,8 +158,9 @@ def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
     if item_id not in items:
-        raise InvalidInput(f"{c.ruleset.name} teams cannot buy '{item_id}'"
-                           f" (items: {', '.join(sorted(items))})")
+        raise InvalidInput(
+            f"{c.ruleset.name} teams cannot buy '{item_id}' (items: {', '.join(sorted(items))})"
+        )
     item = items[item_id]
     if count < 1:
         raise InvalidInput("buy at least one")
@@ -140,8 +171,12 @@ def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
         raise StaffLimit(f"{team.name} have {have} x {item.name}; at most {item.max}")
     price = c.ruleset.sideline_price(team, item_id, count)
     afford(team, price, f"{count} x {item.name}")
-    return [(ev.SidelinePurchased, {"team": team_id, "purchases": (
-        Purchase(item=item_id, count=count, price=price),)})]
+    return [
+        (
+            ev.SidelinePurchased,
+            {"team": team_id, "purchases": (Purchase(item=item_id, count=count, price=price),)},
+        )
+    ]
 
 
 def held(team: TeamRow, item: str, counts_as: str) -> int:
@@ -170,19 +205,33 @@ def plan_adjust(c: Context, team_id: str, amount: int, reason: str | None) -> li
     if not reason:
         raise InvalidInput("a treasury adjustment needs a reason (--reason)")
     if team.treasury + amount < 0:
-        raise InsufficientTreasury(f"{team.name} have {gold(team.treasury)}; an adjustment of"
-                                   f" {gold(amount)} would leave the treasury negative")
+        raise InsufficientTreasury(
+            f"{team.name} have {gold(team.treasury)}; an adjustment of"
+            f" {gold(amount)} would leave the treasury negative"
+        )
     return [(ev.TreasuryAdjusted, {"team": team_id, "amount": amount})]
 
 
-def plan_advance(c: Context, team_id: str, ref: str, kind: str, skill: str | None,
-                 characteristic: Characteristic | None, dice: tuple[DiceRoll, ...]
-                 ) -> list[Fact]:
+def plan_advance(
+    c: Context,
+    team_id: str,
+    ref: str,
+    kind: str,
+    skill: str | None,
+    characteristic: Characteristic | None,
+    dice: tuple[DiceRoll, ...],
+) -> list[Fact]:
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
-    fields = {"team": team_id, "player": player.player_id, "kind": kind, "skill": skill,
-              "characteristic": characteristic, "dice": dice}
-    problems = c.ruleset.check_advancement(player, team, ev.PlayerAdvanced.model_construct(**fields))
+    fields: dict[str, Any] = {
+        "team": team_id,
+        "player": player.player_id,
+        "kind": kind,
+        "skill": skill,
+        "characteristic": characteristic,
+        "dice": dice,
+    }
+    problems = c.ruleset.check_advancement(player, team, draft(ev.PlayerAdvanced, fields))
     if problems:
         raise InvalidAdvancement("; ".join(problems))
     return [(ev.PlayerAdvanced, fields)]
@@ -197,8 +246,9 @@ def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
     """ZAL 21: any team may put gold on a player's head, at any time but during a game."""
     require(c, "bounties", "bounties")
     team = active_team(c, team_id)
-    target = next((p for t in c.teams() for p in c.players(t.team_id)
-                   if ref in (p.player_id, p.name)), None)
+    target = next(
+        (p for t in c.teams() for p in c.players(t.team_id) if ref in (p.player_id, p.name)), None
+    )
     if target is None:
         raise InvalidInput(f"no player '{ref}' in league {c.league.slug}")
     if target.status not in ON_ROSTER:

@@ -27,12 +27,20 @@ BATCH = 5000
 def export_lines(recorder: ApplicationRecorder, slug: str) -> Iterator[bytes]:
     events = list(stored_events(recorder, league_id(slug)))
     last = orjson.loads(events[-1].state).get("hash", "") if events else ""
-    header = {"format": FORMAT, "version": VERSION, "league": slug, "events": len(events),
-              "last_hash": last}
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "league": slug,
+        "events": len(events),
+        "last_hash": last,
+    }
     yield orjson.dumps(header) + b"\n"
     for stored in events:
-        line = {"seq": stored.originator_version, "topic": stored.topic,
-                "event": orjson.Fragment(stored.state)}
+        line = {
+            "seq": stored.originator_version,
+            "topic": stored.topic,
+            "event": orjson.Fragment(stored.state),
+        }
         yield orjson.dumps(line) + b"\n"
 
 
@@ -47,8 +55,10 @@ def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ImportRefused(f"the file is not a {FORMAT} export (no header line)")
     if header.get("events") != len(rows):
-        raise ImportRefused(f"the header promises {header.get('events')} events, the file has"
-                            f" {len(rows)}: it is truncated or was edited")
+        raise ImportRefused(
+            f"the header promises {header.get('events')} events, the file has"
+            f" {len(rows)}: it is truncated or was edited"
+        )
     return header, rows
 
 
@@ -56,8 +66,12 @@ def to_stored(slug: str, rows: Iterable[dict[str, Any]]) -> list[StoredEvent]:
     league = league_id(slug)
     stored, previous = [], GENESIS_HASH
     for expected, row in enumerate(rows, start=1):
-        event = StoredEvent(originator_id=league, originator_version=int(row.get("seq", 0)),
-                            topic=str(row.get("topic")), state=orjson.dumps(row.get("event")))
+        event = StoredEvent(
+            originator_id=league,
+            originator_version=int(row.get("seq", 0)),
+            topic=str(row.get("topic")),
+            state=orjson.dumps(row.get("event")),
+        )
         problem, state = check_one(event, expected, previous)
         if problem:
             raise ImportRefused(f"event {expected} ({event.topic}) {problem}; nothing imported")
@@ -71,8 +85,10 @@ def import_league(recorder: ApplicationRecorder, stream: IO[bytes]) -> tuple[str
     slug = str(header.get("league"))
     events = to_stored(slug, rows)
     if recorder.select_events(league_id(slug), limit=1):
-        raise ImportRefused(f"this store already holds league '{slug}': import into an empty"
-                            " store, or export it first")
+        raise ImportRefused(
+            f"this store already holds league '{slug}': import into an empty"
+            " store, or export it first"
+        )
     for start in range(0, len(events), BATCH):
-        recorder.insert_events(events[start:start + BATCH])
+        recorder.insert_events(events[start : start + BATCH])
     return slug, len(events)

@@ -30,8 +30,7 @@ def build_demo(ledger: LeagueLedger, by: str = "demo") -> str:
     plan = demo_plan()
     league = plan["league"]
     slug = league["slug"]
-    ledger.create_league(slug, league["name"], league["ruleset"], by=by,
-                         reason="demo league")
+    ledger.create_league(slug, league["name"], league["ruleset"], by=by, reason="demo league")
     for team in plan["teams"]:
         draft(ledger, slug, team, by)
     for step in plan["steps"]:
@@ -52,13 +51,19 @@ def run_step(ledger: LeagueLedger, slug: str, step: dict[str, Any], by: str) -> 
         ledger.record_match(slug, read_report(HERE / "reports" / step["record"]), by=by)
     elif "advance" in step:
         a = step["advance"]
-        ledger.advance_player(slug, a["team"], a["player"], a["kind"], by=by,
-                              skill=a.get("skill"), characteristic=a.get("characteristic"),
-                              dice=rolls(a.get("dice", {})))
+        ledger.advance_player(
+            slug,
+            a["team"],
+            a["player"],
+            a["kind"],
+            by=by,
+            skill=a.get("skill"),
+            characteristic=a.get("characteristic"),
+            dice=rolls(a.get("dice", {})),
+        )
     elif "hire" in step:
         h = step["hire"]
-        ledger.hire_player(slug, h["team"], h["position"], h["name"], number=h.get("number"),
-                           by=by)
+        ledger.hire_player(slug, h["team"], h["position"], h["name"], number=h.get("number"), by=by)
     elif "close" in step:
         close(ledger, slug, step["close"], by)
     else:
@@ -77,8 +82,10 @@ def close(ledger: LeagueLedger, slug: str, spec: dict[str, Any], by: str) -> Non
 
 
 def rolls(entries: dict[str, list[int]]) -> tuple[DiceRoll, ...]:
-    return tuple(DiceRoll(purpose=purpose, dice=dice_of(purpose, values), values=tuple(values))
-                 for purpose, values in entries.items())
+    return tuple(
+        DiceRoll(purpose=purpose, dice=dice_of(purpose, values), values=tuple(values))
+        for purpose, values in entries.items()
+    )
 
 
 def dice_of(purpose: str, values: list[int]) -> str:

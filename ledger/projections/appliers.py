@@ -25,32 +25,56 @@ from ledger.rules.base import scores
 
 
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
-    f.store.put(LeagueRow(
-        league_id=f.league_id, slug=e.slug, name=e.name, ruleset=e.ruleset,
-        options=e.options, points=e.points.model_dump(mode="json") if e.points else None,
-        created_at=e.timestamp.isoformat(),
-    ))
+    f.store.put(
+        LeagueRow(
+            league_id=f.league_id,
+            slug=e.slug,
+            name=e.name,
+            ruleset=e.ruleset,
+            options=e.options,
+            points=e.points.model_dump(mode="json") if e.points else None,
+            created_at=e.timestamp.isoformat(),
+        )
+    )
 
 
 def season_started(f: Fold, e: ev.SeasonStarted) -> None:
-    f.store.put(SeasonRow(league_id=f.league_id, season=e.season, name=e.name,
-                          divisions=e.divisions, playoff_teams=e.playoff_teams))
+    f.store.put(
+        SeasonRow(
+            league_id=f.league_id,
+            season=e.season,
+            name=e.name,
+            divisions=e.divisions,
+            playoff_teams=e.playoff_teams,
+        )
+    )
     f.store.put(f.league().model_copy(update={"current_season": e.season}))
     for division in e.divisions:
         for team_id in division.teams:
             f.put_team(f.team(team_id).model_copy(update={"season": e.season}))
-            f.store.put(StandingRow(league_id=f.league_id, season=e.season, team_id=team_id,
-                                    division=division.name))
+            f.store.put(
+                StandingRow(
+                    league_id=f.league_id, season=e.season, team_id=team_id, division=division.name
+                )
+            )
 
 
 def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
     for fixture in e.fixtures:
-        f.store.put(MatchRow(
-            league_id=f.league_id, match_id=fixture.id, season=e.season, round=fixture.round,
-            division=fixture.division, stage=fixture.stage, home=fixture.home, away=fixture.away,
-            others=tuple(t for t in fixture.teams if t not in (fixture.home, fixture.away)),
-            kind="league" if fixture.stage == "regular" else "playoff",
-        ))
+        f.store.put(
+            MatchRow(
+                league_id=f.league_id,
+                match_id=fixture.id,
+                season=e.season,
+                round=fixture.round,
+                division=fixture.division,
+                stage=fixture.stage,
+                home=fixture.home,
+                away=fixture.away,
+                others=tuple(t for t in fixture.teams if t not in (fixture.home, fixture.away)),
+                kind="league" if fixture.stage == "regular" else "playoff",
+            )
+        )
 
 
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
@@ -60,11 +84,18 @@ def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
 
 
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
-    f.put_team(TeamRow(
-        league_id=f.league_id, team_id=e.team, name=e.name, coach=e.coach, roster=e.roster,
-        fans=f.ruleset.starting_fans(), registered_seq=e.seq,
-        season=f.league().current_season or None,
-    ))
+    f.put_team(
+        TeamRow(
+            league_id=f.league_id,
+            team_id=e.team,
+            name=e.name,
+            coach=e.coach,
+            roster=e.roster,
+            fans=f.ruleset.starting_fans(),
+            registered_seq=e.seq,
+            season=f.league().current_season or None,
+        )
+    )
     f.move_gold(e.seq, e.team, e.treasury, "starting treasury", "team draft budget")
 
 
@@ -88,8 +119,9 @@ def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str)
         return player
     spp = int(match.hirelings[hireling_id].get("spp", 0))
     skills = tuple(s for s in player.skills if not s.lower().startswith("loner"))
-    return player.model_copy(update={"spp": spp, "spp_earned": spp, "skills": skills,
-                                     "kind": "regular", "games": 1})
+    return player.model_copy(
+        update={"spp": spp, "spp_earned": spp, "skills": skills, "kind": "regular", "games": 1}
+    )
 
 
 def player_status(status: str) -> Callable[[Fold, Any], None]:
@@ -97,6 +129,7 @@ def player_status(status: str) -> Callable[[Fold, Any], None]:
         player = f.player(e.player)
         if player is not None:
             f.put_player(player.model_copy(update={"status": status}))
+
     return apply
 
 
@@ -107,8 +140,9 @@ def sideline_purchased(f: Fold, e: ev.SidelinePurchased) -> None:
         price = purchase.price
         if not f.native and item is not None:
             price = f.ruleset.sideline_price(team, purchase.item, purchase.count)
-        f.put_team(add_item(team, purchase.item, purchase.count,
-                            item.counts_as if item else "staff"))
+        f.put_team(
+            add_item(team, purchase.item, purchase.count, item.counts_as if item else "staff")
+        )
         f.move_gold(e.seq, e.team, -price, "purchase", f"{purchase.count} x {purchase.item}")
 
 
@@ -137,8 +171,14 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
     if player is None:
         return
     result = f.ruleset.advancement(player, e)
-    taken = {"kind": e.kind, "skill": result.skill, "characteristic": result.characteristic,
-             "spp": result.spp_cost, "value": result.value_increase, "seq": e.seq}
+    taken = {
+        "kind": e.kind,
+        "skill": result.skill,
+        "characteristic": result.characteristic,
+        "spp": result.spp_cost,
+        "value": result.value_increase,
+        "seq": e.seq,
+    }
     update: dict[str, Any] = {
         "spp": player.spp - result.spp_cost,
         "extra_value": player.extra_value + result.value_increase,
@@ -165,9 +205,11 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     row = match_row(f, e)
-    hirelings = {h.id: {"name": h.name, "kind": h.kind, "position": h.position,
-                        "team": s.team, "spp": 0}
-                 for s in e.sheets() for h in s.hirelings}
+    hirelings = {
+        h.id: {"name": h.name, "kind": h.kind, "position": h.position, "team": s.team, "spp": 0}
+        for s in e.sheets()
+        for h in s.hirelings
+    }
     effects = f.ruleset.match_outcomes(e, f.store, f.league_id, f.dice)
     earned = f.apply_effects(e.seq, effects, hirelings)
     count_games(f, e, earned)
@@ -184,17 +226,27 @@ def match_row(f: Fold, e: ev.MatchRecorded) -> MatchRow:
     scheduled = f.store.get(MatchRow, f.league_id, e.match)
     season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
     home_cas, away_cas = (f.ruleset.spp_casualties(e, s.team) for s in (e.home, e.away))
-    row = scheduled or MatchRow(league_id=f.league_id, match_id=e.match, home=e.home.team,
-                                away=e.away.team, kind=e.kind)
+    row = scheduled or MatchRow(
+        league_id=f.league_id, match_id=e.match, home=e.home.team, away=e.away.team, kind=e.kind
+    )
     league = f.league()
     if scheduled is None:
         f.store.put(league.model_copy(update={"next_match": league.next_match + 1}))
-    return row.model_copy(update={
-        "season": season or None, "round": e.round or row.round, "kind": e.kind,
-        "status": "played", "home_score": e.home.touchdowns, "away_score": e.away.touchdowns,
-        "home_casualties": home_cas, "away_casualties": away_cas, "winner": winner(e),
-        "conceded_by": e.concession.team if e.concession else None, "recorded_seq": e.seq,
-    })
+    return row.model_copy(
+        update={
+            "season": season or None,
+            "round": e.round or row.round,
+            "kind": e.kind,
+            "status": "played",
+            "home_score": e.home.touchdowns,
+            "away_score": e.away.touchdowns,
+            "home_casualties": home_cas,
+            "away_casualties": away_cas,
+            "winner": winner(e),
+            "conceded_by": e.concession.team if e.concession else None,
+            "recorded_seq": e.seq,
+        }
+    )
 
 
 def winner(e: ev.MatchRecorded) -> str | None:
@@ -221,48 +273,75 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
             injury = next((c.outcome for c in e.casualties if c.victim == player.player_id), "")
             if counted:
-                f.put_player(player.model_copy(update={
-                    "games": player.games + 1,
-                    "touchdowns": player.touchdowns + performance.touchdowns,
-                    "completions": player.completions + performance.completions,
-                    "interceptions": player.interceptions + performance.interceptions,
-                    "casualties": player.casualties + spp_cas,
-                    "casualties_all": player.casualties_all + len(inflicted),
-                    "kills": player.kills + kills,
-                    "mvps": player.mvps + performance.mvps,
-                    "seasons": tuple(sorted({*player.seasons, *([e.season] if e.season else [])})),
-                }))
-            f.store.emit(PlayerGameLine(
-                league_id=f.league_id, player_id=player.player_id, team_id=sheet.team,
-                match_id=e.match, seq=e.seq, season=e.season, round=e.round,
-                touchdowns=performance.touchdowns, completions=performance.completions,
-                interceptions=performance.interceptions, casualties=spp_cas,
-                mvps=performance.mvps, spp=earned.get(player.player_id, 0), injury=injury,
-            ))
+                f.put_player(
+                    player.model_copy(
+                        update={
+                            "games": player.games + 1,
+                            "touchdowns": player.touchdowns + performance.touchdowns,
+                            "completions": player.completions + performance.completions,
+                            "interceptions": player.interceptions + performance.interceptions,
+                            "casualties": player.casualties + spp_cas,
+                            "casualties_all": player.casualties_all + len(inflicted),
+                            "kills": player.kills + kills,
+                            "mvps": player.mvps + performance.mvps,
+                            "seasons": tuple(
+                                sorted({*player.seasons, *([e.season] if e.season else [])})
+                            ),
+                        }
+                    )
+                )
+            f.store.emit(
+                PlayerGameLine(
+                    league_id=f.league_id,
+                    player_id=player.player_id,
+                    team_id=sheet.team,
+                    match_id=e.match,
+                    seq=e.seq,
+                    season=e.season,
+                    round=e.round,
+                    touchdowns=performance.touchdowns,
+                    completions=performance.completions,
+                    interceptions=performance.interceptions,
+                    casualties=spp_cas,
+                    mvps=performance.mvps,
+                    spp=earned.get(player.player_id, 0),
+                    injury=injury,
+                )
+            )
 
 
 def update_standings(f: Fold, e: ev.MatchRecorded, row: MatchRow) -> None:
     assert row.season is not None
     league = f.league()
     scheme = f.ruleset.points_scheme(league.points)
-    for sheet, cas_for, cas_against in ((e.home, row.home_casualties, row.away_casualties),
-                                        (e.away, row.away_casualties, row.home_casualties)):
+    for sheet, cas_for, cas_against in (
+        (e.home, row.home_casualties, row.away_casualties),
+        (e.away, row.away_casualties, row.home_casualties),
+    ):
         standing = f.store.get(StandingRow, f.league_id, row.season, sheet.team) or StandingRow(
-            league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division)
+            league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division
+        )
         points, bonus = f.ruleset.match_points(e, sheet.team, scheme)
         ours, theirs = scores(e, sheet.team)
         lost = e.kind == "unplayed" and e.concession is None
-        f.store.put(standing.model_copy(update={
-            "played": standing.played + 1,
-            "won": standing.won + int(ours > theirs and not lost),
-            "drawn": standing.drawn + int(ours == theirs and not lost),
-            "lost": standing.lost + int(ours < theirs or lost),
-            "td_for": standing.td_for + ours, "td_against": standing.td_against + theirs,
-            "cas_for": standing.cas_for + cas_for,
-            "cas_against": standing.cas_against + cas_against,
-            "points": standing.points + points + (bonus if scheme.bonus_mode == "added" else 0),
-            "bonus": standing.bonus + bonus,
-        }))
+        f.store.put(
+            standing.model_copy(
+                update={
+                    "played": standing.played + 1,
+                    "won": standing.won + int(ours > theirs and not lost),
+                    "drawn": standing.drawn + int(ours == theirs and not lost),
+                    "lost": standing.lost + int(ours < theirs or lost),
+                    "td_for": standing.td_for + ours,
+                    "td_against": standing.td_against + theirs,
+                    "cas_for": standing.cas_for + cas_for,
+                    "cas_against": standing.cas_against + cas_against,
+                    "points": standing.points
+                    + points
+                    + (bonus if scheme.bonus_mode == "added" else 0),
+                    "bonus": standing.bonus + bonus,
+                }
+            )
+        )
 
 
 def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:

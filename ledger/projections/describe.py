@@ -24,34 +24,47 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.SeasonStarted: lambda e: f"season {e.season} started ({len(e.divisions)} division(s))",
     ev.FixturesScheduled: lambda e: f"{len(e.fixtures)} fixtures scheduled for season {e.season}",
     ev.SeasonClosed: lambda e: f"season {e.season} closed",
-    ev.TeamRegistered: lambda e: (f"{e.name} ({e.roster}, coach {e.coach}) registered"
-                                  f" with {_gold(e.treasury)}"),
-    ev.PlayerHired: lambda e: (f"{e.team} hired {e.name} ({e.position}, {e.kind})"
-                               f" for {_gold(e.price)}"),
+    ev.TeamRegistered: lambda e: (
+        f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"
+    ),
+    ev.PlayerHired: lambda e: (
+        f"{e.team} hired {e.name} ({e.position}, {e.kind}) for {_gold(e.price)}"
+    ),
     ev.PlayerFired: lambda e: f"{e.team} fired player {e.player}",
     ev.PlayerTemporarilyRetired: lambda e: f"{e.team}: player {e.player} temporarily retired",
     ev.PlayerDied: lambda e: f"{e.team}: player {e.player} died",
     ev.PlayerLeft: lambda e: f"{e.team}: player {e.player} left the team",
-    ev.SidelinePurchased: lambda e: f"{e.team} bought " + ", ".join(
-        f"{p.count} x {p.item} ({_gold(p.price)})" for p in e.purchases),
+    ev.SidelinePurchased: lambda e: (
+        f"{e.team} bought "
+        + ", ".join(f"{p.count} x {p.item} ({_gold(p.price)})" for p in e.purchases)
+    ),
     ev.SidelineReleased: lambda e: f"{e.team} let go {e.count} x {e.item}",
     ev.TreasuryAdjusted: lambda e: f"{e.team} treasury adjusted by {_gold(e.amount)}",
-    ev.PlayerAdvanced: lambda e: (f"{e.team}: player {e.player} took {e.kind.replace('_', ' ')}"
-                                  f" {e.skill or (e.characteristic or '').upper()}"),
-    ev.InducementsBought: lambda e: (f"{e.team} bought inducements for {e.match}: "
-                                     + (", ".join(f"{p.count} x {p.item}" for p in e.purchases)
-                                        or "none")),
+    ev.PlayerAdvanced: lambda e: (
+        f"{e.team}: player {e.player} took {e.kind.replace('_', ' ')}"
+        f" {e.skill or (e.characteristic or '').upper()}"
+    ),
+    ev.InducementsBought: lambda e: (
+        f"{e.team} bought inducements for {e.match}: "
+        + (", ".join(f"{p.count} x {p.item}" for p in e.purchases) or "none")
+    ),
     ev.MatchRecorded: _match,
     ev.PostGameClosed: lambda e: f"{e.team} closed the post-game sequence of {e.match}",
-    ev.AppearanceFeesPaid: lambda e: (f"{e.team} paid appearance fees for {e.match}: "
-                                      + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)),
+    ev.AppearanceFeesPaid: lambda e: (
+        f"{e.team} paid appearance fees for {e.match}: "
+        + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)
+    ),
     ev.BountyPosted: lambda e: f"{e.team} posted a bounty of {_gold(e.amount)} on {e.player}",
-    ev.CardPlayed: lambda e: f"{e.team} played {e.card}" + (f" on {e.against}" if e.against
-                                                           else ""),
+    ev.CardPlayed: lambda e: (
+        f"{e.team} played {e.card}" + (f" on {e.against}" if e.against else "")
+    ),
     ev.StarSigned: lambda e: f"{e.team} signed star {e.star} for season {e.season}",
-    ev.TeamRedrafted: lambda e: (f"{e.team} re-drafted for season {e.season}:"
-                                 f" {len(e.players)} players kept"),
-    ev.EventCorrected: lambda e: f"event {e.target} {'voided' if e.action == 'void' else 'amended'}",
+    ev.TeamRedrafted: lambda e: (
+        f"{e.team} re-drafted for season {e.season}: {len(e.players)} players kept"
+    ),
+    ev.EventCorrected: lambda e: (
+        f"event {e.target} {'voided' if e.action == 'void' else 'amended'}"
+    ),
 }
 
 

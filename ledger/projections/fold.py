@@ -105,10 +105,18 @@ class Fold:
         balance = team.treasury + amount
         self.put_team(team.model_copy(update={"treasury": balance}))
         self.treasury_lines += 1
-        self.store.emit(TreasuryLine(
-            league_id=self.league_id, team_id=team_id, seq=seq, line=self.treasury_lines,
-            amount=amount, balance=balance, kind=kind, note=note,
-        ))
+        self.store.emit(
+            TreasuryLine(
+                league_id=self.league_id,
+                team_id=team_id,
+                seq=seq,
+                line=self.treasury_lines,
+                amount=amount,
+                balance=balance,
+                kind=kind,
+                note=note,
+            )
+        )
 
     def refresh_touched(self, seq: int) -> None:
         for team_id in sorted(self.touched):
@@ -118,10 +126,18 @@ class Fold:
             if values != team.values or rating != team.rating:
                 team = team.model_copy(update={"values": values, "rating": rating})
                 self.store.put(team)
-            self.store.emit(TeamHistoryLine(
-                league_id=self.league_id, team_id=team_id, seq=seq, rating=rating,
-                values=values, treasury=team.treasury, fans=team.fans, **self.history_match,
-            ))
+            self.store.emit(
+                TeamHistoryLine(
+                    league_id=self.league_id,
+                    team_id=team_id,
+                    seq=seq,
+                    rating=rating,
+                    values=values,
+                    treasury=team.treasury,
+                    fans=team.fans,
+                    **self.history_match,
+                )
+            )
         self.touched.clear()
         self.history_match = {}
         self.treasury_lines = 0
@@ -129,16 +145,25 @@ class Fold:
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
         summary = describe(event)
         for ref in refs(event):
-            self.store.emit(EventRef(
-                league_id=self.league_id, seq=event.seq, ref=ref,
-                event_type=type(event).__name__, recorded_by=event.recorded_by,
-                recorded_at=event.timestamp.isoformat(), reason=event.reason,
-                summary=summary, voided=voided,
-            ))
+            self.store.emit(
+                EventRef(
+                    league_id=self.league_id,
+                    seq=event.seq,
+                    ref=ref,
+                    event_type=type(event).__name__,
+                    recorded_by=event.recorded_by,
+                    recorded_at=event.timestamp.isoformat(),
+                    reason=event.reason,
+                    summary=summary,
+                    voided=voided,
+                )
+            )
 
     # --- effects decided by the ruleset --------------------------------------------------------
 
-    def apply_effects(self, seq: int, effects: Effects, hirelings: dict[str, Any]) -> dict[str, int]:
+    def apply_effects(
+        self, seq: int, effects: Effects, hirelings: dict[str, Any]
+    ) -> dict[str, int]:
         """Apply a ruleset's effects; returns SPP earned per player for the game lines."""
         earned: dict[str, int] = {}
         for effect in effects:
@@ -161,9 +186,14 @@ class Fold:
                 hireling = hirelings[effect.player]
                 hireling["spp"] = hireling.get("spp", 0) + effect.amount
             return
-        self.put_player(player.model_copy(update={
-            "spp": player.spp + effect.amount, "spp_earned": player.spp_earned + effect.amount,
-        }))
+        self.put_player(
+            player.model_copy(
+                update={
+                    "spp": player.spp + effect.amount,
+                    "spp_earned": player.spp_earned + effect.amount,
+                }
+            )
+        )
 
     def change_player(self, effect: Hurt | Leaves | Heals) -> None:
         player = self.player(effect.player)
@@ -182,8 +212,9 @@ class Fold:
         if what == "miss_next_game":
             return player.model_copy(update={"miss_next_game": not better})
         if what == "niggling":
-            return player.model_copy(update={"niggling": max(0, player.niggling - 1 if better
-                                                              else player.niggling + 1)})
+            return player.model_copy(
+                update={"niggling": max(0, player.niggling - 1 if better else player.niggling + 1)}
+            )
         if what == "dead":
             return player.model_copy(update={"status": "dead"})
         stat = what.lstrip("-")
@@ -212,6 +243,7 @@ def fold(events: list[LedgerEvent], ruleset: Ruleset, native: bool = True) -> Me
     store = MemoryStore()
     if not events:
         return store
-    Fold(store, ruleset, str(events[0].originator_id), native,
-         corrections_of(events)).apply_all(events)
+    Fold(store, ruleset, str(events[0].originator_id), native, corrections_of(events)).apply_all(
+        events
+    )
     return store

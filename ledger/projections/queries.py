@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from ledger.domain.state import (
     EventRef,
     LeagueRow,
+    Line,
     MatchRow,
     PlayerGameLine,
     PlayerRow,
@@ -67,12 +68,19 @@ class Leader(Answer):
     status: str
 
 
-LeaderStat = Literal["touchdowns", "casualties", "spp", "mvps", "completions",
-                     "interceptions", "kills", "games"]
-STAT_COLUMNS: dict[str, str] = {"touchdowns": "touchdowns", "casualties": "casualties",
-                                "spp": "spp_earned", "mvps": "mvps", "completions": "completions",
-                                "interceptions": "interceptions", "kills": "kills",
-                                "games": "games"}
+LeaderStat = Literal[
+    "touchdowns", "casualties", "spp", "mvps", "completions", "interceptions", "kills", "games"
+]
+STAT_COLUMNS: dict[str, str] = {
+    "touchdowns": "touchdowns",
+    "casualties": "casualties",
+    "spp": "spp_earned",
+    "mvps": "mvps",
+    "completions": "completions",
+    "interceptions": "interceptions",
+    "kills": "kills",
+    "games": "games",
+}
 
 
 class Queries:
@@ -100,24 +108,37 @@ class Queries:
         team = self.team(team_id)
         players = self.store.select(PlayerRow, league_id=self.league_id, team_id=team_id)
         order = sorted(players, key=lambda p: (p.number or 99, p.hired_seq))
-        return Roster(league=self.league.slug, ruleset=self.ruleset.id, team=team,
-                      value_labels=dict(self.ruleset.value_labels),
-                      players=[p for p in order if p.status in ("active", "retired")],
-                      former=[p for p in order if p.status not in ("active", "retired")])
+        return Roster(
+            league=self.league.slug,
+            ruleset=self.ruleset.id,
+            team=team,
+            value_labels=dict(self.ruleset.value_labels),
+            players=[p for p in order if p.status in ("active", "retired")],
+            former=[p for p in order if p.status not in ("active", "retired")],
+        )
 
     def seasons(self) -> list[int]:
         table = table_of(StandingRow)
         with self.engine.connect() as conn:
-            found = conn.execute(sa.select(table.c.season).distinct()
-                                 .where(table.c.league_id == self.league_id)).scalars().all()
-        return sorted({*found, *([self.league.current_season] if self.league.current_season else [])})
+            found = (
+                conn.execute(
+                    sa.select(table.c.season).distinct().where(table.c.league_id == self.league_id)
+                )
+                .scalars()
+                .all()
+            )
+        return sorted(
+            {*found, *([self.league.current_season] if self.league.current_season else [])}
+        )
 
     def standings(self, season: int | None = None) -> Standings:
         seasons = self.seasons()
         chosen = season if season is not None else (max(seasons) if seasons else 1)
         if season is not None and season not in seasons:
-            raise UnknownSeason(f"league {self.league.slug} has no season {season}"
-                                f" (seasons: {', '.join(map(str, seasons)) or 'none yet'})")
+            raise UnknownSeason(
+                f"league {self.league.slug} has no season {season}"
+                f" (seasons: {', '.join(map(str, seasons)) or 'none yet'})"
+            )
         rows = self.store.select(StandingRow, league_id=self.league_id, season=chosen)
         scheme = self.ruleset.points_scheme(self.league.points)
         results = self.results(chosen)
@@ -126,24 +147,38 @@ class Queries:
         for division in sorted({r.division for r in rows}):
             members = [r for r in rows if r.division == division]
             divisions[division] = [
-                TableRow(rank=r.rank, team_id=r.team_id, name=names.get(r.team_id, r.team_id),
-                         division=division, row=r.row, separated_by=r.separated_by)
+                TableRow(
+                    rank=r.rank,
+                    team_id=r.team_id,
+                    name=names.get(r.team_id, r.team_id),
+                    division=division,
+                    row=r.row,
+                    separated_by=r.separated_by,
+                )
                 for r in self.ruleset.rank(members, results, scheme)
             ]
-        return Standings(league=self.league.slug, season=chosen, bonus_mode=scheme.bonus_mode
-                         if scheme.bonus else "none", divisions=divisions)
+        return Standings(
+            league=self.league.slug,
+            season=chosen,
+            bonus_mode=scheme.bonus_mode if scheme.bonus else "none",
+            divisions=divisions,
+        )
 
     def results(self, season: int) -> list[tuple[str, str, int, int]]:
-        return [(m.home, m.away, m.home_score, m.away_score)
-                for m in self.matches(season) if m.status == "played" and m.kind == "league"]
+        return [
+            (m.home, m.away, m.home_score, m.away_score)
+            for m in self.matches(season)
+            if m.status == "played" and m.kind == "league"
+        ]
 
     def matches(self, season: int | None = None) -> list[MatchRow]:
         where: dict[str, Any] = {"league_id": self.league_id}
         if season is not None:
             where["season"] = season
         found = self.store.select(MatchRow, **where)
-        return sorted(found, key=lambda m: (m.season or 0, m.round or 0, m.recorded_seq or 0,
-                                            m.match_id))
+        return sorted(
+            found, key=lambda m: (m.season or 0, m.round or 0, m.recorded_seq or 0, m.match_id)
+        )
 
     def season_row(self, season: int) -> SeasonRow | None:
         return self.store.get(SeasonRow, self.league_id, season)
@@ -151,24 +186,39 @@ class Queries:
     def leaders(self, stat: str, limit: int = 10) -> list[Leader]:
         column = STAT_COLUMNS[stat]
         table = table_of(PlayerRow)
-        query = (sa.select(table).where(table.c.league_id == self.league_id,
-                                        table.c[column] > 0)
-                 .order_by(table.c[column].desc(), table.c.player_id).limit(limit))
+        query = (
+            sa.select(table)
+            .where(table.c.league_id == self.league_id, table.c[column] > 0)
+            .order_by(table.c[column].desc(), table.c.player_id)
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(query).mappings().all()
-        return [Leader(rank=i + 1, player_id=r["player_id"], name=r["name"], team_id=r["team_id"],
-                       value=r[column], status=r["status"]) for i, r in enumerate(rows)]
+        return [
+            Leader(
+                rank=i + 1,
+                player_id=r["player_id"],
+                name=r["name"],
+                team_id=r["team_id"],
+                value=r[column],
+                status=r["status"],
+            )
+            for i, r in enumerate(rows)
+        ]
 
     def treasury(self, team_id: str) -> list[TreasuryLine]:
         self.team(team_id)
         lines = self.lines(TreasuryLine, team_id=team_id)
-        return sorted(lines, key=lambda line: (line.seq, line.line))  # type: ignore[attr-defined]
+        return sorted(lines, key=lambda line: (line.seq, line.line))
 
     def player(self, ref: str) -> PlayerRow:
         player = self.store.get(PlayerRow, self.league_id, ref)
         if player is None:
-            named = [p for p in self.store.select(PlayerRow, league_id=self.league_id)
-                     if p.name.casefold() == ref.casefold()]
+            named = [
+                p
+                for p in self.store.select(PlayerRow, league_id=self.league_id)
+                if p.name.casefold() == ref.casefold()
+            ]
             if len(named) != 1:
                 raise UnknownPlayer(f"no single player '{ref}' in league {self.league.slug}")
             player = named[0]
@@ -176,20 +226,22 @@ class Queries:
 
     def player_games(self, player_id: str) -> list[PlayerGameLine]:
         lines = self.lines(PlayerGameLine, player_id=player_id)
-        return sorted(lines, key=lambda line: line.seq)  # type: ignore[attr-defined]
+        return sorted(lines, key=lambda line: line.seq)
 
     def history(self, ref: str) -> list[EventRef]:
         """Every event that touched a team, player or match, and the corrections of them."""
         direct = self.lines(EventRef, ref=ref)
-        seqs = {line.seq for line in direct}  # type: ignore[attr-defined]
+        seqs = {line.seq for line in direct}
         corrections = [line for seq in seqs for line in self.lines(EventRef, ref=f"event:{seq}")]
-        everything = {line.seq: line for line in (*direct, *corrections)}  # type: ignore[attr-defined]
-        return [everything[seq] for seq in sorted(everything)]  # type: ignore[misc]
+        everything = {line.seq: line for line in (*direct, *corrections)}
+        return [everything[seq] for seq in sorted(everything)]
 
-    def lines(self, kind: type[Any], **where: Any) -> list[Any]:
+    def lines(self, kind: type[Line], **where: Any) -> list[Any]:
         table = table_of(kind)
-        clauses = [table.c.league_id == self.league_id,
-                   *(table.c[k] == v for k, v in where.items())]
+        clauses = [
+            table.c.league_id == self.league_id,
+            *(table.c[k] == v for k, v in where.items()),
+        ]
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
         return [kind.model_validate(dict(r)) for r in rows]

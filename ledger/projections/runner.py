@@ -74,8 +74,9 @@ class ReadModels:
 
     def position(self) -> int:
         with self.engine.connect() as conn:
-            found = conn.execute(sa.select(POSITION.c.notification_id)
-                                 .where(POSITION.c.name == NAME)).scalar()
+            found = conn.execute(
+                sa.select(POSITION.c.notification_id).where(POSITION.c.name == NAME)
+            ).scalar()
         return int(found or 0)
 
     def ruleset_for(self, store: SqlStore | MemoryStore, event: LedgerEvent) -> Ruleset:
@@ -108,8 +109,14 @@ class ReadModels:
             store.forget()
         return applied
 
-    def apply_one(self, store: SqlStore, folds: dict[str, Fold], source: EventSource,
-                  event: LedgerEvent, position: int) -> int:
+    def apply_one(
+        self,
+        store: SqlStore,
+        folds: dict[str, Fold],
+        source: EventSource,
+        event: LedgerEvent,
+        position: int,
+    ) -> int:
         league_id = str(event.originator_id)
         league = store.get(LeagueRow, league_id)
         if league is not None and event.seq <= league.version:
@@ -140,7 +147,9 @@ class ReadModels:
     def rebuild(self, source: EventSource, progress: Progress | None = None) -> RebuildStats:
         corrections: dict[str, dict[int, EventCorrected]] = {}
         for correction in source.all_corrections():
-            corrections.setdefault(str(correction.originator_id), {})[correction.target] = correction
+            corrections.setdefault(str(correction.originator_id), {})[correction.target] = (
+                correction
+            )
         self.rulesets.clear()
         with self.engine.begin() as conn:
             METADATA.drop_all(conn, tables=[*ALL_TABLES, POSITION])
@@ -153,8 +162,12 @@ class ReadModels:
                 for position, event in page:  # noqa: B007 - the last position is kept
                     league_id = str(event.originator_id)
                     if league_id not in folds:
-                        folds[league_id] = Fold(memory, self.ruleset_for(memory, event), league_id,
-                                                corrections=corrections.get(league_id, {}))
+                        folds[league_id] = Fold(
+                            memory,
+                            self.ruleset_for(memory, event),
+                            league_id,
+                            corrections=corrections.get(league_id, {}),
+                        )
                     folds[league_id].apply(event)
                 count += len(page)
                 if progress:
@@ -191,7 +204,8 @@ def write_memory(conn: Connection, memory: MemoryStore) -> None:
 
 
 def set_position(conn: Connection, position: int) -> None:
-    updated = conn.execute(POSITION.update().where(POSITION.c.name == NAME)
-                           .values(notification_id=position))
+    updated = conn.execute(
+        POSITION.update().where(POSITION.c.name == NAME).values(notification_id=position)
+    )
     if updated.rowcount == 0:
         conn.execute(POSITION.insert().values(name=NAME, notification_id=position))

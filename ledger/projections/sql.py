@@ -75,8 +75,10 @@ def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> N
     dialect = sqlite if conn.dialect.name == "sqlite" else postgresql
     statement = dialect.insert(table)
     updates = {c.name: statement.excluded[c.name] for c in table.columns if not c.primary_key}
-    conn.execute(statement.on_conflict_do_update(index_elements=list(kind.key), set_=updates),
-                 [row_of(r) for r in records])
+    conn.execute(
+        statement.on_conflict_do_update(index_elements=list(kind.key), set_=updates),
+        [row_of(r) for r in records],
+    )
 
 
 def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
@@ -126,8 +128,8 @@ class SqlStore:
         for row in rows:
             record = kind.model_validate(dict(row))
             cached.setdefault(record.key_values(), record)
-        chosen = [r for r in cached.values() if matches(r, where)]
-        return sorted(chosen, key=lambda r: r.key_values())  # type: ignore[return-value]
+        chosen: list[R] = [r for r in cached.values() if matches(r, where)]  # type: ignore[misc]
+        return sorted(chosen, key=lambda r: r.key_values())
 
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ledger.domain.state import LINE_RECORDS, Line, R, Record
 
@@ -36,8 +36,7 @@ class MemoryStore:
         self.sink = sink
 
     def get(self, kind: type[R], *key: Any) -> R | None:
-        found = self.records[kind].get(tuple(key))
-        return found  # type: ignore[return-value]
+        return cast("R | None", self.records[kind].get(tuple(key)))
 
     def select(self, kind: type[R], **where: Any) -> list[R]:
         table = self.records[kind]
@@ -65,4 +64,5 @@ class MemoryStore:
             self.lines[type(line)].append(line)
 
     def all(self, kind: type[R]) -> list[R]:
-        return sorted(self.records[kind].values(), key=lambda r: r.key_values())  # type: ignore[return-value]
+        found = cast("list[R]", list(self.records[kind].values()))
+        return sorted(found, key=lambda r: r.key_values())

@@ -88,9 +88,7 @@ class BaseRuleset:
             return self._team_lists[roster]
         except KeyError:
             known = ", ".join(sorted(self._team_lists))
-            raise UnknownTeam(
-                f"{self.name} has no team list '{roster}' (known: {known})"
-            ) from None
+            raise UnknownTeam(f"{self.name} has no team list '{roster}' (known: {known})") from None
 
     def position(self, roster: str, position: str) -> Position:
         found = self.team_list(roster).position(position)
@@ -174,14 +172,26 @@ class BaseRuleset:
             raise UnknownPosition(f"{self.name} has no star player '{star_id}'")
         return stars[star_id]
 
-    def star_player(self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
-                    ) -> PlayerRow:
+    def star_player(
+        self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
+    ) -> PlayerRow:
         """A star on a team's roster: valued at his cost, earning no SPP."""
         found = self.star(star)
         player = PlayerRow(
-            league_id=league_id, player_id=player_id, team_id=team.team_id, name=found.name,
-            roster=team.roster, position=found.id, kind="star", ma=found.ma, st=found.st,
-            ag=found.ag, pa=found.pa, av=found.av, skills=found.skills, base_cost=found.cost,
+            league_id=league_id,
+            player_id=player_id,
+            team_id=team.team_id,
+            name=found.name,
+            roster=team.roster,
+            position=found.id,
+            kind="star",
+            ma=found.ma,
+            st=found.st,
+            ag=found.ag,
+            pa=found.pa,
+            av=found.av,
+            skills=found.skills,
+            base_cost=found.cost,
             hired_seq=seq,
         )
         return player.model_copy(update={"value": self.player_value(player)})
@@ -255,9 +265,7 @@ class BaseRuleset:
                 effects.append(Spp(player=performance.player, amount=amount, note=note))
         return effects
 
-    def spp_for(
-        self, performance: Performance, casualties: Sequence[Casualty]
-    ) -> tuple[int, str]:
+    def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
         earned = dict(achievements(performance))
         earned["casualty"] = sum(
             1
@@ -287,8 +295,7 @@ class BaseRuleset:
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
         return []
 
-    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str
-                  ) -> list[DiceNeed]:
+    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
         return []
 
     def appearance_fee(self, player: PlayerRow) -> int:
@@ -325,7 +332,9 @@ class BaseRuleset:
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
         return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
 
-    def match_points(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> tuple[int, int]:
+    def match_points(
+        self, match: MatchRecorded, team: str, scheme: PointsScheme
+    ) -> tuple[int, int]:
         ours, theirs = scores(match, team)
         if match.kind == "unplayed" and match.concession is None:
             return scheme.loss, 0
@@ -408,7 +417,7 @@ def rank_table(
     head-to-head tie-breaker reads. Teams still level after every tie-breaker are listed
     in team-id order (the rules leave the final decision to the commissioner).
     """
-    breakers = (["bonus_points"] if scheme.bonus_mode == "tiebreak" and scheme.bonus else [])
+    breakers = ["bonus_points"] if scheme.bonus_mode == "tiebreak" and scheme.bonus else []
     breakers += list(scheme.tiebreakers)
 
     def key(row: StandingRow) -> tuple[int, ...]:

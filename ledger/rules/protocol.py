@@ -8,7 +8,7 @@ ask a different ruleset the same questions about the same events.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -73,15 +73,15 @@ class Ranked(Frozen):
 
 
 class Ruleset(Protocol):
-    id: str
-    name: str
-    source: str
-    aliases: tuple[str, ...]
-    value_labels: Mapping[str, str]
+    id: ClassVar[str]
+    name: ClassVar[str]
+    source: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]]
+    value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
-    rating_key: str
+    rating_key: ClassVar[str]
     options: BaseModel
-    features: frozenset[str]
+    features: ClassVar[frozenset[str]]
     """Optional league mechanics this edition has: ``bounties``, ``cards``,
     ``appearance_fees``, ``inducements``, ``redraft``, ``star_contracts``..."""
 
@@ -91,7 +91,9 @@ class Ruleset(Protocol):
     def position(self, roster: str, position: str) -> Position: ...
     def starting_treasury(self) -> int: ...
     def starting_fans(self) -> int: ...
-    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int: ...
+    def hire_price(
+        self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]
+    ) -> int: ...
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
     def sideline_price(self, team: TeamRow, item: str, count: int) -> int: ...
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow: ...
@@ -99,6 +101,7 @@ class Ruleset(Protocol):
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
     ) -> list[str]: ...
     def check_release(self, team: TeamRow, item: str) -> list[str]: ...
+    def star(self, star_id: str) -> StarPlayer: ...
     def check_hire(
         self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
     ) -> list[str]: ...
@@ -116,13 +119,17 @@ class Ruleset(Protocol):
     def spp_casualties(self, match: MatchRecorded, team: str) -> int: ...
     def casualty_effects(self, casualty: Casualty) -> Casualty: ...
     def check_casualty(self, casualty: Casualty) -> list[str]: ...
-    casualty_dice: Mapping[str, str]
+
+    casualty_dice: ClassVar[Mapping[str, str]]
     """Dice a report may give for a casualty, by purpose (BB2020: D16 then D6)."""
+
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
     ) -> tuple[str, tuple[Effect, ...]]: ...
-    post_game_closes: bool
+
+    post_game_closes: ClassVar[bool]
     """Whether a team must close each game's post-game sequence before its next game."""
+
     def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]: ...
     def match_dice(
         self, match: MatchRecorded, view: LeagueView, league_id: str
@@ -130,16 +137,11 @@ class Ruleset(Protocol):
     def match_outcomes(
         self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects: ...
-    def close_dice(
-        self, team: TeamRow, rolls: tuple[DiceRoll, ...]
-    ) -> list[DiceNeed]: ...
-    def close_outcomes(
-        self, event: PostGameClosed, team: TeamRow, dice: DiceBox
-    ) -> Effects: ...
+    def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]: ...
+    def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects: ...
     def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]: ...
 
-    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str
-                  ) -> list[DiceNeed]: ...
+    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]: ...
     def appearance_fee(self, player: PlayerRow) -> int: ...
     def card_outcomes(
         self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox

@@ -145,7 +145,7 @@ Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def load_yaml(path: Path, model: type[M]) -> M:
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 - safe loader
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
         return model.model_validate(raw)
     except (OSError, yaml.YAMLError, ValidationError) as error:
         raise RulesDataError(f"{path}: {error}") from error

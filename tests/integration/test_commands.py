@@ -38,16 +38,23 @@ from tests.support import (
 
 FIRST_GAME = {
     "match": "g1",
-    "home": {"team": "reavers", "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
-             "dice": {"fan_factor": 2, "dedicated_fans": 4}},
-    "away": {"team": "rats", "players": [{"player": "rats 1", "td": 1, "mvp": 1}],
-             "dice": {"fan_factor": 1, "dedicated_fans": 6}},
+    "home": {
+        "team": "reavers",
+        "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
+        "dice": {"fan_factor": 2, "dedicated_fans": 4},
+    },
+    "away": {
+        "team": "rats",
+        "players": [{"player": "rats 1", "td": 1, "mvp": 1}],
+        "dice": {"fan_factor": 1, "dedicated_fans": 6},
+    },
     "casualties": [{"victim": "rats 4", "by": "reavers 2", "cause": "block", "roll": 15}],
 }
 
 
-def refused(ledger: LeagueLedger, error: type[LedgerError], action: Callable[[], object],
-            match: str) -> None:
+def refused(
+    ledger: LeagueLedger, error: type[LedgerError], action: Callable[[], object], match: str
+) -> None:
     """The action raises ``error`` with a message containing ``match``; nothing written."""
     before = event_count(ledger)
     with pytest.raises(error, match=match):
@@ -80,32 +87,48 @@ def test_a_recorded_match_pays_winnings_and_awards_spp(ledger: LeagueLedger) -> 
     assert team(ledger, "reavers").treasury == 355_000 + 55_000
     assert team(ledger, "rats").treasury == 1_000_000 - 655_000 + 45_000
     scorer = view.get(PlayerRow, league_id, "p1")
-    assert scorer is not None and scorer.spp == 2 * 3 + 4
+    assert scorer is not None
+    assert scorer.spp == 2 * 3 + 4
     killer = view.get(PlayerRow, league_id, "p2")
-    assert killer is not None and killer.spp == 2 and killer.kills == 1
-    dead = [p for p in view.select(PlayerRow, league_id=league_id, team_id="rats")
-            if p.name == "rats 4"]
+    assert killer is not None
+    assert killer.spp == 2
+    assert killer.kills == 1
+    dead = [
+        p for p in view.select(PlayerRow, league_id=league_id, team_id="rats") if p.name == "rats 4"
+    ]
     assert dead[0].status == "dead"
     standing = view.get(StandingRow, league_id, 1, "reavers")
-    assert standing is not None and (standing.won, standing.points, standing.cas_for) == (1, 3, 1)
+    assert standing is not None
+    assert (standing.won, standing.points, standing.cas_for) == (1, 3, 1)
 
 
 def test_unknown_team_and_position_are_refused(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    refused(ledger, UnknownTeam, lambda: ledger.hire_player(
-        "test", "nobody", "lineman", "X", by="t"), "no team 'nobody'")
-    refused(ledger, UnknownPosition, lambda: ledger.hire_player(
-        "test", "reavers", "wizard", "X", by="t"), "has no position 'wizard'")
+    refused(
+        ledger,
+        UnknownTeam,
+        lambda: ledger.hire_player("test", "nobody", "lineman", "X", by="t"),
+        "no team 'nobody'",
+    )
+    refused(
+        ledger,
+        UnknownPosition,
+        lambda: ledger.hire_player("test", "reavers", "wizard", "X", by="t"),
+        "has no position 'wizard'",
+    )
 
 
 def test_a_seventeenth_player_is_refused(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t",
-                         treasury=2_000_000)
+    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=2_000_000)
     for i in range(16):
         ledger.hire_player("test", "reavers", "lineman", f"L{i}", by="t")
-    refused(ledger, RosterFull, lambda: ledger.hire_player(
-        "test", "reavers", "lineman", "L16", by="t"), "16 players")
+    refused(
+        ledger,
+        RosterFull,
+        lambda: ledger.hire_player("test", "reavers", "lineman", "L16", by="t"),
+        "16 players",
+    )
 
 
 def test_position_quantities_are_enforced(ledger: LeagueLedger) -> None:
@@ -113,33 +136,52 @@ def test_position_quantities_are_enforced(ledger: LeagueLedger) -> None:
     ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t")
     ledger.hire_player("test", "reavers", "blitzer", "B1", by="t")
     ledger.hire_player("test", "reavers", "blitzer", "B2", by="t")
-    refused(ledger, PositionLimitReached, lambda: ledger.hire_player(
-        "test", "reavers", "blitzer", "B3", by="t"), "at most 2")
+    refused(
+        ledger,
+        PositionLimitReached,
+        lambda: ledger.hire_player("test", "reavers", "blitzer", "B3", by="t"),
+        "at most 2",
+    )
 
 
 def test_overspending_is_refused(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t",
-                         treasury=100_000)
+    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=100_000)
     ledger.hire_player("test", "reavers", "blitzer", "B1", by="t")
-    refused(ledger, InsufficientTreasury, lambda: ledger.hire_player(
-        "test", "reavers", "blitzer", "B2", by="t"), "costs 85,000 but .* 15,000")
+    refused(
+        ledger,
+        InsufficientTreasury,
+        lambda: ledger.hire_player("test", "reavers", "blitzer", "B2", by="t"),
+        "costs 85,000 but .* 15,000",
+    )
 
 
 def test_the_same_match_cannot_be_recorded_twice(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
     ledger.record_match("test", report(FIRST_GAME), by="t")
-    refused(ledger, MatchAlreadyRecorded,
-            lambda: ledger.record_match("test", report(FIRST_GAME), by="t"),
-            "already recorded")
+    refused(
+        ledger,
+        MatchAlreadyRecorded,
+        lambda: ledger.record_match("test", report(FIRST_GAME), by="t"),
+        "already recorded",
+    )
 
 
 def test_a_report_naming_a_player_of_another_team_is_refused(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    wrong = {**FIRST_GAME, "home": {**FIRST_GAME["home"],  # type: ignore[dict-item]
-                                    "players": [{"player": "rats 2", "td": 2}]}}
-    refused(ledger, PlayerNotInTeam, lambda: ledger.record_match("test", report(wrong), by="t"),
-            "plays for rats, not reavers")
+    wrong = {
+        **FIRST_GAME,
+        "home": {
+            **FIRST_GAME["home"],  # type: ignore[dict-item]
+            "players": [{"player": "rats 2", "td": 2}],
+        },
+    }
+    refused(
+        ledger,
+        PlayerNotInTeam,
+        lambda: ledger.record_match("test", report(wrong), by="t"),
+        "plays for rats, not reavers",
+    )
 
 
 def test_a_dead_player_cannot_play(ledger: LeagueLedger) -> None:
@@ -147,35 +189,63 @@ def test_a_dead_player_cannot_play(ledger: LeagueLedger) -> None:
     ledger.record_match("test", report(FIRST_GAME), by="t")
     ledger.close_post_game("test", "g1", "reavers", by="t", roll_missing=True)
     ledger.close_post_game("test", "g1", "rats", by="t", roll_missing=True)
-    second = {"match": "g2", "home": {"team": "rats", "players": [{"player": "rats 4"}]},
-              "away": {"team": "reavers"}}
-    refused(ledger, PlayerUnavailable,
-            lambda: ledger.record_match("test", report(second), by="t", roll_missing=True),
-            "is dead")
+    second = {
+        "match": "g2",
+        "home": {"team": "rats", "players": [{"player": "rats 4"}]},
+        "away": {"team": "reavers"},
+    }
+    refused(
+        ledger,
+        PlayerUnavailable,
+        lambda: ledger.record_match("test", report(second), by="t", roll_missing=True),
+        "is dead",
+    )
 
 
 def test_missing_dice_are_named_unless_the_ledger_rolls_them(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    bare = {"match": "g1", "home": {"team": "reavers", "touchdowns": 1},
-            "away": {"team": "rats", "touchdowns": 0}}
-    refused(ledger, InvalidDice, lambda: ledger.record_match("test", report(bare), by="t"),
-            "fan_factor .D3. for reavers")
+    bare = {
+        "match": "g1",
+        "home": {"team": "reavers", "touchdowns": 1},
+        "away": {"team": "rats", "touchdowns": 0},
+    }
+    refused(
+        ledger,
+        InvalidDice,
+        lambda: ledger.record_match("test", report(bare), by="t"),
+        "fan_factor .D3. for reavers",
+    )
     ledger.record_match("test", report(bare), by="t", roll_missing=True)
     row = ledger.view().get(MatchRow, ledger.league_row("test").league_id, "g1")
-    assert row is not None and row.status == "played"
+    assert row is not None
+    assert row.status == "played"
 
 
 def test_firing_below_eleven_eligible_players_is_refused(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    refused(ledger, TooFewPlayers, lambda: ledger.fire_player("test", "reavers", "reavers 5",
-                                                              by="t"), "at least 11")
+    refused(
+        ledger,
+        TooFewPlayers,
+        lambda: ledger.fire_player("test", "reavers", "reavers 5", by="t"),
+        "at least 11",
+    )
 
 
 def test_an_unknown_ruleset_or_option_is_refused(ledger: LeagueLedger) -> None:
-    refused(ledger, UnknownRuleset, lambda: ledger.create_league("x", "X", "bb1987", by="t"),
-            "unknown ruleset 'bb1987'")
-    refused(ledger, InvalidOption, lambda: ledger.create_league(
-        "x", "X", "bb2020", by="t", options={"bonus_points": "sometimes"}), "bonus_points")
+    refused(
+        ledger,
+        UnknownRuleset,
+        lambda: ledger.create_league("x", "X", "bb1987", by="t"),
+        "unknown ruleset 'bb1987'",
+    )
+    refused(
+        ledger,
+        InvalidOption,
+        lambda: ledger.create_league(
+            "x", "X", "bb2020", by="t", options={"bonus_points": "sometimes"}
+        ),
+        "bonus_points",
+    )
 
 
 def test_a_malformed_report_is_refused_before_anything_is_read() -> None:
@@ -184,14 +254,16 @@ def test_a_malformed_report_is_refused_before_anything_is_read() -> None:
     with pytest.raises(MalformedReport, match="not valid YAML"):
         report("home: [unclosed\n")
     with pytest.raises(MalformedReport, match="td"):
-        report({"home": {"team": "a", "players": [{"player": "x", "td": -1}]},
-                "away": {"team": "b"}})
+        report(
+            {"home": {"team": "a", "players": [{"player": "x", "td": -1}]}, "away": {"team": "b"}}
+        )
 
 
 def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
     create_league(ledger)
     draft_team(ledger, "test", "reavers", "human", HUMAN_ELEVEN[:1])
-    ledger.adjust_treasury("test", "reavers", 20_000, by="the commissioner",
-                           reason="fair play award")
+    ledger.adjust_treasury(
+        "test", "reavers", 20_000, by="the commissioner", reason="fair play award"
+    )
     last = list(ledger.source.league_events(ledger.league_row("test").league_id))[-1]
     assert (last.recorded_by, last.reason) == ("the commissioner", "fair play award")

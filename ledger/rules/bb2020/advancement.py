@@ -15,8 +15,11 @@ from ledger.rules.bb2020.tables import Tables, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
 
-SKILL_KINDS = {"random_primary": "primary", "chosen_primary": "primary",
-               "chosen_secondary": "secondary"}
+SKILL_KINDS = {
+    "random_primary": "primary",
+    "chosen_primary": "primary",
+    "chosen_secondary": "secondary",
+}
 
 
 def skill_base(name: str) -> str:
@@ -33,16 +36,20 @@ def cost(t: Tables, player: PlayerRow, kind: str) -> int:
     return int(getattr(row, kind))
 
 
-def result(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
-           ) -> AdvancementResult:
+def result(
+    t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
+) -> AdvancementResult:
     spp = cost(t, player, event.kind)
     if event.characteristic is not None and event.kind == "characteristic":
         increase = t.value_increase[event.characteristic]
-        return AdvancementResult(spp_cost=spp, value_increase=increase,
-                                 characteristic=event.characteristic)
+        return AdvancementResult(
+            spp_cost=spp, value_increase=increase, characteristic=event.characteristic
+        )
     skill = find_skill(event.skill or "")
     access = "primary" if skill and skill.category in position.primary else "secondary"
-    increase = t.value_increase[access] + (t.value_increase["elite"] if skill and skill.elite else 0)
+    increase = t.value_increase[access] + (
+        t.value_increase["elite"] if skill and skill.elite else 0
+    )
     return AdvancementResult(spp_cost=spp, value_increase=increase, skill=event.skill)
 
 
@@ -55,8 +62,10 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
         return ["BB2020 has no random secondary skills on the Advancement Table"]
     spp = cost(t, player, event.kind)
     if player.spp < spp:
-        return [f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
-                f" costs {spp} as advancement {len(player.advancements) + 1}"]
+        return [
+            f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
+            f" costs {spp} as advancement {len(player.advancements) + 1}"
+        ]
     if event.kind == "characteristic":
         return characteristic_problems(t, player, position, event)
     return skill_problems(player, position, event, SKILL_KINDS[event.kind])
@@ -73,16 +82,20 @@ def characteristic_problems(
         # 'they can choose to select a Primary or Secondary Skill instead'
         return skill_problems(player, position, event, "any")
     if event.characteristic not in allowed:
-        return [f"a D8 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
-                f" not {event.characteristic.upper()}"]
+        return [
+            f"a D8 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
+            f" not {event.characteristic.upper()}"
+        ]
     return limit_problems(t, player, position, event.characteristic)
 
 
 def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) -> list[str]:
     done = sum(1 for a in player.advancements if a.get("characteristic") == stat)
     if done >= t.max_improvements:
-        return [f"{player.name}'s {stat.upper()} has already been improved {done} times"
-                f" (at most {t.max_improvements})"]
+        return [
+            f"{player.name}'s {stat.upper()} has already been improved {done} times"
+            f" (at most {t.max_improvements})"
+        ]
     current = getattr(player, stat)
     if current is None:
         return [f"{player.name} has no {stat.upper()} to improve"]
@@ -94,18 +107,24 @@ def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) 
     return []
 
 
-def skill_problems(player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
-                   ) -> list[str]:
+def skill_problems(
+    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
+) -> list[str]:
     if not event.skill:
         return ["name the skill the player takes"]
     skill = find_skill(event.skill)
     if skill is None:
         return [f"'{event.skill}' is not a BB2020 skill"]
-    categories = {"primary": position.primary, "secondary": position.secondary,
-                  "any": position.primary + position.secondary}[access]
+    categories = {
+        "primary": position.primary,
+        "secondary": position.secondary,
+        "any": position.primary + position.secondary,
+    }[access]
     if skill.category not in categories:
-        return [f"{skill.name} ({skill.category}) is not a {access} skill for a"
-                f" {position.name} ({''.join(categories) or 'none'})"]
+        return [
+            f"{skill.name} ({skill.category}) is not a {access} skill for a"
+            f" {position.name} ({''.join(categories) or 'none'})"
+        ]
     if any(skill_base(s) == skill_base(skill.name) for s in player.skills):
         return [f"{player.name} already has {skill.name}"]
     return []

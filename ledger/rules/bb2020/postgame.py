@@ -27,8 +27,10 @@ COUNTED = ("league", "playoff")
 
 def conceded(match: MatchRecorded, team: str) -> bool:
     """Conceded with the penalties (not 'without penalty')."""
-    return match.concession is not None and match.concession.team == team and (
-        match.concession.kind == "conceded"
+    return (
+        match.concession is not None
+        and match.concession.team == team
+        and (match.concession.kind == "conceded")
     )
 
 
@@ -55,29 +57,53 @@ def team_dice(
     team = sheet.team
     needs: list[DiceNeed] = []
     if match.kind in COUNTED:
-        needs.append(DiceNeed(purpose="fan_factor", dice=t.winnings.fan_factor_die, subject=team,
-                              why="pre-game Fans: Fan Factor = Dedicated Fans + D3"))
+        needs.append(
+            DiceNeed(
+                purpose="fan_factor",
+                dice=t.winnings.fan_factor_die,
+                subject=team,
+                why="pre-game Fans: Fan Factor = Dedicated Fans + D3",
+            )
+        )
     if match.kind == "unplayed" and match.concession and match.concession.team != team:
-        needs.append(DiceNeed(purpose="winnings", dice=t.unplayed.agreed_concession_die,
-                              subject=team, why="conceded unplayed fixture: D6 x 10,000"))
+        needs.append(
+            DiceNeed(
+                purpose="winnings",
+                dice=t.unplayed.agreed_concession_die,
+                subject=team,
+                why="conceded unplayed fixture: D6 x 10,000",
+            )
+        )
     if conceded(match, team):
-        needs.append(DiceNeed(purpose="concession_fans", dice=t.concession.fans_die,
-                              subject=team, why="Conceding: Dedicated Fans -D3"))
+        needs.append(
+            DiceNeed(
+                purpose="concession_fans",
+                dice=t.concession.fans_die,
+                subject=team,
+                why="Conceding: Dedicated Fans -D3",
+            )
+        )
         needs += walkout_dice(t, team, view, league_id)
     if match.kind in (*COUNTED, "unplayed") and result(match, sheet) != "draw":
-        needs.append(DiceNeed(purpose="dedicated_fans", dice="D6", subject=team,
-                              why="Update Dedicated Fans"))
+        needs.append(
+            DiceNeed(purpose="dedicated_fans", dice="D6", subject=team, why="Update Dedicated Fans")
+        )
     return needs
 
 
 def walkout_dice(t: Tables, team: str, view: LeagueView, league_id: str) -> list[DiceNeed]:
     veterans = [
-        p for p in view.select(PlayerRow, league_id=league_id, team_id=team)
+        p
+        for p in view.select(PlayerRow, league_id=league_id, team_id=team)
         if p.status == "active" and len(p.advancements) >= t.concession.walkout_advancements
     ]
     return [
-        DiceNeed(purpose="walkout", dice="D6", subject=p.player_id,
-                 why=f"{p.name} has {len(p.advancements)} advancements: leaves on 1-3")
+        DiceNeed(
+            purpose="walkout",
+            dice="D6",
+            subject=p.player_id,
+            why=f"{p.name} has {len(p.advancements)} advancements: leaves on 1-3",
+        )
         for p in sorted(veterans, key=lambda p: p.player_id)
     ]
 
@@ -96,11 +122,16 @@ def match_outcomes(
     if match.kind not in (*COUNTED, "unplayed"):
         return effects
     teams = {s.team: view.get(TeamRow, league_id, s.team) for s in (match.home, match.away)}
-    factors = {
-        team: row.fans + sum(dice.roll(sheet.dice, "fan_factor", t.winnings.fan_factor_die, team))
-        for sheet in (match.home, match.away)
-        if (team := sheet.team) and (row := teams[team]) is not None
-    } if match.kind in COUNTED else {}
+    factors = (
+        {
+            team: row.fans
+            + sum(dice.roll(sheet.dice, "fan_factor", t.winnings.fan_factor_die, team))
+            for sheet in (match.home, match.away)
+            if (team := sheet.team) and (row := teams[team]) is not None
+        }
+        if match.kind in COUNTED
+        else {}
+    )
     for sheet in (match.home, match.away):
         team_row = teams[sheet.team]
         assert team_row is not None  # commands only record matches of registered teams
@@ -128,8 +159,14 @@ def winnings(
         if match.concession is None or match.concession.team == team:
             return []
         pips = sum(dice.roll(sheet.dice, "winnings", t.unplayed.agreed_concession_die, team))
-        return [Gold(team=team, amount=pips * t.unplayed.per_pip, kind="winnings",
-                     note=f"unplayed fixture conceded by agreement: {pips} x 10,000")]
+        return [
+            Gold(
+                team=team,
+                amount=pips * t.unplayed.per_pip,
+                kind="winnings",
+                note=f"unplayed fixture conceded by agreement: {pips} x 10,000",
+            )
+        ]
     if conceded(match, team):
         return []
     if match.concession is not None and conceded(match, match.concession.team):
@@ -139,12 +176,16 @@ def winnings(
     stalled = sheet.stalling or any(p.stalling for p in sheet.players)
     bonus = 0 if stalled else t.winnings.no_stalling_bonus
     amount = attendance * per // 2 + (sheet.touchdowns + bonus) * per
-    note = (f"attendance {attendance} / 2 + {sheet.touchdowns} TD"
-            f"{' + 1 no stalling' if bonus else ' (stalled)'}")
+    note = (
+        f"attendance {attendance} / 2 + {sheet.touchdowns} TD"
+        f"{' + 1 no stalling' if bonus else ' (stalled)'}"
+    )
     return [Gold(team=team, amount=amount, kind="winnings", note=note)]
 
 
-def fans(t: Tables, match: MatchRecorded, sheet: TeamSheet, team: TeamRow, dice: DiceBox) -> Effects:
+def fans(
+    t: Tables, match: MatchRecorded, sheet: TeamSheet, team: TeamRow, dice: DiceBox
+) -> Effects:
     df, bounds = team.fans, t.dedicated_fans
     effects: Effects = []
     if conceded(match, team.team_id):
@@ -164,7 +205,11 @@ def fans(t: Tables, match: MatchRecorded, sheet: TeamSheet, team: TeamRow, dice:
 
 
 def concession_walkouts(
-    t: Tables, match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str,
+    t: Tables,
+    match: MatchRecorded,
+    sheet: TeamSheet,
+    view: LeagueView,
+    league_id: str,
     dice: DiceBox,
 ) -> Effects:
     if not conceded(match, sheet.team):
@@ -191,15 +236,27 @@ def mishap(t: Tables, treasury: int, roll: int) -> str:
 def close_dice(t: Tables, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
     if team.treasury < t.expensive_mistakes.threshold:
         return []
-    needs = [DiceNeed(purpose="expensive_mistakes", dice="D6", subject=team.team_id,
-                      why=f"treasury {team.treasury:,} >= 100,000")]
+    needs = [
+        DiceNeed(
+            purpose="expensive_mistakes",
+            dice="D6",
+            subject=team.team_id,
+            why=f"treasury {team.treasury:,} >= 100,000",
+        )
+    ]
     first = next((r for r in rolls if r.purpose == "expensive_mistakes"), None)
     if first is not None:
         kind = mishap(t, team.treasury, first.values[0])
         amount = {"minor": "D3", "catastrophe": "2D6"}.get(kind)
         if amount:
-            needs.append(DiceNeed(purpose="expensive_mistakes_amount", dice=amount,
-                                  subject=team.team_id, why=f"{kind} incident"))
+            needs.append(
+                DiceNeed(
+                    purpose="expensive_mistakes_amount",
+                    dice=amount,
+                    subject=team.team_id,
+                    why=f"{kind} incident",
+                )
+            )
     return needs
 
 
@@ -219,8 +276,14 @@ def close_outcomes(t: Tables, event: PostGameClosed, team: TeamRow, dice: DiceBo
         loss = max(0, treasury - pips * table.catastrophe_per_pip)
     else:
         return []
-    return [Gold(team=team.team_id, amount=-loss, kind="expensive_mistake",
-                 note=f"{kind} incident (rolled {roll} with {treasury:,} in the treasury)")]
+    return [
+        Gold(
+            team=team.team_id,
+            amount=-loss,
+            kind="expensive_mistake",
+            note=f"{kind} incident (rolled {roll} with {treasury:,} in the treasury)",
+        )
+    ]
 
 
 def must_advance(t: Tables, players: Sequence[PlayerRow]) -> list[str]:

@@ -31,7 +31,7 @@ from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
 from ledger.rules.schema import Position
 
 
-class Options(BaseModel):
+class BB2020Options(BaseModel):
     """Named options of a BB2020 league, recorded in its creation event."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
@@ -53,7 +53,7 @@ class BB2020(BaseRuleset):
     source = "seed 001 (League Play chapter); seed 003 (Spike! Almanac 2021 options)"
     aliases = ("bb20", "blood-bowl-2020", "2020")
     data_dir = Path(__file__).parent / "data"
-    Options = Options
+    Options = BB2020Options
     value_labels = {"tv": "TV", "ctv": "CTV"}
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
@@ -61,8 +61,8 @@ class BB2020(BaseRuleset):
     post_game_closes = True
 
     @property
-    def opts(self) -> Options:
-        assert isinstance(self.options, Options)
+    def opts(self) -> BB2020Options:
+        assert isinstance(self.options, BB2020Options)
         return self.options
 
     @property
@@ -80,17 +80,30 @@ class BB2020(BaseRuleset):
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         t, team_list = tables(), self.team_list(team.roster)
         items = {
-            "reroll": SidelineItem(id="reroll", name="Team Re-roll", price=team_list.reroll_cost,
-                                   max=t.max_rerolls, double_after_draft=True, counts_as="reroll"),
+            "reroll": SidelineItem(
+                id="reroll",
+                name="Team Re-roll",
+                price=team_list.reroll_cost,
+                max=t.max_rerolls,
+                double_after_draft=True,
+                counts_as="reroll",
+            ),
             "dedicated_fans": SidelineItem(
-                id="dedicated_fans", name="Dedicated Fans", price=t.dedicated_fans.price,
-                max=t.dedicated_fans.draft_max, in_value=False, draft_only=True, counts_as="fans"),
+                id="dedicated_fans",
+                name="Dedicated Fans",
+                price=t.dedicated_fans.price,
+                max=t.dedicated_fans.draft_max,
+                in_value=False,
+                draft_only=True,
+                counts_as="fans",
+            ),
         }
         for item_id, staff in t.sideline.items():
             if item_id == "apothecary" and not team_list.apothecary:
                 continue
-            items[item_id] = SidelineItem(id=item_id, name=staff.name, price=staff.price,
-                                          max=staff.max)
+            items[item_id] = SidelineItem(
+                id=item_id, name=staff.name, price=staff.price, max=staff.max
+            )
         return items
 
     def check_fire(
@@ -100,8 +113,10 @@ class BB2020(BaseRuleset):
         the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
         eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
         if player in eligible and len(eligible) - 1 < 11:
-            return [f"firing {player.name} would leave {team.name} with"
-                    f" {len(eligible) - 1} players eligible for the next game (at least 11)"]
+            return [
+                f"firing {player.name} would leave {team.name} with"
+                f" {len(eligible) - 1} players eligible for the next game (at least 11)"
+            ]
         return []
 
     def check_release(self, team: TeamRow, item: str) -> list[str]:
@@ -117,7 +132,8 @@ class BB2020(BaseRuleset):
         Temporarily Retiring players ('Temporarily Retiring')."""
         tv = super().team_values(team, players)["tv"]
         absent = sum(
-            p.value for p in players
+            p.value
+            for p in players
             if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game)
         )
         return {"tv": tv, "ctv": tv - absent}
@@ -146,8 +162,9 @@ class BB2020(BaseRuleset):
             return [f"the BB2020 Casualty Table is a D16, not a {roll.dice}"]
         expected = band(t.casualty_table, roll.values[0])
         if casualty.outcome != expected.outcome:
-            return [f"a casualty roll of {roll.values[0]} is {expected.outcome}, "
-                    f"not {casualty.outcome}"]
+            return [
+                f"a casualty roll of {roll.values[0]} is {expected.outcome}, not {casualty.outcome}"
+            ]
         lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
         if expected.outcome == "lasting_injury" and lasting is not None:
             effect = band(t.lasting_injury_table, lasting.values[0]).effects[0]
@@ -171,8 +188,10 @@ class BB2020(BaseRuleset):
             raise InvalidInput(f"'{outcome}' is not a BB2020 casualty outcome ({known})")
         chosen = checked_effects(effects) or named.effects
         if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
-            raise InvalidInput("a lasting injury needs its D6 roll or the characteristic lost"
-                               " (effects: -ma, -st, -ag, -pa or -av)")
+            raise InvalidInput(
+                "a lasting injury needs its D6 roll or the characteristic lost"
+                " (effects: -ma, -st, -ag, -pa or -av)"
+            )
         return outcome, tuple(dict.fromkeys((*named.effects, *chosen)))
 
     def outcome_from_dice(self, rolls: Sequence[DiceRoll]) -> tuple[str, tuple[Effect, ...]] | None:
@@ -200,8 +219,10 @@ class BB2020(BaseRuleset):
             awarded = sum(p.mvps for p in sheet.players)
             allowed = self.mvp_allowance(match, sheet.team)
             if awarded > allowed:
-                problems.append(f"{sheet.team} awarded {awarded} MVPs where BB2020 allows"
-                                f" {allowed} ('Most Valuable Player', 'Conceding')")
+                problems.append(
+                    f"{sheet.team} awarded {awarded} MVPs where BB2020 allows"
+                    f" {allowed} ('Most Valuable Player', 'Conceding')"
+                )
             stars = {h.id for h in sheet.hirelings if h.kind == "star"}
             if any(p.mvps for p in sheet.players if p.player in stars):
                 problems.append("star players cannot be given the MVP award")
@@ -213,8 +234,9 @@ class BB2020(BaseRuleset):
         if match.concession is None:
             return 0 if match.kind == "unplayed" else 1
         if match.concession.team == team:
-            return 1 if match.concession.kind == "without_penalty" and match.kind != "unplayed" \
-                else 0
+            return (
+                1 if match.concession.kind == "without_penalty" and match.kind != "unplayed" else 0
+            )
         agreed = match.kind == "unplayed"
         return 2 if match.concession.kind == "conceded" or agreed else 1
 
@@ -247,8 +269,9 @@ class BB2020(BaseRuleset):
         position = self.position_of(player)
         return advancement.result(tables(), player, position, event)
 
-    def check_advancement(self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-                          ) -> list[str]:
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
         return advancement.problems(tables(), player, self.position_of(player), event)
 
     def position_of(self, player: PlayerRow) -> Position:

@@ -1,0 +1,1 @@
+"""The league ledger for Blood Bowl leagues."""

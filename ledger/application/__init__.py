@@ -1,0 +1,1 @@
+"""Commands: the LeagueLedger application and the plans that validate each command."""

@@ -1,0 +1,1 @@
+"""Facts: events, value objects, state records and the league log."""
