@@ -12,6 +12,7 @@ The event source is a protocol so that this package does not depend on the appli
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
@@ -71,6 +72,10 @@ class ReadModels:
 
     def create(self) -> None:
         METADATA.create_all(self.engine)
+        with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as conn:
+            if conn.execute(sa.select(POSITION.c.name).where(POSITION.c.name == NAME)).first() \
+                    is None:
+                conn.execute(POSITION.insert().values(name=NAME, notification_id=0))
 
     def position(self) -> int:
         with self.engine.connect() as conn:
@@ -95,37 +100,40 @@ class ReadModels:
     # --- incremental --------------------------------------------------------------------
 
     def catch_up(self, source: EventSource) -> int:
-        """Apply every event after the stored position; returns how many were applied."""
-        position, applied = self.position(), 0
-        store = SqlStore(self.engine)
-        folds: dict[str, Fold] = {}
-        while page := source.page(position, PAGE):
-            for at, event in page:
-                applied += self.apply_one(store, folds, source, event, position)
-                position = at
+        """Apply every event after the stored position; returns how many were applied.
+
+        Each page is folded inside one transaction that first locks the position row, so
+        two processes catching up at once take turns instead of both applying an event.
+        """
+        applied = 0
+        while True:
             with self.engine.begin() as conn:
+                position = lock_position(conn)
+                page = source.page(position, PAGE)
+                if not page:
+                    return applied
+                store = SqlStore(self.engine, conn)
+                folds: dict[str, Fold] = {}
+                for _, event in page:
+                    applied += self.apply_one(conn, store, folds, source, event)
                 store.flush(conn)
-                set_position(conn, position)
-            store.forget()
-        return applied
+                set_position(conn, page[-1][0])
 
     def apply_one(
         self,
+        conn: Connection,
         store: SqlStore,
         folds: dict[str, Fold],
         source: EventSource,
         event: LedgerEvent,
-        position: int,
     ) -> int:
         league_id = str(event.originator_id)
         league = store.get(LeagueRow, league_id)
         if league is not None and event.seq <= league.version:
             return 0  # already in, by a league refold earlier in this catch-up
         if isinstance(event, EventCorrected):
-            with self.engine.begin() as conn:
-                store.flush(conn)
-                set_position(conn, position)
-                self.refold_league(conn, source, league_id)
+            store.flush(conn)
+            self.refold_league(conn, source, league_id)
             store.forget()
             folds.pop(league_id, None)
             return 1
@@ -201,6 +209,16 @@ def write_memory(conn: Connection, memory: MemoryStore) -> None:
         if rows:
             conn.execute(table_of(kind).insert(), rows)
     insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
+
+
+def lock_position(conn: Connection) -> int:
+    """Take the read models' write lock (a no-op update of the position row: a row lock on
+    PostgreSQL, the database write lock on SQLite) and read the position under it."""
+    conn.execute(POSITION.update().where(POSITION.c.name == NAME)
+                 .values(notification_id=POSITION.c.notification_id))
+    found = conn.execute(sa.select(POSITION.c.notification_id)
+                         .where(POSITION.c.name == NAME)).scalar()
+    return int(found or 0)
 
 
 def set_position(conn: Connection, position: int) -> None:

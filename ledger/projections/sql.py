@@ -9,9 +9,10 @@ command costs a few rows, not the league.
 
 from __future__ import annotations
 
+import contextlib
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -101,8 +102,11 @@ class SqlStore:
     page, so a long catch-up never holds more than a page's worth of records.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, conn: Connection | None = None) -> None:
         self.engine = engine
+        self.conn = conn
+        """When given, reads go through this connection (and so see its uncommitted
+        writes): the runner folds inside the transaction that holds its lock."""
         self.cache: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
         self.dirty: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
         self.lines: list[Line] = []
@@ -112,7 +116,7 @@ class SqlStore:
         if key not in cached:
             table = table_of(kind)
             where = [table.c[name] == value for name, value in zip(kind.key, key, strict=True)]
-            with self.engine.connect() as conn:
+            with self.connection() as conn:
                 row = conn.execute(sa.select(table).where(*where)).mappings().first()
             if row is None:
                 return None
@@ -122,7 +126,7 @@ class SqlStore:
     def select(self, kind: type[R], **where: Any) -> list[R]:
         table = table_of(kind)
         clauses = [table.c[name] == value for name, value in where.items()]
-        with self.engine.connect() as conn:
+        with self.connection() as conn:
             rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
         cached = self.cache.setdefault(kind, {})
         for row in rows:
@@ -130,6 +134,14 @@ class SqlStore:
             cached.setdefault(record.key_values(), record)
         chosen: list[R] = [r for r in cached.values() if matches(r, where)]  # type: ignore[misc]
         return sorted(chosen, key=lambda r: r.key_values())
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[Connection]:
+        if self.conn is not None:
+            yield self.conn
+        else:
+            with self.engine.connect() as conn:
+                yield conn
 
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()

@@ -1,0 +1,128 @@
+"""The log can be backed up, restored identically, and checked for tampering."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+
+from ledger.application.audit import verify_chain
+from ledger.application.service import LeagueLedger
+from ledger.application.transfer import export_lines, import_league
+from ledger.bootstrap import Settings
+from ledger.domain.log import league_id
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.errors import ImportRefused
+from tests.support import report, two_team_league
+
+GAME = {
+    "match": "g1",
+    "home": {"team": "reavers", "players": [{"player": "reavers 1", "td": 1, "mvp": 1}],
+             "dice": {"fan_factor": 3, "dedicated_fans": 2}},
+    "away": {"team": "rats", "players": [{"player": "rats 2", "mvp": 1}],
+             "dice": {"fan_factor": 1, "dedicated_fans": 5}},
+    "casualties": [{"victim": "rats 5", "by": "reavers 3", "roll": 13, "lasting": 6}],
+}
+
+
+def played_league(ledger: LeagueLedger) -> str:
+    slug = two_team_league(ledger)
+    ledger.buy(slug, "reavers", "reroll", 1, by="tester")
+    ledger.record_match(slug, report(GAME), by="tester")
+    ledger.close_post_game(slug, "g1", "reavers", by="tester", dice={"expensive_mistakes": 5})
+    ledger.close_post_game(slug, "g1", "rats", by="tester", dice={"expensive_mistakes": 4})
+    return slug
+
+
+def export_bytes(ledger: LeagueLedger, slug: str) -> bytes:
+    return b"".join(export_lines(ledger.recorder, slug))
+
+
+def test_export_then_import_gives_the_identical_log(
+    ledger: LeagueLedger, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> None:
+    slug = played_league(ledger)
+    exported = export_bytes(ledger, slug)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    assert import_league(fresh.recorder, io.BytesIO(exported)) == (slug, 29)
+    fresh.catch_up()
+    assert export_bytes(fresh, slug) == exported
+    assert verify_chain(fresh.recorder, league_id(slug), slug).ok
+    original = ledger.view().select(PlayerRow, league_id=str(league_id(slug)))
+    restored = fresh.view().select(PlayerRow, league_id=str(league_id(slug)))
+    assert original == restored
+
+
+def test_import_refuses_a_store_that_already_holds_the_league(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    with pytest.raises(ImportRefused, match="already holds league 'test'"):
+        import_league(ledger.recorder, io.BytesIO(export_bytes(ledger, slug)))
+
+
+def test_import_refuses_an_edited_file_and_writes_nothing(
+    sqlite_ledger: LeagueLedger, tmp_path: Path,
+    open_ledgers: Callable[[Settings], LeagueLedger],
+) -> None:
+    slug = played_league(sqlite_ledger)
+    lines = export_bytes(sqlite_ledger, slug).splitlines()
+    row = orjson.loads(lines[5])
+    row["event"]["price"] = 1
+    lines[5] = orjson.dumps(row)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    with pytest.raises(ImportRefused, match="event 5 .* altered after it was recorded"):
+        import_league(fresh.recorder, io.BytesIO(b"\n".join(lines)))
+    assert fresh.source.head() == 0
+    with pytest.raises(ImportRefused, match="truncated"):
+        import_league(fresh.recorder, io.BytesIO(b"\n".join(lines[:-2])))
+
+
+def test_audit_names_the_event_altered_in_the_sqlite_file(
+    sqlite_ledger: LeagueLedger, tmp_path: Path
+) -> None:
+    slug = played_league(sqlite_ledger)
+    assert verify_chain(sqlite_ledger.recorder, league_id(slug), slug).ok
+    with sqlite3.connect(tmp_path / "ledger.db") as db:
+        (state,) = db.execute(
+            "SELECT state FROM stored_events WHERE originator_version = 7").fetchone()
+        tampered = orjson.loads(state)
+        tampered["price"] = tampered["price"] - 25_000
+        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 7",
+                   (orjson.dumps(tampered),))
+    found = verify_chain(sqlite_ledger.recorder, league_id(slug), slug)
+    assert [(b.seq, b.topic.split(":")[-1]) for b in found.breaks] == [(7, "PlayerHired")]
+    assert "altered after it was recorded" in found.breaks[0].problem
+
+
+def test_rewriting_an_event_with_its_hash_breaks_the_chain_at_the_next(
+    sqlite_ledger: LeagueLedger, tmp_path: Path
+) -> None:
+    from ledger.domain.events import content_hash
+
+    slug = played_league(sqlite_ledger)
+    with sqlite3.connect(tmp_path / "ledger.db") as db:
+        topic, state = db.execute(
+            "SELECT topic, state FROM stored_events WHERE originator_version = 7").fetchone()
+        forged = orjson.loads(state)
+        forged["price"] = 1
+        forged["hash"] = content_hash(topic, forged)
+        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 7",
+                   (orjson.dumps(forged),))
+    found = verify_chain(sqlite_ledger.recorder, league_id(slug), slug)
+    assert [b.seq for b in found.breaks] == [8]
+    assert "chain is broken" in found.breaks[0].problem
+
+
+def test_rebuilding_the_read_models_gives_the_same_tables(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    lid = str(league_id(slug))
+    before = (ledger.view().select(TeamRow, league_id=lid),
+              ledger.view().select(PlayerRow, league_id=lid))
+    stats = ledger.read_models.rebuild(ledger.source)
+    assert stats.events == ledger.source.head()
+    after = (ledger.view().select(TeamRow, league_id=lid),
+             ledger.view().select(PlayerRow, league_id=lid))
+    assert after == before
