@@ -53,7 +53,7 @@ class Context:
         """A player by id, by name, or by ``#number`` within a team."""
         found = self.view.get(PlayerRow, self.league_id, ref)
         if found is None and team_id is not None:
-            found = self.by_name_or_number(ref, team_id)
+            found = self.by_name_or_number(ref, team_id) or self.elsewhere(ref, team_id)
         if found is None:
             where = f" of {team_id}" if team_id else ""
             raise UnknownPlayer(f"no player '{ref}'{where} in league {self.league.slug}")
@@ -76,6 +76,11 @@ class Context:
             if found:
                 return found[0]
         return None
+
+    def elsewhere(self, name: str, team_id: str) -> PlayerRow | None:
+        """A player of that name on another team (to say so, rather than 'no player')."""
+        others = (p for t in self.teams() if t.team_id != team_id for p in self.players(t.team_id))
+        return next((p for p in others if p.name.casefold() == name.casefold()), None)
 
     def match(self, match_id: str) -> MatchRow | None:
         return self.view.get(MatchRow, self.league_id, match_id)

@@ -159,25 +159,7 @@ def find_player(c: Context, side: Side, ref: str, check_available: bool = True) 
     hireling = next((h for h in side.hirelings.values() if ref in (h.id, h.name)), None)
     if hireling is not None:
         return hireling.id
-    team_id = side.team.team_id
-    try:
-        player = c.player(ref, team_id)
-    except UnknownPlayer:
-        other = next(
-            (
-                p
-                for t in c.teams()
-                if t.team_id != team_id
-                for p in c.players(t.team_id)
-                if ref in (p.player_id, p.name)
-            ),
-            None,
-        )
-        if other is not None:
-            raise PlayerNotInTeam(
-                f"{other.name} plays for {other.team_id}, not {team_id}"
-            ) from None
-        raise
+    player = c.player(ref, side.team.team_id)
     if check_available:
         check_can_play(player)
     return player.player_id

@@ -1,0 +1,161 @@
+"""The ``ledger`` command as a commissioner runs it: real processes, real files.
+
+A mistake prints one ``error[...]`` line on stderr, exits non-zero, shows no traceback
+and leaves the event count unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+LEDGER = str(Path(sys.executable).parent / "ledger")
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def ledger(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([LEDGER, "--db", str(db), "--as", "tester", *args],
+                          capture_output=True, text=True, timeout=120)
+    if check and done.returncode != 0:
+        raise AssertionError(f"ledger {' '.join(args)} failed:\n{done.stderr}")
+    return done
+
+
+def events(db: Path) -> int:
+    found = json.loads(ledger(db, "league", "list", "--json").stdout)
+    return int(found[0]["version"]) if found else 0
+
+
+def refused(db: Path, code: str, *args: str) -> str:
+    before = events(db)
+    done = ledger(db, *args, check=False)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error[{code}]: "), lines[0]
+    assert events(db) == before
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("demo")
+    done = subprocess.run([LEDGER, "demo", "--dir", str(folder)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Skavenblight Scramblers" in done.stdout
+    return folder / "demo.db"
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Path:
+    db = tmp_path / "cli.db"
+    ledger(db, "league", "create", "owl", "--name", "Old World League", "--ruleset", "bb2020")
+    ledger(db, "team", "register", "reavers", "--name", "Reikland Reavers", "--coach", "Jay",
+           "--roster", "human")
+    ledger(db, "team", "register", "rats", "--name", "Scramblers", "--coach", "Rob",
+           "--roster", "skaven")
+    for i in range(11):
+        ledger(db, "team", "hire", "reavers", "lineman", f"Human {i + 1}", "--number",
+               str(i + 1))
+    ledger(db, "team", "hire", "rats", "gutter_runner", "Skweek", "--number", "1")
+    return db
+
+
+def test_the_demo_prints_standings_and_a_roster_that_add_up(demo: Path) -> None:
+    roster = orjson.loads(ledger(demo, "roster", "skavenblight-scramblers", "--json").stdout)
+    skweek = next(p for p in roster["players"] if p["name"] == "Skweek")
+    # 2 TD + MVP (10) - Sprint (6) + TD (3) + TD (3) = 10; value 85,000 + 20,000
+    assert (skweek["spp"], skweek["value"], skweek["miss_next_game"]) == (10, 105_000, True)
+    assert roster["team"]["treasury"] == 205_000
+    table = orjson.loads(ledger(demo, "standings", "--json").stdout)
+    assert [r["team_id"] for r in table["divisions"][""]] == [
+        "skavenblight-scramblers", "reikland-reavers", "gouged-eye", "grudgebearers"]
+    assert ledger(demo, "audit", "verify").returncode == 0
+
+
+def test_the_query_commands_read_the_demo(demo: Path) -> None:
+    leaders = orjson.loads(ledger(demo, "leaders", "--stat", "touchdowns", "--json").stdout)
+    top = {(row["name"], row["value"]) for row in leaders[:2]}
+    assert top == {("Skweek", 4), ("Ugluk", 4)}  # 2+1+1 and 1+2+1 touchdowns
+    treasury = orjson.loads(ledger(demo, "treasury", "gouged-eye", "--json").stdout)
+    assert treasury[-1]["balance"] == 145_000
+    assert treasury[-1]["kind"] == "expensive_mistake"
+    history = ledger(demo, "history", "Skweek").stdout
+    assert "took chosen primary Sprint" in history
+    assert "hired Skweek" in history
+    assert "Ugluk" in ledger(demo, "roster", "gouged-eye").stdout
+
+
+def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> None:
+    ledger(league, "team", "buy", "reavers", "reroll", "--count", "2")
+    out = ledger(league, "roster", "reavers").stdout
+    assert "TV 650,000" in out
+    assert "treasury 350,000" in out
+    report = tmp_path / "game.yaml"
+    report.write_text("match: g1\nhome: {team: reavers, touchdowns: 1, players: "
+                      "[{player: Human 1, td: 1, mvp: 1}]}\naway: {team: rats, touchdowns: 0}\n")
+    done = ledger(league, "match", "record", str(report), check=False)
+    assert "lacks these rolls" in done.stderr
+    ledger(league, "match", "record", str(report), "--roll")
+    ledger(league, "match", "close", "g1", "--roll")
+    assert ledger(league, "audit", "verify").returncode == 0
+    backup = tmp_path / "owl.jsonl"
+    ledger(league, "export", "--out", str(backup))
+    restored = tmp_path / "restored.db"
+    ledger(restored, "import", str(backup))
+    exported_again = ledger(restored, "export").stdout
+    assert exported_again == backup.read_text()
+
+
+def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Path) -> None:
+    refused(league, "unknown-team", "team", "hire", "nobody", "lineman", "X")
+    refused(league, "unknown-position", "team", "hire", "reavers", "wizard", "X")
+    ledger(league, "team", "register", "poor", "--name", "Poor", "--coach", "P", "--roster",
+           "orc", "--treasury", "40000")
+    refused(league, "insufficient-treasury", "team", "hire", "poor", "lineman", "Gob")
+    for i in range(5):
+        ledger(league, "team", "hire", "reavers", "lineman", f"Extra {i}")
+    refused(league, "roster-full", "team", "hire", "reavers", "lineman", "Seventeen")
+    refused(league, "unknown-ruleset", "league", "create", "x", "--name", "X", "--ruleset",
+            "bb1987")
+    refused(league, "player-not-in-team", "team", "fire", "rats", "Human 1")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("home: {team: reavers\n")
+    refused(league, "malformed-report", "match", "record", str(bad))
+    refused(league, "malformed-report", "match", "record", str(tmp_path / "missing.yaml"))
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("match: g9\nhome: {team: reavers, players: [{player: Skweek, td: 1}]}\n"
+                     "away: {team: rats}\n")
+    refused(league, "player-not-in-team", "match", "record", str(wrong), "--roll")
+
+
+def test_the_same_match_twice_is_refused(league: Path, tmp_path: Path) -> None:
+    report = tmp_path / "game.yaml"
+    report.write_text("match: g1\nhome: {team: reavers, touchdowns: 0}\n"
+                      "away: {team: rats, touchdowns: 0}\n")
+    ledger(league, "match", "record", str(report), "--roll")
+    line = refused(league, "match-already-recorded", "match", "record", str(report), "--roll")
+    assert "g1" in line
+
+
+def test_audit_verify_fails_and_names_the_altered_event(league: Path) -> None:
+    with sqlite3.connect(league) as db:
+        (state,) = db.execute(
+            "SELECT state FROM stored_events WHERE originator_version = 4").fetchone()
+        changed = orjson.loads(state)
+        changed["name"] = "Someone Else"
+        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 4",
+                   (orjson.dumps(changed),))
+    done = ledger(league, "audit", "verify", check=False)
+    assert done.returncode == 1
+    assert "CHAIN BROKEN" in done.stdout
+    assert "PlayerHired" in done.stdout
+    assert "altered after it was recorded" in done.stdout
