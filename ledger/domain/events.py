@@ -44,7 +44,7 @@ GENESIS_HASH = "0" * 64
 class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
     """Base of every league event: the envelope every fact carries."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
     class_version: ClassVar[int] = 1
     summary_template: ClassVar[str] = ""
 
@@ -84,9 +84,13 @@ def content_hash(topic: str, stored: dict[str, Any]) -> str:
 
 
 class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
+    """The league exists: its name, ruleset, options and points; event 1 of its log."""
+
     originator_topic: str
     slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    """The league's short id (lower-case letters, digits, dashes)."""
     name: str = Field(min_length=1)
+    """The league's full name."""
     ruleset: str
     """Stable ruleset id (``bb2020``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
     options: dict[str, Any] = {}
@@ -100,19 +104,29 @@ class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
 
 
 class SeasonStarted(LedgerEvent):
+    """A season begins: its divisions and how many teams reach the play-offs."""
+
     season: int = Field(ge=1)
+    """The season's number (1, 2...)."""
     name: str = ""
+    """A name for the season, if the league gives one."""
     divisions: tuple[Division, ...]
+    """The divisions and the teams in each."""
     playoff_teams: int = Field(default=0, ge=0)
     """How many teams qualify for the play-offs (0: no play-offs)."""
 
 
 class FixturesScheduled(LedgerEvent):
+    """Fixtures of a season (a round robin, or a play-off round) with their ids."""
+
     season: int
     fixtures: tuple[Fixture, ...]
+    """Each fixture's id, round, division, home and away teams and stage."""
 
 
 class SeasonClosed(LedgerEvent):
+    """The season is over: prizes and the League Trophy follow from its results."""
+
     season: int
 
 
@@ -120,9 +134,14 @@ class SeasonClosed(LedgerEvent):
 
 
 class TeamRegistered(LedgerEvent):
+    """A team joins the league with its coach, its team list and its starting treasury."""
+
     team: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    """The team's id in the league (lower-case letters, digits, dashes)."""
     name: str = Field(min_length=1)
+    """The team's name."""
     coach: str = Field(min_length=1)
+    """The coach's name."""
     roster: str
     """Team list id in the league's ruleset (``human``, ``skaven``...)."""
     treasury: int = Field(ge=0)
@@ -130,11 +149,16 @@ class TeamRegistered(LedgerEvent):
 
 
 class PlayerHired(LedgerEvent):
+    """A player joins a team: drafted, hired after a game, a signed journeyman..."""
+
     team: str
     player: str
+    """The player's ledger id (``p1``, ``p2``... in the order hired)."""
     name: str = Field(min_length=1)
     number: int | None = Field(default=None, ge=1, le=99)
+    """Shirt number."""
     position: str
+    """Position id on the team list (or the star's id)."""
     price: int = Field(ge=0)
     """Gold charged under the league's ruleset (the audit trail; another ruleset may
     recompute it from ``position`` and ``kind``)."""
@@ -152,11 +176,15 @@ class PlayerHired(LedgerEvent):
 
 
 class PlayerFired(LedgerEvent):
+    """A player is let go by his coach."""
+
     team: str
     player: str
 
 
 class PlayerTemporarilyRetired(LedgerEvent):
+    """BB2020: a player with a Lasting Injury sits out the rest of the season."""
+
     team: str
     player: str
 
@@ -180,9 +208,13 @@ class SidelinePurchased(LedgerEvent):
 
     team: str
     purchases: tuple[Purchase, ...] = Field(min_length=1)
+    """What was bought (``reroll``, ``apothecary``, ``dedicated_fans``...), how many, and
+    the gold charged."""
 
 
 class SidelineReleased(LedgerEvent):
+    """Staff or other bought items let go (no refund)."""
+
     team: str
     item: str
     count: int = Field(default=1, ge=1)
@@ -193,6 +225,7 @@ class TreasuryAdjusted(LedgerEvent):
 
     team: str
     amount: int
+    """Gold added (negative: taken)."""
 
 
 class PlayerAdvanced(LedgerEvent):
@@ -208,10 +241,14 @@ class PlayerAdvanced(LedgerEvent):
         "characteristic",
         "star_roll",
     ]
+    """Which Advancement Table column (BB2020), or a star player roll (older editions)."""
     skill: str | None = None
+    """The skill taken, if any."""
     characteristic: Characteristic | None = None
+    """The characteristic improved, if any."""
     category: str | None = None
     dice: tuple[DiceRoll, ...] = ()
+    """The rolls made: the D8 of a characteristic improvement, a star player roll..."""
 
 
 # --- matches ----------------------------------------------------------------------------
@@ -231,12 +268,15 @@ class MatchRecorded(LedgerEvent):
     """The facts of one game, as reported by the coaches."""
 
     match: str
+    """The match's id (a fixture's id when scheduled)."""
     season: int | None = None
     round: int | None = None
     kind: Literal["league", "playoff", "friendly", "exhibition", "unplayed"] = "league"
+    """What the game counted for; friendlies and exhibitions change no league figure."""
     home: TeamSheet
     away: TeamSheet
     casualties: tuple[Casualty, ...] = ()
+    """Every player removed as a casualty, with how, by whom, and the dice."""
     concession: Concession | None = None
     shootout: Shootout | None = None
     weather: str | None = None

@@ -36,7 +36,7 @@ DiceSource = Literal["table", "ledger"]
 
 
 class Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 class DiceRoll(Value):

@@ -1,0 +1,116 @@
+"""The event catalogue (docs/events.md), generated from the event classes themselves.
+
+``python -m ledger.domain.catalogue > docs/events.md`` rewrites it; a test fails when the
+document and the code disagree, so the catalogue cannot drift from what is stored.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from typing import Any
+
+from pydantic import BaseModel
+
+from ledger.domain import events as ev
+from ledger.domain import values
+
+ENVELOPE = set(ev.LedgerEvent.model_fields)
+
+RECORDED_BY = {
+    "LeagueCreated": "`ledger league create`",
+    "SeasonStarted": "`ledger season start`",
+    "FixturesScheduled": "`ledger season schedule`, `ledger season playoffs`",
+    "SeasonClosed": "`ledger season close`",
+    "TeamRegistered": "`ledger team register`",
+    "PlayerHired": "`ledger team hire`",
+    "PlayerFired": "`ledger team fire`",
+    "PlayerTemporarilyRetired": "`ledger team retire`",
+    "PlayerDied": "by hand, for a death no match report records",
+    "PlayerLeft": "by hand, for a departure no match report records",
+    "SidelinePurchased": "`ledger team buy`",
+    "SidelineReleased": "`ledger team release`",
+    "TreasuryAdjusted": "`ledger team adjust` (a reason is required)",
+    "PlayerAdvanced": "`ledger team advance`",
+    "InducementsBought": "`ledger match inducements`",
+    "MatchRecorded": "`ledger match record FILE`",
+    "PostGameClosed": "`ledger match close`",
+    "AppearanceFeesPaid": "`ledger match fees` (gold4)",
+    "BountyPosted": "`ledger team bounty` (lrb6-zal)",
+    "CardPlayed": "`ledger match card` (lrb6-zal)",
+    "StarSigned": "`ledger season sign-stars` (bb2020 star player contracts)",
+    "TeamRedrafted": "`ledger team redraft` (bb2020 off-season)",
+    "EventCorrected": "`ledger correct` (a reason is required)",
+}
+
+
+def type_name(annotation: Any) -> str:
+    plain = isinstance(annotation, type) and not typing.get_args(annotation)
+    text = annotation.__name__ if plain else str(annotation)
+    text = re.sub(r"<class '([\w.]+)'>", lambda m: m.group(1).split(".")[-1], text)
+    return re.sub(r"\b(typing|ledger\.domain\.values|datetime|uuid)\.", "", text)
+
+
+def field_rows(model: type[BaseModel], skip: set[str]) -> list[str]:
+    hints = typing.get_type_hints(model)
+    rows = []
+    for name, field in model.model_fields.items():
+        if name in skip:
+            continue
+        default = "" if field.is_required() else f" (default `{field.get_default()!r}`)"
+        doc = (field.description or "").replace("\n", " ")
+        rows.append(f"| `{name}` | `{type_name(hints[name])}`{default} | {doc} |")
+    return rows
+
+
+def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
+    doc = inspect.cleandoc(model.__doc__ or "").replace("\n", " ")
+    lines = [f"{level} {model.__name__}", "", doc, ""]
+    if model.__name__ in RECORDED_BY:
+        lines += [f"Recorded by {RECORDED_BY[model.__name__]}.", ""]
+    rows = field_rows(model, skip)
+    if rows:
+        lines += ["| field | type | meaning |", "|---|---|---|", *rows, ""]
+    return lines
+
+
+def event_classes() -> list[type[ev.LedgerEvent]]:
+    found = [c for c in vars(ev).values()
+             if isinstance(c, type) and issubclass(c, ev.LedgerEvent) and c is not ev.LedgerEvent]
+    return sorted(found, key=lambda c: list(vars(ev)).index(c.__name__))
+
+
+def value_classes() -> list[type[values.Value]]:
+    found = [c for c in vars(values).values()
+             if isinstance(c, type) and issubclass(c, values.Value) and c is not values.Value]
+    return sorted(found, key=lambda c: list(vars(values)).index(c.__name__))
+
+
+def render() -> str:
+    lines = [
+        "# Event catalogue",
+        "",
+        "Every fact a league's log can hold, generated from `ledger/domain/events.py` by",
+        "`python -m ledger.domain.catalogue` (a test keeps this file and the code in step).",
+        "",
+        "Every event also carries the envelope: `originator_id` (the league), "
+        "`originator_version` (its number in the league's log, shown as *event N*), "
+        "`timestamp` (when it was recorded), `recorded_by` (who), `reason` (why, optional; "
+        "required for corrections and treasury adjustments), `prev_hash` and `hash` (the "
+        "chain `ledger audit verify` checks). Events are never edited: `EventCorrected` "
+        "voids or amends an earlier one.",
+        "",
+        "## Events",
+        "",
+    ]
+    for cls in event_classes():
+        lines += section(cls, "###", ENVELOPE | {"originator_topic"})
+    lines += ["## Values carried by events", ""]
+    for cls in value_classes():
+        lines += section(cls, "###", set())
+    return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")
