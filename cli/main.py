@@ -77,9 +77,9 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
 
 
 def register_commands() -> None:
-    from cli import audit, demo, league, match, queries, report, team
+    from cli import audit, demo, league, match, queries, report, season, team
 
-    for module in (league, team, match, queries, audit, demo, report):
+    for module in (league, season, team, match, queries, audit, demo, report):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -1,7 +1,56 @@
-"""``ledger report``: season reports (HTML, Markdown, CSV, JSON). Being built."""
+"""``ledger report``: a season as the league publishes it (HTML, Markdown, CSV, JSON), and
+``ledger schema report``: the JSON Schema of the JSON report."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-COMMANDS: list[click.Command] = []
+from cli.main import Session, pass_session
+from cli.output import say
+from ledger.reports.render import FORMATS, schema_json
+from ledger.reports.service import make_report, report_format, write_report
+from ledger.reports.whatif import comparison_for
+
+NAMES = {"html": "HTML", "md": "Markdown", "csv": "CSV", "json": "JSON"}
+
+
+@click.command("report")
+@click.argument("league", required=False, metavar="[LEAGUE]")
+@click.option("--season", type=int, help="Season to report (default: the latest).")
+@click.option("--format", "fmt", metavar="|".join(FORMATS),
+              help="Report format (default: from --out's suffix, else html).")
+@click.option("--out", type=click.Path(path_type=Path), metavar="PATH",
+              help="File to write; for csv a folder, or a .zip file"
+                   " (default: reports/<league>-season-<N>.<format>).")
+@click.option("--whatif", metavar="ID",
+              help="Add a section comparing the final table under a what-if replay.")
+@pass_session
+def report(session: Session, league: str | None, season: int | None, fmt: str | None,
+           out: Path | None, whatif: str | None) -> None:
+    """Export LEAGUE's season (default: --league, or the only league): standings with
+    tie-breakers, play-offs, results by round, team pages, leaderboards and records, and an
+    audit appendix to check it against the ledger."""
+    ledger = session.ledger()
+    slug = ledger.resolve_league(league or session.league_option)
+    chosen = report_format(fmt, out)  # a bad format is refused before any work
+    comparison = comparison_for(ledger, slug, season, whatif) if whatif else None
+    made = make_report(ledger, slug, season, comparison)
+    path = write_report(made, chosen, out)
+    say(f"Wrote the {NAMES[chosen]} report of {made.league.name}, {made.season.name},"
+        f" to {path}")
+
+
+@click.group("schema")
+def schema() -> None:
+    """JSON Schemas of what the ledger exports."""
+
+
+@schema.command("report")
+def schema_report() -> None:
+    """The JSON Schema that `ledger report --format json` follows."""
+    click.echo(schema_json(), nl=False)
+
+
+COMMANDS: list[click.Command] = [report, schema]

@@ -11,15 +11,16 @@ times; then it is refused. Nothing is ever written by a command that raised.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import IntegrityError, RecordConflictError
 from eventsourcing.utils import get_topic
 
-from ledger.application import corrections, matches, teams
+from ledger.application import corrections, matches, seasons, teams
 from ledger.application.context import Context, Fact
 from ledger.application.reports import MatchReport
 from ledger.application.source import StoreSource
@@ -27,7 +28,7 @@ from ledger.domain import events as ev
 from ledger.domain.events import LedgerEvent
 from ledger.domain.log import LeagueLog, league_id
 from ledger.domain.state import LeagueRow
-from ledger.domain.values import Characteristic, DiceRoll, PointsScheme
+from ledger.domain.values import Characteristic, DiceRoll, Division, PointsScheme
 from ledger.errors import AmbiguousLeague, ConcurrentUpdate, LedgerError, UnknownLeague
 from ledger.persistence.mapper import LedgerMapper
 from ledger.projections.runner import ReadModels
@@ -43,6 +44,7 @@ class LeagueLedger(Application[UUID]):
     name = "Ledger"
     env: ClassVar[dict[str, str]] = {"MAPPER_TOPIC": get_topic(LedgerMapper)}
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {LeagueLog: 100}
+    snapshot_class = Snapshot
 
     def __init__(
         self, env: Mapping[str, str] | None = None, *, read_models: ReadModels | None = None
@@ -332,6 +334,28 @@ class LeagueLedger(Application[UUID]):
             reason=reason,
         )
 
+    def start_season(self, league: str, divisions: Sequence[Division], *, by: str,
+                     playoff_teams: int = 0, name: str = "", reason: str | None = None) -> int:
+        events = self.run(league, lambda c: seasons.plan_start(c, divisions, playoff_teams, name),
+                          by=by, reason=reason)
+        started = events[0]
+        assert isinstance(started, ev.SeasonStarted)
+        return started.season
+
+    def schedule_season(self, league: str, *, by: str, legs: int = 1,
+                        reason: str | None = None) -> int:
+        events = self.run(league, lambda c: seasons.plan_schedule(c, legs), by=by, reason=reason)
+        return fixture_count(events)
+
+    def schedule_playoffs(self, league: str, *, by: str, dungeon_bowl: bool = False,
+                          reason: str | None = None) -> int:
+        events = self.run(league, lambda c: seasons.plan_playoffs(c, dungeon_bowl), by=by,
+                          reason=reason)
+        return fixture_count(events)
+
+    def close_season(self, league: str, *, by: str, reason: str | None = None) -> None:
+        self.run(league, seasons.plan_close, by=by, reason=reason)
+
     def post_bounty(
         self,
         league: str,
@@ -406,3 +430,9 @@ class LeagueLedger(Application[UUID]):
             by=by,
             reason=reason,
         )
+
+
+def fixture_count(events: list[LedgerEvent]) -> int:
+    scheduled = events[0]
+    assert isinstance(scheduled, ev.FixturesScheduled)
+    return len(scheduled.fixtures)

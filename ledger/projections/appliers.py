@@ -22,6 +22,7 @@ from ledger.domain.state import (
 )
 from ledger.projections.fold import Fold
 from ledger.rules.base import scores
+from ledger.rules.effects import Trophy
 
 
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
@@ -78,9 +79,12 @@ def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
 
 
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
+    effects = f.ruleset.season_outcomes(e, f.store, f.league_id)
+    f.apply_effects(e.seq, effects, {})
     season = f.store.get(SeasonRow, f.league_id, e.season)
     if season is not None:
-        f.store.put(season.model_copy(update={"status": "closed"}))
+        holder = next((t.team for t in effects if isinstance(t, Trophy) and t.held), None)
+        f.store.put(season.model_copy(update={"status": "closed", "trophy_holder": holder}))
 
 
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:

@@ -25,7 +25,7 @@ from ledger.domain.state import (
 from ledger.projections.describe import describe, refs
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Fans, Gold, Heals, Hurt, Leaves, Spp
+from ledger.rules.effects import Effects, Fans, Gold, Heals, Hurt, Leaves, Spp, Trophy
 from ledger.rules.protocol import Ruleset
 
 
@@ -175,6 +175,9 @@ class Fold:
             elif isinstance(effect, Spp):
                 earned[effect.player] = earned.get(effect.player, 0) + effect.amount
                 self.earn_spp(effect, hirelings)
+            elif isinstance(effect, Trophy):
+                team = self.team(effect.team)
+                self.put_team(team.model_copy(update={"trophy": effect.held}))
             else:
                 self.change_player(effect)
         return earned

@@ -20,12 +20,14 @@ from ledger.domain.events import (
     PlayerAdvanced,
     PlayerHired,
     PostGameClosed,
+    SeasonClosed,
     TeamRedrafted,
 )
 from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
+    Division,
     Effect,
     Performance,
     PointsScheme,
@@ -326,6 +328,19 @@ class BaseRuleset:
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
         return [f"{self.name} has no advancement rules in this ledger yet"]
+
+    # --- seasons -----------------------------------------------------------------------
+
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]:
+        teams = sum(len(d.teams) for d in divisions)
+        if playoff_teams > teams:
+            return [f"{playoff_teams} play-off places but only {teams} teams"]
+        return [f"division {d.name or '(unnamed)'} has no teams" for d in divisions
+                if not d.teams]
+
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str
+                        ) -> Effects:
+        return []
 
     # --- the league table ----------------------------------------------------------------
 

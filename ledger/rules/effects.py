@@ -58,4 +58,12 @@ class Heals(Outcome):
     note: str = ""
 
 
-Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals]
+class Trophy(Outcome):
+    """BB2020 'Glittering Prizes': the League Trophy (a free re-roll that counts in TV)
+    passes to the season's winner."""
+
+    team: str
+    held: bool
+
+
+Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals | Trophy]

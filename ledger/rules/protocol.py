@@ -18,10 +18,11 @@ from ledger.domain.events import (
     PlayerAdvanced,
     PlayerHired,
     PostGameClosed,
+    SeasonClosed,
     TeamRedrafted,
 )
 from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
-from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
+from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
 from ledger.rules.schema import Position, StarPlayer, TeamList
@@ -155,6 +156,11 @@ class Ruleset(Protocol):
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]: ...
+
+    # --- seasons -----------------------------------------------------------------------
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]: ...
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str
+                        ) -> Effects: ...
 
     # --- the league table ----------------------------------------------------------------
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme: ...

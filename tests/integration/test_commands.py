@@ -267,3 +267,17 @@ def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
     )
     last = list(ledger.source.league_events(ledger.league_row("test").league_id))[-1]
     assert (last.recorded_by, last.reason) == ("the commissioner", "fair play award")
+
+
+def test_a_long_league_log_is_snapshotted_and_reloads(ledger: LeagueLedger) -> None:
+    create_league(ledger)
+    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t",
+                         treasury=10_000_000)
+    for i in range(250):
+        ledger.adjust_treasury("test", "reavers", 1_000, by="t", reason=f"fine {i}")
+    log = ledger.load_log("test")
+    assert log.version == 252
+    assert log.last_hash == list(ledger.source.league_events(str(log.id)))[-1].hash
+    assert ledger.snapshots is not None
+    assert [s.originator_version for s in ledger.snapshots.get(log.id)] == [100, 200]
+    assert team(ledger, "reavers").treasury == 10_250_000

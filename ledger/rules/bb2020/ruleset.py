@@ -18,12 +18,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced, PostGameClosed
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
-from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PostGameClosed, SeasonClosed
+from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
 from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
-from ledger.rules.bb2020 import advancement, postgame
+from ledger.rules.bb2020 import advancement, postgame, season
 from ledger.rules.bb2020.tables import band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
@@ -276,6 +276,27 @@ class BB2020(BaseRuleset):
 
     def position_of(self, player: PlayerRow) -> Position:
         return self.position(player.roster, player.position)
+
+    # --- seasons ---------------------------------------------------------------------------
+
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]:
+        """'Divisions': "each Division should contain at least four teams"."""
+        small = [d.name or "(unnamed)" for d in divisions if len(d.teams) < 4]
+        problems = super().check_season(divisions, playoff_teams)
+        return problems + [f"division {name} has fewer than four teams ('Divisions')"
+                           for name in small]
+
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str
+                        ) -> Effects:
+        league = view.get(LeagueRow, league_id)
+        scheme = self.points_scheme(league.points if league else None)
+        rows = season.whole_league(view, league_id, event.season)
+        matches = view.select(MatchRow, league_id=league_id, season=event.season)
+        results = [(m.home, m.away, m.home_score, m.away_score) for m in matches
+                   if m.status == "played" and m.kind == "league"]
+        table = self.rank(rows, results, scheme)
+        return season.outcomes(tables(), event, view, league_id, table,
+                               self.opts.star_player_contracts)
 
     # --- the league table -----------------------------------------------------------------------
 

@@ -1,10 +1,37 @@
-"""3rd edition with Death Zone and OBERWALD, ruleset id ``dz3`` (seed 004). Skeleton."""
+"""3rd edition Blood Bowl with Death Zone and the OBERWALD rulings, ruleset id ``dz3``.
+
+Source: shared/seeds/004_a32ffd8ab3d1f0ed.txt, OBERWALD "The Crazy Coaches Edition" v2.06
+(2000), rulings and league variants (Var/Alt) for the 3rd edition Handbook (1994) and Death
+Zone (1995); the 3rd edition facts in shared/seeds/README.md (team rating, SPP levels and
+awards). The Death Zone tables that no seed prints (winnings, fan factor, serious injuries)
+are in data/tables.yaml with their source and marked as readings; team lists are the
+classic3 ones (ledger/rules/classic3/data). Every reading: docs/rulesets/dz3.md.
+
+Worked example (seeds README, seed 004 3.8): every starting team has TR 100 - a team drafted
+with 1,000,000 is worth 1,000,000 at list prices, treasury included, and has no SPP. After a
+match in which its players earned 3 + 5 + 2 = 10 SPP and it took 60,000 in winnings, its TR
+is 1,060,000 / 10,000 + 10 / 5 = 108.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, ClassVar
 
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.rules.base import BaseRuleset
+from ledger.rules.dice import DiceBox
+from ledger.rules.dz3 import advancement, checks, injuries, postgame, rating, stars
+from ledger.rules.dz3.game import Game
+from ledger.rules.dz3.options import Options as DZ3Options
+from ledger.rules.dz3.tables import DZStar, tables
+from ledger.rules.dz3.tables import stars as star_list
+from ledger.rules.effects import Effects
+from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.schema import StarPlayer
 
 
 class DZ3(BaseRuleset):
@@ -13,5 +40,159 @@ class DZ3(BaseRuleset):
     source = "seed 004 (OBERWALD Crazy Coaches Edition v2.06) on 3rd edition + Death Zone"
     aliases = ("bb3", "3rd", "deathzone", "death-zone", "oberwald")
     data_dir = Path(__file__).parent.parent / "classic3" / "data"
+    Options = DZ3Options
     value_labels = {"tr": "TR"}
     rating_key = "tr"
+    casualty_dice = injuries.CASUALTY_DICE
+    example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"handicap": "ratio", "fan_factor_damping": True},
+        {"star_players": "two", "star_duplicates": "not_in_league", "star_positions": "counted"},
+        {"star_players": "secret_weapons", "star_duplicates": "not_in_team"},
+        {"star_players": "none", "forfeits": "b", "team_rating": "upgrades"},
+        {"forfeits": "d", "forfeit_penalties": ["income", "fans"]},
+        {"forfeits": "c"},
+    )
+
+    @property
+    def opts(self) -> DZ3Options:
+        assert isinstance(self.options, DZ3Options)  # set from Options by BaseRuleset.__init__
+        return self.options
+
+    @property
+    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+        return tables().spp
+
+    def game(self, match: MatchRecorded, view: LeagueView, league_id: str) -> Game:
+        return Game(tables(), self.opts, match, view, league_id)
+
+    # --- building a team -------------------------------------------------------------------
+
+    def starting_treasury(self) -> int:
+        return tables().starting_treasury
+
+    def stars(self) -> Mapping[str, StarPlayer]:
+        return star_list()
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        t, team_list = tables(), self.team_list(team.roster)
+        items = {
+            "reroll": SidelineItem(
+                id="reroll",
+                name="Team Re-roll",
+                price=team_list.reroll_cost,
+                max=t.max_rerolls,
+                double_after_draft=t.reroll_double_after_draft,
+                counts_as="reroll",
+            ),
+            "fan_factor": SidelineItem(
+                id="fan_factor",
+                name="Fan Factor",
+                price=t.fan_factor.price,
+                max=t.fan_factor.draft_max,
+                draft_only=True,
+                counts_as="fans",
+            ),
+        }
+        for item_id, staff in t.sideline.items():
+            if item_id != "apothecary" or team_list.apothecary:
+                items[item_id] = SidelineItem(
+                    id=item_id, name=staff.name, price=staff.price, max=staff.max
+                )
+        return items
+
+    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+        """The full list price, also for a freebooter signed after the match: 'The original
+        "freeboot fee" is lost but any SPPs are kept' (seed 004 'Freebooters')."""
+        return super().hire_price(team, event, players)
+
+    def check_hire(
+        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+    ) -> list[str]:
+        """The star player variants; under Alt (b) of positions, stars fill positions."""
+        team_list = self.team_list(team.roster)
+        if event.kind == "star" and event.star:
+            star = star_list().get(event.star)
+            if star is None:
+                return [f"{self.name} has no star player '{event.star}'"]
+            return self.star_hire_problems(team, players, star)
+        if event.from_list is None:
+            held = stars.roster_stars(players)
+            taken = same_position(players, team.roster, event.position)
+            taken += stars.stars_as(star_list(), held, team_list, event.position)
+            return stars.position_problems(self.opts, team_list, event.position, taken, event.name)
+        return []
+
+    def star_hire_problems(
+        self, team: TeamRow, players: Sequence[PlayerRow], star: DZStar
+    ) -> list[str]:
+        team_list, held = self.team_list(team.roster), stars.roster_stars(players)
+        found = stars.star_problems(tables(), self.opts, star, team_list, held)
+        position = star.counts_as.get(team_list.id)
+        if position is not None:
+            taken = same_position(players, team.roster, position)
+            taken += stars.stars_as(star_list(), held, team_list, position)
+            found += stars.position_problems(self.opts, team_list, position, taken, star.name)
+        return found
+
+    # --- values ----------------------------------------------------------------------------
+
+    def player_value(self, player: PlayerRow) -> int:
+        """A player's list cost: 3rd edition skills add nothing to it (experience reaches
+        the team rating through SPP / 5), and a discounted hire still counts its list price."""
+        return player.base_cost
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        t = tables()
+        value = rating.team_value(t, team, players, self.team_list(team.roster).reroll_cost)
+        if self.opts.team_rating == "upgrades":
+            return {"tr": rating.upgrades_rating(t, value, players)}
+        return {"tr": rating.spp_rating(t, value, players)}
+
+    # --- matches ---------------------------------------------------------------------------
+
+    def casualty_earns_spp(self, casualty: Casualty) -> bool:
+        """Block and crowd (pushed in: 'award Star Player Points to whoever knocked this
+        player into the crowd' [WD]); never a failed Dodge or Go For It (2.3, 2.4)."""
+        return postgame.earns(casualty, frozenset(tables().casualty_spp_causes))
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        return injuries.problems(tables(), casualty)
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        return injuries.from_report(tables(), outcome, effects, dice)
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        return checks.match_problems(self.game(match, view, league_id), dict(self.team_lists()))
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return postgame.match_dice(self.game(match, view, league_id))
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        causes = frozenset(tables().casualty_spp_causes)
+        return postgame.match_outcomes(self.game(match, view, league_id), dice, causes)
+
+    # --- advancement -----------------------------------------------------------------------
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        return advancement.result(event)
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        position = self.team_list(player.roster).position(player.position)
+        if position is None:
+            return [f"{player.name} ({player.position}) makes no star player rolls"]
+        return advancement.problems(tables(), player, position, event)
+
+
+def same_position(players: Sequence[PlayerRow], roster: str, position: str) -> int:
+    return sum(
+        1
+        for p in rating.rostered(players)
+        if p.position == position and p.roster == roster and p.kind != "star"
+    )

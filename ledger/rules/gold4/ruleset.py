@@ -1,10 +1,56 @@
-"""4th edition "Gold", ruleset id ``gold4`` (seed 002 on the 3rd edition books). Skeleton."""
+"""Blood Bowl 4th edition "Gold" rules, ruleset id ``gold4``.
+
+Source: shared/seeds/002_af84a64a17c90723.txt (Jervis Johnson's "Gold" rules), sections cited on
+each rule, "in addition to the rules in the Handbook and Playbook": the 3rd edition team lists
+of ``classic3`` and the Death Zone league sequence (data/deathzone.yaml, not in the seeds and
+marked as readings in docs/rulesets/gold4.md). Modules: ``rosters`` (team lists, allies, secret
+weapons), ``injuries`` (NEW INJURY TABLE), ``postgame`` (winnings, fan factor, CONCEDING THE
+MATCH), ``fees`` (APPEARANCE FEES), ``advancement`` (Star Player rolls, BIG GUYS AND STAR
+PLAYER POINTS).
+
+Worked example (TEAM RATINGS and the Q&A): a Dwarf team spends 1,000,000 on players, re-rolls,
+fan factor and staff or keeps it in the treasury, and takes its free starting re-roll: team
+rating (1,000,000 / 10,000) + (0 SPP / 5) = 100, "the latter" of the Q&A - the free re-roll
+does not count.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, ClassVar
 
-from ledger.rules.base import BaseRuleset
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamSheet
+from ledger.errors import UnknownTeam
+from ledger.rules.base import ON_ROSTER, BaseRuleset
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects
+from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
+from ledger.rules.gold4.league_tables import deathzone, gold_rules
+from ledger.rules.gold4.matchday import MatchChecks
+from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
+from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.schema import TeamList
+
+
+class Gold4Options(BaseModel):
+    """Named options of a gold4 league, recorded in its creation event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    appearance_fees: FeeLevel = "balanced"
+    """APPEARANCE FEES: 'monty_haul' (none), 'laissez_faire' or 'balanced'. Balanced is the
+    default: 'anybody starting a new league would be foolish to choose to run it other than as
+    a balanced league'."""
+    secret_weapons: bool = True
+    """SECRET WEAPONS: players may be bought with a secret weapon (one armed player per team,
+    four for Goblins). Off: only the lists' own Fanatic and Death Roller."""
+    handicap_mvps: bool = True
+    """Death Zone Handicap Table: the team with the lower team rating may award bonus MVPs."""
 
 
 class Gold4(BaseRuleset):
@@ -12,6 +58,222 @@ class Gold4(BaseRuleset):
     name = 'Blood Bowl 4th edition "Gold"'
     source = "seed 002 (4th edition Gold rules) on the 3rd edition Handbook and Death Zone"
     aliases = ("bb4", "4th", "gold", "fourth")
-    data_dir = Path(__file__).parent.parent / "classic3" / "data"
+    data_dir = Path(__file__).parent / "data"
+    Options = Gold4Options
+    example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"appearance_fees": "monty_haul"},
+        {"appearance_fees": "laissez_faire", "secret_weapons": False, "handicap_mvps": False},
+    )
     value_labels = {"tr": "TR"}
     rating_key = "tr"
+    features = frozenset({"appearance_fees"})
+    casualty_dice = injuries.CASUALTY_DICE
+
+    @property
+    def opts(self) -> Gold4Options:
+        assert isinstance(self.options, Gold4Options)
+        return self.options
+
+    @property
+    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+        return deathzone().spp
+
+    # --- building a team ---------------------------------------------------------------------
+
+    def team_lists(self) -> Mapping[str, TeamList]:
+        return rosters.team_lists()
+
+    def team_list(self, roster: str) -> TeamList:
+        found = rosters.team_lists().get(roster)
+        if found is None:
+            known = ", ".join(sorted(rosters.team_lists()))
+            raise UnknownTeam(f"{self.name} has no team list '{roster}' (known: {known})")
+        return found
+
+    def starting_treasury(self) -> int:
+        return deathzone().starting_treasury
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        team_list, side = self.team_list(team.roster), deathzone().sideline
+        items = {
+            "reroll": SidelineItem(
+                id="reroll",
+                name="Team Re-roll",
+                price=team_list.reroll_cost,
+                max=side.reroll_max,
+                double_after_draft=side.reroll_doubles_after_draft,
+                counts_as="reroll",
+            ),
+            "fan_factor": SidelineItem(
+                id="fan_factor",
+                name="Fan Factor",
+                price=side.fan_factor_price,
+                max=side.fan_factor_draft_max,
+                draft_only=side.fan_factor_draft_only,
+                counts_as="fans",
+            ),
+            **self.free_reroll(team),
+        }
+        for item_id, staff in side.staff.items():
+            if item_id != "apothecary" or team_list.apothecary:
+                items[item_id] = SidelineItem(
+                    id=item_id, name=staff.name, price=staff.price, max=staff.max
+                )
+        return items
+
+    def free_reroll(self, team: TeamRow) -> dict[str, SidelineItem]:
+        """BUYING RE-ROLLS & FAN FACTORS: a separate, free, draft-only item, so the roster shows
+        it was the free one and the team rating can leave it out (Q&A: TR stays 100)."""
+        free = load_gold4_tables().tables.free_reroll_races
+        if team.roster not in {gold_rules().list_id(race) for race in free.races}:
+            return {}
+        item = SidelineItem(
+            id="free_reroll",
+            name="Free starting team re-roll",
+            price=0,
+            max=free.free_team_rerolls,
+            in_value=False,
+            draft_only=True,
+        )
+        return {"free_reroll": item}
+
+    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+        if event.kind == "star" and event.star:
+            return super().hire_price(team, event, players)
+        return rosters.hire_price(event, team)
+
+    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
+        """'The cost of a weapon is added to the cost of the player using it' (SECRET WEAPONS)."""
+        player = super().new_player(event, team, league_id)
+        weapons = [w for ref in event.equipment if (w := rosters.weapon(ref)) is not None]
+        if not weapons:
+            return player
+        armed = player.model_copy(
+            update={
+                "extra_value": player.extra_value + sum(w.cost for w in weapons),
+                "skills": (*player.skills, *(w.name for w in weapons)),
+                "extras": {**player.extras, "secret_weapons": [w.id for w in weapons]},
+            }
+        )
+        return armed.model_copy(update={"value": self.player_value(armed)})
+
+    def check_hire(
+        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+    ) -> list[str]:
+        free = team.staff.get("free_reroll", 0) > 0
+        return [
+            *rosters.ally_problems(team, players, event, free),
+            *rosters.weapon_problems(team, players, event, self.opts.secret_weapons),
+        ]
+
+    # --- values --------------------------------------------------------------------------------
+
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
+        """Improvements are checked before they are recorded; injuries never take a
+        characteristic more than 2 below its starting value (Death Zone), nor below 1."""
+        value = getattr(player, stat)
+        if value is None:
+            return None
+        if better:
+            return int(value + 1)
+        position = rosters.position_of(player)
+        start = int(getattr(position, stat)) if position else int(value)
+        floor = max(1, start - deathzone().serious_injury_table.max_reduction)
+        return int(max(min(value, floor), value - 1))
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        """TEAM RATINGS: 'include the value of each player, re-roll, and the total number of star
+        player points of each player, irrespective of ... what you actually paid'; Death Zone
+        adds fan factor, staff and treasury (seeds/README.md). Each term is rounded down."""
+        rating = deathzone().team_rating
+        on_roster = [p for p in players if p.status in ON_ROSTER]
+        gold = (
+            sum(p.value for p in on_roster)
+            + self.sideline_value(team)
+            + team.fans * rating.fan_factor_value
+            + team.treasury
+        )
+        spp = sum(p.spp_earned for p in on_roster)
+        return {"tr": gold // rating.gold_per_point + spp // rating.spp_per_point}
+
+    def sideline_value(self, team: TeamRow) -> int:
+        """Re-rolls at list price, never the League trophy (004 [JJ]) or the free one."""
+        items = self.sideline_items(team)
+        rerolls = self.team_list(team.roster).reroll_cost * team.rerolls
+        staff = sum(
+            items[item].price * count
+            for item, count in team.staff.items()
+            if item in items and items[item].in_value and items[item].counts_as == "staff"
+        )
+        return rerolls + staff
+
+    # --- matches -------------------------------------------------------------------------------
+
+    def casualty_earns_spp(self, casualty: Casualty) -> bool:
+        """STAR PLAYER POINTS: only 'if he blocks an opponent, or is blocked by an opponent
+        himself, and the opposing player [is] knocked over on the pitch' - a crowd push, a foul
+        or a secret weapon earns nothing. Regenerated players still count (Regeneration)."""
+        return casualty.cause == "block" and casualty.inflicted_by is not None
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        return injuries.casualty_from_report(outcome, effects, dice)
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        return injuries.problems(casualty)
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        checks = MatchChecks(match, view, league_id, self.opts.handicap_mvps)
+        return [
+            *checks.concession_problems(),
+            *checks.mvp_problems(),
+            *fees.problems(match, view, league_id, self.opts.appearance_fees),
+        ]
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return postgame.match_dice(match, view, league_id)
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        effects = postgame.match_outcomes(match, view, league_id, dice)
+        if match.kind in ("exhibition", "unplayed"):
+            return effects
+        for sheet in (match.home, match.away):
+            effects += self.gold_spp(match, sheet, view, league_id)
+        return effects + self.injury_outcomes(match)
+
+    def gold_spp(
+        self, match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
+    ) -> Effects:
+        """Death Zone SPP, except for players that 'may not earn SPPs' (Fanatic, Death Roller)."""
+        checks = MatchChecks(match, view, league_id, self.opts.handicap_mvps)
+        barred = {p.player for p in sheet.players if checks.earns_no_spp(p.player, sheet)}
+        return [
+            e for e in self.spp_outcomes(match, sheet) if getattr(e, "player", "") not in barred
+        ]
+
+    def appearance_fee(self, player: PlayerRow) -> int:
+        return fees.fee(player, self.opts.appearance_fees)
+
+    def match_points(
+        self, match: MatchRecorded, team: str, scheme: PointsScheme
+    ) -> tuple[int, int]:
+        """CONCEDING THE MATCH names the other side 'the winner', whatever the score."""
+        loser = postgame.conceded_by(match)
+        if loser is None:
+            return super().match_points(match, team, scheme)
+        points = scheme.loss if loser == team else scheme.win
+        return points, self.bonus_points(match, team, scheme)
+
+    # --- advancement ---------------------------------------------------------------------------
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        return advancement.result(player, event)
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        return advancement.problems(player, rosters.position_of(player), event)

@@ -1,10 +1,37 @@
-"""LRB6 with the ZAL Season 5 house rules, ruleset id ``lrb6-zal`` (seed 000). Skeleton."""
+"""LRB6 with the Zürchheim Alchemists' League Season 5 rules, ruleset id ``lrb6-zal``.
+
+Source: shared/seeds/000_e199eb2e30fe6ef5.txt (cited "ZAL n" and by table name) on the
+Blood Bowl Living Rulebook 6 (Competition Rules 2010) for what the seed leans on: team
+lists, star players, skills (data/, see data/README.md) and the casualty table
+(data/tables.yaml). Readings of ambiguous passages: docs/rulesets/lrb6-zal.md.
+
+Worked example (a first match): Reavers (TR 102) host the Gouged Eye (TR 125), 23 points
+higher, so the Reavers may name 2 MVPs (one each, plus one bonus MVP from the Handicap
+Table's 21-30 row). Fan Factors 5 and 4 roll 18 and 13: gate 31,000. The Reavers win 2-1:
+D6 4 + 2 (table) + 1 (win) = 70,000 gold; their fan roll of 3 +1 (won) +1 (2 TDs) = 5
+keeps their Fan Factor.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, ClassVar
 
-from ledger.rules.base import BaseRuleset
+from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
+from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Effect, Hireling, TeamSheet
+from ledger.errors import LedgerError
+from ledger.rules.base import ON_ROSTER, BaseRuleset
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Heals, Spp
+from ledger.rules.lrb6_zal import advancement, bounties, cards, casualties, hiring, postgame, rating
+from ledger.rules.lrb6_zal.checks import forfeit_problems, mvp_allowance
+from ledger.rules.lrb6_zal.options import Options as ZalOptions
+from ledger.rules.lrb6_zal.postgame import Side
+from ledger.rules.lrb6_zal.tables import tables
+from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.schema import Position, StarPlayer
 
 
 class LRB6ZAL(BaseRuleset):
@@ -13,5 +40,340 @@ class LRB6ZAL(BaseRuleset):
     source = "seed 000 (Zürchheim Alchemists' League, Season 5) on LRB6 (2010)"
     aliases = ("lrb6", "zal", "lrb6zal")
     data_dir = Path(__file__).parent / "data"
+    Options = ZalOptions
     value_labels = {"tr": "TR"}
     rating_key = "tr"
+    features = frozenset({"bounties", "cards"})
+    casualty_dice = casualties.DICE
+    example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"winnings_roll": "2D6", "fame_in_winnings": True},
+        {"winnings_roll": "none", "tr_counts_treasury": True},
+        {"tr_counts_spp": False, "hirelings_in_match_tr": "journeymen"},
+        {"ageing_by": "roll_number", "value_modifiers": True, "all_casualties_count": False},
+    )
+
+    @property
+    def opts(self) -> ZalOptions:
+        assert isinstance(self.options, ZalOptions)
+        return self.options
+
+    @property
+    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+        return tables().spp
+
+    # --- building a team --------------------------------------------------------------------
+
+    def starting_treasury(self) -> int:
+        return tables().starting_treasury
+
+    def starting_fans(self) -> int:
+        """ZAL 3c: every Fan Factor 'must be paid for'."""
+        return 0
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        t, team_list = tables(), self.team_list(team.roster)
+        items = {
+            "reroll": SidelineItem(
+                id="reroll",
+                name="Team Re-roll",
+                price=team_list.reroll_cost,
+                max=t.max_rerolls,
+                double_after_draft=True,  # ZAL 8c: 'Extra Training' cards aside
+                counts_as="reroll",
+            ),
+            "fan_factor": SidelineItem(
+                id="fan_factor",
+                name="Fan Factor",
+                price=t.fan_factor.price,
+                max=t.fan_factor.start_max,
+                draft_only=True,
+                counts_as="fans",
+            ),
+        }
+        for item_id, staff in t.sideline.items():
+            if team.roster in staff.not_for or (
+                item_id == "apothecary" and not team_list.apothecary
+            ):
+                continue
+            items[item_id] = SidelineItem(
+                id=item_id, name=staff.name, price=staff.price, max=staff.max
+            )
+        return items
+
+    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+        """A hireling signed after his match pays full price (ZAL 3k, 8a); the SPP rise of
+        a mercenary needs the SPP he collected, which this question does not carry (see
+        docs/rulesets/lrb6-zal.md), so it is charged as for no SPP."""
+        price = super().hire_price(team, event, players)
+        if event.hireling is None:
+            return price
+        kind = "mercenary" if event.kind == "mercenary" else "journeyman"
+        return hiring.signing_price(tables(), price, kind, 0)
+
+    def check_hire(
+        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+    ) -> list[str]:
+        if event.kind != "star" or not event.star:
+            return []
+        star = self.stars().get(event.star)
+        if star is None:
+            return [f"{self.name} has no star player '{event.star}'"]
+        return hiring.star_problems(tables(), team, star, self.held_stars(players))
+
+    def held_stars(self, players: Sequence[PlayerRow]) -> list[StarPlayer]:
+        known = self.stars()
+        return [known[s] for s in hiring.roster_stars(players) if s in known]
+
+    # --- values -------------------------------------------------------------------------------
+
+    def starting_profile(self, player: PlayerRow) -> Position | StarPlayer | None:
+        try:
+            if player.kind == "star":
+                return self.star(player.position)
+            return self.position(player.roster, player.position)
+        except LedgerError:
+            return None  # a what-if replay of another edition's position
+
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
+        """ZAL 19 (and LRB6): never reduced by more than 2 points, never below 1."""
+        value = getattr(player, stat)
+        if value is None or better:
+            return None if value is None else int(value + 1)
+        profile = self.starting_profile(player)
+        start = getattr(profile, stat, value) if profile else value
+        floor = max(tables().ageing.min_value, start - tables().ageing.max_reduction)
+        return int(min(value, max(floor, value - 1)))
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        """The roster's Team Rating: every player on the roster, injured or not."""
+        counted = [p for p in players if p.status in ON_ROSTER]
+        gold = sum(p.value for p in counted) + self.sideline_gold(team)
+        spp = sum(p.spp_earned for p in counted)
+        return {"tr": rating.rating(tables(), gold, spp, self.opts.tr_counts_spp)}
+
+    def sideline_gold(self, team: TeamRow) -> int:
+        """Re-rolls, staff and Fan Factor at their price (LRB6 team value), and the
+        treasury when the league counts it."""
+        fans = team.fans * tables().fan_factor.price
+        return (
+            self.sideline_value(team)
+            + fans
+            + (team.treasury if self.opts.tr_counts_treasury else 0)
+        )
+
+    def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
+        """ZAL 8a: injured players' value and SPP left out, journeymen added."""
+        playing = rating.eligible(players)
+        hired = sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
+        gold = sum(p.value for p in playing) + self.sideline_gold(team) + hired
+        spp = sum(p.spp_earned for p in playing)
+        return rating.rating(tables(), gold, spp, self.opts.tr_counts_spp)
+
+    def rated(self, hireling: Hireling) -> bool:
+        return hireling.kind == "journeyman" or self.opts.hirelings_in_match_tr == "all"
+
+    def hireling_value(self, team: TeamRow, hireling: Hireling) -> int:
+        try:
+            if hireling.kind == "star":
+                return self.star(hireling.star or "").cost
+            return self.position(team.roster, hireling.position or "").cost
+        except LedgerError:
+            return 0  # check_match refuses these before they are recorded
+
+    # --- matches ------------------------------------------------------------------------------
+
+    def casualty_earns_spp(self, casualty: Casualty) -> bool:
+        """ZAL 16b: a block (either player's) or a foul; no card, crowd, dodge or GFI."""
+        return casualty.inflicted_by is not None and casualty.cause in tables().spp_casualty_causes
+
+    def spp_casualties(self, match: MatchRecorded, team: str) -> int:
+        """Casualties a team inflicted, for the league table and the Fan Factor roll: ZAL 16b
+        counts 'all Casualties that occurred during the match' (the option may narrow it)."""
+        if not self.opts.all_casualties_count:
+            return super().spp_casualties(match, team)
+        ours = {i for s in match.sheets() if s.team == team for i in sheet_ids(s)}
+        theirs = {i for s in match.sheets() if s.team != team for i in sheet_ids(s)}
+        return sum(
+            1
+            for c in match.casualties
+            if c.victim in theirs or (c.victim not in ours and c.inflicted_by in ours)
+        )
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        return casualties.problems(tables(), casualty)
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        return casualties.from_report(tables(), outcome, effects, dice)
+
+    def sides(self, match: MatchRecorded, view: LeagueView, league_id: str) -> tuple[Side, ...]:
+        found = []
+        for sheet in (match.home, match.away):
+            team = view.get(TeamRow, league_id, sheet.team)
+            if team is None:
+                continue  # commands only record matches of registered teams
+            players = tuple(view.select(PlayerRow, league_id=league_id, team_id=sheet.team))
+            found.append(
+                Side(
+                    sheet=sheet,
+                    team=team,
+                    players=players,
+                    rating=self.match_rating(team, players, sheet),
+                    casualties=self.spp_casualties(match, sheet.team),
+                )
+            )
+        return tuple(found)
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        problems = forfeit_problems(tables(), match)
+        sides = self.sides(match, view, league_id)
+        for side in sides:
+            other = next(s for s in sides if s is not side)
+            awarded = sum(p.mvps for p in side.sheet.players)
+            allowed = mvp_allowance(tables(), match, side, other)
+            if awarded > allowed:
+                problems.append(
+                    f"{side.team_id} named {awarded} MVPs where ZAL allows {allowed}"
+                    f" (one each, Handicap Table bonus MVPs for TR {side.rating} v"
+                    f" {other.rating}, ZAL 9b forfeits)"
+                )
+            problems += self.hireling_problems(side)
+            problems += self.fan_factor_problems(match, side)
+        return problems
+
+    def fan_factor_problems(self, match: MatchRecorded, side: Side) -> list[str]:
+        start = tables().fan_factor.start_min
+        if match.kind in postgame.BOOKED and side.team.games == 0 and side.team.fans < start:
+            return [
+                f"{side.team.name} need at least {start} Fan Factor, paid for, before"
+                f" their first match (ZAL 3c)"
+            ]
+        return []
+
+    def hireling_problems(self, side: Side) -> list[str]:
+        t, team = tables(), side.team
+        problems: list[str] = []
+        stars = self.held_stars(side.players)
+        for h in side.sheet.hirelings:
+            problems += self.hireling_price_problems(team, h)
+            star = self.stars().get(h.star or "")
+            if h.kind == "star" and star is not None:
+                problems += hiring.star_problems(t, team, star, stars)
+                stars.append(star)
+        journeymen = sum(1 for h in side.sheet.hirelings if h.kind == "journeyman")
+        allowed = hiring.journeymen_allowed(
+            t, len(rating.eligible(side.players)), len(side.sheet.hirelings) - journeymen
+        )
+        if journeymen > allowed:
+            problems.append(
+                f"{team.name} may field {allowed} journeymen, not {journeymen}"
+                f" (ZAL 8a: only up to 11 players)"
+            )
+        spent = sum(h.price for h in side.sheet.hirelings)
+        if spent > team.treasury:
+            problems.append(
+                f"{team.name}'s hirelings cost {spent:,} but the treasury holds {team.treasury:,}"
+            )
+        return problems
+
+    def hireling_price_problems(self, team: TeamRow, h: Hireling) -> list[str]:
+        t = tables()
+        if h.kind == "star":
+            star = self.stars().get(h.star or "")
+            if star is None:
+                return [f"{h.name}: no star player '{h.star}'"]
+            return hiring.price_problem(h, hiring.one_game_price(t, star.cost), "freebooter")
+        position = self.team_list(team.roster).position(h.position or "")
+        if position is None:
+            return [f"{h.name}: the {team.roster} list has no position '{h.position}'"]
+        if h.kind == "mercenary":
+            return hiring.price_problem(h, hiring.one_game_price(t, position.cost), "mercenary")
+        if "lineman" not in position.keywords:
+            return [f"{h.name}: journeymen are Linemen (ZAL 8a), not {position.name}"]
+        return hiring.price_problem(h, 0, "journeyman")
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return postgame.needs(tables(), self.opts, match, self.sides(match, view, league_id))
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        if match.kind in ("exhibition", "unplayed"):
+            return postgame.hireling_fees(match)
+        t, sides = tables(), self.sides(match, view, league_id)
+        effects = recoveries(sides) + postgame.hireling_fees(match)
+        if match.kind in postgame.BOOKED:
+            row = view.get(MatchRow, league_id, match.match)
+            effects += postgame.money(t, self.opts, match, sides, dice)
+            for side in sides:
+                effects += postgame.fan_factor(
+                    t, match, side, row.stage if row else "regular", dice
+                )
+                effects += self.spp_outcomes(match, side.sheet)
+        effects += self.injury_outcomes(match)
+        if match.kind not in postgame.BOOKED:
+            return effects
+        victims = {p.player_id: p for s in sides for p in s.players}
+        effects += bounties.payouts(match, victims, self.casualty_earns_spp)
+        for side in sides:
+            effects += postgame.walkouts(t, match, side, dice)
+        return effects
+
+    def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
+        """ZAL 3k: mercenaries and freebooters 'may nevertheless collect' SPP too."""
+        effects: Effects = []
+        for performance in sheet.players:
+            amount, note = self.spp_for(performance, match.casualties)
+            if amount:
+                effects.append(Spp(player=performance.player, amount=amount, note=note))
+        return effects
+
+    # --- cards ----------------------------------------------------------------------------------
+
+    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return cards.needs(event, view, league_id, self.match_earnings)
+
+    def card_outcomes(
+        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        return cards.outcomes(tables(), event, view, league_id, dice, self.match_earnings)
+
+    def match_earnings(self, view: LeagueView, league_id: str, match: str, team: str) -> int | None:
+        """What ``team`` earned in ``match`` (for Robbery). The read models keep no winnings
+        per match yet, so this is unknown; see docs/rulesets/lrb6-zal.md."""
+        return None
+
+    # --- advancement ---------------------------------------------------------------------------
+
+    def position_of(self, player: PlayerRow) -> Position | None:
+        profile = self.starting_profile(player)
+        return profile if isinstance(profile, Position) else None
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        position, opts = self.position_of(player), self.opts
+        return advancement.result(
+            tables(), player, position, event, opts.value_modifiers, opts.ageing_by
+        )
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        return advancement.problems(
+            tables(), player, self.position_of(player), event, self.opts.ageing_by
+        )
+
+
+def sheet_ids(sheet: TeamSheet) -> set[str]:
+    return {p.player for p in sheet.players} | {h.id for h in sheet.hirelings}
+
+
+def recoveries(sides: tuple[Side, ...]) -> Effects:
+    """Players who had to miss this match are back for the next (LRB6 p.25)."""
+    return [
+        Heals(player=p.player_id, what="miss_next_game", note="missed this match")
+        for side in sides
+        for p in side.players
+        if p.miss_next_game and p.status in ON_ROSTER
+    ]

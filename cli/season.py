@@ -1,0 +1,78 @@
+"""``ledger season ...``: divisions, the schedule, the play-offs, the end of a season."""
+
+from __future__ import annotations
+
+import click
+
+from cli.main import Session, pass_session
+from cli.output import say
+from ledger.domain.values import Division
+from ledger.errors import InvalidInput
+
+REASON = click.option("--reason", help="Why (kept in the log).")
+
+
+def parse_division(text: str) -> Division:
+    name, sep, teams = text.partition("=")
+    if not sep or not teams.strip():
+        raise InvalidInput(f"a division is NAME=team,team,..., not '{text}'")
+    return Division(name=name.strip(), teams=tuple(t.strip() for t in teams.split(",")))
+
+
+@click.group()
+def season() -> None:
+    """Start a season with its divisions, schedule it, run its play-offs, close it."""
+
+
+@season.command("start")
+@click.option("--division", "divisions", multiple=True, required=True,
+              metavar="NAME=TEAM,TEAM,...", help="A division and its teams (repeatable).")
+@click.option("--playoffs", "playoff_teams", type=click.IntRange(0, 64), default=0,
+              show_default=True, help="How many teams qualify for the play-offs.")
+@click.option("--name", default="", help="A name for the season.")
+@REASON
+@pass_session
+def start(session: Session, divisions: tuple[str, ...], playoff_teams: int, name: str,
+          reason: str | None) -> None:
+    """Start the next season."""
+    number = session.ledger().start_season(session.league(),
+                                           [parse_division(d) for d in divisions],
+                                           by=session.user, playoff_teams=playoff_teams,
+                                           name=name, reason=reason)
+    say(f"Season {number} started with {len(divisions)} division(s).")
+
+
+@season.command("schedule")
+@click.option("--legs", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Times each pair meets (2: home and away).")
+@REASON
+@pass_session
+def schedule(session: Session, legs: int, reason: str | None) -> None:
+    """Schedule a round robin in every division of the current season."""
+    count = session.ledger().schedule_season(session.league(), by=session.user, legs=legs,
+                                             reason=reason)
+    say(f"Scheduled {count} fixtures: see 'ledger match list'.")
+
+
+@season.command("playoffs")
+@click.option("--dungeon-bowl", is_flag=True,
+              help="Play the final as one multi-player Dungeon Bowl match of all qualifiers.")
+@REASON
+@pass_session
+def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
+    """Draw the play-offs (or their next round) from the results so far."""
+    count = session.ledger().schedule_playoffs(session.league(), by=session.user,
+                                               dungeon_bowl=dungeon_bowl, reason=reason)
+    say(f"Scheduled {count} play-off fixture(s): see 'ledger match list'.")
+
+
+@season.command("close")
+@REASON
+@pass_session
+def close(session: Session, reason: str | None) -> None:
+    """Close the current season: prizes and the League Trophy are awarded."""
+    session.ledger().close_season(session.league(), by=session.user, reason=reason)
+    say("Season closed.")
+
+
+COMMANDS = [season]

@@ -1,0 +1,148 @@
+"""Seasons: start one with its divisions, schedule it, run its play-offs, close it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ledger.application.context import Context, Fact
+from ledger.domain import events as ev
+from ledger.domain.state import MatchRow, SeasonRow, StandingRow
+from ledger.domain.values import Division, Fixture
+from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
+from ledger.rules import playoffs
+
+
+def current_season(c: Context) -> SeasonRow:
+    season = c.view.get(SeasonRow, c.league_id, c.league.current_season)
+    if season is None:
+        raise UnknownSeason(f"league {c.league.slug} has not started a season:"
+                            " run 'ledger season start'")
+    return season
+
+
+def plan_start(c: Context, divisions: Sequence[Division], playoff_teams: int, name: str
+               ) -> list[Fact]:
+    number = c.league.current_season + 1
+    previous = c.view.get(SeasonRow, c.league_id, c.league.current_season)
+    if previous is not None and previous.status != "closed":
+        raise SeasonState(f"season {previous.season} is still open: close it first")
+    placed = [team for division in divisions for team in division.teams]
+    if not placed:
+        raise InvalidInput("a season needs divisions with teams")
+    twice = sorted({t for t in placed if placed.count(t) > 1})
+    if twice:
+        raise InvalidInput(f"teams in more than one division: {', '.join(twice)}")
+    for team_id in placed:
+        if c.team(team_id).status != "active":
+            raise NotAllowed(f"{team_id} has withdrawn from the league")
+    problems = c.ruleset.check_season(divisions, playoff_teams)
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    return [(ev.SeasonStarted, {"season": number, "name": name, "divisions": tuple(divisions),
+                                "playoff_teams": playoff_teams})]
+
+
+def fixtures_of(c: Context, season: int) -> list[MatchRow]:
+    return list(c.view.select(MatchRow, league_id=c.league_id, season=season))
+
+
+def plan_schedule(c: Context, legs: int) -> list[Fact]:
+    season = current_season(c)
+    if season.status != "open":
+        raise SeasonState(f"season {season.season} is closed")
+    if any(m.stage == "regular" for m in fixtures_of(c, season.season)):
+        raise SeasonState(f"season {season.season} is already scheduled")
+    fixtures = [f for d in season.divisions for f in playoffs.round_robin(season.season, d, legs)]
+    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+
+
+def ranking_key(c: Context, season: int) -> Callable[[str], tuple[int, ...]]:
+    """Points then the league's tie-breakers, as one comparable key per team."""
+    rows = {r.team_id: r for r in c.view.select(StandingRow, league_id=c.league_id,
+                                                 season=season)}
+    scheme = c.ruleset.points_scheme(c.league.points)
+
+    def key(team_id: str) -> tuple[int, ...]:
+        row = rows[team_id]
+        return (row.points, row.bonus if scheme.bonus_mode == "tiebreak" else 0,
+                row.td_for - row.td_against, row.td_for, row.cas_for)
+
+    return key
+
+
+def division_tables(c: Context, season: SeasonRow) -> dict[str, list[str]]:
+    rows = list(c.view.select(StandingRow, league_id=c.league_id, season=season.season))
+    results = [(m.home, m.away, m.home_score, m.away_score)
+               for m in fixtures_of(c, season.season) if m.status == "played"
+               and m.kind == "league"]
+    scheme = c.ruleset.points_scheme(c.league.points)
+    return {d.name: [r.team_id for r in c.ruleset.rank(
+        [row for row in rows if row.division == d.name], results, scheme)]
+        for d in season.divisions}
+
+
+def plan_playoffs(c: Context, dungeon_bowl: bool) -> list[Fact]:
+    season = current_season(c)
+    matches = fixtures_of(c, season.season)
+    regular = [m for m in matches if m.stage == "regular"]
+    if not regular:
+        raise SeasonState(f"season {season.season} has no regular season scheduled")
+    waiting = [m.match_id for m in regular if m.status != "played"]
+    if waiting:
+        raise SeasonState(f"{len(waiting)} league fixtures are not recorded yet"
+                          f" (e.g. {waiting[0]}); record unplayed ones as kind: unplayed")
+    knockout = [m for m in matches if m.stage != "regular"]
+    if not knockout:
+        return first_playoff_round(c, season, dungeon_bowl)
+    return next_playoff_round(c, season, knockout)
+
+
+def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> list[Fact]:
+    if season.playoff_teams < 2:
+        raise SeasonState(f"season {season.season} has no play-offs (started with 0 qualifiers)")
+    better = ranking_key(c, season.season)
+    chosen = playoffs.qualifiers(division_tables(c, season), season.playoff_teams, better)
+    if dungeon_bowl:
+        teams = tuple(q[0] for q in chosen)
+        final = Fixture(id=f"s{season.season}-dungeon-bowl-final", round=1, division="",
+                        home=teams[0], away=teams[1], stage="final", teams=teams)
+        fixtures = [final]
+    else:
+        fixtures = playoffs.first_round(season.season, chosen, better)
+    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+
+
+def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) -> list[Fact]:
+    last_round = max(m.round or 1 for m in knockout)
+    current = sorted((m for m in knockout if (m.round or 1) == last_round),
+                     key=lambda m: m.match_id)
+    if any(m.stage in ("final", "third-place") for m in current):
+        raise SeasonState("the final has been scheduled: close the season when it is played")
+    unfinished = [m.match_id for m in current if m.status != "played" or m.winner is None]
+    if unfinished:
+        raise SeasonState(f"play-off ties without a winner yet: {', '.join(unfinished)}"
+                          " (record extra time and penalties in the report's shootout)")
+    played = [Fixture(id=m.match_id, round=last_round, division="", home=m.home,
+                      away=m.away, stage=m.stage) for m in current]
+    winners = {m.match_id: str(m.winner) for m in current}
+    fixtures = playoffs.next_round(season.season, played, winners, last_round + 1)
+    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+
+
+def plan_close(c: Context) -> list[Fact]:
+    season = current_season(c)
+    if season.status == "closed":
+        raise SeasonState(f"season {season.season} is already closed")
+    matches = fixtures_of(c, season.season)
+    waiting = [m.match_id for m in matches if m.status == "scheduled"]
+    if waiting:
+        raise SeasonState(f"fixtures still to record: {', '.join(waiting[:5])}"
+                          f"{'...' if len(waiting) > 5 else ''}")
+    if c.ruleset.post_game_closes:
+        open_games = [f"{m.match_id} ({t})" for m in matches if m.status == "played"
+                      and m.kind != "exhibition"
+                      for t in (m.home, m.away, *m.others) if t not in m.closed]
+        if open_games:
+            raise SeasonState("close these post-game sequences first (prizes come after the"
+                              f" final one): {', '.join(open_games[:4])}")
+    return [(ev.SeasonClosed, {"season": season.season})]

@@ -1,0 +1,79 @@
+"""Build a ``SeasonReport`` from the read models (never by refolding the log).
+
+``build_report`` reads the sources once and asks each section's builder for its part:
+results.py (tables, games, play-offs, prizes), positions.py (position by round),
+teams.py (team pages), stats.py (leaderboards and records), audit.py (the appendix) and,
+when given a comparison, whatif.py.
+"""
+
+from __future__ import annotations
+
+from ledger.application.audit import ChainReport
+from ledger.projections.queries import Queries
+from ledger.reports import results
+from ledger.reports.audit import appendix
+from ledger.reports.model import LeagueInfo, PointsRules, SeasonInfo, SeasonReport
+from ledger.reports.positions import position_charts
+from ledger.reports.sources import Sources, read_sources
+from ledger.reports.stats import leaderboards, records
+from ledger.reports.teams import team_pages
+from ledger.reports.whatif import Comparison, whatif_section
+
+TARGETS = frozenset({"bb2020"})
+"""Editions that write AG, PA and AV as targets (3+), as ``ledger roster`` does."""
+
+
+def league_info(queries: Queries) -> LeagueInfo:
+    ruleset, league = queries.ruleset, queries.league
+    labels = dict(ruleset.value_labels)
+    return LeagueInfo(slug=league.slug, name=league.name, ruleset=ruleset.id,
+                      ruleset_name=ruleset.name, options=dict(league.options),
+                      value_labels=labels, rating_key=ruleset.rating_key,
+                      rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
+                      characteristic_targets=ruleset.id in TARGETS)
+
+
+def points_rules(queries: Queries) -> PointsRules:
+    scheme = queries.ruleset.points_scheme(queries.league.points)
+    return PointsRules(win=scheme.win, draw=scheme.draw, loss=scheme.loss,
+                       bonus=list(scheme.bonus),
+                       bonus_mode=scheme.bonus_mode if scheme.bonus else "none",
+                       tiebreakers=list(scheme.tiebreakers))
+
+
+def season_info(sources: Sources) -> SeasonInfo:
+    row = sources.season_row
+    champion = results.champion(sources)
+    inside = [e for e in sources.events if e.seq in sources.window]
+    latest = sources.season == max(sources.seasons)
+    return SeasonInfo(
+        number=sources.season, name=row.name if row and row.name else f"Season {sources.season}",
+        status=row.status if row else "open", seasons=sources.seasons,
+        divisions=[d for d in sources.standings.divisions if d],
+        playoff_teams=row.playoff_teams if row else 0,
+        rounds=sorted({m.round for m in sources.matches if m.round is not None}),
+        matches_played=sum(1 for m in sources.matches if m.status == "played"),
+        matches_scheduled=sum(1 for m in sources.matches if m.status == "scheduled"),
+        champion_id=champion, champion=sources.team_name(champion) if champion else None,
+        first_event=inside[0].seq if inside else 0, last_event=inside[-1].seq if inside else 0,
+        as_of=sources.events[-1].recorded_at if sources.events else "",
+        roster_note="" if latest else (
+            f"Rosters show the players as they stand now, after season {max(sources.seasons)};"
+            " the season columns count this season's games only."))
+
+
+def build_report(queries: Queries, season: int | None, chain: ChainReport,
+                 comparison: Comparison | None = None) -> SeasonReport:
+    """The report of ``season`` (default: the latest) of the league ``queries`` reads."""
+    sources = read_sources(queries, season)
+    scheme = queries.ruleset.points_scheme(queries.league.points)
+    return SeasonReport(
+        league=league_info(queries), season=season_info(sources), points=points_rules(queries),
+        standings=results.standings_tables(sources),
+        positions=position_charts(sources.standings, sources.matches, queries.ruleset, scheme,
+                                  queries.league_id),
+        playoffs=results.playoff_stages(sources), prizes=results.prizes(sources),
+        rounds=results.results_by_round(sources), teams=team_pages(sources),
+        leaders=leaderboards(sources), records=records(sources),
+        audit=appendix(sources, chain),
+        whatif=whatif_section(sources.standings, comparison) if comparison else None)

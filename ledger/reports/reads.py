@@ -1,0 +1,76 @@
+"""Read-model questions the season report asks beyond ``Queries``, answered by SQL.
+
+``Queries`` answers one team or one player at a time; a report wants whole tables of a
+league at once (every history line, every treasury line, every player), so these reads
+fetch each table in one statement. They read the read models only, never the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+
+from ledger.domain.state import (
+    EventRef,
+    PlayerGameLine,
+    PlayerRow,
+    Record,
+    TeamHistoryLine,
+    TreasuryLine,
+)
+from ledger.projections.queries import Queries
+from ledger.projections.sql import table_of
+
+T = TypeVar("T", bound=Record)
+
+MOVES = ("PlayerHired", "PlayerFired", "PlayerTemporarilyRetired", "PlayerDied", "PlayerLeft")
+"""Event types that change who is on a roster (for the hired/fired/retired/dead list)."""
+
+
+class ReportReads:
+    """Whole-league reads for one report, over the same engine as ``queries``."""
+
+    def __init__(self, queries: Queries) -> None:
+        self.queries = queries
+
+    def rows(self, kind: type[T], *clauses: Any, order: Sequence[str] = ()) -> list[T]:
+        """Every ``kind`` row of the league matching ``clauses``, in ``order``."""
+        table = table_of(kind)
+        query = sa.select(table).where(table.c.league_id == self.queries.league_id, *clauses)
+        query = query.order_by(*(table.c[name] for name in order))
+        with self.queries.engine.connect() as conn:
+            found = conn.execute(query).mappings().all()
+        return [kind.model_validate(dict(row)) for row in found]
+
+    def players(self) -> list[PlayerRow]:
+        return self.rows(PlayerRow, order=("team_id", "hired_seq"))
+
+    def history(self) -> list[TeamHistoryLine]:
+        return self.rows(TeamHistoryLine, order=("team_id", "seq"))
+
+    def treasury(self) -> list[TreasuryLine]:
+        return self.rows(TreasuryLine, order=("team_id", "seq", "line"))
+
+    def player_games(self, season: int) -> list[PlayerGameLine]:
+        table = table_of(PlayerGameLine)
+        return self.rows(PlayerGameLine, table.c.season == season, order=("seq", "player_id"))
+
+    def events(self) -> list[EventRef]:
+        """One line per event of the league (the ``league`` reference every event has)."""
+        table = table_of(EventRef)
+        return self.rows(EventRef, table.c.ref == "league", order=("seq",))
+
+    def moves(self) -> list[EventRef]:
+        """The player references of the events that hired, fired, retired or lost a player."""
+        table = table_of(EventRef)
+        return self.rows(EventRef, table.c.event_type.in_(MOVES),
+                         table.c.ref.like("player:%"), order=("seq",))
+
+    def correction_targets(self) -> dict[int, int]:
+        """Which event each correction corrected: correction seq -> target seq."""
+        table = table_of(EventRef)
+        refs = self.rows(EventRef, table.c.event_type == "EventCorrected",
+                         table.c.ref.like("event:%"), order=("seq",))
+        return {ref.seq: int(ref.ref.removeprefix("event:")) for ref in refs}

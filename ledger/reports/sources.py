@@ -1,0 +1,91 @@
+"""Everything a season report reads, fetched once from the read models.
+
+Each section builder takes a ``Sources`` and returns its part of the model, so the
+builders are plain functions over records (easy to test with hand-made rows) and the
+database is read in a handful of whole-table statements, which keeps a large league's
+report fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.domain.state import (
+    EventRef,
+    MatchRow,
+    PlayerGameLine,
+    PlayerRow,
+    SeasonRow,
+    TeamHistoryLine,
+    TeamRow,
+    TreasuryLine,
+)
+from ledger.errors import UnknownSeason
+from ledger.projections.queries import Queries, Standings
+from ledger.reports.reads import ReportReads
+from ledger.reports.seasons import Window, season_windows
+
+
+@dataclass(frozen=True)
+class Sources:
+    queries: Queries
+    season: int
+    seasons: list[int]
+    window: Window
+    standings: Standings
+    season_row: SeasonRow | None
+    matches: list[MatchRow]
+    """The season's matches, in round order."""
+    teams: dict[str, TeamRow]
+    """Every team of the league, by id."""
+    players: list[PlayerRow]
+    games: list[PlayerGameLine]
+    """The season's player game lines."""
+    history: list[TeamHistoryLine]
+    """The season's team history lines."""
+    treasury: list[TreasuryLine]
+    """Every treasury line of the league (the statement needs the balance before)."""
+    events: list[EventRef]
+    """One line per event of the league."""
+    moves: list[EventRef]
+    """Player references of the events that hired, fired, retired or lost a player."""
+
+    @property
+    def league_id(self) -> str:
+        return self.queries.league_id
+
+    def team_name(self, team_id: str) -> str:
+        team = self.teams.get(team_id)
+        return team.name if team else team_id
+
+
+def chosen_season(queries: Queries, season: int | None) -> tuple[int, list[int]]:
+    """The season asked for (default: the latest) and every season the league has."""
+    seasons = queries.seasons()
+    if season is None:
+        return (max(seasons) if seasons else 1), seasons
+    if season not in seasons:
+        known = ", ".join(map(str, seasons)) or "none yet"
+        raise UnknownSeason(f"league {queries.league.slug} has no season {season}"
+                            f" (seasons: {known})")
+    return season, seasons
+
+
+def read_sources(queries: Queries, season: int | None) -> Sources:
+    """Read what the report of ``season`` needs; an unknown season is refused."""
+    number, seasons = chosen_season(queries, season)
+    reads = ReportReads(queries)
+    all_matches = queries.matches()
+    events = reads.events()
+    starts = [e.seq for e in events if e.event_type == "SeasonStarted" and not e.voided]
+    window = season_windows(seasons or [number], all_matches, starts)[number]
+    return Sources(
+        queries=queries, season=number, seasons=seasons or [number], window=window,
+        standings=queries.standings(number if seasons else None),
+        season_row=queries.season_row(number),
+        matches=[m for m in all_matches if m.season == number],
+        teams={t.team_id: t for t in queries.teams()},
+        players=reads.players(), games=reads.player_games(number),
+        history=[h for h in reads.history() if h.seq in window],
+        treasury=reads.treasury(), events=events, moves=reads.moves(),
+    )

@@ -1,0 +1,185 @@
+"""Team pages: roster, TV/TR and treasury over the season, the statement, comings and goings.
+
+The read models hold each player's state now, not at some past moment, so a roster is the
+roster as the ledger stands (for the latest season: at its end so far) with the player's
+own figures for the season summed from his game lines. A past season's report says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from ledger.domain.state import EventRef, PlayerGameLine, PlayerRow, TeamRow, TreasuryLine
+from ledger.reports.model import (
+    HistoryPoint,
+    KindTotal,
+    MoveKind,
+    Obituary,
+    PlayerLine,
+    PlayerMove,
+    SeasonStats,
+    TeamPage,
+    TreasuryEntry,
+    TreasuryStatement,
+)
+from ledger.reports.sources import Sources
+
+CURRENT = ("active", "retired")
+"""Statuses of players still on the roster (``retired`` is BB2020's Temporarily Retiring)."""
+
+MOVE_OF: dict[str, MoveKind] = {"PlayerFired": "fired", "PlayerTemporarilyRetired": "retired",
+                                "PlayerDied": "dead", "PlayerLeft": "left"}
+
+
+def season_teams(sources: Sources) -> list[str]:
+    """The season's teams: the table's order, then teams that only played friendlies."""
+    ordered = [row.team_id for rows in sources.standings.divisions.values() for row in rows]
+    divisions = sources.season_row.divisions if sources.season_row else ()
+    others = {t for d in divisions for t in d.teams}
+    others |= {t for m in sources.matches for t in (m.home, m.away, *m.others)}
+    rest = sorted((others - set(ordered)) & set(sources.teams))
+    chosen = [*ordered, *rest]
+    return chosen or sorted(t.team_id for t in sources.teams.values() if t.status == "active")
+
+
+def season_stats(games: Iterable[PlayerGameLine]) -> dict[str, SeasonStats]:
+    totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in games:
+        total = totals[line.player_id]
+        total["games"] += 1
+        for stat in ("touchdowns", "completions", "interceptions", "casualties", "mvps", "spp"):
+            total[stat] += getattr(line, stat)
+    return {player: SeasonStats(**stats) for player, stats in totals.items()}
+
+
+def player_line(player: PlayerRow, stats: SeasonStats | None) -> PlayerLine:
+    return PlayerLine(
+        player_id=player.player_id, number=player.number, name=player.name,
+        position=player.position, kind=player.kind, ma=player.ma, st=player.st, ag=player.ag,
+        pa=player.pa, av=player.av, skills=list(player.skills), gained=list(player.gained),
+        niggling=player.niggling, miss_next_game=player.miss_next_game, spp=player.spp,
+        spp_earned=player.spp_earned, value=player.value, status=player.status,
+        season=stats or SeasonStats(), career_games=player.games,
+        career_touchdowns=player.touchdowns, career_casualties=player.casualties,
+        kills=player.kills, mvps=player.mvps)
+
+
+def statement(lines: Sequence[TreasuryLine], sources: Sources) -> TreasuryStatement:
+    """The team's gold over the season: opening balance, every movement, closing balance."""
+    before = [line for line in lines if line.seq < sources.window.first]
+    during = [line for line in lines if line.seq in sources.window]
+    opening = before[-1].balance if before else 0
+    kinds: dict[str, int] = defaultdict(int)
+    for line in during:
+        kinds[line.kind] += line.amount
+    return TreasuryStatement(
+        opening=opening,
+        income=sum(line.amount for line in during if line.amount > 0),
+        spending=-sum(line.amount for line in during if line.amount < 0),
+        closing=during[-1].balance if during else opening,
+        by_kind=[KindTotal(kind=k, amount=v) for k, v in sorted(kinds.items())],
+        entries=[TreasuryEntry(event=line.seq, kind=line.kind, note=line.note,
+                               amount=line.amount, balance=line.balance) for line in during])
+
+
+def hire_detail(player: PlayerRow) -> str:
+    kind = "" if player.kind == "regular" else f" ({player.kind})"
+    return f"{player.position.replace('_', ' ')}{kind} for {player.price_paid:,}"
+
+
+def hired(players: Sequence[PlayerRow], refs: dict[tuple[int, str], EventRef],
+          sources: Sources) -> list[PlayerMove]:
+    moves = []
+    for p in players:
+        if p.hired_seq in sources.window:
+            ref = refs.get((p.hired_seq, p.player_id))
+            moves.append(PlayerMove(
+                event=p.hired_seq, move="hired", player_id=p.player_id, name=p.name,
+                position=p.position, detail=hire_detail(p),
+                recorded_by=ref.recorded_by if ref else "", reason=ref.reason if ref else None))
+    return moves
+
+
+def departures(players: dict[str, PlayerRow], sources: Sources) -> list[PlayerMove]:
+    """Fired, retired, dead and departed players, by a commissioner's command."""
+    moves = []
+    for ref in sources.moves:
+        player = players.get(ref.ref.removeprefix("player:"))
+        kind = MOVE_OF.get(ref.event_type)
+        if player is None or kind is None or ref.voided or ref.seq not in sources.window:
+            continue
+        moves.append(PlayerMove(event=ref.seq, move=kind, player_id=player.player_id,
+                                name=player.name, position=player.position, detail=ref.summary,
+                                recorded_by=ref.recorded_by, reason=ref.reason))
+    return moves
+
+
+def killed(players: dict[str, PlayerRow], games: Sequence[PlayerGameLine],
+           events: dict[int, EventRef]) -> list[PlayerMove]:
+    """Players who died of a casualty in one of the season's games."""
+    return [PlayerMove(event=line.seq, move="dead", player_id=line.player_id,
+                       name=players[line.player_id].name,
+                       position=players[line.player_id].position,
+                       detail=f"died in {line.match_id}"
+                       + (f" (round {line.round})" if line.round else ""),
+                       recorded_by=events[line.seq].recorded_by if line.seq in events else "",
+                       reason=None)
+            for line in games if line.injury == "dead" and line.player_id in players]
+
+
+def cemetery(moves: Sequence[PlayerMove], players: dict[str, PlayerRow], team: TeamRow,
+             deaths: dict[str, PlayerGameLine]) -> list[Obituary]:
+    """One obituary per player who died in the season and is dead still (not voided)."""
+    first: dict[str, PlayerMove] = {}
+    for move in moves:
+        if move.move == "dead" and players[move.player_id].status == "dead":
+            first.setdefault(move.player_id, move)
+    return [obituary(move, players[pid], team, deaths) for pid, move in first.items()]
+
+
+def obituary(move: PlayerMove, player: PlayerRow, team: TeamRow,
+             games: dict[str, PlayerGameLine]) -> Obituary:
+    line = games.get(player.player_id)
+    return Obituary(
+        player_id=player.player_id, name=player.name, position=player.position,
+        team_id=team.team_id, team=team.name, event=move.event,
+        match_id=line.match_id if line else None, round=line.round if line else None,
+        games=player.games, touchdowns=player.touchdowns, casualties=player.casualties,
+        spp_earned=player.spp_earned, skills=list(player.skills))
+
+
+def team_page(team: TeamRow, sources: Sources, stats: dict[str, SeasonStats],
+              hires: dict[tuple[int, str], EventRef], events: dict[int, EventRef]) -> TeamPage:
+    roster = [p for p in sources.players if p.team_id == team.team_id]
+    by_id = {p.player_id: p for p in roster}
+    games = [g for g in sources.games if g.player_id in by_id]
+    moves = sorted([*hired(roster, hires, sources), *departures(by_id, sources),
+                    *killed(by_id, games, events)], key=lambda m: (m.event, m.player_id))
+    deaths = {g.player_id: g for g in games if g.injury == "dead"}
+    rank = next(((name, r.rank) for name, rows in sources.standings.divisions.items()
+                 for r in rows if r.team_id == team.team_id), ("", None))
+    ordered = sorted(roster, key=lambda p: (p.number or 99, p.hired_seq))
+    return TeamPage(
+        team_id=team.team_id, name=team.name, coach=team.coach, roster=team.roster,
+        status=team.status, division=rank[0], rank=rank[1], figures=dict(team.values),
+        rating=team.rating, treasury=team.treasury, fans=team.fans, rerolls=team.rerolls,
+        staff=dict(team.staff), games=team.games,
+        players=[player_line(p, stats.get(p.player_id)) for p in ordered if p.status in CURRENT],
+        former=[player_line(p, stats.get(p.player_id)) for p in ordered
+                if p.status not in CURRENT],
+        history=[HistoryPoint(event=h.seq, round=h.round, match_id=h.match_id, rating=h.rating,
+                              values=dict(h.values), treasury=h.treasury, fans=h.fans)
+                 for h in sources.history if h.team_id == team.team_id],
+        statement=statement([t for t in sources.treasury if t.team_id == team.team_id], sources),
+        moves=moves,
+        cemetery=cemetery(moves, by_id, team, deaths))
+
+
+def team_pages(sources: Sources) -> list[TeamPage]:
+    stats = season_stats(sources.games)
+    hires = {(ref.seq, ref.ref.removeprefix("player:")): ref for ref in sources.moves
+             if ref.event_type == "PlayerHired"}
+    events = {ref.seq: ref for ref in sources.events}
+    return [team_page(sources.teams[t], sources, stats, hires, events)
+            for t in season_teams(sources) if t in sources.teams]

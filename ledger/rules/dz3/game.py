@@ -1,0 +1,87 @@
+"""One match as the dz3 rules read it: who played, who won, who forfeited, the TRs.
+
+Both the post-match sequence (postgame.py) and the command-side checks (checks.py) read a
+match through this object, so they always agree on the result, on which team forfeited and
+on the team ratings the match was played at (the league's state before the match's own
+effects: OBERWALD 3.8, "Team rating is calculated after the end of each match").
+
+Worked example: a 2-1 league match that the away team forfeited under 3.7 Var (d) with
+players to spare: ``result(away) == "loss"`` and ``penalties(away) == {"income", "spp",
+"fans"}`` (the league's chosen penalties); the home team has none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.domain.events import MatchRecorded
+from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import TeamSheet
+from ledger.rules.base import opponent
+from ledger.rules.dz3.options import Options
+from ledger.rules.dz3.tables import Tables
+
+COUNTED = ("league", "playoff")
+PLAYED = ("league", "playoff", "friendly")
+
+
+@dataclass(frozen=True)
+class Game:
+    t: Tables
+    opts: Options
+    match: MatchRecorded
+    view: LeagueView
+    league_id: str
+
+    def team(self, team_id: str) -> TeamRow | None:
+        return self.view.get(TeamRow, self.league_id, team_id)
+
+    def rating(self, team_id: str) -> int:
+        row = self.team(team_id)
+        return row.rating if row is not None else 0
+
+    def fans(self, team_id: str) -> int:
+        row = self.team(team_id)
+        return row.fans if row is not None else 0
+
+    def players(self, team_id: str) -> list[PlayerRow]:
+        return list(self.view.select(PlayerRow, league_id=self.league_id, team_id=team_id))
+
+    def player(self, player_id: str) -> PlayerRow | None:
+        return self.view.get(PlayerRow, self.league_id, player_id)
+
+    def stage(self) -> str:
+        row = self.view.get(MatchRow, self.league_id, self.match.match)
+        return row.stage if row is not None else "regular"
+
+    def sides(self) -> tuple[TeamSheet, TeamSheet]:
+        return self.match.home, self.match.away
+
+    def result(self, sheet: TeamSheet) -> str:
+        theirs = opponent(self.match, sheet).touchdowns
+        if sheet.touchdowns == theirs:
+            return "draw"
+        return "win" if sheet.touchdowns > theirs else "loss"
+
+    def forfeited_by(self) -> str | None:
+        concession = self.match.concession
+        return concession.team if concession is not None else None
+
+    def penalties(self, team_id: str) -> frozenset[str]:
+        """3.7 Var (d): the penalties a team pays for forfeiting with players to spare."""
+        concession = self.match.concession
+        if (
+            self.opts.forfeits == "d"
+            and concession is not None
+            and concession.team == team_id
+            and concession.kind == "forfeit_voluntary"
+        ):
+            return frozenset(self.opts.forfeit_penalties)
+        return frozenset()
+
+    def counted(self) -> bool:
+        """League and play-off matches run the Death Zone post-match sequence."""
+        return self.match.kind in COUNTED
+
+    def played(self) -> bool:
+        return self.match.kind in PLAYED

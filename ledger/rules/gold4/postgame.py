@@ -1,0 +1,226 @@
+"""The Death Zone post-match sequence with seed 002's "CONCEDING THE MATCH", as effects.
+
+Death Zone (not in the seeds; data/deathzone.yaml names its sources): the gate is one D6 per
+point of each team's fan factor, in thousands; each team's winnings are a D6 plus the Match
+Winnings Table modifier for the gate and its team rating, +1 for the winner, times 10,000; the
+fan factor roll is a D6, +1 won / -1 lost, losing a point on 1 or less and gaining one on 6+.
+
+Seed 002, WINNING THE MATCH / CONCEDING THE MATCH: "the winner gains all of the losers money
+and his MVPs, and may add +2 to his Fan Factor Roll. The loser automatically loses one Fan
+Factor and may not roll for a new one. In addition any players in the losers team that have
+51 SPPs or more will leave the team on a D6 roll of 1-3."
+
+Worked example: fan factors 5 and 4 roll nine dice for a gate of 31,000; the winners (TR 104,
++2 on the table) roll a 3: (3 + 2 + 1) x 10,000 = 60,000. Had the losers conceded, the
+winners would also take the losers' whole treasury and roll their fan factor at +3.
+"""
+
+from __future__ import annotations
+
+from ledger.domain.events import MatchRecorded
+from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import TeamSheet
+from ledger.rules.base import opponent
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
+from ledger.rules.gold4.league_tables import deathzone, gold_rules
+from ledger.rules.protocol import DiceNeed
+
+GATE_KINDS = ("league", "playoff")
+"""Matches with a gate, winnings and a fan factor roll (reading: not friendlies)."""
+CONCESSION_KINDS = (*GATE_KINDS, "unplayed")
+"""Matches where conceding has seed 002's consequences ("playing with the League rules")."""
+ON_ROSTER = ("active", "retired")
+
+
+def conceded_by(match: MatchRecorded) -> str | None:
+    if match.concession is None or match.kind not in CONCESSION_KINDS:
+        return None
+    return match.concession.team
+
+
+def result(match: MatchRecorded, sheet: TeamSheet) -> str:
+    """win / draw / loss; a concession makes the conceding team the loser (seed 002)."""
+    loser = conceded_by(match)
+    if loser is not None:
+        return "loss" if loser == sheet.team else "win"
+    theirs = opponent(match, sheet).touchdowns
+    return "win" if sheet.touchdowns > theirs else "draw" if sheet.touchdowns == theirs else "loss"
+
+
+def team(view: LeagueView, league_id: str, team_id: str) -> TeamRow:
+    row = view.get(TeamRow, league_id, team_id)
+    assert row is not None  # commands only record matches of registered teams
+    return row
+
+
+# --- which dice the sequence needs ----------------------------------------------------------
+
+
+def match_dice(match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    needs: list[DiceNeed] = []
+    for sheet in (match.home, match.away):
+        needs += team_dice(match, sheet, view, league_id)
+    return needs
+
+
+def team_dice(
+    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
+) -> list[DiceNeed]:
+    row, dz = team(view, league_id, sheet.team), deathzone()
+    needs: list[DiceNeed] = []
+    if match.kind in GATE_KINDS and row.fans > 0:
+        why = f"the gate: one D6 per point of fan factor ({row.fans})"
+        needs.append(DiceNeed(purpose="gate", dice=f"{row.fans}D6", subject=sheet.team, why=why))
+    if conceded_by(match) == sheet.team:
+        return needs + walkout_dice(sheet.team, view, league_id)
+    if match.kind in GATE_KINDS:
+        needs.append(
+            DiceNeed(purpose="winnings", dice=dz.winnings.die, subject=sheet.team, why="winnings")
+        )
+    if match.kind in GATE_KINDS or conceded_by(match) is not None:
+        needs.append(
+            DiceNeed(
+                purpose="fan_factor",
+                dice=dz.fan_factor_roll.die,
+                subject=sheet.team,
+                why="fan factor roll: 1 or less loses a point, 6+ gains one",
+            )
+        )
+    return needs
+
+
+def walkout_dice(team_id: str, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    """One D6 per player with 51+ SPP. The purpose names the player and the subject is the
+    team, so the roll stays on the team's sheet even when he is not in the report."""
+    rule = gold_rules().concession
+    return [
+        DiceNeed(
+            purpose=walkout_purpose(p),
+            dice=rule.walkout_die,
+            subject=team_id,
+            why=f"{p.name} has {p.spp_earned} SPP: leaves on 1-3 after the concession",
+        )
+        for p in walkout_candidates(team_id, view, league_id)
+    ]
+
+
+def walkout_purpose(player: PlayerRow) -> str:
+    return f"walkout_{player.player_id}"
+
+
+def walkout_candidates(team_id: str, view: LeagueView, league_id: str) -> list[PlayerRow]:
+    least = gold_rules().concession.walkout_min_spp
+    players = view.select(PlayerRow, league_id=league_id, team_id=team_id)
+    found = [p for p in players if p.status in ON_ROSTER and p.spp_earned >= least]
+    return sorted(found, key=lambda p: p.player_id)
+
+
+# --- what the sequence does ------------------------------------------------------------------
+
+
+def match_outcomes(
+    match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+) -> Effects:
+    if match.kind == "exhibition":
+        return []
+    effects = recoveries(match, view, league_id) if match.kind != "unplayed" else []
+    gate = gate_thousands(match, view, league_id, dice)
+    for sheet in (match.home, match.away):
+        row = team(view, league_id, sheet.team)
+        effects += winnings(match, sheet, row, gate, dice)
+        effects += concession_gold(match, sheet, view, league_id)
+        effects += fan_factor(match, sheet, row, dice)
+        effects += walkouts(match, sheet, view, league_id, dice)
+    return effects
+
+
+def recoveries(match: MatchRecorded, view: LeagueView, league_id: str) -> Effects:
+    """Death Zone 'Miss Next Game': rubbed out at the end of the next match."""
+    return [
+        Heals(player=p.player_id, what="miss_next_game", note="missed this game")
+        for sheet in (match.home, match.away)
+        for p in view.select(PlayerRow, league_id=league_id, team_id=sheet.team)
+        if p.miss_next_game
+    ]
+
+
+def gate_thousands(match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox) -> int:
+    if match.kind not in GATE_KINDS:
+        return 0
+    dz, scheduled = deathzone(), view.get(MatchRow, league_id, match.match)
+    bonus = dz.gate.stage_bonus_per_die.get(scheduled.stage, 0) if scheduled else 0
+    total = 0
+    for sheet in (match.home, match.away):
+        fans = team(view, league_id, sheet.team).fans
+        if fans > 0:
+            rolled = dice.roll(sheet.dice, "gate", f"{fans}D6", sheet.team)
+            total += sum(rolled) + bonus * len(rolled)
+    return total * dz.gate.per_pip // 1000
+
+
+def winnings(
+    match: MatchRecorded, sheet: TeamSheet, row: TeamRow, gate: int, dice: DiceBox
+) -> Effects:
+    if match.kind not in GATE_KINDS or conceded_by(match) == sheet.team:
+        return []
+    table = deathzone().winnings
+    roll = dice.roll(sheet.dice, "winnings", table.die, sheet.team)[0]
+    rating = row.values.get("tr", row.rating)
+    modifier = table.modifier(gate, rating)
+    won = table.won_bonus if result(match, sheet) == "win" else 0
+    amount = (roll + modifier + won) * table.per_pip
+    note = f"D6 {roll} + {modifier} (gate {gate},000, TR {rating}) + {won} for the win"
+    return [Gold(team=sheet.team, amount=amount, kind="winnings", note=note)]
+
+
+def concession_gold(
+    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
+) -> Effects:
+    """'The winner gains all of the losers money': the conceding team's whole treasury."""
+    loser = conceded_by(match)
+    if loser is None or loser == sheet.team:
+        return []
+    money = team(view, league_id, loser).treasury
+    if money <= 0:
+        return []
+    note = f"{loser} conceded {match.match}: all of the loser's money"
+    return [
+        Gold(team=loser, amount=-money, kind="concession", note=note),
+        Gold(team=sheet.team, amount=money, kind="concession", note=note),
+    ]
+
+
+def fan_factor(match: MatchRecorded, sheet: TeamSheet, row: TeamRow, dice: DiceBox) -> Effects:
+    rule, table = gold_rules().concession, deathzone().fan_factor_roll
+    loser = conceded_by(match)
+    if loser == sheet.team:
+        loss = min(rule.loser_fan_factor_loss, row.fans - table.floor)
+        note = "conceded: loses one fan factor and may not roll"
+        return [Fans(team=sheet.team, delta=-loss, note=note)] if loss else []
+    if match.kind not in GATE_KINDS and loser is None:
+        return []
+    roll = dice.roll(sheet.dice, "fan_factor", table.die, sheet.team)[0]
+    modifier = {"win": table.won, "draw": table.drawn, "loss": table.lost}[result(match, sheet)]
+    modifier += rule.winner_fan_roll_bonus if loser is not None else 0
+    total, note = roll + modifier, f"fan factor roll {roll}{modifier:+d} = {roll + modifier}"
+    if total >= table.gain_at_or_above:
+        return [Fans(team=sheet.team, delta=1, note=note)]
+    if total <= table.lose_at_or_below and row.fans > table.floor:
+        return [Fans(team=sheet.team, delta=-1, note=note)]
+    return []
+
+
+def walkouts(
+    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str, dice: DiceBox
+) -> Effects:
+    if conceded_by(match) != sheet.team:
+        return []
+    rule = gold_rules().concession
+    effects: Effects = []
+    for player in walkout_candidates(sheet.team, view, league_id):
+        roll = dice.roll(sheet.dice, walkout_purpose(player), rule.walkout_die, sheet.team)[0]
+        if roll in rule.walkout_leaves_on:
+            note = f"{player.spp_earned} SPP, rolled {roll} after the concession: leaves"
+            effects.append(Leaves(player=player.player_id, status="left", note=note))
+    return effects

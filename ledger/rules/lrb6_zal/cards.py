@@ -1,0 +1,192 @@
+"""The special play cards whose effect reaches the books (seed 000, ZAL 8d i, ii, iv).
+
+- Bankruptcy: the affected coach rolls a D6: 1 loses all his earnings and savings (the
+  whole treasury), 2-5 half of them, 6 nothing.
+- Robbery: the thief rolls a D6: 1 caught, nothing; 2-5 steals half of the victim's
+  earnings from the match; 6 all of them.
+- Injured in Practice: the player rolls on the LRB6 Casualty Table (a D6, then a D8) and
+  misses the match; he still counts in his team's Team Rating (ZAL 8a, 8d iv).
+
+Worked example: Bankruptcy on a team with 130,000 in the treasury, D6 of 3: it loses
+65,000. Robbery of a team that earned 70,000, D6 of 6: 70,000 move to the thief's team.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ledger.domain.events import CardPlayed
+from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll
+from ledger.errors import InvalidInput, NotAllowed
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Gold, Hurt, Leaves
+from ledger.rules.lrb6_zal import casualties
+from ledger.rules.lrb6_zal.tables import Tables, share_of, take
+from ledger.rules.protocol import DiceNeed
+
+CARDS = ("bankruptcy", "robbery", "injured_in_practice")
+
+Earnings = Callable[[LeagueView, str, str, str], int | None]
+"""(view, league id, match id, team id) -> what the team earned in that match, if known."""
+
+
+def card_id(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def opponent_in(view: LeagueView, league_id: str, match_id: str | None, team: str) -> str | None:
+    row = view.get(MatchRow, league_id, match_id) if match_id else None
+    if row is None or team not in (row.home, row.away):
+        return None
+    return row.away if row.home == team else row.home
+
+
+def target_team(event: CardPlayed, view: LeagueView, league_id: str) -> str | None:
+    """The team the card was played on: ``against``, else the opponent in ``match``."""
+    if event.against and view.get(TeamRow, league_id, event.against) is not None:
+        return event.against
+    return opponent_in(view, league_id, event.match, event.team)
+
+
+def target_player(event: CardPlayed, view: LeagueView, league_id: str) -> PlayerRow | None:
+    if event.casualty is not None:
+        return view.get(PlayerRow, league_id, event.casualty.victim)
+    ref = event.against or ""
+    found = view.get(PlayerRow, league_id, ref)
+    if found is not None:
+        return found
+    everyone = [
+        p
+        for t in view.select(TeamRow, league_id=league_id)
+        for p in view.select(PlayerRow, league_id=league_id, team_id=t.team_id)
+    ]
+    named = [p for p in everyone if p.name.casefold() == ref.casefold() and p.status == "active"]
+    return named[0] if len(named) == 1 else None
+
+
+# --- the dice a card needs (command side: refusals are LedgerErrors) --------------------------
+
+
+def needs(
+    event: CardPlayed, view: LeagueView, league_id: str, earnings: Earnings
+) -> list[DiceNeed]:
+    card = card_id(event.card)
+    if card not in CARDS:
+        raise InvalidInput(
+            f"'{event.card}' has no effect on the books in a ZAL league (cards: {', '.join(CARDS)})"
+        )
+    if card == "injured_in_practice":
+        return injury_needs(event, view, league_id)
+    victim = target_team(event, view, league_id)
+    if victim is None:
+        raise InvalidInput(f"{card}: name the team it was played on (--against) or the --match")
+    if card == "robbery":
+        robbery_known(event, view, league_id, victim, earnings)
+    subject = event.team if card == "robbery" else victim
+    return [DiceNeed(purpose=card, dice="D6", subject=subject, why=f"ZAL 8d: {card}")]
+
+
+def robbery_known(
+    event: CardPlayed, view: LeagueView, league_id: str, victim: str, earnings: Earnings
+) -> None:
+    if event.match is None or earnings(view, league_id, event.match, victim) is None:
+        raise NotAllowed(
+            "Robbery steals from the victim's earnings of the match, which this ledger"
+            " does not keep per match yet: record the D6 and move the gold stolen with two"
+            " 'ledger team adjust' commands, naming the card in --reason"
+        )
+
+
+def injury_needs(event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    player = target_player(event, view, league_id)
+    if player is None:
+        raise InvalidInput("injured_in_practice: name the player it was played on (--against)")
+    why = f"ZAL 8d iv: {player.name} on the Casualty Table"
+    return [
+        DiceNeed(purpose="casualty_d6", dice="D6", subject=player.player_id, why=why),
+        DiceNeed(purpose="casualty_d8", dice="D8", subject=player.player_id, why=why),
+    ]
+
+
+# --- what a card does (fold side: never raises) -------------------------------------------------
+
+
+def outcomes(
+    t: Tables,
+    event: CardPlayed,
+    view: LeagueView,
+    league_id: str,
+    dice: DiceBox,
+    earnings: Earnings,
+) -> Effects:
+    card = card_id(event.card)
+    if card == "injured_in_practice":
+        return injured_in_practice(t, event, view, league_id, dice)
+    victim = target_team(event, view, league_id)
+    if victim is None or card not in ("bankruptcy", "robbery"):
+        return []
+    if card == "bankruptcy":
+        return bankruptcy(t, event, view, league_id, victim, dice)
+    earned = earnings(view, league_id, event.match, victim) if event.match else None
+    return robbery(t, event, victim, earned or 0, dice)
+
+
+def bankruptcy(
+    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, victim: str, dice: DiceBox
+) -> Effects:
+    team = view.get(TeamRow, league_id, victim)
+    roll = dice.roll(event.dice, "bankruptcy", "D6", victim)[0]
+    share = share_of(t.cards.bankruptcy, roll)
+    lost = take(share, max(0, team.treasury if team else 0))
+    if not lost:
+        return []
+    note = f"Bankruptcy (D6 {roll}): loses {share} of earnings and savings (ZAL 8d i)"
+    return [Gold(team=victim, amount=-lost, kind="card", note=note)]
+
+
+def robbery(t: Tables, event: CardPlayed, victim: str, earned: int, dice: DiceBox) -> Effects:
+    roll = dice.roll(event.dice, "robbery", "D6", event.team)[0]
+    share = share_of(t.cards.robbery, roll)
+    stolen = take(share, earned)
+    if not stolen:
+        return []
+    note = f"Robbery (D6 {roll}): {share} of {earned:,} earned (ZAL 8d ii)"
+    return [
+        Gold(team=victim, amount=-stolen, kind="card", note=note),
+        Gold(team=event.team, amount=stolen, kind="card", note=note),
+    ]
+
+
+def injured_in_practice(
+    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
+) -> Effects:
+    player = target_player(event, view, league_id)
+    if player is None:
+        return []
+    casualty = event.casualty or practice_casualty(t, player.player_id, event.dice, dice)
+    if casualty is None or casualty.recovered:
+        return []
+    note = f"Injured in Practice: {casualty.outcome} (ZAL 8d iv)"
+    if "dead" in casualty.effects:
+        return [Leaves(player=player.player_id, status="dead", note=note)]
+    # He misses this match, which the card was played for; the injury's own 'miss next
+    # game' is that same match, so only the lasting effects stay on the roster.
+    lasting = tuple(e for e in casualty.effects if e != "miss_next_game")
+    return [Hurt(player=player.player_id, effects=lasting, note=note)] if lasting else []
+
+
+def practice_casualty(
+    t: Tables, player: str, recorded: tuple[DiceRoll, ...], dice: DiceBox
+) -> Casualty | None:
+    rolls = [
+        DiceRoll(purpose=p, dice=d, values=dice.roll(recorded, p, d, player), subject=player)
+        for p, d in (("casualty_d6", "D6"), ("casualty_d8", "D8"))
+    ]
+    found = casualties.from_dice(t, rolls)
+    if found is None:
+        return None
+    outcome, effects = found
+    return Casualty(
+        victim=player, cause="card", outcome=outcome, effects=effects, dice=tuple(rolls)
+    )

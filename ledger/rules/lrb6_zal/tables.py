@@ -1,0 +1,243 @@
+"""The lrb6-zal tables file (data/tables.yaml), validated at load.
+
+Source: shared/seeds/000_e199eb2e30fe6ef5.txt (ZAL Season 5): the Handicap, Match Winnings,
+Fan Factor and Star Player Points tables, ZAL 3c-3k, 8a, 8d, 9b, 16, 17 and 19; LRB6 (Blood
+Bowl Competition Rules 2010) where the seed leans on it (casualty table, prices), as marked
+in the file.
+
+Worked example (Match Winnings Table): a gate of 31,000 fans is the third row and a Team
+Rating of 112 the second column, so ``tables().winnings.modifier(31_000, 112) == 2``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from ledger.domain.values import Characteristic, Effect
+from ledger.rules.schema import Frozen, SkillCategory, SkillList, load_yaml
+
+DATA = Path(__file__).parent / "data"
+
+Share = Literal["all", "half", "none"]
+
+
+class Range(Frozen):
+    """A closed range of a roll, a rating or a number of fans: ``{from: 11, to: 20}``."""
+
+    start: int = Field(alias="from")
+    end: int = Field(alias="to")
+
+    def holds(self, value: int) -> bool:
+        return self.start <= value <= self.end
+
+
+class Band(Range):
+    outcome: str
+    name: str = ""
+    effects: tuple[Effect, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_effect(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "effect" in data:
+            data = {**data, "effects": (data["effect"],)}
+            del data["effect"]
+        return data
+
+
+class ShareBand(Range):
+    share: Share
+
+
+class HandicapRow(Range):
+    cards: int
+    mvps: int
+
+
+class RiseBand(Range):
+    rise: int
+
+
+class SppLevel(Frozen):
+    start: int = Field(alias="from")
+    title: str
+    rolls: int
+    ageing: str | None = None
+    """The ZAL 19 hurdle title this level's roll is aged under."""
+
+
+class Hurdle(Frozen):
+    title: str
+    target: int
+
+
+class Ageing(Frozen):
+    hurdles: tuple[Hurdle, ...]
+    effects: tuple[Band, ...]
+    max_reduction: int
+    min_value: int
+
+    def target(self, title: str) -> int:
+        return next(h.target for h in self.hurdles if h.title == title)
+
+
+class StarRoll(Frozen):
+    characteristics: dict[int, tuple[Characteristic, ...]]
+    double_categories: tuple[SkillCategory, ...]
+    mutation_on_double: tuple[str, ...]
+    max_increase: int
+    maximum: dict[Characteristic, int]
+
+
+class ValueModifiers(Frozen):
+    normal_skill: int
+    double_skill: int
+    ma: int
+    av: int
+    ag: int
+    st: int
+
+
+class TeamRatingTable(Frozen):
+    gold_per_point: int
+    spp_per_point: int
+
+
+class Gate(Frozen):
+    fans_per_pip: int
+    fame_more: int
+    fame_more_than_double: int
+
+
+class Winnings(Frozen):
+    per_point: int
+    win_bonus: int
+    gate_bands: tuple[Range, ...]
+    tr_bands: tuple[Range, ...]
+    table: tuple[tuple[int, ...], ...]
+
+    @model_validator(mode="after")
+    def _table_fits_the_bands(self) -> Winnings:
+        if len(self.table) != len(self.gate_bands) or any(
+            len(row) != len(self.tr_bands) for row in self.table
+        ):
+            raise ValueError(
+                "the winnings table must have one row per gate band, one column per TR"
+            )
+        return self
+
+    def modifier(self, gate: int, rating: int) -> int:
+        row = next(i for i, b in enumerate(self.gate_bands) if b.holds(gate))
+        column = next(i for i, b in enumerate(self.tr_bands) if b.holds(rating))
+        return self.table[row][column]
+
+
+class Threshold(Frozen):
+    at_least: int
+    modifier: int
+
+
+class FanFactor(Frozen):
+    die: str
+    down_at_most: int
+    up_at_least: int
+    won: int
+    lost: int
+    touchdowns: Threshold
+    casualties: Threshold
+    stages: dict[str, int]
+    minimum: int
+    price: int
+    start_min: int
+    start_max: int
+
+
+class Staff(Frozen):
+    name: str
+    price: int
+    max: int
+    not_for: tuple[str, ...] = ()
+
+
+class Stars(Frozen):
+    from_match: int
+    max_count: int
+    max_total: int
+
+
+class Hirelings(Frozen):
+    one_game_divisor: int
+    full_team: int
+    price_rise: tuple[RiseBand, ...]
+
+
+class Forfeit(Frozen):
+    score: int
+    extra_mvp: int
+    fans_lost: int
+    walkout_spp: int
+    walkout_leaves_on: tuple[int, ...]
+
+
+class Cards(Frozen):
+    bankruptcy: tuple[ShareBand, ...]
+    robbery: tuple[ShareBand, ...]
+
+
+class Tables(Frozen):
+    source: str
+    starting_treasury: int
+    spp: dict[str, int]
+    spp_casualty_causes: tuple[str, ...]
+    spp_levels: tuple[SppLevel, ...]
+    ageing: Ageing
+    star_roll: StarRoll
+    value_modifiers: ValueModifiers
+    team_rating: TeamRatingTable
+    handicap: tuple[HandicapRow, ...]
+    mvps_per_team: int
+    gate: Gate
+    winnings: Winnings
+    fan_factor: FanFactor
+    sideline: dict[str, Staff]
+    max_rerolls: int
+    stars: Stars
+    hirelings: Hirelings
+    forfeit: Forfeit
+    cards: Cards
+    casualty_table: tuple[Band, ...]
+
+    @model_validator(mode="after")
+    def _levels_name_known_hurdles(self) -> Tables:
+        titles = {h.title for h in self.ageing.hurdles}
+        unknown = [lv.ageing for lv in self.spp_levels if lv.ageing and lv.ageing not in titles]
+        if unknown:
+            raise ValueError(f"SPP levels name unknown ageing hurdles {unknown}")
+        return self
+
+
+@cache
+def tables() -> Tables:
+    return load_yaml(DATA / "tables.yaml", Tables)
+
+
+@cache
+def skills() -> SkillList:
+    return load_yaml(DATA / "skills.yaml", SkillList)
+
+
+def band(bands: tuple[Band, ...], roll: int) -> Band | None:
+    return next((b for b in bands if b.holds(roll)), None)
+
+
+def share_of(bands: tuple[ShareBand, ...], roll: int) -> Share:
+    return next(b.share for b in bands if b.holds(roll))
+
+
+def take(share: Share, amount: int) -> int:
+    """The part of ``amount`` a card's share takes ('half' rounds down)."""
+    return {"all": amount, "half": amount // 2, "none": 0}[share]

@@ -1,0 +1,107 @@
+"""Round robins, play-off qualification and knock-out brackets, as pure functions.
+
+From seed 001, 'Regular Season' (each team plays each other team in its division once),
+'Qualifying for the Play-offs' (qualifiers taken equally from all divisions, the best
+third-placed teams when needed: "if there are three Divisions and eight teams qualify,
+then the top two teams from each Division, plus the two best third-placed teams") and
+'Play-offs' (no first-round pairing of two teams from the same division; semi-final
+losers play for third place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ledger.domain.values import Division, Fixture
+
+STAGES = {2: "final", 4: "semi-final", 8: "quarter-final", 16: "round-of-16", 32: "round-of-32"}
+
+
+def slug(name: str) -> str:
+    cleaned = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
+    return cleaned or "league"
+
+
+def round_robin(season: int, division: Division, legs: int = 1) -> list[Fixture]:
+    """The circle method: every team meets every other once per leg, home and away
+    swapped on the second leg (ZAL 6 plays a double round robin)."""
+    teams: list[str | None] = list(division.teams)
+    if len(teams) % 2:
+        teams.append(None)  # a bye
+    rounds = len(teams) - 1
+    fixtures: list[Fixture] = []
+    for leg in range(legs):
+        order = list(teams)
+        for r in range(rounds):
+            number = leg * rounds + r + 1
+            for i in range(len(order) // 2):
+                home, away = order[i], order[-1 - i]
+                if home is None or away is None:
+                    continue
+                if (r + leg) % 2:
+                    home, away = away, home
+                fixtures.append(Fixture(
+                    id=f"s{season}-{slug(division.name)}-r{number}-{len(fixtures) + 1}",
+                    round=number, division=division.name, home=home, away=away))
+            order = [order[0], order[-1], *order[1:-1]]
+    return fixtures
+
+
+def qualifiers(tables: dict[str, list[str]], places: int,
+               better: Callable[[str], tuple[int, ...]]) -> list[tuple[str, str, int]]:
+    """(team, division, place in division) of the play-off teams.
+
+    ``tables`` maps a division to its teams in finishing order; ``better`` gives a sort key
+    (higher is better) used to pick the best of the next-placed teams across divisions.
+    """
+    per_division, extra = divmod(places, len(tables))
+    chosen = [(team, name, place + 1) for name, order in tables.items()
+              for place, team in enumerate(order[:per_division])]
+    next_placed = [(order[per_division], name, per_division + 1)
+                   for name, order in tables.items() if len(order) > per_division]
+    next_placed.sort(key=lambda entry: better(entry[0]), reverse=True)
+    return chosen + next_placed[:extra]
+
+
+def first_round(season: int, seeded: Sequence[tuple[str, str, int]],
+                better: Callable[[str], tuple[int, ...]]) -> list[Fixture]:
+    """Best against worst, with swaps so that no pairing is of one division.
+
+    Seeding: division position first (division winners are kept apart for as long as
+    possible, the rule's suggestion), then league points and tie-breakers.
+    """
+    order = sorted(seeded, key=lambda q: (q[2], tuple(-v for v in better(q[0]))))
+    size = len(order)
+    pairs = [[order[i], order[size - 1 - i]] for i in range(size // 2)]
+    for i, pair in enumerate(pairs):
+        if pair[0][1] != pair[1][1]:
+            continue
+        for other in pairs[i + 1:] + pairs[:i]:
+            if other[1][1] != pair[0][1] and other[0][1] != pair[1][1]:
+                pair[1], other[1] = other[1], pair[1]
+                break
+    stage = STAGES.get(size, f"round-of-{size}")
+    return [Fixture(id=f"s{season}-{stage}-{i + 1}", round=1, division="", home=home[0],
+                    away=away[0], stage=stage) for i, (home, away) in enumerate(pairs)]
+
+
+def next_round(season: int, played: Sequence[Fixture], winners: dict[str, str],
+               round_number: int) -> list[Fixture]:
+    """Winners of consecutive ties meet; after the semi-finals, the losers play for third."""
+    size = len(played)
+    stage = STAGES.get(size, f"round-of-{size}")
+    fixtures = []
+    for i in range(0, size, 2):
+        first, second = played[i], played[i + 1]
+        fixtures.append(Fixture(id=f"s{season}-{stage}-{i // 2 + 1}", round=round_number,
+                                division="", home=winners[first.id], away=winners[second.id],
+                                stage=stage))
+    if size == 2:
+        losers = [loser(f, winners[f.id]) for f in played]
+        fixtures.append(Fixture(id=f"s{season}-third-place", round=round_number, division="",
+                                home=losers[0], away=losers[1], stage="third-place"))
+    return fixtures
+
+
+def loser(fixture: Fixture, winner: str) -> str:
+    return fixture.away if winner == fixture.home else fixture.home
