@@ -222,6 +222,32 @@ def parse_roll(entry: str) -> DiceRoll:
 COMMANDS = [team]
 
 
+@team.command("redraft")
+@click.argument("team_id")
+@click.option("--keep", "keep", multiple=True, metavar="PLAYER",
+              help="A player to re-hire at Current Value + agent's fees (repeatable).")
+@click.option("--carry", "carry", multiple=True, metavar="ITEM=COUNT",
+              help="Re-rolls or staff to carry at standard cost, e.g. reroll=2 (repeatable).")
+@click.option("--die", "dice", multiple=True, metavar="PURPOSE:PLAYER=VALUES",
+              help="A Rest & Relaxation roll, e.g. niggling_recovery:Skweek=5 (repeatable).")
+@click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll missing dice.")
+@REASON
+@pass_session
+def redraft(session: Session, team_id: str, keep: tuple[str, ...], carry: tuple[str, ...],
+            dice: tuple[str, ...], roll_missing: bool, reason: str | None) -> None:
+    """Re-draft TEAM_ID for the next season (BB2020 off-season)."""
+    rolls: dict[str, dict[str, list[int]]] = {}
+    for entry in dice:
+        head, _, values = entry.partition("=")
+        purpose, _, player = head.partition(":")
+        rolls.setdefault(purpose, {})[player] = [int(v) for v in values.split(",")]
+    carried = {item: int(count or 1) for item, _, count in (c.partition("=") for c in carry)}
+    session.ledger().redraft(session.league(), team_id, by=session.user, keep=keep,
+                             carry=carried, dice=rolls, roll_missing=roll_missing,
+                             reason=reason)
+    say(f"{team_id} re-drafted for next season: see 'ledger roster {team_id}'.")
+
+
 @team.command("bounty")
 @click.argument("team_id")
 @click.argument("player")

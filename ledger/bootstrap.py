@@ -62,8 +62,13 @@ def open_ledger(settings: Settings) -> LeagueLedger:
         settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
         env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
     read_models = ReadModels(engine)
-    read_models.create()
-    return LeagueLedger(env=env, read_models=read_models)
+    current = read_models.create()
+    ledger = LeagueLedger(env=env, read_models=read_models)
+    if current:
+        read_models.refresh(ledger.source)
+    else:  # written by another version of the code: refold them from the log
+        read_models.rebuild(ledger.source)
+    return ledger
 
 
 def close_ledger(ledger: LeagueLedger) -> None:

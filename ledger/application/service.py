@@ -356,6 +356,19 @@ class LeagueLedger(Application[UUID]):
     def close_season(self, league: str, *, by: str, reason: str | None = None) -> None:
         self.run(league, seasons.plan_close, by=by, reason=reason)
 
+    def redraft(self, league: str, team: str, *, by: str, keep: Sequence[str] = (),
+                carry: Mapping[str, int] | None = None,
+                dice: Mapping[str, Mapping[str, int | list[int]]] | None = None,
+                roll_missing: bool = False, reason: str | None = None) -> None:
+        self.run(league, lambda c: teams.plan_redraft(
+            c, team, list(keep), dict(carry or {}), {k: dict(v) for k, v in (dice or {}).items()},
+            roll_missing), by=by, reason=reason)
+
+    def buy_inducements(self, league: str, match: str, team: str, wanted: Mapping[str, int],
+                        *, by: str, reason: str | None = None) -> None:
+        self.run(league, lambda c: matches.plan_inducements(c, match, team, dict(wanted)),
+                 by=by, reason=reason)
+
     def post_bounty(
         self,
         league: str,

@@ -10,16 +10,19 @@ from typing import Any
 
 from ledger.application.context import Context, Fact, draft
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, SeasonRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll, Purchase
+from ledger.rules.dice import fresh_roll
 from ledger.errors import (
     InsufficientTreasury,
+    InvalidDice,
     InvalidAdvancement,
     InvalidInput,
     NameTaken,
     NotAllowed,
     PositionLimitReached,
     RosterFull,
+    SeasonState,
     StaffLimit,
     TooFewPlayers,
 )
@@ -257,3 +260,60 @@ def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
         raise InvalidInput("a bounty must be more than nothing")
     afford(team, amount, f"a bounty of {gold(amount)}")
     return [(ev.BountyPosted, {"team": team_id, "player": target.player_id, "amount": amount})]
+
+
+def plan_redraft(c: Context, team_id: str, keep: list[str], carry: dict[str, int],
+                 entries: dict[str, dict[str, int | list[int]]], roll_missing: bool
+                 ) -> list[Fact]:
+    """BB2020 'Off-season and Re-drafting': between a closed season and the next."""
+    require(c, "redraft", "off-season re-drafts")
+    team = active_team(c, team_id)
+    season = c.league.current_season + 1
+    current = c.view.get(SeasonRow, c.league_id, c.league.current_season)
+    if current is None or current.status != "closed":
+        raise SeasonState("re-drafting happens in the off-season, after 'ledger season close'")
+    if team.season == season:
+        raise SeasonState(f"{team.name} are already re-drafted for season {season}")
+    kept = [current_player(c, team_id, ref) for ref in keep]
+    players = tuple(Purchase(item=p.player_id, price=c.ruleset.rehire_price(p, season))
+                    for p in kept if p.kind == "regular")
+    staff = tuple(carried(c, team, item, count) for item, count in carry.items())
+    funds, how = c.ruleset.redraft_budget(team, c.view, c.league_id, season)
+    cost = sum(p.price for p in (*players, *staff))
+    if cost > funds:
+        raise InsufficientTreasury(f"re-hiring and carrying cost {gold(cost)} but the re-draft"
+                                   f" budget is {gold(funds)} ({how})")
+    dice = redraft_rolls(c, team, entries, roll_missing)
+    return [(ev.TeamRedrafted, {"team": team_id, "season": season, "players": players,
+                                "kept": staff, "dice": dice})]
+
+
+def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:
+    items = c.ruleset.sideline_items(team)
+    item = items.get(item_id)
+    if item is None or item.counts_as == "fans":
+        raise InvalidInput(f"'{item_id}' cannot be carried into a re-draft"
+                           " (re-rolls and sideline staff can)")
+    have = held(team, item_id, item.counts_as)
+    if count > have:
+        raise InvalidInput(f"{team.name} have {have} x {item.name}, not {count}")
+    return Purchase(item=item_id, count=count, price=item.price * count)
+
+
+def redraft_rolls(c: Context, team: TeamRow, entries: dict[str, dict[str, int | list[int]]],
+                  roll_missing: bool) -> tuple[DiceRoll, ...]:
+    rolls = []
+    for need in c.ruleset.redraft_dice(team, c.players(team.team_id)):
+        by_player = {c.player(ref, team.team_id).player_id: v
+                     for ref, v in entries.get(need.purpose, {}).items()}
+        if need.subject in by_player:
+            values = by_player[need.subject]
+            given = (values,) if isinstance(values, int) else tuple(values)
+            rolls.append(DiceRoll(purpose=need.purpose, dice=need.dice, values=given,
+                                  subject=need.subject))
+        elif roll_missing:
+            rolls.append(fresh_roll(need.purpose, need.dice, need.subject))
+        else:
+            raise InvalidDice(f"the re-draft needs {need.purpose} ({need.dice}) for"
+                              f" {need.subject}: {need.why} (enter it, or use --roll)")
+    return tuple(rolls)

@@ -180,6 +180,8 @@ class MatchRow(Record):
     """Teams that finished the post-game sequence."""
     hirelings: dict[str, dict[str, Any]] = {}
     """One-game players (journeymen, mercenaries) by id, for hiring after the game."""
+    inducements: dict[str, dict[str, Any]] = {}
+    """Per team: what it bought before the game and how (treasury spent, petty cash)."""
 
 
 class StandingRow(Record):

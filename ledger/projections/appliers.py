@@ -202,9 +202,14 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
+    items = ", ".join(f"{p.count} x {p.item}" for p in e.purchases)
     if e.treasury_spent:
-        items = ", ".join(f"{p.count} x {p.item}" for p in e.purchases)
         f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
+    match = f.store.get(MatchRow, f.league_id, e.match)
+    if match is not None:
+        bought = {"items": items, "treasury_spent": e.treasury_spent, "petty_cash": e.petty_cash}
+        f.store.put(match.model_copy(update={"inducements": {**match.inducements,
+                                                             e.team: bought}}))
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:

@@ -25,7 +25,18 @@ from ledger.domain.state import (
 from ledger.projections.describe import describe, refs
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Fans, Gold, Heals, Hurt, Leaves, Spp, Trophy
+from ledger.rules.effects import (
+    Effects,
+    Fans,
+    Forgets,
+    Gold,
+    Heals,
+    Hurt,
+    Leaves,
+    Sideline,
+    Spp,
+    Trophy,
+)
 from ledger.rules.protocol import Ruleset
 
 
@@ -178,6 +189,10 @@ class Fold:
             elif isinstance(effect, Trophy):
                 team = self.team(effect.team)
                 self.put_team(team.model_copy(update={"trophy": effect.held}))
+            elif isinstance(effect, Sideline):
+                team = self.team(effect.team)
+                self.put_team(team.model_copy(update={
+                    "rerolls": effect.rerolls, "fans": effect.fans, "staff": effect.staff}))
             else:
                 self.change_player(effect)
         return earned
@@ -198,11 +213,14 @@ class Fold:
             )
         )
 
-    def change_player(self, effect: Hurt | Leaves | Heals) -> None:
+    def change_player(self, effect: Hurt | Leaves | Heals | Forgets) -> None:
         player = self.player(effect.player)
         if player is None:
             return  # a one-game player: nothing carries over
-        if isinstance(effect, Leaves):
+        if isinstance(effect, Forgets):
+            skills = tuple(s for s in player.skills if s != effect.skill)
+            self.put_player(player.model_copy(update={"skills": skills}))
+        elif isinstance(effect, Leaves):
             self.put_player(player.model_copy(update={"status": effect.status}))
         elif isinstance(effect, Hurt):
             for what in effect.effects:
@@ -212,6 +230,8 @@ class Fold:
             self.put_player(self.injure(player, effect.what, better=True))
 
     def injure(self, player: PlayerRow, what: str, better: bool) -> PlayerRow:
+        if what == "retired":
+            return player.model_copy(update={"status": "active" if better else "retired"})
         if what == "miss_next_game":
             return player.model_copy(update={"miss_next_game": not better})
         if what == "niggling":

@@ -28,6 +28,7 @@ from ledger.projections.sql import (
     METADATA,
     POSITION,
     SqlStore,
+    fingerprint,
     delete_league,
     insert_lines,
     row_of,
@@ -38,6 +39,7 @@ from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
 
 PAGE = 1000
+REBUILD_BACKLOG = 20_000
 LINE_BATCH = 5000
 NAME = "read-models"
 
@@ -70,12 +72,31 @@ class ReadModels:
         self.engine = engine
         self.rulesets: dict[str, Ruleset] = {}
 
-    def create(self) -> None:
+    def create(self) -> bool:
+        """Create the tables; returns False when stored read models were written by a
+        different version of the code (then ``rebuild`` before use)."""
+        stored = self.stored_fingerprint()
+        if stored is not None and stored != fingerprint():
+            return False
         METADATA.create_all(self.engine)
         with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as conn:
             if conn.execute(sa.select(POSITION.c.name).where(POSITION.c.name == NAME)).first() \
                     is None:
-                conn.execute(POSITION.insert().values(name=NAME, notification_id=0))
+                conn.execute(POSITION.insert().values(name=NAME, notification_id=0,
+                                                      fingerprint=fingerprint()))
+        return True
+
+    def stored_fingerprint(self) -> str | None:
+        """None when there are no read models yet; "" for tables from before fingerprints."""
+        if POSITION.name not in sa.inspect(self.engine).get_table_names():
+            return None
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(sa.select(POSITION.c.fingerprint)
+                                     .where(POSITION.c.name == NAME)).scalar()
+        except sa.exc.DBAPIError:
+            return ""
+        return str(found) if found is not None else None
 
     def position(self) -> int:
         with self.engine.connect() as conn:
@@ -96,6 +117,15 @@ class ReadModels:
                 name, options = league.ruleset, league.options
             self.rulesets[league_id] = find_ruleset(name, options)
         return self.rulesets[league_id]
+
+    def refresh(self, source: EventSource, progress: Progress | None = None) -> int:
+        """Bring the read models to the head of the log: incrementally for a short
+        backlog, by a rebuild for a long one (after an import, say), which is far faster
+        in bulk."""
+        behind = source.head() - self.position()
+        if behind > REBUILD_BACKLOG:
+            return self.rebuild(source, progress).events
+        return self.catch_up(source)
 
     # --- incremental --------------------------------------------------------------------
 

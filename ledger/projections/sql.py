@@ -10,6 +10,7 @@ command costs a few rows, not the league.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import types
 import typing
 from collections.abc import Iterable, Iterator, Sequence
@@ -30,8 +31,14 @@ POSITION = sa.Table(
     METADATA,
     sa.Column("name", sa.String(64), primary_key=True),
     sa.Column("notification_id", sa.BigInteger, nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False, server_default=""),
 )
-"""The position (notification id) of the last event every read model includes."""
+"""The position (notification id) of the last event every read model includes, and the
+fingerprint of the code that wrote them."""
+
+FOLD_VERSION = 1
+"""Bump when the fold's meaning changes without a table change: stored read models then
+no longer match the code and are rebuilt from the log when the ledger opens."""
 
 SCALARS: dict[Any, Any] = {int: sa.BigInteger, str: sa.Text, bool: sa.Boolean, float: sa.Float}
 
@@ -163,3 +170,9 @@ class SqlStore:
         self.cache.clear()
         self.dirty.clear()
         self.lines.clear()
+
+
+def fingerprint() -> str:
+    """Identifies the read-model tables' shape and the fold's version."""
+    shape = [(t.name, [(c.name, str(c.type), c.nullable) for c in t.columns]) for t in ALL_TABLES]
+    return hashlib.sha256(repr((FOLD_VERSION, shape)).encode()).hexdigest()

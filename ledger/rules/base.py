@@ -36,7 +36,7 @@ from ledger.domain.values import (
 from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownTeam
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
-from ledger.rules.protocol import AdvancementResult, DiceNeed, Ranked, SidelineItem
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Ranked, SidelineItem
 from ledger.rules.schema import Position, StarPlayer, TeamList, load_stars, load_team_lists
 
 ON_ROSTER = ("active", "retired")
@@ -308,6 +308,17 @@ class BaseRuleset:
     ) -> Effects:
         return []
 
+    def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]:
+        return []
+
+    def redraft_budget(
+        self, team: TeamRow, view: LeagueView, league_id: str, season: int
+    ) -> tuple[int, str]:
+        return team.treasury, "the treasury (no re-draft rules in this edition)"
+
+    def rehire_price(self, player: PlayerRow, season: int) -> int:
+        return player.value
+
     def redraft_outcomes(
         self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects:
@@ -328,6 +339,19 @@ class BaseRuleset:
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
         return [f"{self.name} has no advancement rules in this ledger yet"]
+
+    # --- before a game ----------------------------------------------------------------
+
+    def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
+        return team.rating
+
+    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        return {}
+
+    def inducement_budget(
+        self, value: int, other_value: int, other_spent: int, treasury: int
+    ) -> Budget:
+        return Budget(petty_cash=0, treasury=0, why=f"{self.name} has no inducements")
 
     # --- seasons -----------------------------------------------------------------------
 

@@ -51,11 +51,29 @@ class Leaves(Outcome):
 
 
 class Heals(Outcome):
-    """Off-season recovery: a niggling injury or a characteristic reduction removed."""
+    """Recovery: a missed game served, a niggling injury or a characteristic reduction
+    removed, or a temporarily retired player back on the team (``retired``)."""
 
     player: str
-    what: Literal["niggling", "-ma", "-st", "-ag", "-pa", "-av", "miss_next_game"]
+    what: Literal["niggling", "-ma", "-st", "-ag", "-pa", "-av", "miss_next_game", "retired"]
     note: str = ""
+
+
+class Forgets(Outcome):
+    """A skill or trait lost (BB2020 Rest & Relaxation: a gained Hatred subsides)."""
+
+    player: str
+    skill: str
+    note: str = ""
+
+
+class Sideline(Outcome):
+    """A team's re-rolls, fans and staff set anew (a re-drafted team's carry-over)."""
+
+    team: str
+    rerolls: int
+    fans: int
+    staff: dict[str, int]
 
 
 class Trophy(Outcome):
@@ -66,4 +84,4 @@ class Trophy(Outcome):
     held: bool
 
 
-Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals | Trophy]
+Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals | Trophy | Forgets | Sideline]

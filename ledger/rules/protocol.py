@@ -54,6 +54,15 @@ class DiceNeed(Frozen):
     why: str = ""
 
 
+class Budget(Frozen):
+    """What a team may spend on inducements for one game."""
+
+    petty_cash: int
+    treasury: int
+    """The most it may take from its treasury."""
+    why: str
+
+
 class AdvancementResult(Frozen):
     spp_cost: int
     value_increase: int
@@ -147,6 +156,11 @@ class Ruleset(Protocol):
     def card_outcomes(
         self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects: ...
+    def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]: ...
+    def redraft_budget(
+        self, team: TeamRow, view: LeagueView, league_id: str, season: int
+    ) -> tuple[int, str]: ...
+    def rehire_price(self, player: PlayerRow, season: int) -> int: ...
     def redraft_outcomes(
         self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects: ...
@@ -156,6 +170,13 @@ class Ruleset(Protocol):
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]: ...
+
+    # --- before a game ----------------------------------------------------------------
+    def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int: ...
+    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
+    def inducement_budget(
+        self, value: int, other_value: int, other_spent: int, treasury: int
+    ) -> Budget: ...
 
     # --- seasons -----------------------------------------------------------------------
     def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]: ...

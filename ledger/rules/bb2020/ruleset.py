@@ -18,16 +18,22 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced, PostGameClosed, SeasonClosed
+from ledger.domain.events import (
+    MatchRecorded,
+    PlayerAdvanced,
+    PostGameClosed,
+    SeasonClosed,
+    TeamRedrafted,
+)
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
 from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
-from ledger.rules.bb2020 import advancement, postgame, season
+from ledger.rules.bb2020 import advancement, postgame, pregame, redraft, season
 from ledger.rules.bb2020.tables import band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
 from ledger.rules.schema import Position
 
 
@@ -276,6 +282,61 @@ class BB2020(BaseRuleset):
 
     def position_of(self, player: PlayerRow) -> Position:
         return self.position(player.roster, player.position)
+
+    # --- before a game ('Pre-game Sequence') -------------------------------------------
+
+    def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
+        """CTV with the Journeymen the team must take ('Take on Journeymen')."""
+        needed = pregame.journeymen_needed(players)
+        lineman = pregame.journeyman_position(self.team_list(team.roster))
+        extra = needed * lineman.cost if lineman is not None else 0
+        return self.team_values(team, players)["ctv"] + extra
+
+    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        team_list = self.team_list(team.roster)
+        return {
+            item.id: SidelineItem(id=item.id, name=item.name, max=item.max,
+                                  price=pregame.inducement_price(item, team_list))
+            for item in pregame.inducements().values() if pregame.may_buy(item, team_list)
+        }
+
+    def inducement_budget(
+        self, value: int, other_value: int, other_spent: int, treasury: int
+    ) -> Budget:
+        if value == other_value:
+            return Budget(petty_cash=0, treasury=0, why="equal CTVs: neither team spends gold")
+        if value > other_value:
+            return Budget(petty_cash=0, treasury=treasury, why="higher CTV: treasury first")
+        cash = pregame.petty_cash(value, other_value, other_spent)
+        return Budget(petty_cash=cash, treasury=min(pregame.TOP_UP_LIMIT, treasury),
+                      why=f"petty cash {other_value - value:,} difference + {other_spent:,}"
+                          " spent by the opponent")
+
+    # --- the off-season ('Off-season and Re-drafting') ---------------------------------
+
+    def positions_of(self, players: Sequence[PlayerRow]) -> dict[str, Position]:
+        return {p.player_id: self.position_of(p) for p in players if p.kind == "regular"}
+
+    def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]:
+        return redraft.dice_needed(players, self.positions_of(players))
+
+    def redraft_budget(
+        self, team: TeamRow, view: LeagueView, league_id: str, season: int
+    ) -> tuple[int, str]:
+        return redraft.budget(tables(), team, view, league_id, season, self.opts.redraft_cap)
+
+    def rehire_price(self, player: PlayerRow, season: int) -> int:
+        return redraft.rehire_price(tables(), player, season)
+
+    def redraft_outcomes(
+        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        team = view.get(TeamRow, league_id, event.team)
+        assert team is not None  # commands re-draft registered teams only
+        players = view.select(PlayerRow, league_id=league_id, team_id=event.team)
+        funds = self.redraft_budget(team, view, league_id, event.season)
+        return redraft.outcomes(tables(), event, team, players, self.positions_of(players),
+                                funds, dice, self.starting_fans())
 
     # --- seasons ---------------------------------------------------------------------------
 
