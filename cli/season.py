@@ -75,4 +75,29 @@ def close(session: Session, reason: str | None) -> None:
     say("Season closed.")
 
 
+@season.command("star-draft")
+@click.option("--drawn", metavar="TEAM,TEAM,...",
+              help="The hat draw as made at the table (all teams in a first season, the new"
+                   " teams afterwards); left out, the ledger draws.")
+@REASON
+@pass_session
+def star_draft(session: Session, drawn: str | None, reason: str | None) -> None:
+    """Set the order in which teams sign a star (Spike! 2021 long-term contracts)."""
+    order = session.ledger().order_star_draft(
+        session.league(), by=session.user, reason=reason,
+        drawn=[t.strip() for t in drawn.split(",")] if drawn else None)
+    say("Star draft order: " + ", ".join(order))
+
+
+@season.command("sign")
+@click.argument("team_id")
+@click.argument("star")
+@REASON
+@pass_session
+def sign(session: Session, team_id: str, star: str, reason: str | None) -> None:
+    """TEAM_ID signs STAR for the season, free (Spike! 2021 long-term contracts)."""
+    session.ledger().sign_star(session.league(), team_id, star, by=session.user, reason=reason)
+    say(f"{team_id} signed {star} for the season.")
+
+
 COMMANDS = [season]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from ledger.application.context import Context, Fact
@@ -146,3 +147,64 @@ def plan_close(c: Context) -> list[Fact]:
             raise SeasonState("close these post-game sequences first (prizes come after the"
                               f" final one): {', '.join(open_games[:4])}")
     return [(ev.SeasonClosed, {"season": season.season})]
+
+
+# --- Spike! 2021 long-term star contracts --------------------------------------------------
+
+
+def require_contracts(c: Context) -> SeasonRow:
+    if "star_contracts" not in c.ruleset.features or not c.league.options.get(
+            "star_player_contracts"):
+        raise NotAllowed("this league does not use long-term star contracts"
+                         " (bb2020 option star_player_contracts=true)")
+    season = current_season(c)
+    if season.status != "open":
+        raise SeasonState(f"season {season.season} is closed")
+    return season
+
+
+def plan_star_draft(c: Context, drawn: Sequence[str] | None) -> list[Fact]:
+    """The signing order; ``drawn`` is the hat draw of the teams that are drawn (all teams
+    in a first season, the new teams afterwards), or None to let the ledger draw."""
+    season = require_contracts(c)
+    if season.star_draft:
+        raise SeasonState(f"season {season.season}'s star draft order is already set")
+    teams = [t for d in season.divisions for t in d.teams]
+    last = last_table(c, season.season - 1)
+    new = [t for t in teams if t not in last]
+    if drawn is None:
+        drawn = list(new)
+        random.SystemRandom().shuffle(drawn)
+    if sorted(drawn) != sorted(new):
+        raise InvalidInput(f"the hat draw must name exactly these teams: {', '.join(sorted(new))}")
+    order = c.ruleset.star_draft_order(drawn, [t for t in last if t in teams])
+    return [(ev.StarDraftOrdered, {"season": season.season, "order": tuple(order),
+                                   "drawn": tuple(drawn)})]
+
+
+def last_table(c: Context, season: int) -> list[str]:
+    """Last season's teams ranked 'as if they had all been part of the same division'."""
+    rows = [r.model_copy(update={"division": ""}) for r in
+            c.view.select(StandingRow, league_id=c.league_id, season=season)]
+    results = [(m.home, m.away, m.home_score, m.away_score) for m in fixtures_of(c, season)
+               if m.status == "played" and m.kind == "league"]
+    scheme = c.ruleset.points_scheme(c.league.points)
+    return [r.team_id for r in c.ruleset.rank(rows, results, scheme)]
+
+
+def plan_sign(c: Context, team_id: str, star_id: str) -> list[Fact]:
+    season = require_contracts(c)
+    if not season.star_draft:
+        raise SeasonState("set the star draft order first: 'ledger season star-draft'")
+    signed = {p.team_id: p.position for t in season.star_draft for p in c.players(t)
+              if p.kind == "star" and season.season in p.seasons}
+    turn = next((t for t in season.star_draft if t not in signed), None)
+    if turn != team_id:
+        raise NotAllowed(f"it is {turn}'s turn to sign a star" if turn else
+                         "every team has signed its star this season")
+    star = c.ruleset.star(star_id)
+    if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(signed.values())):
+        raise NotAllowed(f"{star.name} is signed already or does not play for {team_id}"
+                         " (while an eligible star is unsigned)")
+    return [(ev.StarSigned, {"season": season.season, "team": team_id, "star": star_id,
+                             "player": f"p{c.league.next_player}"})]

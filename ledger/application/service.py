@@ -369,6 +369,18 @@ class LeagueLedger(Application[UUID]):
         self.run(league, lambda c: matches.plan_inducements(c, match, team, dict(wanted)),
                  by=by, reason=reason)
 
+    def order_star_draft(self, league: str, *, by: str, drawn: Sequence[str] | None = None,
+                         reason: str | None = None) -> list[str]:
+        events = self.run(league, lambda c: seasons.plan_star_draft(c, drawn), by=by,
+                          reason=reason or ("hat draw by the ledger" if drawn is None else None))
+        ordered = events[0]
+        assert isinstance(ordered, ev.StarDraftOrdered)
+        return list(ordered.order)
+
+    def sign_star(self, league: str, team: str, star: str, *, by: str,
+                  reason: str | None = None) -> None:
+        self.run(league, lambda c: seasons.plan_sign(c, team, star), by=by, reason=reason)
+
     def post_bounty(
         self,
         league: str,

@@ -154,6 +154,8 @@ def plan_fire(c: Context, team_id: str, ref: str) -> list[Fact]:
 def plan_status(c: Context, team_id: str, ref: str, event: type[ev.LedgerEvent]) -> list[Fact]:
     active_team(c, team_id)
     player = current_player(c, team_id, ref)
+    if event is ev.PlayerTemporarilyRetired:
+        check_retirement(c, player)
     return [(event, {"team": team_id, "player": player.player_id})]
 
 
@@ -317,3 +319,13 @@ def redraft_rolls(c: Context, team: TeamRow, entries: dict[str, dict[str, int | 
             raise InvalidDice(f"the re-draft needs {need.purpose} ({need.dice}) for"
                               f" {need.subject}: {need.why} (enter it, or use --roll)")
     return tuple(rolls)
+
+
+def check_retirement(c: Context, player: PlayerRow) -> None:
+    """BB2020 'Temporarily Retiring': only "should a player suffer a Lasting Injury"."""
+    require(c, "temporary_retirement", "temporary retirement")
+    if player.status == "retired":
+        raise NotAllowed(f"{player.name} is already temporarily retiring")
+    if not any(change < 0 for change in player.changes.values()):
+        raise NotAllowed(f"{player.name} has no Lasting Injury: only a player who suffered"
+                         " one may temporarily retire")

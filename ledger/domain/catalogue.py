@@ -39,7 +39,8 @@ RECORDED_BY = {
     "AppearanceFeesPaid": "`ledger match fees` (gold4)",
     "BountyPosted": "`ledger team bounty` (lrb6-zal)",
     "CardPlayed": "`ledger match card` (lrb6-zal)",
-    "StarSigned": "`ledger season sign-stars` (bb2020 star player contracts)",
+    "StarDraftOrdered": "`ledger season star-draft` (bb2020 star player contracts)",
+    "StarSigned": "`ledger season sign` (bb2020 star player contracts)",
     "TeamRedrafted": "`ledger team redraft` (bb2020 off-season)",
     "EventCorrected": "`ledger correct` (a reason is required)",
 }

@@ -332,6 +332,17 @@ class CardPlayed(LedgerEvent):
     casualty: Casualty | None = None
 
 
+class StarDraftOrdered(LedgerEvent):
+    """Spike! 2021 'Signing Star Players': the order in which teams choose their star."""
+
+    season: int
+    order: tuple[str, ...]
+    """Team ids, first to choose first."""
+    drawn: tuple[str, ...] = ()
+    """The teams whose places were drawn from a hat (all teams in a first season; the new
+    teams afterwards), as drawn at the table or by the ledger (see ``reason``)."""
+
+
 class StarSigned(LedgerEvent):
     """Spike! 2021 'Long Term Contracts': a star signed to a team for a season."""
 

@@ -68,6 +68,8 @@ class SeasonRow(Record):
     playoff_teams: int = 0
     status: Literal["open", "closed"] = "open"
     trophy_holder: str | None = None
+    star_draft: tuple[str, ...] = ()
+    """Spike! 2021 star contracts: the order in which teams sign their star."""
 
 
 class TeamRow(Record):
@@ -287,6 +289,6 @@ LINE_RECORDS: tuple[type[Line], ...] = (TreasuryLine, PlayerGameLine, TeamHistor
 class LeagueView(Protocol):
     """What the fold, the rulesets and the commands may read of a league's state."""
 
-    def get(self, kind: type[R], *key: Any) -> R | None: ...
+    def get(self, kind: type[R], /, *key: Any) -> R | None: ...
 
-    def select(self, kind: type[R], **where: Any) -> Sequence[R]: ...
+    def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...

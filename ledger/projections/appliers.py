@@ -379,8 +379,22 @@ def card_played(f: Fold, e: ev.CardPlayed) -> None:
     f.apply_effects(e.seq, f.ruleset.card_outcomes(e, f.store, f.league_id, f.dice), {})
 
 
+def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
+    season = f.store.get(SeasonRow, f.league_id, e.season)
+    if season is not None:
+        f.store.put(season.model_copy(update={"star_draft": e.order}))
+
+
 def star_signed(f: Fold, e: ev.StarSigned) -> None:
-    f.put_player(f.ruleset.star_player(e.star, e.player, f.team(e.team), f.league_id, e.seq))
+    before = [p for p in f.players(e.team) if p.kind == "star" and p.position == e.star]
+    star = f.ruleset.star_player(e.star, e.player, f.team(e.team), f.league_id, e.seq)
+    if any(e.season - 1 in p.seasons for p in before):
+        # Spike! 2021 'A Familiar Face': the same star re-signed loses Loner.
+        star = star.model_copy(update={"skills": tuple(
+            s for s in star.skills if not s.lower().startswith("loner"))})
+    f.put_player(star.model_copy(update={"seasons": (e.season,)}))
+    league = f.league()
+    f.store.put(league.model_copy(update={"next_player": league.next_player + 1}))
 
 
 def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
@@ -415,6 +429,7 @@ APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.AppearanceFeesPaid: appearance_fees_paid,
     ev.BountyPosted: bounty_posted,
     ev.CardPlayed: card_played,
+    ev.StarDraftOrdered: star_draft_ordered,
     ev.StarSigned: star_signed,
     ev.TeamRedrafted: team_redrafted,
     ev.EventCorrected: nothing,

@@ -118,7 +118,7 @@ class SqlStore:
         self.dirty: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
         self.lines: list[Line] = []
 
-    def get(self, kind: type[R], *key: Any) -> R | None:
+    def get(self, kind: type[R], /, *key: Any) -> R | None:
         cached = self.cache.setdefault(kind, {})
         if key not in cached:
             table = table_of(kind)
@@ -130,7 +130,7 @@ class SqlStore:
             cached[key] = kind.model_validate(dict(row))
         return cached[key]  # type: ignore[return-value]
 
-    def select(self, kind: type[R], **where: Any) -> list[R]:
+    def select(self, kind: type[R], /, **where: Any) -> list[R]:
         table = table_of(kind)
         clauses = [table.c[name] == value for name, value in where.items()]
         with self.connection() as conn:

@@ -16,8 +16,8 @@ from ledger.domain.state import LINE_RECORDS, Line, R, Record
 
 
 class Store(Protocol):
-    def get(self, kind: type[R], *key: Any) -> R | None: ...
-    def select(self, kind: type[R], **where: Any) -> Sequence[R]: ...
+    def get(self, kind: type[R], /, *key: Any) -> R | None: ...
+    def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
     def put(self, record: Record) -> None: ...
     def emit(self, line: Line) -> None: ...
 
@@ -35,10 +35,10 @@ class MemoryStore:
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
         self.sink = sink
 
-    def get(self, kind: type[R], *key: Any) -> R | None:
+    def get(self, kind: type[R], /, *key: Any) -> R | None:
         return cast("R | None", self.records[kind].get(tuple(key)))
 
-    def select(self, kind: type[R], **where: Any) -> list[R]:
+    def select(self, kind: type[R], /, **where: Any) -> list[R]:
         table = self.records[kind]
         indexed = next((f for f in kind.indexes if f in where), None)
         if indexed is None:

@@ -174,6 +174,12 @@ class BaseRuleset:
             raise UnknownPosition(f"{self.name} has no star player '{star_id}'")
         return stars[star_id]
 
+    def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
+        return [*drawn, *(t for t in last_table if t not in drawn)]
+
+    def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
+        return False
+
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow:

@@ -29,10 +29,10 @@ from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, Team
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
 from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
-from ledger.rules.bb2020 import advancement, postgame, pregame, redraft, season
+from ledger.rules.bb2020 import advancement, contracts, postgame, pregame, redraft, season
 from ledger.rules.bb2020.tables import band, tables
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects
+from ledger.rules.effects import Effects, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
 from ledger.rules.schema import Position
 
@@ -63,7 +63,7 @@ class BB2020(BaseRuleset):
     value_labels = {"tv": "TV", "ctv": "CTV"}
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
-    features = frozenset({"inducements", "redraft", "star_contracts"})
+    features = frozenset({"inducements", "redraft", "star_contracts", "temporary_retirement"})
     post_game_closes = True
 
     @property
@@ -117,6 +117,9 @@ class BB2020(BaseRuleset):
     ) -> list[str]:
         """'Players may not be fired if it would take the number of players eligible for
         the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
+        if player.kind == "star":
+            return [f"{player.name} is under contract for the season and may never be fired"
+                    " (Spike! 2021 'Signing Star Players')"]
         eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
         if player in eligible and len(eligible) - 1 < 11:
             return [
@@ -130,6 +133,14 @@ class BB2020(BaseRuleset):
         if item == "reroll" and not team.drafting:
             return ["BB2020 team re-rolls cannot be removed from the roster once drafted"]
         return []
+
+    def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
+        return contracts.draft_order(drawn, last_table)
+
+    def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
+        stars = self.stars()
+        return contracts.may_sign(stars[star_id], self.team_list(team.roster),
+                                  stars.values(), signed)
 
     # --- values -----------------------------------------------------------------------------
 
@@ -230,6 +241,7 @@ class BB2020(BaseRuleset):
                     f" {allowed} ('Most Valuable Player', 'Conceding')"
                 )
             stars = {h.id for h in sheet.hirelings if h.kind == "star"}
+            stars |= contracted(match, view, league_id)
             if any(p.mvps for p in sheet.players if p.player in stars):
                 problems.append("star players cannot be given the MVP award")
         return problems
@@ -255,10 +267,13 @@ class BB2020(BaseRuleset):
         effects = postgame.match_outcomes(tables(), match, view, league_id, dice)
         if match.kind in ("friendly", "exhibition"):
             return effects  # 'Friendlies': no SPP, casualties count as Badly Hurt
+        stars = contracted(match, view, league_id)
         for sheet in match.sheets():
             if not postgame.conceded(match, sheet.team):
-                effects += self.spp_outcomes(match, sheet)
-        return effects + self.injury_outcomes(match)
+                effects += [e for e in self.spp_outcomes(match, sheet)
+                            if not (isinstance(e, Spp) and e.player in stars)]
+        return effects + self.injury_outcomes(match.model_copy(update={"casualties": tuple(
+            star_casualty(c) if c.victim in stars else c for c in match.casualties)}))
 
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
         return postgame.close_dice(tables(), team, rolls)
@@ -370,3 +385,20 @@ class BB2020(BaseRuleset):
             bonus=("three_touchdowns", "clean_sheet", "three_casualties"),
             bonus_mode=self.opts.bonus_points,
         )
+
+
+def contracted(match: MatchRecorded, view: LeagueView, league_id: str) -> set[str]:
+    """Players of the match who are stars under contract (Spike! 2021)."""
+    named = {p.player for sheet in match.sheets() for p in sheet.players}
+    named |= {c.victim for c in match.casualties}
+    return {player_id for player_id in named
+            if (p := view.get(PlayerRow, league_id, player_id)) is not None and p.kind == "star"}
+
+
+def star_casualty(casualty: Casualty) -> Casualty:
+    """'Injuries': a star treats a Serious Injury, Lasting Injury or DEAD as Seriously
+    Hurt: he misses the next game, nothing more."""
+    if casualty.outcome not in contracts.SERIOUS:
+        return casualty
+    return casualty.model_copy(update={"outcome": "seriously_hurt",
+                                       "effects": ("miss_next_game",)})
