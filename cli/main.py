@@ -70,6 +70,8 @@ pass_session = click.make_pass_decorator(Session)
 def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None) -> None:
     """The league ledger for Blood Bowl leagues: every purchase, injury, SPP award and
     treasury mishap as an append-only, hash-chained event log."""
+    if isinstance(ctx.obj, Session):
+        return  # a command of 'ledger run': the script's session is already open
     settings = settings_from(db)
     session = Session(settings=settings, league_option=league, user=user or settings.user)
     ctx.obj = session
@@ -77,9 +79,9 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
 
 
 def register_commands() -> None:
-    from cli import audit, demo, league, match, queries, report, season, team
+    from cli import audit, demo, league, match, queries, report, script, season, team
 
-    for module in (league, season, team, match, queries, audit, demo, report):
+    for module in (league, season, team, match, queries, audit, demo, report, script):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -35,10 +35,17 @@ def conceded(match: MatchRecorded, team: str) -> bool:
 
 
 def result(match: MatchRecorded, sheet: TeamSheet) -> str:
+    """Win, draw or loss for the post-game sequence. A play-off tie settled by penalties
+    is won by the shoot-out's winner (docs/rulesets.md: 'Play-offs')."""
     if match.kind == "unplayed" and match.concession is None:
         return "loss"
-    theirs = opponent(match, sheet).touchdowns
-    return "win" if sheet.touchdowns > theirs else "draw" if sheet.touchdowns == theirs else "loss"
+    ours, theirs = sheet.touchdowns, opponent(match, sheet).touchdowns
+    if ours == theirs and match.shootout is not None:
+        home = sheet.team == match.home.team
+        ours, theirs = match.shootout.penalties_home, match.shootout.penalties_away
+        if not home:
+            ours, theirs = theirs, ours
+    return "win" if ours > theirs else "draw" if ours == theirs else "loss"
 
 
 # --- which dice the sequence needs ---------------------------------------------------------
