@@ -16,6 +16,7 @@ demo: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

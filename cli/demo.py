@@ -13,6 +13,7 @@ from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
 from ledger.projections.queries import Queries
+from ledger.reports.service import produce_report
 from ledger.rules import find_ruleset
 
 
@@ -27,8 +28,8 @@ from ledger.rules import find_ruleset
 )
 @pass_session
 def demo(session: Session, folder: Path) -> None:
-    """Build a demo BB2020 league (4 teams, a full round robin) and print its standings
-    and a roster."""
+    """Build a demo BB2020 league (4 teams, a full round robin), print its standings and a
+    roster, and write its HTML season report."""
     folder.mkdir(parents=True, exist_ok=True)
     db = folder / "demo.db"
     for leftover in (db, db.with_suffix(".db-wal"), db.with_suffix(".db-shm")):
@@ -44,6 +45,8 @@ def demo(session: Session, folder: Path) -> None:
         )
         print_standings(queries.standings())
         print_roster(queries.roster("skavenblight-scramblers"))
+        report = produce_report(ledger, slug, fmt="html", out=folder / "report.html")
+        say(f"\nSeason report: {report}")
         say(
             f"\nTry: ledger --db {db} roster reikland-reavers | standings | leaders"
             " | treasury gouged-eye | history Skweek | audit verify"

@@ -89,20 +89,27 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
 @match.command("inducements")
 @click.argument("match_id")
 @click.argument("team_id")
-@click.option("--buy", "items", multiple=True, metavar="ITEM=COUNT",
-              help="An inducement and how many, e.g. blitzers_best_kegs=1 (repeatable).")
+@click.option(
+    "--buy",
+    "items",
+    multiple=True,
+    metavar="ITEM=COUNT",
+    help="An inducement and how many, e.g. blitzers_best_kegs=1 (repeatable).",
+)
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
-def inducements(session: Session, match_id: str, team_id: str, items: tuple[str, ...],
-                reason: str | None) -> None:
+def inducements(
+    session: Session, match_id: str, team_id: str, items: tuple[str, ...], reason: str | None
+) -> None:
     """TEAM_ID buys its inducements for fixture MATCH_ID (none: no --buy). The team with the
     higher CTV goes first; the other then spends petty cash (BB2020 'Inducements')."""
     wanted: dict[str, int] = {}
     for entry in items:
         item, _, count = entry.partition("=")
         wanted[item] = int(count or 1)
-    session.ledger().buy_inducements(session.league(), match_id, team_id, wanted,
-                                     by=session.user, reason=reason)
+    session.ledger().buy_inducements(
+        session.league(), match_id, team_id, wanted, by=session.user, reason=reason
+    )
     say(f"{team_id} bought its inducements for {match_id}.")
 
 

@@ -19,16 +19,31 @@ NAMES = {"html": "HTML", "md": "Markdown", "csv": "CSV", "json": "JSON"}
 @click.command("report")
 @click.argument("league", required=False, metavar="[LEAGUE]")
 @click.option("--season", type=int, help="Season to report (default: the latest).")
-@click.option("--format", "fmt", metavar="|".join(FORMATS),
-              help="Report format (default: from --out's suffix, else html).")
-@click.option("--out", type=click.Path(path_type=Path), metavar="PATH",
-              help="File to write; for csv a folder, or a .zip file"
-                   " (default: reports/<league>-season-<N>.<format>).")
-@click.option("--whatif", metavar="ID",
-              help="Add a section comparing the final table under a what-if replay.")
+@click.option(
+    "--format",
+    "fmt",
+    metavar="|".join(FORMATS),
+    help="Report format (default: from --out's suffix, else html).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="File to write; for csv a folder, or a .zip file"
+    " (default: reports/<league>-season-<N>.<format>).",
+)
+@click.option(
+    "--whatif", metavar="ID", help="Add a section comparing the final table under a what-if replay."
+)
 @pass_session
-def report(session: Session, league: str | None, season: int | None, fmt: str | None,
-           out: Path | None, whatif: str | None) -> None:
+def report(
+    session: Session,
+    league: str | None,
+    season: int | None,
+    fmt: str | None,
+    out: Path | None,
+    whatif: str | None,
+) -> None:
     """Export LEAGUE's season (default: --league, or the only league): standings with
     tie-breakers, play-offs, results by round, team pages, leaderboards and records, and an
     audit appendix to check it against the ledger."""
@@ -38,8 +53,7 @@ def report(session: Session, league: str | None, season: int | None, fmt: str | 
     comparison = comparison_for(ledger, slug, season, whatif) if whatif else None
     made = make_report(ledger, slug, season, comparison)
     path = write_report(made, chosen, out)
-    say(f"Wrote the {NAMES[chosen]} report of {made.league.name}, {made.season.name},"
-        f" to {path}")
+    say(f"Wrote the {NAMES[chosen]} report of {made.league.name}, {made.season.name}, to {path}")
 
 
 @click.group("schema")

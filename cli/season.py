@@ -25,44 +25,71 @@ def season() -> None:
 
 
 @season.command("start")
-@click.option("--division", "divisions", multiple=True, required=True,
-              metavar="NAME=TEAM,TEAM,...", help="A division and its teams (repeatable).")
-@click.option("--playoffs", "playoff_teams", type=click.IntRange(0, 64), default=0,
-              show_default=True, help="How many teams qualify for the play-offs.")
+@click.option(
+    "--division",
+    "divisions",
+    multiple=True,
+    required=True,
+    metavar="NAME=TEAM,TEAM,...",
+    help="A division and its teams (repeatable).",
+)
+@click.option(
+    "--playoffs",
+    "playoff_teams",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="How many teams qualify for the play-offs.",
+)
 @click.option("--name", default="", help="A name for the season.")
 @REASON
 @pass_session
-def start(session: Session, divisions: tuple[str, ...], playoff_teams: int, name: str,
-          reason: str | None) -> None:
+def start(
+    session: Session, divisions: tuple[str, ...], playoff_teams: int, name: str, reason: str | None
+) -> None:
     """Start the next season."""
-    number = session.ledger().start_season(session.league(),
-                                           [parse_division(d) for d in divisions],
-                                           by=session.user, playoff_teams=playoff_teams,
-                                           name=name, reason=reason)
+    number = session.ledger().start_season(
+        session.league(),
+        [parse_division(d) for d in divisions],
+        by=session.user,
+        playoff_teams=playoff_teams,
+        name=name,
+        reason=reason,
+    )
     say(f"Season {number} started with {len(divisions)} division(s).")
 
 
 @season.command("schedule")
-@click.option("--legs", type=click.IntRange(1, 4), default=1, show_default=True,
-              help="Times each pair meets (2: home and away).")
+@click.option(
+    "--legs",
+    type=click.IntRange(1, 4),
+    default=1,
+    show_default=True,
+    help="Times each pair meets (2: home and away).",
+)
 @REASON
 @pass_session
 def schedule(session: Session, legs: int, reason: str | None) -> None:
     """Schedule a round robin in every division of the current season."""
-    count = session.ledger().schedule_season(session.league(), by=session.user, legs=legs,
-                                             reason=reason)
+    count = session.ledger().schedule_season(
+        session.league(), by=session.user, legs=legs, reason=reason
+    )
     say(f"Scheduled {count} fixtures: see 'ledger match list'.")
 
 
 @season.command("playoffs")
-@click.option("--dungeon-bowl", is_flag=True,
-              help="Play the final as one multi-player Dungeon Bowl match of all qualifiers.")
+@click.option(
+    "--dungeon-bowl",
+    is_flag=True,
+    help="Play the final as one multi-player Dungeon Bowl match of all qualifiers.",
+)
 @REASON
 @pass_session
 def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
     """Draw the play-offs (or their next round) from the results so far."""
-    count = session.ledger().schedule_playoffs(session.league(), by=session.user,
-                                               dungeon_bowl=dungeon_bowl, reason=reason)
+    count = session.ledger().schedule_playoffs(
+        session.league(), by=session.user, dungeon_bowl=dungeon_bowl, reason=reason
+    )
     say(f"Scheduled {count} play-off fixture(s): see 'ledger match list'.")
 
 
@@ -76,16 +103,22 @@ def close(session: Session, reason: str | None) -> None:
 
 
 @season.command("star-draft")
-@click.option("--drawn", metavar="TEAM,TEAM,...",
-              help="The hat draw as made at the table (all teams in a first season, the new"
-                   " teams afterwards); left out, the ledger draws.")
+@click.option(
+    "--drawn",
+    metavar="TEAM,TEAM,...",
+    help="The hat draw as made at the table (all teams in a first season, the new"
+    " teams afterwards); left out, the ledger draws.",
+)
 @REASON
 @pass_session
 def star_draft(session: Session, drawn: str | None, reason: str | None) -> None:
     """Set the order in which teams sign a star (Spike! 2021 long-term contracts)."""
     order = session.ledger().order_star_draft(
-        session.league(), by=session.user, reason=reason,
-        drawn=[t.strip() for t in drawn.split(",")] if drawn else None)
+        session.league(),
+        by=session.user,
+        reason=reason,
+        drawn=[t.strip() for t in drawn.split(",")] if drawn else None,
+    )
     say("Star draft order: " + ", ".join(order))
 
 

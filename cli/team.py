@@ -49,6 +49,18 @@ def register(
 @click.option("--number", type=click.IntRange(1, 99), help="Shirt number.")
 @click.option("--journeyman", metavar="ID", help="Sign the journeyman ID who played in --match.")
 @click.option("--match", "match_id", metavar="MATCH", help="The match the journeyman played.")
+@click.option("--star", is_flag=True, help="POSITION is a star player's id (hired for good).")
+@click.option(
+    "--from-list",
+    metavar="LIST",
+    help="The allied team list the position comes from (4th edition allies).",
+)
+@click.option(
+    "--equipment",
+    multiple=True,
+    metavar="ITEM",
+    help="Bought with the player, e.g. a secret weapon (repeatable).",
+)
 @REASON
 @pass_session
 def hire(
@@ -59,6 +71,9 @@ def hire(
     number: int | None,
     journeyman: str | None,
     match_id: str | None,
+    star: bool,
+    from_list: str | None,
+    equipment: tuple[str, ...],
     reason: str | None,
 ) -> None:
     """Hire NAME for TEAM_ID at POSITION (a position id of the team list)."""
@@ -73,6 +88,9 @@ def hire(
         number=number,
         journeyman=journeyman,
         match=match_id,
+        star=position if star else None,
+        from_list=from_list,
+        equipment=equipment,
         reason=reason,
     )
     say(f"Hired {name} ({position}) for {team_id} as {player}.")
@@ -164,6 +182,10 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     is_flag=True,
     help="Let the ledger roll the D8 for a characteristic improvement.",
 )
+@click.option(
+    "--category",
+    help="A choice the edition asks for (4th edition Big Guys: remove_trait).",
+)
 @REASON
 @pass_session
 def advance(
@@ -175,6 +197,7 @@ def advance(
     characteristic: Characteristic | None,
     dice: tuple[str, ...],
     roll_it: bool,
+    category: str | None,
     reason: str | None,
 ) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
@@ -195,6 +218,7 @@ def advance(
         skill=skill,
         characteristic=characteristic,
         dice=rolls,
+        category=category,
         reason=reason,
     )
     say(
@@ -224,17 +248,39 @@ COMMANDS = [team]
 
 @team.command("redraft")
 @click.argument("team_id")
-@click.option("--keep", "keep", multiple=True, metavar="PLAYER",
-              help="A player to re-hire at Current Value + agent's fees (repeatable).")
-@click.option("--carry", "carry", multiple=True, metavar="ITEM=COUNT",
-              help="Re-rolls or staff to carry at standard cost, e.g. reroll=2 (repeatable).")
-@click.option("--die", "dice", multiple=True, metavar="PURPOSE:PLAYER=VALUES",
-              help="A Rest & Relaxation roll, e.g. niggling_recovery:Skweek=5 (repeatable).")
+@click.option(
+    "--keep",
+    "keep",
+    multiple=True,
+    metavar="PLAYER",
+    help="A player to re-hire at Current Value + agent's fees (repeatable).",
+)
+@click.option(
+    "--carry",
+    "carry",
+    multiple=True,
+    metavar="ITEM=COUNT",
+    help="Re-rolls or staff to carry at standard cost, e.g. reroll=2 (repeatable).",
+)
+@click.option(
+    "--die",
+    "dice",
+    multiple=True,
+    metavar="PURPOSE:PLAYER=VALUES",
+    help="A Rest & Relaxation roll, e.g. niggling_recovery:Skweek=5 (repeatable).",
+)
 @click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll missing dice.")
 @REASON
 @pass_session
-def redraft(session: Session, team_id: str, keep: tuple[str, ...], carry: tuple[str, ...],
-            dice: tuple[str, ...], roll_missing: bool, reason: str | None) -> None:
+def redraft(
+    session: Session,
+    team_id: str,
+    keep: tuple[str, ...],
+    carry: tuple[str, ...],
+    dice: tuple[str, ...],
+    roll_missing: bool,
+    reason: str | None,
+) -> None:
     """Re-draft TEAM_ID for the next season (BB2020 off-season)."""
     rolls: dict[str, dict[str, list[int]]] = {}
     for entry in dice:
@@ -242,9 +288,16 @@ def redraft(session: Session, team_id: str, keep: tuple[str, ...], carry: tuple[
         purpose, _, player = head.partition(":")
         rolls.setdefault(purpose, {})[player] = [int(v) for v in values.split(",")]
     carried = {item: int(count or 1) for item, _, count in (c.partition("=") for c in carry)}
-    session.ledger().redraft(session.league(), team_id, by=session.user, keep=keep,
-                             carry=carried, dice=rolls, roll_missing=roll_missing,
-                             reason=reason)
+    session.ledger().redraft(
+        session.league(),
+        team_id,
+        by=session.user,
+        keep=keep,
+        carry=carried,
+        dice=rolls,
+        roll_missing=roll_missing,
+        reason=reason,
+    )
     say(f"{team_id} re-drafted for next season: see 'ledger roster {team_id}'.")
 
 

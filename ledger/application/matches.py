@@ -43,6 +43,9 @@ class Side:
     report: SideReport
     players: dict[str, Performance] = field(default_factory=dict)
     hirelings: dict[str, Hireling] = field(default_factory=dict)
+    roster: set[str] = field(default_factory=set)
+    """Every player id of the team: rolls about a player who did not play (a walk-out
+    after a concession) still belong to this side."""
 
     def ids(self) -> set[str]:
         return set(self.players) | set(self.hirelings)
@@ -133,7 +136,12 @@ def resolve_side(c: Context, report: SideReport, check_available: bool = True) -
     team = c.team(report.team)
     if team.status != "active":
         raise NotAllowed(f"{team.name} have withdrawn from the league")
-    side = Side(team=team, report=report, hirelings={h.id: h for h in report.hirelings})
+    side = Side(
+        team=team,
+        report=report,
+        hirelings={h.id: h for h in report.hirelings},
+        roster={p.player_id for p in c.players(team.team_id)},
+    )
     for line in report.players:
         player_id = find_player(c, side, line.player, check_available)
         if player_id in side.players:
@@ -287,7 +295,7 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
             f" their players add up to {scored}"
         )
     players = tuple(side.players.values())
-    mine = {side.team.team_id, *side.ids()}
+    mine = {side.team.team_id, *side.ids(), *side.roster}
     return TeamSheet(
         team=side.team.team_id,
         touchdowns=touchdowns,
@@ -454,8 +462,7 @@ def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[
     return [(ev.AppearanceFeesPaid, {"match": match_id, "team": team_id, "fees": tuple(fees)})]
 
 
-def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]
-                     ) -> list[Fact]:
+def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]) -> list[Fact]:
     """BB2020 'Inducements': the higher-CTV team buys first, from its treasury; then the
     lower-CTV team spends its petty cash (and at most 50,000 of its treasury)."""
     if "inducements" not in c.ruleset.features:
@@ -464,15 +471,18 @@ def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, 
     if match is None or match.status != "scheduled":
         raise UnknownMatch(f"no fixture '{match_id}' waiting to be played in {c.league.slug}")
     if team_id not in (match.home, match.away) or team_id in match.inducements:
-        raise InvalidInput(f"{team_id} does not play {match_id}, or has already bought"
-                           " its inducements for it")
+        raise InvalidInput(
+            f"{team_id} does not play {match_id}, or has already bought its inducements for it"
+        )
     other_id = match.away if team_id == match.home else match.home
     team, other = c.team(team_id), c.team(other_id)
     value = c.ruleset.game_value(team, c.players(team_id))
     other_value = c.ruleset.game_value(other, c.players(other_id))
     if value < other_value and other_id not in match.inducements:
-        raise NotAllowed(f"{other.name} (CTV {other_value:,}) buy their inducements first;"
-                         f" {team.name} have CTV {value:,}")
+        raise NotAllowed(
+            f"{other.name} (CTV {other_value:,}) buy their inducements first;"
+            f" {team.name} have CTV {value:,}"
+        )
     spent = int(match.inducements.get(other_id, {}).get("treasury_spent", 0))
     budget = c.ruleset.inducement_budget(value, other_value, spent, team.treasury)
     purchases = priced(c, team, wanted)
@@ -481,11 +491,20 @@ def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, 
     if from_treasury > budget.treasury:
         raise InsufficientTreasury(
             f"the inducements cost {cost:,}; {team.name} may spend {budget.petty_cash:,} petty"
-            f" cash and at most {budget.treasury:,} from the treasury ({budget.why})")
-    return [(ev.InducementsBought, {"match": match_id, "team": team_id,
-                                    "purchases": tuple(purchases),
-                                    "treasury_spent": from_treasury,
-                                    "petty_cash": budget.petty_cash})]
+            f" cash and at most {budget.treasury:,} from the treasury ({budget.why})"
+        )
+    return [
+        (
+            ev.InducementsBought,
+            {
+                "match": match_id,
+                "team": team_id,
+                "purchases": tuple(purchases),
+                "treasury_spent": from_treasury,
+                "petty_cash": budget.petty_cash,
+            },
+        )
+    ]
 
 
 def priced(c: Context, team: TeamRow, wanted: dict[str, int]) -> list[Purchase]:
@@ -494,8 +513,9 @@ def priced(c: Context, team: TeamRow, wanted: dict[str, int]) -> list[Purchase]:
     for item_id, count in wanted.items():
         item = offer.get(item_id)
         if item is None:
-            raise InvalidInput(f"{team.name} cannot buy inducement '{item_id}'"
-                               f" (offer: {', '.join(sorted(offer))})")
+            raise InvalidInput(
+                f"{team.name} cannot buy inducement '{item_id}' (offer: {', '.join(sorted(offer))})"
+            )
         if count > item.max:
             raise InvalidInput(f"at most {item.max} x {item.name}")
         purchases.append(Purchase(item=item_id, count=count, price=item.price * count))

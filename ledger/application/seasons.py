@@ -16,13 +16,15 @@ from ledger.rules import playoffs
 def current_season(c: Context) -> SeasonRow:
     season = c.view.get(SeasonRow, c.league_id, c.league.current_season)
     if season is None:
-        raise UnknownSeason(f"league {c.league.slug} has not started a season:"
-                            " run 'ledger season start'")
+        raise UnknownSeason(
+            f"league {c.league.slug} has not started a season: run 'ledger season start'"
+        )
     return season
 
 
-def plan_start(c: Context, divisions: Sequence[Division], playoff_teams: int, name: str
-               ) -> list[Fact]:
+def plan_start(
+    c: Context, divisions: Sequence[Division], playoff_teams: int, name: str
+) -> list[Fact]:
     number = c.league.current_season + 1
     previous = c.view.get(SeasonRow, c.league_id, c.league.current_season)
     if previous is not None and previous.status != "closed":
@@ -39,8 +41,17 @@ def plan_start(c: Context, divisions: Sequence[Division], playoff_teams: int, na
     problems = c.ruleset.check_season(divisions, playoff_teams)
     if problems:
         raise InvalidInput("; ".join(problems))
-    return [(ev.SeasonStarted, {"season": number, "name": name, "divisions": tuple(divisions),
-                                "playoff_teams": playoff_teams})]
+    return [
+        (
+            ev.SeasonStarted,
+            {
+                "season": number,
+                "name": name,
+                "divisions": tuple(divisions),
+                "playoff_teams": playoff_teams,
+            },
+        )
+    ]
 
 
 def fixtures_of(c: Context, season: int) -> list[MatchRow]:
@@ -59,27 +70,39 @@ def plan_schedule(c: Context, legs: int) -> list[Fact]:
 
 def ranking_key(c: Context, season: int) -> Callable[[str], tuple[int, ...]]:
     """Points then the league's tie-breakers, as one comparable key per team."""
-    rows = {r.team_id: r for r in c.view.select(StandingRow, league_id=c.league_id,
-                                                 season=season)}
+    rows = {r.team_id: r for r in c.view.select(StandingRow, league_id=c.league_id, season=season)}
     scheme = c.ruleset.points_scheme(c.league.points)
 
     def key(team_id: str) -> tuple[int, ...]:
         row = rows[team_id]
-        return (row.points, row.bonus if scheme.bonus_mode == "tiebreak" else 0,
-                row.td_for - row.td_against, row.td_for, row.cas_for)
+        return (
+            row.points,
+            row.bonus if scheme.bonus_mode == "tiebreak" else 0,
+            row.td_for - row.td_against,
+            row.td_for,
+            row.cas_for,
+        )
 
     return key
 
 
 def division_tables(c: Context, season: SeasonRow) -> dict[str, list[str]]:
     rows = list(c.view.select(StandingRow, league_id=c.league_id, season=season.season))
-    results = [(m.home, m.away, m.home_score, m.away_score)
-               for m in fixtures_of(c, season.season) if m.status == "played"
-               and m.kind == "league"]
+    results = [
+        (m.home, m.away, m.home_score, m.away_score)
+        for m in fixtures_of(c, season.season)
+        if m.status == "played" and m.kind == "league"
+    ]
     scheme = c.ruleset.points_scheme(c.league.points)
-    return {d.name: [r.team_id for r in c.ruleset.rank(
-        [row for row in rows if row.division == d.name], results, scheme)]
-        for d in season.divisions}
+    return {
+        d.name: [
+            r.team_id
+            for r in c.ruleset.rank(
+                [row for row in rows if row.division == d.name], results, scheme
+            )
+        ]
+        for d in season.divisions
+    }
 
 
 def plan_playoffs(c: Context, dungeon_bowl: bool) -> list[Fact]:
@@ -90,8 +113,10 @@ def plan_playoffs(c: Context, dungeon_bowl: bool) -> list[Fact]:
         raise SeasonState(f"season {season.season} has no regular season scheduled")
     waiting = [m.match_id for m in regular if m.status != "played"]
     if waiting:
-        raise SeasonState(f"{len(waiting)} league fixtures are not recorded yet"
-                          f" (e.g. {waiting[0]}); record unplayed ones as kind: unplayed")
+        raise SeasonState(
+            f"{len(waiting)} league fixtures are not recorded yet"
+            f" (e.g. {waiting[0]}); record unplayed ones as kind: unplayed"
+        )
     knockout = [m for m in matches if m.stage != "regular"]
     if not knockout:
         return first_playoff_round(c, season, dungeon_bowl)
@@ -105,8 +130,15 @@ def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> li
     chosen = playoffs.qualifiers(division_tables(c, season), season.playoff_teams, better)
     if dungeon_bowl:
         teams = tuple(q[0] for q in chosen)
-        final = Fixture(id=f"s{season.season}-dungeon-bowl-final", round=1, division="",
-                        home=teams[0], away=teams[1], stage="final", teams=teams)
+        final = Fixture(
+            id=f"s{season.season}-dungeon-bowl-final",
+            round=1,
+            division="",
+            home=teams[0],
+            away=teams[1],
+            stage="final",
+            teams=teams,
+        )
         fixtures = [final]
     else:
         fixtures = playoffs.first_round(season.season, chosen, better)
@@ -115,16 +147,23 @@ def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> li
 
 def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) -> list[Fact]:
     last_round = max(m.round or 1 for m in knockout)
-    current = sorted((m for m in knockout if (m.round or 1) == last_round),
-                     key=lambda m: m.match_id)
+    current = sorted(
+        (m for m in knockout if (m.round or 1) == last_round), key=lambda m: m.match_id
+    )
     if any(m.stage in ("final", "third-place") for m in current):
         raise SeasonState("the final has been scheduled: close the season when it is played")
     unfinished = [m.match_id for m in current if m.status != "played" or m.winner is None]
     if unfinished:
-        raise SeasonState(f"play-off ties without a winner yet: {', '.join(unfinished)}"
-                          " (record extra time and penalties in the report's shootout)")
-    played = [Fixture(id=m.match_id, round=last_round, division="", home=m.home,
-                      away=m.away, stage=m.stage) for m in current]
+        raise SeasonState(
+            f"play-off ties without a winner yet: {', '.join(unfinished)}"
+            " (record extra time and penalties in the report's shootout)"
+        )
+    played = [
+        Fixture(
+            id=m.match_id, round=last_round, division="", home=m.home, away=m.away, stage=m.stage
+        )
+        for m in current
+    ]
     winners = {m.match_id: str(m.winner) for m in current}
     fixtures = playoffs.next_round(season.season, played, winners, last_round + 1)
     return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
@@ -137,15 +176,22 @@ def plan_close(c: Context) -> list[Fact]:
     matches = fixtures_of(c, season.season)
     waiting = [m.match_id for m in matches if m.status == "scheduled"]
     if waiting:
-        raise SeasonState(f"fixtures still to record: {', '.join(waiting[:5])}"
-                          f"{'...' if len(waiting) > 5 else ''}")
+        raise SeasonState(
+            f"fixtures still to record: {', '.join(waiting[:5])}{'...' if len(waiting) > 5 else ''}"
+        )
     if c.ruleset.post_game_closes:
-        open_games = [f"{m.match_id} ({t})" for m in matches if m.status == "played"
-                      and m.kind != "exhibition"
-                      for t in (m.home, m.away, *m.others) if t not in m.closed]
+        open_games = [
+            f"{m.match_id} ({t})"
+            for m in matches
+            if m.status == "played" and m.kind != "exhibition"
+            for t in (m.home, m.away, *m.others)
+            if t not in m.closed
+        ]
         if open_games:
-            raise SeasonState("close these post-game sequences first (prizes come after the"
-                              f" final one): {', '.join(open_games[:4])}")
+            raise SeasonState(
+                "close these post-game sequences first (prizes come after the"
+                f" final one): {', '.join(open_games[:4])}"
+            )
     return [(ev.SeasonClosed, {"season": season.season})]
 
 
@@ -154,9 +200,12 @@ def plan_close(c: Context) -> list[Fact]:
 
 def require_contracts(c: Context) -> SeasonRow:
     if "star_contracts" not in c.ruleset.features or not c.league.options.get(
-            "star_player_contracts"):
-        raise NotAllowed("this league does not use long-term star contracts"
-                         " (bb2020 option star_player_contracts=true)")
+        "star_player_contracts"
+    ):
+        raise NotAllowed(
+            "this league does not use long-term star contracts"
+            " (bb2020 option star_player_contracts=true)"
+        )
     season = current_season(c)
     if season.status != "open":
         raise SeasonState(f"season {season.season} is closed")
@@ -178,16 +227,25 @@ def plan_star_draft(c: Context, drawn: Sequence[str] | None) -> list[Fact]:
     if sorted(drawn) != sorted(new):
         raise InvalidInput(f"the hat draw must name exactly these teams: {', '.join(sorted(new))}")
     order = c.ruleset.star_draft_order(drawn, [t for t in last if t in teams])
-    return [(ev.StarDraftOrdered, {"season": season.season, "order": tuple(order),
-                                   "drawn": tuple(drawn)})]
+    return [
+        (
+            ev.StarDraftOrdered,
+            {"season": season.season, "order": tuple(order), "drawn": tuple(drawn)},
+        )
+    ]
 
 
 def last_table(c: Context, season: int) -> list[str]:
     """Last season's teams ranked 'as if they had all been part of the same division'."""
-    rows = [r.model_copy(update={"division": ""}) for r in
-            c.view.select(StandingRow, league_id=c.league_id, season=season)]
-    results = [(m.home, m.away, m.home_score, m.away_score) for m in fixtures_of(c, season)
-               if m.status == "played" and m.kind == "league"]
+    rows = [
+        r.model_copy(update={"division": ""})
+        for r in c.view.select(StandingRow, league_id=c.league_id, season=season)
+    ]
+    results = [
+        (m.home, m.away, m.home_score, m.away_score)
+        for m in fixtures_of(c, season)
+        if m.status == "played" and m.kind == "league"
+    ]
     scheme = c.ruleset.points_scheme(c.league.points)
     return [r.team_id for r in c.ruleset.rank(rows, results, scheme)]
 
@@ -196,15 +254,33 @@ def plan_sign(c: Context, team_id: str, star_id: str) -> list[Fact]:
     season = require_contracts(c)
     if not season.star_draft:
         raise SeasonState("set the star draft order first: 'ledger season star-draft'")
-    signed = {p.team_id: p.position for t in season.star_draft for p in c.players(t)
-              if p.kind == "star" and season.season in p.seasons}
+    signed = {
+        p.team_id: p.position
+        for t in season.star_draft
+        for p in c.players(t)
+        if p.kind == "star" and season.season in p.seasons
+    }
     turn = next((t for t in season.star_draft if t not in signed), None)
     if turn != team_id:
-        raise NotAllowed(f"it is {turn}'s turn to sign a star" if turn else
-                         "every team has signed its star this season")
+        raise NotAllowed(
+            f"it is {turn}'s turn to sign a star"
+            if turn
+            else "every team has signed its star this season"
+        )
     star = c.ruleset.star(star_id)
     if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(signed.values())):
-        raise NotAllowed(f"{star.name} is signed already or does not play for {team_id}"
-                         " (while an eligible star is unsigned)")
-    return [(ev.StarSigned, {"season": season.season, "team": team_id, "star": star_id,
-                             "player": f"p{c.league.next_player}"})]
+        raise NotAllowed(
+            f"{star.name} is signed already or does not play for {team_id}"
+            " (while an eligible star is unsigned)"
+        )
+    return [
+        (
+            ev.StarSigned,
+            {
+                "season": season.season,
+                "team": team_id,
+                "star": star_id,
+                "player": f"p{c.league.next_player}",
+            },
+        )
+    ]

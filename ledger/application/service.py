@@ -208,11 +208,25 @@ class LeagueLedger(Application[UUID]):
         number: int | None = None,
         journeyman: str | None = None,
         match: str | None = None,
+        star: str | None = None,
+        from_list: str | None = None,
+        equipment: Sequence[str] = (),
         reason: str | None = None,
     ) -> str:
         events = self.run(
             league,
-            lambda c: teams.plan_hire(c, team, position, name, number, journeyman, match),
+            lambda c: teams.plan_hire(
+                c,
+                team,
+                position,
+                name,
+                number,
+                journeyman,
+                match,
+                star,
+                from_list,
+                tuple(equipment),
+            ),
             by=by,
             reason=reason,
         )
@@ -291,11 +305,14 @@ class LeagueLedger(Application[UUID]):
         skill: str | None = None,
         characteristic: Characteristic | None = None,
         dice: tuple[DiceRoll, ...] = (),
+        category: str | None = None,
         reason: str | None = None,
     ) -> None:
         self.run(
             league,
-            lambda c: teams.plan_advance(c, team, player, kind, skill, characteristic, dice),
+            lambda c: teams.plan_advance(
+                c, team, player, kind, skill, characteristic, dice, category
+            ),
             by=by,
             reason=reason,
         )
@@ -334,51 +351,102 @@ class LeagueLedger(Application[UUID]):
             reason=reason,
         )
 
-    def start_season(self, league: str, divisions: Sequence[Division], *, by: str,
-                     playoff_teams: int = 0, name: str = "", reason: str | None = None) -> int:
-        events = self.run(league, lambda c: seasons.plan_start(c, divisions, playoff_teams, name),
-                          by=by, reason=reason)
+    def start_season(
+        self,
+        league: str,
+        divisions: Sequence[Division],
+        *,
+        by: str,
+        playoff_teams: int = 0,
+        name: str = "",
+        reason: str | None = None,
+    ) -> int:
+        events = self.run(
+            league,
+            lambda c: seasons.plan_start(c, divisions, playoff_teams, name),
+            by=by,
+            reason=reason,
+        )
         started = events[0]
         assert isinstance(started, ev.SeasonStarted)
         return started.season
 
-    def schedule_season(self, league: str, *, by: str, legs: int = 1,
-                        reason: str | None = None) -> int:
+    def schedule_season(
+        self, league: str, *, by: str, legs: int = 1, reason: str | None = None
+    ) -> int:
         events = self.run(league, lambda c: seasons.plan_schedule(c, legs), by=by, reason=reason)
         return fixture_count(events)
 
-    def schedule_playoffs(self, league: str, *, by: str, dungeon_bowl: bool = False,
-                          reason: str | None = None) -> int:
-        events = self.run(league, lambda c: seasons.plan_playoffs(c, dungeon_bowl), by=by,
-                          reason=reason)
+    def schedule_playoffs(
+        self, league: str, *, by: str, dungeon_bowl: bool = False, reason: str | None = None
+    ) -> int:
+        events = self.run(
+            league, lambda c: seasons.plan_playoffs(c, dungeon_bowl), by=by, reason=reason
+        )
         return fixture_count(events)
 
     def close_season(self, league: str, *, by: str, reason: str | None = None) -> None:
         self.run(league, seasons.plan_close, by=by, reason=reason)
 
-    def redraft(self, league: str, team: str, *, by: str, keep: Sequence[str] = (),
-                carry: Mapping[str, int] | None = None,
-                dice: Mapping[str, Mapping[str, int | list[int]]] | None = None,
-                roll_missing: bool = False, reason: str | None = None) -> None:
-        self.run(league, lambda c: teams.plan_redraft(
-            c, team, list(keep), dict(carry or {}), {k: dict(v) for k, v in (dice or {}).items()},
-            roll_missing), by=by, reason=reason)
+    def redraft(
+        self,
+        league: str,
+        team: str,
+        *,
+        by: str,
+        keep: Sequence[str] = (),
+        carry: Mapping[str, int] | None = None,
+        dice: Mapping[str, Mapping[str, int | list[int]]] | None = None,
+        roll_missing: bool = False,
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: teams.plan_redraft(
+                c,
+                team,
+                list(keep),
+                dict(carry or {}),
+                {k: dict(v) for k, v in (dice or {}).items()},
+                roll_missing,
+            ),
+            by=by,
+            reason=reason,
+        )
 
-    def buy_inducements(self, league: str, match: str, team: str, wanted: Mapping[str, int],
-                        *, by: str, reason: str | None = None) -> None:
-        self.run(league, lambda c: matches.plan_inducements(c, match, team, dict(wanted)),
-                 by=by, reason=reason)
+    def buy_inducements(
+        self,
+        league: str,
+        match: str,
+        team: str,
+        wanted: Mapping[str, int],
+        *,
+        by: str,
+        reason: str | None = None,
+    ) -> None:
+        self.run(
+            league,
+            lambda c: matches.plan_inducements(c, match, team, dict(wanted)),
+            by=by,
+            reason=reason,
+        )
 
-    def order_star_draft(self, league: str, *, by: str, drawn: Sequence[str] | None = None,
-                         reason: str | None = None) -> list[str]:
-        events = self.run(league, lambda c: seasons.plan_star_draft(c, drawn), by=by,
-                          reason=reason or ("hat draw by the ledger" if drawn is None else None))
+    def order_star_draft(
+        self, league: str, *, by: str, drawn: Sequence[str] | None = None, reason: str | None = None
+    ) -> list[str]:
+        events = self.run(
+            league,
+            lambda c: seasons.plan_star_draft(c, drawn),
+            by=by,
+            reason=reason or ("hat draw by the ledger" if drawn is None else None),
+        )
         ordered = events[0]
         assert isinstance(ordered, ev.StarDraftOrdered)
         return list(ordered.order)
 
-    def sign_star(self, league: str, team: str, star: str, *, by: str,
-                  reason: str | None = None) -> None:
+    def sign_star(
+        self, league: str, team: str, star: str, *, by: str, reason: str | None = None
+    ) -> None:
         self.run(league, lambda c: seasons.plan_sign(c, team, star), by=by, reason=reason)
 
     def post_bounty(

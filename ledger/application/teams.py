@@ -12,11 +12,10 @@ from ledger.application.context import Context, Fact, draft
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, SeasonRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll, Purchase
-from ledger.rules.dice import fresh_roll
 from ledger.errors import (
     InsufficientTreasury,
-    InvalidDice,
     InvalidAdvancement,
+    InvalidDice,
     InvalidInput,
     NameTaken,
     NotAllowed,
@@ -26,6 +25,7 @@ from ledger.errors import (
     StaffLimit,
     TooFewPlayers,
 )
+from ledger.rules.dice import fresh_roll
 
 ON_ROSTER = ("active", "retired")
 
@@ -84,6 +84,9 @@ def plan_hire(
     team = active_team(c, team_id)
     team_list = c.ruleset.team_list(team.roster)
     players = on_roster(c.players(team_id))
+    kind = hireling_kind(c, hireling, from_match) if hireling else "star" if star else "regular"
+    if kind == "star" and hireling:
+        star = signed_star(c, hireling, from_match)  # a freebooted star, signed for good
     if len(players) >= team_list.max_players:
         raise RosterFull(
             f"{team.name} already have {len(players)} players on the roster"
@@ -107,7 +110,6 @@ def plan_hire(
         raise NameTaken(f"{team.name} already have a player called {name}")
     if number is not None and any(p.number == number for p in players):
         raise NameTaken(f"{team.name} already have a player wearing #{number}")
-    kind = "star" if star else "journeyman" if hireling else "regular"
     fields = {
         "team": team_id,
         "player": f"p{c.league.next_player}",
@@ -123,12 +125,30 @@ def plan_hire(
         "price": 0,
     }
     proposed = draft(ev.PlayerHired, fields)
-    problems = c.ruleset.check_hire(team, players, proposed)
+    problems = c.ruleset.check_hire(team, players, proposed, view=c.view, league_id=c.league_id)
     if problems:
         raise NotAllowed("; ".join(problems))
-    fields["price"] = price = c.ruleset.hire_price(team, proposed, players)
+    fields["price"] = price = c.ruleset.hire_price(
+        team, proposed, players, view=c.view, league_id=c.league_id
+    )
     afford(team, price, what)
     return [(ev.PlayerHired, fields)]
+
+
+def hireling_kind(c: Context, hireling: str, match_id: str | None) -> str:
+    """How a one-game player played for the team (journeyman, mercenary), from his match."""
+    match = c.match(match_id) if match_id else None
+    if match is None or hireling not in match.hirelings:
+        raise InvalidInput(f"no hireling '{hireling}' played in match {match_id}")
+    return str(match.hirelings[hireling].get("kind", "journeyman"))
+
+
+def signed_star(c: Context, hireling: str, match_id: str | None) -> str:
+    match = c.match(match_id) if match_id else None
+    star = match.hirelings[hireling].get("star") if match else None
+    if not star:
+        raise InvalidInput(f"hireling '{hireling}' of match {match_id} names no star player")
+    return str(star)
 
 
 def position_list(from_list: str | None, team: TeamRow) -> str:
@@ -174,6 +194,9 @@ def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
     have = held(team, item_id, item.counts_as)
     if have + count > item.max:
         raise StaffLimit(f"{team.name} have {have} x {item.name}; at most {item.max}")
+    problems = c.ruleset.check_buy(team, c.players(team_id), item_id, count)
+    if problems:
+        raise NotAllowed("; ".join(problems))
     price = c.ruleset.sideline_price(team, item_id, count)
     afford(team, price, f"{count} x {item.name}")
     return [
@@ -225,6 +248,7 @@ def plan_advance(
     skill: str | None,
     characteristic: Characteristic | None,
     dice: tuple[DiceRoll, ...],
+    category: str | None = None,
 ) -> list[Fact]:
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
@@ -234,6 +258,7 @@ def plan_advance(
         "kind": kind,
         "skill": skill,
         "characteristic": characteristic,
+        "category": category,
         "dice": dice,
     }
     problems = c.ruleset.check_advancement(player, team, draft(ev.PlayerAdvanced, fields))
@@ -264,9 +289,14 @@ def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
     return [(ev.BountyPosted, {"team": team_id, "player": target.player_id, "amount": amount})]
 
 
-def plan_redraft(c: Context, team_id: str, keep: list[str], carry: dict[str, int],
-                 entries: dict[str, dict[str, int | list[int]]], roll_missing: bool
-                 ) -> list[Fact]:
+def plan_redraft(
+    c: Context,
+    team_id: str,
+    keep: list[str],
+    carry: dict[str, int],
+    entries: dict[str, dict[str, int | list[int]]],
+    roll_missing: bool,
+) -> list[Fact]:
     """BB2020 'Off-season and Re-drafting': between a closed season and the next."""
     require(c, "redraft", "off-season re-drafts")
     team = active_team(c, team_id)
@@ -277,47 +307,63 @@ def plan_redraft(c: Context, team_id: str, keep: list[str], carry: dict[str, int
     if team.season == season:
         raise SeasonState(f"{team.name} are already re-drafted for season {season}")
     kept = [current_player(c, team_id, ref) for ref in keep]
-    players = tuple(Purchase(item=p.player_id, price=c.ruleset.rehire_price(p, season))
-                    for p in kept if p.kind == "regular")
+    players = tuple(
+        Purchase(item=p.player_id, price=c.ruleset.rehire_price(p, season))
+        for p in kept
+        if p.kind == "regular"
+    )
     staff = tuple(carried(c, team, item, count) for item, count in carry.items())
     funds, how = c.ruleset.redraft_budget(team, c.view, c.league_id, season)
     cost = sum(p.price for p in (*players, *staff))
     if cost > funds:
-        raise InsufficientTreasury(f"re-hiring and carrying cost {gold(cost)} but the re-draft"
-                                   f" budget is {gold(funds)} ({how})")
+        raise InsufficientTreasury(
+            f"re-hiring and carrying cost {gold(cost)} but the re-draft"
+            f" budget is {gold(funds)} ({how})"
+        )
     dice = redraft_rolls(c, team, entries, roll_missing)
-    return [(ev.TeamRedrafted, {"team": team_id, "season": season, "players": players,
-                                "kept": staff, "dice": dice})]
+    return [
+        (
+            ev.TeamRedrafted,
+            {"team": team_id, "season": season, "players": players, "kept": staff, "dice": dice},
+        )
+    ]
 
 
 def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:
     items = c.ruleset.sideline_items(team)
     item = items.get(item_id)
     if item is None or item.counts_as == "fans":
-        raise InvalidInput(f"'{item_id}' cannot be carried into a re-draft"
-                           " (re-rolls and sideline staff can)")
+        raise InvalidInput(
+            f"'{item_id}' cannot be carried into a re-draft (re-rolls and sideline staff can)"
+        )
     have = held(team, item_id, item.counts_as)
     if count > have:
         raise InvalidInput(f"{team.name} have {have} x {item.name}, not {count}")
     return Purchase(item=item_id, count=count, price=item.price * count)
 
 
-def redraft_rolls(c: Context, team: TeamRow, entries: dict[str, dict[str, int | list[int]]],
-                  roll_missing: bool) -> tuple[DiceRoll, ...]:
+def redraft_rolls(
+    c: Context, team: TeamRow, entries: dict[str, dict[str, int | list[int]]], roll_missing: bool
+) -> tuple[DiceRoll, ...]:
     rolls = []
     for need in c.ruleset.redraft_dice(team, c.players(team.team_id)):
-        by_player = {c.player(ref, team.team_id).player_id: v
-                     for ref, v in entries.get(need.purpose, {}).items()}
+        by_player = {
+            c.player(ref, team.team_id).player_id: v
+            for ref, v in entries.get(need.purpose, {}).items()
+        }
         if need.subject in by_player:
             values = by_player[need.subject]
             given = (values,) if isinstance(values, int) else tuple(values)
-            rolls.append(DiceRoll(purpose=need.purpose, dice=need.dice, values=given,
-                                  subject=need.subject))
+            rolls.append(
+                DiceRoll(purpose=need.purpose, dice=need.dice, values=given, subject=need.subject)
+            )
         elif roll_missing:
             rolls.append(fresh_roll(need.purpose, need.dice, need.subject))
         else:
-            raise InvalidDice(f"the re-draft needs {need.purpose} ({need.dice}) for"
-                              f" {need.subject}: {need.why} (enter it, or use --roll)")
+            raise InvalidDice(
+                f"the re-draft needs {need.purpose} ({need.dice}) for"
+                f" {need.subject}: {need.why} (enter it, or use --roll)"
+            )
     return tuple(rolls)
 
 
@@ -327,5 +373,7 @@ def check_retirement(c: Context, player: PlayerRow) -> None:
     if player.status == "retired":
         raise NotAllowed(f"{player.name} is already temporarily retiring")
     if not any(change < 0 for change in player.changes.values()):
-        raise NotAllowed(f"{player.name} has no Lasting Injury: only a player who suffered"
-                         " one may temporarily retire")
+        raise NotAllowed(
+            f"{player.name} has no Lasting Injury: only a player who suffered"
+            " one may temporarily retire"
+        )

@@ -77,14 +77,20 @@ def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
 
 
 def event_classes() -> list[type[ev.LedgerEvent]]:
-    found = [c for c in vars(ev).values()
-             if isinstance(c, type) and issubclass(c, ev.LedgerEvent) and c is not ev.LedgerEvent]
+    found = [
+        c
+        for c in vars(ev).values()
+        if isinstance(c, type) and issubclass(c, ev.LedgerEvent) and c is not ev.LedgerEvent
+    ]
     return sorted(found, key=lambda c: list(vars(ev)).index(c.__name__))
 
 
 def value_classes() -> list[type[values.Value]]:
-    found = [c for c in vars(values).values()
-             if isinstance(c, type) and issubclass(c, values.Value) and c is not values.Value]
+    found = [
+        c
+        for c in vars(values).values()
+        if isinstance(c, type) and issubclass(c, values.Value) and c is not values.Value
+    ]
     return sorted(found, key=lambda c: list(vars(values)).index(c.__name__))
 
 
@@ -105,11 +111,11 @@ def render() -> str:
         "## Events",
         "",
     ]
-    for cls in event_classes():
-        lines += section(cls, "###", ENVELOPE | {"originator_topic"})
+    for event in event_classes():
+        lines += section(event, "###", ENVELOPE | {"originator_topic"})
     lines += ["## Values carried by events", ""]
-    for cls in value_classes():
-        lines += section(cls, "###", set())
+    for value in value_classes():
+        lines += section(value, "###", set())
     return "\n".join(lines).rstrip() + "\n"
 
 

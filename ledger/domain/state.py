@@ -101,6 +101,8 @@ class TeamRow(Record):
     registered_seq: int = 0
     extras: dict[str, Any] = {}
     """Ruleset-specific running state (bounties, star contracts, ...)."""
+    fees_paid: dict[str, tuple[str, ...]] = {}
+    """Appearance fees paid (4th edition): the players paid for, by match id."""
 
 
 class PlayerRow(Record):

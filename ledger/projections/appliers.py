@@ -105,7 +105,11 @@ def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
 
 def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     team = f.team(e.team)
-    price = e.price if f.native else f.ruleset.hire_price(team, e, f.players(e.team))
+    price = (
+        e.price
+        if f.native
+        else f.ruleset.hire_price(team, e, f.players(e.team), view=f.store, league_id=f.league_id)
+    )
     player = f.ruleset.new_player(e, team, f.league_id)
     if e.hireling and e.from_match:
         player = signed_hireling(f, player, e.from_match, e.hireling)
@@ -116,15 +120,19 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
 
 
 def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str) -> PlayerRow:
-    """A journeyman or mercenary who played keeps his SPP and loses Loner
-    (BB2020 'Hiring, Firing and Temporarily Retiring' step 5; ZAL 3k)."""
+    """A journeyman or mercenary who played keeps his SPP and loses the Loner he played
+    with, unless his position has Loner anyway (BB2020 'Hiring, Firing and Temporarily
+    Retiring' step 5; ZAL 3k: "If a normally recruited player of this type usually has
+    Loner, e.g. Trolls, he nevertheless retains" it)."""
     match = f.store.get(MatchRow, f.league_id, match_id)
     if match is None or hireling_id not in match.hirelings:
         return player
     spp = int(match.hirelings[hireling_id].get("spp", 0))
-    skills = tuple(s for s in player.skills if not s.lower().startswith("loner"))
+    natural = f.ruleset.position(player.roster, player.position).skills
+    skills = tuple(s for s in player.skills if not s.lower().startswith("loner") or s in natural)
+    kind = "star" if player.kind == "star" else "regular"
     return player.model_copy(
-        update={"spp": spp, "spp_earned": spp, "skills": skills, "kind": "regular", "games": 1}
+        update={"spp": spp, "spp_earned": spp, "skills": skills, "kind": kind, "games": 1}
     )
 
 
@@ -208,14 +216,20 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
         bought = {"items": items, "treasury_spent": e.treasury_spent, "petty_cash": e.petty_cash}
-        f.store.put(match.model_copy(update={"inducements": {**match.inducements,
-                                                             e.team: bought}}))
+        f.store.put(match.model_copy(update={"inducements": {**match.inducements, e.team: bought}}))
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     row = match_row(f, e)
     hirelings = {
-        h.id: {"name": h.name, "kind": h.kind, "position": h.position, "team": s.team, "spp": 0}
+        h.id: {
+            "name": h.name,
+            "kind": h.kind,
+            "position": h.position,
+            "star": h.star,
+            "team": s.team,
+            "spp": 0,
+        }
         for s in e.sheets()
         for h in s.hirelings
     }
@@ -331,15 +345,15 @@ def update_standings(f: Fold, e: ev.MatchRecorded, row: MatchRow) -> None:
             league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division
         )
         points, bonus = f.ruleset.match_points(e, sheet.team, scheme)
+        result = f.ruleset.match_result(e, sheet.team)
         ours, theirs = scores(e, sheet.team)
-        lost = e.kind == "unplayed" and e.concession is None
         f.store.put(
             standing.model_copy(
                 update={
                     "played": standing.played + 1,
-                    "won": standing.won + int(ours > theirs and not lost),
-                    "drawn": standing.drawn + int(ours == theirs and not lost),
-                    "lost": standing.lost + int(ours < theirs or lost),
+                    "won": standing.won + int(result == "win"),
+                    "drawn": standing.drawn + int(result == "draw"),
+                    "lost": standing.lost + int(result == "loss"),
                     "td_for": standing.td_for + ours,
                     "td_against": standing.td_against + theirs,
                     "cas_for": standing.cas_for + cas_for,
@@ -365,6 +379,9 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
 def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
     for fee in e.fees:
         f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {fee.item}")
+    team = f.team(e.team)
+    paid = (*team.fees_paid.get(e.match, ()), *(fee.item for fee in e.fees))
+    f.put_team(team.model_copy(update={"fees_paid": {**team.fees_paid, e.match: paid}}))
 
 
 def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
@@ -390,8 +407,9 @@ def star_signed(f: Fold, e: ev.StarSigned) -> None:
     star = f.ruleset.star_player(e.star, e.player, f.team(e.team), f.league_id, e.seq)
     if any(e.season - 1 in p.seasons for p in before):
         # Spike! 2021 'A Familiar Face': the same star re-signed loses Loner.
-        star = star.model_copy(update={"skills": tuple(
-            s for s in star.skills if not s.lower().startswith("loner"))})
+        star = star.model_copy(
+            update={"skills": tuple(s for s in star.skills if not s.lower().startswith("loner"))}
+        )
     f.put_player(star.model_copy(update={"seasons": (e.season,)}))
     league = f.league()
     f.store.put(league.model_copy(update={"next_player": league.next_player + 1}))

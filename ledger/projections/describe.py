@@ -58,8 +58,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.CardPlayed: lambda e: (
         f"{e.team} played {e.card}" + (f" on {e.against}" if e.against else "")
     ),
-    ev.StarDraftOrdered: lambda e: f"star draft order for season {e.season}: "
-    + ", ".join(e.order),
+    ev.StarDraftOrdered: lambda e: f"star draft order for season {e.season}: " + ", ".join(e.order),
     ev.StarSigned: lambda e: f"{e.team} signed star {e.star} for season {e.season}",
     ev.TeamRedrafted: lambda e: (
         f"{e.team} re-drafted for season {e.season}: {len(e.players)} players kept"

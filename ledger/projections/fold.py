@@ -191,8 +191,15 @@ class Fold:
                 self.put_team(team.model_copy(update={"trophy": effect.held}))
             elif isinstance(effect, Sideline):
                 team = self.team(effect.team)
-                self.put_team(team.model_copy(update={
-                    "rerolls": effect.rerolls, "fans": effect.fans, "staff": effect.staff}))
+                self.put_team(
+                    team.model_copy(
+                        update={
+                            "rerolls": effect.rerolls,
+                            "fans": effect.fans,
+                            "staff": effect.staff,
+                        }
+                    )
+                )
             else:
                 self.change_player(effect)
         return earned

@@ -28,8 +28,8 @@ from ledger.projections.sql import (
     METADATA,
     POSITION,
     SqlStore,
-    fingerprint,
     delete_league,
+    fingerprint,
     insert_lines,
     row_of,
     table_of,
@@ -80,10 +80,15 @@ class ReadModels:
             return False
         METADATA.create_all(self.engine)
         with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as conn:
-            if conn.execute(sa.select(POSITION.c.name).where(POSITION.c.name == NAME)).first() \
-                    is None:
-                conn.execute(POSITION.insert().values(name=NAME, notification_id=0,
-                                                      fingerprint=fingerprint()))
+            if (
+                conn.execute(sa.select(POSITION.c.name).where(POSITION.c.name == NAME)).first()
+                is None
+            ):
+                conn.execute(
+                    POSITION.insert().values(
+                        name=NAME, notification_id=0, fingerprint=fingerprint()
+                    )
+                )
         return True
 
     def stored_fingerprint(self) -> str | None:
@@ -92,8 +97,9 @@ class ReadModels:
             return None
         try:
             with self.engine.connect() as conn:
-                found = conn.execute(sa.select(POSITION.c.fingerprint)
-                                     .where(POSITION.c.name == NAME)).scalar()
+                found = conn.execute(
+                    sa.select(POSITION.c.fingerprint).where(POSITION.c.name == NAME)
+                ).scalar()
         except sa.exc.DBAPIError:
             return ""
         return str(found) if found is not None else None
@@ -244,10 +250,14 @@ def write_memory(conn: Connection, memory: MemoryStore) -> None:
 def lock_position(conn: Connection) -> int:
     """Take the read models' write lock (a no-op update of the position row: a row lock on
     PostgreSQL, the database write lock on SQLite) and read the position under it."""
-    conn.execute(POSITION.update().where(POSITION.c.name == NAME)
-                 .values(notification_id=POSITION.c.notification_id))
-    found = conn.execute(sa.select(POSITION.c.notification_id)
-                         .where(POSITION.c.name == NAME)).scalar()
+    conn.execute(
+        POSITION.update()
+        .where(POSITION.c.name == NAME)
+        .values(notification_id=POSITION.c.notification_id)
+    )
+    found = conn.execute(
+        sa.select(POSITION.c.notification_id).where(POSITION.c.name == NAME)
+    ).scalar()
     return int(found or 0)
 
 

@@ -17,22 +17,36 @@ from ledger.reports.sources import Sources
 
 def correction(ref: EventRef, target: int | None, events: dict[int, EventRef]) -> Correction:
     corrected = events.get(target) if target is not None else None
-    return Correction(event=ref.seq, recorded_by=ref.recorded_by, recorded_at=ref.recorded_at,
-                      reason=ref.reason, summary=ref.summary, target=target,
-                      target_summary=corrected.summary if corrected else "")
+    return Correction(
+        event=ref.seq,
+        recorded_by=ref.recorded_by,
+        recorded_at=ref.recorded_at,
+        reason=ref.reason,
+        summary=ref.summary,
+        target=target,
+        target_summary=corrected.summary if corrected else "",
+    )
 
 
 def corrections(sources: Sources) -> list[Correction]:
     targets = ReportReads(sources.queries).correction_targets()
     events = {ref.seq: ref for ref in sources.events}
-    chosen = [ref for ref in sources.events if ref.event_type == "EventCorrected"
-              and (ref.seq in sources.window or targets.get(ref.seq) in sources.window)]
+    chosen = [
+        ref
+        for ref in sources.events
+        if ref.event_type == "EventCorrected"
+        and (ref.seq in sources.window or targets.get(ref.seq) in sources.window)
+    ]
     return [correction(ref, targets.get(ref.seq), events) for ref in chosen]
 
 
 def appendix(sources: Sources, chain: ChainReport) -> AuditAppendix:
     slug = sources.queries.league.slug
-    return AuditAppendix(events=chain.events, last_hash=chain.last_hash, chain_ok=chain.ok,
-                         breaks=len(chain.breaks),
-                         verify_command=f"ledger --league {slug} audit verify",
-                         corrections=corrections(sources))
+    return AuditAppendix(
+        events=chain.events,
+        last_hash=chain.last_hash,
+        chain_ok=chain.ok,
+        breaks=len(chain.breaks),
+        verify_command=f"ledger --league {slug} audit verify",
+        corrections=corrections(sources),
+    )

@@ -26,19 +26,29 @@ TARGETS = frozenset({"bb2020"})
 def league_info(queries: Queries) -> LeagueInfo:
     ruleset, league = queries.ruleset, queries.league
     labels = dict(ruleset.value_labels)
-    return LeagueInfo(slug=league.slug, name=league.name, ruleset=ruleset.id,
-                      ruleset_name=ruleset.name, options=dict(league.options),
-                      value_labels=labels, rating_key=ruleset.rating_key,
-                      rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
-                      characteristic_targets=ruleset.id in TARGETS)
+    return LeagueInfo(
+        slug=league.slug,
+        name=league.name,
+        ruleset=ruleset.id,
+        ruleset_name=ruleset.name,
+        options=dict(league.options),
+        value_labels=labels,
+        rating_key=ruleset.rating_key,
+        rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
+        characteristic_targets=ruleset.id in TARGETS,
+    )
 
 
 def points_rules(queries: Queries) -> PointsRules:
     scheme = queries.ruleset.points_scheme(queries.league.points)
-    return PointsRules(win=scheme.win, draw=scheme.draw, loss=scheme.loss,
-                       bonus=list(scheme.bonus),
-                       bonus_mode=scheme.bonus_mode if scheme.bonus else "none",
-                       tiebreakers=list(scheme.tiebreakers))
+    return PointsRules(
+        win=scheme.win,
+        draw=scheme.draw,
+        loss=scheme.loss,
+        bonus=list(scheme.bonus),
+        bonus_mode=scheme.bonus_mode if scheme.bonus else "none",
+        tiebreakers=list(scheme.tiebreakers),
+    )
 
 
 def season_info(sources: Sources) -> SeasonInfo:
@@ -47,33 +57,53 @@ def season_info(sources: Sources) -> SeasonInfo:
     inside = [e for e in sources.events if e.seq in sources.window]
     latest = sources.season == max(sources.seasons)
     return SeasonInfo(
-        number=sources.season, name=row.name if row and row.name else f"Season {sources.season}",
-        status=row.status if row else "open", seasons=sources.seasons,
+        number=sources.season,
+        name=row.name if row and row.name else f"Season {sources.season}",
+        status=row.status if row else "open",
+        seasons=sources.seasons,
         divisions=[d for d in sources.standings.divisions if d],
         playoff_teams=row.playoff_teams if row else 0,
-        rounds=sorted({m.round for m in sources.matches if m.round is not None}),
+        rounds=sorted(
+            {m.round for m in sources.matches if m.round is not None and not results.is_playoff(m)}
+        ),
         matches_played=sum(1 for m in sources.matches if m.status == "played"),
         matches_scheduled=sum(1 for m in sources.matches if m.status == "scheduled"),
-        champion_id=champion, champion=sources.team_name(champion) if champion else None,
-        first_event=inside[0].seq if inside else 0, last_event=inside[-1].seq if inside else 0,
+        champion_id=champion,
+        champion=sources.team_name(champion) if champion else None,
+        first_event=inside[0].seq if inside else 0,
+        last_event=inside[-1].seq if inside else 0,
         as_of=sources.events[-1].recorded_at if sources.events else "",
-        roster_note="" if latest else (
-            f"Rosters show the players as they stand now, after season {max(sources.seasons)};"
-            " the season columns count this season's games only."))
+        roster_note=""
+        if latest
+        else (
+            f"Rosters show the players as they stand now, after season {max(sources.seasons)}"
+            " (re-rolls, staff and games played too); the season columns count this"
+            " season's games only, and TV, treasury and fans are this season's closing"
+            " figures."
+        ),
+    )
 
 
-def build_report(queries: Queries, season: int | None, chain: ChainReport,
-                 comparison: Comparison | None = None) -> SeasonReport:
+def build_report(
+    queries: Queries, season: int | None, chain: ChainReport, comparison: Comparison | None = None
+) -> SeasonReport:
     """The report of ``season`` (default: the latest) of the league ``queries`` reads."""
     sources = read_sources(queries, season)
     scheme = queries.ruleset.points_scheme(queries.league.points)
     return SeasonReport(
-        league=league_info(queries), season=season_info(sources), points=points_rules(queries),
+        league=league_info(queries),
+        season=season_info(sources),
+        points=points_rules(queries),
         standings=results.standings_tables(sources),
-        positions=position_charts(sources.standings, sources.matches, queries.ruleset, scheme,
-                                  queries.league_id),
-        playoffs=results.playoff_stages(sources), prizes=results.prizes(sources),
-        rounds=results.results_by_round(sources), teams=team_pages(sources),
-        leaders=leaderboards(sources), records=records(sources),
+        positions=position_charts(
+            sources.standings, sources.matches, queries.ruleset, scheme, queries.league_id
+        ),
+        playoffs=results.playoff_stages(sources),
+        prizes=results.prizes(sources),
+        rounds=results.results_by_round(sources),
+        teams=team_pages(sources),
+        leaders=leaderboards(sources),
+        records=records(sources),
         audit=appendix(sources, chain),
-        whatif=whatif_section(sources.standings, comparison) if comparison else None)
+        whatif=whatif_section(sources.standings, comparison) if comparison else None,
+    )

@@ -13,27 +13,39 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c564b",
-           "#000000", "#7f7f7f", "#b8860b")
+PALETTE = (
+    "#0072b2",
+    "#d55e00",
+    "#009e73",
+    "#cc79a7",
+    "#e69f00",
+    "#56b4e9",
+    "#8c564b",
+    "#000000",
+    "#7f7f7f",
+    "#b8860b",
+)
 """Colours told apart by most colour-blind readers (Okabe-Ito, extended)."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """Each further cycle through the palette gets a dash pattern, so 40 series stay distinct."""
 
-WIDTH, HEIGHT = 800, 360
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 84, 16, 16, 44
-
-Point = tuple[float, float | None]
-"""(x, y) in data units; y None is a gap (a team that has not played yet)."""
+WIDTH, HEIGHT = 640, 320
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 78, 18, 14, 48
+"""The drawing's own units: text is 14 units high, so it stays legible on a phone."""
 
 
 @dataclass(frozen=True)
 class Tick:
+    """A labelled mark on an axis, ``at`` in drawing units."""
+
     at: float
     label: str
 
 
 @dataclass(frozen=True)
 class Series:
+    """One team's line: ``key`` is its id (the group's ``data-series``), ``label`` its name."""
+
     key: str
     label: str
     color: str
@@ -45,6 +57,8 @@ class Series:
 
 @dataclass(frozen=True)
 class Chart:
+    """Everything the SVG template draws."""
+
     id: str
     title: str
     description: str
@@ -61,6 +75,8 @@ class Chart:
 
 @dataclass(frozen=True)
 class Scale:
+    """Maps data values ``low..high`` onto drawing units ``start..stop``."""
+
     low: float
     high: float
     start: float
@@ -110,8 +126,13 @@ class Frame:
     height: int
 
     @classmethod
-    def of(cls, x_range: tuple[float, float], y_range: tuple[float, float], height: int,
-           invert: bool = False) -> Frame:
+    def of(
+        cls,
+        x_range: tuple[float, float],
+        y_range: tuple[float, float],
+        height: int,
+        invert: bool = False,
+    ) -> Frame:
         top, bottom = MARGIN_TOP, height - MARGIN_BOTTOM
         y = Scale(*y_range, top, bottom) if invert else Scale(*y_range, bottom, top)
         return cls(Scale(*x_range, MARGIN_LEFT, WIDTH - MARGIN_RIGHT), y, height)
@@ -121,40 +142,75 @@ class Frame:
         return MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_RIGHT, self.height - MARGIN_BOTTOM
 
 
-def category_chart(chart_id: str, title: str, description: str, labels: tuple[str, str],
-                   steps: Sequence[str], series: Sequence[tuple[str, str, Sequence[float | None]]],
-                   frame: Frame, y_ticks: list[Tick], tip: Callable[[str, float, str], str]
-                   ) -> Chart:
+def category_chart(
+    chart_id: str,
+    title: str,
+    description: str,
+    labels: tuple[str, str],
+    steps: Sequence[str],
+    series: Sequence[tuple[str, str, Sequence[float | None]]],
+    frame: Frame,
+    y_ticks: list[Tick],
+    tip: Callable[[str, float, str], str],
+) -> Chart:
     """Lines over the season's steps (rounds), one per series, with a marker per value."""
     drawn = []
     for index, (key, label, values) in enumerate(series):
-        points = [(frame.x(i), frame.y(v)) if v is not None else None
-                  for i, v in enumerate(values)]
-        marks = [(pt[0], pt[1], tip(label, v, step))
-                 for pt, v, step in zip(points, values, steps, strict=True)
-                 if pt is not None and v is not None]
+        points = [(frame.x(i), frame.y(v)) if v is not None else None for i, v in enumerate(values)]
+        marks = [
+            (pt[0], pt[1], tip(label, v, step))
+            for pt, v, step in zip(points, values, steps, strict=True)
+            if pt is not None and v is not None
+        ]
         drawn.append(Series(key, label, *style(index), line_path(points), marks))
-    return Chart(chart_id, title, description, labels[0], labels[1], WIDTH, frame.height,
-                 frame.plot, [Tick(frame.x(i), step) for i, step in enumerate(steps)],
-                 y_ticks, drawn)
+    return Chart(
+        chart_id,
+        title,
+        description,
+        labels[0],
+        labels[1],
+        WIDTH,
+        frame.height,
+        frame.plot,
+        [Tick(frame.x(i), step) for i, step in enumerate(steps)],
+        y_ticks,
+        drawn,
+    )
 
 
-def positions_chart(chart_id: str, title: str, rounds: Sequence[str],
-                    series: Sequence[tuple[str, str, Sequence[int | None]]]) -> Chart:
+def positions_chart(
+    chart_id: str,
+    title: str,
+    rounds: Sequence[str],
+    series: Sequence[tuple[str, str, Sequence[int | None]]],
+) -> Chart:
     """League position (1 at the top) after each round, one line per team."""
     teams = max(len(series), 1)
-    height = max(200, MARGIN_TOP + MARGIN_BOTTOM + 28 * teams)
+    height = max(200, MARGIN_TOP + MARGIN_BOTTOM + 26 * teams)
     frame = Frame.of((0, max(len(rounds) - 1, 1)), (1, max(teams, 2)), height, invert=True)
     return category_chart(
-        chart_id, title, f"League position after each round for {len(series)} teams;"
-        " first place is at the top.", ("Round", "Position"), rounds, series, frame,
+        chart_id,
+        title,
+        f"League position after each round for {len(series)} teams; first place is at the top.",
+        ("Round", "Position"),
+        rounds,
+        series,
+        frame,
         [Tick(frame.y(p), ordinal(p)) for p in range(1, teams + 1)],
-        lambda team, place, step: f"{team}: {ordinal(int(place))} after round {step}")
+        lambda team, place, step: f"{team}: {ordinal(int(place))} after round {step}",
+    )
 
 
-def figure_chart(chart_id: str, title: str, description: str, y_label: str,
-                 steps: Sequence[str], series: Sequence[tuple[str, str, Sequence[int | None]]],
-                 fmt: Callable[[float], str], from_zero: bool = True) -> Chart:
+def figure_chart(
+    chart_id: str,
+    title: str,
+    description: str,
+    y_label: str,
+    steps: Sequence[str],
+    series: Sequence[tuple[str, str, Sequence[int | None]]],
+    fmt: Callable[[float], str],
+    from_zero: bool = True,
+) -> Chart:
     """A team figure (TV/TR, treasury) at the start of the season and after each round.
 
     ``from_zero`` starts the axis at nothing (a treasury); otherwise the axis spans the
@@ -166,9 +222,16 @@ def figure_chart(chart_id: str, title: str, description: str, y_label: str,
     ticks = value_ticks(low, max(high, low + 1), fmt)
     frame = Frame.of((0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), HEIGHT)
     return category_chart(
-        chart_id, title, description, ("Round", y_label), steps, series, frame,
+        chart_id,
+        title,
+        description,
+        ("Round", y_label),
+        steps,
+        series,
+        frame,
         [Tick(frame.y(t.at), t.label) for t in ticks],
-        lambda team, value, step: f"{team}: {value:,.0f} ({step})")
+        lambda team, value, step: f"{team}: {value:,.0f} ({step})",
+    )
 
 
 def ordinal(n: int) -> str:

@@ -34,7 +34,8 @@ class LeagueInfo(Part):
     rating_key: str = Field(description="The headline team figure (tv for BB2020, tr before).")
     rating_label: str
     characteristic_targets: bool = Field(
-        description="AG, PA and AV are targets (3+) rather than plain numbers.")
+        description="AG, PA and AV are targets (3+) rather than plain numbers."
+    )
 
 
 class PointsRules(Part):
@@ -84,7 +85,9 @@ class StandingLine(Part):
     bonus: int
     points: int
     separated_by: str | None = Field(
-        description="The tie-breaker that put this team above the next on equal points.")
+        description="The tie-breaker that put this team above the next on equal points."
+    )
+    qualified: bool = Field(description="Plays in the season's play-offs.")
 
 
 class DivisionTable(Part):
@@ -136,7 +139,8 @@ class PositionSeries(Part):
     team_id: str
     team: str
     positions: list[int | None] = Field(
-        description="League position after each round; null before the team's first game.")
+        description="League position after each round; null before the team's first game."
+    )
 
 
 class PositionChart(Part):
@@ -360,5 +364,8 @@ class SeasonReport(Part):
 def report_schema() -> dict[str, Any]:
     """The JSON Schema of a report's JSON (``ledger schema report``)."""
     schema = SeasonReport.model_json_schema(mode="serialization")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"urn:bb-league-ledger:season-report:v{SCHEMA_VERSION}", **schema}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:bb-league-ledger:season-report:v{SCHEMA_VERSION}",
+        **schema,
+    }

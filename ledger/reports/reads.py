@@ -47,8 +47,12 @@ class ReportReads:
     def players(self) -> list[PlayerRow]:
         return self.rows(PlayerRow, order=("team_id", "hired_seq"))
 
-    def history(self) -> list[TeamHistoryLine]:
-        return self.rows(TeamHistoryLine, order=("team_id", "seq"))
+    def history(self, first: int, end: int) -> list[TeamHistoryLine]:
+        """Team history lines of events ``first <= seq < end`` (one season's)."""
+        table = table_of(TeamHistoryLine)
+        return self.rows(
+            TeamHistoryLine, table.c.seq >= first, table.c.seq < end, order=("team_id", "seq")
+        )
 
     def treasury(self) -> list[TreasuryLine]:
         return self.rows(TreasuryLine, order=("team_id", "seq", "line"))
@@ -65,12 +69,17 @@ class ReportReads:
     def moves(self) -> list[EventRef]:
         """The player references of the events that hired, fired, retired or lost a player."""
         table = table_of(EventRef)
-        return self.rows(EventRef, table.c.event_type.in_(MOVES),
-                         table.c.ref.like("player:%"), order=("seq",))
+        return self.rows(
+            EventRef, table.c.event_type.in_(MOVES), table.c.ref.like("player:%"), order=("seq",)
+        )
 
     def correction_targets(self) -> dict[int, int]:
         """Which event each correction corrected: correction seq -> target seq."""
         table = table_of(EventRef)
-        refs = self.rows(EventRef, table.c.event_type == "EventCorrected",
-                         table.c.ref.like("event:%"), order=("seq",))
+        refs = self.rows(
+            EventRef,
+            table.c.event_type == "EventCorrected",
+            table.c.ref.like("event:%"),
+            order=("seq",),
+        )
         return {ref.seq: int(ref.ref.removeprefix("event:")) for ref in refs}

@@ -29,33 +29,72 @@ def readable(name: str | None) -> str | None:
     return name.replace("_", " ") if name else None
 
 
-def standing_line(row: TableRow, coach: str) -> StandingLine:
+def standing_line(row: TableRow, coach: str, qualified: bool) -> StandingLine:
     r = row.row
     return StandingLine(
-        rank=row.rank, team_id=row.team_id, team=row.name, coach=coach, played=r.played,
-        won=r.won, drawn=r.drawn, lost=r.lost, td_for=r.td_for, td_against=r.td_against,
-        td_difference=r.td_for - r.td_against, cas_for=r.cas_for, cas_against=r.cas_against,
-        bonus=r.bonus, points=r.points, separated_by=readable(row.separated_by))
+        rank=row.rank,
+        team_id=row.team_id,
+        team=row.name,
+        coach=coach,
+        played=r.played,
+        won=r.won,
+        drawn=r.drawn,
+        lost=r.lost,
+        td_for=r.td_for,
+        td_against=r.td_against,
+        td_difference=r.td_for - r.td_against,
+        cas_for=r.cas_for,
+        cas_against=r.cas_against,
+        bonus=r.bonus,
+        points=r.points,
+        separated_by=readable(row.separated_by),
+        qualified=qualified,
+    )
+
+
+def playoff_teams(sources: Sources) -> set[str]:
+    """The teams the play-off fixtures name (those that qualified, by the data)."""
+    return {
+        t
+        for m in sources.matches
+        if is_playoff(m) and m.status != "voided"
+        for t in (m.home, m.away, *m.others)
+    }
 
 
 def standings_tables(sources: Sources) -> list[DivisionTable]:
-    def coach(team_id: str) -> str:
-        team = sources.teams.get(team_id)
-        return team.coach if team else ""
+    qualified = playoff_teams(sources)
 
-    return [DivisionTable(division=name, rows=[standing_line(r, coach(r.team_id)) for r in rows])
-            for name, rows in sources.standings.divisions.items()]
+    def line(row: TableRow) -> StandingLine:
+        team = sources.teams.get(row.team_id)
+        return standing_line(row, team.coach if team else "", row.team_id in qualified)
+
+    return [
+        DivisionTable(division=name, rows=[line(r) for r in rows])
+        for name, rows in sources.standings.divisions.items()
+    ]
 
 
 def match_result(match: MatchRow, sources: Sources) -> MatchResult:
     return MatchResult(
-        match_id=match.match_id, round=match.round, division=match.division, stage=match.stage,
-        kind=match.kind, status=match.status, home_id=match.home,
-        home=sources.team_name(match.home), away_id=match.away,
-        away=sources.team_name(match.away), home_score=match.home_score,
-        away_score=match.away_score, home_casualties=match.home_casualties,
-        away_casualties=match.away_casualties, winner_id=match.winner,
-        conceded_by=match.conceded_by, event=match.recorded_seq)
+        match_id=match.match_id,
+        round=match.round,
+        division=match.division,
+        stage=match.stage,
+        kind=match.kind,
+        status=match.status,
+        home_id=match.home,
+        home=sources.team_name(match.home),
+        away_id=match.away,
+        away=sources.team_name(match.away),
+        home_score=match.home_score,
+        away_score=match.away_score,
+        home_casualties=match.home_casualties,
+        away_casualties=match.away_casualties,
+        winner_id=match.winner,
+        conceded_by=match.conceded_by,
+        event=match.recorded_seq,
+    )
 
 
 def is_playoff(match: MatchRow) -> bool:
@@ -66,12 +105,20 @@ def results_by_round(sources: Sources) -> list[RoundResults]:
     """Every game of the season that is not a play-off, grouped by round."""
     games = [m for m in sources.matches if not is_playoff(m) and m.status != "voided"]
     numbered = sorted({m.round for m in games if m.round is not None})
-    rounds = [RoundResults(round=r, label=f"Round {r}",
-                           matches=[match_result(m, sources) for m in games if m.round == r])
-              for r in numbered]
+    rounds = [
+        RoundResults(
+            round=r,
+            label=f"Round {r}",
+            matches=[match_result(m, sources) for m in games if m.round == r],
+        )
+        for r in numbered
+    ]
     loose = [match_result(m, sources) for m in games if m.round is None]
-    return [*rounds, RoundResults(round=None, label=UNNUMBERED.capitalize(), matches=loose)
-            ] if loose else rounds
+    return (
+        [*rounds, RoundResults(round=None, label=UNNUMBERED.capitalize(), matches=loose)]
+        if loose
+        else rounds
+    )
 
 
 def stage_order(stage: str, matches: Sequence[MatchRow]) -> tuple[int, int]:
@@ -86,17 +133,29 @@ def playoff_stages(sources: Sources) -> list[PlayoffStage]:
     for match in games:
         stages.setdefault(match.stage, []).append(match)
     ordered = sorted(stages, key=lambda s: stage_order(s, stages[s]))
-    return [PlayoffStage(stage=s, label=s.replace("-", " ").capitalize(),
-                         matches=[match_result(m, sources) for m in stages[s]])
-            for s in ordered]
+    return [
+        PlayoffStage(
+            stage=s,
+            label=s.replace("-", " ").capitalize(),
+            matches=[match_result(m, sources) for m in stages[s]],
+        )
+        for s in ordered
+    ]
 
 
 def prizes(sources: Sources) -> list[Prize]:
     """Prize money paid in the season: what the treasury lines record, nothing invented."""
-    return [Prize(event=line.seq, team_id=line.team_id, team=sources.team_name(line.team_id),
-                  amount=line.amount, note=line.note)
-            for line in sources.treasury
-            if line.kind in PRIZE_KINDS and line.seq in sources.window]
+    return [
+        Prize(
+            event=line.seq,
+            team_id=line.team_id,
+            team=sources.team_name(line.team_id),
+            amount=line.amount,
+            note=line.note,
+        )
+        for line in sources.treasury
+        if line.kind in PRIZE_KINDS and line.seq in sources.window
+    ]
 
 
 def champion(sources: Sources) -> str | None:

@@ -30,19 +30,27 @@ class Window:
         return isinstance(seq, int) and self.first <= seq < self.end
 
 
-def season_windows(seasons: Sequence[int], matches: Sequence[MatchRow],
-                   starts: Sequence[int]) -> dict[int, Window]:
+def season_windows(
+    seasons: Sequence[int], matches: Sequence[MatchRow], starts: Sequence[int]
+) -> dict[int, Window]:
     """Windows for ``seasons`` from the played matches and the SeasonStarted events."""
     ordered = sorted(seasons)
-    firsts = [first_event(season, index, ordered, matches, starts)
-              for index, season in enumerate(ordered)]
+    firsts = [
+        first_event(season, index, ordered, matches, starts) for index, season in enumerate(ordered)
+    ]
     ends = [*firsts[1:], END]
-    return {season: Window(first, end)
-            for season, first, end in zip(ordered, firsts, ends, strict=True)}
+    return {
+        season: Window(first, end) for season, first, end in zip(ordered, firsts, ends, strict=True)
+    }
 
 
-def first_event(season: int, index: int, seasons: Sequence[int], matches: Sequence[MatchRow],
-                starts: Sequence[int]) -> int:
+def first_event(
+    season: int,
+    index: int,
+    seasons: Sequence[int],
+    matches: Sequence[MatchRow],
+    starts: Sequence[int],
+) -> int:
     """Where ``season`` begins: the first season takes everything before it (the draft)."""
     if index == 0:
         return 0
@@ -53,5 +61,4 @@ def first_event(season: int, index: int, seasons: Sequence[int], matches: Sequen
 
 
 def played_seqs(matches: Sequence[MatchRow], seasons: Sequence[int]) -> list[int]:
-    return [m.recorded_seq for m in matches
-            if m.season in seasons and m.recorded_seq is not None]
+    return [m.recorded_seq for m in matches if m.season in seasons and m.recorded_seq is not None]

@@ -25,12 +25,17 @@ from ledger.reports.render import FORMATS, Format, render
 from ledger.reports.whatif import Comparison
 from ledger.rules import find_ruleset
 
-SUFFIXES: dict[str, Format] = {".html": "html", ".htm": "html", ".md": "md",
-                               ".markdown": "md", ".json": "json", ".zip": "csv",
-                               ".csv": "csv"}
+SUFFIXES: dict[str, Format] = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".json": "json",
+    ".zip": "csv",
+    ".csv": "csv",
+}
 ALIASES: dict[str, Format] = {"markdown": "md", "htm": "html"}
-ENCODING: dict[Format, str] = {"html": "utf-8", "md": "utf-8", "json": "utf-8",
-                               "csv": "utf-8-sig"}
+ENCODING: dict[Format, str] = {"html": "utf-8", "md": "utf-8", "json": "utf-8", "csv": "utf-8-sig"}
 DEFAULT_FOLDER = Path("reports")
 
 
@@ -40,16 +45,18 @@ def report_format(given: str | None, out: Path | None) -> Format:
         name = given.strip().lower()
         chosen = next((f for f in FORMATS if f == name), ALIASES.get(name))
         if chosen is None:
-            raise UnknownReportFormat(f"unknown report format '{given}'"
-                                      f" (formats: {', '.join(FORMATS)})")
+            raise UnknownReportFormat(
+                f"unknown report format '{given}' (formats: {', '.join(FORMATS)})"
+            )
         return chosen
     if out is None:
         return "html"
     if not out.suffix:
         return "csv"
     if out.suffix.lower() not in SUFFIXES:
-        raise UnknownReportFormat(f"cannot tell the report format from '{out.name}':"
-                                  f" give --format ({', '.join(FORMATS)})")
+        raise UnknownReportFormat(
+            f"cannot tell the report format from '{out.name}': give --format ({', '.join(FORMATS)})"
+        )
     return SUFFIXES[out.suffix.lower()]
 
 
@@ -59,8 +66,12 @@ def queries_of(ledger: LeagueLedger, league: str) -> Queries:
     return Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
 
 
-def make_report(ledger: LeagueLedger, league: str, season: int | None = None,
-                comparison: Comparison | None = None) -> SeasonReport:
+def make_report(
+    ledger: LeagueLedger,
+    league: str,
+    season: int | None = None,
+    comparison: Comparison | None = None,
+) -> SeasonReport:
     """The report model of ``league``'s ``season`` (default: the latest)."""
     queries = queries_of(ledger, league)
     chain = verify_chain(ledger.recorder, league_id(queries.league.slug), queries.league.slug)
@@ -84,8 +95,9 @@ def write_report(report: SeasonReport, fmt: Format, out: Path | None = None) -> 
         else:
             write_document(content, target, ENCODING[fmt])
     except OSError as error:
-        raise ReportNotWritten(f"cannot write the report to {target}:"
-                               f" {error.strerror or error}") from None
+        raise ReportNotWritten(
+            f"cannot write the report to {target}: {error.strerror or error}"
+        ) from None
     return target
 
 
@@ -131,9 +143,15 @@ def write_tables(files: dict[str, str], target: Path) -> None:
         write_document(text, target / name, ENCODING["csv"])
 
 
-def produce_report(ledger: LeagueLedger, league: str, *, fmt: str | None = None,
-                   out: Path | None = None, season: int | None = None,
-                   comparison: Comparison | None = None) -> Path:
+def produce_report(
+    ledger: LeagueLedger,
+    league: str,
+    *,
+    fmt: str | None = None,
+    out: Path | None = None,
+    season: int | None = None,
+    comparison: Comparison | None = None,
+) -> Path:
     """Build and write ``league``'s season report; returns the path written."""
     chosen = report_format(fmt, out)  # refuse a bad format before any work
     return write_report(make_report(ledger, league, season, comparison), chosen, out)

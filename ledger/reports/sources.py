@@ -66,8 +66,9 @@ def chosen_season(queries: Queries, season: int | None) -> tuple[int, list[int]]
         return (max(seasons) if seasons else 1), seasons
     if season not in seasons:
         known = ", ".join(map(str, seasons)) or "none yet"
-        raise UnknownSeason(f"league {queries.league.slug} has no season {season}"
-                            f" (seasons: {known})")
+        raise UnknownSeason(
+            f"league {queries.league.slug} has no season {season} (seasons: {known})"
+        )
     return season, seasons
 
 
@@ -80,12 +81,18 @@ def read_sources(queries: Queries, season: int | None) -> Sources:
     starts = [e.seq for e in events if e.event_type == "SeasonStarted" and not e.voided]
     window = season_windows(seasons or [number], all_matches, starts)[number]
     return Sources(
-        queries=queries, season=number, seasons=seasons or [number], window=window,
+        queries=queries,
+        season=number,
+        seasons=seasons or [number],
+        window=window,
         standings=queries.standings(number if seasons else None),
         season_row=queries.season_row(number),
         matches=[m for m in all_matches if m.season == number],
         teams={t.team_id: t for t in queries.teams()},
-        players=reads.players(), games=reads.player_games(number),
-        history=[h for h in reads.history() if h.seq in window],
-        treasury=reads.treasury(), events=events, moves=reads.moves(),
+        players=reads.players(),
+        games=reads.player_games(number),
+        history=reads.history(window.first, window.end),
+        treasury=reads.treasury(),
+        events=events,
+        moves=reads.moves(),
     )

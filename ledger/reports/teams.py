@@ -2,13 +2,16 @@
 
 The read models hold each player's state now, not at some past moment, so a roster is the
 roster as the ledger stands (for the latest season: at its end so far) with the player's
-own figures for the season summed from his game lines. A past season's report says so.
+own figures for the season summed from his game lines; a past season's report says so.
+The team's TV/TR, treasury and fans are those of its last event of the season (its team
+history line), so they are the season's closing figures for any season.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from ledger.domain.state import EventRef, PlayerGameLine, PlayerRow, TeamRow, TreasuryLine
 from ledger.reports.model import (
@@ -28,8 +31,12 @@ from ledger.reports.sources import Sources
 CURRENT = ("active", "retired")
 """Statuses of players still on the roster (``retired`` is BB2020's Temporarily Retiring)."""
 
-MOVE_OF: dict[str, MoveKind] = {"PlayerFired": "fired", "PlayerTemporarilyRetired": "retired",
-                                "PlayerDied": "dead", "PlayerLeft": "left"}
+MOVE_OF: dict[str, MoveKind] = {
+    "PlayerFired": "fired",
+    "PlayerTemporarilyRetired": "retired",
+    "PlayerDied": "dead",
+    "PlayerLeft": "left",
+}
 
 
 def season_teams(sources: Sources) -> list[str]:
@@ -55,14 +62,31 @@ def season_stats(games: Iterable[PlayerGameLine]) -> dict[str, SeasonStats]:
 
 def player_line(player: PlayerRow, stats: SeasonStats | None) -> PlayerLine:
     return PlayerLine(
-        player_id=player.player_id, number=player.number, name=player.name,
-        position=player.position, kind=player.kind, ma=player.ma, st=player.st, ag=player.ag,
-        pa=player.pa, av=player.av, skills=list(player.skills), gained=list(player.gained),
-        niggling=player.niggling, miss_next_game=player.miss_next_game, spp=player.spp,
-        spp_earned=player.spp_earned, value=player.value, status=player.status,
-        season=stats or SeasonStats(), career_games=player.games,
-        career_touchdowns=player.touchdowns, career_casualties=player.casualties,
-        kills=player.kills, mvps=player.mvps)
+        player_id=player.player_id,
+        number=player.number,
+        name=player.name,
+        position=player.position,
+        kind=player.kind,
+        ma=player.ma,
+        st=player.st,
+        ag=player.ag,
+        pa=player.pa,
+        av=player.av,
+        skills=list(player.skills),
+        gained=list(player.gained),
+        niggling=player.niggling,
+        miss_next_game=player.miss_next_game,
+        spp=player.spp,
+        spp_earned=player.spp_earned,
+        value=player.value,
+        status=player.status,
+        season=stats or SeasonStats(),
+        career_games=player.games,
+        career_touchdowns=player.touchdowns,
+        career_casualties=player.casualties,
+        kills=player.kills,
+        mvps=player.mvps,
+    )
 
 
 def statement(lines: Sequence[TreasuryLine], sources: Sources) -> TreasuryStatement:
@@ -79,8 +103,17 @@ def statement(lines: Sequence[TreasuryLine], sources: Sources) -> TreasuryStatem
         spending=-sum(line.amount for line in during if line.amount < 0),
         closing=during[-1].balance if during else opening,
         by_kind=[KindTotal(kind=k, amount=v) for k, v in sorted(kinds.items())],
-        entries=[TreasuryEntry(event=line.seq, kind=line.kind, note=line.note,
-                               amount=line.amount, balance=line.balance) for line in during])
+        entries=[
+            TreasuryEntry(
+                event=line.seq,
+                kind=line.kind,
+                note=line.note,
+                amount=line.amount,
+                balance=line.balance,
+            )
+            for line in during
+        ],
+    )
 
 
 def hire_detail(player: PlayerRow) -> str:
@@ -88,16 +121,25 @@ def hire_detail(player: PlayerRow) -> str:
     return f"{player.position.replace('_', ' ')}{kind} for {player.price_paid:,}"
 
 
-def hired(players: Sequence[PlayerRow], refs: dict[tuple[int, str], EventRef],
-          sources: Sources) -> list[PlayerMove]:
+def hired(
+    players: Sequence[PlayerRow], refs: dict[tuple[int, str], EventRef], sources: Sources
+) -> list[PlayerMove]:
     moves = []
     for p in players:
         if p.hired_seq in sources.window:
             ref = refs.get((p.hired_seq, p.player_id))
-            moves.append(PlayerMove(
-                event=p.hired_seq, move="hired", player_id=p.player_id, name=p.name,
-                position=p.position, detail=hire_detail(p),
-                recorded_by=ref.recorded_by if ref else "", reason=ref.reason if ref else None))
+            moves.append(
+                PlayerMove(
+                    event=p.hired_seq,
+                    move="hired",
+                    player_id=p.player_id,
+                    name=p.name,
+                    position=p.position,
+                    detail=hire_detail(p),
+                    recorded_by=ref.recorded_by if ref else "",
+                    reason=ref.reason if ref else None,
+                )
+            )
     return moves
 
 
@@ -109,27 +151,47 @@ def departures(players: dict[str, PlayerRow], sources: Sources) -> list[PlayerMo
         kind = MOVE_OF.get(ref.event_type)
         if player is None or kind is None or ref.voided or ref.seq not in sources.window:
             continue
-        moves.append(PlayerMove(event=ref.seq, move=kind, player_id=player.player_id,
-                                name=player.name, position=player.position, detail=ref.summary,
-                                recorded_by=ref.recorded_by, reason=ref.reason))
+        moves.append(
+            PlayerMove(
+                event=ref.seq,
+                move=kind,
+                player_id=player.player_id,
+                name=player.name,
+                position=player.position,
+                detail=ref.summary,
+                recorded_by=ref.recorded_by,
+                reason=ref.reason,
+            )
+        )
     return moves
 
 
-def killed(players: dict[str, PlayerRow], games: Sequence[PlayerGameLine],
-           events: dict[int, EventRef]) -> list[PlayerMove]:
+def killed(
+    players: dict[str, PlayerRow], games: Sequence[PlayerGameLine], events: dict[int, EventRef]
+) -> list[PlayerMove]:
     """Players who died of a casualty in one of the season's games."""
-    return [PlayerMove(event=line.seq, move="dead", player_id=line.player_id,
-                       name=players[line.player_id].name,
-                       position=players[line.player_id].position,
-                       detail=f"died in {line.match_id}"
-                       + (f" (round {line.round})" if line.round else ""),
-                       recorded_by=events[line.seq].recorded_by if line.seq in events else "",
-                       reason=None)
-            for line in games if line.injury == "dead" and line.player_id in players]
+    return [
+        PlayerMove(
+            event=line.seq,
+            move="dead",
+            player_id=line.player_id,
+            name=players[line.player_id].name,
+            position=players[line.player_id].position,
+            detail=f"died in {line.match_id}" + (f" (round {line.round})" if line.round else ""),
+            recorded_by=events[line.seq].recorded_by if line.seq in events else "",
+            reason=None,
+        )
+        for line in games
+        if line.injury == "dead" and line.player_id in players
+    ]
 
 
-def cemetery(moves: Sequence[PlayerMove], players: dict[str, PlayerRow], team: TeamRow,
-             deaths: dict[str, PlayerGameLine]) -> list[Obituary]:
+def cemetery(
+    moves: Sequence[PlayerMove],
+    players: dict[str, PlayerRow],
+    team: TeamRow,
+    deaths: dict[str, PlayerGameLine],
+) -> list[Obituary]:
     """One obituary per player who died in the season and is dead still (not voided)."""
     first: dict[str, PlayerMove] = {}
     for move in moves:
@@ -138,48 +200,141 @@ def cemetery(moves: Sequence[PlayerMove], players: dict[str, PlayerRow], team: T
     return [obituary(move, players[pid], team, deaths) for pid, move in first.items()]
 
 
-def obituary(move: PlayerMove, player: PlayerRow, team: TeamRow,
-             games: dict[str, PlayerGameLine]) -> Obituary:
+def obituary(
+    move: PlayerMove, player: PlayerRow, team: TeamRow, games: dict[str, PlayerGameLine]
+) -> Obituary:
     line = games.get(player.player_id)
     return Obituary(
-        player_id=player.player_id, name=player.name, position=player.position,
-        team_id=team.team_id, team=team.name, event=move.event,
-        match_id=line.match_id if line else None, round=line.round if line else None,
-        games=player.games, touchdowns=player.touchdowns, casualties=player.casualties,
-        spp_earned=player.spp_earned, skills=list(player.skills))
+        player_id=player.player_id,
+        name=player.name,
+        position=player.position,
+        team_id=team.team_id,
+        team=team.name,
+        event=move.event,
+        match_id=line.match_id if line else None,
+        round=line.round if line else None,
+        games=player.games,
+        touchdowns=player.touchdowns,
+        casualties=player.casualties,
+        spp_earned=player.spp_earned,
+        skills=list(player.skills),
+    )
 
 
-def team_page(team: TeamRow, sources: Sources, stats: dict[str, SeasonStats],
-              hires: dict[tuple[int, str], EventRef], events: dict[int, EventRef]) -> TeamPage:
-    roster = [p for p in sources.players if p.team_id == team.team_id]
+@dataclass(frozen=True)
+class Lookups:
+    """What every team page looks up, indexed once for all teams."""
+
+    stats: dict[str, SeasonStats]
+    """Season figures by player."""
+    hires: dict[tuple[int, str], EventRef]
+    """The hiring event's reference by (event, player)."""
+    events: dict[int, EventRef]
+
+
+def season_roster(team: TeamRow, sources: Sources) -> list[PlayerRow]:
+    """The team's players, by number, leaving out those hired after the season."""
+    roster = [
+        p for p in sources.players if p.team_id == team.team_id and p.hired_seq < sources.window.end
+    ]
+    return sorted(roster, key=lambda p: (p.number or 99, p.hired_seq))
+
+
+def player_moves(
+    roster: Sequence[PlayerRow], games: Sequence[PlayerGameLine], sources: Sources, lookups: Lookups
+) -> list[PlayerMove]:
+    by_id = {p.player_id: p for p in roster}
+    moves = [
+        *hired(roster, lookups.hires, sources),
+        *departures(by_id, sources),
+        *killed(by_id, games, lookups.events),
+    ]
+    return sorted(moves, key=lambda m: (m.event, m.player_id))
+
+
+def final_place(team_id: str, sources: Sources) -> tuple[str, int | None]:
+    """(division, rank) in the final table; ("", None) for a team not in it."""
+    return next(
+        (
+            (name, r.rank)
+            for name, rows in sources.standings.divisions.items()
+            for r in rows
+            if r.team_id == team_id
+        ),
+        ("", None),
+    )
+
+
+def history_points(team: TeamRow, sources: Sources) -> list[HistoryPoint]:
+    return [
+        HistoryPoint(
+            event=h.seq,
+            round=h.round,
+            match_id=h.match_id,
+            rating=h.rating,
+            values=dict(h.values),
+            treasury=h.treasury,
+            fans=h.fans,
+        )
+        for h in sources.history
+        if h.team_id == team.team_id
+    ]
+
+
+def team_page(team: TeamRow, sources: Sources, lookups: Lookups) -> TeamPage:
+    roster = season_roster(team, sources)
     by_id = {p.player_id: p for p in roster}
     games = [g for g in sources.games if g.player_id in by_id]
-    moves = sorted([*hired(roster, hires, sources), *departures(by_id, sources),
-                    *killed(by_id, games, events)], key=lambda m: (m.event, m.player_id))
-    deaths = {g.player_id: g for g in games if g.injury == "dead"}
-    rank = next(((name, r.rank) for name, rows in sources.standings.divisions.items()
-                 for r in rows if r.team_id == team.team_id), ("", None))
-    ordered = sorted(roster, key=lambda p: (p.number or 99, p.hired_seq))
+    moves = player_moves(roster, games, sources, lookups)
+    division, rank = final_place(team.team_id, sources)
+    history = history_points(team, sources)
+    gold = statement([t for t in sources.treasury if t.team_id == team.team_id], sources)
+    # The figures as the season left them (the same as now for the latest season).
+    end = history[-1] if history else None
     return TeamPage(
-        team_id=team.team_id, name=team.name, coach=team.coach, roster=team.roster,
-        status=team.status, division=rank[0], rank=rank[1], figures=dict(team.values),
-        rating=team.rating, treasury=team.treasury, fans=team.fans, rerolls=team.rerolls,
-        staff=dict(team.staff), games=team.games,
-        players=[player_line(p, stats.get(p.player_id)) for p in ordered if p.status in CURRENT],
-        former=[player_line(p, stats.get(p.player_id)) for p in ordered
-                if p.status not in CURRENT],
-        history=[HistoryPoint(event=h.seq, round=h.round, match_id=h.match_id, rating=h.rating,
-                              values=dict(h.values), treasury=h.treasury, fans=h.fans)
-                 for h in sources.history if h.team_id == team.team_id],
-        statement=statement([t for t in sources.treasury if t.team_id == team.team_id], sources),
+        team_id=team.team_id,
+        name=team.name,
+        coach=team.coach,
+        roster=team.roster,
+        status=team.status,
+        division=division,
+        rank=rank,
+        figures=dict(end.values) if end else dict(team.values),
+        rating=end.rating if end else team.rating,
+        treasury=gold.closing,
+        fans=end.fans if end else team.fans,
+        rerolls=team.rerolls,
+        staff=dict(team.staff),
+        games=team.games,
+        players=[
+            player_line(p, lookups.stats.get(p.player_id)) for p in roster if p.status in CURRENT
+        ],
+        former=[
+            player_line(p, lookups.stats.get(p.player_id))
+            for p in roster
+            if p.status not in CURRENT
+        ],
+        history=history,
+        statement=gold,
         moves=moves,
-        cemetery=cemetery(moves, by_id, team, deaths))
+        cemetery=cemetery(
+            moves, by_id, team, {g.player_id: g for g in games if g.injury == "dead"}
+        ),
+    )
 
 
 def team_pages(sources: Sources) -> list[TeamPage]:
-    stats = season_stats(sources.games)
-    hires = {(ref.seq, ref.ref.removeprefix("player:")): ref for ref in sources.moves
-             if ref.event_type == "PlayerHired"}
-    events = {ref.seq: ref for ref in sources.events}
-    return [team_page(sources.teams[t], sources, stats, hires, events)
-            for t in season_teams(sources) if t in sources.teams]
+    lookups = Lookups(
+        stats=season_stats(sources.games),
+        hires={
+            (ref.seq, ref.ref.removeprefix("player:")): ref
+            for ref in sources.moves
+            if ref.event_type == "PlayerHired"
+        },
+        events={ref.seq: ref for ref in sources.events},
+    )
+    return [
+        team_page(sources.teams[t], sources, lookups)
+        for t in season_teams(sources)
+        if t in sources.teams
+    ]

@@ -48,6 +48,9 @@ def words(name: str | None) -> str:
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
-    "gold": gold, "signed": signed, "characteristic": characteristic, "status": status,
+    "gold": gold,
+    "signed": signed,
+    "characteristic": characteristic,
+    "status": status,
     "words": words,
 }

@@ -23,9 +23,13 @@ from ledger.reports.text import FILTERS
 
 
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("ledger.reports", "templates"),
-                      autoescape=select_autoescape(["html.j2", "svg.j2"]),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=PackageLoader("ledger.reports", "templates"),
+        autoescape=select_autoescape(["html.j2", "svg.j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters.update(FILTERS)
     env.filters["ordinal"] = ordinal
     return env
@@ -61,11 +65,16 @@ def figure_steps(team: TeamPage, figure: str, starts: Sequence[int]) -> list[int
 def charts(report: SeasonReport) -> dict[str, list[Chart]]:
     """Every chart of the report, by section."""
     label = report.league.rating_label
-    positions = [positions_chart(
-        f"positions-{index}", "League position by round"
-        + (f" — {chart.division}" if chart.division else ""), chart.rounds,
-        [(s.team_id, s.team, s.positions) for s in chart.series])
-        for index, chart in enumerate(report.positions) if chart.rounds]
+    positions = [
+        positions_chart(
+            f"positions-{index}",
+            "League position by round" + (f" — {chart.division}" if chart.division else ""),
+            chart.rounds,
+            [(s.team_id, s.team, s.positions) for s in chart.series],
+        )
+        for index, chart in enumerate(report.positions)
+        if chart.rounds
+    ]
     steps = boundaries(report)
     labels = ["Start", *(name for name, _ in steps)]
     starts = [event for _, event in steps]
@@ -75,23 +84,36 @@ def charts(report: SeasonReport) -> dict[str, list[Chart]]:
 
     return {
         "positions": positions,
-        "rating": [figure_chart(
-            "rating", f"{label} over the season",
-            f"Each team's {label} before the first game and after each round.",
-            f"{label} (gold pieces)", labels, series("rating"), compact_gold,
-            from_zero=False)],
-        "treasury": [figure_chart(
-            "treasury", "Treasury over the season",
-            "Each team's treasury before the first game and after each round,"
-            " post-game sequence included.",
-            "Treasury (gold pieces)", labels, series("treasury"), compact_gold)],
+        "rating": [
+            figure_chart(
+                "rating",
+                f"{label} over the season",
+                f"Each team's {label} before the first game and after each round.",
+                f"{label} (gold pieces)",
+                labels,
+                series("rating"),
+                compact_gold,
+                from_zero=False,
+            )
+        ],
+        "treasury": [
+            figure_chart(
+                "treasury",
+                "Treasury over the season",
+                "Each team's treasury before the first game and after each round,"
+                " post-game sequence included.",
+                "Treasury (gold pieces)",
+                labels,
+                series("treasury"),
+                compact_gold,
+            )
+        ],
     }
 
 
 def render_html(report: SeasonReport) -> str:
     template = environment().get_template("report.html.j2")
-    return template.render(report=report, charts=charts(report),
-                           sections=sections(report))
+    return template.render(report=report, charts=charts(report), sections=sections(report))
 
 
 def sections(report: SeasonReport) -> Sequence[tuple[str, str]]:
@@ -101,8 +123,7 @@ def sections(report: SeasonReport) -> Sequence[tuple[str, str]]:
         found.append(("playoffs", "Play-offs"))
     if report.prizes:
         found.append(("prizes", "Prize money"))
-    found += [("results", "Results"), ("leaders", "Leaders and records"),
-              ("teams", "Teams")]
+    found += [("results", "Results"), ("leaders", "Leaders and records"), ("teams", "Teams")]
     if report.whatif:
         found.append(("whatif", "What if"))
     return [*found, ("audit", "Audit")]

@@ -22,9 +22,14 @@ def cell(value: object) -> str:
 
 
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("ledger.reports", "templates"), autoescape=False,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+    env = Environment(
+        loader=PackageLoader("ledger.reports", "templates"),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.filters.update(FILTERS)
     env.filters.update({"cell": cell, "ordinal": ordinal})
     return env

@@ -34,12 +34,14 @@ class Comparison(BaseModel):
     notes: list[str] = []
 
 
-def comparison_for(ledger: LeagueLedger, league: str, season: int | None, whatif: str
-                   ) -> Comparison:
+def comparison_for(
+    ledger: LeagueLedger, league: str, season: int | None, whatif: str
+) -> Comparison:
     """The what-if ``whatif`` of ``league``'s ``season`` (the seam for the what-if engine)."""
     raise WhatIfUnavailable(
         f"the what-if engine is not available yet, so --whatif {whatif} cannot be compared;"
-        " make the report without --whatif")
+        " make the report without --whatif"
+    )
 
 
 def flat(standings: Standings) -> dict[str, TableRow]:
@@ -48,11 +50,15 @@ def flat(standings: Standings) -> dict[str, TableRow]:
 
 def whatif_row(actual: TableRow, other: TableRow | None) -> WhatIfRow:
     return WhatIfRow(
-        team_id=actual.team_id, team=actual.name, division=actual.division,
-        actual_rank=actual.rank, actual_points=actual.row.points,
+        team_id=actual.team_id,
+        team=actual.name,
+        division=actual.division,
+        actual_rank=actual.rank,
+        actual_points=actual.row.points,
         whatif_rank=other.rank if other else None,
         whatif_points=other.row.points if other else None,
-        movement=actual.rank - other.rank if other else None)
+        movement=actual.rank - other.rank if other else None,
+    )
 
 
 def whatif_section(actual: Standings, comparison: Comparison) -> WhatIfSection:
@@ -60,7 +66,12 @@ def whatif_section(actual: Standings, comparison: Comparison) -> WhatIfSection:
     others = flat(comparison.standings)
     rows = [whatif_row(row, others.get(row.team_id)) for row in flat(actual).values()]
     return WhatIfSection(
-        id=comparison.id, ruleset=comparison.ruleset, ruleset_name=comparison.ruleset_name,
-        rows=rows, divergences=comparison.divergences,
-        recorded_rolls=comparison.recorded_rolls, simulated_rolls=comparison.simulated_rolls,
-        notes=comparison.notes)
+        id=comparison.id,
+        ruleset=comparison.ruleset,
+        ruleset_name=comparison.ruleset_name,
+        rows=rows,
+        divergences=comparison.divergences,
+        recorded_rolls=comparison.recorded_rolls,
+        simulated_rolls=comparison.simulated_rolls,
+        notes=comparison.notes,
+    )

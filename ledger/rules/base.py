@@ -108,7 +108,15 @@ class BaseRuleset:
     def starting_fans(self) -> int:
         return 0
 
-    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+    def hire_price(
+        self,
+        team: TeamRow,
+        event: PlayerHired,
+        players: Sequence[PlayerRow],
+        *,
+        view: LeagueView,
+        league_id: str,
+    ) -> int:
         """List price of what the event hires: a position of the team's (or an allied)
         list, or a star player."""
         if event.kind == "star" and event.star:
@@ -158,8 +166,20 @@ class BaseRuleset:
     def check_release(self, team: TeamRow, item: str) -> list[str]:
         return []
 
+    def check_buy(
+        self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
+    ) -> list[str]:
+        """Edition rules on a purchase beyond its price and limit."""
+        return []
+
     def check_hire(
-        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+        self,
+        team: TeamRow,
+        players: Sequence[PlayerRow],
+        event: PlayerHired,
+        *,
+        view: LeagueView,
+        league_id: str,
     ) -> list[str]:
         """Edition rules on who may be hired beyond roster size and position limits."""
         return []
@@ -365,11 +385,9 @@ class BaseRuleset:
         teams = sum(len(d.teams) for d in divisions)
         if playoff_teams > teams:
             return [f"{playoff_teams} play-off places but only {teams} teams"]
-        return [f"division {d.name or '(unnamed)'} has no teams" for d in divisions
-                if not d.teams]
+        return [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
 
-    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str
-                        ) -> Effects:
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects:
         return []
 
     # --- the league table ----------------------------------------------------------------
@@ -377,13 +395,23 @@ class BaseRuleset:
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
         return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
 
+    def match_result(self, match: MatchRecorded, team: str) -> str:
+        """Win, draw or loss for the league table: a conceding team loses whatever the
+        score; an unplayed fixture is lost by both unless one conceded it."""
+        if match.concession is not None:
+            return "loss" if match.concession.team == team else "win"
+        if match.kind == "unplayed":
+            return "loss"
+        ours, theirs = scores(match, team)
+        return "win" if ours > theirs else "draw" if ours == theirs else "loss"
+
     def match_points(
         self, match: MatchRecorded, team: str, scheme: PointsScheme
     ) -> tuple[int, int]:
-        ours, theirs = scores(match, team)
+        result = self.match_result(match, team)
+        points = {"win": scheme.win, "draw": scheme.draw, "loss": scheme.loss}[result]
         if match.kind == "unplayed" and match.concession is None:
-            return scheme.loss, 0
-        points = scheme.win if ours > theirs else scheme.draw if ours == theirs else scheme.loss
+            return points, 0
         return points, self.bonus_points(match, team, scheme)
 
     def bonus_points(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> int:

@@ -40,31 +40,45 @@ def round_robin(season: int, division: Division, legs: int = 1) -> list[Fixture]
                     continue
                 if (r + leg) % 2:
                     home, away = away, home
-                fixtures.append(Fixture(
-                    id=f"s{season}-{slug(division.name)}-r{number}-{len(fixtures) + 1}",
-                    round=number, division=division.name, home=home, away=away))
+                fixtures.append(
+                    Fixture(
+                        id=f"s{season}-{slug(division.name)}-r{number}-{len(fixtures) + 1}",
+                        round=number,
+                        division=division.name,
+                        home=home,
+                        away=away,
+                    )
+                )
             order = [order[0], order[-1], *order[1:-1]]
     return fixtures
 
 
-def qualifiers(tables: dict[str, list[str]], places: int,
-               better: Callable[[str], tuple[int, ...]]) -> list[tuple[str, str, int]]:
+def qualifiers(
+    tables: dict[str, list[str]], places: int, better: Callable[[str], tuple[int, ...]]
+) -> list[tuple[str, str, int]]:
     """(team, division, place in division) of the play-off teams.
 
     ``tables`` maps a division to its teams in finishing order; ``better`` gives a sort key
     (higher is better) used to pick the best of the next-placed teams across divisions.
     """
     per_division, extra = divmod(places, len(tables))
-    chosen = [(team, name, place + 1) for name, order in tables.items()
-              for place, team in enumerate(order[:per_division])]
-    next_placed = [(order[per_division], name, per_division + 1)
-                   for name, order in tables.items() if len(order) > per_division]
+    chosen = [
+        (team, name, place + 1)
+        for name, order in tables.items()
+        for place, team in enumerate(order[:per_division])
+    ]
+    next_placed = [
+        (order[per_division], name, per_division + 1)
+        for name, order in tables.items()
+        if len(order) > per_division
+    ]
     next_placed.sort(key=lambda entry: better(entry[0]), reverse=True)
     return chosen + next_placed[:extra]
 
 
-def first_round(season: int, seeded: Sequence[tuple[str, str, int]],
-                better: Callable[[str], tuple[int, ...]]) -> list[Fixture]:
+def first_round(
+    season: int, seeded: Sequence[tuple[str, str, int]], better: Callable[[str], tuple[int, ...]]
+) -> list[Fixture]:
     """Best against worst, with swaps so that no pairing is of one division.
 
     Seeding: division position first (division winners are kept apart for as long as
@@ -76,30 +90,55 @@ def first_round(season: int, seeded: Sequence[tuple[str, str, int]],
     for i, pair in enumerate(pairs):
         if pair[0][1] != pair[1][1]:
             continue
-        for other in pairs[i + 1:] + pairs[:i]:
+        for other in pairs[i + 1 :] + pairs[:i]:
             if other[1][1] != pair[0][1] and other[0][1] != pair[1][1]:
                 pair[1], other[1] = other[1], pair[1]
                 break
     stage = STAGES.get(size, f"round-of-{size}")
-    return [Fixture(id=f"s{season}-{stage}-{i + 1}", round=1, division="", home=home[0],
-                    away=away[0], stage=stage) for i, (home, away) in enumerate(pairs)]
+    return [
+        Fixture(
+            id=f"s{season}-{stage}-{i + 1}",
+            round=1,
+            division="",
+            home=home[0],
+            away=away[0],
+            stage=stage,
+        )
+        for i, (home, away) in enumerate(pairs)
+    ]
 
 
-def next_round(season: int, played: Sequence[Fixture], winners: dict[str, str],
-               round_number: int) -> list[Fixture]:
+def next_round(
+    season: int, played: Sequence[Fixture], winners: dict[str, str], round_number: int
+) -> list[Fixture]:
     """Winners of consecutive ties meet; after the semi-finals, the losers play for third."""
     size = len(played)
     stage = STAGES.get(size, f"round-of-{size}")
     fixtures = []
     for i in range(0, size, 2):
         first, second = played[i], played[i + 1]
-        fixtures.append(Fixture(id=f"s{season}-{stage}-{i // 2 + 1}", round=round_number,
-                                division="", home=winners[first.id], away=winners[second.id],
-                                stage=stage))
+        fixtures.append(
+            Fixture(
+                id=f"s{season}-{stage}-{i // 2 + 1}",
+                round=round_number,
+                division="",
+                home=winners[first.id],
+                away=winners[second.id],
+                stage=stage,
+            )
+        )
     if size == 2:
         losers = [loser(f, winners[f.id]) for f in played]
-        fixtures.append(Fixture(id=f"s{season}-third-place", round=round_number, division="",
-                                home=losers[0], away=losers[1], stage="third-place"))
+        fixtures.append(
+            Fixture(
+                id=f"s{season}-third-place",
+                round=round_number,
+                division="",
+                home=losers[0],
+                away=losers[1],
+                stage="third-place",
+            )
+        )
     return fixtures
 
 

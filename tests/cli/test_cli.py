@@ -20,8 +20,12 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def ledger(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([LEDGER, "--db", str(db), "--as", "tester", *args],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [LEDGER, "--db", str(db), "--as", "tester", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if check and done.returncode != 0:
         raise AssertionError(f"ledger {' '.join(args)} failed:\n{done.stderr}")
     return done
@@ -47,8 +51,9 @@ def refused(db: Path, code: str, *args: str) -> str:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("demo")
-    done = subprocess.run([LEDGER, "demo", "--dir", str(folder)], capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [LEDGER, "demo", "--dir", str(folder)], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     assert "Skavenblight Scramblers" in done.stdout
     return folder / "demo.db"
@@ -58,13 +63,32 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def league(tmp_path: Path) -> Path:
     db = tmp_path / "cli.db"
     ledger(db, "league", "create", "owl", "--name", "Old World League", "--ruleset", "bb2020")
-    ledger(db, "team", "register", "reavers", "--name", "Reikland Reavers", "--coach", "Jay",
-           "--roster", "human")
-    ledger(db, "team", "register", "rats", "--name", "Scramblers", "--coach", "Rob",
-           "--roster", "skaven")
+    ledger(
+        db,
+        "team",
+        "register",
+        "reavers",
+        "--name",
+        "Reikland Reavers",
+        "--coach",
+        "Jay",
+        "--roster",
+        "human",
+    )
+    ledger(
+        db,
+        "team",
+        "register",
+        "rats",
+        "--name",
+        "Scramblers",
+        "--coach",
+        "Rob",
+        "--roster",
+        "skaven",
+    )
     for i in range(11):
-        ledger(db, "team", "hire", "reavers", "lineman", f"Human {i + 1}", "--number",
-               str(i + 1))
+        ledger(db, "team", "hire", "reavers", "lineman", f"Human {i + 1}", "--number", str(i + 1))
     ledger(db, "team", "hire", "rats", "gutter_runner", "Skweek", "--number", "1")
     return db
 
@@ -77,7 +101,11 @@ def test_the_demo_prints_standings_and_a_roster_that_add_up(demo: Path) -> None:
     assert roster["team"]["treasury"] == 205_000
     table = orjson.loads(ledger(demo, "standings", "--json").stdout)
     assert [r["team_id"] for r in table["divisions"][""]] == [
-        "skavenblight-scramblers", "reikland-reavers", "gouged-eye", "grudgebearers"]
+        "skavenblight-scramblers",
+        "reikland-reavers",
+        "gouged-eye",
+        "grudgebearers",
+    ]
     assert ledger(demo, "audit", "verify").returncode == 0
 
 
@@ -100,8 +128,10 @@ def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> 
     assert "TV 650,000" in out
     assert "treasury 350,000" in out
     report = tmp_path / "game.yaml"
-    report.write_text("match: g1\nhome: {team: reavers, touchdowns: 1, players: "
-                      "[{player: Human 1, td: 1, mvp: 1}]}\naway: {team: rats, touchdowns: 0}\n")
+    report.write_text(
+        "match: g1\nhome: {team: reavers, touchdowns: 1, players: "
+        "[{player: Human 1, td: 1, mvp: 1}]}\naway: {team: rats, touchdowns: 0}\n"
+    )
     done = ledger(league, "match", "record", str(report), check=False)
     assert "lacks these rolls" in done.stderr
     ledger(league, "match", "record", str(report), "--roll")
@@ -118,29 +148,44 @@ def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> 
 def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Path) -> None:
     refused(league, "unknown-team", "team", "hire", "nobody", "lineman", "X")
     refused(league, "unknown-position", "team", "hire", "reavers", "wizard", "X")
-    ledger(league, "team", "register", "poor", "--name", "Poor", "--coach", "P", "--roster",
-           "orc", "--treasury", "40000")
+    ledger(
+        league,
+        "team",
+        "register",
+        "poor",
+        "--name",
+        "Poor",
+        "--coach",
+        "P",
+        "--roster",
+        "orc",
+        "--treasury",
+        "40000",
+    )
     refused(league, "insufficient-treasury", "team", "hire", "poor", "lineman", "Gob")
     for i in range(5):
         ledger(league, "team", "hire", "reavers", "lineman", f"Extra {i}")
     refused(league, "roster-full", "team", "hire", "reavers", "lineman", "Seventeen")
-    refused(league, "unknown-ruleset", "league", "create", "x", "--name", "X", "--ruleset",
-            "bb1987")
+    refused(
+        league, "unknown-ruleset", "league", "create", "x", "--name", "X", "--ruleset", "bb1987"
+    )
     refused(league, "player-not-in-team", "team", "fire", "rats", "Human 1")
     bad = tmp_path / "bad.yaml"
     bad.write_text("home: {team: reavers\n")
     refused(league, "malformed-report", "match", "record", str(bad))
     refused(league, "malformed-report", "match", "record", str(tmp_path / "missing.yaml"))
     wrong = tmp_path / "wrong.yaml"
-    wrong.write_text("match: g9\nhome: {team: reavers, players: [{player: Skweek, td: 1}]}\n"
-                     "away: {team: rats}\n")
+    wrong.write_text(
+        "match: g9\nhome: {team: reavers, players: [{player: Skweek, td: 1}]}\naway: {team: rats}\n"
+    )
     refused(league, "player-not-in-team", "match", "record", str(wrong), "--roll")
 
 
 def test_the_same_match_twice_is_refused(league: Path, tmp_path: Path) -> None:
     report = tmp_path / "game.yaml"
-    report.write_text("match: g1\nhome: {team: reavers, touchdowns: 0}\n"
-                      "away: {team: rats, touchdowns: 0}\n")
+    report.write_text(
+        "match: g1\nhome: {team: reavers, touchdowns: 0}\naway: {team: rats, touchdowns: 0}\n"
+    )
     ledger(league, "match", "record", str(report), "--roll")
     line = refused(league, "match-already-recorded", "match", "record", str(report), "--roll")
     assert "g1" in line
@@ -149,11 +194,14 @@ def test_the_same_match_twice_is_refused(league: Path, tmp_path: Path) -> None:
 def test_audit_verify_fails_and_names_the_altered_event(league: Path) -> None:
     with sqlite3.connect(league) as db:
         (state,) = db.execute(
-            "SELECT state FROM stored_events WHERE originator_version = 4").fetchone()
+            "SELECT state FROM stored_events WHERE originator_version = 4"
+        ).fetchone()
         changed = orjson.loads(state)
         changed["name"] = "Someone Else"
-        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 4",
-                   (orjson.dumps(changed),))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_version = 4",
+            (orjson.dumps(changed),),
+        )
     done = ledger(league, "audit", "verify", check=False)
     assert done.returncode == 1
     assert "CHAIN BROKEN" in done.stdout

@@ -11,7 +11,8 @@ DOC = Path(__file__).parents[2] / "docs" / "events.md"
 
 def test_the_event_catalogue_matches_the_code() -> None:
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "docs/events.md is stale: run python -m ledger.domain.catalogue > docs/events.md")
+        "docs/events.md is stale: run python -m ledger.domain.catalogue > docs/events.md"
+    )
 
 
 def test_every_event_says_how_it_is_recorded() -> None:

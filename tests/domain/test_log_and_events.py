@@ -15,16 +15,25 @@ from ledger.persistence.mapper import LedgerMapper
 
 
 def opened() -> LeagueLog:
-    return LeagueLog.open(recorded_by="commish", slug="owl", name="Old World League",
-                          ruleset="bb2020")
+    return LeagueLog.open(
+        recorded_by="commish", slug="owl", name="Old World League", ruleset="bb2020"
+    )
 
 
 def test_each_event_is_numbered_and_chained_to_the_one_before() -> None:
     log = opened()
-    first = log.record(ev.TeamRegistered, recorded_by="commish", team="reavers",
-                       name="Reavers", coach="Jay", roster="human", treasury=1_000_000)
-    second = log.record(ev.TreasuryAdjusted, recorded_by="commish", reason="prize",
-                        team="reavers", amount=10_000)
+    first = log.record(
+        ev.TeamRegistered,
+        recorded_by="commish",
+        team="reavers",
+        name="Reavers",
+        coach="Jay",
+        roster="human",
+        treasury=1_000_000,
+    )
+    second = log.record(
+        ev.TreasuryAdjusted, recorded_by="commish", reason="prize", team="reavers", amount=10_000
+    )
     created = log.pending_events[0]
     assert isinstance(created, ev.LeagueCreated)
     assert [created.seq, first.seq, second.seq] == [1, 2, 3]
@@ -42,8 +51,15 @@ def test_a_league_id_follows_from_its_slug() -> None:
 
 def test_changing_any_field_changes_the_hash() -> None:
     log = opened()
-    hired = log.record(ev.PlayerHired, recorded_by="commish", team="reavers", player="p1",
-                       name="Griff", position="blitzer", price=85_000)
+    hired = log.record(
+        ev.PlayerHired,
+        recorded_by="commish",
+        team="reavers",
+        player="p1",
+        name="Griff",
+        position="blitzer",
+        price=85_000,
+    )
     cheaper = hired.model_copy(update={"price": 80_000})
     assert cheaper.content_hash() != hired.hash
 
@@ -51,8 +67,12 @@ def test_changing_any_field_changes_the_hash() -> None:
 def test_events_survive_the_mapper_unchanged() -> None:
     mapper = LedgerMapper(transcoder=JSONTranscoder())
     log = opened()
-    event = log.record(ev.SidelinePurchased, recorded_by="commish", team="reavers",
-                       purchases=({"item": "reroll", "count": 2, "price": 100_000},))
+    event = log.record(
+        ev.SidelinePurchased,
+        recorded_by="commish",
+        team="reavers",
+        purchases=({"item": "reroll", "count": 2, "price": 100_000},),
+    )
     stored = mapper.to_stored_event(event)
     restored = mapper.to_domain_event(stored)
     assert restored == event
@@ -77,17 +97,22 @@ def test_old_versions_of_an_event_are_upcast_on_read() -> None:
     log = opened()
     event = log.record(Renamed, recorded_by="c", team="t", name="New", sponsor="Bugman's")
     stored = mapper.to_stored_event(event)
-    old = stored.state.replace(b',"sponsor":"Bugman\'s"', b"").replace(
-        b',"class_version":2', b"")
-    restored = mapper.to_domain_event(type(stored)(
-        originator_id=stored.originator_id, originator_version=stored.originator_version,
-        topic=stored.topic, state=old))
+    old = stored.state.replace(b',"sponsor":"Bugman\'s"', b"").replace(b',"class_version":2', b"")
+    restored = mapper.to_domain_event(
+        type(stored)(
+            originator_id=stored.originator_id,
+            originator_version=stored.originator_version,
+            topic=stored.topic,
+            state=old,
+        )
+    )
     assert isinstance(restored, Renamed)
     assert restored.sponsor == "none"
 
 
-@pytest.mark.parametrize(("dice", "values"), [("D6", (7,)), ("2D6", (3,)), ("D3", (0,)),
-                                              ("D16", (17,))])
+@pytest.mark.parametrize(
+    ("dice", "values"), [("D6", (7,)), ("2D6", (3,)), ("D3", (0,)), ("D16", (17,))]
+)
 def test_dice_values_must_fit_the_dice(dice: str, values: tuple[int, ...]) -> None:
     with pytest.raises(ValidationError):
         DiceRoll(purpose="test", dice=dice, values=values)

@@ -21,10 +21,16 @@ from tests.support import report, two_team_league
 
 GAME = {
     "match": "g1",
-    "home": {"team": "reavers", "players": [{"player": "reavers 1", "td": 1, "mvp": 1}],
-             "dice": {"fan_factor": 3, "dedicated_fans": 2}},
-    "away": {"team": "rats", "players": [{"player": "rats 2", "mvp": 1}],
-             "dice": {"fan_factor": 1, "dedicated_fans": 5}},
+    "home": {
+        "team": "reavers",
+        "players": [{"player": "reavers 1", "td": 1, "mvp": 1}],
+        "dice": {"fan_factor": 3, "dedicated_fans": 2},
+    },
+    "away": {
+        "team": "rats",
+        "players": [{"player": "rats 2", "mvp": 1}],
+        "dice": {"fan_factor": 1, "dedicated_fans": 5},
+    },
     "casualties": [{"victim": "rats 5", "by": "reavers 3", "roll": 13, "lasting": 6}],
 }
 
@@ -64,7 +70,8 @@ def test_import_refuses_a_store_that_already_holds_the_league(ledger: LeagueLedg
 
 
 def test_import_refuses_an_edited_file_and_writes_nothing(
-    sqlite_ledger: LeagueLedger, tmp_path: Path,
+    sqlite_ledger: LeagueLedger,
+    tmp_path: Path,
     open_ledgers: Callable[[Settings], LeagueLedger],
 ) -> None:
     slug = played_league(sqlite_ledger)
@@ -73,7 +80,7 @@ def test_import_refuses_an_edited_file_and_writes_nothing(
     row["event"]["price"] = 1
     lines[5] = orjson.dumps(row)
     fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
-    with pytest.raises(ImportRefused, match="event 5 .* altered after it was recorded"):
+    with pytest.raises(ImportRefused, match=r"event 5 .* altered after it was recorded"):
         import_league(fresh.recorder, io.BytesIO(b"\n".join(lines)))
     assert fresh.source.head() == 0
     with pytest.raises(ImportRefused, match="truncated"):
@@ -87,11 +94,14 @@ def test_audit_names_the_event_altered_in_the_sqlite_file(
     assert verify_chain(sqlite_ledger.recorder, league_id(slug), slug).ok
     with sqlite3.connect(tmp_path / "ledger.db") as db:
         (state,) = db.execute(
-            "SELECT state FROM stored_events WHERE originator_version = 7").fetchone()
+            "SELECT state FROM stored_events WHERE originator_version = 7"
+        ).fetchone()
         tampered = orjson.loads(state)
         tampered["price"] = tampered["price"] - 25_000
-        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 7",
-                   (orjson.dumps(tampered),))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_version = 7",
+            (orjson.dumps(tampered),),
+        )
     found = verify_chain(sqlite_ledger.recorder, league_id(slug), slug)
     assert [(b.seq, b.topic.split(":")[-1]) for b in found.breaks] == [(7, "PlayerHired")]
     assert "altered after it was recorded" in found.breaks[0].problem
@@ -105,12 +115,15 @@ def test_rewriting_an_event_with_its_hash_breaks_the_chain_at_the_next(
     slug = played_league(sqlite_ledger)
     with sqlite3.connect(tmp_path / "ledger.db") as db:
         topic, state = db.execute(
-            "SELECT topic, state FROM stored_events WHERE originator_version = 7").fetchone()
+            "SELECT topic, state FROM stored_events WHERE originator_version = 7"
+        ).fetchone()
         forged = orjson.loads(state)
         forged["price"] = 1
         forged["hash"] = content_hash(topic, forged)
-        db.execute("UPDATE stored_events SET state = ? WHERE originator_version = 7",
-                   (orjson.dumps(forged),))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_version = 7",
+            (orjson.dumps(forged),),
+        )
     found = verify_chain(sqlite_ledger.recorder, league_id(slug), slug)
     assert [b.seq for b in found.breaks] == [8]
     assert "chain is broken" in found.breaks[0].problem
@@ -119,10 +132,14 @@ def test_rewriting_an_event_with_its_hash_breaks_the_chain_at_the_next(
 def test_rebuilding_the_read_models_gives_the_same_tables(ledger: LeagueLedger) -> None:
     slug = played_league(ledger)
     lid = str(league_id(slug))
-    before = (ledger.view().select(TeamRow, league_id=lid),
-              ledger.view().select(PlayerRow, league_id=lid))
+    before = (
+        ledger.view().select(TeamRow, league_id=lid),
+        ledger.view().select(PlayerRow, league_id=lid),
+    )
     stats = ledger.read_models.rebuild(ledger.source)
     assert stats.events == ledger.source.head()
-    after = (ledger.view().select(TeamRow, league_id=lid),
-             ledger.view().select(PlayerRow, league_id=lid))
+    after = (
+        ledger.view().select(TeamRow, league_id=lid),
+        ledger.view().select(PlayerRow, league_id=lid),
+    )
     assert after == before

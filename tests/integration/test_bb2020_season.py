@@ -26,8 +26,9 @@ SEASON = Path(__file__).parent / "season_bb2020" / "season.ledger"
 
 
 def ledger(db: Path, *args: str) -> str:
-    done = subprocess.run([LEDGER, "--db", str(db), *args], capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [LEDGER, "--db", str(db), *args], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -56,22 +57,39 @@ def test_the_division_tables(season: Path) -> None:
     2-3), so touchdowns scored separate them; Altdorf L L W = 3."""
     divisions = table(season)
     north = [(r["team_id"], r["row"]["points"], r["separated_by"]) for r in divisions["North"]]
-    assert north == [("gouged", 5, None), ("scramblers", 4, "touchdown_difference"),
-                     ("reavers", 4, None), ("grudge", 3, None)]
+    assert north == [
+        ("gouged", 5, None),
+        ("scramblers", 4, "touchdown_difference"),
+        ("reavers", 4, None),
+        ("grudge", 3, None),
+    ]
     south = [(r["team_id"], r["row"]["points"], r["separated_by"]) for r in divisions["South"]]
-    assert south == [("pestilent", 5, None), ("bloodbay", 4, "touchdowns_for"),
-                     ("karak", 4, None), ("altdorf", 3, None)]
+    assert south == [
+        ("pestilent", 5, None),
+        ("bloodbay", 4, "touchdowns_for"),
+        ("karak", 4, None),
+        ("altdorf", 3, None),
+    ]
     reavers = next(r["row"] for r in divisions["North"] if r["team_id"] == "reavers")
-    assert (reavers["won"], reavers["drawn"], reavers["lost"], reavers["td_for"],
-            reavers["td_against"], reavers["cas_for"]) == (1, 1, 1, 3, 4, 1)
+    assert (
+        reavers["won"],
+        reavers["drawn"],
+        reavers["lost"],
+        reavers["td_for"],
+        reavers["td_against"],
+        reavers["cas_for"],
+    ) == (1, 1, 1, 3, 4, 1)
 
 
 def test_the_play_offs(season: Path) -> None:
     """Semi-finals cross the divisions: the division winners against the other division's
     runners-up; Pestilent beat the Scramblers on penalties, then won the final."""
     matches = json.loads(ledger(season, "match", "list", "--season", "1", "--json"))
-    knockout = {m["match_id"]: (m["home"], m["away"], m["winner"])
-                for m in matches if m["stage"] != "regular"}
+    knockout = {
+        m["match_id"]: (m["home"], m["away"], m["winner"])
+        for m in matches
+        if m["stage"] != "regular"
+    }
     assert knockout == {
         "s1-semi-final-1": ("gouged", "bloodbay", "gouged"),
         "s1-semi-final-2": ("pestilent", "scramblers", "pestilent"),
@@ -91,12 +109,14 @@ def test_the_play_offs(season: Path) -> None:
 #   Altdorf: L 0-1 (30k), L 0-1 (30k), W 3-0 (1 v 2: 2.5+3+1 = 65k).
 #   Grudgebearers (Dwarfs, 230,000): L 1-2 (40k), L 1-3 (40k), W 2-1 (1 v 2: 55k).
 #   Karak (Dwarfs, 230,000): W 1-0 (40k), L 0-2 (2 v 1: 2.5+0+1 = 35k), D 1-1 (50k).
-SEASON_END = {"gouged": 450_000 + 40_000 + 60_000 + 50_000 + 60_000 + 60_000 + 60_000,
-              "scramblers": 450_000 + 40_000 + 55_000 + 45_000 + 50_000 + 50_000 + 30_000,
-              "bloodbay": 450_000 + 50_000 + 55_000 + 35_000 + 50_000 + 40_000,
-              "altdorf": 450_000 + 30_000 + 30_000 + 65_000,
-              "grudge": 230_000 + 40_000 + 40_000 + 55_000,
-              "karak": 230_000 + 40_000 + 35_000 + 50_000}
+SEASON_END = {
+    "gouged": 450_000 + 40_000 + 60_000 + 50_000 + 60_000 + 60_000 + 60_000,
+    "scramblers": 450_000 + 40_000 + 55_000 + 45_000 + 50_000 + 50_000 + 30_000,
+    "bloodbay": 450_000 + 50_000 + 55_000 + 35_000 + 50_000 + 40_000,
+    "altdorf": 450_000 + 30_000 + 30_000 + 65_000,
+    "grudge": 230_000 + 40_000 + 40_000 + 55_000,
+    "karak": 230_000 + 40_000 + 35_000 + 50_000,
+}
 
 
 @pytest.mark.parametrize(("team", "treasury"), sorted(SEASON_END.items()))
@@ -117,7 +137,9 @@ def test_forced_advancements_and_values(season: Path) -> None:
     assert roster(season, "gouged")["team"]["values"] == {"tv": 630_000, "ctv": 630_000}
     scramblers = {p["name"]: p for p in roster(season, "scramblers")["players"]}
     assert (scramblers["Scramblers 1"]["spp"], scramblers["Scramblers 1"]["value"]) == (
-        14, 70_000)  # 3 + 6+4 + 3+4 = 20, Wrestle (6, not Elite: +20,000)
+        14,
+        70_000,
+    )  # 3 + 6+4 + 3+4 = 20, Wrestle (6, not Elite: +20,000)
 
 
 def test_the_champions_and_their_redraft(season: Path) -> None:

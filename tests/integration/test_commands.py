@@ -271,8 +271,9 @@ def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
 
 def test_a_long_league_log_is_snapshotted_and_reloads(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t",
-                         treasury=10_000_000)
+    ledger.register_team(
+        "test", "reavers", "Reavers", "coach", "human", by="t", treasury=10_000_000
+    )
     for i in range(250):
         ledger.adjust_treasury("test", "reavers", 1_000, by="t", reason=f"fine {i}")
     log = ledger.load_log("test")

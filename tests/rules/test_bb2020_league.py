@@ -18,39 +18,66 @@ BB2020 = find_ruleset("bb2020")
 
 
 def gutter_runner(**update: object) -> PlayerRow:
-    player = PlayerRow(league_id="l", player_id="p1", team_id="rats", name="Skweek",
-                       roster="skaven", position="gutter_runner", ma=9, st=2, ag=2, pa=4,
-                       av=8, skills=("Dodge", "Stab"), base_cost=85_000, spp=60)
+    player = PlayerRow(
+        league_id="l",
+        player_id="p1",
+        team_id="rats",
+        name="Skweek",
+        roster="skaven",
+        position="gutter_runner",
+        ma=9,
+        st=2,
+        ag=2,
+        pa=4,
+        av=8,
+        skills=("Dodge", "Stab"),
+        base_cost=85_000,
+        spp=60,
+    )
     return player.model_copy(update=update)
 
 
-def advance(kind: str, skill: str | None = None, stat: str | None = None, d8: int = 0
-            ) -> ev.PlayerAdvanced:
+def advance(
+    kind: str, skill: str | None = None, stat: str | None = None, d8: int = 0
+) -> ev.PlayerAdvanced:
     dice = (DiceRoll(purpose="characteristic", dice="D8", values=(d8,)),) if d8 else ()
-    return ev.PlayerAdvanced.model_construct(team="rats", player="p1", kind=kind, skill=skill,
-                                             characteristic=stat, dice=dice)
+    return ev.PlayerAdvanced.model_construct(
+        team="rats", player="p1", kind=kind, skill=skill, characteristic=stat, dice=dice
+    )
 
 
-@pytest.mark.parametrize(("taken", "kind", "cost"), [
-    (0, "random_primary", 3), (0, "chosen_primary", 6), (0, "chosen_secondary", 10),
-    (0, "characteristic", 14), (1, "characteristic", 16), (2, "chosen_primary", 12),
-    (3, "random_primary", 8), (4, "chosen_secondary", 24), (5, "characteristic", 38),
-])
+@pytest.mark.parametrize(
+    ("taken", "kind", "cost"),
+    [
+        (0, "random_primary", 3),
+        (0, "chosen_primary", 6),
+        (0, "chosen_secondary", 10),
+        (0, "characteristic", 14),
+        (1, "characteristic", 16),
+        (2, "chosen_primary", 12),
+        (3, "random_primary", 8),
+        (4, "chosen_secondary", 24),
+        (5, "characteristic", 38),
+    ],
+)
 def test_the_advancement_table(taken: int, kind: str, cost: int) -> None:
     """'Advancement Table': the SPP cost by advancements already taken and type."""
     player = gutter_runner(advancements=({},) * taken)
     assert advancement.cost(tables(), player, kind) == cost
 
 
-@pytest.mark.parametrize(("kind", "skill", "stat", "increase"), [
-    ("chosen_primary", "Sprint", None, 20_000),       # primary (A)
-    ("chosen_secondary", "Grab", None, 40_000),        # secondary (S)
-    ("chosen_primary", "Block", None, 30_000),         # an Elite Skill: +10,000
-    ("characteristic", None, "av", 10_000),
-    ("characteristic", None, "ma", 20_000),
-    ("characteristic", None, "ag", 30_000),
-    ("characteristic", None, "st", 60_000),
-])
+@pytest.mark.parametrize(
+    ("kind", "skill", "stat", "increase"),
+    [
+        ("chosen_primary", "Sprint", None, 20_000),  # primary (A)
+        ("chosen_secondary", "Grab", None, 40_000),  # secondary (S)
+        ("chosen_primary", "Block", None, 30_000),  # an Elite Skill: +10,000
+        ("characteristic", None, "av", 10_000),
+        ("characteristic", None, "ma", 20_000),
+        ("characteristic", None, "ag", 30_000),
+        ("characteristic", None, "st", 60_000),
+    ],
+)
 def test_value_increases(kind: str, skill: str | None, stat: str | None, increase: int) -> None:
     """'Value Increase Table' (and 'New Skills': Elite Skills add 10,000)."""
     result = BB2020.advancement(gutter_runner(), advance(kind, skill, stat, d8=8))
@@ -67,40 +94,75 @@ def test_skweek_is_worth_145000_with_three_primary_skills() -> None:
     for skill in ("Sprint", "Sure Feet", "Sidestep"):
         player = book.player_row(skweek, state)
         result = BB2020.advancement(player, advance("chosen_primary", skill))
-        assert BB2020.check_advancement(player, book.team_row("rats", state),
-                                        advance("chosen_primary", skill)) == []
-        state.put(player.model_copy(update={
-            "extra_value": player.extra_value + result.value_increase,
-            "advancements": (*player.advancements, {"skill": skill}),
-            "spp": player.spp - result.spp_cost, "skills": (*player.skills, skill)}))
+        assert (
+            BB2020.check_advancement(
+                player, book.team_row("rats", state), advance("chosen_primary", skill)
+            )
+            == []
+        )
+        state.put(
+            player.model_copy(
+                update={
+                    "extra_value": player.extra_value + result.value_increase,
+                    "advancements": (*player.advancements, {"skill": skill}),
+                    "spp": player.spp - result.spp_cost,
+                    "skills": (*player.skills, skill),
+                }
+            )
+        )
     final = book.player_row(skweek, state)
     assert BB2020.player_value(final) == 145_000
-    assert redraft.rehire_price(tables(), final.model_copy(
-        update={"value": 145_000, "seasons": (1,)}), season=2) == 165_000
+    assert (
+        redraft.rehire_price(
+            tables(), final.model_copy(update={"value": 145_000, "seasons": (1,)}), season=2
+        )
+        == 165_000
+    )
 
 
-@pytest.mark.parametrize(("d8", "stat", "ok"), [
-    (1, "av", True), (1, "pa", False), (2, "pa", True), (3, "pa", True), (5, "ag", False),
-    (6, "ag", True), (7, "st", True), (7, "ma", False), (8, "st", True),
-])
+@pytest.mark.parametrize(
+    ("d8", "stat", "ok"),
+    [
+        (1, "av", True),
+        (1, "pa", False),
+        (2, "pa", True),
+        (3, "pa", True),
+        (5, "ag", False),
+        (6, "ag", True),
+        (7, "st", True),
+        (7, "ma", False),
+        (8, "st", True),
+    ],
+)
 def test_the_characteristic_improvement_table(d8: int, stat: str, ok: bool) -> None:
-    problems = BB2020.check_advancement(gutter_runner(), None,  # type: ignore[arg-type]
-                                        advance("characteristic", stat=stat, d8=d8))
+    problems = BB2020.check_advancement(
+        gutter_runner(),
+        None,  # type: ignore[arg-type]
+        advance("characteristic", stat=stat, d8=d8),
+    )
     assert (problems == []) is ok
 
 
 def test_a_characteristic_improved_a_third_time_is_refused() -> None:
     twice = gutter_runner(advancements=({"characteristic": "ma"}, {"characteristic": "ma"}))
-    problems = BB2020.check_advancement(twice, None,  # type: ignore[arg-type]
-                                        advance("characteristic", stat="ma", d8=8))
+    problems = BB2020.check_advancement(
+        twice,
+        None,  # type: ignore[arg-type]
+        advance("characteristic", stat="ma", d8=8),
+    )
     assert problems == ["Skweek's MA has already been improved 2 times (at most 2)"]
 
 
 def test_a_characteristic_at_its_maximum_is_refused() -> None:
     fast = gutter_runner(ma=9)
-    assert "maximum" in BB2020.check_advancement(fast, None,  # type: ignore[arg-type]
-                                                 advance("characteristic", stat="ma",
-                                                         d8=8))[0]
+    assert (
+        "maximum"
+        in BB2020.check_advancement(
+            fast,
+            None,  # type: ignore[arg-type]
+            advance("characteristic", stat="ma", d8=8),
+        )[0]
+    )
 
 
 def test_a_player_who_can_afford_a_characteristic_must_advance() -> None:
@@ -114,31 +176,40 @@ def test_ctv_leaves_out_missing_and_temporarily_retired_players() -> None:
     """'Prepare for Next Fixture' and 'Temporarily Retiring'."""
     book = Book()
     ids = book.team("rats", "skaven", ["gutter_runner", "blitzer", "clanrat"])
-    book.record(ev.SidelinePurchased, team="rats", purchases=(
-        {"item": "reroll", "count": 2, "price": 100_000},
-        {"item": "apothecary", "count": 1, "price": 50_000}))
+    book.record(
+        ev.SidelinePurchased,
+        team="rats",
+        purchases=(
+            {"item": "reroll", "count": 2, "price": 100_000},
+            {"item": "apothecary", "count": 1, "price": 50_000},
+        ),
+    )
     book.record(ev.PlayerTemporarilyRetired, team="rats", player=ids[1])
     state = book.fold()
     state.put(book.player_row(ids[0], state).model_copy(update={"miss_next_game": True}))
     team = book.team_row("rats", state)
     players = state.select(PlayerRow, league_id=book.league_id, team_id="rats")
     assert BB2020.team_values(team, players) == {
-        "tv": 85_000 + 90_000 + 50_000 + 2 * 50_000 + 50_000, "ctv": 50_000 + 150_000}
+        "tv": 85_000 + 90_000 + 50_000 + 2 * 50_000 + 50_000,
+        "ctv": 50_000 + 150_000,
+    }
 
 
 def test_rerolls_cost_double_after_the_draft() -> None:
     team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="orc")
     assert BB2020.sideline_price(team, "reroll", 1) == 60_000
-    assert BB2020.sideline_price(team.model_copy(update={"drafting": False}), "reroll", 1) \
-        == 120_000
+    assert (
+        BB2020.sideline_price(team.model_copy(update={"drafting": False}), "reroll", 1) == 120_000
+    )
 
 
 def test_petty_cash_the_worked_example() -> None:
     """'Inducements': 1,240,000 v 1,160,000; Jay's Keg 50,000; Dan adds 10,000: 140,000."""
     jay = BB2020.inducement_budget(1_240_000, 1_160_000, 0, treasury=200_000)
     assert (jay.petty_cash, jay.treasury) == (0, 200_000)
-    keg = BB2020.inducement_offer(TeamRow(league_id="l", team_id="t", name="T", coach="c",
-                                          roster="human"))["blitzers_best_kegs"].price
+    keg = BB2020.inducement_offer(
+        TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="human")
+    )["blitzers_best_kegs"].price
     dan = BB2020.inducement_budget(1_160_000, 1_240_000, keg, treasury=200_000)
     assert dan.petty_cash == 130_000
     assert dan.treasury == 50_000  # "up to a maximum of 50,000 gold pieces"
@@ -160,13 +231,17 @@ def test_journeymen_fill_the_team_to_eleven_and_count_in_ctv() -> None:
     assert BB2020.game_value(team, players) == 9 * 50_000 + 2 * 50_000
 
 
-@pytest.mark.parametrize(("played", "won", "drawn", "treasury", "capped", "budget"), [
-    (6, 3, 1, 50_000, True, 1_000_000 + 50_000 + 120_000 + 60_000 + 10_000),
-    (6, 6, 0, 200_000, True, 1_300_000),                 # 1,440,000 over the cap
-    (6, 6, 0, 200_000, False, 1_440_000),                # a league without the cap
-])
-def test_raise_funds(played: int, won: int, drawn: int, treasury: int, capped: bool,
-                     budget: int) -> None:
+@pytest.mark.parametrize(
+    ("played", "won", "drawn", "treasury", "capped", "budget"),
+    [
+        (6, 3, 1, 50_000, True, 1_000_000 + 50_000 + 120_000 + 60_000 + 10_000),
+        (6, 6, 0, 200_000, True, 1_300_000),  # 1,440,000 over the cap
+        (6, 6, 0, 200_000, False, 1_440_000),  # a league without the cap
+    ],
+)
+def test_raise_funds(
+    played: int, won: int, drawn: int, treasury: int, capped: bool, budget: int
+) -> None:
     """'Raise Funds': 1,000,000 + treasury + 20,000 per fixture + 20,000 per win +
     10,000 per draw, capped at 1,300,000 when the league uses the cap."""
     book = Book()
@@ -174,28 +249,45 @@ def test_raise_funds(played: int, won: int, drawn: int, treasury: int, capped: b
     state = book.fold()
     results = ["t"] * won + [None] * drawn + ["x"] * (played - won - drawn)
     for i, winner in enumerate(results):
-        state.put(MatchRow(league_id=book.league_id, match_id=f"m{i}", season=1, home="t",
-                           away="x", status="played", winner=winner))
-    found, _ = redraft.budget(tables(), book.team_row("t", state), state, book.league_id, 2,
-                              capped)
+        state.put(
+            MatchRow(
+                league_id=book.league_id,
+                match_id=f"m{i}",
+                season=1,
+                home="t",
+                away="x",
+                status="played",
+                winner=winner,
+            )
+        )
+    found, _ = redraft.budget(tables(), book.team_row("t", state), state, book.league_id, 2, capped)
     assert found == budget
 
 
 def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
     book = Book()
     [rat] = book.team("rats", "skaven", ["clanrat"], treasury=50_000)
-    book.record(ev.SidelinePurchased, team="rats",
-                purchases=({"item": "apothecary", "count": 1, "price": 50_000},))
+    book.record(
+        ev.SidelinePurchased,
+        team="rats",
+        purchases=({"item": "apothecary", "count": 1, "price": 50_000},),
+    )
     book.record(ev.SeasonClosed, season=1)
     state = book.fold()
     state.put(book.player_row(rat, state).model_copy(update={"niggling": 2}))
     redraft_event = ev.TeamRedrafted.model_construct(
-        team="rats", season=2, players=(), kept=(), seq=99,
-        dice=(roll("niggling_recovery", "2D6", 3, 2, subject=rat),))
+        team="rats",
+        season=2,
+        players=(),
+        kept=(),
+        seq=99,
+        dice=(roll("niggling_recovery", "2D6", 3, 2, subject=rat),),
+    )
     from ledger.rules.dice import DiceBox
 
-    effects = BB2020.redraft_outcomes(redraft_event, state, book.league_id,
-                                      DiceBox(league=book.league_id))
+    effects = BB2020.redraft_outcomes(
+        redraft_event, state, book.league_id, DiceBox(league=book.league_id)
+    )
     healed = [e for e in effects if getattr(e, "what", None) == "niggling"]
     assert len(healed) == 1  # 3 + 1 heals, 2 + 1 does not
 
@@ -203,18 +295,25 @@ def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
 def test_league_points_and_tiebreakers() -> None:
     """'League Scoring' 3/1/0; ties broken by touchdown difference, touchdowns scored,
     casualties, then head-to-head."""
-    rows = [StandingRow(league_id="l", season=1, team_id=t, points=p, td_for=f, td_against=a,
-                        cas_for=c)
-            for t, p, f, a, c in [("a", 6, 5, 3, 2), ("b", 6, 6, 4, 1), ("c", 6, 5, 3, 4),
-                                  ("d", 1, 1, 9, 0)]]
+    rows = [
+        StandingRow(league_id="l", season=1, team_id=t, points=p, td_for=f, td_against=a, cas_for=c)
+        for t, p, f, a, c in [
+            ("a", 6, 5, 3, 2),
+            ("b", 6, 6, 4, 1),
+            ("c", 6, 5, 3, 4),
+            ("d", 1, 1, 9, 0),
+        ]
+    ]
     ranked = rank_table(rows, [], PointsScheme())
     assert [r.team_id for r in ranked] == ["b", "c", "a", "d"]
     assert [r.separated_by for r in ranked[:2]] == ["touchdowns_for", "casualties_for"]
 
 
 def test_head_to_head_decides_between_otherwise_equal_teams() -> None:
-    rows = [StandingRow(league_id="l", season=1, team_id=t, points=3, td_for=2, td_against=2)
-            for t in ("x", "y")]
+    rows = [
+        StandingRow(league_id="l", season=1, team_id=t, points=3, td_for=2, td_against=2)
+        for t in ("x", "y")
+    ]
     ranked = rank_table(rows, [("y", "x", 2, 1)], PointsScheme())
     assert [(r.team_id, r.separated_by) for r in ranked] == [("y", "head_to_head"), ("x", None)]
 
@@ -225,13 +324,27 @@ def test_bonus_points_added_or_as_tiebreaker(mode: str, points: int) -> None:
     book = Book(options={"bonus_points": mode})
     book.team("jay", "human", ["lineman"] * 11)
     book.team("dan", "skaven", ["clanrat"] * 11)
-    book.record(ev.MatchRecorded, match="g", season=1,
-                home={"team": "jay", "touchdowns": 3, "dice": (
-                    roll("fan_factor", "D3", 1, subject="jay"),
-                    roll("dedicated_fans", "D6", 1, subject="jay"))},
-                away={"team": "dan", "touchdowns": 0, "dice": (
-                    roll("fan_factor", "D3", 1, subject="dan"),
-                    roll("dedicated_fans", "D6", 1, subject="dan"))})
+    book.record(
+        ev.MatchRecorded,
+        match="g",
+        season=1,
+        home={
+            "team": "jay",
+            "touchdowns": 3,
+            "dice": (
+                roll("fan_factor", "D3", 1, subject="jay"),
+                roll("dedicated_fans", "D6", 1, subject="jay"),
+            ),
+        },
+        away={
+            "team": "dan",
+            "touchdowns": 0,
+            "dice": (
+                roll("fan_factor", "D3", 1, subject="dan"),
+                roll("dedicated_fans", "D6", 1, subject="dan"),
+            ),
+        },
+    )
     row = book.standing("jay")
     assert (row.points, row.bonus) == (points, 2)
 
@@ -260,19 +373,42 @@ def test_prizes_and_the_trophy() -> None:
     book = Book()
     for team in ("a", "b", "c", "d"):
         book.team(team, "human", ["lineman"] * 11)
-    book.record(ev.SeasonStarted, season=1, divisions=(
-        Division(name="", teams=("a", "b", "c", "d")),), playoff_teams=4)
-    book.record(ev.FixturesScheduled, season=1, fixtures=(
-        Fixture(id="final", round=2, division="", home="b", away="c", stage="final"),
-        Fixture(id="third", round=2, division="", home="a", away="d", stage="third-place")))
+    book.record(
+        ev.SeasonStarted,
+        season=1,
+        divisions=(Division(name="", teams=("a", "b", "c", "d")),),
+        playoff_teams=4,
+    )
+    book.record(
+        ev.FixturesScheduled,
+        season=1,
+        fixtures=(
+            Fixture(id="final", round=2, division="", home="b", away="c", stage="final"),
+            Fixture(id="third", round=2, division="", home="a", away="d", stage="third-place"),
+        ),
+    )
     for match, home, away in (("final", "b", "c"), ("third", "a", "d")):
-        book.record(ev.MatchRecorded, match=match, kind="playoff",
-                    home={"team": home, "touchdowns": 2, "dice": (
-                        roll("fan_factor", "D3", 1, subject=home),
-                        roll("dedicated_fans", "D6", 6, subject=home))},
-                    away={"team": away, "touchdowns": 1, "dice": (
-                        roll("fan_factor", "D3", 1, subject=away),
-                        roll("dedicated_fans", "D6", 6, subject=away))})
+        book.record(
+            ev.MatchRecorded,
+            match=match,
+            kind="playoff",
+            home={
+                "team": home,
+                "touchdowns": 2,
+                "dice": (
+                    roll("fan_factor", "D3", 1, subject=home),
+                    roll("dedicated_fans", "D6", 6, subject=home),
+                ),
+            },
+            away={
+                "team": away,
+                "touchdowns": 1,
+                "dice": (
+                    roll("fan_factor", "D3", 1, subject=away),
+                    roll("dedicated_fans", "D6", 6, subject=away),
+                ),
+            },
+        )
     before = {t: book.team_row(t).treasury for t in "abcd"}
     book.record(ev.SeasonClosed, season=1)
     state = book.fold()
@@ -281,4 +417,5 @@ def test_prizes_and_the_trophy() -> None:
     assert book.team_row("b", state).trophy
     assert book.team_row("b", state).values["tv"] == 11 * 50_000 + 50_000
     season = state.get(SeasonRow, book.league_id, 1)
-    assert season is not None and season.trophy_holder == "b"
+    assert season is not None
+    assert season.trophy_holder == "b"

@@ -15,19 +15,29 @@ from tests.support import Book, create_league, draft_team, report, roll, sheet
 
 def test_the_draft_order_of_a_later_season_the_worked_example() -> None:
     """'Subsequent Seasons': new coaches first as drawn, then from the bottom up."""
-    last = ["Jay", "Gavin", "Shane", "Xavier", "Keith", "James", "Louise", "Steve", "Dan",
-            "Rob"]
+    last = ["Jay", "Gavin", "Shane", "Xavier", "Keith", "James", "Louise", "Steve", "Dan", "Rob"]
     assert draft_order(["Sam", "Nic", "Luke"], last) == [
-        "Sam", "Nic", "Luke", "Rob", "Dan", "Steve", "Louise", "James", "Keith", "Xavier",
-        "Shane", "Gavin", "Jay"]
+        "Sam",
+        "Nic",
+        "Luke",
+        "Rob",
+        "Dan",
+        "Steve",
+        "Louise",
+        "James",
+        "Keith",
+        "Xavier",
+        "Shane",
+        "Gavin",
+        "Jay",
+    ]
 
 
 def contracted_book() -> tuple[Book, list[str], list[str]]:
     book = Book(options={"star_player_contracts": True})
     jay = book.team("jay", "human", ["lineman"] * 11)
     dan = book.team("dan", "skaven", ["clanrat"] * 11)
-    book.record(ev.SeasonStarted, season=1,
-                divisions=(Division(name="", teams=("jay", "dan")),))
+    book.record(ev.SeasonStarted, season=1, divisions=(Division(name="", teams=("jay", "dan")),))
     book.record(ev.StarSigned, season=1, team="jay", star="morg_n_thorg", player="morg")
     return book, jay, dan
 
@@ -43,16 +53,35 @@ def test_a_signed_star_is_free_and_counts_in_tv() -> None:
 
 def test_a_star_earns_no_spp_and_shrugs_off_serious_injuries() -> None:
     """'Injuries' and 'Star Player Points' of the contract rules."""
-    book, jay, dan = contracted_book()
-    book.record(ev.MatchRecorded, match="g1", season=1,
-                home=sheet("jay", 2, players=[Performance(player="morg", touchdowns=2)],
-                           dice=[roll("fan_factor", "D3", 1, subject="jay"),
-                                 roll("dedicated_fans", "D6", 1, subject="jay")]),
-                away=sheet("dan", 0, players=[Performance(player=dan[0])],
-                           dice=[roll("fan_factor", "D3", 1, subject="dan"),
-                                 roll("dedicated_fans", "D6", 6, subject="dan")]),
-                casualties=(Casualty(victim="morg", inflicted_by=dan[0], cause="block",
-                                     outcome="dead", effects=("dead",)),))
+    book, _jay, dan = contracted_book()
+    book.record(
+        ev.MatchRecorded,
+        match="g1",
+        season=1,
+        home=sheet(
+            "jay",
+            2,
+            players=[Performance(player="morg", touchdowns=2)],
+            dice=[
+                roll("fan_factor", "D3", 1, subject="jay"),
+                roll("dedicated_fans", "D6", 1, subject="jay"),
+            ],
+        ),
+        away=sheet(
+            "dan",
+            0,
+            players=[Performance(player=dan[0])],
+            dice=[
+                roll("fan_factor", "D3", 1, subject="dan"),
+                roll("dedicated_fans", "D6", 6, subject="dan"),
+            ],
+        ),
+        casualties=(
+            Casualty(
+                victim="morg", inflicted_by=dan[0], cause="block", outcome="dead", effects=("dead",)
+            ),
+        ),
+    )
     state = book.fold()
     morg = book.player_row("morg", state)
     assert (morg.spp, morg.status, morg.miss_next_game) == (0, "active", True)
@@ -63,8 +92,7 @@ def test_contracts_expire_at_the_end_of_the_season_and_a_familiar_face_loses_lon
     book, _, _ = contracted_book()
     book.record(ev.SeasonClosed, season=1)
     assert book.player_row("morg").status == "left"
-    book.record(ev.SeasonStarted, season=2,
-                divisions=(Division(name="", teams=("jay", "dan")),))
+    book.record(ev.SeasonStarted, season=2, divisions=(Division(name="", teams=("jay", "dan")),))
     book.record(ev.StarSigned, season=2, team="jay", star="morg_n_thorg", player="morg2")
     again = book.player_row("morg2")
     assert not any(s.startswith("Loner") for s in again.skills)
@@ -76,8 +104,9 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
     create_league(ledger, options={"star_player_contracts": True})
     teams = {"jay": "human", "dan": "skaven", "rob": "orc", "ann": "dwarf"}
     for team, roster in teams.items():
-        draft_team(ledger, "test", team, roster, [
-            "lineman" if roster != "skaven" else "clanrat"] * 11)
+        draft_team(
+            ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
+        )
     ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t")
     order = ledger.order_star_draft("test", by="t", drawn=["rob", "jay", "ann", "dan"])
     assert order == ["rob", "jay", "ann", "dan"]
@@ -88,12 +117,16 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
         ledger.sign_star("test", "jay", "morg_n_thorg", by="t")
     ledger.sign_star("test", "jay", "griff_oberwald", by="t")
     league_id = ledger.league_row("test").league_id
-    griff = next(p for p in ledger.view().select(PlayerRow, league_id=league_id, team_id="jay")
-                 if p.kind == "star")
+    griff = next(
+        p
+        for p in ledger.view().select(PlayerRow, league_id=league_id, team_id="jay")
+        if p.kind == "star"
+    )
     with pytest.raises(TooFewPlayers, match="may never be fired"):
         ledger.fire_player("test", "jay", griff.player_id, by="t")
     team = ledger.view().get(TeamRow, league_id, "jay")
-    assert team is not None and team.treasury == 1_000_000 - 11 * 50_000
+    assert team is not None
+    assert team.treasury == 1_000_000 - 11 * 50_000
 
 
 def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:
@@ -102,16 +135,39 @@ def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:
     create_league(ledger)
     draft_team(ledger, "test", "jay", "human", ["lineman"] * 11)
     draft_team(ledger, "test", "dan", "skaven", ["clanrat"] * 11)
-    before = [t.model_dump() for t in ledger.view().select(
-        TeamRow, league_id=ledger.league_row("test").league_id)]
-    ledger.record_match("test", report({
-        "match": "all-stars", "kind": "exhibition",
-        "home": {"team": "jay", "touchdowns": 3, "hirelings": [
-            {"id": "s1", "name": "Griff Oberwald", "kind": "star", "star": "griff_oberwald"}],
-            "players": [{"player": "s1", "td": 3}]},
-        "away": {"team": "dan", "touchdowns": 1}}), by="t")
-    after = [t.model_dump() for t in ledger.view().select(
-        TeamRow, league_id=ledger.league_row("test").league_id)]
+    before = [
+        t.model_dump()
+        for t in ledger.view().select(TeamRow, league_id=ledger.league_row("test").league_id)
+    ]
+    ledger.record_match(
+        "test",
+        report(
+            {
+                "match": "all-stars",
+                "kind": "exhibition",
+                "home": {
+                    "team": "jay",
+                    "touchdowns": 3,
+                    "hirelings": [
+                        {
+                            "id": "s1",
+                            "name": "Griff Oberwald",
+                            "kind": "star",
+                            "star": "griff_oberwald",
+                        }
+                    ],
+                    "players": [{"player": "s1", "td": 3}],
+                },
+                "away": {"team": "dan", "touchdowns": 1},
+            }
+        ),
+        by="t",
+    )
+    after = [
+        t.model_dump()
+        for t in ledger.view().select(TeamRow, league_id=ledger.league_row("test").league_id)
+    ]
     for old, new in zip(before, after, strict=True):
         assert {k: v for k, v in old.items() if k not in ("games", "drafting")} == {
-            k: v for k, v in new.items() if k not in ("games", "drafting")}
+            k: v for k, v in new.items() if k not in ("games", "drafting")
+        }

@@ -30,8 +30,9 @@ def eligible(star: StarPlayer, team_list: TeamList) -> bool:
     return bool(labels & set(star.plays_for))
 
 
-def may_sign(star: StarPlayer, team_list: TeamList, stars: Iterable[StarPlayer],
-             signed: set[str]) -> bool:
+def may_sign(
+    star: StarPlayer, team_list: TeamList, stars: Iterable[StarPlayer], signed: set[str]
+) -> bool:
     """Eligible, or, when every eligible star is taken, any unsigned star ('Signing Star
     Players': "a coach may select any other currently unsigned Star Player")."""
     if star.id in signed:

@@ -31,8 +31,7 @@ def available(players: Sequence[PlayerRow]) -> list[PlayerRow]:
 def journeyman_position(team_list: TeamList) -> Position | None:
     """'a player from the team's Team Roster with the Lineman position that have a QTY of
     0-16'; the first such line when a list has several (the coach may choose)."""
-    return next((p for p in team_list.positions if "lineman" in p.keywords and p.max == 16),
-                None)
+    return next((p for p in team_list.positions if "lineman" in p.keywords and p.max == 16), None)
 
 
 def journeymen_needed(players: Sequence[PlayerRow]) -> int:

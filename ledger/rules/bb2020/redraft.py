@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Literal, cast
 
 from ledger.domain.events import TeamRedrafted
 from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
@@ -26,6 +27,7 @@ from ledger.rules.effects import Effects, Forgets, Gold, Heals, Leaves, Sideline
 from ledger.rules.protocol import DiceNeed
 from ledger.rules.schema import Position
 
+Reduction = Literal["-ma", "-st", "-ag", "-pa", "-av"]
 HATRED = re.compile(r"^Hatred \(.+\)$")
 REDUCTIONS = ("-ma", "-st", "-ag", "-pa", "-av")
 
@@ -36,44 +38,74 @@ def gained_hatreds(player: PlayerRow, position: Position | None) -> list[str]:
     return [s for s in player.skills if HATRED.match(s) and s not in innate]
 
 
-def reductions(player: PlayerRow) -> list[str]:
-    return [f"-{stat}" for stat, change in sorted(player.changes.items()) if change < 0
-            for _ in range(-change)]
+def reductions(player: PlayerRow) -> list[Reduction]:
+    return [
+        cast(Reduction, f"-{stat}")
+        for stat, change in sorted(player.changes.items())
+        if change < 0
+        for _ in range(-change)
+    ]
 
 
-def dice_needed(players: Sequence[PlayerRow], positions: Mapping[str, Position]
-                ) -> list[DiceNeed]:
+def dice_needed(players: Sequence[PlayerRow], positions: Mapping[str, Position]) -> list[DiceNeed]:
     needs = []
     for p in players:
         if p.status not in ("active", "retired"):
             continue
         if p.niggling:
-            needs.append(DiceNeed(purpose="niggling_recovery", dice=f"{p.niggling}D6",
-                                  subject=p.player_id, why=f"{p.name}: each niggling, 4+"))
+            needs.append(
+                DiceNeed(
+                    purpose="niggling_recovery",
+                    dice=f"{p.niggling}D6",
+                    subject=p.player_id,
+                    why=f"{p.name}: each niggling, 4+",
+                )
+            )
         if p.status == "retired" and reductions(p):
-            needs.append(DiceNeed(purpose="retirement_recovery",
-                                  dice=f"{len(reductions(p))}D6", subject=p.player_id,
-                                  why=f"{p.name}: each characteristic reduction, 4+"))
+            needs.append(
+                DiceNeed(
+                    purpose="retirement_recovery",
+                    dice=f"{len(reductions(p))}D6",
+                    subject=p.player_id,
+                    why=f"{p.name}: each characteristic reduction, 4+",
+                )
+            )
         hatreds = gained_hatreds(p, positions.get(p.player_id))
         if hatreds:
-            needs.append(DiceNeed(purpose="hatred", dice=f"{len(hatreds)}D6",
-                                  subject=p.player_id, why=f"{p.name}: each gained Hatred, 4+"))
+            needs.append(
+                DiceNeed(
+                    purpose="hatred",
+                    dice=f"{len(hatreds)}D6",
+                    subject=p.player_id,
+                    why=f"{p.name}: each gained Hatred, 4+",
+                )
+            )
     return needs
 
 
-def budget(t: Tables, team: TeamRow, view: LeagueView, league_id: str, season: int,
-           capped: bool) -> tuple[int, str]:
+def budget(
+    t: Tables, team: TeamRow, view: LeagueView, league_id: str, season: int, capped: bool
+) -> tuple[int, str]:
     """The Re-draft Budget from the season before ``season``."""
-    played = [m for m in view.select(MatchRow, league_id=league_id, season=season - 1)
-              if m.kind == "league" and m.status == "played"
-              and team.team_id in (m.home, m.away)]
+    played = [
+        m
+        for m in view.select(MatchRow, league_id=league_id, season=season - 1)
+        if m.kind == "league" and m.status == "played" and team.team_id in (m.home, m.away)
+    ]
     wins = sum(1 for m in played if m.winner == team.team_id)
     draws = sum(1 for m in played if m.winner is None)
     r = t.redraft
-    total = (r.budget + team.treasury + r.per_fixture * len(played) + r.per_win * wins
-             + r.per_draw * draws)
-    note = (f"{r.budget:,} + treasury {team.treasury:,} + {len(played)} fixtures, {wins} wins,"
-            f" {draws} draws")
+    total = (
+        r.budget
+        + team.treasury
+        + r.per_fixture * len(played)
+        + r.per_win * wins
+        + r.per_draw * draws
+    )
+    note = (
+        f"{r.budget:,} + treasury {team.treasury:,} + {len(played)} fixtures, {wins} wins,"
+        f" {draws} draws"
+    )
     if capped and total > r.cap:
         return r.cap, note + f" = {total:,}, capped at {r.cap:,}"
     return total, note + f" = {total:,}"
@@ -89,52 +121,99 @@ def recovered(rolls: tuple[int, ...], target: int, bonus: int) -> int:
     return sum(1 for roll in rolls if roll + bonus >= target)
 
 
-def rest_and_relaxation(t: Tables, event: TeamRedrafted, players: Sequence[PlayerRow],
-                        positions: Mapping[str, Position], apothecary: bool, dice: DiceBox
-                        ) -> Effects:
+def rest_and_relaxation(
+    t: Tables,
+    event: TeamRedrafted,
+    players: Sequence[PlayerRow],
+    positions: Mapping[str, Position],
+    apothecary: bool,
+    dice: DiceBox,
+) -> Effects:
     target, bonus = t.redraft.recovery_target, int(apothecary)
     effects: Effects = []
     for need in dice_needed(players, positions):
         player = next(p for p in players if p.player_id == need.subject)
-        healed = recovered(dice.roll(event.dice, need.purpose, need.dice, need.subject),
-                           target, 0 if need.purpose == "hatred" else bonus)
+        healed = recovered(
+            dice.roll(event.dice, need.purpose, need.dice, need.subject),
+            target,
+            0 if need.purpose == "hatred" else bonus,
+        )
         effects += healings(need.purpose, player, positions, healed)
     return effects
 
 
-def healings(purpose: str, player: PlayerRow, positions: Mapping[str, Position], healed: int
-             ) -> Effects:
+def healings(
+    purpose: str, player: PlayerRow, positions: Mapping[str, Position], healed: int
+) -> Effects:
     if purpose == "niggling_recovery":
-        return [Heals(player=player.player_id, what="niggling", note="rest & relaxation")
-                for _ in range(healed)]
+        return [
+            Heals(player=player.player_id, what="niggling", note="rest & relaxation")
+            for _ in range(healed)
+        ]
     if purpose == "retirement_recovery":
-        return [Heals(player=player.player_id, what=what, note="rest & relaxation")  # type: ignore[arg-type]
-                for what in reductions(player)[:healed]]
-    return [Forgets(player=player.player_id, skill=skill, note="rest & relaxation")
-            for skill in gained_hatreds(player, positions.get(player.player_id))[:healed]]
+        return [
+            Heals(player=player.player_id, what=what, note="rest & relaxation")
+            for what in reductions(player)[:healed]
+        ]
+    return [
+        Forgets(player=player.player_id, skill=skill, note="rest & relaxation")
+        for skill in gained_hatreds(player, positions.get(player.player_id))[:healed]
+    ]
 
 
-def outcomes(t: Tables, event: TeamRedrafted, team: TeamRow, players: Sequence[PlayerRow],
-             positions: Mapping[str, Position], funds: tuple[int, str], dice: DiceBox,
-             start_fans: int) -> Effects:
+def outcomes(
+    t: Tables,
+    event: TeamRedrafted,
+    team: TeamRow,
+    players: Sequence[PlayerRow],
+    positions: Mapping[str, Position],
+    funds: tuple[int, str],
+    dice: DiceBox,
+    start_fans: int,
+) -> Effects:
     kept = {p.item for p in event.players}
-    effects: Effects = [Heals(player=p.player_id, what="miss_next_game", note="off-season")
-                        for p in players if p.miss_next_game]
-    effects += rest_and_relaxation(t, event, players, positions,
-                                   team.staff.get("apothecary", 0) > 0, dice)
-    effects.append(Gold(team=team.team_id, amount=funds[0] - team.treasury, kind="re-draft",
-                        note=f"re-draft budget: {funds[1]}"))
-    effects += [Heals(player=p.player_id, what="retired", note="re-hired")
-                for p in players if p.player_id in kept and p.status == "retired"]
-    effects += [Leaves(player=p.player_id, note="retired: not re-hired" if p.status == "retired"
-                       else "not re-hired") for p in players
-                if p.status in ("active", "retired") and p.player_id not in kept
-                and p.kind == "regular"]
-    effects += [Gold(team=team.team_id, amount=-p.price, kind="re-hire", note=p.item)
-                for p in event.players]
-    effects += [Gold(team=team.team_id, amount=-p.price, kind="re-draft staff",
-                     note=f"{p.count} x {p.item}") for p in event.kept]
+    effects: Effects = [
+        Heals(player=p.player_id, what="miss_next_game", note="off-season")
+        for p in players
+        if p.miss_next_game
+    ]
+    effects += rest_and_relaxation(
+        t, event, players, positions, team.staff.get("apothecary", 0) > 0, dice
+    )
+    effects.append(
+        Gold(
+            team=team.team_id,
+            amount=funds[0] - team.treasury,
+            kind="re-draft",
+            note=f"re-draft budget: {funds[1]}",
+        )
+    )
+    effects += [
+        Heals(player=p.player_id, what="retired", note="re-hired")
+        for p in players
+        if p.player_id in kept and p.status == "retired"
+    ]
+    effects += [
+        Leaves(
+            player=p.player_id,
+            note="retired: not re-hired" if p.status == "retired" else "not re-hired",
+        )
+        for p in players
+        if p.status in ("active", "retired") and p.player_id not in kept and p.kind == "regular"
+    ]
+    effects += [
+        Gold(team=team.team_id, amount=-p.price, kind="re-hire", note=p.item) for p in event.players
+    ]
+    effects += [
+        Gold(
+            team=team.team_id, amount=-p.price, kind="re-draft staff", note=f"{p.count} x {p.item}"
+        )
+        for p in event.kept
+    ]
     carried = {p.item: p.count for p in event.kept}
-    effects.append(Sideline(team=team.team_id, rerolls=carried.pop("reroll", 0),
-                            fans=start_fans, staff=carried))
+    effects.append(
+        Sideline(
+            team=team.team_id, rerolls=carried.pop("reroll", 0), fans=start_fans, staff=carried
+        )
+    )
     return effects

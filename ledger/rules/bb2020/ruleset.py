@@ -118,8 +118,10 @@ class BB2020(BaseRuleset):
         """'Players may not be fired if it would take the number of players eligible for
         the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
         if player.kind == "star":
-            return [f"{player.name} is under contract for the season and may never be fired"
-                    " (Spike! 2021 'Signing Star Players')"]
+            return [
+                f"{player.name} is under contract for the season and may never be fired"
+                " (Spike! 2021 'Signing Star Players')"
+            ]
         eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
         if player in eligible and len(eligible) - 1 < 11:
             return [
@@ -139,8 +141,9 @@ class BB2020(BaseRuleset):
 
     def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
         stars = self.stars()
-        return contracts.may_sign(stars[star_id], self.team_list(team.roster),
-                                  stars.values(), signed)
+        return contracts.may_sign(
+            stars[star_id], self.team_list(team.roster), stars.values(), signed
+        )
 
     # --- values -----------------------------------------------------------------------------
 
@@ -270,10 +273,20 @@ class BB2020(BaseRuleset):
         stars = contracted(match, view, league_id)
         for sheet in match.sheets():
             if not postgame.conceded(match, sheet.team):
-                effects += [e for e in self.spp_outcomes(match, sheet)
-                            if not (isinstance(e, Spp) and e.player in stars)]
-        return effects + self.injury_outcomes(match.model_copy(update={"casualties": tuple(
-            star_casualty(c) if c.victim in stars else c for c in match.casualties)}))
+                effects += [
+                    e
+                    for e in self.spp_outcomes(match, sheet)
+                    if not (isinstance(e, Spp) and e.player in stars)
+                ]
+        return effects + self.injury_outcomes(
+            match.model_copy(
+                update={
+                    "casualties": tuple(
+                        star_casualty(c) if c.victim in stars else c for c in match.casualties
+                    )
+                }
+            )
+        )
 
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
         return postgame.close_dice(tables(), team, rolls)
@@ -310,9 +323,14 @@ class BB2020(BaseRuleset):
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         team_list = self.team_list(team.roster)
         return {
-            item.id: SidelineItem(id=item.id, name=item.name, max=item.max,
-                                  price=pregame.inducement_price(item, team_list))
-            for item in pregame.inducements().values() if pregame.may_buy(item, team_list)
+            item.id: SidelineItem(
+                id=item.id,
+                name=item.name,
+                max=item.max,
+                price=pregame.inducement_price(item, team_list),
+            )
+            for item in pregame.inducements().values()
+            if pregame.may_buy(item, team_list)
         }
 
     def inducement_budget(
@@ -323,9 +341,12 @@ class BB2020(BaseRuleset):
         if value > other_value:
             return Budget(petty_cash=0, treasury=treasury, why="higher CTV: treasury first")
         cash = pregame.petty_cash(value, other_value, other_spent)
-        return Budget(petty_cash=cash, treasury=min(pregame.TOP_UP_LIMIT, treasury),
-                      why=f"petty cash {other_value - value:,} difference + {other_spent:,}"
-                          " spent by the opponent")
+        return Budget(
+            petty_cash=cash,
+            treasury=min(pregame.TOP_UP_LIMIT, treasury),
+            why=f"petty cash {other_value - value:,} difference + {other_spent:,}"
+            " spent by the opponent",
+        )
 
     # --- the off-season ('Off-season and Re-drafting') ---------------------------------
 
@@ -350,8 +371,16 @@ class BB2020(BaseRuleset):
         assert team is not None  # commands re-draft registered teams only
         players = view.select(PlayerRow, league_id=league_id, team_id=event.team)
         funds = self.redraft_budget(team, view, league_id, event.season)
-        return redraft.outcomes(tables(), event, team, players, self.positions_of(players),
-                                funds, dice, self.starting_fans())
+        return redraft.outcomes(
+            tables(),
+            event,
+            team,
+            players,
+            self.positions_of(players),
+            funds,
+            dice,
+            self.starting_fans(),
+        )
 
     # --- seasons ---------------------------------------------------------------------------
 
@@ -359,20 +388,24 @@ class BB2020(BaseRuleset):
         """'Divisions': "each Division should contain at least four teams"."""
         small = [d.name or "(unnamed)" for d in divisions if len(d.teams) < 4]
         problems = super().check_season(divisions, playoff_teams)
-        return problems + [f"division {name} has fewer than four teams ('Divisions')"
-                           for name in small]
+        return problems + [
+            f"division {name} has fewer than four teams ('Divisions')" for name in small
+        ]
 
-    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str
-                        ) -> Effects:
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects:
         league = view.get(LeagueRow, league_id)
         scheme = self.points_scheme(league.points if league else None)
         rows = season.whole_league(view, league_id, event.season)
         matches = view.select(MatchRow, league_id=league_id, season=event.season)
-        results = [(m.home, m.away, m.home_score, m.away_score) for m in matches
-                   if m.status == "played" and m.kind == "league"]
+        results = [
+            (m.home, m.away, m.home_score, m.away_score)
+            for m in matches
+            if m.status == "played" and m.kind == "league"
+        ]
         table = self.rank(rows, results, scheme)
-        return season.outcomes(tables(), event, view, league_id, table,
-                               self.opts.star_player_contracts)
+        return season.outcomes(
+            tables(), event, view, league_id, table, self.opts.star_player_contracts
+        )
 
     # --- the league table -----------------------------------------------------------------------
 
@@ -391,8 +424,11 @@ def contracted(match: MatchRecorded, view: LeagueView, league_id: str) -> set[st
     """Players of the match who are stars under contract (Spike! 2021)."""
     named = {p.player for sheet in match.sheets() for p in sheet.players}
     named |= {c.victim for c in match.casualties}
-    return {player_id for player_id in named
-            if (p := view.get(PlayerRow, league_id, player_id)) is not None and p.kind == "star"}
+    return {
+        player_id
+        for player_id in named
+        if (p := view.get(PlayerRow, league_id, player_id)) is not None and p.kind == "star"
+    }
 
 
 def star_casualty(casualty: Casualty) -> Casualty:
@@ -400,5 +436,4 @@ def star_casualty(casualty: Casualty) -> Casualty:
     Hurt: he misses the next game, nothing more."""
     if casualty.outcome not in contracts.SERIOUS:
         return casualty
-    return casualty.model_copy(update={"outcome": "seriously_hurt",
-                                       "effects": ("miss_next_game",)})
+    return casualty.model_copy(update={"outcome": "seriously_hurt", "effects": ("miss_next_game",)})

@@ -40,17 +40,33 @@ def podium(matches: Sequence[MatchRow], table: Sequence[Ranked]) -> list[str]:
 
 
 def as_fixture(match: MatchRow) -> Fixture:
-    return Fixture(id=match.match_id, round=match.round or 1, division=match.division,
-                   home=match.home, away=match.away, stage=match.stage)
+    return Fixture(
+        id=match.match_id,
+        round=match.round or 1,
+        division=match.division,
+        home=match.home,
+        away=match.away,
+        stage=match.stage,
+    )
 
 
-def outcomes(t: Tables, event: SeasonClosed, view: LeagueView, league_id: str,
-             table: Sequence[Ranked], contracts: bool) -> Effects:
+def outcomes(
+    t: Tables,
+    event: SeasonClosed,
+    view: LeagueView,
+    league_id: str,
+    table: Sequence[Ranked],
+    contracts: bool,
+) -> Effects:
     matches = view.select(MatchRow, league_id=league_id, season=event.season)
     places = podium(matches, table)
     effects: Effects = [
-        Gold(team=team, amount=prize, kind="prize",
-             note=f"{ORDINALS[i]} place, season {event.season}")
+        Gold(
+            team=team,
+            amount=prize,
+            kind="prize",
+            note=f"{ORDINALS[i]} place, season {event.season}",
+        )
         for i, (team, prize) in enumerate(zip(places, t.prizes, strict=False))
     ]
     if places:
@@ -59,9 +75,11 @@ def outcomes(t: Tables, event: SeasonClosed, view: LeagueView, league_id: str,
                 effects.append(Trophy(team=holder.team_id, held=False))
         effects.append(Trophy(team=places[0], held=True))
     if contracts:
-        effects += [Leaves(player=p.player_id, note="contract expired")
-                    for p in view.select(PlayerRow, league_id=league_id, kind="star")
-                    if p.status == "active"]
+        effects += [
+            Leaves(player=p.player_id, note="contract expired")
+            for p in view.select(PlayerRow, league_id=league_id, kind="star")
+            if p.status == "active"
+        ]
     return effects
 
 

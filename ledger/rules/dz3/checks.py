@@ -126,9 +126,9 @@ def freebooter_problems(g: Game, sheet: TeamSheet, team_list: TeamList, treasury
         else:
             found += position_hireling_problems(g, sheet, team_list, roster, hireling)
     fees = sum(h.price for h in sheet.hirelings)
-    if fees > treasury:
+    if fees > max(treasury, 0):
         found.append(
-            f"{sheet.team}'s freebooters cost {fees:,} but the treasury holds {treasury:,}"
+            f"the freebooters of {sheet.team} cost {fees:,} but its treasury holds {treasury:,}"
         )
     return found
 

@@ -50,6 +50,16 @@ class Game:
     def player(self, player_id: str) -> PlayerRow | None:
         return self.view.get(PlayerRow, self.league_id, player_id)
 
+    def plays_for(self, sheet: TeamSheet, player_id: str) -> bool:
+        """On this side's sheet, or on its roster (a report may name a player only in a
+        casualty line)."""
+        if any(p.player == player_id for p in sheet.players):
+            return True
+        if any(h.id == player_id for h in sheet.hirelings):
+            return True
+        row = self.player(player_id)
+        return row is not None and row.team_id == sheet.team
+
     def stage(self) -> str:
         row = self.view.get(MatchRow, self.league_id, self.match.match)
         return row.stage if row is not None else "regular"

@@ -7,8 +7,8 @@ the gate is rolled (one D6 per point of fan factor, x 1,000). Post-match: 1. win
 and MVPs, 3. the fan factor roll, then injuries; players who missed this game are fit again.
 
 Worked example (winnings): the two teams' gate dice total 38 (38,000 fans). The home team,
-TR 104, won and rolled a 4 on the winnings D6: the table gives +1 for a gate of 30,001-45,000
-at TR 100-125, and winning adds 1, so it takes (4 + 1 + 1) x 10,000 = 60,000. Fan factor:
+TR 104, won and rolled a 4 on the winnings D6: the table gives +2 for a gate of 30,001-45,000
+at TR 100-125, and winning adds 1, so it takes (4 + 2 + 1) x 10,000 = 70,000. Fan factor:
 it won (+1) and scored 2 touchdowns (+1); a roll of 4 becomes 6: fan factor +1.
 """
 
@@ -149,8 +149,13 @@ def fan_change(g: Game, modified: int, current: int) -> int:
 
 
 def inflicted(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> int:
-    ours = {p.player for p in sheet.players} | {h.id for h in sheet.hirelings}
-    return sum(1 for c in g.match.casualties if earns(c, casualty_spp) and c.inflicted_by in ours)
+    return sum(
+        1
+        for c in g.match.casualties
+        if earns(c, casualty_spp)
+        and c.inflicted_by is not None
+        and g.plays_for(sheet, c.inflicted_by)
+    )
 
 
 def earns(casualty: Casualty, causes: frozenset[str]) -> bool:

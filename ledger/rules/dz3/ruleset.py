@@ -101,13 +101,27 @@ class DZ3(BaseRuleset):
                 )
         return items
 
-    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+    def hire_price(
+        self,
+        team: TeamRow,
+        event: PlayerHired,
+        players: Sequence[PlayerRow],
+        *,
+        view: LeagueView,
+        league_id: str,
+    ) -> int:
         """The full list price, also for a freebooter signed after the match: 'The original
         "freeboot fee" is lost but any SPPs are kept' (seed 004 'Freebooters')."""
-        return super().hire_price(team, event, players)
+        return super().hire_price(team, event, players, view=view, league_id=league_id)
 
     def check_hire(
-        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+        self,
+        team: TeamRow,
+        players: Sequence[PlayerRow],
+        event: PlayerHired,
+        *,
+        view: LeagueView,
+        league_id: str,
     ) -> list[str]:
         """The star player variants; under Alt (b) of positions, stars fill positions."""
         team_list = self.team_list(team.roster)

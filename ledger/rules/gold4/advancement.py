@@ -180,8 +180,9 @@ def skill_problems(roll: Roll, name: str) -> list[str]:
     code = gold_rules().category_codes.get(entry.category)
     if code not in allowed:
         return [
-            f"{entry.name} ({entry.category}) is not open to a {roll.position.name} on a roll of"
-            f" {roll.total}{' (double)' if roll.double else ''} ({''.join(allowed) or 'none'})"
+            f"{entry.name} ({entry.category}) is not open to {roll.player.name}"
+            f" ({roll.position.name}: {''.join(allowed) or 'none'}) on a roll of {roll.total}"
+            f"{' (double)' if roll.double else ''}"
         ]
     return []
 
@@ -204,7 +205,7 @@ def trait_problems(roll: Roll, entry: SkillOrTrait) -> list[str]:
         return [f"{entry.name} may not be chosen as a new trait"]
     if gold_rules().category_codes.get(entry.category) not in roll.position.primary:
         return [
-            f"{entry.name} is a {entry.category} trait; a {roll.position.name} may take only"
+            f"{entry.name} is a {entry.category} trait; {roll.player.name} may take only"
             f" traits of his own categories ({''.join(roll.position.primary)})"
         ]
     strongest = rules.max_strength.get(entry.name)

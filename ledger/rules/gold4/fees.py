@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import LeagueView, PlayerRow, TreasuryLine
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Performance, TeamSheet
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
 
@@ -35,15 +35,9 @@ def fee(player: PlayerRow, level: FeeLevel) -> int:
 
 
 def paid_for(view: LeagueView, league_id: str, team_id: str, match_id: str) -> set[str]:
-    """Player ids whose fee the team paid for this match (from the fold's treasury lines)."""
-    # LeagueView.select's first parameter is called ``kind``, so the line kind is filtered here
-    lines = view.select(TreasuryLine, league_id=league_id, team_id=team_id)
-    prefix = f"{match_id}: "
-    return {
-        line.note[len(prefix) :]
-        for line in lines
-        if line.kind == FEE_KIND and line.note.startswith(prefix)
-    }
+    """Player ids whose fee the team paid for this match (recorded on the team)."""
+    team = view.get(TeamRow, league_id, team_id)
+    return set(team.fees_paid.get(match_id, ())) if team is not None else set()
 
 
 def problems(match: MatchRecorded, view: LeagueView, league_id: str, level: FeeLevel) -> list[str]:

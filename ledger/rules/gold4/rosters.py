@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ledger.domain.events import PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.errors import NotFound
+from ledger.errors import UnknownPosition
 from ledger.rules.gold4.league_tables import GoldRules, gold_rules
 from ledger.rules.gold4.tables import SecretWeapon, load_gold4_tables
 from ledger.rules.schema import Position, TeamList, load_team_lists
@@ -87,9 +87,10 @@ def weapon(weapon_ref: str) -> SecretWeapon | None:
 
 def list_price(event: PlayerHired, team: TeamRow) -> int:
     roster = event.from_list or team.roster
-    position = team_lists()[roster].position(event.position)
+    team_list = team_lists().get(roster)
+    position = team_list.position(event.position) if team_list else None
     if position is None:
-        raise NotFound(f"the {roster} list has no position '{event.position}'")
+        raise UnknownPosition(f"the {roster} list has no position '{event.position}'")
     return position.cost
 
 
@@ -145,7 +146,8 @@ def allies_of(rules: GoldRules, roster: str) -> set[str]:
 def weapon_problems(
     team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired, allowed: bool
 ) -> list[str]:
-    position = team_lists()[event.from_list or team.roster].position(event.position)
+    team_list = team_lists().get(event.from_list or team.roster)
+    position = team_list.position(event.position) if team_list else None
     comes_armed = position is not None and ARMED in position.keywords
     if not allowed:
         # without the SECRET WEAPONS rules only the list's own Fanatic / Death Roller exist,
@@ -154,8 +156,13 @@ def weapon_problems(
     if not event.equipment and not comes_armed:
         return []
     problems = [p for ref in event.equipment for p in weapon_use_problems(team, ref)]
+    what = position.name if position else event.position
     if comes_armed and event.equipment:
-        problems.append(f"a {position.name if position else event.position} is already armed")
+        problems.append(f"a {what} is already armed")
+    if comes_armed and is_ally(event, team):
+        # his Ball & Chain / Death Roller is not on the SECRET WEAPONS TABLE, and 'Allied
+        # players may only use weapons allowed in the team they are allied to'
+        problems.append(f"an allied {what} would bring a weapon {team.roster} teams may not use")
     return problems + weapon_limit_problems(team, players)
 
 

@@ -28,7 +28,7 @@ from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamS
 from ledger.errors import UnknownTeam
 from ledger.rules.base import ON_ROSTER, BaseRuleset
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects
+from ledger.rules.effects import Effects, Spp
 from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
@@ -138,9 +138,17 @@ class Gold4(BaseRuleset):
         )
         return {"free_reroll": item}
 
-    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
+    def hire_price(
+        self,
+        team: TeamRow,
+        event: PlayerHired,
+        players: Sequence[PlayerRow],
+        *,
+        view: LeagueView,
+        league_id: str,
+    ) -> int:
         if event.kind == "star" and event.star:
-            return super().hire_price(team, event, players)
+            return super().hire_price(team, event, players, view=view, league_id=league_id)
         return rosters.hire_price(event, team)
 
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
@@ -159,7 +167,13 @@ class Gold4(BaseRuleset):
         return armed.model_copy(update={"value": self.player_value(armed)})
 
     def check_hire(
-        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+        self,
+        team: TeamRow,
+        players: Sequence[PlayerRow],
+        event: PlayerHired,
+        *,
+        view: LeagueView,
+        league_id: str,
     ) -> list[str]:
         free = team.staff.get("free_reroll", 0) > 0
         return [
@@ -252,7 +266,9 @@ class Gold4(BaseRuleset):
         checks = MatchChecks(match, view, league_id, self.opts.handicap_mvps)
         barred = {p.player for p in sheet.players if checks.earns_no_spp(p.player, sheet)}
         return [
-            e for e in self.spp_outcomes(match, sheet) if getattr(e, "player", "") not in barred
+            e
+            for e in self.spp_outcomes(match, sheet)
+            if isinstance(e, Spp) and e.player not in barred
         ]
 
     def appearance_fee(self, player: PlayerRow) -> int:

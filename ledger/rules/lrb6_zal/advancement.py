@@ -99,7 +99,7 @@ def value_of(t: Tables, event: PlayerAdvanced, double_access: bool) -> int:
     """LRB6 p.27 Value Modifiers Table (applied only under the value_modifiers option)."""
     v = t.value_modifiers
     if event.characteristic:
-        return int(getattr(v, event.characteristic))
+        return int(getattr(v, event.characteristic, 0))  # 0: a replayed BB2020 +PA
     return v.double_skill if double_access else v.normal_skill
 
 

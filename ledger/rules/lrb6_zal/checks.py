@@ -1,11 +1,13 @@
-"""What a ZAL match report must respect before it is recorded (seed 000: ZAL 8e, 9, the
-Handicap Table and LRB6 p.26 'Most Valuable Player').
+"""What a ZAL match report must respect before it is recorded (seed 000: ZAL 3c, 3f-3k, 8a,
+8e, 9, the Handicap Table; LRB6 p.26 'Most Valuable Player').
 
 Each team names one MVP; the team with the lower Team Rating adds the Handicap Table's bonus
 MVPs (ZAL 8e lets them be worked out before kick-off). A forfeit is forced (ZAL 9a: played
 out as usual) or voluntary (ZAL 9b: the opponent wins 3:0, or by the score reached if it
 had scored more than 3; the forfeiting team names no MVP of its own and the winner one
-extra).
+extra). Mercenaries and freebooters cost half price, journeymen are free Linemen up to 11
+players, Star Players follow ZAL 3f-3h, and a team plays its first match with at least one
+Fan Factor (ZAL 3c).
 
 Worked example: TR 96 v TR 120 is a difference of 24: the first team may name 1 + 1 MVPs.
 If the other team gives up at 1-1, the report reads 3-0 and the first team names 3.
@@ -13,12 +15,29 @@ If the other team gives up at 1-1, the report reads 3-0 and the first team names
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from ledger.domain.events import MatchRecorded
-from ledger.rules.lrb6_zal.postgame import Side, voluntary_forfeit
-from ledger.rules.lrb6_zal.rating import handicap
+from ledger.domain.values import Hireling
+from ledger.rules.lrb6_zal import hiring
+from ledger.rules.lrb6_zal.postgame import BOOKED, Side, voluntary_forfeit
+from ledger.rules.lrb6_zal.rating import eligible, handicap
 from ledger.rules.lrb6_zal.tables import Tables
+from ledger.rules.schema import StarPlayer, TeamList
 
 FORFEITS = ("forfeit_forced", "forfeit_voluntary")
+
+
+@dataclass(frozen=True)
+class Lists:
+    """The lists a team's hirelings come from: its team list and the Star Players."""
+
+    team: TeamList
+    stars: Mapping[str, StarPlayer]
+
+
+# --- MVPs and forfeits ---------------------------------------------------------------------------
 
 
 def mvp_allowance(t: Tables, match: MatchRecorded, side: Side, other: Side) -> int:
@@ -29,6 +48,19 @@ def mvp_allowance(t: Tables, match: MatchRecorded, side: Side, other: Side) -> i
     if forfeiter == side.team_id:
         return bonus  # 'no MVP'; bonus MVPs may already have been given before kick-off
     return t.mvps_per_team + bonus + (t.forfeit.extra_mvp if forfeiter else 0)
+
+
+def mvp_problems(t: Tables, match: MatchRecorded, side: Side, other: Side) -> list[str]:
+    awarded = sum(p.mvps for p in side.sheet.players)
+    allowed = mvp_allowance(t, match, side, other)
+    if awarded <= allowed:
+        return []
+    bonus = handicap(t, side.rating, other.rating).mvps
+    forfeit = voluntary_forfeit(match)
+    why = f"TR {side.rating} v {other.rating}: {bonus} bonus MVPs"
+    if forfeit:
+        why += f"; {forfeit} gave up (ZAL 9b)"
+    return [f"{side.team_id} named {awarded} MVPs where ZAL allows {allowed} ({why})"]
 
 
 def forfeit_problems(t: Tables, match: MatchRecorded) -> list[str]:
@@ -50,3 +82,58 @@ def forfeit_problems(t: Tables, match: MatchRecorded) -> list[str]:
         f"{concession.team} gave up: the opponent wins {t.forfeit.score}:0, or by the score"
         f" reached if it had scored more than {t.forfeit.score} (ZAL 9b), not {won}:{lost}"
     ]
+
+
+def fan_factor_problems(t: Tables, match: MatchRecorded, side: Side) -> list[str]:
+    start = t.fan_factor.start_min
+    if match.kind in BOOKED and side.team.games == 0 and side.team.fans < start:
+        return [
+            f"{side.team.name} need at least {start} Fan Factor, paid for, before"
+            f" their first match (ZAL 3c)"
+        ]
+    return []
+
+
+# --- hirelings ------------------------------------------------------------------------------------
+
+
+def hireling_problems(
+    t: Tables, side: Side, lists: Lists, stars_held: list[StarPlayer]
+) -> list[str]:
+    team, hired = side.team, side.sheet.hirelings
+    problems: list[str] = []
+    for h in hired:
+        problems += price_problems(t, h, lists)
+        star = lists.stars.get(h.star or "")
+        if h.kind == "star" and star is not None:
+            problems += hiring.star_problems(t, team, star, stars_held)
+            stars_held = [*stars_held, star]
+    journeymen = sum(1 for h in hired if h.kind == "journeyman")
+    allowed = hiring.journeymen_allowed(t, len(eligible(side.players)), len(hired) - journeymen)
+    if journeymen > allowed:
+        problems.append(
+            f"{team.name} may field {allowed} journeymen, not {journeymen}"
+            f" (ZAL 8a: only up to 11 players)"
+        )
+    spent = sum(h.price for h in hired)
+    if spent > max(0, team.treasury):
+        problems.append(
+            f"{team.name}'s hirelings cost {spent:,} but the treasury holds {team.treasury:,}"
+        )
+    return problems
+
+
+def price_problems(t: Tables, h: Hireling, lists: Lists) -> list[str]:
+    if h.kind == "star":
+        star = lists.stars.get(h.star or "")
+        if star is None:
+            return [f"{h.name}: no star player '{h.star}'"]
+        return hiring.price_problem(h, hiring.one_game_price(t, star.cost), "freebooter")
+    position = lists.team.position(h.position or "")
+    if position is None:
+        return [f"{h.name}: the {lists.team.name} list has no position '{h.position}'"]
+    if h.kind == "mercenary":
+        return hiring.price_problem(h, hiring.one_game_price(t, position.cost), "mercenary")
+    if "lineman" not in position.keywords:
+        return [f"{h.name}: journeymen are Linemen (ZAL 8a), not {position.name}"]
+    return hiring.price_problem(h, 0, "journeyman")

@@ -143,12 +143,12 @@ def money(
     winner = next((s.team_id for s in sides if s.team_id != forfeiter), None)
     effects: Effects = []
     for side in sides:
-        theirs = max(v for k, v in pips.items() if k != side.team_id)
+        theirs = max((v for k, v in pips.items() if k != side.team_id), default=0)
         amount, note = winnings(
             t, opts, match, side, gate, fame(t, pips[side.team_id], theirs), dice
         )
         if side.team_id == forfeiter and winner is not None:
-            note = f"{side.team_id}'s winnings, forfeited (ZAL 9b): {note}"
+            note = f"winnings of {side.team_id}, who gave up (ZAL 9b): {note}"
             effects.append(Gold(team=winner, amount=amount, kind="winnings", note=note))
         else:
             effects.append(Gold(team=side.team_id, amount=amount, kind="winnings", note=note))

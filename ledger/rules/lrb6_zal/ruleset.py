@@ -25,8 +25,16 @@ from ledger.errors import LedgerError
 from ledger.rules.base import ON_ROSTER, BaseRuleset
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals, Spp
-from ledger.rules.lrb6_zal import advancement, bounties, cards, casualties, hiring, postgame, rating
-from ledger.rules.lrb6_zal.checks import forfeit_problems, mvp_allowance
+from ledger.rules.lrb6_zal import (
+    advancement,
+    bounties,
+    cards,
+    casualties,
+    checks,
+    hiring,
+    postgame,
+    rating,
+)
 from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
@@ -101,18 +109,33 @@ class LRB6ZAL(BaseRuleset):
             )
         return items
 
-    def hire_price(self, team: TeamRow, event: PlayerHired, players: Sequence[PlayerRow]) -> int:
-        """A hireling signed after his match pays full price (ZAL 3k, 8a); the SPP rise of
-        a mercenary needs the SPP he collected, which this question does not carry (see
-        docs/rulesets/lrb6-zal.md), so it is charged as for no SPP."""
-        price = super().hire_price(team, event, players)
-        if event.hireling is None:
+    def hire_price(
+        self,
+        team: TeamRow,
+        event: PlayerHired,
+        players: Sequence[PlayerRow],
+        *,
+        view: LeagueView,
+        league_id: str,
+    ) -> int:
+        """A hireling signed after his match pays full price (ZAL 3k, 8a), a mercenary
+        plus the rise for the SPP he collected in that match."""
+        price = super().hire_price(team, event, players, view=view, league_id=league_id)
+        if event.hireling is None or event.from_match is None:
             return price
-        kind = "mercenary" if event.kind == "mercenary" else "journeyman"
-        return hiring.signing_price(tables(), price, kind, 0)
+        match = view.get(MatchRow, league_id, event.from_match)
+        played = match.hirelings.get(event.hireling, {}) if match is not None else {}
+        kind = "mercenary" if played.get("kind") == "mercenary" else "journeyman"
+        return hiring.signing_price(tables(), price, kind, int(played.get("spp", 0)))
 
     def check_hire(
-        self, team: TeamRow, players: Sequence[PlayerRow], event: PlayerHired
+        self,
+        team: TeamRow,
+        players: Sequence[PlayerRow],
+        event: PlayerHired,
+        *,
+        view: LeagueView,
+        league_id: str,
     ) -> list[str]:
         if event.kind != "star" or not event.star:
             return []
@@ -227,72 +250,15 @@ class LRB6ZAL(BaseRuleset):
         return tuple(found)
 
     def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
-        problems = forfeit_problems(tables(), match)
-        sides = self.sides(match, view, league_id)
+        t, sides = tables(), self.sides(match, view, league_id)
+        problems = checks.forfeit_problems(t, match)
         for side in sides:
             other = next(s for s in sides if s is not side)
-            awarded = sum(p.mvps for p in side.sheet.players)
-            allowed = mvp_allowance(tables(), match, side, other)
-            if awarded > allowed:
-                problems.append(
-                    f"{side.team_id} named {awarded} MVPs where ZAL allows {allowed}"
-                    f" (one each, Handicap Table bonus MVPs for TR {side.rating} v"
-                    f" {other.rating}, ZAL 9b forfeits)"
-                )
-            problems += self.hireling_problems(side)
-            problems += self.fan_factor_problems(match, side)
+            lists = checks.Lists(self.team_list(side.team.roster), self.stars())
+            problems += checks.mvp_problems(t, match, side, other)
+            problems += checks.hireling_problems(t, side, lists, self.held_stars(side.players))
+            problems += checks.fan_factor_problems(t, match, side)
         return problems
-
-    def fan_factor_problems(self, match: MatchRecorded, side: Side) -> list[str]:
-        start = tables().fan_factor.start_min
-        if match.kind in postgame.BOOKED and side.team.games == 0 and side.team.fans < start:
-            return [
-                f"{side.team.name} need at least {start} Fan Factor, paid for, before"
-                f" their first match (ZAL 3c)"
-            ]
-        return []
-
-    def hireling_problems(self, side: Side) -> list[str]:
-        t, team = tables(), side.team
-        problems: list[str] = []
-        stars = self.held_stars(side.players)
-        for h in side.sheet.hirelings:
-            problems += self.hireling_price_problems(team, h)
-            star = self.stars().get(h.star or "")
-            if h.kind == "star" and star is not None:
-                problems += hiring.star_problems(t, team, star, stars)
-                stars.append(star)
-        journeymen = sum(1 for h in side.sheet.hirelings if h.kind == "journeyman")
-        allowed = hiring.journeymen_allowed(
-            t, len(rating.eligible(side.players)), len(side.sheet.hirelings) - journeymen
-        )
-        if journeymen > allowed:
-            problems.append(
-                f"{team.name} may field {allowed} journeymen, not {journeymen}"
-                f" (ZAL 8a: only up to 11 players)"
-            )
-        spent = sum(h.price for h in side.sheet.hirelings)
-        if spent > team.treasury:
-            problems.append(
-                f"{team.name}'s hirelings cost {spent:,} but the treasury holds {team.treasury:,}"
-            )
-        return problems
-
-    def hireling_price_problems(self, team: TeamRow, h: Hireling) -> list[str]:
-        t = tables()
-        if h.kind == "star":
-            star = self.stars().get(h.star or "")
-            if star is None:
-                return [f"{h.name}: no star player '{h.star}'"]
-            return hiring.price_problem(h, hiring.one_game_price(t, star.cost), "freebooter")
-        position = self.team_list(team.roster).position(h.position or "")
-        if position is None:
-            return [f"{h.name}: the {team.roster} list has no position '{h.position}'"]
-        if h.kind == "mercenary":
-            return hiring.price_problem(h, hiring.one_game_price(t, position.cost), "mercenary")
-        if "lineman" not in position.keywords:
-            return [f"{h.name}: journeymen are Linemen (ZAL 8a), not {position.name}"]
-        return hiring.price_problem(h, 0, "journeyman")
 
     def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
         return postgame.needs(tables(), self.opts, match, self.sides(match, view, league_id))

@@ -1,0 +1,131 @@
+"""A season run through the season commands: two divisions, play-offs, prizes, a trophy.
+
+Eight BB2020 teams in two divisions of four play a round robin, the top four go to the
+semi-finals, the final and the third-place game decide the podium, and closing the
+season pays the 'Glittering Prizes'. The report must show all of it, and the next
+season's report must start where this one ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import MatchRow, TeamRow
+from ledger.domain.values import Division
+from ledger.reports.model import SeasonReport
+from ledger.reports.service import make_report
+from ledger.reports.to_html import render_html
+from ledger.reports.to_markdown import render_markdown
+from tests.integration.test_reports_big import ROSTERS, advance_ready
+from tests.support import create_league, draft_team, report
+
+NORTH = ("n1", "n2", "n3", "n4")
+SOUTH = ("s1", "s2", "s3", "s4")
+
+
+def play(ledger: LeagueLedger, fixtures: Sequence[MatchRow], kind: str = "league") -> None:
+    """Record every fixture: the home side wins 2-1 except when its id sorts after the
+    away side's (so the tables are not all alike); then close both post-games."""
+    for fixture in fixtures:
+        home_wins = fixture.home < fixture.away
+        ledger.record_match(
+            "league",
+            report(
+                {
+                    "match": fixture.match_id,
+                    "kind": kind,
+                    "home": {"team": fixture.home, "touchdowns": 2 if home_wins else 1},
+                    "away": {"team": fixture.away, "touchdowns": 1 if home_wins else 2},
+                }
+            ),
+            by="tester",
+            roll_missing=True,
+        )
+        for team in (fixture.home, fixture.away):
+            advance_ready(ledger, "league", team)
+            ledger.close_post_game("league", fixture.match_id, team, by="tester", roll_missing=True)
+
+
+def scheduled(ledger: LeagueLedger) -> list[MatchRow]:
+    league_id = ledger.league_row("league").league_id
+    return sorted(
+        (m for m in ledger.view().select(MatchRow, league_id=league_id) if m.status == "scheduled"),
+        key=lambda m: (m.round or 0, m.match_id),
+    )
+
+
+@pytest.fixture
+def season_played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
+    create_league(sqlite_ledger, "league")
+    for index, team in enumerate((*NORTH, *SOUTH)):
+        roster, positions = ROSTERS[index % 2]
+        draft_team(sqlite_ledger, "league", team, roster, positions)
+    sqlite_ledger.start_season(
+        "league",
+        [Division(name="North", teams=NORTH), Division(name="South", teams=SOUTH)],
+        playoff_teams=4,
+        by="tester",
+        name="The Spring Cup",
+    )
+    sqlite_ledger.schedule_season("league", by="tester")
+    play(sqlite_ledger, scheduled(sqlite_ledger))
+    for _ in range(2):  # the semi-finals, then the final and the third-place game
+        sqlite_ledger.schedule_playoffs("league", by="tester")
+        play(sqlite_ledger, scheduled(sqlite_ledger), kind="playoff")
+    sqlite_ledger.close_season("league", by="tester")
+    return sqlite_ledger
+
+
+def test_divisions_play_offs_and_prizes_are_reported(season_played: LeagueLedger) -> None:
+    made = make_report(season_played, "league")
+    assert made.season.name == "The Spring Cup"
+    assert made.season.status == "closed"
+    assert [t.division for t in made.standings] == ["North", "South"]
+    assert [len(c.series) for c in made.positions] == [4, 4]
+    assert [s.stage for s in made.playoffs] == ["semi-final", "third-place", "final"]
+    semis = {t for m in made.playoffs[0].matches for t in (m.home_id, m.away_id)}
+    assert {r.team_id for d in made.standings for r in d.rows if r.qualified} == semis
+    assert len(semis) == 4
+    [final] = made.playoffs[-1].matches
+    assert made.season.champion_id == final.winner_id
+    assert [p.amount for p in made.prizes] == [100_000, 60_000, 30_000]
+    assert made.prizes[0].team_id == final.winner_id
+    assert all(r.round is not None for r in made.rounds)
+    assert sum(len(r.matches) for r in made.rounds) == 12  # the play-offs are apart
+
+
+def test_the_closing_treasury_includes_the_prizes(season_played: LeagueLedger) -> None:
+    made = make_report(season_played, "league")
+    league_id = season_played.league_row("league").league_id
+    treasuries = {
+        t.team_id: t.treasury for t in season_played.view().select(TeamRow, league_id=league_id)
+    }
+    assert {t.team_id: t.statement.closing for t in made.teams} == treasuries
+    winner = next(t for t in made.teams if t.team_id == made.season.champion_id)
+    assert winner.statement.entries[-1].kind == "prize"
+
+
+def test_the_next_season_starts_at_its_season_started_event(season_played: LeagueLedger) -> None:
+    season_played.start_season(
+        "league", [Division(name="All", teams=(*NORTH, *SOUTH))], by="tester"
+    )
+    first, second = make_report(season_played, "league", 1), make_report(season_played, "league", 2)
+    assert second.season.first_event == first.season.last_event + 1
+    assert first.season.rounds == [1, 2, 3]
+    assert second.rounds == []
+    assert {t.team_id: t.statement.opening for t in second.teams} == {
+        t.team_id: t.statement.closing for t in first.teams
+    }
+
+
+def test_the_bracket_renders_in_html_and_markdown(season_played: LeagueLedger) -> None:
+    made: SeasonReport = make_report(season_played, "league")
+    html, markdown = render_html(made), render_markdown(made)
+    assert html.count('class="tie"') == 4
+    assert 'data-stage="third-place"' in html
+    assert "## Play-offs" in markdown
+    assert "### Third place" in markdown
+    assert f"Champion: {made.season.champion}" in html

@@ -1,0 +1,426 @@
+"""gold4 matches: winnings and fan factor, conceding, MVPs and appearance fees.
+
+Seed 002 (shared/seeds/002_af84a64a17c90723.txt): WINNING THE MATCH / CONCEDING THE MATCH,
+PLAYING LEAGUE MATCHES / APPEARANCE FEES. The gate, the Match Winnings Table, the fan factor roll
+and the MVP allowance are Death Zone's (ledger/rules/gold4/data/deathzone.yaml, documented as
+readings in docs/rulesets/gold4.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from ledger.application.context import Context
+from ledger.application.matches import plan_fees
+from ledger.domain import events as ev
+from ledger.domain.state import Line, R, TreasuryLine
+from ledger.domain.values import Concession, DiceRoll, Division, Performance, Purchase, TeamSheet
+from ledger.errors import InvalidInput
+from ledger.projections.store import MemoryStore, matches
+from ledger.rules.gold4.league_tables import deathzone
+from tests.support import Book, roll, sheet
+
+PLAYERS = ["lineman"] * 11
+
+
+class LinesView:
+    """A LeagueView over a MemoryStore that, like the SQL store, also selects lines (the
+    memory store keeps lines apart and its select() serves records only)."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+
+    def get(self, kind: type[R], *key: Any) -> R | None:
+        return self.store.get(kind, *key)
+
+    def select(self, kind: type[R], **where: Any) -> Sequence[R]:
+        if issubclass(kind, Line):
+            return [line for line in self.store.lines[kind] if matches(line, where)]  # type: ignore[misc]
+        return self.store.select(kind, **where)
+
+
+def league(fans: tuple[int, int] = (0, 0), treasury: int = 0) -> tuple[Book, list[str], list[str]]:
+    """Humans v orcs, each worth exactly 1,000,000 (team rating 100), with these fan factors."""
+    book = Book("gold4")
+    teams = []
+    for (team_id, roster), ff in zip((("humans", "human"), ("orcs", "orc")), fans, strict=True):
+        cost = sum(book.ruleset.position(roster, p).cost for p in PLAYERS)
+        teams.append(book.team(team_id, roster, PLAYERS, treasury=1_000_000 - cost))
+        if ff:
+            book.record(
+                ev.SidelinePurchased,
+                team=team_id,
+                purchases=(Purchase(item="fan_factor", count=ff, price=ff * 10_000),),
+            )
+        if treasury:
+            book.record(ev.TreasuryAdjusted, team=team_id, amount=treasury, reason="test")
+    return book, teams[0], teams[1]
+
+
+def draft(**fields: Any) -> ev.MatchRecorded:
+    """A report as check_match and match_dice see it (the command's unsaved draft)."""
+    defaults = {"match": "m1", "kind": "league", "casualties": (), "dice": (), "others": ()}
+    return ev.MatchRecorded.model_construct(**{**defaults, "concession": None, **fields})
+
+
+def play(book: Book, home: TeamSheet, away: TeamSheet, **fields: Any) -> None:
+    book.record(ev.MatchRecorded, match=fields.pop("match", "m1"), home=home, away=away, **fields)
+
+
+def gold_lines(book: Book, team: str, kind: str) -> list[int]:
+    lines = book.fold().lines[TreasuryLine]
+    return [
+        x.amount
+        for x in lines
+        if isinstance(x, TreasuryLine) and x.team_id == team and x.kind == kind
+    ]
+
+
+# --- winnings and fan factor ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gate", "rating", "modifier"),
+    [
+        (15, 99, 1),
+        (16, 99, 2),
+        (15, 100, 0),
+        (35, 104, 2),
+        (100, 125, 5),
+        (101, 126, 5),
+        (301, 99, 9),
+        (301, 401, 1),
+        (300, 401, 0),
+    ],
+)
+def test_match_winnings_table(gate: int, rating: int, modifier: int) -> None:
+    assert deathzone().winnings.modifier(gate, rating) == modifier
+
+
+def test_winnings_are_a_d6_plus_the_gate_and_rating_modifier_plus_one_for_the_winner() -> None:
+    book, humans, _ = league(fans=(3, 2))
+    home_dice = (
+        roll("gate", "3D6", 4, 4, 4, subject="humans"),
+        roll("winnings", "D6", 3, subject="humans"),
+    )
+    away_dice = (
+        roll("gate", "2D6", 5, 5, subject="orcs"),
+        roll("winnings", "D6", 4, subject="orcs"),
+    )
+    play(
+        book,
+        sheet("humans", 1, [Performance(player=humans[0], touchdowns=1)], home_dice),
+        sheet("orcs", 0, [], away_dice),
+    )
+    # gate 22,000 (band 16-30) and TR 100 (band 100-125): +1
+    assert gold_lines(book, "humans", "winnings") == [(3 + 1 + 1) * 10_000]
+    assert gold_lines(book, "orcs", "winnings") == [(4 + 1) * 10_000]
+
+
+@pytest.mark.parametrize(
+    ("score", "rolled", "delta"),
+    [
+        ((1, 0), 5, 1),
+        ((1, 0), 4, 0),
+        ((0, 1), 2, -1),
+        ((0, 1), 3, 0),
+        ((0, 0), 6, 1),
+        ((0, 0), 1, -1),
+    ],
+)
+def test_the_fan_factor_roll(score: tuple[int, int], rolled: int, delta: int) -> None:
+    """D6 +1 won / -1 lost: 1 or less loses a point, 6 or more gains one (004 'Fan Factor Roll')."""
+    book, _, _ = league(fans=(3, 3))
+    dice = (roll("fan_factor", "D6", rolled, subject="humans"),)
+    play(book, sheet("humans", score[0], [], dice), sheet("orcs", score[1]))
+    assert book.team_row("humans").fans == 3 + delta
+
+
+def test_fan_factor_never_drops_below_zero() -> None:
+    book, _, _ = league()
+    play(
+        book,
+        sheet("humans", 0, [], (roll("fan_factor", "D6", 1, subject="humans"),)),
+        sheet("orcs", 1),
+    )
+    assert book.team_row("humans").fans == 0
+
+
+# --- conceding ----------------------------------------------------------------------------------
+
+
+def veterans(book: Book, players: list[str]) -> None:
+    """51, 51 and 50 SPP for the first three players (a friendly: no money moves)."""
+    lines = [
+        Performance(player=players[0], touchdowns=17),
+        Performance(player=players[1], touchdowns=17),
+        Performance(player=players[2], touchdowns=16, completions=2),
+    ]
+    play(book, sheet("orcs", 50, lines), sheet("humans"), match="f0", kind="friendly")
+
+
+def conceded(book: Book, humans: list[str], orcs: list[str]) -> None:
+    orc_dice = (
+        roll("gate", "2D6", 3, 3, subject="orcs"),
+        roll(f"walkout_{orcs[0]}", "D6", 3, subject="orcs"),
+        roll(f"walkout_{orcs[1]}", "D6", 4, subject="orcs"),
+    )
+    human_dice = (
+        roll("winnings", "D6", 2, subject="humans"),
+        roll("fan_factor", "D6", 3, subject="humans"),
+    )
+    play(
+        book,
+        sheet("humans", 0, [Performance(player=humans[0], mvps=2)], human_dice),
+        sheet("orcs", 0, [], orc_dice),
+        concession=Concession(team="orcs", kind="conceded"),
+    )
+
+
+def test_conceding_hands_the_winner_all_the_losers_money() -> None:
+    book, humans, orcs = league(fans=(0, 2))
+    veterans(book, orcs)
+    money = book.team_row("orcs").treasury
+    before = book.team_row("humans").treasury
+    conceded(book, humans, orcs)
+    assert book.team_row("orcs").treasury == 0
+    assert gold_lines(book, "humans", "concession") == [money]
+    assert gold_lines(book, "orcs", "winnings") == []  # the loser rolls no winnings
+    # the winner's own winnings: a gate of 6,000 and TR 100 give +0: (2 + 0 + 1) x 10,000
+    assert gold_lines(book, "humans", "winnings") == [30_000]
+    assert book.team_row("humans").treasury == before + money + 30_000
+
+
+def test_conceding_costs_the_loser_a_fan_factor_and_gives_the_winner_plus_two() -> None:
+    book, humans, orcs = league(fans=(0, 2))
+    veterans(book, orcs)
+    conceded(book, humans, orcs)
+    assert book.team_row("orcs").fans == 1  # no roll
+    assert book.team_row("humans").fans == 1  # 3 + 1 (won) + 2 (concession) = 6
+
+
+def test_players_with_51_spp_leave_a_conceding_team_on_1_to_3() -> None:
+    book, humans, orcs = league()
+    veterans(book, orcs)
+    needs = {
+        n.purpose
+        for n in book.ruleset.match_dice(
+            draft(
+                home=sheet("humans"),
+                away=sheet("orcs"),
+                concession=Concession(team="orcs", kind="conceded"),
+            ),
+            book.fold(),
+            book.league_id,
+        )
+    }
+    assert {f"walkout_{orcs[0]}", f"walkout_{orcs[1]}"} <= needs
+    assert f"walkout_{orcs[2]}" not in needs  # 50 SPP: no roll
+    conceded(book, humans, orcs)
+    assert book.player_row(orcs[0]).status == "left"  # rolled 3
+    assert book.player_row(orcs[1]).status == "active"  # rolled 4
+
+
+def test_the_winner_of_a_concession_takes_the_losers_mvp_and_the_loser_awards_none() -> None:
+    book, humans, orcs = league()
+    state = book.fold()
+    match = draft(
+        home=sheet(
+            "humans",
+            0,
+            [Performance(player=humans[0], mvps=1), Performance(player=humans[1], mvps=1)],
+        ),
+        away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
+        concession=Concession(team="orcs", kind="conceded"),
+    )
+    assert book.ruleset.check_match(match, state, book.league_id) == [
+        "orcs awarded 1 MVPs where gold4 allows 0"
+    ]
+
+
+def test_a_concession_is_a_win_in_the_league_table_whatever_the_score() -> None:
+    book, _, _ = league()
+    book.record(
+        ev.SeasonStarted, season=1, divisions=(Division(name="", teams=("humans", "orcs")),)
+    )
+    play(
+        book,
+        sheet("humans", 0),
+        sheet("orcs", 1),
+        season=1,
+        concession=Concession(team="orcs", kind="conceded"),
+    )
+    assert book.standing("humans").points == 3
+    assert book.standing("orcs").points == 0
+
+
+# --- MVPs ---------------------------------------------------------------------------------------
+
+
+def test_one_mvp_per_team_and_per_player() -> None:
+    book, humans, orcs = league()
+    match = draft(
+        home=sheet("humans", 0, [Performance(player=humans[0], mvps=2)]),
+        away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
+    )
+    assert book.ruleset.check_match(match, book.fold(), book.league_id) == [
+        "humans awarded 2 MVPs where gold4 allows 1",
+        f"{humans[0]} was given 2 MVPs: no player may receive more than 1",
+    ]
+
+
+def test_the_lower_rated_team_awards_handicap_mvps() -> None:
+    """Death Zone Handicap Table: a difference of 21-30 gives the weaker team one more MVP."""
+    book, humans, _ = league()
+    book.record(ev.TreasuryAdjusted, team="orcs", amount=250_000, reason="rich")  # TR 125
+    home = sheet(
+        "humans", 0, [Performance(player=humans[0], mvps=1), Performance(player=humans[1], mvps=1)]
+    )
+    match = draft(
+        home=home,
+        away=sheet("orcs"),
+    )
+    assert book.ruleset.check_match(match, book.fold(), book.league_id) == []
+    off = Book("gold4", {"handicap_mvps": False}).ruleset
+    assert off.check_match(match, book.fold(), book.league_id) == [
+        "humans awarded 2 MVPs where gold4 allows 1"
+    ]
+
+
+# --- appearance fees ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spp", "laissez_faire", "balanced"),
+    [
+        (50, 0, 0),
+        (51, 15_000, 25_000),
+        (100, 15_000, 25_000),
+        (101, 25_000, 50_000),
+        (150, 25_000, 50_000),
+        (151, 50_000, 100_000),
+        (400, 50_000, 100_000),
+    ],
+)
+def test_appearance_fee_bands(spp: int, laissez_faire: int, balanced: int) -> None:
+    book, humans, _ = league()
+    player = book.player_row(humans[0]).model_copy(update={"spp_earned": spp, "spp": spp})
+    for level, fee in (("monty_haul", 0), ("laissez_faire", laissez_faire), ("balanced", balanced)):
+        assert Book("gold4", {"appearance_fees": level}).ruleset.appearance_fee(player) == fee
+
+
+def test_the_mighty_zug_counts_his_cost_in_thousands_as_spp() -> None:
+    """'The Mighty Zug has a cost of 120,000 gps, and therefore counts as having 120 SPPs.'"""
+    book, humans, _ = league()
+    zug = book.player_row(humans[0]).model_copy(update={"kind": "star", "base_cost": 120_000})
+    assert book.ruleset.appearance_fee(zug) == 50_000
+    assert Book("gold4", {"appearance_fees": "laissez_faire"}).ruleset.appearance_fee(zug) == 25_000
+
+
+def fee_match(humans: list[str], line: Performance) -> ev.MatchRecorded:
+    return draft(
+        match="m2",
+        home=sheet("humans", line.touchdowns, [line]),
+        away=sheet("orcs"),
+    )
+
+
+def test_a_player_whose_fee_was_not_paid_does_not_play() -> None:
+    book, humans, _ = league(treasury=100_000)
+    play(
+        book,
+        sheet("humans", 17, [Performance(player=humans[0], touchdowns=17)]),
+        sheet("orcs"),
+        match="f1",
+        kind="friendly",
+    )
+    star = Performance(player=humans[0], touchdowns=1)
+    problems = book.ruleset.check_match(
+        fee_match(humans, star), LinesView(book.fold()), book.league_id
+    )
+    assert len(problems) == 1
+    assert "asks an appearance fee of 25,000 that humans did not pay for m2" in problems[0]
+
+
+def test_an_unpaid_player_may_still_be_the_mvp() -> None:
+    """'... still counts towards the teams team rating, for throw a rock, and even MVPs'."""
+    book, humans, _ = league(treasury=100_000)
+    play(
+        book,
+        sheet("humans", 17, [Performance(player=humans[0], touchdowns=17)]),
+        sheet("orcs"),
+        match="f1",
+        kind="friendly",
+    )
+    mvp = Performance(player=humans[0], mvps=1)
+    assert (
+        book.ruleset.check_match(fee_match(humans, mvp), LinesView(book.fold()), book.league_id)
+        == []
+    )
+
+
+def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
+    book, humans, _ = league(treasury=100_000)
+    play(
+        book,
+        sheet("humans", 17, [Performance(player=humans[0], touchdowns=17)]),
+        sheet("orcs"),
+        match="f1",
+        kind="friendly",
+    )
+    state = book.fold()
+    c = Context(view=LinesView(state), league=book.league(state), ruleset=book.ruleset)
+    before = book.team_row("humans").treasury
+    ((cls, fields),) = plan_fees(c, "m2", "humans", [humans[0]])
+    book.record(cls, **fields)
+    assert book.team_row("humans").treasury == before - 25_000
+    star = Performance(player=humans[0], touchdowns=1)
+    assert (
+        book.ruleset.check_match(fee_match(humans, star), LinesView(book.fold()), book.league_id)
+        == []
+    )
+    with pytest.raises(InvalidInput, match="asks no appearance fee"):
+        plan_fees(c, "m2", "humans", [humans[1]])
+
+
+def test_a_monty_haul_league_charges_no_fees() -> None:
+    book = Book("gold4", {"appearance_fees": "monty_haul"})
+    (star,) = book.team("humans", "human", ["blitzer"])
+    book.team("orcs", "orc", ["lineman"])
+    play(
+        book,
+        sheet("humans", 17, [Performance(player=star, touchdowns=17)]),
+        sheet("orcs"),
+        match="f1",
+        kind="friendly",
+    )
+    match = draft(
+        match="m2",
+        home=sheet("humans", 1, [Performance(player=star, touchdowns=1)]),
+        away=sheet("orcs"),
+    )
+    assert book.ruleset.check_match(match, LinesView(book.fold()), book.league_id) == []
+
+
+def test_dice_a_report_gives_are_shaped_by_the_fan_factor() -> None:
+    book, _, _ = league(fans=(4, 0))
+    needs = book.ruleset.match_dice(
+        draft(
+            home=sheet("humans"),
+            away=sheet("orcs"),
+        ),
+        book.fold(),
+        book.league_id,
+    )
+    shapes = {(n.purpose, n.subject): n.dice for n in needs}
+    assert shapes == {
+        ("gate", "humans"): "4D6",
+        ("winnings", "humans"): "D6",
+        ("fan_factor", "humans"): "D6",
+        ("winnings", "orcs"): "D6",
+        ("fan_factor", "orcs"): "D6",
+    }
+    assert isinstance(roll("gate", "4D6", 1, 2, 3, 4), DiceRoll)

@@ -1,0 +1,199 @@
+"""lrb6-zal through the real commands: a short ZAL season on a ledger (SQLite), and the
+refusals a commissioner meets (seed 000: ZAL 3c, 8a, 9b, 17, 21, the Handicap Table).
+
+Each refusal leaves the log as it was; every figure is the one the rules tests derive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import PlayerRow, StandingRow, TeamRow
+from ledger.errors import InvalidAdvancement, LedgerError, NotAllowed, RuleViolation
+from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
+from tests.rules.test_lrb6_zal_book import HUMANS, ORCS
+from tests.support import draft_team, event_count, report
+from tests.support import roll as make_roll
+
+FIRST: dict[str, Any] = {
+    "match": "r1",
+    "home": {
+        "team": "reavers",
+        "players": [{"player": "reavers 1", "td": 2, "mvp": 1}, {"player": "reavers 3", "comp": 1}],
+        "dice": {"gate": [4, 4, 4, 3, 3], "winnings": 4, "fan_factor": 3},
+    },
+    "away": {
+        "team": "gouged",
+        "players": [{"player": "gouged 1", "td": 1, "mvp": 1}],
+        "dice": {"gate": [4, 3, 3, 3], "winnings": 2, "fan_factor": 2},
+    },
+    "casualties": [
+        {"victim": "gouged 5", "by": "reavers 1", "cause": "block", "roll": 47},
+        {"victim": "reavers 5", "by": "gouged 2", "cause": "foul", "roll": 61},
+    ],
+}
+
+
+def zal_league(ledger: LeagueLedger, options: dict[str, Any] | None = None) -> str:
+    ledger.create_league("zal", "ZAL", "lrb6-zal", by="tester", options=options)
+    draft_team(ledger, "zal", "reavers", "human", HUMANS)
+    draft_team(ledger, "zal", "gouged", "orc", ORCS)
+    ledger.buy("zal", "reavers", "fan_factor", 5, by="tester")
+    ledger.buy("zal", "gouged", "fan_factor", 4, by="tester")
+    return "zal"
+
+
+def row(ledger: LeagueLedger, kind: type[Any], *key: Any) -> Any:
+    found = ledger.view().get(kind, ledger.league_row("zal").league_id, *key)
+    assert found is not None
+    return found
+
+
+def refused(ledger: LeagueLedger, error: type[LedgerError], action: Any, match: str) -> None:
+    before = event_count(ledger)
+    with pytest.raises(error, match=match):
+        action()
+    assert event_count(ledger) == before
+
+
+def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
+    ledger = sqlite_ledger
+    zal_league(ledger)
+    assert row(ledger, TeamRow, "reavers").values == {"tr": 72}  # 670,000 + 5 Fan Factor
+    ledger.record_match("zal", report(FIRST), by="tester")
+    reavers, gouged = row(ledger, TeamRow, "reavers"), row(ledger, TeamRow, "gouged")
+    # gate 31,000: Reavers TR 72 (+3, +1 win, D6 4), Gouged TR 83 (+3, D6 2)
+    assert (reavers.treasury, gouged.treasury) == (
+        330_000 - 50_000 + 80_000,
+        210_000 - 40_000 + 50_000,
+    )
+    # Reavers 3 + 1 + 1 = 5 stay at 5; Gouged 2 - 1 = 1 drop to 3
+    assert (reavers.fans, gouged.fans) == (5, 3)
+    # a dead Lineman (-50,000) and 2 TD + MVP + casualty (13 SPP) + a completion
+    assert reavers.values == {"tr": 72 - 5 + 14 // 5}
+    standing = row(ledger, StandingRow, 1, "reavers")
+    assert (standing.won, standing.points, standing.cas_for, standing.cas_against) == (1, 3, 1, 1)
+
+    ledger.post_bounty("zal", "gouged", "reavers 1", 30_000, by="tester")
+    roll_dice = (make_roll("star_roll", "2D6", 6, 6), make_roll("ageing", "2D6", 2, 1))
+    ledger.advance_player(
+        "zal", "reavers", "reavers 1", "star_roll", by="tester", characteristic="st", dice=roll_dice
+    )
+    assert row(ledger, PlayerRow, "p1").st == 4
+    refused(
+        ledger,
+        InvalidAdvancement,
+        lambda: ledger.advance_player(
+            "zal", "reavers", "reavers 1", "star_roll", by="tester", skill="Dodge", dice=roll_dice
+        ),
+        "none is due",
+    )
+
+    second = {
+        "match": "r2",
+        "home": {
+            "team": "gouged",
+            "players": [{"player": "gouged 1", "td": 1}],
+            "touchdowns": 0,
+            "dice": {"gate": [6, 6, 6], "winnings": 3},
+        },
+        "away": {
+            "team": "reavers",
+            "hirelings": [{"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}],
+            "players": [{"player": "j1", "td": 3, "mvp": 1}, {"player": "reavers 2", "mvp": 1}],
+            "dice": {"gate": [1, 1, 1, 1, 1], "winnings": 5, "fan_factor": 4},
+        },
+        "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
+        "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
+    }
+    ledger.record_match("zal", report(second), by="tester")
+    gouged_after = row(ledger, TeamRow, "gouged")
+    assert gouged_after.fans == 2  # gave up: one Fan Factor lost
+    assert gouged_after.treasury == gouged.treasury - 30_000 + 30_000  # posted, then paid
+    assert row(ledger, PlayerRow, "p1").status == "dead"
+    ledger.hire_player("zal", "reavers", "lineman", "Jo", by="tester", journeyman="j1", match="r2")
+    jo = next(
+        p
+        for p in ledger.view().select(PlayerRow, league_id=reavers.league_id, team_id="reavers")
+        if p.name == "Jo"
+    )
+    assert jo.spp == 3 * 3 + 5
+
+
+def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> None:
+    ledger = sqlite_ledger
+    zal_league(ledger)
+    too_many_mvps = {
+        **FIRST,
+        "home": {
+            **FIRST["home"],
+            "players": [
+                {"player": "reavers 1", "td": 2, "mvp": 1},
+                {"player": "reavers 3", "mvp": 1},
+            ],
+        },
+    }
+    refused(
+        ledger,
+        RuleViolation,
+        lambda: ledger.record_match("zal", report(too_many_mvps), by="tester"),
+        "reavers named 2 MVPs where ZAL allows 1",
+    )
+    refused(
+        ledger,
+        RuleViolation,
+        lambda: ledger.buy("zal", "reavers", "fan_factor", 5, by="tester"),
+        "at most 9",
+    )
+    refused(
+        ledger,
+        NotAllowed,
+        lambda: ledger.play_card("zal", "reavers", "robbery", by="tester", against="gouged"),
+        "team adjust",
+    )
+    ledger.record_match("zal", report(FIRST), by="tester")
+    refused(
+        ledger,
+        NotAllowed,
+        lambda: ledger.buy("zal", "reavers", "fan_factor", 1, by="tester"),
+        "only be bought while drafting",
+    )
+
+
+@pytest.mark.parametrize("options", LRB6ZAL.example_option_sets)
+def test_every_option_set_records_a_match_the_same_way_twice(
+    sqlite_ledger: LeagueLedger, options: dict[str, Any]
+) -> None:
+    ledger = sqlite_ledger
+    zal_league(ledger, options)
+    ledger.play_card(
+        "zal", "gouged", "bankruptcy", by="tester", against="reavers", roll_missing=True
+    )
+    ledger.play_card(
+        "zal",
+        "gouged",
+        "injured_in_practice",
+        by="tester",
+        against="p3",
+        dice={"casualty_d6": 5, "casualty_d8": 3},  # Smashed Hip: he still plays
+    )
+    ledger.record_match(
+        "zal",
+        report(
+            {
+                **FIRST,
+                "home": {**FIRST["home"], "dice": {}},
+                "away": {**FIRST["away"], "dice": {}},
+            }
+        ),
+        by="tester",
+        roll_missing=True,
+    )
+    before = {t: row(ledger, TeamRow, t) for t in ("reavers", "gouged")}
+    ledger.read_models.rebuild(ledger.source)
+    after = {t: row(ledger, TeamRow, t) for t in ("reavers", "gouged")}
+    assert before == after
+    assert all(t.treasury >= 0 for t in after.values())
