@@ -6,13 +6,16 @@ shirt number) lives here, with errors that say what exists instead.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import DiceRoll
 from ledger.errors import PlayerNotInTeam, UnknownPlayer, UnknownTeam
+from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
 
 Fact = tuple[type[LedgerEvent], dict[str, Any]]
@@ -31,6 +34,11 @@ class Context:
     view: LeagueView
     league: LeagueRow
     ruleset: Ruleset
+    roller: random.Random = field(default_factory=random.SystemRandom)
+    """Where the ledger's own dice come from (seeded for synthetic leagues)."""
+
+    def roll(self, purpose: str, dice: str, subject: str | None) -> DiceRoll:
+        return fresh_roll(purpose, dice, subject, self.roller)
 
     @property
     def league_id(self) -> str:

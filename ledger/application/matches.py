@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from ledger.application.context import Context, Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
@@ -31,7 +33,6 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
-from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import DiceNeed
 
 
@@ -124,6 +125,8 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
             f"match {row.match_id} ({row.home} v {row.away}) was already"
             f" recorded (event {row.recorded_seq})"
         )
+    if row.kind == "playoff" and report.kind == "league":
+        raise InvalidInput(f"{row.match_id} is a play-off fixture: record it with kind: playoff")
     if {row.home, row.away} != {report.home.team, report.away.team}:
         raise InvalidInput(
             f"fixture {row.match_id} is {row.home} v {row.away}, not"
@@ -271,8 +274,8 @@ def make_roll(purpose: str, dice: str, values: int | list[int], subject: str | N
     given = (values,) if isinstance(values, int) else tuple(values)
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=given, subject=subject)
-    except ValueError as error:
-        detail = str(error).splitlines()[-1].strip()
+    except ValidationError as error:
+        detail = error.errors()[0]["msg"].removeprefix("Value error, ")
         raise InvalidDice(f"{purpose} for {subject or 'the match'}: {detail}") from None
 
 
@@ -355,7 +358,7 @@ def complete_dice(
             "the report lacks these rolls (enter them, or let the ledger roll"
             " with --roll): " + "; ".join(describe_need(n) for n in missing)
         )
-    rolls += [fresh_roll(n.purpose, n.dice, n.subject) for n in missing]
+    rolls += [c.roll(n.purpose, n.dice, n.subject) for n in missing]
     draft.update(sheets(sides, report, tuple(rolls)))
     draft["dice"] = tuple(r for r in rolls if r.subject is None)
     return draft
@@ -391,7 +394,7 @@ def plan_close(
             if need.purpose in entries:
                 rolls.append(make_roll(need.purpose, need.dice, entries[need.purpose], team_id))
             elif roll_missing:
-                rolls.append(fresh_roll(need.purpose, need.dice, team_id))
+                rolls.append(c.roll(need.purpose, need.dice, team_id))
             else:
                 raise InvalidDice(
                     f"closing {match_id} for {team_id} needs "
@@ -432,7 +435,7 @@ def plan_card(
         if need.purpose in entries:
             rolls.append(make_roll(need.purpose, need.dice, entries[need.purpose], need.subject))
         elif roll_missing:
-            rolls.append(fresh_roll(need.purpose, need.dice, need.subject))
+            rolls.append(c.roll(need.purpose, need.dice, need.subject))
         else:
             raise InvalidDice(f"{card} needs {describe_need(need)} (enter it, or use --roll)")
     unexpected = set(entries) - {n.purpose for n in needs}

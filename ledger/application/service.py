@@ -10,6 +10,7 @@ times; then it is refused. Nothing is ever written by a command that raised.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -47,13 +48,19 @@ class LeagueLedger(Application[UUID]):
     snapshot_class = Snapshot
 
     def __init__(
-        self, env: Mapping[str, str] | None = None, *, read_models: ReadModels | None = None
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        read_models: ReadModels | None = None,
+        roller: random.Random | None = None,
     ) -> None:
         super().__init__(env)
         self.source = StoreSource(self.recorder, self.mapper)
         if read_models is None:
             raise ValueError("LeagueLedger needs its read models (see ledger.bootstrap)")
         self.read_models = read_models
+        self.roller = roller or random.SystemRandom()
+        """Where the ledger's own dice come from (``--roll``); seeded for synthetic leagues."""
         self.conflicts = 0
         """Saves refused by a concurrent writer and retried (for tests and benchmarks)."""
 
@@ -128,7 +135,8 @@ class LeagueLedger(Application[UUID]):
     def context(self, league: str) -> Context:
         view = self.view()
         row = self.league_row(league, view)
-        return Context(view=view, league=row, ruleset=find_ruleset(row.ruleset, row.options))
+        ruleset = find_ruleset(row.ruleset, row.options)
+        return Context(view=view, league=row, ruleset=ruleset, roller=self.roller)
 
     def leagues(self) -> list[LeagueRow]:
         return list(self.view().select(LeagueRow))

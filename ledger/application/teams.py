@@ -25,7 +25,6 @@ from ledger.errors import (
     StaffLimit,
     TooFewPlayers,
 )
-from ledger.rules.dice import fresh_roll
 
 ON_ROSTER = ("active", "retired")
 
@@ -358,7 +357,7 @@ def redraft_rolls(
                 DiceRoll(purpose=need.purpose, dice=need.dice, values=given, subject=need.subject)
             )
         elif roll_missing:
-            rolls.append(fresh_roll(need.purpose, need.dice, need.subject))
+            rolls.append(c.roll(need.purpose, need.dice, need.subject))
         else:
             raise InvalidDice(
                 f"the re-draft needs {need.purpose} ({need.dice}) for"

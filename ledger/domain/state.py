@@ -184,6 +184,8 @@ class MatchRow(Record):
     """Teams that finished the post-game sequence."""
     hirelings: dict[str, dict[str, Any]] = {}
     """One-game players (journeymen, mercenaries) by id, for hiring after the game."""
+    winnings: dict[str, int] = {}
+    """Gold each team collected as winnings from this game (whatever the edition)."""
     inducements: dict[str, dict[str, Any]] = {}
     """Per team: what it bought before the game and how (treasury spent, petty cash)."""
 
@@ -238,6 +240,7 @@ class PlayerGameLine(Line):
     completions: int = 0
     interceptions: int = 0
     casualties: int = 0
+    kills: int = 0
     mvps: int = 0
     spp: int = 0
     injury: str = ""

@@ -22,7 +22,7 @@ from ledger.domain.state import (
 )
 from ledger.projections.fold import Fold
 from ledger.rules.base import scores
-from ledger.rules.effects import Trophy
+from ledger.rules.effects import Gold, Trophy
 
 
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
@@ -236,7 +236,11 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     effects = f.ruleset.match_outcomes(e, f.store, f.league_id, f.dice)
     earned = f.apply_effects(e.seq, effects, hirelings)
     count_games(f, e, earned)
-    f.store.put(row.model_copy(update={"hirelings": hirelings}))
+    winnings: dict[str, int] = {}
+    for effect in effects:
+        if isinstance(effect, Gold) and effect.kind == "winnings":
+            winnings[effect.team] = winnings.get(effect.team, 0) + effect.amount
+    f.store.put(row.model_copy(update={"hirelings": hirelings, "winnings": winnings}))
     for sheet in e.sheets():
         team = f.team(sheet.team)
         f.put_team(team.model_copy(update={"drafting": False, "games": team.games + 1}))
@@ -326,6 +330,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                     completions=performance.completions,
                     interceptions=performance.interceptions,
                     casualties=spp_cas,
+                    kills=kills,
                     mvps=performance.mvps,
                     spp=earned.get(player.player_id, 0),
                     injury=injury,

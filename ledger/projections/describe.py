@@ -90,6 +90,9 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         found.append(f"event:{event.target}")
     if isinstance(event, ev.TeamRedrafted):
         found += [f"player:{p.item}" for p in event.players]
+    if isinstance(event, ev.CardPlayed) and event.against:
+        found.append(f"player:{event.against}")
+        found.append(f"team:{event.against}")
     if isinstance(event, ev.AppearanceFeesPaid):
         found += [f"player:{p.item}" for p in event.fees]
     return sorted(set(found))

@@ -44,9 +44,12 @@ class DiceBox:
         return tuple(rng.randint(1, sides) for _ in range(count))
 
 
-def fresh_roll(purpose: str, dice: str, subject: str | None = None) -> DiceRoll:
-    """A roll made by the ledger for a commissioner who did not enter one."""
+def fresh_roll(
+    purpose: str, dice: str, subject: str | None = None, rng: random.Random | None = None
+) -> DiceRoll:
+    """A roll made by the ledger for a commissioner who did not enter one (system
+    randomness, or a seeded generator for reproducible synthetic leagues)."""
     count, sides = dice_shape(dice)
-    rng = random.SystemRandom()
+    rng = rng or random.SystemRandom()
     values = tuple(rng.randint(1, sides) for _ in range(count))
     return DiceRoll(purpose=purpose, dice=dice, values=values, subject=subject, source="ledger")
