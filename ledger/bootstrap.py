@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,10 @@ def whoami() -> str:
         return "commissioner"
 
 
-def open_ledger(settings: Settings) -> LeagueLedger:
+def open_ledger(settings: Settings, *, roller: random.Random | None = None) -> LeagueLedger:
+    """The ledger on the stores ``settings`` name, its read models caught up. ``roller``
+    is where the ledger's own dice come from (``--roll``): system randomness by default,
+    a seeded generator for reproducible synthetic leagues and tests."""
     if settings.database_url:
         env, engine = postgres_env(settings.database_url), postgres_engine(settings.database_url)
     else:
@@ -63,7 +67,7 @@ def open_ledger(settings: Settings) -> LeagueLedger:
         env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
     read_models = ReadModels(engine)
     current = read_models.create()
-    ledger = LeagueLedger(env=env, read_models=read_models)
+    ledger = LeagueLedger(env=env, read_models=read_models, roller=roller)
     if current:
         read_models.refresh(ledger.source)
     else:  # written by another version of the code: refold them from the log

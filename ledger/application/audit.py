@@ -76,7 +76,7 @@ def check_one(
         stored.originator_id
     ):
         return "its stored position does not match its content", state
-    if state.get("prev_hash") != previous:
+    if state.get("prev_hash", GENESIS_HASH) != previous:
         return "does not follow from the event before it (the chain is broken here)", state
     if content_hash(stored.topic, state) != state.get("hash"):
         return "its content does not match its hash: it was altered after it was recorded", state

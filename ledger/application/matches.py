@@ -11,7 +11,7 @@ from ledger.application.context import Context, Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -192,18 +192,11 @@ def check_can_play(player: PlayerRow) -> None:
 def check_post_game_closed(c: Context, team: TeamRow) -> None:
     if not c.ruleset.post_game_closes:
         return
-    season = c.league.current_season or 1
-    for match in c.view.select(MatchRow, league_id=c.league_id, season=season):
-        if (
-            match.status == "played"
-            and team.team_id in (match.home, match.away, *match.others)
-            and team.team_id not in match.closed
-            and match.kind != "exhibition"
-        ):
-            raise PostGameOpen(
-                f"{team.name} have not closed the post-game sequence of match"
-                f" {match.match_id}: run 'ledger match close {match.match_id}'"
-            )
+    for match_id in team.open_games:
+        raise PostGameOpen(
+            f"{team.name} have not closed the post-game sequence of match"
+            f" {match_id}: run 'ledger match close {match_id}'"
+        )
 
 
 def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casualty:

@@ -180,13 +180,7 @@ def plan_close(c: Context) -> list[Fact]:
             f"fixtures still to record: {', '.join(waiting[:5])}{'...' if len(waiting) > 5 else ''}"
         )
     if c.ruleset.post_game_closes:
-        open_games = [
-            f"{m.match_id} ({t})"
-            for m in matches
-            if m.status == "played" and m.kind != "exhibition"
-            for t in (m.home, m.away, *m.others)
-            if t not in m.closed
-        ]
+        open_games = [f"{m} ({t.team_id})" for t in c.teams() for m in t.open_games]
         if open_games:
             raise SeasonState(
                 "close these post-game sequences first (prizes come after the"

@@ -65,7 +65,12 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
         aggregate.last_hash = self.hash
 
     def content_hash(self) -> str:
-        return content_hash(get_topic(type(self)), self.model_dump(mode="json"))
+        return content_hash(get_topic(type(self)), self.stored())
+
+    def stored(self) -> dict[str, Any]:
+        """The event as stored: defaults are left out (a match report's many zero counters
+        would triple its size), and the hash covers exactly what is stored."""
+        return self.model_dump(mode="json", exclude_defaults=True)
 
 
 def content_hash(topic: str, stored: dict[str, Any]) -> str:

@@ -11,8 +11,8 @@ during a rebuild or a what-if, a lazily loaded SQL cache during incremental catc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -27,6 +27,46 @@ class Record(BaseModel):
 
     def key_values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.key)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A changed copy without validation: the fold copies records tens of times per
+        event, from values that are already valid (pydantic's own copy is several times
+        slower)."""
+        if deep:
+            return super().model_copy(update=update, deep=True)
+        values = dict(self.__dict__)
+        if update:
+            values.update(update)
+        return trusted(type(self), values, self.__pydantic_fields_set__ | set(update or ()))
+
+    @classmethod
+    def build(cls, **values: Any) -> Self:
+        """A record from values the fold computed (no validation: they are typed already)."""
+        filled = {**defaults_of(cls), **values}
+        return trusted(cls, filled, set(values))
+
+
+def defaults_of(cls: type[BaseModel]) -> dict[str, Any]:
+    found = _defaults.get(cls)
+    if found is None:
+        found = _defaults[cls] = {
+            name: field.get_default(call_default_factory=True)
+            for name, field in cls.model_fields.items()
+            if not field.is_required()
+        }
+    return found
+
+
+_defaults: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def trusted(cls: type[Any], values: dict[str, Any], fields_set: set[str]) -> Any:
+    new = cls.__new__(cls)
+    object.__setattr__(new, "__dict__", values)
+    object.__setattr__(new, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
 
 
 class Line(Record):
@@ -96,6 +136,8 @@ class TeamRow(Record):
     rating: int = 0
     """The ruleset's headline figure (TV for BB2020, TR for the older editions)."""
     games: int = 0
+    open_games: tuple[str, ...] = ()
+    """Matches whose post-game sequence the team has not closed yet."""
     season: int | None = None
     trophy: bool = False
     registered_seq: int = 0

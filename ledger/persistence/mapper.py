@@ -1,7 +1,7 @@
 """Stores pydantic events as compact JSON and reads them back with one validating parse.
 
 The library's default mapper stores ``vars(event)`` through its JSON transcoder; our
-events are pydantic models, so we store ``model_dump(mode="json")`` (including the
+events are pydantic models, so we store their JSON without default values (including the
 originator id and version, which the hash chain covers) and decode with pydantic's Rust
 JSON parser in a single pass. Events of a class that has since been versioned are
 upcast first. Snapshots and any other library objects go through the default path.
@@ -54,11 +54,16 @@ class LedgerMapper(Mapper[UUID]):
 
 
 def stored_state(event: BaseModel) -> dict[str, Any]:
-    state = event.model_dump(mode="json")
+    state = stored(event)
     class_version = getattr(type(event), "class_version", 1)
     if class_version > 1:
         state["class_version"] = class_version
     return state
+
+
+def stored(event: BaseModel) -> dict[str, Any]:
+    content = getattr(event, "stored", None)
+    return content() if callable(content) else event.model_dump(mode="json")
 
 
 def upcast(cls: type[Any], state: dict[str, Any]) -> dict[str, Any]:

@@ -243,7 +243,12 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     f.store.put(row.model_copy(update={"hirelings": hirelings, "winnings": winnings}))
     for sheet in e.sheets():
         team = f.team(sheet.team)
-        f.put_team(team.model_copy(update={"drafting": False, "games": team.games + 1}))
+        opened = (*team.open_games, e.match) if e.kind != "exhibition" else team.open_games
+        f.put_team(
+            team.model_copy(
+                update={"drafting": False, "games": team.games + 1, "open_games": opened}
+            )
+        )
     if e.kind in ("league", "unplayed") and row.season is not None:
         update_standings(f, e, row)
     f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
@@ -299,8 +304,8 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
             kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
             injury = next((c.outcome for c in e.casualties if c.victim == player.player_id), "")
-            if counted:
-                f.put_player(
+            if counted:  # counters only: the player's value is unchanged
+                f.store.put(
                     player.model_copy(
                         update={
                             "games": player.games + 1,
@@ -318,7 +323,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                     )
                 )
             f.store.emit(
-                PlayerGameLine(
+                PlayerGameLine.build(
                     league_id=f.league_id,
                     player_id=player.player_id,
                     team_id=sheet.team,
@@ -376,6 +381,10 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
     team = f.team(e.team)
     effects = f.ruleset.close_outcomes(e, team, f.dice)
     f.apply_effects(e.seq, effects, {})
+    team = f.team(e.team)
+    f.put_team(
+        team.model_copy(update={"open_games": tuple(m for m in team.open_games if m != e.match)})
+    )
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
         f.store.put(match.model_copy(update={"closed": (*match.closed, e.team)}))

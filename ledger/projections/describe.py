@@ -82,9 +82,9 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         if isinstance(value, str):
             found.append(f"{prefix}:{value}")
     if isinstance(event, ev.MatchRecorded):
-        for sheet in event.sheets():
-            found.append(f"team:{sheet.team}")
-            found += [f"player:{p.player}" for p in sheet.players]
+        # Players who merely played are found through their game lines (rm_player_games);
+        # a casualty changes a player's record, so it is referenced here.
+        found += [f"team:{sheet.team}" for sheet in event.sheets()]
         found += [f"player:{c.victim}" for c in event.casualties]
     if isinstance(event, ev.EventCorrected):
         found.append(f"event:{event.target}")

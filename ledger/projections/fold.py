@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.domain import events as ev
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import (
     EventRef,
@@ -38,6 +39,19 @@ from ledger.rules.effects import (
     Trophy,
 )
 from ledger.rules.protocol import Ruleset
+
+
+MILESTONES = (
+    ev.TeamRegistered,
+    ev.MatchRecorded,
+    ev.PostGameClosed,
+    ev.SeasonClosed,
+    ev.TeamRedrafted,
+    ev.TreasuryAdjusted,
+    ev.CardPlayed,
+)
+"""Events after which a team's values and treasury are kept in its history (rm_team_history):
+the points the season charts draw; purchases in between show at the next one."""
 
 
 @dataclass
@@ -75,7 +89,7 @@ class Fold:
                 event = amended(event, correction)
             APPLIERS[type(event)](self, event)
         self.advance_league(event)
-        self.refresh_touched(event.seq)
+        self.refresh_touched(event.seq, isinstance(event, MILESTONES))
 
     def advance_league(self, event: LedgerEvent) -> None:
         league = self.league()
@@ -117,7 +131,7 @@ class Fold:
         self.put_team(team.model_copy(update={"treasury": balance}))
         self.treasury_lines += 1
         self.store.emit(
-            TreasuryLine(
+            TreasuryLine.build(
                 league_id=self.league_id,
                 team_id=team_id,
                 seq=seq,
@@ -129,7 +143,9 @@ class Fold:
             )
         )
 
-    def refresh_touched(self, seq: int) -> None:
+    def refresh_touched(self, seq: int, milestone: bool) -> None:
+        """Recompute touched teams' values; at a milestone (a game, a closed post-game, a
+        season's end...) also record them in the team's history for the season charts."""
         for team_id in sorted(self.touched):
             team = self.team(team_id)
             values = self.ruleset.team_values(team, self.players(team_id))
@@ -137,8 +153,10 @@ class Fold:
             if values != team.values or rating != team.rating:
                 team = team.model_copy(update={"values": values, "rating": rating})
                 self.store.put(team)
+            if not milestone:
+                continue
             self.store.emit(
-                TeamHistoryLine(
+                TeamHistoryLine.build(
                     league_id=self.league_id,
                     team_id=team_id,
                     seq=seq,
@@ -157,7 +175,7 @@ class Fold:
         summary = describe(event)
         for ref in refs(event):
             self.store.emit(
-                EventRef(
+                EventRef.build(
                     league_id=self.league_id,
                     seq=event.seq,
                     ref=ref,

@@ -229,8 +229,17 @@ class Queries:
         return sorted(lines, key=lambda line: line.seq)
 
     def history(self, ref: str) -> list[EventRef]:
-        """Every event that touched a team, player or match, and the corrections of them."""
+        """Every event that touched a team, player or match, and the corrections of them
+        (a player's games come from his game lines)."""
         direct = self.lines(EventRef, ref=ref)
+        if ref.startswith("player:"):
+            games = self.lines(PlayerGameLine, player_id=ref.removeprefix("player:"))
+            direct += [
+                line
+                for game in games
+                for line in self.lines(EventRef, ref=f"match:{game.match_id}")
+                if line.seq == game.seq
+            ]
         seqs = {line.seq for line in direct}
         corrections = [line for seq in seqs for line in self.lines(EventRef, ref=f"event:{seq}")]
         everything = {line.seq: line for line in (*direct, *corrections)}

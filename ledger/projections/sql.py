@@ -115,6 +115,10 @@ class SqlStore:
         """When given, reads go through this connection (and so see its uncommitted
         writes): the runner folds inside the transaction that holds its lock."""
         self.cache: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
+        self.index: dict[tuple[type[Record], str, Any], set[tuple[Any, ...]]] = {}
+        self.answered: set[tuple[type[Record], frozenset[tuple[str, Any]]]] = set()
+        """Questions already put to the database: their rows are all in the cache now,
+        and later changes go through ``put``, so they need not be asked again."""
         self.dirty: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
         self.lines: list[Line] = []
 
@@ -127,20 +131,42 @@ class SqlStore:
                 row = conn.execute(sa.select(table).where(*where)).mappings().first()
             if row is None:
                 return None
-            cached[key] = kind.model_validate(dict(row))
+            self.remember(kind.model_validate(dict(row)))
         return cached[key]  # type: ignore[return-value]
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
-        table = table_of(kind)
-        clauses = [table.c[name] == value for name, value in where.items()]
-        with self.connection() as conn:
-            rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
-        cached = self.cache.setdefault(kind, {})
-        for row in rows:
-            record = kind.model_validate(dict(row))
-            cached.setdefault(record.key_values(), record)
-        chosen: list[R] = [r for r in cached.values() if matches(r, where)]  # type: ignore[misc]
+        question = (kind, frozenset(where.items()))
+        if question not in self.answered:
+            table = table_of(kind)
+            clauses = [table.c[name] == value for name, value in where.items()]
+            with self.connection() as conn:
+                rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
+            cached = self.cache.setdefault(kind, {})
+            for row in rows:
+                record = kind.model_validate(dict(row))
+                if record.key_values() not in cached:
+                    self.remember(record)
+            self.answered.add(question)
+        candidates = self.candidates(kind, where)
+        chosen: list[R] = [r for r in candidates if matches(r, where)]  # type: ignore[misc]
         return sorted(chosen, key=lambda r: r.key_values())
+
+    def candidates(self, kind: type[Record], where: dict[str, Any]) -> list[Record]:
+        cached = self.cache.get(kind, {})
+        field = next((f for f in kind.indexes if f in where), None)
+        if field is None:
+            return list(cached.values())
+        return [cached[k] for k in self.index.get((kind, field, where[field]), ())]
+
+    def remember(self, record: Record) -> None:
+        kind, key = type(record), record.key_values()
+        cached = self.cache.setdefault(kind, {})
+        old = cached.get(key)
+        for field in kind.indexes:
+            if old is not None:
+                self.index.get((kind, field, getattr(old, field)), set()).discard(key)
+            self.index.setdefault((kind, field, getattr(record, field)), set()).add(key)
+        cached[key] = record
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[Connection]:
@@ -151,9 +177,8 @@ class SqlStore:
                 yield conn
 
     def put(self, record: Record) -> None:
-        kind, key = type(record), record.key_values()
-        self.cache.setdefault(kind, {})[key] = record
-        self.dirty.setdefault(kind, {})[key] = record
+        self.remember(record)
+        self.dirty.setdefault(type(record), {})[record.key_values()] = record
 
     def emit(self, line: Line) -> None:
         self.lines.append(line)
@@ -168,6 +193,8 @@ class SqlStore:
     def forget(self) -> None:
         """Drop the cache and any unflushed work (after a flush, or a failed transaction)."""
         self.cache.clear()
+        self.index.clear()
+        self.answered.clear()
         self.dirty.clear()
         self.lines.clear()
 

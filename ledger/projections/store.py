@@ -46,7 +46,11 @@ class MemoryStore:
         else:
             keys = self.index[(kind, indexed, where[indexed])]
             candidates = (table[k] for k in sorted(keys))
-        return [r for r in candidates if matches(r, where)]  # type: ignore[misc]
+        checks = [(f, v) for f, v in where.items() if f != indexed]
+        found = [
+            r for r in candidates if all(r.__dict__[field] == value for field, value in checks)
+        ]
+        return found  # type: ignore[return-value]
 
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -78,7 +79,7 @@ class BaseRuleset:
 
     # --- building a team -------------------------------------------------------------
 
-    @property
+    @cached_property
     def _team_lists(self) -> dict[str, TeamList]:
         return load_team_lists(self.data_dir / "teams")
 

@@ -22,6 +22,8 @@ class DiceBox:
     simulated: dict[str, int] = field(default_factory=dict)
     """Count of simulated rolls per subject team or player (``""`` when no subject)."""
     event: int = 0
+    recorded: dict[str, int] = field(default_factory=dict)
+    """Count of recorded rolls used, per subject, like ``simulated``."""
 
     def roll(
         self,
@@ -32,13 +34,20 @@ class DiceBox:
     ) -> tuple[int, ...]:
         for roll in recorded:
             if roll.purpose == purpose and roll.dice == dice and roll.subject == subject:
+                key = subject or ""
+                self.recorded[key] = self.recorded.get(key, 0) + 1
                 return roll.values
         return self.simulate(purpose, dice, subject)
 
     def simulate(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
         key = subject or ""
         self.simulated[key] = self.simulated.get(key, 0) + 1
-        material = f"{self.league}|{self.event}|{purpose}|{key}|{self.seed}".encode()
+        return self.draw(purpose, dice, subject)
+
+    def draw(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
+        """The roll the generator gives this event, purpose and subject, without counting it
+        (a replay may look at a roll before it knows whether it will use it)."""
+        material = f"{self.league}|{self.event}|{purpose}|{subject or ''}|{self.seed}".encode()
         rng = random.Random(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
         count, sides = dice_shape(dice)
         return tuple(rng.randint(1, sides) for _ in range(count))

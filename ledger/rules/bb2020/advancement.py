@@ -8,6 +8,7 @@ skills, has a Current Value of 85,000 + 3 x 20,000 = 145,000.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
@@ -27,8 +28,13 @@ def skill_base(name: str) -> str:
     return re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower()
 
 
+@cache
+def skills_by_base() -> dict[str, Skill]:
+    return {skill_base(s.name): s for s in skills().skills}
+
+
 def find_skill(name: str) -> Skill | None:
-    return next((s for s in skills().skills if skill_base(s.name) == skill_base(name)), None)
+    return skills_by_base().get(skill_base(name))
 
 
 def cost(t: Tables, player: PlayerRow, kind: str) -> int:

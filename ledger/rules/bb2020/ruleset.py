@@ -13,8 +13,9 @@ give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,7 +35,7 @@ from ledger.rules.bb2020.tables import band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
-from ledger.rules.schema import Position
+from ledger.rules.schema import Position, TeamList
 
 
 class BB2020Options(BaseModel):
@@ -65,6 +66,13 @@ class BB2020(BaseRuleset):
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
     features = frozenset({"inducements", "redraft", "star_contracts", "temporary_retirement"})
     post_game_closes = True
+    example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"bonus_points": "added"},
+        {"bonus_points": "tiebreak", "redraft_cap": False},
+        {"star_player_contracts": True, "referees": True},
+    )
+    """Option sets the contract suite (tests/rules/test_contract.py) runs a league under."""
 
     @property
     def opts(self) -> BB2020Options:
@@ -84,33 +92,7 @@ class BB2020(BaseRuleset):
         return tables().dedicated_fans.start
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        t, team_list = tables(), self.team_list(team.roster)
-        items = {
-            "reroll": SidelineItem(
-                id="reroll",
-                name="Team Re-roll",
-                price=team_list.reroll_cost,
-                max=t.max_rerolls,
-                double_after_draft=True,
-                counts_as="reroll",
-            ),
-            "dedicated_fans": SidelineItem(
-                id="dedicated_fans",
-                name="Dedicated Fans",
-                price=t.dedicated_fans.price,
-                max=t.dedicated_fans.draft_max,
-                in_value=False,
-                draft_only=True,
-                counts_as="fans",
-            ),
-        }
-        for item_id, staff in t.sideline.items():
-            if item_id == "apothecary" and not team_list.apothecary:
-                continue
-            items[item_id] = SidelineItem(
-                id=item_id, name=staff.name, price=staff.price, max=staff.max
-            )
-        return items
+        return sideline_of(self.team_list(team.roster))
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
@@ -437,3 +419,34 @@ def star_casualty(casualty: Casualty) -> Casualty:
     if casualty.outcome not in contracts.SERIOUS:
         return casualty
     return casualty.model_copy(update={"outcome": "seriously_hurt", "effects": ("miss_next_game",)})
+
+
+@cache
+def sideline_of(team_list: TeamList) -> Mapping[str, SidelineItem]:
+    """The core rules' Sideline Staff and re-rolls a team list may buy (asked on every value
+    refresh, so built once per list)."""
+    t = tables()
+    items = {
+        "reroll": SidelineItem(
+            id="reroll",
+            name="Team Re-roll",
+            price=team_list.reroll_cost,
+            max=t.max_rerolls,
+            double_after_draft=True,
+            counts_as="reroll",
+        ),
+        "dedicated_fans": SidelineItem(
+            id="dedicated_fans",
+            name="Dedicated Fans",
+            price=t.dedicated_fans.price,
+            max=t.dedicated_fans.draft_max,
+            in_value=False,
+            draft_only=True,
+            counts_as="fans",
+        ),
+    }
+    for item_id, staff in t.sideline.items():
+        if item_id == "apothecary" and not team_list.apothecary:
+            continue
+        items[item_id] = SidelineItem(id=item_id, name=staff.name, price=staff.price, max=staff.max)
+    return items

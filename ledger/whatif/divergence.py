@@ -1,0 +1,54 @@
+"""Divergences (DESIGN.md decision 4): what the target edition would not allow, and what the
+replay did instead. Nothing a replay changes goes unlisted.
+
+Each divergence names the policy applied; docs/whatif.md explains each policy to a
+commissioner. Worked example: a BB2020 team's thirteenth lineman replayed under dz3 (at most
+12 linemen) is ``Divergence(seq=40, event="PlayerHired", team="reavers", subject="p13",
+rule="position-limit", reason="the Human list allows at most 12 x Lineman",
+policy="lineman-instead", action="not hired: ...")``.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+POLICIES: dict[str, str] = {
+    "map-by-table": "named in the target edition's terms by the mapping tables",
+    "nearest-list": "the team plays the nearest team list of the target edition",
+    "lineman-instead": "the player is hired as the target list's lineman",
+    "skip": "the decision is left out of the replay (any gold stays in the treasury)",
+    "defer": "the decision waits until the target edition allows it",
+    "buy-what-fits": "as many as the target's limits and the treasury allow are bought",
+    "take-what-there-is": "a fine takes what the treasury holds, never more",
+    "substitute-skill": "the first fallback skill the target allows is taken instead",
+    "roll-decides": "the target's own roll decides what the advancement gives",
+    "kept-as-recorded": "the recorded fact stands although the target would not allow it",
+    "pay-or-sit-out": "an appearance fee is paid when the treasury allows; else the player"
+    " earns nothing from the match",
+    "never-applied": "the decision was deferred and never became allowed",
+}
+"""Every policy a divergence may name, with what it does."""
+
+
+class Divergence(BaseModel):
+    """One decision or fact the target edition would not take as recorded."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seq: int
+    """The event of the league's log it concerns."""
+    event: str
+    """That event's type."""
+    team: str | None = None
+    subject: str | None = None
+    """The player, item or match concerned, when not the team itself."""
+    rule: str
+    """What the target edition objects to: ``team-list``, ``position``, ``position-limit``,
+    ``roster-full``, ``treasury``, ``advancement``, ``skill``, ``casualty``, ``feature``,
+    ``star``, ``item``, ``fees``, ``match``, ``season``, ``player``..."""
+    reason: str
+    policy: str
+    action: str
+    """What the replay did instead."""
+
+    def sort_key(self) -> tuple[int, str, str, str]:
+        return (self.seq, self.team or "", self.subject or "", self.rule)

@@ -1,0 +1,309 @@
+"""Puts each event of a league's log in the target edition's terms, before the fold sees it.
+
+The translation depends only on the log and the mapping tables (ledger/whatif/mappings),
+never on the replay's state or dice, so it is done once per what-if and shared by every
+Monte Carlo sample. What depends on the replay's state (a position limit reached, a
+purchase the treasury cannot pay) is decided later by ``ledger.whatif.policies``.
+
+A fact that cannot be mapped is a divergence, never a crash: a team list with no
+equivalent plays the nearest one (or Humans), a position without one is hired as the
+list's lineman, a star the edition does not have is not hired, a casualty effect the
+edition does not have (a BB2020 -1 PA under LRB6) is dropped and the rest of the casualty
+stands.
+
+Worked example: ``PlayerHired(team="rats", position="clanrat")`` of a BB2020 Skaven team
+is, for lrb6-zal, the same event with ``position="lineman"``; for dz3 a BB2020 Skaven
+``blitzer`` becomes a ``storm_vermin``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ledger.domain import events as ev
+from ledger.domain.values import Casualty, Hireling, TeamSheet
+from ledger.errors import LedgerError
+from ledger.projections.fold import amended, corrections_of
+from ledger.rules.protocol import Ruleset
+from ledger.rules.schema import Position, TeamList
+from ledger.whatif import mapping
+from ledger.whatif.divergence import Divergence
+
+FALLBACK_LIST = "human"
+"""The list a team plays when the tables know no equivalent: every edition has Humans."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of the log as the replay will meet it."""
+
+    original: ev.LedgerEvent
+    event: ev.LedgerEvent | None
+    """The event in the target's terms; ``None`` when nothing of it applies there."""
+    voided: bool = False
+    notes: tuple[Divergence, ...] = ()
+
+
+def lineman(team_list: TeamList) -> Position:
+    """The list's lineman: the position with the highest maximum, then the cheapest."""
+    return min(team_list.positions, key=lambda p: (-p.max, p.cost))
+
+
+@dataclass
+class Translator:
+    source: Ruleset
+    target: Ruleset
+    rows: dict[str, mapping.TeamRow | None] = field(default_factory=dict)
+    """The concordance row each team's list was mapped by."""
+    rosters: dict[str, str] = field(default_factory=dict)
+    """Each team's list in the target edition."""
+    notes: list[Divergence] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return self.source.id == self.target.id
+
+    def translate_log(self, events: Iterable[ev.LedgerEvent]) -> list[Step]:
+        log = list(events)
+        corrections = corrections_of(log)
+        steps = []
+        for event in log:
+            correction = corrections.get(event.seq)
+            if correction is not None and correction.action == "void":
+                steps.append(Step(event, None, voided=True))
+                continue
+            read = amended(event, correction) if correction is not None else event
+            self.notes = []
+            translated = self.translate(read)
+            steps.append(Step(event, translated, notes=tuple(self.notes)))
+        return steps
+
+    def note(
+        self,
+        event: ev.LedgerEvent,
+        *,
+        rule: str,
+        reason: str,
+        policy: str,
+        action: str,
+        subject: str | None = None,
+        team: str | None = None,
+    ) -> None:
+        owner = team or getattr(event, "team", None)
+        self.notes.append(
+            Divergence(
+                seq=event.seq,
+                event=type(event).__name__,
+                team=owner if isinstance(owner, str) else None,
+                subject=subject,
+                rule=rule,
+                reason=reason,
+                policy=policy,
+                action=action,
+            )
+        )
+
+    def translate(self, event: ev.LedgerEvent) -> ev.LedgerEvent | None:
+        if isinstance(event, ev.LeagueCreated):
+            options = self.target.options.model_dump(mode="json")
+            return event.model_copy(update={"ruleset": self.target.id, "options": options})
+        if isinstance(event, ev.TeamRegistered):
+            return self.team_registered(event)
+        if self.identical:
+            return event
+        if isinstance(event, ev.PlayerHired):
+            return self.player_hired(event)
+        if isinstance(event, ev.SidelinePurchased):
+            return self.purchases(event)
+        if isinstance(event, ev.SidelineReleased):
+            return self.release(event)
+        if isinstance(event, ev.PlayerAdvanced) and event.skill:
+            renamed = mapping.skill(self.source.id, self.target.id, event.skill)
+            return event.model_copy(update={"skill": renamed})
+        if isinstance(event, ev.MatchRecorded):
+            return self.match(event)
+        if isinstance(event, ev.CardPlayed) and event.casualty is not None:
+            read = self.casualty(event, event.casualty, event.against)
+            return event.model_copy(update={"casualty": read})
+        return event
+
+    # --- teams and players ------------------------------------------------------------------
+
+    def team_registered(self, event: ev.TeamRegistered) -> ev.TeamRegistered:
+        roster, row = self.team_list(event)
+        self.rows[event.team], self.rosters[event.team] = row, roster
+        treasury = event.treasury
+        if treasury == self.source.starting_treasury():
+            treasury = self.target.starting_treasury()
+        return event.model_copy(update={"roster": roster, "treasury": treasury})
+
+    def team_list(self, event: ev.TeamRegistered) -> tuple[str, mapping.TeamRow | None]:
+        known = self.target.team_lists()
+        if self.identical or mapping.same_family(self.source.id, self.target.id):
+            if event.roster in known:
+                return event.roster, None
+        found = mapping.team_list(self.source.id, self.target.id, event.roster)
+        if found is not None and found.name in known:
+            if found.approx:
+                self.note(
+                    event,
+                    rule="team-list",
+                    reason=f"{self.target.name} has no {event.roster} list",
+                    policy="nearest-list",
+                    action=f"plays as {known[found.name].name} ({found.name})",
+                )
+            return found.name, found.row
+        self.note(
+            event,
+            rule="team-list",
+            reason=f"no {self.target.name} list corresponds to {event.roster}",
+            policy="nearest-list",
+            action=f"plays as {known[FALLBACK_LIST].name} ({FALLBACK_LIST})",
+        )
+        return FALLBACK_LIST, None
+
+    def position(self, event: ev.LedgerEvent, team: str, position_id: str, who: str) -> str:
+        """The target position for a source position of ``team``'s list."""
+        team_list = self.target.team_list(self.rosters[team])
+        if mapping.same_family(self.source.id, self.target.id):
+            mapped: str | None = position_id
+        else:
+            mapped = mapping.position(
+                self.rows.get(team), self.source.id, self.target.id, position_id
+            )
+        if mapped is not None and team_list.position(mapped) is not None:
+            return mapped
+        fallback = lineman(team_list)
+        self.note(
+            event,
+            team=team,
+            subject=who,
+            rule="position",
+            reason=f"the {team_list.name} list has no position like {position_id}",
+            policy="lineman-instead",
+            action=f"{who} plays as a {fallback.name}",
+        )
+        return fallback.id
+
+    def player_hired(self, event: ev.PlayerHired) -> ev.PlayerHired | None:
+        if event.kind == "star" and event.star:
+            star = self.star(event, event.star, event.player)
+            if star is None:
+                return None
+            return event.model_copy(update={"star": star, "position": star, "from_list": None})
+        update: dict[str, object] = {"from_list": None, "equipment": ()}
+        if event.from_list is not None:
+            self.note(
+                event,
+                subject=event.player,
+                rule="position",
+                reason=f"{self.target.name} teams take no players from another list",
+                policy="map-by-table",
+                action=f"{event.name} is hired from the team's own list",
+            )
+        if event.equipment:
+            self.note(
+                event,
+                subject=event.player,
+                rule="item",
+                reason=f"{', '.join(event.equipment)}: no such equipment in {self.target.name}",
+                policy="skip",
+                action=f"{event.name} is hired without it",
+            )
+        update["position"] = self.position(event, event.team, event.position, event.name)
+        return event.model_copy(update=update)
+
+    def star(self, event: ev.LedgerEvent, star_id: str, who: str) -> str | None:
+        mapped = mapping.star(self.source.id, self.target.id, star_id)
+        try:
+            self.target.star(mapped)
+        except LedgerError:
+            self.note(
+                event,
+                subject=who,
+                rule="star",
+                reason=f"{self.target.name} has no star player {star_id}",
+                policy="skip",
+                action="not hired; his price stays in the treasury",
+            )
+            return None
+        return mapped
+
+    # --- the sideline -------------------------------------------------------------------------
+
+    def purchases(self, event: ev.SidelinePurchased) -> ev.SidelinePurchased | None:
+        kept = []
+        for purchase in event.purchases:
+            mapped = mapping.item(self.source.id, self.target.id, purchase.item)
+            if mapped is None:
+                self.note(
+                    event,
+                    subject=purchase.item,
+                    rule="item",
+                    reason=f"{self.target.name} sells nothing like {purchase.item}",
+                    policy="skip",
+                    action="not bought; the gold stays in the treasury",
+                )
+                continue
+            kept.append(purchase.model_copy(update={"item": mapped}))
+        return event.model_copy(update={"purchases": tuple(kept)}) if kept else None
+
+    def release(self, event: ev.SidelineReleased) -> ev.SidelineReleased | None:
+        mapped = mapping.item(self.source.id, self.target.id, event.item)
+        return event.model_copy(update={"item": mapped}) if mapped is not None else None
+
+    # --- matches ------------------------------------------------------------------------------
+
+    def match(self, event: ev.MatchRecorded) -> ev.MatchRecorded:
+        update: dict[str, object] = {
+            "casualties": tuple(
+                self.casualty(event, c, victim_team(event, c.victim)) for c in event.casualties
+            ),
+            "home": self.sheet(event, event.home),
+            "away": self.sheet(event, event.away),
+            "others": tuple(self.sheet(event, s) for s in event.others),
+        }
+        if event.concession is not None:
+            kind = mapping.concession(self.target.id, event.concession.kind)
+            update["concession"] = event.concession.model_copy(update={"kind": kind})
+        return event.model_copy(update=update)
+
+    def sheet(self, event: ev.MatchRecorded, sheet: TeamSheet) -> TeamSheet:
+        if not sheet.hirelings or sheet.team not in self.rosters:
+            return sheet
+        hirelings = tuple(self.hireling(event, sheet.team, h) for h in sheet.hirelings)
+        return sheet.model_copy(update={"hirelings": hirelings})
+
+    def hireling(self, event: ev.MatchRecorded, team: str, hireling: Hireling) -> Hireling:
+        if hireling.kind == "star" and hireling.star:
+            mapped = mapping.star(self.source.id, self.target.id, hireling.star)
+            return hireling.model_copy(update={"star": mapped})
+        if hireling.position is None:
+            return hireling
+        position = self.position(event, team, hireling.position, hireling.name)
+        return hireling.model_copy(update={"position": position})
+
+    def casualty(self, event: ev.LedgerEvent, casualty: Casualty, team: str | None) -> Casualty:
+        read, dropped = mapping.reread(self.target.id, casualty)
+        for reason in dropped:
+            self.note(
+                event,
+                team=team,
+                subject=casualty.victim,
+                rule="casualty",
+                reason=f"{casualty.outcome}: {reason}",
+                policy="map-by-table",
+                action=f"read as {read.outcome} ({', '.join(read.effects) or 'no lasting effect'})",
+            )
+        return read
+
+
+def victim_team(event: ev.MatchRecorded, victim: str) -> str | None:
+    """The team whose sheet names the victim (reports add every victim to his sheet)."""
+    for sheet in event.sheets():
+        if any(p.player == victim for p in sheet.players) or any(
+            h.id == victim for h in sheet.hirelings
+        ):
+            return sheet.team
+    return None
