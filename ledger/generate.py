@@ -23,8 +23,10 @@ from typing import Any
 
 from ledger.application import matches, seasons, teams
 from ledger.application.batch import Batch
+from ledger.application.context import Fact
+from ledger.application.context import draft as unsaved
 from ledger.application.reports import MatchReport
-from ledger.application.service import LeagueLedger
+from ledger.application.service import LeagueLedger, Plan
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Division
@@ -78,6 +80,11 @@ NOUNS = (
 TD_WEIGHTS = (25, 35, 25, 12, 3)
 CASUALTY_WEIGHTS = (30, 35, 22, 10, 3)
 Progress = Callable[[int], None]
+
+
+def command(plan: Callable[..., list[Fact]], *args: Any) -> Plan:
+    """A command's plan with its arguments, as ``Batch.run`` takes it."""
+    return lambda context: plan(context, *args)
 
 
 @dataclass(frozen=True)
@@ -202,7 +209,7 @@ def buy_what_helps(batch: Batch, team_id: str) -> None:
     ):
         if item_id in items:
             try:
-                batch.run(lambda c, i=item_id, n=count: teams.plan_buy(c, team_id, i, n))
+                batch.run(command(teams.plan_buy, team_id, item_id, count))
             except LedgerError:
                 continue
 
@@ -219,11 +226,8 @@ def redraft_all(batch: Batch, ids: Sequence[str]) -> None:
         carry = {"reroll": batch.fold.team(team_id).rerolls}
         while keep:
             try:
-                batch.run(
-                    lambda c, k=tuple(keep): teams.plan_redraft(
-                        c, team_id, list(k), {i: n for i, n in carry.items() if n}, {}, True
-                    )
-                )
+                kept, carried = list(keep), {i: n for i, n in carry.items() if n}
+                batch.run(command(teams.plan_redraft, team_id, kept, carried, {}, True))
                 break
             except LedgerError:
                 keep.pop()  # over budget: let the most recently hired go
@@ -355,19 +359,22 @@ def advance_who_must(batch: Batch, team_id: str) -> None:
 def take_a_skill(batch: Batch, team: TeamRow, player: PlayerRow) -> bool:
     for kind in ("chosen_primary", "chosen_secondary"):
         for skill in known_skills(batch):
-            draft = ev.PlayerAdvanced.model_construct(
-                team=team.team_id,
-                player=player.player_id,
-                kind=kind,
-                skill=skill,
-                characteristic=None,
-                category=None,
-                dice=(),
+            proposed = unsaved(
+                ev.PlayerAdvanced,
+                {
+                    "team": team.team_id,
+                    "player": player.player_id,
+                    "kind": kind,
+                    "skill": skill,
+                    "characteristic": None,
+                    "category": None,
+                    "dice": (),
+                },
             )
-            if not batch.ruleset.check_advancement(player, team, draft):
+            if not batch.ruleset.check_advancement(player, team, proposed):
                 batch.run(
-                    lambda c, k=kind, s=skill: teams.plan_advance(
-                        c, team.team_id, player.player_id, k, s, None, ()
+                    command(
+                        teams.plan_advance, team.team_id, player.player_id, kind, skill, None, ()
                     )
                 )
                 return True

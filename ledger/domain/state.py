@@ -58,10 +58,11 @@ def defaults_of(cls: type[BaseModel]) -> dict[str, Any]:
 
 
 _defaults: dict[type[BaseModel], dict[str, Any]] = {}
+T = TypeVar("T")
 
 
-def trusted(cls: type[Any], values: dict[str, Any], fields_set: set[str]) -> Any:
-    new = cls.__new__(cls)
+def trusted(cls: type[T], values: dict[str, Any], fields_set: set[str]) -> T:
+    new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)
     object.__setattr__(new, "__pydantic_fields_set__", fields_set)
     object.__setattr__(new, "__pydantic_extra__", None)

@@ -50,7 +50,7 @@ class MemoryStore:
         found = [
             r for r in candidates if all(r.__dict__[field] == value for field, value in checks)
         ]
-        return found  # type: ignore[return-value]
+        return cast("list[R]", found)
 
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()

@@ -8,6 +8,7 @@ ask a different ruleset the same questions about the same events.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -90,6 +91,8 @@ class Ruleset(Protocol):
     value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: ClassVar[str]
+    data_dir: ClassVar[Path]
+    """Where the edition's data files live (team lists, skills, stars, tables)."""
     options: BaseModel
     features: ClassVar[frozenset[str]]
     """Optional league mechanics this edition has: ``bounties``, ``cards``,
