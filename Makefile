@@ -27,7 +27,7 @@ test: lint
 	exit $$status
 
 bench: $(VENV)/.installed
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) demo .pytest_cache .mypy_cache .ruff_cache

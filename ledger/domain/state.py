@@ -26,7 +26,8 @@ class Record(BaseModel):
     indexes: ClassVar[tuple[str, ...]] = ()
 
     def key_values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.key)
+        values = self.__dict__
+        return tuple([values[name] for name in self.key])
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A changed copy without validation: the fold copies records tens of times per
@@ -257,6 +258,7 @@ class StandingRow(Record):
 class TreasuryLine(Line):
     table = "rm_treasury"
     key = ("league_id", "team_id", "seq", "line")
+    indexes = ("team_id",)
 
     league_id: str
     team_id: str
@@ -271,6 +273,7 @@ class TreasuryLine(Line):
 class PlayerGameLine(Line):
     table = "rm_player_games"
     key = ("league_id", "player_id", "match_id")
+    indexes = ("season", "match_id")
 
     league_id: str
     player_id: str
@@ -310,6 +313,7 @@ class EventRef(Line):
 
     table = "rm_event_refs"
     key = ("league_id", "seq", "ref")
+    indexes = ("ref",)
 
     league_id: str
     seq: int

@@ -40,7 +40,6 @@ from ledger.rules.effects import (
 )
 from ledger.rules.protocol import Ruleset
 
-
 MILESTONES = (
     ev.TeamRegistered,
     ev.MatchRecorded,

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from ledger.domain.state import (
     EventRef,
     LeagueRow,
+    LeagueView,
     Line,
     MatchRow,
     PlayerGameLine,
@@ -50,6 +51,8 @@ class TableRow(Answer):
     division: str
     row: StandingRow
     separated_by: str | None = None
+    values: dict[str, int] = {}
+    """The team's figures now, by the edition's keys (``tr``; ``tv`` and ``ctv``)."""
 
 
 class Standings(Answer):
@@ -57,6 +60,8 @@ class Standings(Answer):
     season: int
     bonus_mode: str
     divisions: dict[str, list[TableRow]]
+    value_labels: dict[str, str] = {}
+    """How the edition names the teams' figures: ``{"tr": "TR"}``, ``{"tv": "TV", ...}``."""
 
 
 class Leader(Answer):
@@ -84,11 +89,33 @@ STAT_COLUMNS: dict[str, str] = {
 
 
 class Queries:
-    def __init__(self, engine: Engine, league: LeagueRow, ruleset: Ruleset) -> None:
+    def __init__(
+        self,
+        engine: Engine | None,
+        league: LeagueRow,
+        ruleset: Ruleset,
+        store: LeagueView | None = None,
+    ) -> None:
+        """Questions about ``league`` from its SQL read models (``engine``), or from any
+        other store of its records (``store``: a what-if replay's ``MemoryStore``)."""
+        if store is None:
+            if engine is None:
+                raise ValueError("Queries needs the read models' engine or a store")
+            store = SqlStore(engine)
         self.engine = engine
         self.league = league
         self.ruleset = ruleset
-        self.store = SqlStore(engine)
+        self.store: LeagueView = store
+
+    @classmethod
+    def over(cls, store: LeagueView, league: LeagueRow, ruleset: Ruleset) -> Queries:
+        """The questions answered from ``store`` alone (leaders and lines need SQL)."""
+        return cls(None, league, ruleset, store)
+
+    def sql(self) -> Engine:
+        if self.engine is None:
+            raise ValueError("this question is answered from the SQL read models only")
+        return self.engine
 
     @property
     def league_id(self) -> str:
@@ -118,15 +145,20 @@ class Queries:
         )
 
     def seasons(self) -> list[int]:
-        table = table_of(StandingRow)
-        with self.engine.connect() as conn:
-            found = (
-                conn.execute(
-                    sa.select(table.c.season).distinct().where(table.c.league_id == self.league_id)
+        if self.engine is None:
+            found = [r.season for r in self.store.select(StandingRow, league_id=self.league_id)]
+        else:
+            table = table_of(StandingRow)
+            with self.sql().connect() as conn:
+                found = list(
+                    conn.execute(
+                        sa.select(table.c.season)
+                        .distinct()
+                        .where(table.c.league_id == self.league_id)
+                    )
+                    .scalars()
+                    .all()
                 )
-                .scalars()
-                .all()
-            )
         return sorted(
             {*found, *([self.league.current_season] if self.league.current_season else [])}
         )
@@ -142,7 +174,8 @@ class Queries:
         rows = self.store.select(StandingRow, league_id=self.league_id, season=chosen)
         scheme = self.ruleset.points_scheme(self.league.points)
         results = self.results(chosen)
-        names = {t.team_id: t.name for t in self.teams()}
+        teams = {t.team_id: t for t in self.teams()}
+        names = {team_id: t.name for team_id, t in teams.items()}
         divisions: dict[str, list[TableRow]] = {}
         for division in sorted({r.division for r in rows}):
             members = [r for r in rows if r.division == division]
@@ -154,6 +187,7 @@ class Queries:
                     division=division,
                     row=r.row,
                     separated_by=r.separated_by,
+                    values=teams[r.team_id].values if r.team_id in teams else {},
                 )
                 for r in self.ruleset.rank(members, results, scheme)
             ]
@@ -162,6 +196,7 @@ class Queries:
             season=chosen,
             bonus_mode=scheme.bonus_mode if scheme.bonus else "none",
             divisions=divisions,
+            value_labels=dict(self.ruleset.value_labels),
         )
 
     def results(self, season: int) -> list[tuple[str, str, int, int]]:
@@ -192,7 +227,7 @@ class Queries:
             .order_by(table.c[column].desc(), table.c.player_id)
             .limit(limit)
         )
-        with self.engine.connect() as conn:
+        with self.sql().connect() as conn:
             rows = conn.execute(query).mappings().all()
         return [
             Leader(
@@ -231,19 +266,27 @@ class Queries:
     def history(self, ref: str) -> list[EventRef]:
         """Every event that touched a team, player or match, and the corrections of them
         (a player's games come from his game lines)."""
-        direct = self.lines(EventRef, ref=ref)
+        refs = [ref]
         if ref.startswith("player:"):
             games = self.lines(PlayerGameLine, player_id=ref.removeprefix("player:"))
-            direct += [
-                line
-                for game in games
-                for line in self.lines(EventRef, ref=f"match:{game.match_id}")
-                if line.seq == game.seq
-            ]
-        seqs = {line.seq for line in direct}
-        corrections = [line for seq in seqs for line in self.lines(EventRef, ref=f"event:{seq}")]
+            refs += [f"match:{game.match_id}" for game in games]
+        table = table_of(EventRef)
+        direct = self.rows(EventRef, table.c.ref.in_(refs))
+        corrections = self.rows(
+            EventRef, table.c.ref.in_(sorted({f"event:{line.seq}" for line in direct}))
+        )
         everything = {line.seq: line for line in (*direct, *corrections)}
         return [everything[seq] for seq in sorted(everything)]
+
+    def rows(self, kind: type[Line], *clauses: Any) -> list[Any]:
+        table = table_of(kind)
+        with self.sql().connect() as conn:
+            found = (
+                conn.execute(sa.select(table).where(table.c.league_id == self.league_id, *clauses))
+                .mappings()
+                .all()
+            )
+        return [kind.model_validate(dict(r)) for r in found]
 
     def lines(self, kind: type[Line], **where: Any) -> list[Any]:
         table = table_of(kind)
@@ -251,6 +294,6 @@ class Queries:
             table.c.league_id == self.league_id,
             *(table.c[k] == v for k, v in where.items()),
         ]
-        with self.engine.connect() as conn:
+        with self.sql().connect() as conn:
             rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
         return [kind.model_validate(dict(r)) for r in rows]

@@ -28,11 +28,10 @@ from ledger.projections.sql import (
     METADATA,
     POSITION,
     SqlStore,
+    bulk_insert,
     delete_league,
     fingerprint,
     insert_lines,
-    row_of,
-    table_of,
 )
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
@@ -241,9 +240,7 @@ class LineSink:
 
 def write_memory(conn: Connection, memory: MemoryStore) -> None:
     for kind in ENTITY_RECORDS:
-        rows = [row_of(r) for r in memory.all(kind)]
-        if rows:
-            conn.execute(table_of(kind).insert(), rows)
+        bulk_insert(conn, kind, memory.all(kind))
     insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
 
 

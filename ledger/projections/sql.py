@@ -17,7 +17,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
@@ -76,6 +78,46 @@ def row_of(record: Record) -> dict[str, Any]:
     return record.model_dump(mode="json")
 
 
+@cache
+def nested(kind: type[Record]) -> bool:
+    """Whether a record class holds pydantic values (which need ``model_dump``)."""
+    hints = typing.get_type_hints(kind)
+    return any(
+        "BaseModel" in repr(hints[name]) or has_model(hints[name]) for name in kind.model_fields
+    )
+
+
+def has_model(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(has_model(arg) for arg in typing.get_args(annotation))
+
+
+def bulk_insert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
+    """Insert many new rows. On SQLite the driver's executemany takes plain tuples (JSON
+    columns serialised here), skipping SQLAlchemy's per-row work: rebuilds write millions."""
+    if not records:
+        return
+    table = table_of(kind)
+    if conn.dialect.name != "sqlite" or nested(kind):
+        conn.execute(table.insert(), [row_of(r) for r in records])
+        return
+    names = list(kind.model_fields)
+    json_columns = {c.name for c in table.columns if isinstance(c.type, sa.JSON)}
+    encode = [(name, name in json_columns) for name in names]
+    rows = [
+        tuple(
+            orjson.dumps(v).decode() if is_json and v is not None else v
+            for name, is_json in encode
+            for v in (r.__dict__[name],)
+        )
+        for r in records
+    ]
+    marks = ", ".join("?" for _ in names)
+    columns = ", ".join(f'"{name}"' for name in names)  # 'values' is an SQL keyword
+    conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})', rows)
+
+
 def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
     if not records:
         return
@@ -90,11 +132,11 @@ def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> N
 
 
 def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
-    by_kind: dict[type[Line], list[dict[str, Any]]] = {}
+    by_kind: dict[type[Line], list[Line]] = {}
     for line in lines:
-        by_kind.setdefault(type(line), []).append(row_of(line))
-    for kind, rows in by_kind.items():
-        conn.execute(table_of(kind).insert(), rows)
+        by_kind.setdefault(type(line), []).append(line)
+    for kind, found in by_kind.items():
+        bulk_insert(conn, kind, found)
 
 
 def delete_league(conn: Connection, league_id: str) -> None:

@@ -70,3 +70,12 @@ class MemoryStore:
     def all(self, kind: type[R]) -> list[R]:
         found = cast("list[R]", list(self.records[kind].values()))
         return sorted(found, key=lambda r: r.key_values())
+
+    def copy(self) -> MemoryStore:
+        """A store that starts where this one stands and goes its own way (records are
+        frozen, so both may share them; a what-if's Monte Carlo samples start from one)."""
+        twin = MemoryStore(self.sink)
+        twin.records.update({kind: dict(table) for kind, table in self.records.items()})
+        twin.index.update({key: set(keys) for key, keys in self.index.items()})
+        twin.lines = {kind: list(lines) for kind, lines in self.lines.items()}
+        return twin

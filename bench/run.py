@@ -1,0 +1,310 @@
+"""The ledger's performance benchmarks: ``make bench`` (or ``python bench/run.py``).
+
+For ledgers of about 10^4, 10^5 and 10^6 events (synthetic BB2020 leagues made by
+``ledger.generate`` through the real commands, cached under .benchmarks/), it measures:
+
+- the raw floor: the same stored rows read from SQLite and JSON-decoded, nothing else;
+- the library's read and decode of the same events;
+- a full rebuild of every read model, in events per second, and its ratio to the floor;
+- the peak memory of the rebuild (in a child process, so it is the rebuild's alone);
+- the latency of recording one match report (p50, p99) into the ledger, against a ledger
+  of just the drafted teams;
+- the time of the queries (roster, standings, leaders, treasury, history).
+
+The figures and the machine are printed as Markdown, ready for docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ledger.application.reports import parse_report
+from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.generate import Spec, generate
+from ledger.projections.queries import Queries
+from ledger.rules import find_ruleset
+
+CACHE = Path(".benchmarks")
+SIZES = {  # spec -> roughly this many events (about 6.5 events per game)
+    10_000: Spec(teams=64, seasons=3, seed=1, division_size=16, slug="bench"),
+    100_000: Spec(teams=200, seasons=10, seed=1, division_size=16, slug="bench"),
+    1_000_000: Spec(teams=1000, seasons=20, seed=1, division_size=16, slug="bench"),
+}
+
+
+def ledger_of(size: int) -> Path:
+    """The cached ledger for this size, generated on first use."""
+    path = CACHE / f"ledger-{size}.db"
+    if not path.exists():
+        CACHE.mkdir(exist_ok=True)
+        partial = path.with_suffix(".partial.db")
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            leftover.unlink(missing_ok=True)
+        ledger = open_ledger(Settings(sqlite_path=partial))
+        started = time.perf_counter()
+        summary = generate(ledger, SIZES[size])
+        close_ledger(ledger)
+        print(
+            f"  generated {summary.events:,} events ({summary.matches:,} games) in"
+            f" {time.perf_counter() - started:.0f} s",
+            file=sys.stderr,
+        )
+        checkpoint(partial)
+        partial.rename(path)
+    return path
+
+
+def checkpoint(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def best_of(runs: int, action: Callable[[], Any]) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def raw_floor(path: Path, decoder: Callable[[bytes], Any]) -> tuple[int, float]:
+    def read() -> int:
+        with sqlite3.connect(path) as db:
+            cursor = db.execute("SELECT state FROM stored_events ORDER BY rowid")
+            count = 0
+            while rows := cursor.fetchmany(5000):
+                for (state,) in rows:
+                    decoder(state)
+                count += len(rows)
+            return count
+
+    count = read()
+    return count, best_of(3 if count < 500_000 else 1, read)
+
+
+def library_decode(ledger: LeagueLedger) -> float:
+    def read() -> None:
+        after = 0
+        while page := ledger.source.page(after, 5000):
+            after = page[-1][0]
+
+    return best_of(1, read)
+
+
+def rebuild_in_child(path: Path) -> dict[str, float]:
+    """Rebuild in a child process: its time and its own peak memory."""
+    code = (
+        "import json,resource,sys,time\n"
+        "from pathlib import Path\n"
+        "from ledger.bootstrap import Settings, open_ledger\n"
+        "ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))\n"
+        "started = time.perf_counter()\n"
+        "stats = ledger.read_models.rebuild(ledger.source)\n"
+        "seconds = time.perf_counter() - started\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "print(json.dumps({'events': stats.events, 'seconds': seconds, 'peak': peak}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def free_pair(ledger: LeagueLedger, league: str, rng: random.Random) -> tuple[str, str]:
+    view = ledger.view()
+    teams = [
+        t
+        for t in view.select(TeamRow, league_id=ledger.league_row(league).league_id)
+        if not t.open_games
+    ]
+    first, second = rng.sample(teams, 2)
+    return first.team_id, second.team_id
+
+
+def friendly(ledger: LeagueLedger, league: str, home: str, away: str, n: int) -> Any:
+    view = ledger.view()
+    league_id = ledger.league_row(league).league_id
+    sides = {}
+    for team in (home, away):
+        players = [
+            p
+            for p in view.select(PlayerRow, league_id=league_id, team_id=team)
+            if p.status == "active" and not p.miss_next_game
+        ][:11]
+        sides[team] = {
+            "team": team,
+            "players": [
+                {"player": p.player_id, "td": 1 if i == 0 else 0, "mvp": 1 if i == 1 else 0}
+                for i, p in enumerate(players)
+            ],
+        }
+    return parse_report(
+        json.dumps(
+            {"match": f"bench-{n}", "kind": "friendly", "home": sides[home], "away": sides[away]}
+        )
+    )
+
+
+def latency(path: Path, samples: int) -> list[float]:
+    """Record ``samples`` friendlies into a copy of the ledger, timing each command."""
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "copy.db"
+        shutil.copy(path, copy)
+        ledger = open_ledger(Settings(sqlite_path=copy))
+        rng = random.Random(7)
+        league = ledger.leagues()[0].slug
+        times = []
+        for n in range(samples):
+            home, away = free_pair(ledger, league, rng)
+            report = friendly(ledger, league, home, away, n)
+            started = time.perf_counter()
+            ledger.record_match(league, report, by="bench", roll_missing=True)
+            times.append(time.perf_counter() - started)
+            for team in (home, away):
+                ledger.close_post_game(league, f"bench-{n}", team, by="bench", roll_missing=True)
+        close_ledger(ledger)
+    return times
+
+
+def small_ledger() -> Path:
+    path = CACHE / "ledger-drafted.db"
+    if not path.exists():
+        ledger = open_ledger(Settings(sqlite_path=path))
+        generate(ledger, Spec(teams=8, seasons=1, seed=2, division_size=8, slug="bench"))
+        close_ledger(ledger)
+        checkpoint(path)
+    return path
+
+
+def query_times(path: Path) -> dict[str, float]:
+    ledger = open_ledger(Settings(sqlite_path=path))
+    row = ledger.leagues()[0]
+    queries = Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
+    team = queries.teams()[0].team_id
+    player = queries.roster(team).players[0].player_id
+    found = {
+        "roster": best_of(3, lambda: queries.roster(team)),
+        "standings": best_of(3, lambda: queries.standings()),
+        "leaders (SPP)": best_of(3, lambda: queries.leaders("spp")),
+        "treasury": best_of(3, lambda: queries.treasury(team)),
+        "history (player)": best_of(3, lambda: queries.history(f"player:{player}")),
+        "history (team)": best_of(3, lambda: queries.history(f"team:{team}")),
+    }
+    close_ledger(ledger)
+    return found
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        )
+    except (OSError, StopIteration):
+        model = cpu
+    return (
+        f"{model}, {os.cpu_count()} cores; Python {platform.python_version()};"
+        f" SQLite {sqlite3.sqlite_version}; {platform.system()} {platform.release()}"
+    )
+
+
+def measure(size: int, samples: int) -> dict[str, Any]:
+    path = ledger_of(size)
+    count, raw_json = raw_floor(path, json.loads)
+    _, raw_orjson = raw_floor(path, orjson.loads)
+    ledger = open_ledger(Settings(sqlite_path=path))
+    decode = library_decode(ledger)
+    close_ledger(ledger)
+    rebuild = rebuild_in_child(path)
+    times = latency(path, samples)
+    return {
+        "size": size,
+        "events": count,
+        "raw_json": count / raw_json,
+        "raw_orjson": count / raw_orjson,
+        "decode": count / decode,
+        "rebuild": rebuild["events"] / rebuild["seconds"],
+        "rebuild_seconds": rebuild["seconds"],
+        "peak_mib": rebuild["peak"] / 2**20,
+        "p50_ms": percentile(times, 0.5) * 1000,
+        "p99_ms": percentile(times, 0.99) * 1000,
+        "queries": query_times(path),
+    }
+
+
+def report(results: list[dict[str, Any]], empty: list[float]) -> str:
+    lines = [
+        f"Machine: {machine()}",
+        "",
+        "| events | raw floor (json) | raw floor (orjson) | library decode | rebuild |"
+        " rebuild / floor (json) | rebuild time | peak memory | record p50 | record p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['events']:,} | {r['raw_json']:,.0f}/s | {r['raw_orjson']:,.0f}/s |"
+            f" {r['decode']:,.0f}/s | {r['rebuild']:,.0f}/s | {r['rebuild'] / r['raw_json']:.3f} |"
+            f" {r['rebuild_seconds']:.1f} s | {r['peak_mib']:.0f} MiB | {r['p50_ms']:.1f} ms |"
+            f" {r['p99_ms']:.1f} ms |"
+        )
+    lines += [
+        "",
+        "Recording into a small ledger (8 teams, one season, about 200 events): p50"
+        f" {percentile(empty, 0.5) * 1000:.1f} ms, p99 {percentile(empty, 0.99) * 1000:.1f} ms.",
+        "",
+        "| query | " + " | ".join(f"{r['events']:,} events" for r in results) + " |",
+        "|---|" + "---:|" * len(results),
+    ]
+    for name in results[0]["queries"]:
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{r['queries'][name] * 1000:.1f} ms" for r in results)
+            + " |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sizes", default="10000,100000,1000000", help="comma-separated: 10000, 100000, 1000000"
+    )
+    parser.add_argument("--samples", type=int, default=100, help="match reports timed")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results = []
+    for size in sizes:
+        print(f"measuring a ledger of ~{size:,} events", file=sys.stderr)
+        results.append(measure(size, args.samples))
+    empty = latency(small_ledger(), args.samples)
+    print(report(results, empty))
+
+
+if __name__ == "__main__":
+    main()
