@@ -1,9 +1,7 @@
 """Leaderboards and records of the season.
 
 The leaderboards sum the season's player game lines, so a veteran's earlier seasons do
-not count. Kills are kept per player only as a career total by the read models, so the
-deadliest player is ranked on career kills among the players of the season (for a
-league's first season the two are the same); the record's detail says so.
+not count; the deadliest player too is ranked on the kills of the season's games.
 """
 
 from __future__ import annotations
@@ -111,17 +109,19 @@ def game_record(
 
 
 def deadliest(sources: Sources) -> RecordEntry | None:
-    played = {line.player_id for line in sources.games}
-    killers = [p for p in sources.players if p.player_id in played and p.kills > 0]
-    best = max(killers, key=lambda p: (p.kills, -p.hired_seq), default=None)
+    kills: dict[str, int] = {}
+    for line in sources.games:
+        kills[line.player_id] = kills.get(line.player_id, 0) + line.kills
+    killers = [p for p in sources.players if kills.get(p.player_id, 0) > 0]
+    best = max(killers, key=lambda p: (kills[p.player_id], -p.hired_seq), default=None)
     if best is None:
         return None
     return RecordEntry(
         record="deadliest_player",
         title="Deadliest player",
-        value=best.kills,
+        value=kills[best.player_id],
         holder=best.name,
-        detail=f"{sources.team_name(best.team_id)}; {best.kills} career kill(s)",
+        detail=f"{sources.team_name(best.team_id)}; {kills[best.player_id]} kill(s) this season",
         team_id=best.team_id,
         player_id=best.player_id,
         match_id=None,
