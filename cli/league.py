@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import textwrap
+import typing
+from typing import Any, get_args
 
 import click
+from pydantic import ValidationError
+from pydantic.fields import FieldInfo
 
 from cli.main import Session, pass_session
 from cli.output import print_json, say, table
+from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker
 from ledger.errors import InvalidOption
 from ledger.rules import RULESETS, find_ruleset
 
@@ -25,6 +30,45 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key.strip()] = raw
     return options
+
+
+def listed(raw: str) -> tuple[str, ...]:
+    names = tuple(part.strip() for part in raw.split(",") if part.strip())
+    return () if names == ("none",) else names
+
+
+def points_scheme(
+    default: PointsScheme,
+    *,
+    points: str | None,
+    bonus: str | None,
+    bonus_mode: str | None,
+    tiebreakers: str | None,
+) -> PointsScheme | None:
+    """The league's own points scheme when any part is given, else None (the ruleset's)."""
+    if points is None and bonus is None and bonus_mode is None and tiebreakers is None:
+        return None
+    changes: dict[str, Any] = {}
+    if points is not None:
+        parts = points.split("/")
+        if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+            raise InvalidOption(f"--points is win/draw/loss such as 3/1/0, not '{points}'")
+        changes.update(zip(("win", "draw", "loss"), (int(p) for p in parts), strict=True))
+    if bonus is not None:
+        changes["bonus"] = listed(bonus)
+    if bonus_mode is not None:
+        changes["bonus_mode"] = bonus_mode
+    if tiebreakers is not None:
+        changes["tiebreakers"] = listed(tiebreakers)
+    try:
+        return PointsScheme.model_validate(default.model_dump() | changes)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = str(problem["loc"][0])
+        allowed = get_args(Tiebreaker if field == "tiebreakers" else BonusPoint)
+        raise InvalidOption(
+            f"--{field}: '{problem['input']}' is none of {', '.join(allowed)}"
+        ) from None
 
 
 @click.group()
@@ -49,6 +93,26 @@ def league() -> None:
     metavar="KEY=VALUE",
     help="A ruleset option (repeatable).",
 )
+@click.option(
+    "--points",
+    metavar="W/D/L",
+    help="League points for a win, draw and loss, e.g. 3/1/0 (default: the ruleset's).",
+)
+@click.option(
+    "--bonus",
+    metavar="LIST",
+    help=f"Bonus points, comma-separated: {', '.join(get_args(BonusPoint))}, or none.",
+)
+@click.option(
+    "--bonus-mode",
+    type=click.Choice(["added", "tiebreak"]),
+    help="Bonus points added to the points, or used as the first tie-breaker.",
+)
+@click.option(
+    "--tiebreakers",
+    metavar="LIST",
+    help=f"Tie-breakers in order, comma-separated: {', '.join(get_args(Tiebreaker))}.",
+)
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
 def create(
@@ -57,11 +121,23 @@ def create(
     name: str,
     ruleset_id: str,
     options: tuple[str, ...],
+    points: str | None,
+    bonus: str | None,
+    bonus_mode: str | None,
+    tiebreakers: str | None,
     reason: str | None,
 ) -> None:
     """Create league SLUG (lower-case letters, digits and dashes)."""
+    chosen = parse_options(options)
+    scheme = points_scheme(
+        find_ruleset(ruleset_id, chosen).points_scheme(None),
+        points=points,
+        bonus=bonus,
+        bonus_mode=bonus_mode,
+        tiebreakers=tiebreakers,
+    )
     row = session.ledger().create_league(
-        slug, name, ruleset_id, by=session.user, options=parse_options(options), reason=reason
+        slug, name, ruleset_id, by=session.user, options=chosen, points=scheme, reason=reason
     )
     say(
         f"Created league {row.slug} ({row.name}) under {row.ruleset}"
@@ -108,34 +184,97 @@ def show(session: Session, as_json: bool) -> None:
     )
 
 
+def allowed_values(annotation: Any) -> list[Any]:
+    """What an option accepts, from its type: a Literal's values, true/false, or each value
+    a tuple of Literals may hold."""
+    if annotation is bool:
+        return [True, False]
+    if typing.get_origin(annotation) is typing.Literal:
+        return list(typing.get_args(annotation))
+    if typing.get_origin(annotation) is tuple:
+        return allowed_values(typing.get_args(annotation)[0])
+    return []
+
+
+def describe_option(field: FieldInfo) -> dict[str, Any]:
+    return {
+        "default": field.default,
+        "values": allowed_values(field.annotation),
+        "several": typing.get_origin(field.annotation) is tuple,
+        "help": " ".join((field.description or "").split()),
+    }
+
+
+def ruleset_entries() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": cls.id,
+            "name": cls.name,
+            "aliases": list(cls.aliases),
+            "source": cls.source,
+            "figures": list(cls.value_labels.values()),
+            "options": {
+                name: describe_option(field) for name, field in cls.Options.model_fields.items()
+            },
+            "team_lists": sorted(cls().team_lists()),
+        }
+        for cls in RULESETS
+    ]
+
+
+def shown(value: Any) -> str:
+    """An option value as typed after ``-o KEY=``: true, 2D6, income."""
+    if isinstance(value, list | tuple):
+        return ", ".join(shown(v) for v in value) or "none"
+    return json.dumps(value).strip('"')
+
+
+def values_of(option: dict[str, Any]) -> str:
+    values = ", ".join(f"`{shown(v)}`" for v in option["values"])
+    return f"any of {values}" if option["several"] else values
+
+
+def markdown_options(entry: dict[str, Any]) -> str:
+    """The option table of one ruleset, as docs/rulesets.md carries it."""
+    lines = [
+        f"### `{entry['id']}`",
+        "",
+        "| option | values | default | meaning |",
+        "|---|---|---|---|",
+    ]
+    for name, option in entry["options"].items():
+        default = f"`{shown(option['default'])}`"
+        lines.append(f"| `{name}` | {values_of(option)} | {default} | {option['help']} |")
+    return "\n".join(lines)
+
+
 @click.command("rulesets")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def rulesets(as_json: bool) -> None:
+@click.option("--markdown", is_flag=True, help="Print each ruleset's options as a Markdown table.")
+def rulesets(as_json: bool, markdown: bool) -> None:
     """The rulesets a league can be created under, with their options."""
-    found: list[dict[str, Any]] = []
-    for cls in RULESETS:
-        options = {
-            name: {"default": field.default, "help": field.description or ""}
-            for name, field in cls.Options.model_fields.items()
-        }
-        found.append(
-            {
-                "id": cls.id,
-                "name": cls.name,
-                "aliases": list(cls.aliases),
-                "source": cls.source,
-                "options": options,
-                "team_lists": sorted(cls().team_lists()),
-            }
-        )
+    found = ruleset_entries()
     if as_json:
         print_json(found)
+        return
+    if markdown:
+        say("\n\n".join(markdown_options(entry) for entry in found))
         return
     for entry in found:
         say(f"{entry['id']}: {entry['name']} (aliases: {', '.join(entry['aliases'])})")
         say(f"  source: {entry['source']}")
+        say(f"  team figures: {', '.join(entry['figures'])}")
         for name, option in entry["options"].items():
-            say(f"  option {name} (default {json.dumps(option['default'])})")
+            values = ", ".join(shown(v) for v in option["values"])
+            say(
+                f"  option {name} = {shown(option['default'])}"
+                + (f"  ({values})" if values else "")
+            )
+            say(
+                textwrap.fill(
+                    option["help"], width=92, initial_indent=" " * 6, subsequent_indent=" " * 6
+                )
+            )
         say(f"  team lists: {', '.join(entry['team_lists'])}")
 
 

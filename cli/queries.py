@@ -7,7 +7,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import gold, print_json, say, table
 from ledger.domain.state import PlayerRow
-from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings
+from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.rules import find_ruleset
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -143,49 +143,29 @@ def standings(session: Session, season: int | None, as_json: bool) -> None:
         print_standings(found)
 
 
+STANDING_COLUMNS = ["P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-", "bonus", "pts"]
+
+
+def standing_line(r: TableRow, figures: list[str]) -> list[object]:
+    """One team's line: rank, name, the edition's figures (TR; TV and CTV), the table."""
+    row = r.row
+    return [
+        r.rank,
+        r.name,
+        *(gold(r.values.get(key)) for key in figures),
+        *(row.played, row.won, row.drawn, row.lost, row.td_for, row.td_against),
+        *(row.td_for - row.td_against, row.cas_for, row.cas_against, row.bonus, row.points),
+        (r.separated_by or "").replace("_", " "),
+    ]
+
+
 def print_standings(found: Standings) -> None:
+    figures = list(found.value_labels)
+    headers = ["#", "team", *found.value_labels.values(), *STANDING_COLUMNS, "separated by"]
+    numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        say(
-            table(
-                [
-                    "#",
-                    "team",
-                    "P",
-                    "W",
-                    "D",
-                    "L",
-                    "TD+",
-                    "TD-",
-                    "TDΔ",
-                    "CAS+",
-                    "CAS-",
-                    "bonus",
-                    "pts",
-                    "separated by",
-                ],
-                [
-                    [
-                        r.rank,
-                        r.name,
-                        r.row.played,
-                        r.row.won,
-                        r.row.drawn,
-                        r.row.lost,
-                        r.row.td_for,
-                        r.row.td_against,
-                        r.row.td_for - r.row.td_against,
-                        r.row.cas_for,
-                        r.row.cas_against,
-                        r.row.bonus,
-                        r.row.points,
-                        (r.separated_by or "").replace("_", " "),
-                    ]
-                    for r in rows
-                ],
-                right=tuple(range(2, 13)),
-            )
-        )
+        say(table(headers, [standing_line(r, figures) for r in rows], right=numbers))
         say()
 
 

@@ -202,13 +202,8 @@ def advance(
 ) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
     rolls = tuple(parse_roll(entry) for entry in dice)
-    if (
-        roll_it
-        and kind == "characteristic"
-        and not any(r.purpose == "characteristic" for r in rolls)
-    ):
-        rolls += (fresh_roll("characteristic", "D8", player),)
-        say(f"The ledger rolled {rolls[-1].values[0]} on the D8.")
+    if roll_it:
+        rolls += ledger_rolls(kind, rolls, player)
     session.ledger().advance_player(
         session.league(),
         team_id,
@@ -225,6 +220,20 @@ def advance(
         f"{player} of {team_id} took {kind.replace('_', ' ')}"
         f" {skill or (characteristic or '').upper()}."
     )
+
+
+def ledger_rolls(kind: str, given: tuple[DiceRoll, ...], player: str) -> tuple[DiceRoll, ...]:
+    """The dice an advancement needs that were not given: the D8 of a characteristic
+    improvement, the two Skill Table rolls of a random skill."""
+    purposes = {r.purpose for r in given}
+    if kind == "characteristic" and "characteristic" not in purposes:
+        rolled: tuple[DiceRoll, ...] = (fresh_roll("characteristic", "D8", player),)
+    elif kind == "random_primary" and "random_skill" not in purposes:
+        rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
+    else:
+        return ()
+    say("The ledger rolled: " + ", ".join(f"{r.purpose} {list(r.values)}" for r in rolled))
+    return rolled
 
 
 DICE_OF_PURPOSE = {"characteristic": "D8", "skill": "D6"}

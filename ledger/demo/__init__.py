@@ -59,6 +59,7 @@ def run_step(ledger: LeagueLedger, slug: str, step: dict[str, Any], by: str) -> 
             by=by,
             skill=a.get("skill"),
             characteristic=a.get("characteristic"),
+            category=a.get("category"),
             dice=rolls(a.get("dice", {})),
         )
     elif "hire" in step:
@@ -81,11 +82,13 @@ def close(ledger: LeagueLedger, slug: str, spec: dict[str, Any], by: str) -> Non
         ledger.close_post_game(slug, spec["match"], team, dice=spec.get("dice", {}), by=by)
 
 
-def rolls(entries: dict[str, list[int]]) -> tuple[DiceRoll, ...]:
-    return tuple(
-        DiceRoll(purpose=purpose, dice=dice_of(purpose, values), values=tuple(values))
-        for purpose, values in entries.items()
-    )
+def rolls(entries: dict[str, list[Any]]) -> tuple[DiceRoll, ...]:
+    """Rolls by purpose: ``[7]`` is one roll, ``[[5, 6], [2, 1]]`` two rolls of that purpose."""
+    found = []
+    for purpose, values in entries.items():
+        for roll in values if values and isinstance(values[0], list) else [values]:
+            found.append(DiceRoll(purpose=purpose, dice=dice_of(purpose, roll), values=tuple(roll)))
+    return tuple(found)
 
 
 def dice_of(purpose: str, values: list[int]) -> str:

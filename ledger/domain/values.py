@@ -179,15 +179,27 @@ class Division(Value):
     teams: tuple[str, ...]
 
 
+Tiebreaker = Literal[
+    "touchdown_difference",
+    "touchdowns_for",
+    "casualties_for",
+    "casualty_difference",
+    "wins",
+    "head_to_head",
+    "bonus_points",
+]
+BonusPoint = Literal["three_touchdowns", "clean_sheet", "three_casualties"]
+
+
 class PointsScheme(Value):
     """League points and tie-breakers; the ruleset supplies the default."""
 
     win: int = 3
     draw: int = 1
     loss: int = 0
-    bonus: tuple[Literal["three_touchdowns", "clean_sheet", "three_casualties"], ...] = ()
+    bonus: tuple[BonusPoint, ...] = ()
     bonus_mode: Literal["added", "tiebreak"] = "added"
-    tiebreakers: tuple[str, ...] = (
+    tiebreakers: tuple[Tiebreaker, ...] = (
         "touchdown_difference",
         "touchdowns_for",
         "casualties_for",

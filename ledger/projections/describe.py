@@ -54,7 +54,9 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
         f"{e.team} paid appearance fees for {e.match}: "
         + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)
     ),
-    ev.BountyPosted: lambda e: f"{e.team} posted a bounty of {_gold(e.amount)} on {e.player}",
+    ev.BountyPosted: lambda e: (
+        f"{e.team} posted a bounty of {_gold(e.amount)} on player {e.player}"
+    ),
     ev.CardPlayed: lambda e: (
         f"{e.team} played {e.card}" + (f" on {e.against}" if e.against else "")
     ),
@@ -69,9 +71,14 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
 }
 
 
-def describe(event: ev.LedgerEvent) -> str:
+def describe(event: ev.LedgerEvent, name_of: Callable[[str], str | None] | None = None) -> str:
+    """The event in words; ``name_of`` turns the player id an event names into his name."""
     describer = DESCRIBERS.get(type(event))
-    return describer(event) if describer else type(event).__name__
+    text = describer(event) if describer else type(event).__name__
+    player = getattr(event, "player", None)
+    if name_of is not None and isinstance(player, str) and (name := name_of(player)):
+        text = text.replace(f"player {player}", name)
+    return text
 
 
 def refs(event: ev.LedgerEvent) -> list[str]:

@@ -170,8 +170,12 @@ class Fold:
         self.history_match = {}
         self.treasury_lines = 0
 
+    def player_name(self, player_id: str) -> str | None:
+        player = self.store.get(PlayerRow, self.league_id, player_id)
+        return player.name if player else None
+
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
-        summary = describe(event)
+        summary = describe(event, self.player_name)
         for ref in refs(event):
             self.store.emit(
                 EventRef.build(

@@ -40,7 +40,7 @@ class ReportReads:
         table = table_of(kind)
         query = sa.select(table).where(table.c.league_id == self.queries.league_id, *clauses)
         query = query.order_by(*(table.c[name] for name in order))
-        with self.queries.engine.connect() as conn:
+        with self.queries.sql().connect() as conn:
             found = conn.execute(query).mappings().all()
         return [kind.model_validate(dict(row)) for row in found]
 

@@ -169,6 +169,9 @@ def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Pa
     refused(
         league, "unknown-ruleset", "league", "create", "x", "--name", "X", "--ruleset", "bb1987"
     )
+    create = ("league", "create", "x", "--name", "X", "--ruleset", "bb2020")
+    assert "3/1/0" in refused(league, "invalid-option", *create, "--points", "3/1")
+    assert "head_to_head" in refused(league, "invalid-option", *create, "--tiebreakers", "coin")
     refused(league, "player-not-in-team", "team", "fire", "rats", "Human 1")
     bad = tmp_path / "bad.yaml"
     bad.write_text("home: {team: reavers\n")
@@ -179,6 +182,22 @@ def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Pa
         "match: g9\nhome: {team: reavers, players: [{player: Skweek, td: 1}]}\naway: {team: rats}\n"
     )
     refused(league, "player-not-in-team", "match", "record", str(wrong), "--roll")
+
+
+def test_a_league_keeps_its_own_points_scheme(tmp_path: Path) -> None:
+    db = tmp_path / "points.db"
+    ledger(db, "league", "create", "cup", "--name", "Cup", "--ruleset", "bb2020",
+           "--points", "2/1/0", "--bonus", "clean_sheet", "--bonus-mode", "tiebreak",
+           "--tiebreakers", "wins,head_to_head")  # fmt: skip
+    shown = orjson.loads(ledger(db, "--league", "cup", "league", "show", "--json").stdout)
+    assert shown["points"] == {
+        "win": 2,
+        "draw": 1,
+        "loss": 0,
+        "bonus": ["clean_sheet"],
+        "bonus_mode": "tiebreak",
+        "tiebreakers": ["wins", "head_to_head"],
+    }
 
 
 def test_the_same_match_twice_is_refused(league: Path, tmp_path: Path) -> None:

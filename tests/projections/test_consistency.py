@@ -26,8 +26,7 @@ from ledger.projections.sql import ALL_TABLES
 from tests.support import create_league, draft_team, report
 
 EXAMPLES = itertools.count()
-TEAMS = {"reavers": ("human", "lineman"), "rats": ("skaven", "clanrat"),
-         "orcs": ("orc", "lineman")}
+TEAMS = {"reavers": ("human", "lineman"), "rats": ("skaven", "clanrat"), "orcs": ("orc", "lineman")}
 
 
 def tables(ledger: LeagueLedger) -> dict[str, list[tuple[Any, ...]]]:
@@ -35,9 +34,10 @@ def tables(ledger: LeagueLedger) -> dict[str, list[tuple[Any, ...]]]:
     found = {}
     with ledger.read_models.engine.connect() as conn:
         for table in ALL_TABLES:
-            order = [c for c in table.primary_key.columns]
-            found[table.name] = [tuple(row) for row in conn.execute(
-                sa.select(table).order_by(*order))]
+            order = list(table.primary_key.columns)
+            found[table.name] = [
+                tuple(row) for row in conn.execute(sa.select(table).order_by(*order))
+            ]
     return found
 
 
@@ -49,10 +49,18 @@ def league(ledger: LeagueLedger) -> str:
 
 
 Step = tuple[str, int, int, int]
-steps = st.lists(st.tuples(
-    st.sampled_from(["hire", "buy", "game", "game", "game", "advance", "fire", "void",
-                     "amend"]),
-    st.integers(0, 50), st.integers(0, 50), st.integers(0, 50)), min_size=4, max_size=14)
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["hire", "buy", "game", "game", "game", "advance", "fire", "void", "amend"]
+        ),
+        st.integers(0, 50),
+        st.integers(0, 50),
+        st.integers(0, 50),
+    ),
+    min_size=4,
+    max_size=14,
+)
 
 
 class Commissioner:
@@ -66,8 +74,11 @@ class Commissioner:
 
     def players(self, team: str) -> list[PlayerRow]:
         view = self.ledger.view()
-        return [p for p in view.select(PlayerRow, league_id=self.league_id, team_id=team)
-                if p.status == "active" and not p.miss_next_game]
+        return [
+            p
+            for p in view.select(PlayerRow, league_id=self.league_id, team_id=team)
+            if p.status == "active" and not p.miss_next_game
+        ]
 
     @property
     def league_id(self) -> str:
@@ -96,20 +107,39 @@ class Commissioner:
         home, away = self.team(a), self.team(a + 1 + b % 2)
         self.games += 1
         sides = {t: self.players(t)[:11] for t in (home, away)}
-        lines = {t: [{"player": p.player_id, "td": 1 if i < (b + c) % 3 else 0}
-                     for i, p in enumerate(sides[t])] for t in sides}
+        lines = {
+            t: [
+                {"player": p.player_id, "td": 1 if i < (b + c) % 3 else 0}
+                for i, p in enumerate(sides[t])
+            ]
+            for t in sides
+        }
         for t in sides:
             if lines[t]:
                 lines[t][c % len(lines[t])]["mvp"] = 1
         casualties = []
         if sides[home] and sides[away] and c % 2:
-            casualties.append({"victim": sides[away][b % len(sides[away])].player_id,
-                               "by": sides[home][0].player_id, "roll": 1 + (a + c) % 16,
-                               "lasting": 1 + b % 6})
-        self.ledger.record_match("test", report({
-            "match": f"g{self.games}", "home": {"team": home, "players": lines[home]},
-            "away": {"team": away, "players": lines[away]}, "casualties": casualties,
-        }), by="t", roll_missing=True)
+            casualties.append(
+                {
+                    "victim": sides[away][b % len(sides[away])].player_id,
+                    "by": sides[home][0].player_id,
+                    "roll": 1 + (a + c) % 16,
+                    "lasting": 1 + b % 6,
+                }
+            )
+        self.ledger.record_match(
+            "test",
+            report(
+                {
+                    "match": f"g{self.games}",
+                    "home": {"team": home, "players": lines[home]},
+                    "away": {"team": away, "players": lines[away]},
+                    "casualties": casualties,
+                }
+            ),
+            by="t",
+            roll_missing=True,
+        )
         for team in (home, away):
             self.close_for(team)
 
@@ -122,9 +152,15 @@ class Commissioner:
 
     def skill_if_due(self, team: str, player: PlayerRow) -> None:
         if player.spp >= 14:
-            self.ledger.advance_player("test", team, player.player_id, "characteristic",
-                                       by="t", characteristic="av",
-                                       dice=(self.d8(),))
+            self.ledger.advance_player(
+                "test",
+                team,
+                player.player_id,
+                "characteristic",
+                by="t",
+                characteristic="av",
+                dice=(self.d8(),),
+            )
 
     def d8(self) -> Any:
         from ledger.domain.values import DiceRoll
@@ -137,8 +173,9 @@ class Commissioner:
         if players:
             player = players[b % len(players)]
             skill = ["Block", "Dodge", "Tackle", "Wrestle", "Sure Hands"][c % 5]
-            self.ledger.advance_player("test", team, player.player_id, "chosen_primary",
-                                       by="t", skill=skill)
+            self.ledger.advance_player(
+                "test", team, player.player_id, "chosen_primary", by="t", skill=skill
+            )
 
     def fire(self, a: int, b: int, c: int) -> None:
         team = self.team(a)
@@ -148,8 +185,7 @@ class Commissioner:
 
     def played(self) -> list[MatchRow]:
         view = self.ledger.view()
-        return [m for m in view.select(MatchRow, league_id=self.league_id)
-                if m.status == "played"]
+        return [m for m in view.select(MatchRow, league_id=self.league_id) if m.status == "played"]
 
     def void(self, a: int, b: int, c: int) -> None:
         matches = self.played()
@@ -161,16 +197,26 @@ class Commissioner:
         matches = self.played()
         if matches:
             match = matches[a % len(matches)]
-            self.ledger.correct("test", match.recorded_seq or 0, "amend", by="t",
-                                reason="the dice were misread",
-                                amendment={"weather": f"sweltering {b}"})
+            self.ledger.correct(
+                "test",
+                match.recorded_seq or 0,
+                "amend",
+                by="t",
+                reason="the dice were misread",
+                amendment={"weather": f"sweltering {b}"},
+            )
 
 
-@settings(max_examples=10, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(drawn=steps, seed=st.integers(0, 1000))
-def test_incremental_read_models_equal_a_full_rebuild(tmp_path: Path, drawn: list[Step],
-                                                      seed: int) -> None:
+def test_incremental_read_models_equal_a_full_rebuild(
+    tmp_path: Path, drawn: list[Step], seed: int
+) -> None:
     db = tmp_path / f"consistency-{next(EXAMPLES)}.db"  # tmp_path is shared by examples
     ledger = open_ledger(Settings(sqlite_path=db))
     try:
@@ -193,14 +239,26 @@ def test_incremental_read_models_equal_a_full_rebuild(tmp_path: Path, drawn: lis
 def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger = sqlite_ledger
     league(ledger)
-    ledger.record_match("test", report({
-        "match": "g1",
-        "home": {"team": "reavers", "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
-                 "dice": {"fan_factor": 2, "dedicated_fans": 6}},
-        "away": {"team": "rats", "players": [{"player": "rats 1", "mvp": 1}],
-                 "dice": {"fan_factor": 1, "dedicated_fans": 6}},
-        "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-    }), by="t")
+    ledger.record_match(
+        "test",
+        report(
+            {
+                "match": "g1",
+                "home": {
+                    "team": "reavers",
+                    "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
+                    "dice": {"fan_factor": 2, "dedicated_fans": 6},
+                },
+                "away": {
+                    "team": "rats",
+                    "players": [{"player": "rats 1", "mvp": 1}],
+                    "dice": {"fan_factor": 1, "dedicated_fans": 6},
+                },
+                "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
+            }
+        ),
+        by="t",
+    )
     return ledger
 
 
@@ -216,21 +274,22 @@ def test_a_voided_match_disappears_from_every_read_model(played: LeagueLedger) -
     assert standing is None or standing.played == 0
     scorer = ledger.view().select(PlayerRow, league_id=league_id, team_id="reavers")[0]
     assert (scorer.spp, scorer.touchdowns, scorer.mvps) == (0, 0, 0)
-    dead = [p for p in view.select(PlayerRow, league_id=league_id, team_id="rats")
-            if p.name == "rats 2"][0]
+    dead = next(
+        p for p in view.select(PlayerRow, league_id=league_id, team_id="rats") if p.name == "rats 2"
+    )
     assert dead.status == "active"
     team = view.get(TeamRow, league_id, "reavers")
     assert team is not None
     assert team.treasury == treasury_before_game
     with ledger.read_models.engine.connect() as conn:
-        games = conn.execute(sa.select(sa.func.count()).select_from(
-            sa.table(PlayerGameLine.table))).scalar()
+        games = conn.execute(
+            sa.select(sa.func.count()).select_from(sa.table(PlayerGameLine.table))
+        ).scalar()
     assert games == 0
     from ledger.projections.queries import Queries
     from ledger.rules import find_ruleset
 
-    queries = Queries(ledger.read_models.engine, ledger.league_row("test"),
-                      find_ruleset("bb2020"))
+    queries = Queries(ledger.read_models.engine, ledger.league_row("test"), find_ruleset("bb2020"))
     assert queries.leaders("touchdowns") == []
     history = queries.history("team:reavers")
     assert any(line.voided and line.event_type == "MatchRecorded" for line in history)
@@ -241,13 +300,29 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
     ledger = played
     league_id = ledger.league_row("test").league_id
     seq = ledger.view().get(MatchRow, league_id, "g1").recorded_seq  # type: ignore[union-attr]
-    ledger.correct("test", seq or 0, "amend", by="commissioner", reason="one TD, not two",
-                   amendment={"home": {"team": "reavers", "touchdowns": 1, "players": [
-                       {"player": "p1", "touchdowns": 1, "mvps": 1}], "dice": [
-                       {"purpose": "fan_factor", "dice": "D3", "values": [2],
-                        "subject": "reavers"},
-                       {"purpose": "dedicated_fans", "dice": "D6", "values": [6],
-                        "subject": "reavers"}]}})
+    ledger.correct(
+        "test",
+        seq or 0,
+        "amend",
+        by="commissioner",
+        reason="one TD, not two",
+        amendment={
+            "home": {
+                "team": "reavers",
+                "touchdowns": 1,
+                "players": [{"player": "p1", "touchdowns": 1, "mvps": 1}],
+                "dice": [
+                    {"purpose": "fan_factor", "dice": "D3", "values": [2], "subject": "reavers"},
+                    {
+                        "purpose": "dedicated_fans",
+                        "dice": "D6",
+                        "values": [6],
+                        "subject": "reavers",
+                    },
+                ],
+            }
+        },
+    )
     view = ledger.view()
     scorer = view.get(PlayerRow, league_id, "p1")
     assert scorer is not None

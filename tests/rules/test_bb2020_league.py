@@ -165,6 +165,42 @@ def test_a_characteristic_at_its_maximum_is_refused() -> None:
     )
 
 
+def random_skill(skill: str | None, category: str | None, *rolls: tuple[int, int]) -> list[str]:
+    dice = tuple(DiceRoll(purpose="random_skill", dice="2D6", values=r) for r in rolls)
+    event = ev.PlayerAdvanced.model_construct(
+        team="rats", player="p1", kind="random_primary", skill=skill, category=category, dice=dice
+    )
+    return BB2020.check_advancement(gutter_runner(), None, event)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("skill", "category", "rolls", "problem"),
+    [
+        ("Catch", "A", [(1, 1), (4, 5)], None),  # Catch (1-3, 1) or Sprint (4-6, 5)
+        ("Sprint", "A", [(1, 1), (4, 5)], None),
+        ("Leap", "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint, not Leap"),
+        (None, "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint: choose with --skill"),
+        ("Catch", "A", [(1, 1)], "two Skill Table rolls giving skills Skweek lacks; 1 given"),
+        # Skweek has Dodge (1-3, 4) already: that roll is rolled again
+        ("Sprint", "A", [(1, 4), (1, 1), (4, 5)], None),
+        ("Catch", "A", [(1, 4), (1, 1)], "1 given"),
+        ("Catch", None, [(1, 1), (4, 5)], "needs one of ADG as its category (--category)"),
+        ("Block", "S", [(1, 1), (4, 5)], "needs one of ADG as its category"),
+    ],
+)
+def test_a_random_skill_is_one_of_two_rolled_on_the_skill_table(
+    skill: str | None, category: str | None, rolls: list[tuple[int, int]], problem: str | None
+) -> None:
+    """'New Skills': "roll two D6, one after the other ... Do this twice, and then choose
+    which of the two randomly rolled Skills you wish your player to receive." """
+    problems = random_skill(skill, category, *rolls)
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1
+        assert problem in problems[0]
+
+
 def test_a_player_who_can_afford_a_characteristic_must_advance() -> None:
     """'Spending Star Player Points': enough SPP for a characteristic improvement means
     an advancement must be taken before the post-game sequence ends."""

@@ -6,10 +6,11 @@ import pytest
 
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import Casualty, Division, Performance
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, Division, Hireling, Performance, TeamSheet
 from ledger.errors import NotAllowed, TooFewPlayers
 from ledger.rules.bb2020.contracts import draft_order
+from ledger.rules.bb2020.ruleset import BB2020
 from tests.support import Book, create_league, draft_team, report, roll, sheet
 
 
@@ -171,3 +172,122 @@ def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:
         assert {k: v for k, v in old.items() if k not in ("games", "drafting")} == {
             k: v for k, v in new.items() if k not in ("games", "drafting")
         }
+
+
+def test_a_dungeon_bowl_final_names_one_winner_among_three(sqlite_ledger: LeagueLedger) -> None:
+    """'Multi-player Dungeon Bowl' as the league final: the qualifiers meet in one match,
+    the report names the winner, and he alone takes the 100,000 first prize and the Trophy
+    ('Glittering Prizes'); no second or third place is played for."""
+    ledger = sqlite_ledger
+    create_league(ledger)
+    teams = ["jay", "dan", "rob", "sam"]
+    for team in teams:
+        draft_team(ledger, "test", team, "human", ["lineman"] * 11)
+    ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t", playoff_teams=3)
+    ledger.schedule_season("test", by="t")
+    league_id = ledger.league_row("test").league_id
+
+    def team_row(team: str) -> TeamRow:
+        row = ledger.view().get(TeamRow, league_id, team)
+        assert row is not None
+        return row
+
+    for match in ledger.view().select(MatchRow, league_id=league_id, season=1):
+        ledger.record_match(
+            "test",
+            report({"match": match.match_id, "home": {"team": match.home, "touchdowns": 1},
+                    "away": {"team": match.away, "touchdowns": 0}}),
+            by="t",
+            roll_missing=True,
+        )  # fmt: skip
+        for team in (match.home, match.away):
+            ledger.close_post_game("test", match.match_id, team, by="t", roll_missing=True)
+    assert ledger.schedule_playoffs("test", by="t", dungeon_bowl=True) == 1
+    final = ledger.view().get(MatchRow, league_id, "s1-dungeon-bowl-final")
+    assert final is not None
+    assert final.stage == "final"
+    home, away, other = (final.home, final.away, *final.others)
+    ledger.record_match(
+        "test",
+        report({"match": final.match_id, "kind": "playoff", "winner": other,
+                "home": {"team": home}, "away": {"team": away}, "others": [{"team": other}]}),
+        by="t",
+        roll_missing=True,
+    )  # fmt: skip
+    for team in (home, away, other):
+        ledger.close_post_game("test", final.match_id, team, by="t", roll_missing=True)
+    before = {t: team_row(t).treasury for t in teams}
+    ledger.close_season("test", by="t")
+    gained = {t: team_row(t).treasury - before[t] for t in teams}
+    assert gained == {t: 100_000 if t == other else 0 for t in teams}
+    assert team_row(other).trophy
+
+
+def star(star_id: str, hireling: str | None = None) -> dict[str, str]:
+    return {"id": hireling or star_id, "name": star_id, "kind": "star", "star": star_id}
+
+
+ALL_STARS = ["morg_n_thorg", "griff_oberwald", "deeproot_strongbranch", "akhorne_the_squirrel"]
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "players", "refusal"),
+    [
+        ([*ALL_STARS[:2], "grak", "crumbleberry"], ALL_STARS[2:], [], None),
+        ([f"s{i}" for i in range(17)], [], [], "at most 16"),
+        (["grak"], ["crumbleberry"], [], "come as a pair"),
+        (["griff_oberwald"], ["griff_oberwald"], [], "cannot play for both sides"),
+        (["griff_oberwald"], [], ["jay 1"], "'jay 1' is not one of the side's Star Players"),
+        (["no_such_star"], [], [], "no star player 'no_such_star'"),
+    ],
+)
+def test_all_star_rosters_follow_the_draft_rules(
+    home: list[str], away: list[str], players: list[str], refusal: str | None
+) -> None:
+    """'All-Star Rosters': at most 16 Star Players a side, each on one side only, pairs
+    together, and no one from the coaches' own rosters."""
+    book = Book()
+    view = book.fold()
+    side = {f"s{i}": "griff_oberwald" for i in range(17)}
+    match = book.record(
+        ev.MatchRecorded,
+        match="all-stars",
+        kind="exhibition",
+        home=TeamSheet(
+            team="jay",
+            touchdowns=0,
+            players=tuple(Performance(player=p) for p in players),
+            hirelings=tuple(Hireling(**star(side.get(s, s), s)) for s in home),
+        ),
+        away=TeamSheet(
+            team="dan", touchdowns=0, hirelings=tuple(Hireling(**star(s)) for s in away)
+        ),
+    )
+    assert isinstance(match, ev.MatchRecorded)
+    problems = BB2020().check_match(match, view, book.league_id)
+    if refusal is None:
+        assert problems == []
+    else:
+        assert any(refusal in p for p in problems), problems
+
+
+def referee_problems(referee: str | None) -> list[str]:
+    book = Book(options={"referees": True})
+    view = book.fold()
+    match = book.record(
+        ev.MatchRecorded, match="g1", referee=referee, home=sheet("jay"), away=sheet("dan")
+    )
+    assert isinstance(match, ev.MatchRecorded)
+    return book.ruleset.check_match(match, view, book.league_id)
+
+
+@pytest.mark.parametrize("referee", ["generic", "Elnos Lawkeeper", "redkur_forgebeard", None])
+def test_the_referees_of_red_cards_and_rulekeepers(referee: str | None) -> None:
+    """'Referee Rules': a generic Referee, Redkur Forgebeard or Elnos Lawkeeper."""
+    assert referee_problems(referee) == []
+
+
+def test_an_unknown_referee_is_refused_by_name() -> None:
+    assert referee_problems("Ref Bob") == [
+        "the referee is one of generic, Elnos Lawkeeper, Redkur Forgebeard, not 'Ref Bob'"
+    ]

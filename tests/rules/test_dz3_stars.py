@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.values import Hireling, Performance
+from ledger.errors import NotAllowed
 from ledger.rules.dz3.tables import stars
 from tests.rules.test_dz3_book import (
     drafted,
@@ -33,7 +35,7 @@ from tests.rules.test_dz3_book import (
     two_teams,
     unrecorded,
 )
-from tests.support import Book
+from tests.support import Book, create_league, draft_team, event_count
 
 
 def sign_star(book: Book, team: str, star: str, player: str) -> None:
@@ -160,9 +162,35 @@ def test_first_to_hire_morg_gets_him(option: str, allowed: bool) -> None:
     assert (found == []) is allowed, found
 
 
+@pytest.mark.parametrize(
+    ("option", "found"),
+    [
+        ("allowed", []),
+        ("not_in_team", []),
+        ("not_in_league", ["Morg 'n' Thorg plays for orcs: no duplicates in the league (Alt (c))"]),
+    ],
+)
+def test_first_to_hire_morg_gets_him_for_good(option: str, found: list[str]) -> None:
+    """Alt (c) at hiring time: "Duplicates are not permitted in a league (first to hire Morg
+    will get him)". The Orcs signed Morg; the Reavers may not sign him too."""
+    book = rich_teams(star_duplicates=option)
+    sign_star(book, "orcs", "morg_n_thorg", "s1")
+    assert star_hire(book, "reavers", "morg_n_thorg") == found
+
+
+def test_a_star_who_left_his_team_is_free_to_sign_again() -> None:
+    """Alt (c) reads the rosters: once the Orcs' Morg is gone (here: fired), the first to
+    hire him again gets him."""
+    book = rich_teams(star_duplicates="not_in_league")
+    sign_star(book, "orcs", "morg_n_thorg", "s1")
+    book.record(ev.PlayerFired, team="orcs", player="s1")
+    assert star_hire(book, "reavers", "morg_n_thorg") == []
+
+
 def test_the_later_hirer_of_a_league_duplicate_may_not_field_him() -> None:
-    """Alt (c) for rosters: a command cannot see other teams when hiring (see the docs), so
-    the report of the later hirer's match is refused while the first hirer has him."""
+    """Alt (c) for rosters written before hiring checked the league (events recorded
+    directly): the report of the later hirer's match is refused while the first hirer has
+    him."""
     book = rich_teams(star_duplicates="not_in_league")
     sign_star(book, "orcs", "morg_n_thorg", "s1")
     sign_star(book, "reavers", "morg_n_thorg", "s2")
@@ -270,3 +298,19 @@ def test_a_freebooter_signed_after_the_match_keeps_his_spp_at_full_list_price() 
     )
     assert book.player_row("p99").spp == 8
     assert tr(book, "reavers") == before + 8 // 5  # value unchanged (gold became a player)
+
+
+def test_the_hire_command_refuses_a_star_another_team_holds(sqlite_ledger: LeagueLedger) -> None:
+    """Alt (c) through ``LeagueLedger.hire_player`` (``ledger team hire ... --star``): the
+    refusal names the holder and writes nothing."""
+    ledger = sqlite_ledger
+    create_league(ledger, "dz", "dz3", {"star_duplicates": "not_in_league"})
+    draft_team(ledger, "dz", "orcs", "orc", ["lineman"] * 8)
+    draft_team(ledger, "dz", "reavers", "human", ["lineman"] * 8)
+    ledger.hire_player("dz", "orcs", "morg_n_thorg", "Morg", by="tester", star="morg_n_thorg")
+    before = event_count(ledger)
+    with pytest.raises(NotAllowed, match="Morg 'n' Thorg plays for orcs"):
+        ledger.hire_player(
+            "dz", "reavers", "morg_n_thorg", "Morg", by="tester", star="morg_n_thorg"
+        )
+    assert event_count(ledger) == before

@@ -12,7 +12,13 @@ import pytest
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, StandingRow, TeamRow
-from ledger.errors import InvalidAdvancement, LedgerError, NotAllowed, RuleViolation
+from ledger.errors import (
+    InvalidAdvancement,
+    InvalidInput,
+    LedgerError,
+    NotAllowed,
+    RuleViolation,
+)
 from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from tests.rules.test_lrb6_zal_book import HUMANS, ORCS
 from tests.support import draft_team, event_count, report
@@ -150,9 +156,15 @@ def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> No
     )
     refused(
         ledger,
-        NotAllowed,
+        InvalidInput,
         lambda: ledger.play_card("zal", "reavers", "robbery", by="tester", against="gouged"),
-        "team adjust",
+        "name the match",
+    )
+    refused(
+        ledger,
+        NotAllowed,
+        lambda: ledger.play_card("zal", "reavers", "robbery", by="tester", match="r1"),
+        "no recorded report yet",
     )
     ledger.record_match("zal", report(FIRST), by="tester")
     refused(
@@ -161,6 +173,18 @@ def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> No
         lambda: ledger.buy("zal", "reavers", "fan_factor", 1, by="tester"),
         "only be bought while drafting",
     )
+
+
+def test_robbery_takes_the_victims_winnings_of_the_match(sqlite_ledger: LeagueLedger) -> None:
+    """ZAL 8d ii through the commands: the Reavers earned 80,000 in r1 (see the short
+    season above); the Gouged Eye's thief rolls a 6 and takes all of it."""
+    ledger = sqlite_ledger
+    zal_league(ledger)
+    ledger.record_match("zal", report(FIRST), by="tester")
+    before = {t: row(ledger, TeamRow, t).treasury for t in ("reavers", "gouged")}
+    ledger.play_card("zal", "gouged", "robbery", by="tester", match="r1", dice={"robbery": 6})
+    after = {t: row(ledger, TeamRow, t).treasury for t in ("reavers", "gouged")}
+    assert after == {"reavers": before["reavers"] - 80_000, "gouged": before["gouged"] + 80_000}
 
 
 @pytest.mark.parametrize("options", LRB6ZAL.example_option_sets)

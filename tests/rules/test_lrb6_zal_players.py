@@ -8,19 +8,17 @@ docs/rulesets/lrb6-zal.md.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from ledger.domain import events as ev
-from ledger.domain.state import LeagueView, TeamRow
-from ledger.domain.values import Hireling
+from ledger.domain.state import TeamRow
+from ledger.domain.values import Concession, Hireling
 from ledger.errors import InvalidInput, NotAllowed
 from ledger.rules.lrb6_zal.advancement import hurdle
 from ledger.rules.lrb6_zal.hiring import signing_price
-from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from ledger.rules.lrb6_zal.tables import tables
-from ledger.rules.protocol import Ruleset
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -428,19 +426,19 @@ def test_bankruptcy(d6: int, lost: int) -> None:
     assert zal.team_row("orcs").treasury == 130_000 - lost
 
 
-class KnownEarnings(LRB6ZAL):
-    """The ruleset once the read models keep each match's winnings (a fake)."""
-
-    def match_earnings(self, view: LeagueView, league_id: str, match: str, team: str) -> int | None:
-        return 70_000
-
-
-@pytest.mark.parametrize(("d6", "stolen"), [(1, 0), (2, 35_000), (5, 35_000), (6, 70_000)])
-def test_robbery_steals_from_the_victims_earnings(d6: int, stolen: int) -> None:
+def robbed_after_g1(d6: int, *, spent: int = 0, forfeit: bool = False) -> Zal:
+    """Humans (TR 68) beat the Orcs (TR 80) 1-0 in g1: gate 3 + 3 pips = 6,000 fans, the
+    table's +1 at that gate for both ratings, D6 3 each: Humans (3 + 1 + 1 win) x 10,000 =
+    50,000, Orcs (3 + 1) x 10,000 = 40,000 on top of their 100,000. Then the Orcs spend
+    ``spent``, and the Humans play Robbery on them with ``d6``."""
     zal = Zal()
-    zal.team("humans", "human", HUMANS)
+    humans = zal.team("humans", "human", HUMANS)
     zal.team("orcs", "orc", ORCS, treasury=100_000)
-    zal.match(side("humans"), side("orcs"), match="g1")
+    concession = Concession(team="orcs", kind="forfeit_voluntary") if forfeit else None
+    home = side("humans", 3 if forfeit else 1, [played(humans[0], touchdowns=1)])
+    zal.match(home, side("orcs", fan=None if forfeit else 3), concession=concession, match="g1")
+    if spent:
+        zal.book.record(ev.TreasuryAdjusted, team="orcs", amount=-spent)
     zal.book.record(
         ev.CardPlayed,
         team="humans",
@@ -448,19 +446,60 @@ def test_robbery_steals_from_the_victims_earnings(d6: int, stolen: int) -> None:
         match="g1",
         dice=(roll("robbery", "D6", d6, subject="humans"),),
     )
-    state = zal.book.fold(cast(Ruleset, KnownEarnings()))
+    return zal
+
+
+@pytest.mark.parametrize(("d6", "stolen"), [(1, 0), (2, 20_000), (5, 20_000), (6, 40_000)])
+def test_robbery_steals_from_the_victims_earnings_of_the_match(d6: int, stolen: int) -> None:
+    """ZAL 8d ii: "on 2-5, he steals half of the earnings; on 6, ... all of the earnings"."""
+    zal = robbed_after_g1(d6)
+    state = zal.fold()
+    assert zal.match_row("g1", state).winnings == {"humans": 50_000, "orcs": 40_000}
     assert gold_lines(state, "orcs", "card") == ([-stolen] if stolen else [])
     assert gold_lines(state, "humans", "card") == ([stolen] if stolen else [])
+    assert zal.team_row("orcs", state).treasury == 140_000 - stolen
 
 
-def test_robbery_is_refused_while_match_earnings_are_not_kept() -> None:
+def test_robbery_cannot_steal_gold_already_spent() -> None:
+    """The Orcs spent 130,000 of their 140,000 before the card was booked: the thief takes
+    the 10,000 left, not the 40,000 earned, and no treasury goes below nothing."""
+    zal = robbed_after_g1(6, spent=130_000)
+    state = zal.fold()
+    assert gold_lines(state, "orcs", "card") == [-10_000]
+    assert gold_lines(state, "humans", "card") == [10_000]
+    assert zal.team_row("orcs", state).treasury == 0
+
+
+def test_a_team_that_gave_up_earned_nothing_to_rob() -> None:
+    """ZAL 9b: "The winnings are determined as usual, with the Winner to receive both
+    amounts": the Orcs' 40,000 went to the Humans, so robbing the Orcs of g1 finds nothing."""
+    zal = robbed_after_g1(6, forfeit=True)
+    state = zal.fold()
+    assert zal.match_row("g1", state).winnings == {"humans": 90_000}
+    assert gold_lines(state, "orcs", "card") == []
+
+
+def card_needs(zal: Zal, **fields: Any) -> Any:
+    event = ev.CardPlayed.model_construct(**{"team": "humans", "card": "robbery", **fields})
+    return zal.ruleset.card_dice(event.model_copy(update={"dice": ()}), zal.fold(), zal.league_id)
+
+
+def test_robbery_needs_a_recorded_match_both_teams_played() -> None:
     zal = Zal()
     zal.team("humans", "human", HUMANS)
     zal.team("orcs", "orc", ORCS)
-    fields: dict[str, Any] = {"team": "humans", "card": "robbery", "against": "orcs", "match": "g1"}
-    event = ev.CardPlayed.model_construct(**{**fields, "dice": ()})
-    with pytest.raises(NotAllowed, match="team adjust"):
-        zal.ruleset.card_dice(event, zal.fold(), zal.league_id)
+    zal.team("elves", "wood_elf", [])
+    with pytest.raises(InvalidInput, match="name the match"):
+        card_needs(zal, against="orcs", match=None)
+    with pytest.raises(NotAllowed, match="no recorded report yet"):
+        card_needs(zal, against="orcs", match="g1")
+    zal.match(side("humans"), side("orcs"), match="g1")
+    with pytest.raises(InvalidInput, match="did not play each other in g1"):
+        card_needs(zal, against="elves", match="g1")
+    with pytest.raises(InvalidInput, match="cannot rob itself"):
+        card_needs(zal, against="humans", match="g1")
+    assert [n.purpose for n in card_needs(zal, against="orcs", match="g1")] == ["robbery"]
+    assert [n.purpose for n in card_needs(zal, against=None, match="g1")] == ["robbery"]
 
 
 def test_injured_in_practice_hurts_but_still_counts_in_the_team_rating() -> None:

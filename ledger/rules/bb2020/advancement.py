@@ -74,7 +74,48 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
         ]
     if event.kind == "characteristic":
         return characteristic_problems(t, player, position, event)
+    if event.kind == "random_primary":
+        return random_problems(player, position, event)
     return skill_problems(player, position, event, SKILL_KINDS[event.kind])
+
+
+def table_skill(category: str, roll: tuple[int, ...]) -> Skill:
+    """'New Skills': two D6 one after the other: the first picks the part of the Skill
+    Table (1-3 or 4-6), the second the skill (skills.yaml holds the table in its order)."""
+    column = [s for s in skills().skills if s.category == category]
+    return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
+
+
+def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
+    """'Do this twice, and then choose which of the two randomly rolled Skills you wish your
+    player to receive.' A roll giving a skill the player has already is rolled again, so the
+    first two rolls giving a skill he lacks are the ones offered."""
+    category = event.category or ""
+    if category not in position.primary:
+        return [
+            f"a random primary skill needs one of {''.join(position.primary)} as its"
+            f" category (--category), not '{category}'"
+        ]
+    rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
+    offered = [
+        skill.name
+        for skill in (table_skill(category, roll) for roll in rolls)
+        if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
+    ][:2]
+    if len(offered) < 2:
+        return [
+            f"a random skill needs two Skill Table rolls giving skills {player.name} lacks;"
+            f" {len(offered)} given (--die random_skill=D6,D6 for each; or --roll)"
+        ]
+    if not event.skill:
+        dice = " ".join(f"--die random_skill={r[0]},{r[1]}" for r in rolls)
+        return [
+            f"the rolls give {' or '.join(dict.fromkeys(offered))}: choose with --skill,"
+            f" entering the same dice: {dice}"
+        ]
+    if event.skill not in offered:
+        return [f"the rolls give {' or '.join(offered)}, not {event.skill}"]
+    return []
 
 
 def characteristic_problems(

@@ -30,7 +30,15 @@ from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, Team
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
 from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
-from ledger.rules.bb2020 import advancement, contracts, postgame, pregame, redraft, season
+from ledger.rules.bb2020 import (
+    advancement,
+    contracts,
+    exhibitions,
+    postgame,
+    pregame,
+    redraft,
+    season,
+)
 from ledger.rules.bb2020.tables import band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -49,9 +57,11 @@ class BB2020Options(BaseModel):
     redraft_cap: bool = True
     """'Raise Funds': the recommended 1,300,000 cap on a re-draft budget."""
     star_player_contracts: bool = False
-    """Spike! Almanac 2021 'Long Term Contracts'."""
+    """Spike! Almanac 2021 'Long Term Contracts': each team signs one Star Player a
+    season, for free, in the star draft order; he counts in TV and earns no SPP."""
     referees: bool = False
-    """Spike! Almanac 2021 'Red Cards & Rulekeepers'."""
+    """Spike! Almanac 2021 'Red Cards & Rulekeepers': reports name the match's referee
+    (generic, Elnos Lawkeeper, Redkur Forgebeard); their rules are played at the table."""
 
 
 class BB2020(BaseRuleset):
@@ -215,7 +225,11 @@ class BB2020(BaseRuleset):
         problems = []
         if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
             problems.append("BB2020 has no forfeits: a team concedes, with or without penalty")
-        if match.kind in ("friendly", "exhibition"):
+        if self.opts.referees and (wrong := exhibitions.referee_problem(match.referee)):
+            problems.append(wrong)
+        if match.kind == "exhibition":
+            return problems + exhibitions.all_star_problems(match, self.stars())
+        if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
             awarded = sum(p.mvps for p in sheet.players)

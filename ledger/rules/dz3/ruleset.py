@@ -123,13 +123,18 @@ class DZ3(BaseRuleset):
         view: LeagueView,
         league_id: str,
     ) -> list[str]:
-        """The star player variants; under Alt (b) of positions, stars fill positions."""
+        """The star player variants; under Alt (b) of positions, stars fill positions. Alt
+        (c) of duplicates looks at the whole league: a star on another team's roster is
+        taken ("first to hire Morg will get him")."""
         team_list = self.team_list(team.roster)
         if event.kind == "star" and event.star:
             star = star_list().get(event.star)
             if star is None:
                 return [f"{self.name} has no star player '{event.star}'"]
-            return self.star_hire_problems(team, players, star)
+            holders = stars.holders(view.select(PlayerRow, league_id=league_id))
+            return self.star_hire_problems(team, players, star) + stars.league_problems(
+                self.opts, star, team.team_id, holders
+            )
         if event.from_list is None:
             held = stars.roster_stars(players)
             taken = same_position(players, team.roster, event.position)

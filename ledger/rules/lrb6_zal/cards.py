@@ -3,7 +3,9 @@
 - Bankruptcy: the affected coach rolls a D6: 1 loses all his earnings and savings (the
   whole treasury), 2-5 half of them, 6 nothing.
 - Robbery: the thief rolls a D6: 1 caught, nothing; 2-5 steals half of the victim's
-  earnings from the match; 6 all of them.
+  earnings from the match; 6 all of them. The earnings are the winnings the match paid the
+  victim (``MatchRow.winnings``); gold already spent cannot be stolen, so the theft never
+  takes more than the victim's treasury holds.
 - Injured in Practice: the player rolls on the LRB6 Casualty Table (a D6, then a D8) and
   misses the match; he still counts in his team's Team Rating (ZAL 8a, 8d iv).
 
@@ -78,24 +80,39 @@ def needs(
         )
     if card == "injured_in_practice":
         return injury_needs(event, view, league_id)
+    if card == "robbery":
+        return robbery_needs(event, view, league_id, earnings)
     victim = target_team(event, view, league_id)
     if victim is None:
         raise InvalidInput(f"{card}: name the team it was played on (--against) or the --match")
-    if card == "robbery":
-        robbery_known(event, view, league_id, victim, earnings)
-    subject = event.team if card == "robbery" else victim
-    return [DiceNeed(purpose=card, dice="D6", subject=subject, why=f"ZAL 8d: {card}")]
+    return [DiceNeed(purpose=card, dice="D6", subject=victim, why=f"ZAL 8d: {card}")]
 
 
-def robbery_known(
-    event: CardPlayed, view: LeagueView, league_id: str, victim: str, earnings: Earnings
-) -> None:
-    if event.match is None or earnings(view, league_id, event.match, victim) is None:
+def robbery_needs(
+    event: CardPlayed, view: LeagueView, league_id: str, earnings: Earnings
+) -> list[DiceNeed]:
+    """Robbery steals from what the victim earned in a recorded match both teams played."""
+    if event.match is None:
+        raise InvalidInput("robbery: name the match whose earnings were stolen (--match)")
+    row = view.get(MatchRow, league_id, event.match)
+    if row is None or row.status != "played":
         raise NotAllowed(
-            "Robbery steals from the victim's earnings of the match, which this ledger"
-            " does not keep per match yet: record the D6 and move the gold stolen with two"
-            " 'ledger team adjust' commands, naming the card in --reason"
+            f"robbery: match {event.match} has no recorded report yet; the victim's"
+            " earnings are known once it is recorded"
         )
+    victim = target_team(event, view, league_id)
+    playing = (row.home, row.away, *row.others)
+    if victim == event.team:
+        raise InvalidInput("robbery: a team cannot rob itself")
+    if victim is None or event.team not in playing or victim not in playing:
+        raise InvalidInput(
+            f"robbery: {event.team} and {victim or event.against} did not play each other"
+            f" in {event.match}"
+        )
+    if earnings(view, league_id, event.match, victim) is None:
+        raise NotAllowed(f"robbery: {victim}'s earnings of {event.match} are not known")
+    why = f"ZAL 8d ii: robbing {victim} of its earnings in {event.match}"
+    return [DiceNeed(purpose="robbery", dice="D6", subject=event.team, why=why)]
 
 
 def injury_needs(event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
@@ -129,7 +146,9 @@ def outcomes(
     if card == "bankruptcy":
         return bankruptcy(t, event, view, league_id, victim, dice)
     earned = earnings(view, league_id, event.match, victim) if event.match else None
-    return robbery(t, event, victim, earned or 0, dice)
+    team = view.get(TeamRow, league_id, victim)
+    held = max(0, team.treasury) if team is not None else 0
+    return robbery(t, event, victim, earned or 0, held, dice)
 
 
 def bankruptcy(
@@ -145,13 +164,18 @@ def bankruptcy(
     return [Gold(team=victim, amount=-lost, kind="card", note=note)]
 
 
-def robbery(t: Tables, event: CardPlayed, victim: str, earned: int, dice: DiceBox) -> Effects:
+def robbery(
+    t: Tables, event: CardPlayed, victim: str, earned: int, held: int, dice: DiceBox
+) -> Effects:
+    """The thief's share of what the victim ``earned``; no more than the victim ``held``."""
     roll = dice.roll(event.dice, "robbery", "D6", event.team)[0]
     share = share_of(t.cards.robbery, roll)
-    stolen = take(share, earned)
+    stolen = min(take(share, earned), held)
     if not stolen:
         return []
-    note = f"Robbery (D6 {roll}): {share} of {earned:,} earned (ZAL 8d ii)"
+    note = f"Robbery (D6 {roll}): {share} of {earned:,} earned in {event.match} (ZAL 8d ii)"
+    if stolen < take(share, earned):
+        note += f"; only {stolen:,} left in the treasury"
     return [
         Gold(team=victim, amount=-stolen, kind="card", note=note),
         Gold(team=event.team, amount=stolen, kind="card", note=note),

@@ -307,9 +307,13 @@ class LRB6ZAL(BaseRuleset):
         return cards.outcomes(tables(), event, view, league_id, dice, self.match_earnings)
 
     def match_earnings(self, view: LeagueView, league_id: str, match: str, team: str) -> int | None:
-        """What ``team`` earned in ``match`` (for Robbery). The read models keep no winnings
-        per match yet, so this is unknown; see docs/rulesets/lrb6-zal.md."""
-        return None
+        """What ``team`` earned in ``match`` (for Robbery): the winnings the fold booked for
+        it. A team that gave up earned nothing, its winnings went to the winner (ZAL 9b).
+        None while the match is not recorded or ``team`` did not play it."""
+        row = view.get(MatchRow, league_id, match)
+        if row is None or row.status != "played" or team not in (row.home, row.away, *row.others):
+            return None
+        return row.winnings.get(team, 0)
 
     # --- advancement ---------------------------------------------------------------------------
 
