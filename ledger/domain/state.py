@@ -204,7 +204,7 @@ class PlayerRow(Record):
 class MatchRow(Record):
     table = "rm_matches"
     key = ("league_id", "match_id")
-    indexes = ("season",)
+    indexes = ("season", "home", "away")
 
     league_id: str
     match_id: str

@@ -195,10 +195,10 @@ class SqlStore:
 
     def candidates(self, kind: type[Record], where: dict[str, Any]) -> list[Record]:
         cached = self.cache.get(kind, {})
-        field = next((f for f in kind.indexes if f in where), None)
-        if field is None:
+        buckets = [self.index.get((kind, f, where[f]), set()) for f in kind.indexes if f in where]
+        if not buckets:
             return list(cached.values())
-        return [cached[k] for k in self.index.get((kind, field, where[field]), ())]
+        return [cached[k] for k in min(buckets, key=len)]
 
     def remember(self, record: Record) -> None:
         kind, key = type(record), record.key_values()

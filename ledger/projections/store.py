@@ -40,11 +40,12 @@ class MemoryStore:
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         table = self.records[kind]
-        indexed = next((f for f in kind.indexes if f in where), None)
-        if indexed is None:
+        buckets = [(f, self.index[(kind, f, where[f])]) for f in kind.indexes if f in where]
+        if not buckets:
+            indexed = None
             candidates: Iterator[Record] = iter(table.values())
         else:
-            keys = self.index[(kind, indexed, where[indexed])]
+            indexed, keys = min(buckets, key=lambda bucket: len(bucket[1]))
             candidates = (table[k] for k in sorted(keys))
         checks = [(f, v) for f, v in where.items() if f != indexed]
         found = [

@@ -493,24 +493,32 @@ def rank_table(
     """
     breakers = ["bonus_points"] if scheme.bonus_mode == "tiebreak" and scheme.bonus else []
     breakers += list(scheme.tiebreakers)
+    points = {row.team_id: row.points for row in rows}
+    # Head-to-head counts only the games between teams level on points with each other.
+    between: dict[str, list[tuple[str, str, int, int]]] = {}
+    for result in results:
+        home, away = result[0], result[1]
+        if home in points and points[home] == points.get(away):
+            between.setdefault(home, []).append(result)
+            between.setdefault(away, []).append(result)
 
     def key(row: StandingRow) -> tuple[int, ...]:
-        level = [r.team_id for r in rows if r.points == row.points]
         values = [row.points]
         for name in breakers:
             if name == "head_to_head":
-                values.append(head_to_head(row.team_id, level, results, scheme))
-            elif name in TIEBREAKERS:
+                values.append(head_to_head(row.team_id, between.get(row.team_id, []), scheme))
+            else:
                 values.append(TIEBREAKERS[name](row))
         return tuple(values)
 
-    keyed = sorted(rows, key=lambda r: (tuple(-v for v in key(r)), r.team_id))
+    keys = {row.team_id: key(row) for row in rows}
+    keyed = sorted(rows, key=lambda r: (tuple(-v for v in keys[r.team_id]), r.team_id))
     ranked: list[Ranked] = []
     for index, row in enumerate(keyed):
         below = keyed[index + 1] if index + 1 < len(keyed) else None
         separated = None
         if below is not None and below.points == row.points:
-            separated = separating(key(row), key(below), breakers)
+            separated = separating(keys[row.team_id], keys[below.team_id], breakers)
         ranked.append(Ranked(team_id=row.team_id, rank=index + 1, row=row, separated_by=separated))
     return ranked
 
@@ -523,11 +531,11 @@ def separating(ours: tuple[int, ...], theirs: tuple[int, ...], names: list[str])
 
 
 def head_to_head(
-    team: str, level: list[str], results: Sequence[tuple[str, str, int, int]], scheme: PointsScheme
+    team: str, games: Sequence[tuple[str, str, int, int]], scheme: PointsScheme
 ) -> int:
+    """League points ``team`` took in ``games``: its games against teams level with it."""
     points = 0
-    for home, away, home_score, away_score in results:
-        if {home, away} <= set(level) and team in (home, away):
-            ours, theirs = (home_score, away_score) if team == home else (away_score, home_score)
-            points += scheme.win if ours > theirs else scheme.draw if ours == theirs else 0
+    for home, _away, home_score, away_score in games:
+        ours, theirs = (home_score, away_score) if team == home else (away_score, home_score)
+        points += scheme.win if ours > theirs else scheme.draw if ours == theirs else 0
     return points

@@ -89,8 +89,11 @@ def budget(
     """The Re-draft Budget from the season before ``season``."""
     played = [
         m
-        for m in view.select(MatchRow, league_id=league_id, season=season - 1)
-        if m.kind == "league" and m.status == "played" and team.team_id in (m.home, m.away)
+        for side in ("home", "away")
+        for m in view.select(
+            MatchRow, league_id=league_id, season=season - 1, **{side: team.team_id}
+        )
+        if m.kind == "league" and m.status == "played"
     ]
     wins = sum(1 for m in played if m.winner == team.team_id)
     draws = sum(1 for m in played if m.winner is None)
