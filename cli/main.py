@@ -79,9 +79,22 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
 
 
 def register_commands() -> None:
-    from cli import audit, demo, generate, league, match, queries, report, script, season, team
+    from cli import (
+        audit,
+        demo,
+        generate,
+        league,
+        match,
+        queries,
+        report,
+        script,
+        season,
+        team,
+        whatif,
+    )
 
-    for module in (league, season, team, match, queries, audit, demo, report, script, generate):
+    modules = (league, season, team, match, queries, audit, demo, report, script, generate, whatif)
+    for module in modules:
         for command in module.COMMANDS:
             cli.add_command(command)
 

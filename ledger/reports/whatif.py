@@ -1,11 +1,12 @@
 """The what-if section: the season's final table under another ruleset, beside the real one.
 
-The what-if engine (``ledger.whatif``, being written) replays the league's log under
-another ruleset into a memory store. What the report needs from it is a ``Comparison``:
-the table ``Queries.standings`` would give over that store, plus the engine's own notes
+The what-if engine (``ledger.whatif``) replays the league's log under another ruleset (or
+other options) into a memory store. What the report needs from it is a ``Comparison``:
+the table ``Queries.standings`` gives over that store, plus the engine's own notes
 (divergences, recorded and simulated rolls). ``comparison_for`` is the one place the CLI
-asks for it; until the engine exists it refuses with a clear error. To plug the engine in,
-make ``comparison_for`` build a ``Comparison`` from its replay: nothing else changes.
+asks for it; ``--whatif`` names the what-if as ``RULESET[:KEY=VALUE,...]``
+(``lrb6-zal``, ``gold4:appearance_fees=monty_haul``, ``:bonus_points=added`` for the
+league's own ruleset with another option).
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.application.service import LeagueLedger
 from ledger.projections.queries import Standings, TableRow
-from ledger.reports.errors import WhatIfUnavailable
 from ledger.reports.model import WhatIfRow, WhatIfSection
+from ledger.whatif.compare import standings_of
+from ledger.whatif.divergence import Divergence
+from ledger.whatif.replay import replay
+from ledger.whatif.service import ask
+from ledger.whatif.spec import label, parse_whatif
 
 
 class Comparison(BaseModel):
@@ -37,11 +42,32 @@ class Comparison(BaseModel):
 def comparison_for(
     ledger: LeagueLedger, league: str, season: int | None, whatif: str
 ) -> Comparison:
-    """The what-if ``whatif`` of ``league``'s ``season`` (the seam for the what-if engine)."""
-    raise WhatIfUnavailable(
-        f"the what-if engine is not available yet, so --whatif {whatif} cannot be compared;"
-        " make the report without --whatif"
+    """The what-if ``whatif`` of ``league``'s ``season`` (unknown ruleset or bad option: a
+    ``LedgerError`` the CLI prints in one line)."""
+    ruleset, options = parse_whatif(whatif)
+    asked = ask(ledger, league, ruleset, options)
+    outcome = replay(asked.events, asked.target)
+    table = standings_of(outcome, asked.target, season)
+    return Comparison(
+        id=whatif,
+        ruleset=asked.target.id,
+        ruleset_name=asked.target.name,
+        standings=table,
+        divergences=[divergence_line(d) for d in outcome.divergences],
+        recorded_rolls=sum(outcome.recorded.values()),
+        simulated_rolls=sum(outcome.simulated.values()),
+        notes=[
+            f"Replayed under {label(asked.target, asked.league)} with dice seed 0: recorded"
+            " rolls of the same purpose are reused, the others simulated (docs/whatif.md).",
+            "Results, scores and casualties are the recorded ones; 'ledger whatif' shows"
+            " every figure that differs.",
+        ],
     )
+
+
+def divergence_line(d: Divergence) -> str:
+    who = ", ".join(x for x in (d.team, d.subject) if x)
+    return f"event {d.seq} ({who or d.event}): {d.reason}; {d.action} [{d.policy}]"
 
 
 def flat(standings: Standings) -> dict[str, TableRow]:

@@ -41,7 +41,8 @@ class Step:
     original: ev.LedgerEvent
     event: ev.LedgerEvent | None
     """The event in the target's terms; ``None`` when nothing of it applies there."""
-    voided: bool = False
+    voided: ev.EventCorrected | None = None
+    """The correction that voided it, if one did."""
     notes: tuple[Divergence, ...] = ()
 
 
@@ -71,7 +72,7 @@ class Translator:
         for event in log:
             correction = corrections.get(event.seq)
             if correction is not None and correction.action == "void":
-                steps.append(Step(event, None, voided=True))
+                steps.append(Step(event, None, voided=correction))
                 continue
             read = amended(event, correction) if correction is not None else event
             self.notes = []
@@ -112,6 +113,8 @@ class Translator:
             return self.team_registered(event)
         if self.identical:
             return event
+        if isinstance(event, ev.PostGameClosed) and not self.target.post_game_closes:
+            return None  # the target's post-game sequence has no closing step (nor its rolls)
         if isinstance(event, ev.PlayerHired):
             return self.player_hired(event)
         if isinstance(event, ev.SidelinePurchased):
@@ -140,9 +143,9 @@ class Translator:
 
     def team_list(self, event: ev.TeamRegistered) -> tuple[str, mapping.TeamRow | None]:
         known = self.target.team_lists()
-        if self.identical or mapping.same_family(self.source.id, self.target.id):
-            if event.roster in known:
-                return event.roster, None
+        same = self.identical or mapping.same_family(self.source.id, self.target.id)
+        if same and event.roster in known:
+            return event.roster, None
         found = mapping.team_list(self.source.id, self.target.id, event.roster)
         if found is not None and found.name in known:
             if found.approx:
@@ -164,6 +167,7 @@ class Translator:
         return FALLBACK_LIST, None
 
     def position(self, event: ev.LedgerEvent, team: str, position_id: str, who: str) -> str:
+        """``who`` is the player's (or hireling's) id, for the divergence."""
         """The target position for a source position of ``team``'s list."""
         team_list = self.target.team_list(self.rosters[team])
         if mapping.same_family(self.source.id, self.target.id):
@@ -182,7 +186,7 @@ class Translator:
             rule="position",
             reason=f"the {team_list.name} list has no position like {position_id}",
             policy="lineman-instead",
-            action=f"{who} plays as a {fallback.name}",
+            action=f"plays as {fallback.name}",
         )
         return fallback.id
 
@@ -211,7 +215,7 @@ class Translator:
                 policy="skip",
                 action=f"{event.name} is hired without it",
             )
-        update["position"] = self.position(event, event.team, event.position, event.name)
+        update["position"] = self.position(event, event.team, event.position, event.player)
         return event.model_copy(update=update)
 
     def star(self, event: ev.LedgerEvent, star_id: str, who: str) -> str | None:
@@ -281,7 +285,7 @@ class Translator:
             return hireling.model_copy(update={"star": mapped})
         if hireling.position is None:
             return hireling
-        position = self.position(event, team, hireling.position, hireling.name)
+        position = self.position(event, team, hireling.position, hireling.id)
         return hireling.model_copy(update={"position": position})
 
     def casualty(self, event: ev.LedgerEvent, casualty: Casualty, team: str | None) -> Casualty:

@@ -104,7 +104,7 @@ def test_report_writes_csv_to_a_folder_or_a_zip(
         (["--season", "9"], "unknown-season", "league demo has no season 9 (seasons: 1)"),
         (["--format", "pdf"], "unknown-format", "unknown report format 'pdf'"),
         (["--out", "report.txt"], "unknown-format", "cannot tell the report format"),
-        (["--whatif", "lrb6"], "whatif-unavailable", "the what-if engine is not available yet"),
+        (["--whatif", "nowhere"], "unknown-ruleset", "unknown ruleset 'nowhere'"),
         (["nowhere"], "unknown-league", "no league 'nowhere'"),
     ],
 )

@@ -20,9 +20,8 @@ from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
-from ledger.errors import UnknownSeason
+from ledger.errors import UnknownRuleset, UnknownSeason
 from ledger.reports import results
-from ledger.reports.errors import WhatIfUnavailable
 from ledger.reports.model import SeasonReport
 from ledger.reports.positions import RunningTable
 from ledger.reports.seasons import END, Window, season_windows
@@ -229,9 +228,18 @@ def test_play_offs_form_a_bracket_and_the_final_names_the_champion(demo: LeagueL
     assert len(results.results_by_round(with_playoffs)) == 3  # play-offs are not a round
 
 
-def test_what_if_is_refused_until_the_engine_exists(demo: LeagueLedger) -> None:
-    with pytest.raises(WhatIfUnavailable, match="not available yet"):
-        comparison_for(demo, DEMO, None, "lrb6")
+def test_the_what_if_engine_gives_the_table_under_another_ruleset(demo: LeagueLedger) -> None:
+    comparison = comparison_for(demo, DEMO, None, "lrb6")
+    assert (comparison.ruleset, comparison.id) == ("lrb6-zal", "lrb6")
+    assert sorted(r.team_id for rows in comparison.standings.divisions.values() for r in rows) == [
+        "gouged-eye",
+        "grudgebearers",
+        "reikland-reavers",
+        "skavenblight-scramblers",
+    ]
+    assert comparison.simulated_rolls
+    with pytest.raises(UnknownRuleset, match="unknown ruleset 'nowhere'"):
+        comparison_for(demo, DEMO, None, "nowhere")
 
 
 def test_a_what_if_comparison_becomes_a_section(demo: LeagueLedger) -> None:

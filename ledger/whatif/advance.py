@@ -1,0 +1,208 @@
+"""Fitting a recorded advancement to the target edition's way of advancing.
+
+BB2020 buys advancements with SPP (a chosen primary skill, a characteristic with its D8);
+LRB6/ZAL, gold4 and dz3 give a Star Player Roll at each SPP level. The replay offers the
+target's own advancement check (the question ``ledger team advance`` asks) a list of
+candidates, most faithful first, and takes the first it allows:
+
+1. the recorded choice, in the target's terms (a skill renamed by the mapping tables, or the
+   same characteristic), with the target's dice: rolls the log holds for the same purpose
+   and dice are reused, the others drawn from the replay's seeded generator;
+2. for a roll edition, what the roll itself gives (a 4+6 must be taken as +1 MA in dz3);
+   for BB2020, another characteristic the D8 allows;
+3. the fallback skills of ledger/whatif/mappings/skills.yaml, in order.
+
+When the target refuses the recorded choice and a different one for the same reason (the
+player has too few SPP there, or no Star Player Roll is due yet), the advancement is not
+a matter of choice: it waits (``defer``) until the target allows it.
+
+Worked example: a BB2020 Lineman takes Block as a chosen primary skill at 6 SPP. Replayed
+under dz3 he has 6 SPP too (an Experienced player, one Star Player Roll due): the roll is
+drawn, say 2+5 = 7, a skill of his categories, so he takes Block. Drawn 4+6 = 10 (no
+double) he must take +1 MA instead, which the replay lists as a divergence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ledger.domain.events import PlayerAdvanced
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Characteristic, DiceRoll
+from ledger.rules.dice import DiceBox
+from ledger.rules.protocol import Ruleset
+from ledger.whatif import mapping
+
+SPEND_SKILL_KINDS = ("random_primary", "chosen_primary", "chosen_secondary")
+STATS: tuple[Characteristic, ...] = ("ma", "st", "ag", "av", "pa")
+
+
+@dataclass(frozen=True)
+class Choice:
+    kind: str
+    skill: str | None = None
+    characteristic: Characteristic | None = None
+
+    def describe(self) -> str:
+        if self.skill:
+            return self.skill
+        return f"+1 {self.characteristic.upper()}" if self.characteristic else "nothing"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What the target allows of a recorded advancement, now."""
+
+    event: PlayerAdvanced | None
+    """The advancement to apply; ``None`` when the target allows none now."""
+    problems: tuple[str, ...] = ()
+    """Why the recorded choice is refused (the reason of a divergence)."""
+    simulated: tuple[DiceRoll, ...] = ()
+    """The rolls of ``event`` the log did not hold."""
+    choice_matters: bool = True
+    """False when the refusal does not depend on what was taken (too few SPP, no roll
+    due): the advancement then waits."""
+
+
+def recorded_choice(event: PlayerAdvanced) -> Choice:
+    return Choice(event.kind, event.skill, event.characteristic)
+
+
+@dataclass
+class Fitter:
+    source: Ruleset
+    target: Ruleset
+    box: DiceBox
+
+    @property
+    def scheme(self) -> mapping.Scheme:
+        found = mapping.scheme(self.target.id)
+        return found or mapping.Scheme(kind="spend")
+
+    def attempt(self, event: PlayerAdvanced, player: PlayerRow, team: TeamRow) -> Attempt:
+        choices = self.choices(event)
+        first = next(choices, None)
+        if first is None:
+            return Attempt(None, ("no advancement the target edition knows was recorded",))
+        probe = self.probe(first)
+        refused: list[str] = []
+        independent = True
+        for rolls in self.dice_sets(event, first):
+            problems = self.check(event, first, rolls, player, team)
+            if not problems:
+                return self.chosen(event, first, rolls)
+            refused = refused or problems
+            # Refused before the dice are read and whatever is taken: not a matter of choice.
+            independent &= problems == self.check(event, first, (), player, team)
+            independent &= problems == self.check(event, probe, rolls, player, team)
+        if independent:
+            return Attempt(None, tuple(refused), choice_matters=False)
+        for choice in choices:
+            for rolls in self.dice_sets(event, choice):
+                if not self.check(event, choice, rolls, player, team):
+                    found = self.chosen(event, choice, rolls)
+                    return Attempt(found.event, tuple(refused), found.simulated)
+        return Attempt(None, tuple(refused))
+
+    def check(
+        self,
+        event: PlayerAdvanced,
+        choice: Choice,
+        rolls: tuple[DiceRoll, ...],
+        player: PlayerRow,
+        team: TeamRow,
+    ) -> list[str]:
+        return self.target.check_advancement(player, team, self.build(event, choice, rolls))
+
+    def build(
+        self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]
+    ) -> PlayerAdvanced:
+        category = event.category if mapping.same_family(self.source.id, self.target.id) else None
+        return event.model_copy(
+            update={
+                "kind": choice.kind,
+                "skill": choice.skill,
+                "characteristic": choice.characteristic,
+                "category": category,
+                "dice": rolls,
+            }
+        )
+
+    def chosen(self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]) -> Attempt:
+        simulated = tuple(r for r in rolls if r not in event.dice)
+        return Attempt(self.build(event, choice, rolls), (), simulated)
+
+    # --- the candidates -----------------------------------------------------------------------
+
+    def choices(self, event: PlayerAdvanced) -> Iterator[Choice]:
+        if self.scheme.kind == "spend":
+            yield from self.spend_choices(event)
+        else:
+            yield from self.roll_choices(event)
+
+    def spend_choices(self, event: PlayerAdvanced) -> Iterator[Choice]:
+        if event.characteristic is not None:
+            yield Choice("characteristic", characteristic=event.characteristic)
+            yield from (Choice("characteristic", characteristic=s) for s in STATS)
+            yield from (Choice("characteristic", skill=f) for f in mapping.fallback_skills())
+            return
+        if not event.skill:
+            return
+        kinds = (event.kind,) if event.kind in SPEND_SKILL_KINDS else SPEND_SKILL_KINDS[1:]
+        yield from (Choice(kind, skill=event.skill) for kind in kinds)
+        yield from (Choice(kinds[0], skill=f) for f in mapping.fallback_skills())
+
+    def roll_choices(self, event: PlayerAdvanced) -> Iterator[Choice]:
+        if event.skill or event.characteristic:
+            yield Choice("star_roll", event.skill, event.characteristic)
+        yield from (Choice("star_roll", characteristic=s) for s in STATS)
+        yield from (Choice("star_roll", skill=f) for f in mapping.fallback_skills())
+        yield Choice("star_roll")
+
+    def probe(self, first: Choice) -> Choice:
+        """A different choice of the same kind, to tell a refusal of the choice from one of
+        the advancement itself."""
+        if self.scheme.kind == "roll":
+            return Choice(first.kind)
+        if first.characteristic is not None:
+            other = next(s for s in STATS if s != first.characteristic)
+            return Choice(first.kind, characteristic=other)
+        other_skill = next(f for f in mapping.fallback_skills() if f != first.skill)
+        return Choice(first.kind, skill=other_skill)
+
+    # --- the dice -----------------------------------------------------------------------------
+
+    def dice_sets(self, event: PlayerAdvanced, choice: Choice) -> Iterator[tuple[DiceRoll, ...]]:
+        scheme = self.scheme
+        if scheme.kind == "spend":
+            wanted = scheme.characteristic_dice
+            needed = (wanted,) if choice.kind == "characteristic" and wanted is not None else ()
+            yield self.with_rolls(event, needed)
+            return
+        for rolls in scheme.dice:
+            yield self.with_rolls(event, rolls)
+
+    def with_rolls(
+        self, event: PlayerAdvanced, wanted: tuple[mapping.Roll, ...]
+    ) -> tuple[DiceRoll, ...]:
+        """The event's own rolls, and those the target needs that it lacks (drawn)."""
+        found = list(event.dice)
+        for roll in (self.roll(event, w) for w in wanted):
+            if roll not in found:
+                found.append(roll)
+        return tuple(found)
+
+    def roll(self, event: PlayerAdvanced, wanted: mapping.Roll) -> DiceRoll:
+        for roll in event.dice:
+            if roll.purpose == wanted.purpose and roll.dice == wanted.dice:
+                return roll
+        self.box.event = event.seq
+        values = self.box.draw(wanted.purpose, wanted.dice, event.player)
+        return DiceRoll(
+            purpose=wanted.purpose,
+            dice=wanted.dice,
+            values=values,
+            subject=event.player,
+            source="ledger",
+        )

@@ -1,0 +1,331 @@
+"""One replay of a league's log under a target ruleset: the same fold, a disposable store.
+
+``replay`` is the what-if of DESIGN.md decisions 2-4. The events, put in the target's terms
+by ``ledger.whatif.translate``, go through the very ``Fold`` the live read models use, into
+a ``MemoryStore`` that nothing else sees; before each decision the policies
+(``ledger.whatif.policies``, ``ledger.whatif.matchday``) ask the target whether it allows
+it. Decisions that wait (a hire the treasury cannot pay yet, an advancement not yet due)
+are retried after each event that may allow them. Dice come from the fold's ``DiceBox``,
+seeded with the replay's seed: recorded rolls of the same purpose and dice are reused, the
+others drawn and counted per team.
+
+Under the league's own ruleset and options the replay is the live fold itself (``native``):
+no translation, no policy, every table equal to the read models.
+
+Worked example: ``replay(events, find_ruleset("dz3"), seed=0)`` of a BB2020 league gives an
+``Outcome`` whose store holds the dz3 rosters, standings and treasuries, the divergences,
+and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ledger.domain import events as ev
+from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow
+from ledger.errors import LedgerError
+from ledger.projections.fold import MILESTONES, Fold, corrections_of
+from ledger.projections.store import MemoryStore
+from ledger.rules import find_ruleset
+from ledger.rules.dice import DiceBox
+from ledger.rules.protocol import Ruleset
+from ledger.whatif.divergence import Divergence
+from ledger.whatif.matchday import Matchday
+from ledger.whatif.policies import Policies, count_of, on_roster
+from ledger.whatif.translate import Step, Translator
+
+GOLD_EVENTS = (
+    ev.MatchRecorded,
+    ev.SeasonClosed,
+    ev.TreasuryAdjusted,
+    ev.CardPlayed,
+    ev.TeamRedrafted,
+    ev.PostGameClosed,
+)
+"""Events after which a hire waiting for the treasury is tried again."""
+
+
+@dataclass
+class Outcome:
+    """A finished replay: its store and what it had to say."""
+
+    store: MemoryStore
+    league_id: str
+    divergences: list[Divergence]
+    simulated: dict[str, int]
+    """Rolls drawn by the generator, per team (``""``: the league's own)."""
+    recorded: dict[str, int]
+    """Recorded rolls used, per team."""
+
+
+def source_ruleset(events: Sequence[ev.LedgerEvent]) -> Ruleset:
+    created = events[0]
+    if not isinstance(created, ev.LeagueCreated):
+        raise LedgerError("a league's log starts with its creation")
+    return find_ruleset(created.ruleset, created.options)
+
+
+def is_native(source: Ruleset, target: Ruleset) -> bool:
+    """The league's own ruleset with its own options."""
+    same = source.options.model_dump(mode="json") == target.options.model_dump(mode="json")
+    return source.id == target.id and same
+
+
+def translate(events: Sequence[ev.LedgerEvent], target: Ruleset) -> list[Step]:
+    return Translator(source_ruleset(events), target).translate_log(events)
+
+
+def replay(
+    events: Sequence[ev.LedgerEvent],
+    target: Ruleset,
+    seed: int = 0,
+    explain: bool = True,
+    steps: Sequence[Step] | None = None,
+) -> Outcome:
+    """Replay a league's whole log under ``target``; ``steps`` may be given pre-translated."""
+    source = source_ruleset(events)
+    league_id = str(events[0].originator_id)
+    if is_native(source, target):
+        return native(events, target, league_id, seed)
+    found = steps if steps is not None else translate(events, target)
+    return Replayer(source, target, league_id, seed, explain).run(found)
+
+
+def native(
+    events: Sequence[ev.LedgerEvent], ruleset: Ruleset, league_id: str, seed: int
+) -> Outcome:
+    store = MemoryStore()
+    fold = Fold(store, ruleset, league_id, native=True, corrections=corrections_of(events))
+    fold.dice.seed = seed
+    fold.apply_all(events)
+    return finished(fold, [])
+
+
+class FiguresFold(Fold):
+    """The same fold without its audit trail (the event references of ``ledger history``):
+    a Monte Carlo sample reads only the figures, and its lines go nowhere."""
+
+    def emit_refs(self, event: ev.LedgerEvent, voided: bool) -> None:
+        return
+
+
+def discard(line: Line) -> None:
+    return
+
+
+class WatchedDice(DiceBox):
+    """The fold's dice, noting whether the generator has been asked for a roll yet."""
+
+    drawn: bool = False
+
+    def draw(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
+        self.drawn = True
+        return super().draw(purpose, dice, subject)
+
+
+@dataclass
+class Replayer:
+    source: Ruleset
+    target: Ruleset
+    league_id: str
+    seed: int
+    explain: bool
+    """False for a Monte Carlo sample: figures only (no diagnostics, no audit lines)."""
+    fold: Fold = field(init=False)
+    policies: Policies = field(init=False)
+    matchday: Matchday = field(init=False)
+    notes: list[Divergence] = field(default_factory=list)
+    """The translation's divergences of the steps played so far."""
+
+    def __post_init__(self) -> None:
+        if self.explain:
+            self.fold = Fold(MemoryStore(), self.target, self.league_id, native=False)
+        else:
+            self.fold = FiguresFold(MemoryStore(sink=discard), self.target, self.league_id, False)
+        self.fold.dice = WatchedDice(league=self.league_id, seed=self.seed)
+        self.policies = Policies(self.fold, self.source, self.explain)
+        closes = self.target.post_game_closes and not self.source.post_game_closes
+        self.matchday = Matchday(self.policies, closes)
+
+    def run(self, steps: Sequence[Step]) -> Outcome:
+        self.play(steps)
+        return self.finish(steps[-1].original.seq if steps else 0)
+
+    def play(self, steps: Sequence[Step]) -> None:
+        for step in steps:
+            self.notes += step.notes
+            self.step(step)
+
+    def finish(self, last: int) -> Outcome:
+        self.matchday.close_all(last)
+        self.give_up()
+        self.fold.refresh_touched(last, True)
+        return finished(self.fold, self.notes + self.policies.divergences)
+
+    def clone(self, seed: int) -> Replayer:
+        """A replayer that goes on from where this one stands, with its own dice."""
+        twin = Replayer(self.source, self.target, self.league_id, seed, self.explain)
+        store = self.fold.store
+        assert isinstance(store, MemoryStore)  # a replay's store is always in memory
+        twin.fold.store = store.copy()
+        twin.fold.dice.simulated = dict(self.fold.dice.simulated)
+        twin.fold.dice.recorded = dict(self.fold.dice.recorded)
+        ours, theirs = self.policies, twin.policies
+        theirs.divergences = list(ours.divergences)
+        theirs.hires = list(ours.hires)
+        theirs.advances = {player: list(queue) for player, queue in ours.advances.items()}
+        theirs.waiting = dict(ours.waiting)
+        twin.matchday.open = dict(self.matchday.open)
+        twin.notes = list(self.notes)
+        return twin
+
+    def step(self, step: Step) -> None:
+        if step.voided is not None:
+            self.fold.corrections = {step.original.seq: step.voided}
+            self.fold.apply(step.original)
+            return
+        event = step.event
+        if event is None:
+            self.fold.advance_league(step.original)
+            return
+        self.matchday.before(event)
+        decided = self.policies.decide(event)
+        if isinstance(decided, ev.MatchRecorded):
+            decided = self.matchday.match(decided)
+        if decided is None:
+            self.fold.advance_league(step.original)
+            self.refresh(event)
+        else:
+            self.apply(decided)
+        self.after(event)
+
+    def apply(self, event: ev.LedgerEvent) -> None:
+        try:
+            self.fold.apply(event)
+        except LedgerError as error:  # the target cannot read this fact at all
+            self.policies.diverge(event, "edition", error.message, "skip", "left out")
+            self.fold.advance_league(event)
+
+    def after(self, event: ev.LedgerEvent) -> None:
+        if isinstance(event, ev.MatchRecorded):
+            self.matchday.after(event)
+            for sheet in event.sheets():
+                self.retry_advances(sheet.team, event.seq)
+        if isinstance(event, GOLD_EVENTS) and self.policies.hires:
+            self.retry_hires(event.seq)
+        if self.fold.touched:
+            self.refresh(event)
+
+    def refresh(self, event: ev.LedgerEvent) -> None:
+        self.fold.refresh_touched(event.seq, isinstance(event, MILESTONES))
+
+    # --- decisions that waited --------------------------------------------------------------
+
+    def retry_hires(self, at: int) -> None:
+        for hire in list(self.policies.hires):
+            team = self.fold.team(hire.team)
+            players = on_roster(self.fold.players(hire.team))
+            if self.policies.price(hire, team, players) > team.treasury:
+                continue
+            self.policies.hires.remove(hire)
+            team_list = self.target.team_list(team.roster)
+            position = team_list.position(hire.position)
+            full = len(players) >= team_list.max_players or (
+                position is not None and count_of(players, team.roster, position.id) >= position.max
+            )
+            if full:
+                self.policies.resolve(hire.seq, "not hired: no room left on the roster", "skip")
+                continue
+            self.policies.resolve(hire.seq, f"hired later (at event {at})")
+            self.policies.apply_late(hire, at)
+
+    def retry_advances(self, team: str, at: int) -> None:
+        for player_id in sorted(self.policies.advances):
+            queue = self.policies.advances[player_id]
+            while queue and queue[0].team == team:
+                player = self.fold.player(player_id)
+                if player is None or player.status != "active":
+                    break
+                chosen = self.policies.try_advance(queue[0], player, waiting=True)
+                if chosen is None:
+                    break
+                queue.pop(0)
+                self.policies.apply_late(chosen, at)
+            if not queue:
+                del self.policies.advances[player_id]
+
+    def give_up(self) -> None:
+        for hire in self.policies.hires:
+            never = "never hired: the treasury never allowed it"
+            self.policies.resolve(hire.seq, never, "never-applied")
+        for queue in self.policies.advances.values():
+            for advance in queue:
+                self.policies.resolve(advance.seq, "never taken", "never-applied")
+        self.policies.hires.clear()
+        self.policies.advances.clear()
+
+
+def finished(fold: Fold, divergences: list[Divergence]) -> Outcome:
+    store = fold.store
+    assert isinstance(store, MemoryStore)
+    owners = team_of(store, fold.league_id)
+    return Outcome(
+        store=store,
+        league_id=fold.league_id,
+        divergences=sorted(divergences, key=Divergence.sort_key),
+        simulated=per_team(fold.dice.simulated, owners),
+        recorded=per_team(fold.dice.recorded, owners),
+    )
+
+
+def team_of(store: MemoryStore, league_id: str) -> dict[str, str]:
+    """Whose each dice subject is: teams are their own, players and hirelings their team's."""
+    owners = {t.team_id: t.team_id for t in store.select(TeamRow, league_id=league_id)}
+    owners |= {p.player_id: p.team_id for p in store.select(PlayerRow, league_id=league_id)}
+    for match in store.select(MatchRow, league_id=league_id):
+        owners |= {h: str(v.get("team", "")) for h, v in match.hirelings.items()}
+    return owners
+
+
+def per_team(counts: dict[str, int], owners: dict[str, str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for subject, count in counts.items():
+        owner = owners.get(subject, "")
+        found[owner] = found.get(owner, 0) + count
+    return dict(sorted(found.items()))
+
+
+def league_row(outcome: Outcome) -> LeagueRow:
+    row = outcome.store.get(LeagueRow, outcome.league_id)
+    assert row is not None  # every log starts with the league's creation
+    return row
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where every sample of a Monte Carlo what-if stands before its first drawn roll: the
+    draft and whatever else the generator plays no part in, replayed once."""
+
+    replayer: Replayer
+    index: int
+    """Steps already played."""
+
+    def sample(self, steps: Sequence[Step], seed: int) -> Outcome:
+        replayer = self.replayer.clone(seed)
+        replayer.play(steps[self.index :])
+        return replayer.finish(steps[-1].original.seq if steps else 0)
+
+
+def start(events: Sequence[ev.LedgerEvent], target: Ruleset, steps: Sequence[Step]) -> Start:
+    source, league_id = source_ruleset(events), str(events[0].originator_id)
+    probe = Replayer(source, target, league_id, 0, explain=False)
+    index = len(steps)
+    for number, step in enumerate(steps):
+        probe.play([step])
+        if isinstance(probe.fold.dice, WatchedDice) and probe.fold.dice.drawn:
+            index = number
+            break
+    first = Replayer(source, target, league_id, 0, explain=False)
+    first.play(steps[:index])
+    return Start(first, index)

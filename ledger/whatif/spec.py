@@ -1,0 +1,64 @@
+"""Which what-if is asked for: a ruleset and its options, resolved against the league's own.
+
+``ledger whatif LEAGUE --ruleset gold4 --option appearance_fees=monty_haul`` and
+``ledger report --whatif gold4:appearance_fees=monty_haul`` name the same what-if. Under the
+league's own ruleset the options given change the league's options and keep the rest
+(a what-if on options, issue 6); under another ruleset they start from its defaults.
+
+Worked example: a gold4 league created with ``appearance_fees=balanced`` and
+``secret_weapons=false``, asked ``--option appearance_fees=monty_haul``, is replayed with
+``{"appearance_fees": "monty_haul", "secret_weapons": false, "handicap_mvps": true}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ledger.domain.state import LeagueRow
+from ledger.errors import InvalidOption
+from ledger.rules import find_ruleset, ruleset_class
+from ledger.rules.protocol import Ruleset
+
+
+def option_value(raw: str) -> Any:
+    """``true``, ``12``, ``["income"]`` as JSON; anything else as the text itself."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def parse_options(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOption(f"options are KEY=VALUE, not '{pair}'")
+        options[key.strip()] = option_value(raw.strip())
+    return options
+
+
+def parse_whatif(text: str) -> tuple[str | None, dict[str, Any]]:
+    """``RULESET[:KEY=VALUE,...]`` (the ruleset may be left out: ``:bonus_points=added``)."""
+    name, _, rest = text.partition(":")
+    pairs = [p for p in rest.split(",") if p.strip()] if rest else []
+    return (name.strip() or None), parse_options(pairs)
+
+
+def target_ruleset(league: LeagueRow, ruleset: str | None, options: Mapping[str, Any]) -> Ruleset:
+    """The ruleset the what-if replays under (unknown ids and bad options are refused)."""
+    if ruleset is None or ruleset_class(ruleset).id == league.ruleset:
+        return find_ruleset(league.ruleset, {**league.options, **options})
+    return find_ruleset(ruleset, options)
+
+
+def label(target: Ruleset, league: LeagueRow) -> str:
+    """How the what-if is named: the ruleset, and the options that differ from the league's
+    (or from the ruleset's defaults under another ruleset)."""
+    base = league.options if target.id == league.ruleset else find_ruleset(target.id).options
+    ours = base if isinstance(base, dict) else base.model_dump(mode="json")
+    chosen = target.options.model_dump(mode="json")
+    changed = [f"{k}={json.dumps(v)}" for k, v in sorted(chosen.items()) if ours.get(k) != v]
+    return target.id + (f" ({', '.join(changed)})" if changed else "")

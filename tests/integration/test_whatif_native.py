@@ -1,0 +1,143 @@
+"""A what-if under the league's own ruleset and options is the live fold: every table equal.
+
+Leagues built through the real commands (the scripted BB2020 season of
+tests/integration/season_bb2020, a ZAL season with a bounty, a Star Player Roll, a
+forfeit, a signed journeyman and corrections) are replayed by the what-if engine under
+their own ruleset; each record and each line of the replay's memory store must equal the
+SQL read models the ledger keeps, table by table.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record
+from ledger.projections.sql import table_of
+from ledger.projections.store import MemoryStore
+from ledger.rules import find_ruleset
+from ledger.whatif.replay import replay
+from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
+from tests.support import report
+from tests.support import roll as make_roll
+
+LEDGER = str(Path(sys.executable).parent / "ledger")
+SEASON = Path(__file__).parent / "season_bb2020" / "season.ledger"
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LeagueLedger]:
+    """The scripted BB2020 season, recorded through the CLI."""
+    db = tmp_path_factory.mktemp("whatif-season") / "season.db"
+    done = subprocess.run(
+        [LEDGER, "--db", str(db), "--as", "commissioner", "run", str(SEASON)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=SEASON.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    ledger = open_ledger(Settings(sqlite_path=db, user="tester"))
+    yield ledger
+    close_ledger(ledger)
+
+
+def zal_season(ledger: LeagueLedger) -> str:
+    """Two ZAL games through the commands, with a bounty, a Star Player Roll, a forfeit, a
+    journeyman signed, and two corrections (one voided fine, one amended match)."""
+    zal_league(ledger)
+    ledger.record_match("zal", report(FIRST), by="tester")
+    ledger.post_bounty("zal", "gouged", "reavers 1", 30_000, by="tester")
+    dice = (make_roll("star_roll", "2D6", 6, 6), make_roll("ageing", "2D6", 2, 1))
+    ledger.advance_player(
+        "zal", "reavers", "reavers 1", "star_roll", by="tester", characteristic="st", dice=dice
+    )
+    ledger.adjust_treasury("zal", "reavers", -10_000, by="tester", reason="a fine")
+    fine = ledger.source.head()
+    second: dict[str, Any] = {
+        "match": "r2",
+        "home": {
+            "team": "gouged",
+            "players": [{"player": "gouged 1", "td": 1}],
+            "touchdowns": 0,
+            "dice": {"gate": [6, 6, 6], "winnings": 3},
+        },
+        "away": {
+            "team": "reavers",
+            "hirelings": [{"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}],
+            "players": [{"player": "j1", "td": 3, "mvp": 1}, {"player": "reavers 2", "mvp": 1}],
+            "dice": {"gate": [1, 1, 1, 1, 1], "winnings": 5, "fan_factor": 4},
+        },
+        "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
+        "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
+    }
+    ledger.record_match("zal", report(second), by="tester")
+    ledger.hire_player("zal", "reavers", "lineman", "Jo", by="tester", journeyman="j1", match="r2")
+    ledger.correct("zal", fine, "void", by="tester", reason="the fine was a mistake")
+    return "zal"
+
+
+def read_models(ledger: LeagueLedger, league_id: str) -> dict[str, list[Record]]:
+    """Every record and line of one league in the SQL read models, in key order."""
+    found: dict[str, list[Record]] = {}
+    with ledger.read_models.engine.connect() as conn:
+        for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
+            table = table_of(kind)
+            rows = conn.execute(sa.select(table).where(table.c.league_id == league_id))
+            records = [kind.model_validate(dict(row)) for row in rows.mappings()]
+            found[kind.table] = sorted(records, key=lambda r: r.key_values())
+    return found
+
+
+def in_memory(store: MemoryStore, league_id: str) -> dict[str, list[Record]]:
+    found: dict[str, list[Record]] = {}
+    for kind in ENTITY_RECORDS:
+        found[kind.table] = [r for r in store.all(kind) if r.key_values()[0] == league_id]
+    for line in LINE_RECORDS:
+        lines = [r for r in store.lines[line] if r.key_values()[0] == league_id]
+        found[line.table] = sorted(lines, key=lambda r: r.key_values())
+    return found
+
+
+def assert_replay_equals_read_models(ledger: LeagueLedger, league: str) -> None:
+    ledger.catch_up()
+    row = ledger.league_row(league)
+    events = list(ledger.source.league_events(row.league_id))
+    outcome = replay(events, find_ruleset(row.ruleset, row.options))
+    live, replayed = read_models(ledger, row.league_id), in_memory(outcome.store, row.league_id)
+    assert sorted(live) == sorted(replayed)
+    for table in sorted(live):
+        assert replayed[table] == live[table], f"{table} differs"
+    assert outcome.divergences == []
+    assert sum(outcome.simulated.values()) == 0  # every roll of a native replay is recorded
+
+
+def test_the_bb2020_season_replayed_under_its_own_rules_equals_every_table(
+    season: LeagueLedger,
+) -> None:
+    assert_replay_equals_read_models(season, "season")
+
+
+def test_a_zal_season_with_corrections_replayed_under_its_own_rules_equals_every_table(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    assert_replay_equals_read_models(sqlite_ledger, zal_season(sqlite_ledger))
+
+
+def test_a_replay_under_other_options_is_not_the_native_fold(season: LeagueLedger) -> None:
+    """Only the league's own options make the native replay: other options recompute."""
+    row = season.league_row("season")
+    events = list(season.source.league_events(row.league_id))
+    added = replay(events, find_ruleset("bb2020", {"bonus_points": "added"}))
+    live = read_models(season, row.league_id)
+    replayed = in_memory(added.store, row.league_id)
+    assert replayed["rm_standings"] != live["rm_standings"]
+    assert replayed["rm_players"] == live["rm_players"]
