@@ -439,6 +439,36 @@ class BaseRuleset:
         return rank_table(rows, results, scheme)
 
 
+def rerolls_and_fan_factor(
+    *,
+    reroll_price: int,
+    reroll_max: int,
+    reroll_doubles: bool,
+    fan_price: int,
+    fan_max: int,
+    fan_draft_only: bool = True,
+) -> dict[str, SidelineItem]:
+    """Team re-rolls and Fan Factor, as every edition before BB2020 sells them."""
+    return {
+        "reroll": SidelineItem(
+            id="reroll",
+            name="Team Re-roll",
+            price=reroll_price,
+            max=reroll_max,
+            double_after_draft=reroll_doubles,
+            counts_as="reroll",
+        ),
+        "fan_factor": SidelineItem(
+            id="fan_factor",
+            name="Fan Factor",
+            price=fan_price,
+            max=fan_max,
+            draft_only=fan_draft_only,
+            counts_as="fans",
+        ),
+    }
+
+
 def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
     allowed = typing.get_args(Effect)
     wrong = [e for e in effects if e not in allowed]

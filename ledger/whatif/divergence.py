@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from ledger.domain.events import LedgerEvent
+
 POLICIES: dict[str, str] = {
     "map-by-table": "named in the target edition's terms by the mapping tables",
     "nearest-list": "the team plays the nearest team list of the target edition",
@@ -49,6 +51,31 @@ class Divergence(BaseModel):
     policy: str
     action: str
     """What the replay did instead."""
+
+    @classmethod
+    def of(
+        cls,
+        event: LedgerEvent,
+        *,
+        rule: str,
+        reason: str,
+        policy: str,
+        action: str,
+        subject: str | None = None,
+        team: str | None = None,
+    ) -> Divergence:
+        """A divergence about ``event``; the team defaults to the one the event names."""
+        owner = team or getattr(event, "team", None)
+        return cls(
+            seq=event.seq,
+            event=type(event).__name__,
+            team=owner if isinstance(owner, str) else None,
+            subject=subject,
+            rule=rule,
+            reason=reason,
+            policy=policy,
+            action=action,
+        )
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.seq, self.team or "", self.subject or "", self.rule)

@@ -82,17 +82,15 @@ class Policies:
         subject: str | None = None,
         team: str | None = None,
     ) -> None:
-        owner = team or getattr(event, "team", None)
         self.divergences.append(
-            Divergence(
-                seq=event.seq,
-                event=type(event).__name__,
-                team=owner if isinstance(owner, str) else None,
-                subject=subject,
+            Divergence.of(
+                event,
                 rule=rule,
                 reason=reason,
                 policy=policy,
                 action=action,
+                subject=subject,
+                team=team,
             )
         )
 

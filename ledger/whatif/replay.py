@@ -307,11 +307,16 @@ class Start:
     """Where every sample of a Monte Carlo what-if stands before its first drawn roll: the
     draft and whatever else the generator plays no part in, replayed once."""
 
-    replayer: Replayer
+    events: Sequence[ev.LedgerEvent]
+    target: Ruleset
+    replayer: Replayer | None
+    """``None`` under the league's own ruleset and options: each sample is the native fold."""
     index: int
     """Steps already played."""
 
     def sample(self, steps: Sequence[Step], seed: int) -> Outcome:
+        if self.replayer is None:
+            return replay(self.events, self.target, seed=seed, explain=False)
         replayer = self.replayer.clone(seed)
         replayer.play(steps[self.index :])
         return replayer.finish(steps[-1].original.seq if steps else 0)
@@ -319,6 +324,8 @@ class Start:
 
 def start(events: Sequence[ev.LedgerEvent], target: Ruleset, steps: Sequence[Step]) -> Start:
     source, league_id = source_ruleset(events), str(events[0].originator_id)
+    if is_native(source, target):
+        return Start(events, target, None, 0)
     probe = Replayer(source, target, league_id, 0, explain=False)
     index = len(steps)
     for number, step in enumerate(steps):
@@ -328,4 +335,4 @@ def start(events: Sequence[ev.LedgerEvent], target: Ruleset, steps: Sequence[Ste
             break
     first = Replayer(source, target, league_id, 0, explain=False)
     first.play(steps[:index])
-    return Start(first, index)
+    return Start(events, target, first, index)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect
-from ledger.rules.base import BaseRuleset
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import advancement, checks, injuries, postgame, rating, stars
 from ledger.rules.dz3.game import Game
@@ -76,24 +76,13 @@ class DZ3(BaseRuleset):
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         t, team_list = tables(), self.team_list(team.roster)
-        items = {
-            "reroll": SidelineItem(
-                id="reroll",
-                name="Team Re-roll",
-                price=team_list.reroll_cost,
-                max=t.max_rerolls,
-                double_after_draft=t.reroll_double_after_draft,
-                counts_as="reroll",
-            ),
-            "fan_factor": SidelineItem(
-                id="fan_factor",
-                name="Fan Factor",
-                price=t.fan_factor.price,
-                max=t.fan_factor.draft_max,
-                draft_only=True,
-                counts_as="fans",
-            ),
-        }
+        items = rerolls_and_fan_factor(
+            reroll_price=team_list.reroll_cost,
+            reroll_max=t.max_rerolls,
+            reroll_doubles=t.reroll_double_after_draft,
+            fan_price=t.fan_factor.price,
+            fan_max=t.fan_factor.draft_max,
+        )
         for item_id, staff in t.sideline.items():
             if item_id != "apothecary" or team_list.apothecary:
                 items[item_id] = SidelineItem(

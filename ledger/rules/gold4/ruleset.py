@@ -26,7 +26,7 @@ from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamSheet
 from ledger.errors import UnknownTeam
-from ledger.rules.base import ON_ROSTER, BaseRuleset
+from ledger.rules.base import ON_ROSTER, BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
@@ -97,21 +97,13 @@ class Gold4(BaseRuleset):
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         team_list, side = self.team_list(team.roster), deathzone().sideline
         items = {
-            "reroll": SidelineItem(
-                id="reroll",
-                name="Team Re-roll",
-                price=team_list.reroll_cost,
-                max=side.reroll_max,
-                double_after_draft=side.reroll_doubles_after_draft,
-                counts_as="reroll",
-            ),
-            "fan_factor": SidelineItem(
-                id="fan_factor",
-                name="Fan Factor",
-                price=side.fan_factor_price,
-                max=side.fan_factor_draft_max,
-                draft_only=side.fan_factor_draft_only,
-                counts_as="fans",
+            **rerolls_and_fan_factor(
+                reroll_price=team_list.reroll_cost,
+                reroll_max=side.reroll_max,
+                reroll_doubles=side.reroll_doubles_after_draft,
+                fan_price=side.fan_factor_price,
+                fan_max=side.fan_factor_draft_max,
+                fan_draft_only=side.fan_factor_draft_only,
             ),
             **self.free_reroll(team),
         }

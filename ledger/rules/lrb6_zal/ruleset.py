@@ -22,7 +22,7 @@ from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, Play
 from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, Hireling, TeamSheet
 from ledger.errors import LedgerError
-from ledger.rules.base import ON_ROSTER, BaseRuleset
+from ledger.rules.base import ON_ROSTER, BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals, Spp
 from ledger.rules.lrb6_zal import (
@@ -81,24 +81,13 @@ class LRB6ZAL(BaseRuleset):
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         t, team_list = tables(), self.team_list(team.roster)
-        items = {
-            "reroll": SidelineItem(
-                id="reroll",
-                name="Team Re-roll",
-                price=team_list.reroll_cost,
-                max=t.max_rerolls,
-                double_after_draft=True,  # ZAL 8c: 'Extra Training' cards aside
-                counts_as="reroll",
-            ),
-            "fan_factor": SidelineItem(
-                id="fan_factor",
-                name="Fan Factor",
-                price=t.fan_factor.price,
-                max=t.fan_factor.start_max,
-                draft_only=True,
-                counts_as="fans",
-            ),
-        }
+        items = rerolls_and_fan_factor(
+            reroll_price=team_list.reroll_cost,
+            reroll_max=t.max_rerolls,
+            reroll_doubles=True,  # ZAL 8c: 'Extra Training' cards aside
+            fan_price=t.fan_factor.price,
+            fan_max=t.fan_factor.start_max,
+        )
         for item_id, staff in t.sideline.items():
             if team.roster in staff.not_for or (
                 item_id == "apothecary" and not team_list.apothecary
