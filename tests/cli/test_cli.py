@@ -59,37 +59,21 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "demo.db"
 
 
+LEAGUE_SCRIPT = """
+league create owl --name "Old World League" --ruleset bb2020
+team register reavers --name "Reikland Reavers" --coach Jay --roster human
+team register rats --name Scramblers --coach Rob --roster skaven
+team hire rats gutter_runner Skweek --number 1
+""" + "".join(f'team hire reavers lineman "Human {i}" --number {i}\n' for i in range(1, 12))
+
+
 @pytest.fixture
 def league(tmp_path: Path) -> Path:
+    """Two teams in one ``ledger run`` process (one process per command is slow to start)."""
     db = tmp_path / "cli.db"
-    ledger(db, "league", "create", "owl", "--name", "Old World League", "--ruleset", "bb2020")
-    ledger(
-        db,
-        "team",
-        "register",
-        "reavers",
-        "--name",
-        "Reikland Reavers",
-        "--coach",
-        "Jay",
-        "--roster",
-        "human",
-    )
-    ledger(
-        db,
-        "team",
-        "register",
-        "rats",
-        "--name",
-        "Scramblers",
-        "--coach",
-        "Rob",
-        "--roster",
-        "skaven",
-    )
-    for i in range(11):
-        ledger(db, "team", "hire", "reavers", "lineman", f"Human {i + 1}", "--number", str(i + 1))
-    ledger(db, "team", "hire", "rats", "gutter_runner", "Skweek", "--number", "1")
+    script = tmp_path / "setup.ledger"
+    script.write_text(LEAGUE_SCRIPT)
+    ledger(db, "run", str(script))
     return db
 
 
