@@ -1,28 +1,27 @@
 """Time the season reports of a 20-team, 3-season league (target: under 5 s).
 
-    python bench/report.py [--db PATH] [--rounds N]
+    python bench/report.py [--db PATH]
 
-The league is built once through the real commands (tests/integration/test_reports_big.py,
-until ``ledger generate`` exists) and kept in --db (default .benchmarks/report-league.db,
-which git ignores); later runs only time the reports. Prints the seconds each format took,
+The league is made once by the synthetic league generator through the real commands
+(``ledger generate --teams 20 --seasons 3``, one division, a full round robin of 19
+rounds each season) and kept in --db (default .benchmarks/report-league.db, which git
+ignores); later runs only time the reports. Prints the seconds each format took,
 from the read models as they stand to the written file, and the total.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the league builder lives with the tests
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.generate import Spec, generate
+from ledger.reports.render import FORMATS
+from ledger.reports.service import make_report, write_report
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger  # noqa: E402
-from ledger.reports.render import FORMATS  # noqa: E402
-from ledger.reports.service import make_report, write_report  # noqa: E402
-from tests.integration.test_reports_big import build_big_league  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SLUG = "big"
 
@@ -30,12 +29,6 @@ SLUG = "big"
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=ROOT / ".benchmarks" / "report-league.db")
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=None,
-        help="rounds per season (default: a full round robin, 19)",
-    )
     return parser.parse_args()
 
 
@@ -45,8 +38,11 @@ def main() -> None:
     try:
         if not any(row.slug == SLUG for row in ledger.leagues()):
             started = time.perf_counter()
-            build_big_league(ledger, teams=20, seasons=3, rounds=args.rounds, slug=SLUG)
-            print(f"built the league in {time.perf_counter() - started:.1f} s ({args.db})")
+            made = generate(ledger, Spec(teams=20, seasons=3, division_size=20, slug=SLUG))
+            print(
+                f"built the league in {time.perf_counter() - started:.1f} s:"
+                f" {made.events:,} events, {made.matches} games ({args.db})"
+            )
         out = Path(tempfile.mkdtemp(prefix="ledger-bench-"))
         total = 0.0
         for fmt in FORMATS:

@@ -259,8 +259,10 @@ def lock_position(conn: Connection) -> int:
 
 
 def set_position(conn: Connection, position: int) -> None:
-    updated = conn.execute(
-        POSITION.update().where(POSITION.c.name == NAME).values(notification_id=position)
-    )
+    """Record the position and the fingerprint of the code that folded up to it (without
+    the fingerprint, the next open would take the tables for another version's and
+    rebuild them again)."""
+    values = {"notification_id": position, "fingerprint": fingerprint()}
+    updated = conn.execute(POSITION.update().where(POSITION.c.name == NAME).values(**values))
     if updated.rowcount == 0:
-        conn.execute(POSITION.insert().values(name=NAME, notification_id=position))
+        conn.execute(POSITION.insert().values(name=NAME, **values))

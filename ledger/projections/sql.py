@@ -241,6 +241,7 @@ class SqlStore:
         self.lines.clear()
 
 
+@cache
 def fingerprint() -> str:
     """Identifies the read-model tables' shape and the fold's version."""
     shape = [(t.name, [(c.name, str(c.type), c.nullable) for c in t.columns]) for t in ALL_TABLES]

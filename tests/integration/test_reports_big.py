@@ -1,7 +1,7 @@
 """A 20-team, 3-season league for the report's scale: built through the real commands.
 
-``build_big_league`` is also what bench/report.py times the reports on (until the
-synthetic league generator, ``ledger generate``, exists). Each season is a round robin;
+Unlike the synthetic generator (which bench/report.py times), this league is shaped so
+each section of the report has something known to show: each season is a round robin;
 every game has scorers, an MVP each side and a casualty, and each season one lineman
 dies and is replaced, so every section of the report has something to show.
 """
