@@ -6,6 +6,7 @@ A user's mistake prints ``error[<code>]: <sentence>`` on stderr and exits non-ze
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 import sys
 from dataclasses import dataclass, field
@@ -44,7 +45,49 @@ class Session:
 pass_session = click.make_pass_decorator(Session)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# Each command's module, imported only when the command runs (or help lists them): a query
+# does not pay for loading the what-if engine, the reports and every other command.
+COMMAND_MODULES = {
+    "league": "cli.league",
+    "rulesets": "cli.league",
+    "season": "cli.season",
+    "team": "cli.team",
+    "match": "cli.match",
+    "roster": "cli.queries",
+    "teams": "cli.queries",
+    "standings": "cli.queries",
+    "leaders": "cli.queries",
+    "treasury": "cli.queries",
+    "history": "cli.queries",
+    "audit": "cli.audit",
+    "correct": "cli.audit",
+    "export": "cli.audit",
+    "import": "cli.audit",
+    "rebuild": "cli.audit",
+    "demo": "cli.demo",
+    "report": "cli.report",
+    "schema": "cli.report",
+    "run": "cli.script",
+    "generate": "cli.generate",
+    "whatif": "cli.whatif",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            for command in importlib.import_module(COMMAND_MODULES[cmd_name]).COMMANDS:
+                self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.option(
     "--db",
     metavar="PATH",
@@ -78,34 +121,12 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
     ctx.call_on_close(session.close)
 
 
-def register_commands() -> None:
-    from cli import (
-        audit,
-        demo,
-        generate,
-        league,
-        match,
-        queries,
-        report,
-        script,
-        season,
-        team,
-        whatif,
-    )
-
-    modules = (league, season, team, match, queries, audit, demo, report, script, generate, whatif)
-    for module in modules:
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
 def fail(code: str, message: str, exit_code: int) -> None:
     click.echo(f"error[{code}]: {message}", err=True)
     sys.exit(exit_code)
 
 
 def main() -> None:
-    register_commands()
     try:
         result = cli.main(standalone_mode=False)
     except LedgerError as error:
