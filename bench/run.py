@@ -42,11 +42,20 @@ from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset
 
 CACHE = Path(".benchmarks")
-SIZES = {  # spec -> roughly this many events (about 6.5 events per game)
-    10_000: Spec(teams=64, seasons=3, seed=1, division_size=16, slug="bench"),
-    100_000: Spec(teams=200, seasons=10, seed=1, division_size=16, slug="bench"),
-    1_000_000: Spec(teams=1000, seasons=20, seed=1, division_size=16, slug="bench"),
+# The leagues of each ledger, generated in this order (about 40 events per team-season).
+# The largest holds two leagues, as a site hosting several would: one of 1,000 teams
+# (about 800,000 events) and one of 300 (about 240,000).
+SIZES = {
+    10_000: (Spec(teams=64, seasons=3, seed=1, division_size=16, slug="bench"),),
+    100_000: (Spec(teams=200, seasons=10, seed=1, division_size=16, slug="bench"),),
+    1_000_000: (
+        Spec(teams=1000, seasons=20, seed=1, division_size=16, slug="bench"),
+        Spec(teams=300, seasons=20, seed=2, division_size=16, slug="bench-2"),
+    ),
 }
+
+
+TIMED_LEAGUE = "bench"  # the (largest) league whose commands and queries are timed
 
 
 def ledger_of(size: int) -> Path:
@@ -58,14 +67,15 @@ def ledger_of(size: int) -> Path:
         for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
             leftover.unlink(missing_ok=True)
         ledger = open_ledger(Settings(sqlite_path=partial))
-        started = time.perf_counter()
-        summary = generate(ledger, SIZES[size])
+        for spec in SIZES[size]:
+            started = time.perf_counter()
+            summary = generate(ledger, spec)
+            print(
+                f"  generated {spec.slug}: {summary.events:,} events ({summary.matches:,}"
+                f" games) in {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+            )
         close_ledger(ledger)
-        print(
-            f"  generated {summary.events:,} events ({summary.matches:,} games) in"
-            f" {time.perf_counter() - started:.0f} s",
-            file=sys.stderr,
-        )
         checkpoint(partial)
         partial.rename(path)
     return path
@@ -171,7 +181,7 @@ def latency(path: Path, samples: int) -> list[float]:
         shutil.copy(path, copy)
         ledger = open_ledger(Settings(sqlite_path=copy))
         rng = random.Random(7)
-        league = ledger.leagues()[0].slug
+        league = TIMED_LEAGUE
         times = []
         for n in range(samples):
             home, away = free_pair(ledger, league, rng)
@@ -197,7 +207,7 @@ def small_ledger() -> Path:
 
 def query_times(path: Path) -> dict[str, float]:
     ledger = open_ledger(Settings(sqlite_path=path))
-    row = ledger.leagues()[0]
+    row = ledger.league_row(TIMED_LEAGUE)
     queries = Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
     team = queries.teams()[0].team_id
     player = queries.roster(team).players[0].player_id
