@@ -10,6 +10,8 @@ policy="lineman-instead", action="not hired: ...")``.
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict, Unpack
+
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.events import LedgerEvent
@@ -30,6 +32,17 @@ POLICIES: dict[str, str] = {
     "never-applied": "the decision was deferred and never became allowed",
 }
 """Every policy a divergence may name, with what it does."""
+
+
+class Details(TypedDict):
+    """What a divergence says beyond its event (see ``Divergence``)."""
+
+    rule: str
+    reason: str
+    policy: str
+    action: str
+    subject: NotRequired[str | None]
+    team: NotRequired[str | None]
 
 
 class Divergence(BaseModel):
@@ -53,28 +66,18 @@ class Divergence(BaseModel):
     """What the replay did instead."""
 
     @classmethod
-    def of(
-        cls,
-        event: LedgerEvent,
-        *,
-        rule: str,
-        reason: str,
-        policy: str,
-        action: str,
-        subject: str | None = None,
-        team: str | None = None,
-    ) -> Divergence:
+    def of(cls, event: LedgerEvent, **details: Unpack[Details]) -> Divergence:
         """A divergence about ``event``; the team defaults to the one the event names."""
-        owner = team or getattr(event, "team", None)
+        owner = details.get("team") or getattr(event, "team", None)
         return cls(
             seq=event.seq,
             event=type(event).__name__,
             team=owner if isinstance(owner, str) else None,
-            subject=subject,
-            rule=rule,
-            reason=reason,
-            policy=policy,
-            action=action,
+            subject=details.get("subject"),
+            rule=details["rule"],
+            reason=details["reason"],
+            policy=details["policy"],
+            action=details["action"],
         )
 
     def sort_key(self) -> tuple[int, str, str, str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Unpack
 
 from ledger.domain import events as ev
 from ledger.domain.values import Casualty, Hireling, TeamSheet
@@ -28,7 +29,7 @@ from ledger.projections.fold import amended, corrections_of
 from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import Position, TeamList
 from ledger.whatif import mapping
-from ledger.whatif.divergence import Divergence
+from ledger.whatif.divergence import Details, Divergence
 
 FALLBACK_LIST = "human"
 """The list a team plays when the tables know no equivalent: every edition has Humans."""
@@ -80,28 +81,8 @@ class Translator:
             steps.append(Step(event, translated, notes=tuple(self.notes)))
         return steps
 
-    def note(
-        self,
-        event: ev.LedgerEvent,
-        *,
-        rule: str,
-        reason: str,
-        policy: str,
-        action: str,
-        subject: str | None = None,
-        team: str | None = None,
-    ) -> None:
-        self.notes.append(
-            Divergence.of(
-                event,
-                rule=rule,
-                reason=reason,
-                policy=policy,
-                action=action,
-                subject=subject,
-                team=team,
-            )
-        )
+    def note(self, event: ev.LedgerEvent, **details: Unpack[Details]) -> None:
+        self.notes.append(Divergence.of(event, **details))
 
     def translate(self, event: ev.LedgerEvent) -> ev.LedgerEvent | None:
         if isinstance(event, ev.LeagueCreated):
