@@ -11,7 +11,7 @@ from ledger.application.context import Context, Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow, roster_of
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -143,7 +143,7 @@ def resolve_side(c: Context, report: SideReport, check_available: bool = True) -
         team=team,
         report=report,
         hirelings={h.id: h for h in report.hirelings},
-        roster={p.player_id for p in c.players(team.team_id)},
+        roster={p.player_id for p in roster_of(c.view, c.league_id, team.team_id)},
     )
     for line in report.players:
         player_id = find_player(c, side, line.player, check_available)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.application.context import Context, Fact, draft
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, SeasonRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
 from ledger.domain.values import Characteristic, DiceRoll, Purchase
 from ledger.errors import (
     InsufficientTreasury,
@@ -26,15 +26,9 @@ from ledger.errors import (
     TooFewPlayers,
 )
 
-ON_ROSTER = ("active", "retired")
-
 
 def gold(amount: int) -> str:
     return f"{amount:,}"
-
-
-def on_roster(players: list[PlayerRow]) -> list[PlayerRow]:
-    return [p for p in players if p.status in ON_ROSTER]
 
 
 def afford(team: TeamRow, price: int, what: str) -> None:

@@ -11,7 +11,7 @@ during a rebuild or a what-if, a lazily loaded SQL cache during incremental catc
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -79,6 +79,8 @@ R = TypeVar("R", bound=Record)
 
 PlayerStatus = Literal["active", "retired", "dead", "fired", "left"]
 """``retired`` is BB2020's Temporarily Retiring: on the roster, not in CTV, not playing."""
+ON_ROSTER: tuple[PlayerStatus, ...] = ("active", "retired")
+"""The statuses of a team's current players (counted in its 16); the rest are former."""
 
 
 class LeagueRow(Record):
@@ -344,3 +346,19 @@ class LeagueView(Protocol):
     def get(self, kind: type[R], /, *key: Any) -> R | None: ...
 
     def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
+
+
+def on_roster(players: Iterable[PlayerRow]) -> list[PlayerRow]:
+    return [p for p in players if p.status in ON_ROSTER]
+
+
+def roster_of(view: LeagueView, league_id: str, team_id: str) -> list[PlayerRow]:
+    """A team's current players, asked of the store by status: a team's former players
+    (the dead, fired and departed of every past season) grow with its history, and
+    reading them all on every command would make commands slower as a league ages."""
+    found = [
+        p
+        for status in ON_ROSTER
+        for p in view.select(PlayerRow, league_id=league_id, team_id=team_id, status=status)
+    ]
+    return sorted(found, key=lambda p: p.key_values())

@@ -19,6 +19,7 @@ from ledger.domain.state import (
     SeasonRow,
     StandingRow,
     TeamRow,
+    roster_of,
 )
 from ledger.projections.fold import Fold
 from ledger.rules.base import scores
@@ -220,6 +221,8 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
+    for sheet in e.sheets():  # one read per side: the rules below ask for players one by one
+        roster_of(f.store, f.league_id, sheet.team)
     row = match_row(f, e)
     hirelings = {
         h.id: {

@@ -22,6 +22,7 @@ from ledger.domain.state import (
     TeamHistoryLine,
     TeamRow,
     TreasuryLine,
+    roster_of,
 )
 from ledger.projections.describe import describe, refs
 from ledger.projections.store import MemoryStore, Store
@@ -147,7 +148,7 @@ class Fold:
         season's end...) also record them in the team's history for the season charts."""
         for team_id in sorted(self.touched):
             team = self.team(team_id)
-            values = self.ruleset.team_values(team, self.players(team_id))
+            values = self.ruleset.team_values(team, roster_of(self.store, self.league_id, team_id))
             rating = values.get(self.ruleset.rating_key, 0)
             if values != team.values or rating != team.rating:
                 team = team.model_copy(update={"values": values, "rating": rating})

@@ -38,7 +38,7 @@ POSITION = sa.Table(
 """The position (notification id) of the last event every read model includes, and the
 fingerprint of the code that wrote them."""
 
-FOLD_VERSION = 2
+FOLD_VERSION = 3
 """Bump when the fold's meaning changes without a table change: stored read models then
 no longer match the code and are rebuilt from the log when the ledger opens."""
 
@@ -161,17 +161,24 @@ class SqlStore:
         self.answered: set[tuple[type[Record], frozenset[tuple[str, Any]]]] = set()
         """Questions already put to the database: their rows are all in the cache now,
         and later changes go through ``put``, so they need not be asked again."""
+        self.absent: set[tuple[type[Record], tuple[Any, ...]]] = set()
+        """Keys asked for and not found (a new match, a player hired this game...): a
+        command asks for them many times. ``get`` looks in the cache first, so a record
+        put since is found."""
         self.dirty: dict[type[Record], dict[tuple[Any, ...], Record]] = {}
         self.lines: list[Line] = []
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
         cached = self.cache.setdefault(kind, {})
         if key not in cached:
+            if (kind, key) in self.absent:
+                return None
             table = table_of(kind)
             where = [table.c[name] == value for name, value in zip(kind.key, key, strict=True)]
             with self.connection() as conn:
                 row = conn.execute(sa.select(table).where(*where)).mappings().first()
             if row is None:
+                self.absent.add((kind, key))
                 return None
             self.remember(kind.model_validate(dict(row)))
         return cached[key]  # type: ignore[return-value]
@@ -237,6 +244,7 @@ class SqlStore:
         self.cache.clear()
         self.index.clear()
         self.answered.clear()
+        self.absent.clear()
         self.dirty.clear()
         self.lines.clear()
 

@@ -24,7 +24,7 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -39,8 +39,6 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Ranked, SidelineItem
 from ledger.rules.schema import Position, StarPlayer, TeamList, load_stars, load_team_lists
-
-ON_ROSTER = ("active", "retired")
 
 
 class NoOptions(BaseModel):

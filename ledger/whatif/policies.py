@@ -20,7 +20,7 @@ from typing import Any
 
 from ledger.application.teams import held
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Purchase
 from ledger.errors import LedgerError
 from ledger.projections.appliers import APPLIERS
@@ -30,7 +30,6 @@ from ledger.whatif.advance import Fitter
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.translate import lineman
 
-ON_ROSTER = ("active", "retired")
 FEATURES: dict[type[ev.LedgerEvent], tuple[str, str]] = {
     ev.InducementsBought: ("inducements", "inducements"),
     ev.BountyPosted: ("bounties", "bounties"),
@@ -42,10 +41,6 @@ FEATURES: dict[type[ev.LedgerEvent], tuple[str, str]] = {
     ev.AppearanceFeesPaid: ("appearance_fees", "appearance fees"),
 }
 """Events that only exist with an optional mechanic of an edition (``Ruleset.features``)."""
-
-
-def on_roster(players: Sequence[PlayerRow]) -> list[PlayerRow]:
-    return [p for p in players if p.status in ON_ROSTER]
 
 
 @dataclass

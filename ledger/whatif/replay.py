@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ledger.domain import events as ev
-from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow, on_roster
 from ledger.errors import LedgerError
 from ledger.projections.fold import MILESTONES, Fold, corrections_of
 from ledger.projections.store import MemoryStore
@@ -32,7 +32,7 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.matchday import Matchday
-from ledger.whatif.policies import Policies, count_of, on_roster
+from ledger.whatif.policies import Policies, count_of
 from ledger.whatif.translate import Step, Translator
 
 GOLD_EVENTS = (

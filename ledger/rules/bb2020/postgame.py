@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.events import MatchRecorded, PostGameClosed
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow, roster_of
 from ledger.domain.values import DiceRoll, TeamSheet
 from ledger.rules.base import opponent
 from ledger.rules.bb2020.tables import Tables
@@ -153,7 +153,7 @@ def recoveries(match: MatchRecorded, view: LeagueView, league_id: str) -> Effect
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
         for sheet in (match.home, match.away)
-        for p in view.select(PlayerRow, league_id=league_id, team_id=sheet.team)
+        for p in roster_of(view, league_id, sheet.team)
         if p.miss_next_game
     ]
 

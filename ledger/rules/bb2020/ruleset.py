@@ -26,10 +26,10 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
-from ledger.rules.base import ON_ROSTER, BaseRuleset, checked_effects
+from ledger.rules.base import BaseRuleset, checked_effects
 from ledger.rules.bb2020 import (
     advancement,
     contracts,

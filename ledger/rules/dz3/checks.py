@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.domain.state import PlayerRow
+from ledger.domain.state import PlayerRow, on_roster
 from ledger.domain.values import Hireling, TeamSheet
 from ledger.rules.base import opponent
 from ledger.rules.dz3 import stars
 from ledger.rules.dz3.game import Game
-from ledger.rules.dz3.rating import handicap, rostered
+from ledger.rules.dz3.rating import handicap
 from ledger.rules.dz3.tables import stars as star_table
 from ledger.rules.schema import TeamList
 
@@ -118,7 +118,7 @@ def ineligible(g: Game, sheet: TeamSheet, player_id: str) -> str:
 
 
 def freebooter_problems(g: Game, sheet: TeamSheet, team_list: TeamList, treasury: int) -> list[str]:
-    roster = rostered(g.players(sheet.team))
+    roster = on_roster(g.players(sheet.team))
     found: list[str] = []
     for hireling in sheet.hirelings:
         if hireling.kind == "star":

@@ -18,14 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.rules.dz3.tables import HandicapBand, Tables
-
-ON_ROSTER = ("active", "retired")
-
-
-def rostered(players: Sequence[PlayerRow]) -> list[PlayerRow]:
-    return [p for p in players if p.status in ON_ROSTER]
 
 
 def team_value(t: Tables, team: TeamRow, players: Sequence[PlayerRow], reroll_cost: int) -> int:
@@ -34,7 +28,7 @@ def team_value(t: Tables, team: TeamRow, players: Sequence[PlayerRow], reroll_co
         t.sideline[item].price * count for item, count in team.staff.items() if item in t.sideline
     )
     return (
-        sum(p.base_cost for p in rostered(players))
+        sum(p.base_cost for p in on_roster(players))
         + reroll_cost * team.rerolls
         + t.fan_factor.price * team.fans
         + staff
@@ -44,13 +38,13 @@ def team_value(t: Tables, team: TeamRow, players: Sequence[PlayerRow], reroll_co
 
 def spp_rating(t: Tables, value: int, players: Sequence[PlayerRow]) -> int:
     """Value / 10,000 + the team's total SPP / 5, each rounded down (not per player)."""
-    total = sum(p.spp_earned for p in rostered(players))
+    total = sum(p.spp_earned for p in on_roster(players))
     return value // t.team_rating.gold_per_point + total // t.team_rating.spp_per_point
 
 
 def upgrades_rating(t: Tables, value: int, players: Sequence[PlayerRow]) -> int:
     """3.8 variant: value / 10,000 + 2 x (upgrades - downgrades) over the roster."""
-    score = sum(upgrades(p) - downgrades(p) for p in rostered(players))
+    score = sum(upgrades(p) - downgrades(p) for p in on_roster(players))
     return value // t.team_rating.gold_per_point + t.team_rating.upgrade_points * score
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
@@ -201,6 +201,6 @@ class DZ3(BaseRuleset):
 def same_position(players: Sequence[PlayerRow], roster: str, position: str) -> int:
     return sum(
         1
-        for p in rating.rostered(players)
+        for p in on_roster(players)
         if p.position == position and p.roster == roster and p.kind != "star"
     )

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ledger.domain.state import PlayerRow
+from ledger.domain.state import PlayerRow, on_roster
 from ledger.rules.dz3.options import Options
-from ledger.rules.dz3.rating import rostered
 from ledger.rules.dz3.tables import DZStar, Tables
 from ledger.rules.schema import TeamList
 
 
 def roster_stars(players: Sequence[PlayerRow]) -> list[str]:
     """Star ids on a roster (a star's ``position`` is his star id)."""
-    return [p.position for p in rostered(players) if p.kind == "star"]
+    return [p.position for p in on_roster(players) if p.kind == "star"]
 
 
 def star_problems(
@@ -72,7 +71,7 @@ def league_problems(
 def holders(players: Sequence[PlayerRow]) -> dict[str, str]:
     """Which team holds each star: the first to hire him (lowest hiring event)."""
     found: dict[str, str] = {}
-    for p in sorted(rostered(players), key=lambda p: p.hired_seq):
+    for p in sorted(on_roster(players), key=lambda p: p.hired_seq):
         if p.kind == "star":
             found.setdefault(p.position, p.team_id)
     return found

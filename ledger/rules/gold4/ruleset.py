@@ -23,10 +23,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamSheet
 from ledger.errors import UnknownTeam
-from ledger.rules.base import ON_ROSTER, BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Hireling
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.schema import StarPlayer
-
-ON_ROSTER = ("active", "retired")
 
 
 def one_game_price(t: Tables, list_price: int) -> int:

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, Hireling, TeamSheet
 from ledger.errors import LedgerError
-from ledger.rules.base import ON_ROSTER, BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals, Spp
 from ledger.rules.lrb6_zal import (
