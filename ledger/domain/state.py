@@ -24,6 +24,8 @@ class Record(BaseModel):
     table: ClassVar[str]
     key: ClassVar[tuple[str, ...]]
     indexes: ClassVar[tuple[str, ...]] = ()
+    grouped: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
 
     def key_values(self) -> tuple[Any, ...]:
         values = self.__dict__
@@ -155,6 +157,7 @@ class PlayerRow(Record):
     table = "rm_players"
     key = ("league_id", "player_id")
     indexes = ("team_id",)
+    grouped = (("team_id", "status"),)  # a team's current players, however long its past
 
     league_id: str
     player_id: str

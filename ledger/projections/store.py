@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import Any, Protocol, cast
 
 from ledger.domain.state import LINE_RECORDS, Line, R, Record
@@ -22,6 +23,15 @@ class Store(Protocol):
     def emit(self, line: Line) -> None: ...
 
 
+Fields = tuple[str, ...]
+
+
+@cache
+def bucketed(kind: type[Record]) -> tuple[Fields, ...]:
+    """The field combinations ``MemoryStore`` keeps a bucket of keys for."""
+    return tuple((field,) for field in kind.indexes) + kind.grouped
+
+
 def matches(record: Record, where: dict[str, Any]) -> bool:
     return all(getattr(record, field) == value for field, value in where.items())
 
@@ -31,7 +41,9 @@ class MemoryStore:
 
     def __init__(self, sink: Callable[[Line], None] | None = None) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
-        self.index: dict[tuple[type[Record], str, Any], set[tuple[Any, ...]]] = defaultdict(set)
+        self.index: dict[tuple[type[Record], Fields, tuple[Any, ...]], set[tuple[Any, ...]]] = (
+            defaultdict(set)
+        )
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
         self.sink = sink
 
@@ -40,14 +52,18 @@ class MemoryStore:
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         table = self.records[kind]
-        buckets = [(f, self.index[(kind, f, where[f])]) for f in kind.indexes if f in where]
+        buckets = [
+            (fields, self.index[(kind, fields, tuple(where[f] for f in fields))])
+            for fields in bucketed(kind)
+            if all(f in where for f in fields)
+        ]
         if not buckets:
-            indexed = None
+            indexed: Fields = ()
             candidates: Iterator[Record] = iter(table.values())
         else:
             indexed, keys = min(buckets, key=lambda bucket: len(bucket[1]))
             candidates = (table[k] for k in sorted(keys))
-        checks = [(f, v) for f, v in where.items() if f != indexed]
+        checks = [(f, v) for f, v in where.items() if f not in indexed]
         found = [
             r for r in candidates if all(r.__dict__[field] == value for field, value in checks)
         ]
@@ -56,10 +72,10 @@ class MemoryStore:
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()
         old = self.records[kind].get(key)
-        for field in kind.indexes:
+        for fields in bucketed(kind):
             if old is not None:
-                self.index[(kind, field, getattr(old, field))].discard(key)
-            self.index[(kind, field, getattr(record, field))].add(key)
+                self.index[(kind, fields, tuple(old.__dict__[f] for f in fields))].discard(key)
+            self.index[(kind, fields, tuple(record.__dict__[f] for f in fields))].add(key)
         self.records[kind][key] = record
 
     def emit(self, line: Line) -> None:
