@@ -208,16 +208,20 @@ def small_ledger() -> Path:
 def query_times(path: Path) -> dict[str, float]:
     ledger = open_ledger(Settings(sqlite_path=path))
     row = ledger.league_row(TIMED_LEAGUE)
-    queries = Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
-    team = queries.teams()[0].team_id
-    player = queries.roster(team).players[0].player_id
+    ruleset = find_ruleset(row.ruleset, row.options)
+
+    def fresh() -> Queries:  # a new one each time: its cache would answer a second ask
+        return Queries(ledger.read_models.engine, row, ruleset)
+
+    team = fresh().teams()[0].team_id
+    player = fresh().roster(team).players[0].player_id
     found = {
-        "roster": best_of(3, lambda: queries.roster(team)),
-        "standings": best_of(3, lambda: queries.standings()),
-        "leaders (SPP)": best_of(3, lambda: queries.leaders("spp")),
-        "treasury": best_of(3, lambda: queries.treasury(team)),
-        "history (player)": best_of(3, lambda: queries.history(f"player:{player}")),
-        "history (team)": best_of(3, lambda: queries.history(f"team:{team}")),
+        "roster": best_of(3, lambda: fresh().roster(team)),
+        "standings": best_of(3, lambda: fresh().standings()),
+        "leaders (SPP)": best_of(3, lambda: fresh().leaders("spp")),
+        "treasury": best_of(3, lambda: fresh().treasury(team)),
+        "history (player)": best_of(3, lambda: fresh().history(f"player:{player}")),
+        "history (team)": best_of(3, lambda: fresh().history(f"team:{team}")),
     }
     close_ledger(ledger)
     return found

@@ -200,11 +200,24 @@ class Queries:
         )
 
     def results(self, season: int) -> list[tuple[str, str, int, int]]:
-        return [
-            (m.home, m.away, m.home_score, m.away_score)
-            for m in self.matches(season)
-            if m.status == "played" and m.kind == "league"
-        ]
+        if self.engine is None:  # a what-if's state in memory
+            return [
+                (m.home, m.away, m.home_score, m.away_score)
+                for m in self.matches(season)
+                if m.status == "played" and m.kind == "league"
+            ]
+        # The scores only, not whole match rows: a season of a big league has thousands.
+        t = table_of(MatchRow)
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(t.c.home, t.c.away, t.c.home_score, t.c.away_score).where(
+                    t.c.league_id == self.league_id,
+                    t.c.season == season,
+                    t.c.status == "played",
+                    t.c.kind == "league",
+                )
+            ).all()
+        return [(home, away, hs, aws) for home, away, hs, aws in found]
 
     def matches(self, season: int | None = None) -> list[MatchRow]:
         where: dict[str, Any] = {"league_id": self.league_id}
