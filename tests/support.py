@@ -165,3 +165,25 @@ def report(text_or_data: str | dict[str, Any]) -> MatchReport:
 
 def event_count(ledger: LeagueLedger) -> int:
     return int(ledger.source.head())
+
+
+def zal_forfeit_report() -> dict[str, Any]:
+    """ZAL game r2 of the reavers/gouged league: the Gouged Eye forfeit voluntarily (ZAL
+    9b) at 0-3, the Reavers field journeyman Jo, and Reavers 1 is hurt by a block."""
+    return {
+        "match": "r2",
+        "home": {
+            "team": "gouged",
+            "players": [{"player": "gouged 1", "td": 1}],
+            "touchdowns": 0,
+            "dice": {"gate": [6, 6, 6], "winnings": 3},
+        },
+        "away": {
+            "team": "reavers",
+            "hirelings": [{"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}],
+            "players": [{"player": "j1", "td": 3, "mvp": 1}, {"player": "reavers 2", "mvp": 1}],
+            "dice": {"gate": [1, 1, 1, 1, 1], "winnings": 5, "fan_factor": 4},
+        },
+        "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
+        "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
+    }

@@ -13,7 +13,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -26,7 +25,7 @@ from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.whatif.replay import replay
 from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
-from tests.support import report
+from tests.support import report, zal_forfeit_report
 from tests.support import roll as make_roll
 
 LEDGER = str(Path(sys.executable).parent / "ledger")
@@ -62,24 +61,7 @@ def zal_season(ledger: LeagueLedger) -> str:
     )
     ledger.adjust_treasury("zal", "reavers", -10_000, by="tester", reason="a fine")
     fine = ledger.source.head()
-    second: dict[str, Any] = {
-        "match": "r2",
-        "home": {
-            "team": "gouged",
-            "players": [{"player": "gouged 1", "td": 1}],
-            "touchdowns": 0,
-            "dice": {"gate": [6, 6, 6], "winnings": 3},
-        },
-        "away": {
-            "team": "reavers",
-            "hirelings": [{"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}],
-            "players": [{"player": "j1", "td": 3, "mvp": 1}, {"player": "reavers 2", "mvp": 1}],
-            "dice": {"gate": [1, 1, 1, 1, 1], "winnings": 5, "fan_factor": 4},
-        },
-        "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
-        "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
-    }
-    ledger.record_match("zal", report(second), by="tester")
+    ledger.record_match("zal", report(zal_forfeit_report()), by="tester")
     ledger.hire_player("zal", "reavers", "lineman", "Jo", by="tester", journeyman="j1", match="r2")
     ledger.correct("zal", fine, "void", by="tester", reason="the fine was a mistake")
     return "zal"

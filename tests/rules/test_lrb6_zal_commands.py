@@ -21,7 +21,7 @@ from ledger.errors import (
 )
 from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from tests.rules.test_lrb6_zal_book import HUMANS, ORCS
-from tests.support import draft_team, event_count, report
+from tests.support import draft_team, event_count, report, zal_forfeit_report
 from tests.support import roll as make_roll
 
 FIRST: dict[str, Any] = {
@@ -98,24 +98,7 @@ def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
         "none is due",
     )
 
-    second = {
-        "match": "r2",
-        "home": {
-            "team": "gouged",
-            "players": [{"player": "gouged 1", "td": 1}],
-            "touchdowns": 0,
-            "dice": {"gate": [6, 6, 6], "winnings": 3},
-        },
-        "away": {
-            "team": "reavers",
-            "hirelings": [{"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}],
-            "players": [{"player": "j1", "td": 3, "mvp": 1}, {"player": "reavers 2", "mvp": 1}],
-            "dice": {"gate": [1, 1, 1, 1, 1], "winnings": 5, "fan_factor": 4},
-        },
-        "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
-        "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
-    }
-    ledger.record_match("zal", report(second), by="tester")
+    ledger.record_match("zal", report(zal_forfeit_report()), by="tester")
     gouged_after = row(ledger, TeamRow, "gouged")
     assert gouged_after.fans == 2  # gave up: one Fan Factor lost
     assert gouged_after.treasury == gouged.treasury - 30_000 + 30_000  # posted, then paid
