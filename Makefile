@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench bench-serve clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: $(VENV)/.installed
-	$(BIN)/ledger demo
+	$(BIN)/ledger demo --serve
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -28,6 +28,10 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# The service under load (Debian's wrk: apt-get install wrk); see docs/performance.md.
+bench-serve: $(VENV)/.installed
+	$(BIN)/python bench/serve.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) demo .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""``ledger audit verify``, ``correct``, ``export``, ``import`` and ``rebuild``."""
+"""``ledger audit verify|checkpoint|key``, ``correct``, ``export``, ``import`` and ``rebuild``."""
 
 from __future__ import annotations
 
@@ -6,45 +6,114 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import click
 import yaml
 
 from cli.main import Session, pass_session
-from cli.output import print_json, say, table
-from ledger.application.audit import verify_chain
+from cli.output import check_out, open_to_read, print_json, say, table, write_file
+from ledger.application.audit import ChainReport, verify_chain
+from ledger.application.checkpoint_keys import (
+    PUBLIC_KEY_ENV,
+    key_id,
+    key_path,
+    public_line,
+    public_pem,
+    signing_key,
+    trusted_key,
+)
+from ledger.application.checkpoints import (
+    Checkpoint,
+    CheckpointCheck,
+    check_checkpoint,
+    make_checkpoint,
+    read_checkpoint,
+    record_checkpoint,
+)
 from ledger.application.reports import read_report
-from ledger.application.transfer import export_lines, import_league
-from ledger.domain.log import league_id
-from ledger.errors import InvalidInput
+from ledger.application.transfer import export_lines
+from ledger.domain.log import SITE_ID, league_id
+from ledger.domain.state import FaultLine
+from ledger.errors import FileProblem, InvalidInput, UnknownLeague
 
 
 @click.group()
 def audit() -> None:
-    """Check that the log has not been altered."""
+    """Check that the log has not been altered; sign checkpoints of it (docs/audit.md)."""
 
 
 @audit.command("verify")
+@click.option(
+    "--checkpoint",
+    "checkpoint_file",
+    type=click.Path(path_type=Path),
+    help="Also check the log against this signed checkpoint ('ledger audit checkpoint').",
+)
+@click.option(
+    "--key",
+    "key_file",
+    type=click.Path(path_type=Path),
+    help="The league's published public key to check the checkpoint's signature with"
+    f" (default: ${PUBLIC_KEY_ENV}, else this machine's own key).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
-def verify(session: Session, as_json: bool) -> None:
-    """Recompute the hash chain of the league's log and say where it breaks."""
+def verify(
+    session: Session, checkpoint_file: Path | None, key_file: Path | None, as_json: bool
+) -> None:
+    """Recompute the hash chain of the league's log and say where it breaks; with
+    --checkpoint, also show the log still holds what the checkpoint signed."""
+    if checkpoint_file is not None:
+        verify_checkpoint(session, checkpoint_file, key_file, as_json)
+        return
+    if key_file is not None:
+        raise click.UsageError("--key is the key of a checkpoint: give --checkpoint FILE too")
     ledger = session.ledger()
     slugs = (
         [session.league_option] if session.league_option else [row.slug for row in ledger.leagues()]
     )
+    if not slugs:
+        raise UnknownLeague("this ledger holds no league: there is no log to verify")
     reports = [verify_chain(ledger.recorder, league_id(slug), slug) for slug in slugs]
+    if not session.league_option and ledger.load_site() is not None:
+        reports.append(verify_chain(ledger.recorder, SITE_ID, "site"))
+    faults = {r.league: ledger.faults(r.league) if r.league != "site" else [] for r in reports}
     if as_json:
-        print_json([{**r.model_dump(), "ok": r.ok} for r in reports])
-    for report in reports:
-        if as_json:
-            continue
-        if report.ok:
-            say(
-                f"{report.league}: {report.events} events, chain intact;"
-                f" last hash {report.last_hash}"
-            )
-            continue
+        print_json(
+            [
+                {
+                    **r.model_dump(),
+                    "unapplied": [f.model_dump() for f in faults[r.league]],
+                    "ok": r.ok and not faults[r.league],
+                }
+                for r in reports
+            ]
+        )
+    else:
+        for report in reports:
+            print_chain(report)
+            print_faults(report.league, faults[report.league])
+    if any(not r.ok or faults[r.league] for r in reports):
+        sys.exit(1)
+
+
+def print_faults(league: str, faults: list[FaultLine]) -> None:
+    """Stored events the read models pass over because they cannot be read or applied
+    (docs/audit.md): the books are usable, but these events count for nothing until
+    they are voided (``ledger correct N --void --reason ...``)."""
+    if not faults:
+        return
+    say(f"{league}: {len(faults)} event(s) the books cannot apply (void them to heal):")
+    say(table(["event", "type", "problem"], [[f.seq, f.topic, f.problem] for f in faults]))
+
+
+def print_chain(report: ChainReport) -> None:
+    if not report.events:
+        say(f"{report.league}: 0 events: {report.breaks[0].problem}")
+    elif report.ok:
+        say(f"{report.league}: {report.events} events, chain intact; last hash {report.last_hash}")
+    else:
         say(f"{report.league}: {report.events} events, CHAIN BROKEN")
         say(
             table(
@@ -52,8 +121,121 @@ def verify(session: Session, as_json: bool) -> None:
                 [[b.seq, b.topic.rsplit(":", 1)[-1], b.problem] for b in report.breaks],
             )
         )
-    if any(not r.ok for r in reports):
+
+
+def verify_checkpoint(
+    session: Session, checkpoint_file: Path, key_file: Path | None, as_json: bool
+) -> None:
+    checkpoint = read_checkpoint(checkpoint_file)
+    if session.league_option and session.league_option != checkpoint.league:
+        raise InvalidInput(
+            f"{checkpoint_file} is a checkpoint of league '{checkpoint.league}',"
+            f" not of '{session.league_option}'"
+        )
+    trusted = trusted_key(key_file)
+    recorder = session.ledger().recorder
+    chain = verify_chain(recorder, UUID(checkpoint.league_id), checkpoint.league)
+    check = check_checkpoint(recorder, checkpoint, trusted, chain)
+    if as_json:
+        print_json(
+            [
+                {
+                    **chain.model_dump(),
+                    "ok": chain.ok and check.ok,
+                    "checkpoint": {**check.model_dump(), "ok": check.ok},
+                }
+            ]
+        )
+    else:
+        print_chain(chain)
+        print_check(check)
+    if not (chain.ok and check.ok):
         sys.exit(1)
+
+
+def print_check(check: CheckpointCheck) -> None:
+    say(
+        f"{check.league}: checkpoint of event {check.signed_events} made {check.made_at}"
+        f" by key {check.key_id}, checked with {check.checked_with}"
+    )
+    for problem in check.problems:
+        say(f"{check.league}: CHECKPOINT FAILED: {problem}")
+    if check.ok:
+        say(
+            f"{check.league}: signature good; events 1-{check.signed_events} are as signed;"
+            f" {after(check)}"
+        )
+
+
+def after(check: CheckpointCheck) -> str:
+    if not check.uncovered:
+        return "no event after them"
+    return (
+        f"{check.uncovered} event(s) after them chain from them but no signature covers them"
+        " (a later checkpoint will)"
+    )
+
+
+@audit.command("checkpoint")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="File to write the signed checkpoint to (default: print it).",
+)
+@click.option("--json", "as_json", is_flag=True, help="With --out, print it as JSON too.")
+@pass_session
+def checkpoint(session: Session, out: Path | None, as_json: bool) -> None:
+    """Sign the league's log as it stands (event count and head hash) with this machine's
+    checkpoint key, record it, and print it or write it to --out for the league to publish."""
+    ledger, league = session.ledger(), session.league()
+    key = signing_key(key_path())
+    signed = make_checkpoint(ledger.recorder, league, key)
+    if out is not None:
+        write_checkpoint(signed, out)
+    record_checkpoint(ledger.read_models.engine, signed, key.public_key())
+    if out is None or as_json:
+        click.echo(signed.document(), nl=False)
+        return
+    say(
+        f"Signed checkpoint of league {league}: {signed.events} events, head hash"
+        f" {signed.head_hash}, key {signed.key_id}; written to {out}."
+    )
+
+
+def write_checkpoint(signed: Checkpoint, out: Path) -> None:
+    try:
+        out.write_text(signed.document(), encoding="utf-8")
+    except OSError as error:
+        raise FileProblem(
+            f"cannot write the checkpoint to {out}: {error.strerror or error}"
+        ) from None
+
+
+@audit.command("key")
+@click.option("--line", is_flag=True, help="Print the key on one line (ed25519:BASE64), not PEM.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def key(line: bool, as_json: bool) -> None:
+    """Print the public half of this machine's checkpoint key (created on first use), to
+    publish with the league: 'ledger audit verify --checkpoint F --key K' checks with it."""
+    path = key_path()
+    created = not path.exists()
+    public = signing_key(path).public_key()
+    if as_json:
+        print_json(
+            {
+                "key_id": key_id(public),
+                "public_key": public_line(public),
+                "public_key_pem": public_pem(public),
+                "private_key_file": str(path),
+            }
+        )
+        return
+    click.echo(public_line(public) if line else public_pem(public).rstrip("\n"))
+    note = "created" if created else "private half in"
+    click.echo(
+        f"key {key_id(public)}; {note} {path} (keep it off the machine that serves the database)",
+        err=True,
+    )
 
 
 @click.command("correct")
@@ -108,7 +290,11 @@ def correct(
             reason=reason,
             amendment=amendment,
         )
-    say(f"Event {event} {'voided' if void else 'amended'}: {reason}")
+    from cli.queries import queries_for
+
+    # As 'ledger history' tells it: a voided match names the post-game closes voided with it.
+    done = queries_for(session).history(f"event:{event}")[-1].summary
+    say(f"{done[0].upper()}{done[1:]}: {reason}")
 
 
 def parse_sets(sets: tuple[str, ...]) -> dict[str, Any]:
@@ -139,14 +325,14 @@ def read_amendment(path: Path) -> dict[str, Any]:
 @pass_session
 def export(session: Session, out: Path | None) -> None:
     """The league's whole log as JSON Lines (a backup that 'ledger import' restores)."""
+    if out is not None:
+        check_out(out)  # before reading the whole log
     lines = export_lines(session.ledger().recorder, session.league())
     if out is None:
         for line in lines:
             sys.stdout.buffer.write(line)
         return
-    with out.open("wb") as stream:
-        for line in lines:
-            stream.write(line)
+    write_file(out, lines)
     say(f"Exported league {session.league()} to {out}.")
 
 
@@ -155,10 +341,8 @@ def export(session: Session, out: Path | None) -> None:
 @pass_session
 def import_(session: Session, file: Path) -> None:
     """Restore a league exported with 'ledger export' into this (empty) store."""
-    ledger = session.ledger()
-    with file.open("rb") as stream:
-        slug, count = import_league(ledger.recorder, stream)
-    ledger.catch_up()
+    with open_to_read(file) as stream:
+        slug, count = session.ledger().import_log(stream)
     say(f"Imported league {slug}: {count} events, chain verified.")
 
 

@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 
 from cli.main import Session, pass_session
 from cli.output import print_json, say, table
-from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker
+from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problem
 from ledger.errors import InvalidOption
 from ledger.rules import RULESETS, find_ruleset
 
@@ -65,6 +65,8 @@ def points_scheme(
     except ValidationError as error:
         problem = error.errors()[0]
         field = str(problem["loc"][0])
+        if field not in ("tiebreakers", "bonus"):  # a number out of bounds in --points
+            raise InvalidOption(f"--points: {validation_problem(error)}") from None
         allowed = get_args(Tiebreaker if field == "tiebreakers" else BonusPoint)
         raise InvalidOption(
             f"--{field}: '{problem['input']}' is none of {', '.join(allowed)}"

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from cli.main import Session, pass_session
-from cli.output import print_json, say, table
+from cli.output import SEASON, print_json, say, table
+from ledger.application.matches import share_close_dice
 from ledger.application.reports import read_report
 from ledger.domain.state import MatchRow
 
@@ -38,13 +39,20 @@ def record(session: Session, report: Path, roll_missing: bool, reason: str | Non
 
 @match.command("close")
 @click.argument("match_id")
-@click.option("--team", "teams", multiple=True, help="Team to close for (default: both).")
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    help="Team to close for (default: every team of the match that has not closed yet).",
+)
 @click.option(
     "--die",
     "dice",
     multiple=True,
-    metavar="PURPOSE=VALUES",
-    help="A post-game roll, e.g. expensive_mistakes=3 (repeatable).",
+    metavar="[TEAM:]PURPOSE=VALUES",
+    help="A post-game roll, e.g. expensive_mistakes=3 (repeatable): it goes to each team whose"
+    " sequence needs it. TEAM:PURPOSE=VALUES is one team's own, e.g."
+    " --die reavers:expensive_mistakes=3 --die rats:expensive_mistakes=5.",
 )
 @click.option("--roll", "roll_missing", is_flag=True, help="Let the ledger roll any die not given.")
 @click.option("--reason", help="Why (kept in the log).")
@@ -57,22 +65,38 @@ def close(
     roll_missing: bool,
     reason: str | None,
 ) -> None:
-    """Close the post-game sequence of MATCH_ID (after hiring and advancements)."""
+    """Close the post-game sequence of MATCH_ID (after hiring and advancements), for both
+    teams or, if either cannot close, for neither.
+
+    A die given as PURPOSE=VALUES goes to the teams that need it: BB2020 Expensive
+    Mistakes are rolled only by a team with 100,000 or more in its treasury, so one
+    --die expensive_mistakes=3 closes both teams when only one rolled. When both rolled,
+    one value serves both; give TEAM:PURPOSE=VALUES for each when they differ. A die that
+    no team closing needs is refused, and nothing is recorded."""
     ledger, league = session.ledger(), session.league()
     row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
-    chosen = teams or ((row.home, row.away, *row.others) if row else (match_id,))
-    entries = dict(parse_die(d) for d in dice)
+    chosen = teams or (still_open(row) if row else ())
+    given = dict(parse_die(d) for d in dice)
+    shares = share_close_dice(ledger.context(league), match_id, chosen, given)
+    with ledger.atomic():
+        for team in chosen:
+            ledger.close_post_game(
+                league,
+                match_id,
+                team,
+                by=session.user,
+                dice=shares[team],
+                roll_missing=roll_missing,
+                reason=reason,
+            )
     for team in chosen:
-        ledger.close_post_game(
-            league,
-            match_id,
-            team,
-            by=session.user,
-            dice=entries,
-            roll_missing=roll_missing,
-            reason=reason,
-        )
         say(f"Closed the post-game sequence of {match_id} for {team}.")
+
+
+def still_open(row: MatchRow) -> tuple[str, ...]:
+    """The teams of a match still to close (all of them when none is: the close says why)."""
+    teams = (row.home, row.away, *row.others)
+    return tuple(t for t in teams if t not in row.closed) or teams
 
 
 def parse_die(entry: str) -> tuple[str, int | list[int]]:
@@ -84,6 +108,15 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
             f"'{entry}' is not PURPOSE=VALUE[,VALUE]", param_hint="--die"
         ) from None
     return purpose, values[0] if len(values) == 1 else values
+
+
+def parse_count(entry: str, option: str) -> tuple[str, int]:
+    """``ITEM=COUNT`` (``ITEM`` alone: one)."""
+    item, _, count = entry.partition("=")
+    try:
+        return item, int(count or 1)
+    except ValueError:
+        raise click.BadParameter(f"'{entry}' is not ITEM=COUNT", param_hint=option) from None
 
 
 @match.command("inducements")
@@ -103,10 +136,7 @@ def inducements(
 ) -> None:
     """TEAM_ID buys its inducements for fixture MATCH_ID (none: no --buy). The team with the
     higher CTV goes first; the other then spends petty cash (BB2020 'Inducements')."""
-    wanted: dict[str, int] = {}
-    for entry in items:
-        item, _, count = entry.partition("=")
-        wanted[item] = int(count or 1)
+    wanted = dict(parse_count(entry, "--buy") for entry in items)
     session.ledger().buy_inducements(
         session.league(), match_id, team_id, wanted, by=session.user, reason=reason
     )
@@ -170,7 +200,7 @@ def fees(
 
 
 @match.command("list")
-@click.option("--season", type=int, help="Only this season.")
+@click.option("--season", type=SEASON, help="Only this season.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
 def list_matches(session: Session, season: int | None, as_json: bool) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.main import Session, pass_session
-from cli.output import gold, print_json, say, table
+from cli.output import SEASON, gold, print_json, say, table
 from ledger.domain.state import PlayerRow
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.rules import find_ruleset
@@ -131,7 +131,7 @@ def teams(session: Session, as_json: bool) -> None:
 
 
 @click.command("standings")
-@click.option("--season", type=int, help="Season (default: the latest).")
+@click.option("--season", type=SEASON, help="Season (default: the latest).")
 @JSON
 @pass_session
 def standings(session: Session, season: int | None, as_json: bool) -> None:

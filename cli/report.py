@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from cli.main import Session, pass_session
-from cli.output import say
+from cli.output import SEASON, say
+from ledger.reports.errors import ReportNotWritten
 from ledger.reports.render import FORMATS, schema_json
 from ledger.reports.service import make_report, report_format, write_report
 from ledger.reports.whatif import comparison_for
@@ -18,7 +19,7 @@ NAMES = {"html": "HTML", "md": "Markdown", "csv": "CSV", "json": "JSON"}
 
 @click.command("report")
 @click.argument("league", required=False, metavar="[LEAGUE]")
-@click.option("--season", type=int, help="Season to report (default: the latest).")
+@click.option("--season", type=SEASON, help="Season to report (default: the latest).")
 @click.option(
     "--format",
     "fmt",
@@ -49,11 +50,33 @@ def report(
     audit appendix to check it against the ledger."""
     ledger = session.ledger()
     slug = ledger.resolve_league(league or session.league_option)
-    chosen = report_format(fmt, out)  # a bad format is refused before any work
+    chosen = report_format(fmt, out)  # a bad format or place is refused before any work
+    if out is not None:
+        check_place(out)
     comparison = comparison_for(ledger, slug, season, whatif) if whatif else None
     made = make_report(ledger, slug, season, comparison)
-    path = write_report(made, chosen, out)
+    try:
+        path = write_report(made, chosen, out)
+    except OSError as error:
+        raise ReportNotWritten(
+            f"cannot write the report to {out}: {error.strerror or error}"
+        ) from None
     say(f"Wrote the {NAMES[chosen]} report of {made.league.name}, {made.season.name}, to {path}")
+
+
+def check_place(out: Path) -> None:
+    """--out names a file (or, for CSV, a folder) in a folder that exists: a typo in the
+    folder is refused rather than made."""
+    try:
+        if not out.parent.is_dir():
+            raise ReportNotWritten(
+                f"cannot write the report to {out}: there is no folder {out.parent}"
+            )
+        out.exists()  # a name the system cannot hold (too long) fails here
+    except OSError as error:
+        raise ReportNotWritten(
+            f"cannot write the report to {out}: {error.strerror or error}"
+        ) from None
 
 
 @click.group("schema")

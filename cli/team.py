@@ -241,7 +241,7 @@ DICE_OF_PURPOSE = {"characteristic": "D8", "skill": "D6"}
 
 def parse_roll(entry: str) -> DiceRoll:
     purpose, _, raw = entry.partition("=")
-    values = tuple(int(v) for v in raw.split(",") if v.strip())
+    values = die_values(raw, entry)
     if not values:
         raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUES", param_hint="--die")
     shape = DICE_OF_PURPOSE.get(purpose, "D6")
@@ -250,6 +250,27 @@ def parse_roll(entry: str) -> DiceRoll:
         return DiceRoll(purpose=purpose, dice=dice, values=values)
     except ValueError:
         raise click.BadParameter(f"{values} is not a {dice} roll", param_hint="--die") from None
+
+
+def die_values(raw: str, entry: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(v) for v in raw.split(",") if v.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"'{entry}' is not PURPOSE=VALUE[,VALUE]", param_hint="--die"
+        ) from None
+
+
+def carried_items(carry: tuple[str, ...]) -> dict[str, int]:
+    """``--carry reroll=2`` (an item alone: one)."""
+    carried = {}
+    for entry in carry:
+        item, _, count = entry.partition("=")
+        try:
+            carried[item] = int(count or 1)
+        except ValueError:
+            raise click.BadParameter(f"'{entry}' is not ITEM=COUNT", param_hint="--carry") from None
+    return carried
 
 
 COMMANDS = [team]
@@ -295,8 +316,8 @@ def redraft(
     for entry in dice:
         head, _, values = entry.partition("=")
         purpose, _, player = head.partition(":")
-        rolls.setdefault(purpose, {})[player] = [int(v) for v in values.split(",")]
-    carried = {item: int(count or 1) for item, _, count in (c.partition("=") for c in carry)}
+        rolls.setdefault(purpose, {})[player] = list(die_values(values, entry))
+    carried = carried_items(carry)
     session.ledger().redraft(
         session.league(),
         team_id,

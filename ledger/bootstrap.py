@@ -4,15 +4,28 @@ SQLite is the default (a file, ``ledger.db`` in the current directory, or ``--db
 or ``LEDGER_DB``); ``LEDGER_DATABASE_URL=postgresql://user:password@host:port/db``
 selects PostgreSQL. The events go in the eventsourcing library's tables and the read
 models in ``rm_*`` tables of the same database. Nothing connects at import time.
+
+SQLite needs no setup: its tables are made (if missing) on every open, which its file
+lock makes safe. PostgreSQL's schema is created once, not on every open: the library's
+own ``CREATE TABLE IF NOT EXISTS`` and ``CREATE OR REPLACE FUNCTION`` race each other
+when several processes open at once (``tuple concurrently updated``). So an open reads
+one row, the schema's version; only when it is missing or old does the process take a
+PostgreSQL advisory lock, create everything (and refold the read models if their shape
+changed), record the version and let go; the ledger itself always opens with the
+library's table creation off.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import getpass
+import hashlib
 import os
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -21,8 +34,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ledger.application.service import LeagueLedger
-from ledger.errors import StoreError
+from ledger.errors import NoLedger, StoreError
 from ledger.projections.runner import ReadModels
+from ledger.projections.sql import fingerprint, json_text
 
 DEFAULT_DB = "ledger.db"
 
@@ -56,22 +70,34 @@ def whoami() -> str:
         return "commissioner"
 
 
-def open_ledger(settings: Settings, *, roller: random.Random | None = None) -> LeagueLedger:
+def open_ledger(
+    settings: Settings, *, roller: random.Random | None = None, create: bool = True
+) -> LeagueLedger:
     """The ledger on the stores ``settings`` name, its read models caught up. ``roller``
     is where the ledger's own dice come from (``--roll``): system randomness by default,
-    a seeded generator for reproducible synthetic leagues and tests."""
+    a seeded generator for reproducible synthetic leagues and tests. Without ``create``
+    a SQLite file that does not exist is an error, not a new empty ledger (a typo in
+    ``--db`` must not pass for a ledger with nothing in it)."""
     if settings.database_url:
-        env, engine = postgres_env(settings.database_url), postgres_engine(settings.database_url)
-    else:
-        settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-        env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
+        return open_postgres(settings.database_url, roller)
+    if not create and not settings.sqlite_path.exists():
+        raise NoLedger(
+            f"no ledger at {settings.sqlite_path}: check --db (or $LEDGER_DB), or start"
+            " one with 'ledger league create' or 'ledger import'"
+        )
+    settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+    env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
     read_models = ReadModels(engine)
     current = read_models.create()
     ledger = LeagueLedger(env=env, read_models=read_models, roller=roller)
+    return caught_up(ledger, current)
+
+
+def caught_up(ledger: LeagueLedger, current: bool) -> LeagueLedger:
     if current:
-        read_models.refresh(ledger.source)
+        ledger.read_models.refresh(ledger.source)
     else:  # written by another version of the code: refold them from the log
-        read_models.rebuild(ledger.source)
+        ledger.read_models.rebuild(ledger.source)
     return ledger
 
 
@@ -90,7 +116,7 @@ def sqlite_env(path: Path) -> dict[str, str]:
 
 
 def sqlite_engine(path: Path) -> Engine:
-    engine = sa.create_engine(f"sqlite:///{path}")
+    engine = sa.create_engine(f"sqlite:///{path}", json_serializer=json_text)
 
     @sa.event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _: Any) -> None:
@@ -122,8 +148,76 @@ def postgres_env(url: str) -> dict[str, str]:
     return env
 
 
+def open_postgres(url: str, roller: random.Random | None) -> LeagueLedger:
+    env, read_models = postgres_env(url), ReadModels(postgres_engine(url))
+    if schema_version(read_models.engine) != schema_wanted():
+        with schema_lock(read_models.engine):
+            if schema_version(read_models.engine) != schema_wanted():  # not done meanwhile
+                create_schema(env, read_models)
+    ledger = LeagueLedger(
+        env={**env, "LEDGER_CREATE_TABLE": "n"}, read_models=read_models, roller=roller
+    )
+    return caught_up(ledger, current=True)
+
+
+SCHEMA_LOCK = int.from_bytes(b"ledger", "big")
+"""The advisory lock every process takes to create the schema: one fixed key."""
+
+SCHEMA = sa.Table(
+    "ledger_schema", sa.MetaData(), sa.Column("version", sa.String(64), primary_key=True)
+)
+"""One row: the version of the schema the database holds (``schema_wanted``)."""
+
+
+@functools.cache
+def schema_wanted() -> str:
+    """The version this code wants: it changes with the library's release (its tables)
+    and with the read models' shape or fold."""
+    mark = f"eventsourcing {metadata.version('eventsourcing')}; read models {fingerprint()}"
+    return hashlib.sha256(mark.encode()).hexdigest()
+
+
+def schema_version(engine: Engine) -> str | None:
+    """The schema's recorded version, in one query; None before it was ever created."""
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.select(SCHEMA.c.version)).scalar()
+    except sa.exc.ProgrammingError:  # no such table yet
+        return None
+
+
+@contextlib.contextmanager
+def schema_lock(engine: Engine) -> Iterator[None]:
+    """Held on a connection of its own, outside any transaction; the server lets go of
+    it too if the process dies."""
+    with engine.connect() as conn:
+        conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        conn.execute(sa.select(sa.func.pg_advisory_lock(SCHEMA_LOCK)))
+        try:
+            yield
+        finally:
+            conn.execute(sa.select(sa.func.pg_advisory_unlock(SCHEMA_LOCK)))
+
+
+def create_schema(env: dict[str, str], read_models: ReadModels) -> None:
+    """The library's tables and functions, the read models (refolded if their shape
+    changed), then the version: all idempotent, so a process killed half-way leaves
+    work that the next open simply does again."""
+    ledger = LeagueLedger(env={**env, "LEDGER_CREATE_TABLE": "y"}, read_models=read_models)
+    try:
+        caught_up(ledger, read_models.create())
+        with read_models.engine.begin() as conn:
+            SCHEMA.create(conn, checkfirst=True)
+            conn.execute(SCHEMA.delete())
+            conn.execute(SCHEMA.insert().values(version=schema_wanted()))
+    finally:
+        ledger.close()
+
+
 def postgres_engine(url: str) -> Engine:
     parts = urlsplit(url)
     return sa.create_engine(
-        parts._replace(scheme="postgresql+psycopg").geturl(), pool_pre_ping=True
+        parts._replace(scheme="postgresql+psycopg").geturl(),
+        pool_pre_ping=True,
+        json_serializer=json_text,
     )

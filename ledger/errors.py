@@ -57,6 +57,10 @@ class UnknownSeason(NotFound):
     code = "unknown-season"
 
 
+class UnknownSubmission(NotFound):
+    code = "unknown-submission"
+
+
 # --- input that does not have the right shape ----------------------------------------
 
 
@@ -158,3 +162,52 @@ class ImportRefused(StoreError):
 class AmbiguousLeague(LedgerError):
     code = "ambiguous-league"
     exit_code = 2
+
+
+class EventDoesNotApply(LedgerError):
+    """A command's event would not apply to the league's books (a bug or an older log's
+    state the rules did not foresee): refused, nothing written, rather than stored."""
+
+    code = "event-does-not-apply"
+
+
+class LeagueUnreadable(StoreError):
+    code = "league-unreadable"
+
+
+class NoLedger(NotFound):
+    """A command that only reads, pointed at a ledger file that does not exist: most
+    likely a typo in ``--db``, so nothing is created."""
+
+    code = "no-ledger"
+
+
+class FileProblem(InvalidInput):
+    """A file or folder named on the command line cannot be read or written."""
+
+    code = "file"
+
+
+# --- who may act ----------------------------------------------------------------------
+
+
+class Unauthenticated(LedgerError):
+    """No account, or credentials that do not hold, where an account is needed (401)."""
+
+    code = "unauthenticated"
+
+
+class Forbidden(LedgerError):
+    """The account may not do this (403): the sentence says which role it would need."""
+
+    code = "forbidden"
+
+
+class UnknownAccount(NotFound):
+    code = "unknown-account"
+
+
+class VersionMismatch(LedgerError):
+    """The caller acted on a version of the league that is no longer the latest (412)."""
+
+    code = "version-mismatch"

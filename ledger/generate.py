@@ -26,7 +26,8 @@ from ledger.application.batch import Batch
 from ledger.application.context import Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import MatchReport
-from ledger.application.service import LeagueLedger, Plan
+from ledger.application.service import LeagueLedger
+from ledger.application.unit import Plan
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Division

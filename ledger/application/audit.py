@@ -4,6 +4,15 @@ The check reads each stored event's raw JSON (not a decoded object, so neither u
 nor validation can hide a change), recomputes its hash from its topic and content, and
 checks that it names the previous event's hash. The first break is where the log was
 altered; everything after it is reported as unverifiable from that point.
+
+The stored bytes must also be exactly those the ledger writes (compact JSON, as orjson
+writes it), so that even an edit that leaves the parsed content unchanged (``1e5`` for
+``100000.0``, a space between tokens) is reported: every single-byte edit of a stored
+event is a break (tests/integration/test_tampering.py); only a reordering of its fields,
+which changes nothing it says, is not. A league with no event at all is a problem too: a
+log whose every event was deleted must not read as "intact". What the chain cannot show
+(truncation, a rewrite re-hashed to the end) is what signed checkpoints are for
+(checkpoints.py, docs/audit.md).
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import orjson
 from eventsourcing.persistence import ApplicationRecorder, StoredEvent
 from pydantic import BaseModel, ConfigDict
 
+from ledger.domain import events
 from ledger.domain.events import GENESIS_HASH, content_hash
 
 PAGE = 1000
@@ -50,6 +60,12 @@ def stored_events(recorder: ApplicationRecorder, league: UUID) -> Iterator[Store
         after = page[-1].originator_version
 
 
+NO_EVENTS = (
+    "the log holds no event of this league: it was never created in this ledger,"
+    " or all of its events were deleted"
+)
+
+
 def verify_chain(recorder: ApplicationRecorder, league: UUID, slug: str) -> ChainReport:
     previous, count, breaks = GENESIS_HASH, 0, []
     for stored in stored_events(recorder, league):
@@ -58,6 +74,8 @@ def verify_chain(recorder: ApplicationRecorder, league: UUID, slug: str) -> Chai
         if problem:
             breaks.append(Break(seq=stored.originator_version, topic=stored.topic, problem=problem))
         previous = str(state.get("hash", "")) if state else ""
+    if not count:
+        breaks.append(Break(seq=0, topic="", problem=NO_EVENTS))
     return ChainReport(league=slug, events=count, last_hash=previous, breaks=breaks)
 
 
@@ -80,4 +98,26 @@ def check_one(
         return "does not follow from the event before it (the chain is broken here)", state
     if content_hash(stored.topic, state) != state.get("hash"):
         return "its content does not match its hash: it was altered after it was recorded", state
+    if not known_version(stored.topic, state):
+        return "its class version is not one the ledger wrote (the hash does not cover it)", state
+    if not as_written(stored.state, state):
+        return "its stored bytes were altered (the same content, written differently)", state
     return None, state
+
+
+def known_version(topic: str, state: dict[str, Any]) -> bool:
+    """An event stored under an older shape names its class version, which the hash leaves
+    out (an upcast on read must not break the chain); it must be one its class has had."""
+    if "class_version" not in state:
+        return True
+    cls = getattr(events, topic.rpartition(":")[2], None)
+    version = state["class_version"]
+    return type(version) is int and 2 <= version <= getattr(cls, "class_version", 1)
+
+
+def as_written(raw: bytes, state: dict[str, Any]) -> bool:
+    """Whether ``raw`` is exactly how the ledger writes ``state`` (orjson, compact)."""
+    try:
+        return orjson.dumps(state) == raw
+    except TypeError:  # orjson refuses what it could not have written
+        return False

@@ -14,7 +14,8 @@ from __future__ import annotations
 from types import TracebackType
 
 from ledger.application.context import Context
-from ledger.application.service import LeagueLedger, Plan
+from ledger.application.service import LeagueLedger
+from ledger.application.unit import Plan
 from ledger.domain.events import LedgerEvent
 from ledger.domain.log import LeagueLog
 from ledger.domain.state import LeagueRow

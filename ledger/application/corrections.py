@@ -4,10 +4,16 @@ Before a correction is accepted, the league is refolded in memory as if it were 
 recorded. If the corrected history no longer folds (a voided registration of a team that
 later played) or leaves a treasury below zero (voided winnings that paid for a player),
 the correction is refused with the event to fix first.
+
+A correction reaches what depended on the event it corrects: a voided match report takes
+the post-game closes that followed it with it (the fold does it: ``Fold.follow_match``),
+and a match is amended against the league as it stood before it (``context_before``), so
+the injuries the match itself caused do not bar its own players.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,8 +24,9 @@ from ledger.application.matches import resolve_report
 from ledger.application.reports import MatchReport
 from ledger.application.source import StoreSource
 from ledger.domain import events as ev
-from ledger.domain.state import TreasuryLine
+from ledger.domain.state import FaultLine, LeagueRow, TreasuryLine
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
+from ledger.projections.faults import fold_league
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
 
@@ -43,15 +50,20 @@ def plan_correct(
     amendment: dict[str, Any],
     reason: str | None,
 ) -> list[Fact]:
+    return correction(c, list(source.league_events(c.league_id)), target, action, amendment, reason)
+
+
+def correction(
+    c: Context,
+    events: list[ev.LedgerEvent],
+    target: int,
+    action: str,
+    amendment: dict[str, Any],
+    reason: str | None,
+) -> list[Fact]:
     if not reason:
         raise InvalidInput("a correction needs a reason (--reason)")
-    events = list(source.league_events(c.league_id))
-    original = next((e for e in events if e.seq == target), None)
-    if original is None or target < 2:
-        raise UnknownEvent(
-            f"league {c.league.slug} has no event {target} that can be corrected"
-            f" (events 2-{len(events)})"
-        )
+    original = event_at(c, events, target)
     if isinstance(original, ev.EventCorrected):
         raise CorrectionRefused(
             f"event {target} is itself a correction: correct event {original.target} again instead"
@@ -59,6 +71,7 @@ def plan_correct(
     fields: dict[str, Any] = {"target": target, "action": action, "amendment": amendment}
     if action == "amend":
         check_amendment(original, amendment)
+        check_not_recorded_again(events, original)
     elif action != "void":
         raise InvalidInput(f"a correction voids or amends, not '{action}'")
     elif amendment:
@@ -67,20 +80,94 @@ def plan_correct(
     return [(ev.EventCorrected, fields)]
 
 
+def event_at(c: Context, events: list[ev.LedgerEvent], target: int) -> ev.LedgerEvent:
+    original = next((e for e in events if e.seq == target), None)
+    if original is None or target < 2:
+        raise UnknownEvent(
+            f"league {c.league.slug} has no event {target} that can be corrected"
+            f" (events 2-{len(events)})"
+        )
+    return original
+
+
 def plan_correct_match(
     source: StoreSource, c: Context, target: int, report: MatchReport, reason: str | None
 ) -> list[Fact]:
-    """Amend a recorded match with a corrected report: only the fields that differ."""
-    original = next((e for e in source.league_events(c.league_id) if e.seq == target), None)
+    """Amend a recorded match with a corrected report: only the fields that differ.
+
+    The report is checked against the league as it stood before the match, so that the
+    injuries the match itself caused do not bar its own players."""
+    events = list(source.league_events(c.league_id))
+    original = next((e for e in events if e.seq == target), None)
     if not isinstance(original, ev.MatchRecorded):
         raise InvalidInput(f"event {target} is not a match report")
     if report.match not in (None, original.match):
         raise InvalidInput(f"event {target} records match {original.match}, not {report.match}")
-    fields = resolve_report(c, report, roll_missing=False, amending=original)
-    before = original.model_dump(mode="json")
+    fields = resolve_report(
+        context_before(c, events, target), report, roll_missing=False, amending=original
+    )
     after = {k: to_jsonable_python(v) for k, v in fields.items()}
-    amendment = {k: v for k, v in after.items() if before.get(k) != v}
-    return plan_correct(source, c, target, "amend", amendment, reason)
+    amendment = changes(original, corrections_of(events).get(target), after)
+    if not amendment:
+        raise InvalidInput(
+            f"the corrected report records match {original.match} as event {target} already"
+            " stands: nothing to amend"
+        )
+    return correction(c, events, target, "amend", amendment, reason)
+
+
+def changes(
+    original: ev.MatchRecorded, current: ev.EventCorrected | None, after: dict[str, Any]
+) -> dict[str, Any]:
+    """The amendment that makes ``original`` read as ``after``: every field that differs
+    from the original, and every field an earlier amendment changed (a later correction
+    replaces an earlier one, so the fields it leaves out read as the original). Empty when
+    the match already stands so."""
+    before = original.model_dump(mode="json")
+    earlier = current.amendment if current is not None and current.action == "amend" else {}
+    amendment = {k: v for k, v in after.items() if before.get(k) != v or k in earlier}
+    if current is not None and current.action == "void":
+        return amendment or {"match": original.match}  # brought back as it was recorded
+    standing = {**before, **earlier}
+    if all(standing.get(k) == v for k, v in amendment.items()):
+        return {}
+    return amendment
+
+
+def context_before(c: Context, events: list[ev.LedgerEvent], seq: int) -> Context:
+    """The league as it stood just before event ``seq``, with every correction in force."""
+    memory = MemoryStore()
+    fold = Fold(memory, c.ruleset, c.league_id, corrections=corrections_of(events))
+    fold.apply_all(e for e in events if e.seq < seq)
+    league = memory.get(LeagueRow, c.league_id)
+    assert league is not None  # event 1, the league's creation, comes before any match
+    return replace(c, view=memory, league=league)
+
+
+def check_not_recorded_again(events: list[ev.LedgerEvent], original: ev.LedgerEvent) -> None:
+    """A voided match report that was recorded again cannot be brought back beside its new
+    record: the match would count twice."""
+    corrections = corrections_of(events)
+    if not isinstance(original, ev.MatchRecorded) or not voided(corrections, original.seq):
+        return
+    again = [
+        e.seq
+        for e in events
+        if isinstance(e, ev.MatchRecorded)
+        and e.match == original.match
+        and e.seq != original.seq
+        and not voided(corrections, e.seq)
+    ]
+    if again:
+        raise CorrectionRefused(
+            f"match {original.match} was recorded again (event {again[0]}) after event"
+            f" {original.seq} was voided: correct event {again[0]} instead"
+        )
+
+
+def voided(corrections: dict[int, ev.EventCorrected], seq: int) -> bool:
+    found = corrections.get(seq)
+    return found is not None and found.action == "void"
 
 
 def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None:
@@ -109,14 +196,17 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     """Refold the league with the correction in force; refuse if it does not hold."""
     corrections = corrections_of(events)
     corrections[correction.target] = correction
-    memory = MemoryStore()
-    try:
-        Fold(memory, c.ruleset, c.league_id, corrections=corrections).apply_all(events)
-    except (LookupError, ValueError, KeyError) as error:
+    folded = fold_league(events, c.league_id, corrections, c.ruleset)
+    known = {line.seq for line in c.view.select(FaultLine, league_id=c.league_id)}
+    new = sorted(set(folded.faults) - known)  # voiding an event at fault heals; never harms
+    if folded.fold is None or new:
+        seq = new[0] if new else 1
         raise CorrectionRefused(
             f"the league would no longer add up with event"
-            f" {correction.target} {correction.action}ed: {error}"
-        ) from None
+            f" {correction.target} {correction.action}ed: event {seq}"
+            f" {folded.faults.get(seq, 'would not apply')}"
+        )
+    memory = folded.store
     lines = [line for line in memory.lines[TreasuryLine] if isinstance(line, TreasuryLine)]
     negative = [line for line in lines if line.balance < 0]
     if negative:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ from ledger.application.context import Context, Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow, roster_of
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow, roster_of
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -61,17 +62,16 @@ def resolve_report(
 ) -> dict[str, Any]:
     """The fields of a ``MatchRecorded`` for this report, checked against the league.
 
-    When ``amending`` an earlier report, the match keeps its identity, players are not
-    refused for what happened to them since, and dice the new report leaves out are
-    taken from the original.
+    When ``amending`` an earlier report, ``c`` is the league as it stood just before that
+    report (corrections.context_before): its players are checked as they were then, not
+    barred by the injuries the match itself caused. The match keeps its identity, and dice
+    the new report leaves out are taken from the original.
     """
     if amending is None:
         match_id, season, round_ = match_identity(c, report)
     else:
         match_id, season, round_ = amending.match, amending.season, amending.round
-    sides = [
-        resolve_side(c, r, amending is None) for r in (report.home, report.away, *report.others)
-    ]
+    sides = [resolve_side(c, r) for r in (report.home, report.away, *report.others)]
     if len({s.team.team_id for s in sides}) != len(sides):
         raise InvalidInput("a team cannot play against itself")
     for side in sides:
@@ -135,7 +135,7 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
     return row.match_id, row.season, row.round
 
 
-def resolve_side(c: Context, report: SideReport, check_available: bool = True) -> Side:
+def resolve_side(c: Context, report: SideReport) -> Side:
     team = c.team(report.team)
     if team.status != "active":
         raise NotAllowed(f"{team.name} have withdrawn from the league")
@@ -146,7 +146,7 @@ def resolve_side(c: Context, report: SideReport, check_available: bool = True) -
         roster={p.player_id for p in roster_of(c.view, c.league_id, team.team_id)},
     )
     for line in report.players:
-        player_id = find_player(c, side, line.player, check_available)
+        player_id = find_player(c, side, line.player)
         if player_id in side.players:
             raise InvalidInput(f"{line.player} appears twice in {team.name}'s report")
         side.players[player_id] = Performance(
@@ -165,14 +165,13 @@ def resolve_side(c: Context, report: SideReport, check_available: bool = True) -
     return side
 
 
-def find_player(c: Context, side: Side, ref: str, check_available: bool = True) -> str:
+def find_player(c: Context, side: Side, ref: str) -> str:
     """A player of this side's team who may play, or one of its hirelings."""
     hireling = next((h for h in side.hirelings.values() if ref in (h.id, h.name)), None)
     if hireling is not None:
         return hireling.id
     player = c.player(ref, side.team.team_id)
-    if check_available:
-        check_can_play(player)
+    check_can_play(player)
     return player.player_id
 
 
@@ -226,6 +225,10 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         recovered=line.recovered,
     )
     problems = c.ruleset.check_casualty(casualty)
+    if line.outcome is not None and line.outcome != outcome:
+        # The outcome was read from the dice: an outcome also given must agree with them.
+        given = casualty.model_copy(update={"outcome": line.outcome})
+        problems += c.ruleset.check_casualty(given)
     if problems:
         raise InvalidDice(f"casualty of {line.victim}: " + "; ".join(problems))
     return casualty
@@ -367,9 +370,7 @@ def describe_need(need: DiceNeed) -> str:
 def plan_close(
     c: Context, match_id: str, team_id: str, entries: dict[str, int | list[int]], roll_missing: bool
 ) -> list[Fact]:
-    match = c.match(match_id)
-    if match is None or match.status != "played":
-        raise UnknownMatch(f"no recorded match '{match_id}' in league {c.league.slug}")
+    match = played_match(c, match_id)
     if team_id not in (match.home, match.away, *match.others):
         raise InvalidInput(f"{team_id} did not play match {match_id}")
     if team_id in match.closed:
@@ -378,25 +379,102 @@ def plan_close(
     problems = c.ruleset.check_close(team, c.players(team_id))
     if problems:
         raise RuleViolation("; ".join(problems))
-    rolls: list[DiceRoll] = []
-    for _ in range(4):  # later rolls can depend on earlier ones (a D6, then the D3)
-        needs = c.ruleset.close_dice(team, tuple(rolls))
-        for need in needs:
-            if any(r.purpose == need.purpose for r in rolls):
-                continue
-            if need.purpose in entries:
-                rolls.append(make_roll(need.purpose, need.dice, entries[need.purpose], team_id))
-            elif roll_missing:
-                rolls.append(c.roll(need.purpose, need.dice, team_id))
-            else:
-                raise InvalidDice(
-                    f"closing {match_id} for {team_id} needs "
-                    f"{describe_need(need)} (enter it, or use --roll)"
-                )
-    unexpected = set(entries) - {r.purpose for r in rolls}
+
+    def missing(need: DiceNeed) -> DiceRoll:
+        if not roll_missing:
+            raise InvalidDice(
+                f"closing {match_id} for {team_id} needs "
+                f"{describe_need(need)} (enter it, or use --roll)"
+            )
+        return c.roll(need.purpose, need.dice, team_id)
+
+    rolls, needs = close_rolls(c, team, entries, missing)
+    unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
         raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
     return [(ev.PostGameClosed, {"match": match_id, "team": team_id, "dice": tuple(rolls)})]
+
+
+def played_match(c: Context, match_id: str) -> MatchRow:
+    match = c.match(match_id)
+    if match is None or match.status != "played":
+        raise UnknownMatch(f"no recorded match '{match_id}' in league {c.league.slug}")
+    return match
+
+
+def close_rolls(
+    c: Context,
+    team: TeamRow,
+    entries: Mapping[str, int | list[int]],
+    missing: Callable[[DiceNeed], DiceRoll | None],
+) -> tuple[list[DiceRoll], list[DiceNeed]]:
+    """The rolls of a team's close, and every roll it needed: the ones given in
+    ``entries``, the others from ``missing`` (None: not known)."""
+    rolls: list[DiceRoll] = []
+    needs: list[DiceNeed] = []
+    for _ in range(4):  # later rolls can depend on earlier ones (a D6, then the D3)
+        for need in c.ruleset.close_dice(team, tuple(rolls)):
+            if any(n.purpose == need.purpose for n in needs):
+                continue
+            needs.append(need)
+            if need.purpose in entries:
+                given = entries[need.purpose]
+                rolls.append(make_roll(need.purpose, need.dice, given, team.team_id))
+            elif (rolled := missing(need)) is not None:
+                rolls.append(rolled)
+    return rolls, needs
+
+
+def share_close_dice(
+    c: Context, match_id: str, teams: Sequence[str], given: Mapping[str, int | list[int]]
+) -> dict[str, dict[str, int | list[int]]]:
+    """The dice of ``ledger match close`` for each team it closes.
+
+    ``TEAM:purpose`` is that team's own die. A bare ``purpose`` goes to every team whose
+    sequence needs it, so that a die only one team rolled (BB2020 Expensive Mistakes: only
+    a treasury of 100,000 or more) cannot fail the other team's close. A bare die that no
+    team closing needs, or a die for a team not closing, is refused.
+    """
+    played_match(c, match_id)
+    shares: dict[str, dict[str, int | list[int]]] = {team: {} for team in teams}
+    bare: dict[str, int | list[int]] = {}
+    for key, values in given.items():
+        team, _, purpose = key.rpartition(":")
+        if not team:
+            bare[purpose] = values
+        elif team in shares:
+            shares[team][purpose] = values
+        else:
+            raise InvalidDice(
+                f"die '{key}' is for {team}, who is not closing {match_id} here"
+                f" (closing: {', '.join(teams)})"
+            )
+    for purpose, values in bare.items():
+        takers = [
+            team
+            for team in teams
+            if purpose not in shares[team] and purpose in close_purposes(c, team, bare, shares)
+        ]
+        if not takers:
+            raise InvalidDice(
+                f"no team closing {match_id} ({', '.join(teams)}) needs a '{purpose}' roll"
+                " that it was not given on its own"
+            )
+        for team in takers:
+            shares[team][purpose] = values
+    return shares
+
+
+def close_purposes(
+    c: Context,
+    team_id: str,
+    bare: Mapping[str, int | list[int]],
+    shares: Mapping[str, Mapping[str, int | list[int]]],
+) -> set[str]:
+    """What a team's close needs rolled, given the dice entered so far."""
+    entries = {**bare, **shares[team_id]}
+    _, needs = close_rolls(c, c.team(team_id), entries, lambda need: None)
+    return {n.purpose for n in needs}
 
 
 # --- pre-game and in-game facts that reach the books ------------------------------------------

@@ -4,21 +4,81 @@ Players are named the way people name them: by name, by ``#number`` or by ledger
 Dice are a mapping from purpose to value(s); any roll the league's ruleset needs and the
 file leaves out is either rolled by the ledger (and recorded as such) or refused, as the
 commissioner chooses. docs/match-report.md documents the format with examples.
+
+The file is held to the domain's bounds before anything else looks at it: at most
+1 MiB, UTF-8, numbers strictly numbers and within their bounds, names and free text of
+bounded length, and ``played_on`` an ISO date. Every problem is one ``MalformedReport``
+line naming the place.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from datetime import date
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+)
 
-from ledger.domain.values import CasualtyCause, Concession, Hireling, Shootout
+from ledger.domain.values import (
+    MAX_COUNT,
+    CasualtyCause,
+    Concession,
+    Count,
+    Die,
+    Hireling,
+    MatchId,
+    Name,
+    Number,
+    Ref,
+    Shootout,
+    Text,
+    validation_problem,
+)
 from ledger.errors import MalformedReport
 
-DiceEntry = int | list[int] | dict[str, int | list[int]]
+MAX_REPORT_BYTES = 1024 * 1024
+
+Dice = Die | Annotated[list[Die], Field(max_length=99)]
+DiceEntry = Dice | dict[Name, Dice]
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DAY_FIRST = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
+
+
+def iso_date(text: str) -> str:
+    """``played_on`` as an ISO date (YYYY-MM-DD), with the fix spelled out when it is a
+    day/month/year date as people write them."""
+    if ISO_DATE.fullmatch(text):
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError as error:
+            raise ValueError(f"{text} is not a date ({error})") from None
+    raise ValueError(f"'{text[:40]}' is not an ISO date (YYYY-MM-DD){hint(text)}")
+
+
+def hint(text: str) -> str:
+    found = DAY_FIRST.fullmatch(text.strip())
+    if found is None:
+        return ""
+    first, second, year = (int(part) for part in found.groups())
+    day, month = (second, first) if second > 12 >= first else (first, second)
+    try:
+        return f": write {date(year, month, day).isoformat()}"
+    except ValueError:
+        return ""
+
+
+IsoDate = Annotated[str, Field(strict=True, max_length=40), AfterValidator(iso_date)]
 
 
 class Input(BaseModel):
@@ -26,81 +86,117 @@ class Input(BaseModel):
 
 
 class PlayerLine(Input):
-    player: str
-    touchdowns: int = Field(default=0, ge=0, alias="td")
-    completions: int = Field(default=0, ge=0, alias="comp")
-    interceptions: int = Field(default=0, ge=0, alias="int")
-    deflections: int = Field(default=0, ge=0)
-    superb_throws: int = Field(default=0, ge=0)
-    throws: int = Field(default=0, ge=0)
-    landings: int = Field(default=0, ge=0)
-    mvps: int = Field(default=0, ge=0, alias="mvp")
-    sent_off: bool = False
-    stalling: bool = False
+    player: Name
+    touchdowns: Count = Field(default=0, alias="td")
+    completions: Count = Field(default=0, alias="comp")
+    interceptions: Count = Field(default=0, alias="int")
+    deflections: Count = 0
+    superb_throws: Count = 0
+    throws: Count = 0
+    landings: Count = 0
+    mvps: Count = Field(default=0, alias="mvp")
+    sent_off: StrictBool = False
+    stalling: StrictBool = False
 
 
 class SideReport(Input):
-    team: str
-    touchdowns: int | None = Field(default=None, ge=0)
-    stalled: bool = False
+    team: Ref
+    touchdowns: Count | None = None
+    stalled: StrictBool = False
     """Shorthand: some player of the team was deemed stalling."""
-    players: tuple[PlayerLine, ...] = ()
-    hirelings: tuple[Hireling, ...] = ()
-    dice: dict[str, DiceEntry] = {}
+    players: tuple[PlayerLine, ...] = Field(default=(), max_length=MAX_COUNT)
+    hirelings: tuple[Hireling, ...] = Field(default=(), max_length=MAX_COUNT)
+    dice: dict[Ref, DiceEntry] = Field(default={}, max_length=MAX_COUNT)
 
 
 class CasualtyLine(Input):
-    victim: str
-    by: str | None = None
+    victim: Name
+    by: Name | None = None
     cause: CasualtyCause = "block"
-    roll: int | None = None
+    roll: Die | None = None
     """The casualty roll (BB2020: the D16)."""
-    lasting: int | None = None
+    lasting: Die | None = None
     """The lasting injury roll (BB2020: the D6)."""
-    dice: dict[str, int | list[int]] = {}
-    outcome: str | None = None
-    effects: tuple[str, ...] = ()
-    recovered: bool = False
+    dice: dict[Ref, Dice] = Field(default={}, max_length=MAX_COUNT)
+    outcome: Ref | None = None
+    effects: tuple[Ref, ...] = Field(default=(), max_length=MAX_COUNT)
+    recovered: StrictBool = False
 
 
 class MatchReport(Input):
-    match: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:-]+$")
-    season: int | None = Field(default=None, ge=1)
-    round: int | None = Field(default=None, ge=1)
+    match: MatchId | None = None
+    season: Number | None = None
+    round: Number | None = None
     kind: Literal["league", "playoff", "friendly", "exhibition", "unplayed"] = "league"
-    played_on: str | None = None
-    weather: str | None = None
-    referee: str | None = None
+    played_on: IsoDate | None = None
+    weather: Text | None = None
+    referee: Text | None = None
     home: SideReport
     away: SideReport
-    others: tuple[SideReport, ...] = ()
-    winner: str | None = None
-    casualties: tuple[CasualtyLine, ...] = ()
+    others: tuple[SideReport, ...] = Field(default=(), max_length=MAX_COUNT)
+    winner: Ref | None = None
+    casualties: tuple[CasualtyLine, ...] = Field(default=(), max_length=2 * MAX_COUNT)
     concession: Concession | None = None
     shootout: Shootout | None = None
-    dice: dict[str, DiceEntry] = {}
+    dice: dict[Ref, DiceEntry] = Field(default={}, max_length=MAX_COUNT)
+
+
+class ReportLoader(yaml.SafeLoader):
+    """YAML as a report needs it: dates stay text, so ``played_on: 2026-11-16`` is read
+    like ``"2026-11-16"`` and an impossible date (2026-02-30) is refused by the model
+    with the place named, rather than failing inside the YAML parser."""
+
+
+ReportLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def read_report(path: Path) -> MatchReport:
     """Load and check a report file; any problem is one ``MalformedReport`` line."""
+    return parse_report(report_text(path), str(path))
+
+
+def report_text(path: Path) -> str:
+    """The file's text, read at most one byte past the limit: a device or a huge file
+    is refused without being read whole."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_REPORT_BYTES + 1)
     except OSError as error:
-        raise MalformedReport(f"cannot read {path}: {error.strerror}") from None
-    return parse_report(text, str(path))
+        raise MalformedReport(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise MalformedReport(f"{path} is larger than 1 MiB: a match report is a few KiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MalformedReport(
+            f"{path} is not UTF-8 text (byte {data[error.start]:#04x} at {error.start})"
+        ) from None
 
 
 def parse_report(text: str, where: str = "report") -> MatchReport:
-    try:
-        data: Any = json.loads(text) if text.lstrip().startswith("{") else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as error:
-        first = str(error).splitlines()[0]
-        raise MalformedReport(f"{where} is not valid YAML or JSON: {first}") from None
+    if len(text.encode("utf-8", errors="replace")) > MAX_REPORT_BYTES:
+        raise MalformedReport(f"{where} is larger than 1 MiB: a match report is a few KiB")
+    data = loaded(text, where)
     if not isinstance(data, dict):
         raise MalformedReport(f"{where} must be a mapping with 'home' and 'away' teams")
     try:
         return MatchReport.model_validate(data)
     except ValidationError as error:
-        problem = error.errors()[0]
-        place = ".".join(str(p) for p in problem["loc"])
-        raise MalformedReport(f"{where}: {place}: {problem['msg']}") from None
+        raise MalformedReport(f"{where}: {validation_problem(error)}") from None
+    except RecursionError:
+        raise MalformedReport(f"{where} is nested too deeply to be a match report") from None
+
+
+def loaded(text: str, where: str) -> Any:
+    try:
+        if text.lstrip().startswith("{"):
+            return json.loads(text)
+        return yaml.load(text, Loader=ReportLoader)  # a SafeLoader
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
+        first = str(error).splitlines()[0]
+        raise MalformedReport(f"{where} is not valid YAML or JSON: {first}") from None
+    except RecursionError:
+        raise MalformedReport(f"{where} is nested too deeply to be a match report") from None

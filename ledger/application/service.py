@@ -12,33 +12,39 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import IO, Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import IntegrityError, RecordConflictError
 from eventsourcing.utils import get_topic
 
-from ledger.application import corrections, matches, seasons, teams
-from ledger.application.context import Context, Fact
+from ledger.application import corrections, matches, seasons, teams, transfer
+from ledger.application.access import Actor
+from ledger.application.context import Context
 from ledger.application.reports import MatchReport
 from ledger.application.source import StoreSource
+from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork
 from ledger.domain import events as ev
 from ledger.domain.events import LedgerEvent
-from ledger.domain.log import LeagueLog, league_id
-from ledger.domain.state import LeagueRow
+from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
+from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import Characteristic, DiceRoll, Division, PointsScheme
-from ledger.errors import AmbiguousLeague, ConcurrentUpdate, LedgerError, UnknownLeague
+from ledger.errors import (
+    AmbiguousLeague,
+    ConcurrentUpdate,
+    LeagueUnreadable,
+    LedgerError,
+    UnknownLeague,
+)
 from ledger.persistence.mapper import LedgerMapper
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
 from ledger.rules import find_ruleset
 
 RETRIES = 5
-
-Plan = Callable[[Context], list[Fact]]
 
 
 class LeagueLedger(Application[UUID]):
@@ -63,6 +69,10 @@ class LeagueLedger(Application[UUID]):
         """Where the ledger's own dice come from (``--roll``); seeded for synthetic leagues."""
         self.conflicts = 0
         """Saves refused by a concurrent writer and retried (for tests and benchmarks)."""
+        self.unit: UnitOfWork | None = None
+        """The unit of work the commands now run in (``atomic``), if any."""
+        self.actor: Actor | None = None
+        """Who the commands now run for (``acting``): their events record its account."""
 
     # --- the command loop ----------------------------------------------------------------
 
@@ -72,58 +82,110 @@ class LeagueLedger(Application[UUID]):
     def run(
         self, league: str, plan: Plan, *, by: str, reason: str | None = None
     ) -> list[LedgerEvent]:
-        """Validate ``plan`` against fresh state and append its facts atomically."""
+        """Validate ``plan`` against fresh state, rehearse its facts and append them
+        atomically; inside ``atomic()``, as one more command of that unit."""
+        if self.unit is not None:
+            return self.unit.command(league, plan, by=by, reason=reason)
         for attempt in range(RETRIES):
-            self.catch_up()
-            log = self.load_log(league)
-            context = self.context(league)
-            if context.league.version != log.version:
-                continue  # the read models are behind a writer that just committed
-            facts = plan(context)
-            if not facts:
-                return []
-            events = [
-                log.record(cls, recorded_by=by, reason=reason, **fields) for cls, fields in facts
-            ]
             try:
-                self.save(log)
-            except (IntegrityError, RecordConflictError):
+                with self.atomic() as unit:
+                    events = unit.command(league, plan, by=by, reason=reason)
+            except Stale:
                 self.conflicts += 1
                 time.sleep(0.01 * (attempt + 1))
                 continue
-            self.catch_up()
             return events
         raise ConcurrentUpdate(
             f"league {league} kept changing while this command ran; nothing was recorded, try again"
         )
 
+    def run_site(self, plan: SitePlan, *, by: str, reason: str | None = None) -> list[LedgerEvent]:
+        """A command on the site's log (accounts and admins), like ``run`` for a league."""
+        if self.unit is not None:
+            return self.unit.site_command(plan, by=by, reason=reason)
+        for attempt in range(RETRIES):
+            try:
+                with self.atomic() as unit:
+                    events = unit.site_command(plan, by=by, reason=reason)
+            except Stale:
+                self.conflicts += 1
+                time.sleep(0.01 * (attempt + 1))
+                continue
+            return events
+        raise ConcurrentUpdate("the site's accounts kept changing; nothing was recorded, try again")
+
+    @contextmanager
+    def acting(self, actor: Actor) -> Iterator[None]:
+        """Commands in the block are recorded as caused by ``actor`` (its account, role,
+        where it came from), whatever name they are given."""
+        before, self.actor = self.actor, actor
+        try:
+            yield
+        finally:
+            self.actor = before
+
+    def load_site(self) -> SiteLog | None:
+        """The site's log, or None before its first account."""
+        try:
+            log: SiteLog = self.repository.get(SITE_ID)
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(log, SiteLog)
+        return log
+
+    @contextmanager
+    def atomic(self) -> Iterator[UnitOfWork]:
+        """All the commands run inside the block, or none: each is validated and rehearsed
+        as it runs (so the next one sees it), and all their events are appended in one
+        store transaction when the block ends without an exception (ledger/application/
+        unit.py). A block inside another is part of the outer one."""
+        if self.unit is not None:
+            yield self.unit
+            return
+        self.catch_up()
+        self.unit = UnitOfWork(self)
+        try:
+            yield self.unit
+            self.unit.commit()
+        finally:
+            self.unit = None
+
     def open_league(
         self, slug: str, *, by: str, reason: str | None = None, **fields: Any
     ) -> LedgerEvent:
-        if league_id(slug) in self.repository:
-            raise LedgerError(f"a league '{slug}' already exists in this ledger")
-        find_ruleset(fields["ruleset"], fields.get("options"))  # refuses unknown ids/options
-        log = LeagueLog.open(recorded_by=by, reason=reason, slug=slug, **fields)
-        event = log.pending_events[0]
         try:
-            self.save(log)
-        except (IntegrityError, RecordConflictError):
+            with self.atomic() as unit:
+                return unit.open(slug, by=by, reason=reason, fields=fields)
+        except Stale:
             raise LedgerError(f"a league '{slug}' already exists in this ledger") from None
-        self.catch_up()
-        assert isinstance(event, LedgerEvent)
-        return event
 
     def load_log(self, league: str) -> LeagueLog:
+        """The league's log as appending needs it (its version and last hash)."""
         try:
             log: LeagueLog = self.repository.get(league_id(league))
         except AggregateNotFoundError:
             raise UnknownLeague(self.unknown_league_message(league)) from None
+        except AssertionError:  # the library's answer to a first event that did not read
+            raise LeagueUnreadable(
+                f"league {league}'s first event cannot be read: 'ledger audit verify' and"
+                " 'ledger export' still work on it"
+            ) from None
         assert isinstance(log, LeagueLog)
         return log
+
+    def import_log(self, stream: IO[bytes]) -> tuple[str, int]:
+        """Restore an exported league (ledger/application/transfer.py) and fold it."""
+        slug, count = transfer.import_league(self.recorder, self.mapper, stream)
+        self.read_models.refresh(self.source)
+        return slug, count
 
     # --- reading ---------------------------------------------------------------------------
 
     def view(self) -> SqlStore:
+        """The read models; inside ``atomic()``, as the unit's commands so far left them
+        (so that a script's second line finds the league its first line created)."""
+        if self.unit is not None:
+            return self.unit.store
         return SqlStore(self.read_models.engine)
 
     def league_row(self, league: str, view: SqlStore | None = None) -> LeagueRow:
@@ -137,6 +199,11 @@ class LeagueLedger(Application[UUID]):
         row = self.league_row(league, view)
         ruleset = find_ruleset(row.ruleset, row.options)
         return Context(view=view, league=row, ruleset=ruleset, roller=self.roller)
+
+    def faults(self, league: str) -> list[FaultLine]:
+        """The league's stored events that could not be read or applied, passed over by
+        the read models until they are voided (ledger/projections/faults.py)."""
+        return list(self.view().select(FaultLine, league_id=str(league_id(league))))
 
     def leagues(self) -> list[LeagueRow]:
         return list(self.view().select(LeagueRow))

@@ -28,6 +28,12 @@ class StoreSource:
         )
         return [(n.id, self.decode(n)) for n in notifications]
 
+    def positions(self, after: int, limit: int) -> list[int]:
+        notifications = self.recorder.select_notifications(
+            start=after or None, limit=limit, inclusive_of_start=not after
+        )
+        return [n.id for n in notifications]
+
     def league_events(self, league_id: str) -> Iterator[LedgerEvent]:
         after = 0
         while True:

@@ -2,26 +2,31 @@
 
 The first line is a header (format, league, event count, last hash); each further line is
 one event exactly as stored: its number, topic and content. An import checks the whole
-chain before writing anything and refuses a league the store already holds, so a backup
-restores into an empty store as the identical log, or not at all.
+chain, then every event's content (a type from the event catalogue, fields within the
+domain's bounds) and that the league folds with no event passed over, before writing
+anything; it refuses a league the store already holds, and writes the league in one
+transaction. So a backup restores into an empty store as the identical log, or not at
+all, and a file whose chain was re-hashed around wrong content is refused like any other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
-from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ledger.application.audit import check_one, stored_events
-from ledger.domain.events import GENESIS_HASH
+from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
 from ledger.domain.log import league_id
+from ledger.domain.unreadable import UnreadableEvent
 from ledger.errors import ImportRefused
+from ledger.projections.faults import fold_league
+from ledger.projections.fold import corrections_of
 
 FORMAT = "bb-league-ledger/events"
 VERSION = 1
-BATCH = 5000
 
 
 def export_lines(recorder: ApplicationRecorder, slug: str) -> Iterator[bytes]:
@@ -54,6 +59,13 @@ def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]
         raise ImportRefused(f"the file is not JSON Lines: {error}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ImportRefused(f"the file is not a {FORMAT} export (no header line)")
+    if not rows:
+        raise ImportRefused("the file has a header but no events: there is no league to import")
+    shapeless = next((n for n, row in enumerate(rows, 2) if not is_row(row)), None)
+    if shapeless is not None:
+        raise ImportRefused(
+            f"line {shapeless} is not an exported event (an object with seq, topic and event)"
+        )
     if header.get("events") != len(rows):
         raise ImportRefused(
             f"the header promises {header.get('events')} events, the file has"
@@ -62,15 +74,24 @@ def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]
     return header, rows
 
 
+def is_row(row: Any) -> bool:
+    return (
+        isinstance(row, dict)
+        and type(row.get("seq")) is int
+        and isinstance(row.get("topic"), str)
+        and isinstance(row.get("event"), dict)
+    )
+
+
 def to_stored(slug: str, rows: Iterable[dict[str, Any]]) -> list[StoredEvent]:
     league = league_id(slug)
     stored, previous = [], GENESIS_HASH
     for expected, row in enumerate(rows, start=1):
         event = StoredEvent(
             originator_id=league,
-            originator_version=int(row.get("seq", 0)),
-            topic=str(row.get("topic")),
-            state=orjson.dumps(row.get("event")),
+            originator_version=row["seq"],
+            topic=row["topic"][:200],
+            state=orjson.dumps(row["event"]),
         )
         problem, state = check_one(event, expected, previous)
         if problem:
@@ -80,15 +101,42 @@ def to_stored(slug: str, rows: Iterable[dict[str, Any]]) -> list[StoredEvent]:
     return stored
 
 
-def import_league(recorder: ApplicationRecorder, stream: IO[bytes]) -> tuple[str, int]:
+def import_league(
+    recorder: ApplicationRecorder, mapper: Mapper[Any], stream: IO[bytes]
+) -> tuple[str, int]:
     header, rows = read_lines(stream)
-    slug = str(header.get("league"))
-    events = to_stored(slug, rows)
+    slug = header.get("league")
+    if not isinstance(slug, str) or not slug:
+        raise ImportRefused("the header names no league")
+    stored = to_stored(slug, rows)
+    check_content(slug, [cast(LedgerEvent, mapper.to_domain_event(e)) for e in stored])
     if recorder.select_events(league_id(slug), limit=1):
         raise ImportRefused(
             f"this store already holds league '{slug}': import into an empty"
             " store, or export it first"
         )
-    for start in range(0, len(events), BATCH):
-        recorder.insert_events(events[start : start + BATCH])
-    return slug, len(events)
+    recorder.insert_events(stored)  # one transaction: the whole league, or nothing
+    return slug, len(stored)
+
+
+def check_content(slug: str, events: list[LedgerEvent]) -> None:
+    """Every event reads as an event of the catalogue, the league is the header's, and
+    the league folds with no event passed over."""
+    unreadable = next((e for e in events if isinstance(e, UnreadableEvent)), None)
+    if unreadable is not None:
+        raise ImportRefused(
+            f"event {unreadable.seq} ({unreadable.topic[:80]}) is not a valid ledger event:"
+            f" {unreadable.problem}; nothing imported"
+        )
+    created = events[0]
+    if not isinstance(created, LeagueCreated) or created.slug != slug:
+        raise ImportRefused(
+            f"event 1 must create league '{slug}', as the header says; nothing imported"
+        )
+    folded = fold_league(events, str(league_id(slug)), corrections_of(events))
+    if folded.faults:
+        seq = min(folded.faults)
+        raise ImportRefused(
+            f"event {seq} ({type(events[seq - 1]).__name__}) does not apply to the league's"
+            f" books: {folded.faults[seq]}; nothing imported"
+        )

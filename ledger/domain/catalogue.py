@@ -43,6 +43,19 @@ RECORDED_BY = {
     "StarSigned": "`ledger season sign` (bb2020 star player contracts)",
     "TeamRedrafted": "`ledger team redraft` (bb2020 off-season)",
     "EventCorrected": "`ledger correct` (a reason is required)",
+    "SiteOpened": "with the site's first account (`ledger account add`)",
+    "AccountAdded": "`ledger account add`, or `POST /api/accounts`",
+    "AdminGranted": "`ledger account add NAME --role admin`",
+    "AccountRevoked": "`ledger account revoke`",
+    "MemberGranted": "`ledger account add NAME --role commissioner|coach`, or"
+    " `POST /api/leagues/{league}/members`",
+    "MemberRemoved": "by hand, to take an account's role away",
+    "LeagueVisibilitySet": "the league's settings in the service (`public`)",
+    "ReportSubmitted": "`ledger submission submit FILE --team T` (a coach, for their team)",
+    "ReportConfirmed": "`ledger submission confirm ID --team T` (the opposing coach)",
+    "ReportDisputed": "`ledger submission dispute ID --team T --reason R` (the opposing coach)",
+    "ReportApproved": "`ledger submission approve ID` (the commissioner)",
+    "ReportRejected": "`ledger submission reject ID --reason R` (the commissioner)",
 }
 
 

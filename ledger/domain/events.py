@@ -17,28 +17,43 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 from uuid import UUID
 
 import orjson
 from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 from eventsourcing.utils import get_topic
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ledger.domain.values import (
+    ACCOUNT,
+    MAX_GOLD,
+    MAX_ID,
     Casualty,
     Characteristic,
     Concession,
+    Count,
     DiceRoll,
     Division,
     Fixture,
+    Gold,
+    Label,
+    MatchRef,
+    Name,
+    Number,
     PointsScheme,
+    Price,
     Purchase,
+    Ref,
     Shootout,
+    Slug,
     TeamSheet,
+    Text,
 )
 
 GENESIS_HASH = "0" * 64
+
+Role = Literal["admin", "commissioner", "coach"]
 
 
 class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
@@ -51,8 +66,17 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
     originator_id: UUID
     originator_version: int
     timestamp: datetime
-    recorded_by: str = Field(min_length=1)
-    reason: str | None = None
+    recorded_by: Name
+    reason: Text | None = None
+    account: Slug | None = None
+    """The account that caused the event (signed in to the service, or named with ``--as``
+    on the command line); absent on events recorded before accounts existed."""
+    acting_as: Role | None = None
+    """The role the account acted in: ``admin``, ``commissioner`` or ``coach``."""
+    via: Literal["cli", "api", "web"] | None = None
+    """Where the command came from."""
+    request_id: Ref | None = None
+    """The service request that recorded it, for matching the service's own log."""
     prev_hash: str = GENESIS_HASH
     hash: str = ""
 
@@ -91,12 +115,13 @@ def content_hash(topic: str, stored: dict[str, Any]) -> str:
 class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
     """The league exists: its name, ruleset, options and points; event 1 of its log."""
 
-    originator_topic: str
-    slug: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    originator_topic: Literal["ledger.domain.log:LeagueLog"]
+    """The log's class: only ever this one, since the library imports it by name."""
+    slug: Slug
     """The league's short id (lower-case letters, digits, dashes)."""
-    name: str = Field(min_length=1)
+    name: Name
     """The league's full name."""
-    ruleset: str
+    ruleset: Ref
     """Stable ruleset id (``bb2020``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
     options: dict[str, Any] = {}
     """The ruleset's named options, as validated by the ruleset at creation."""
@@ -111,20 +136,20 @@ class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
 class SeasonStarted(LedgerEvent):
     """A season begins: its divisions and how many teams reach the play-offs."""
 
-    season: int = Field(ge=1)
+    season: Number
     """The season's number (1, 2...)."""
-    name: str = ""
+    name: Label = ""
     """A name for the season, if the league gives one."""
     divisions: tuple[Division, ...]
     """The divisions and the teams in each."""
-    playoff_teams: int = Field(default=0, ge=0)
+    playoff_teams: Annotated[int, Field(strict=True, ge=0, le=1024)] = 0
     """How many teams qualify for the play-offs (0: no play-offs)."""
 
 
 class FixturesScheduled(LedgerEvent):
     """Fixtures of a season (a round robin, or a play-off round) with their ids."""
 
-    season: int
+    season: Number
     fixtures: tuple[Fixture, ...]
     """Each fixture's id, round, division, home and away teams and stage."""
 
@@ -132,7 +157,7 @@ class FixturesScheduled(LedgerEvent):
 class SeasonClosed(LedgerEvent):
     """The season is over: prizes and the League Trophy follow from its results."""
 
-    season: int
+    season: Number
 
 
 # --- teams, players and purchases -----------------------------------------------------
@@ -141,77 +166,77 @@ class SeasonClosed(LedgerEvent):
 class TeamRegistered(LedgerEvent):
     """A team joins the league with its coach, its team list and its starting treasury."""
 
-    team: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    team: Slug
     """The team's id in the league (lower-case letters, digits, dashes)."""
-    name: str = Field(min_length=1)
+    name: Name
     """The team's name."""
-    coach: str = Field(min_length=1)
+    coach: Name
     """The coach's name."""
-    roster: str
+    roster: Ref
     """Team list id in the league's ruleset (``human``, ``skaven``...)."""
-    treasury: int = Field(ge=0)
+    treasury: Price
     """Starting treasury (1,000,000 for a BB2020 draft)."""
 
 
 class PlayerHired(LedgerEvent):
     """A player joins a team: drafted, hired after a game, a signed journeyman..."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
     """The player's ledger id (``p1``, ``p2``... in the order hired)."""
-    name: str = Field(min_length=1)
-    number: int | None = Field(default=None, ge=1, le=99)
+    name: Name
+    number: int | None = Field(default=None, strict=True, ge=1, le=99)
     """Shirt number."""
-    position: str
+    position: Ref
     """Position id on the team list (or the star's id)."""
-    price: int = Field(ge=0)
+    price: Price
     """Gold charged under the league's ruleset (the audit trail; another ruleset may
     recompute it from ``position`` and ``kind``)."""
     kind: Literal["regular", "journeyman", "mercenary", "star", "rehire"] = "regular"
-    hireling: str | None = None
+    hireling: Ref | None = None
     """For a journeyman or mercenary who played and is now signed: his id in the report."""
-    from_match: str | None = None
+    from_match: MatchRef | None = None
     """The match that hireling played in."""
-    from_list: str | None = None
+    from_list: Ref | None = None
     """The team list the position comes from, when not the team's own (4th edition allies)."""
-    star: str | None = None
+    star: Ref | None = None
     """Star player id, for a star hired permanently (``kind="star"``; ZAL 3f)."""
-    equipment: tuple[str, ...] = ()
+    equipment: tuple[Ref, ...] = ()
     """Bought with the player, e.g. a secret weapon (4th edition: its cost is in the price)."""
 
 
 class PlayerFired(LedgerEvent):
     """A player is let go by his coach."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
 
 
 class PlayerTemporarilyRetired(LedgerEvent):
     """BB2020: a player with a Lasting Injury sits out the rest of the season."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
 
 
 class PlayerDied(LedgerEvent):
     """A death outside a match report (e.g. a pre-game mishap recorded by hand)."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
 
 
 class PlayerLeft(LedgerEvent):
     """A player quit the team for a reason no match report records."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
 
 
 class SidelinePurchased(LedgerEvent):
     """Re-rolls, staff, fans and other non-player purchases."""
 
-    team: str
+    team: Ref
     purchases: tuple[Purchase, ...] = Field(min_length=1)
     """What was bought (``reroll``, ``apothecary``, ``dedicated_fans``...), how many, and
     the gold charged."""
@@ -220,24 +245,24 @@ class SidelinePurchased(LedgerEvent):
 class SidelineReleased(LedgerEvent):
     """Staff or other bought items let go (no refund)."""
 
-    team: str
-    item: str
-    count: int = Field(default=1, ge=1)
+    team: Ref
+    item: Ref
+    count: Count = Field(default=1, ge=1)
 
 
 class TreasuryAdjusted(LedgerEvent):
     """A commissioner's award or fine that no rule computes (always needs a reason)."""
 
-    team: str
-    amount: int
+    team: Ref
+    amount: Gold
     """Gold added (negative: taken)."""
 
 
 class PlayerAdvanced(LedgerEvent):
     """A player spent SPP (or a star player roll) on an advancement."""
 
-    team: str
-    player: str
+    team: Ref
+    player: Ref
     kind: Literal[
         "random_primary",
         "chosen_primary",
@@ -247,11 +272,11 @@ class PlayerAdvanced(LedgerEvent):
         "star_roll",
     ]
     """Which Advancement Table column (BB2020), or a star player roll (older editions)."""
-    skill: str | None = None
+    skill: Name | None = None
     """The skill taken, if any."""
     characteristic: Characteristic | None = None
     """The characteristic improved, if any."""
-    category: str | None = None
+    category: Ref | None = None
     dice: tuple[DiceRoll, ...] = ()
     """The rolls made: the D8 of a characteristic improvement, a star player roll..."""
 
@@ -262,20 +287,20 @@ class PlayerAdvanced(LedgerEvent):
 class InducementsBought(LedgerEvent):
     """Pre-game purchases for one fixture, from the treasury and/or petty cash."""
 
-    match: str
-    team: str
+    match: MatchRef
+    team: Ref
     purchases: tuple[Purchase, ...] = ()
-    treasury_spent: int = Field(default=0, ge=0)
-    petty_cash: int = Field(default=0, ge=0)
+    treasury_spent: Price = 0
+    petty_cash: Price = 0
 
 
 class MatchRecorded(LedgerEvent):
     """The facts of one game, as reported by the coaches."""
 
-    match: str
+    match: MatchRef
     """The match's id (a fixture's id when scheduled)."""
-    season: int | None = None
-    round: int | None = None
+    season: Number | None = None
+    round: Number | None = None
     kind: Literal["league", "playoff", "friendly", "exhibition", "unplayed"] = "league"
     """What the game counted for; friendlies and exhibitions change no league figure."""
     home: TeamSheet
@@ -284,14 +309,14 @@ class MatchRecorded(LedgerEvent):
     """Every player removed as a casualty, with how, by whom, and the dice."""
     concession: Concession | None = None
     shootout: Shootout | None = None
-    weather: str | None = None
-    referee: str | None = None
+    weather: Text | None = None
+    referee: Text | None = None
     dice: tuple[DiceRoll, ...] = ()
     """Match-level dice (gate, weather...)."""
-    played_on: str | None = None
+    played_on: Text | None = None
     others: tuple[TeamSheet, ...] = ()
     """Further teams of a multi-team match (multi-player Dungeon Bowl)."""
-    winner: str | None = None
+    winner: Ref | None = None
     """Only for multi-team matches, where the score alone does not name the winner."""
 
     def sheets(self) -> tuple[TeamSheet, ...]:
@@ -301,16 +326,16 @@ class MatchRecorded(LedgerEvent):
 class PostGameClosed(LedgerEvent):
     """A team finished the post-game sequence of a match (the rolls that come last)."""
 
-    match: str
-    team: str
+    match: MatchRef
+    team: Ref
     dice: tuple[DiceRoll, ...] = ()
 
 
 class AppearanceFeesPaid(LedgerEvent):
     """4th edition: fees paid before a match; a player not paid for does not play."""
 
-    match: str
-    team: str
+    match: MatchRef
+    team: Ref
     fees: tuple[Purchase, ...]
     """One line per player paid: ``item`` is the player id, ``price`` the fee."""
 
@@ -318,20 +343,20 @@ class AppearanceFeesPaid(LedgerEvent):
 class BountyPosted(LedgerEvent):
     """ZAL 21: gold taken from a team's treasury and put on a player's head."""
 
-    team: str
-    player: str
-    amount: int = Field(gt=0)
+    team: Ref
+    player: Ref
+    amount: Annotated[int, Field(strict=True, gt=0, le=MAX_GOLD)]
 
 
 class CardPlayed(LedgerEvent):
     """A special play card whose effect reaches the league's books (ZAL 8d: Bankruptcy,
     Robbery, Injured in Practice), with the dice it needed."""
 
-    match: str | None = None
-    team: str
+    match: MatchRef | None = None
+    team: Ref
     """The team that played the card."""
-    card: str
-    against: str | None = None
+    card: Ref
+    against: Name | None = None
     """The team or player it was played on."""
     dice: tuple[DiceRoll, ...] = ()
     casualty: Casualty | None = None
@@ -340,10 +365,10 @@ class CardPlayed(LedgerEvent):
 class StarDraftOrdered(LedgerEvent):
     """Spike! 2021 'Signing Star Players': the order in which teams choose their star."""
 
-    season: int
-    order: tuple[str, ...]
+    season: Number
+    order: tuple[Ref, ...]
     """Team ids, first to choose first."""
-    drawn: tuple[str, ...] = ()
+    drawn: tuple[Ref, ...] = ()
     """The teams whose places were drawn from a hat (all teams in a first season; the new
     teams afterwards), as drawn at the table or by the ledger (see ``reason``)."""
 
@@ -351,18 +376,18 @@ class StarDraftOrdered(LedgerEvent):
 class StarSigned(LedgerEvent):
     """Spike! 2021 'Long Term Contracts': a star signed to a team for a season."""
 
-    season: int
-    team: str
-    star: str
-    player: str
+    season: Number
+    team: Ref
+    star: Ref
+    player: Ref
     """The ledger id the star plays under this season."""
 
 
 class TeamRedrafted(LedgerEvent):
     """BB2020 'Off-season and Re-drafting': the team carried into the next season."""
 
-    team: str
-    season: int
+    team: Ref
+    season: Number
     """The season the team is re-drafted for."""
     players: tuple[Purchase, ...] = ()
     """Players re-hired: ``item`` is the player id, ``price`` value plus agent's fees."""
@@ -378,7 +403,137 @@ class TeamRedrafted(LedgerEvent):
 class EventCorrected(LedgerEvent):
     """Voids or amends an earlier event; the log keeps both (DESIGN.md decision 5)."""
 
-    target: int = Field(ge=2)
+    target: Annotated[int, Field(strict=True, ge=2, le=2**53)]
     action: Literal["void", "amend"]
     amendment: dict[str, Any] = {}
     """Fields of the target that take new values (``amend`` only)."""
+
+
+# --- accounts and who may act ----------------------------------------------------------
+# Grants are facts like any other (DESIGN.md decision 8): a league's grants are events of
+# its own log; site-wide ones (accounts, admins) are events of the site's log, a log of
+# its own, hash-chained like a league's. Passwords and tokens are never in any log.
+
+Account = Annotated[str, StringConstraints(strict=True, max_length=MAX_ID, pattern=ACCOUNT)]
+
+
+class SiteOpened(LedgerEvent, CanInitAggregate[UUID]):
+    """The site's log begins: event 1 of the log that holds accounts and admins."""
+
+    originator_topic: Literal["ledger.domain.log:SiteLog"]
+
+
+class AccountAdded(LedgerEvent):
+    """An account exists: the name people sign in with and the name shown for it."""
+
+    login: Account
+    """The account's id, which it signs in with (lower-case letters, digits, . _ -);
+    the envelope's ``account`` is who added it."""
+    name: Name
+    """The name shown for the account (a coach's name, say)."""
+
+
+class AdminGranted(LedgerEvent):
+    """The account may administer the site: create leagues and accounts, and do anything
+    a league's commissioner may."""
+
+    login: Account
+
+
+class AccountRevoked(LedgerEvent):
+    """The account can no longer sign in or use its tokens; its past events keep its name."""
+
+    login: Account
+
+
+class MemberGranted(LedgerEvent):
+    """An account joins a league as its commissioner or as the coach of some of its teams
+    (a later grant to the same account replaces the earlier one)."""
+
+    member: Account
+    """The account given the role (the envelope's ``account`` is who granted it)."""
+    role: Literal["commissioner", "coach"]
+    teams: tuple[Slug, ...] = ()
+    """The teams a coach coaches (none for a commissioner, who acts for every team)."""
+
+
+class MemberRemoved(LedgerEvent):
+    """The account no longer has a role in the league."""
+
+    member: Account
+
+
+class LeagueVisibilitySet(LedgerEvent):
+    """Whether anyone may read the league (public) or only its members (the default)."""
+
+    public: bool
+
+
+# --- match reports submitted by the coaches --------------------------------------------
+# DESIGN.md decision 8: a coach submits the report of a match their team played; the
+# opposing coach confirms it (the match is then recorded at once: a MatchRecorded follows
+# the confirmation in the same transaction) or disputes it; a report not confirmed waits
+# for the commissioner, who approves it (recorded the same way) or rejects it. These
+# events change no figure of the league: only the MatchRecorded does.
+
+
+class ReportSubmitted(LedgerEvent):
+    """A coach submitted the report of a match their team played, for the opposing coach
+    to confirm or dispute (or the commissioner to approve or reject)."""
+
+    submission: Ref
+    """The submission's id in the league (``s1``, ``s2``... in the order submitted)."""
+    match: MatchRef
+    """The match it reports: a fixture's id, or an id the coach chose for a friendly."""
+    team: Ref
+    """The team whose coach submitted it."""
+    report: dict[str, Any]
+    """The match report in the documented format (docs/match-report.md), as checked
+    against the league when it was submitted; checked again when it is recorded."""
+    roll_missing: bool = False
+    """Whether the ledger rolls the post-game dice the report leaves out when the match is
+    recorded (``--roll``), rather than the coaches entering them."""
+
+
+class ReportConfirmed(LedgerEvent):
+    """The opposing coach confirmed a submitted report: the ``MatchRecorded`` that follows
+    records the match."""
+
+    submission: Ref
+    """The submitted report's id (``s1``...)."""
+    match: MatchRef
+    """The match it reports."""
+    team: Ref
+    """The opposing team, whose coach confirmed it."""
+
+
+class ReportDisputed(LedgerEvent):
+    """The opposing coach disputed a submitted report (the reason says why): it waits for
+    the commissioner to approve or reject it."""
+
+    submission: Ref
+    """The submitted report's id (``s1``...)."""
+    match: MatchRef
+    """The match it reports."""
+    team: Ref
+    """The opposing team, whose coach disputed it."""
+
+
+class ReportApproved(LedgerEvent):
+    """The commissioner approved a report waiting for an answer or disputed: the
+    ``MatchRecorded`` that follows records the match."""
+
+    submission: Ref
+    """The submitted report's id (``s1``...)."""
+    match: MatchRef
+    """The match it reports."""
+
+
+class ReportRejected(LedgerEvent):
+    """The commissioner rejected a submitted report (the reason says why): the match was
+    not recorded, and a corrected report may be submitted."""
+
+    submission: Ref
+    """The submitted report's id (``s1``...)."""
+    match: MatchRef
+    """The match it reports."""

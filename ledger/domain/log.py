@@ -3,7 +3,8 @@
 The stream is the unit of consistency (DESIGN.md decision 5): every command appends to it
 at the next version, so two writers that both read version N cannot both append N+1 — the
 store refuses the second, which then re-reads and re-validates. The aggregate holds
-nothing but what appending needs: its version and the hash of its last event.
+nothing but what appending needs: its version and the hash of its last event. The site
+has a log of the same kind for what belongs to no one league: accounts and admins.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import BaseAggregate
 from eventsourcing.utils import get_topic
 
-from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
+from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent, SiteOpened
 
 E = TypeVar("E", bound=LedgerEvent)
 
@@ -24,27 +25,17 @@ def league_id(slug: str) -> UUID:
     return uuid5(NAMESPACE_URL, f"bb-league-ledger:league:{slug}")
 
 
-class LeagueLog(BaseAggregate[UUID]):
+SITE_ID = uuid5(NAMESPACE_URL, "bb-league-ledger:site")
+"""The site's log: accounts and admins, the grants that belong to no one league."""
+
+
+class ChainedLog(BaseAggregate[UUID]):
+    """A hash-chained log of events: a league's, or the site's. It holds nothing but what
+    appending needs: its version and the hash of its last event."""
+
     def __init__(self) -> None:
         self.last_hash = GENESIS_HASH
         self.slug = ""
-
-    @classmethod
-    def open(cls, *, recorded_by: str, reason: str | None = None, **fields: Any) -> LeagueLog:
-        created = _sealed(
-            LeagueCreated,
-            originator_id=league_id(fields["slug"]),
-            originator_version=cls.INITIAL_VERSION,
-            originator_topic=get_topic(cls),
-            prev_hash=GENESIS_HASH,
-            recorded_by=recorded_by,
-            reason=reason,
-            **fields,
-        )
-        log = created.mutate(None)
-        assert isinstance(log, LeagueLog)  # the created event always makes one
-        log.pending_events.append(created)
-        return log
 
     def record(
         self, event_class: type[E], *, recorded_by: str, reason: str | None = None, **fields: Any
@@ -62,6 +53,43 @@ class LeagueLog(BaseAggregate[UUID]):
         event.mutate(self)
         self.pending_events.append(event)
         return event
+
+
+class LeagueLog(ChainedLog):
+    @classmethod
+    def open(cls, *, recorded_by: str, reason: str | None = None, **fields: Any) -> LeagueLog:
+        created = _sealed(
+            LeagueCreated,
+            originator_id=league_id(fields["slug"]),
+            originator_version=cls.INITIAL_VERSION,
+            originator_topic=get_topic(cls),
+            prev_hash=GENESIS_HASH,
+            recorded_by=recorded_by,
+            reason=reason,
+            **fields,
+        )
+        log = created.mutate(None)
+        assert isinstance(log, LeagueLog)  # the created event always makes one
+        log.pending_events.append(created)
+        return log
+
+
+class SiteLog(ChainedLog):
+    @classmethod
+    def open(cls, *, recorded_by: str, **envelope: Any) -> SiteLog:
+        created = _sealed(
+            SiteOpened,
+            originator_id=SITE_ID,
+            originator_version=cls.INITIAL_VERSION,
+            originator_topic=get_topic(cls),
+            prev_hash=GENESIS_HASH,
+            recorded_by=recorded_by,
+            **envelope,
+        )
+        log = created.mutate(None)
+        assert isinstance(log, SiteLog)  # the created event always makes one
+        log.pending_events.append(created)
+        return log
 
 
 def _sealed(event_class: type[E], **fields: Any) -> E:

@@ -101,6 +101,8 @@ class LeagueRow(Record):
     next_player: int = 1
     next_match: int = 1
     current_season: int = 0
+    public: bool = False
+    """Whether anyone may read the league (else only its members and admins)."""
 
 
 class SeasonRow(Record):
@@ -332,6 +334,94 @@ class EventRef(Line):
     voided: bool = False
 
 
+class MemberRow(Record):
+    """An account's role in a league (from MemberGranted / MemberRemoved)."""
+
+    table = "rm_members"
+    key = ("league_id", "account")
+
+    league_id: str
+    account: str
+    role: Literal["commissioner", "coach"]
+    teams: tuple[str, ...] = ()
+    granted_seq: int = 0
+    active: bool = True
+    """False once removed (the row stays, for the audit page)."""
+
+
+class SiteRow(Record):
+    """The site's log as the read models have folded it (like a league's row)."""
+
+    table = "rm_site"
+    key = ("league_id",)
+
+    league_id: str
+    version: int = 0
+    last_hash: str = ""
+
+
+class AccountRow(Record):
+    """An account of the site (from the site's log; its ``league_id`` is the site's)."""
+
+    table = "rm_accounts"
+    key = ("league_id", "account")
+
+    league_id: str
+    account: str
+    name: str
+    admin: bool = False
+    revoked: bool = False
+    added_seq: int = 0
+
+
+class SubmissionRow(Record):
+    """A match report a coach submitted, and where it stands (ReportSubmitted and the
+    answers to it). Until it is confirmed or approved it changes nothing else."""
+
+    table = "rm_submissions"
+    key = ("league_id", "submission")
+    indexes = ("match_id",)
+
+    league_id: str
+    submission: str
+    match_id: str
+    team: str
+    """The team whose coach submitted it."""
+    home: str
+    away: str
+    others: tuple[str, ...] = ()
+    report: dict[str, Any] = {}
+    """The report as submitted (docs/match-report.md), as JSON."""
+    roll_missing: bool = False
+    status: Literal["submitted", "disputed", "confirmed", "approved", "rejected"] = "submitted"
+    submitted_seq: int = 0
+    submitted_at: str = ""
+    submitted_by: str = ""
+    account: str | None = None
+    """The account that submitted it, if it was signed in."""
+    answered_by: str | None = None
+    """The opposing team that confirmed or disputed it."""
+    dispute: str | None = None
+    """Why the opposing coach disputed it."""
+    decided_seq: int | None = None
+    """The event that confirmed, approved or rejected it."""
+    rejection: str | None = None
+    """Why the commissioner rejected it."""
+
+
+class FaultLine(Line):
+    """A stored event the fold could not read or apply: it is passed over, so the rest of
+    the league still folds, and reported (``ledger audit verify``) until it is voided."""
+
+    table = "rm_faults"
+    key = ("league_id", "seq")
+
+    league_id: str
+    seq: int
+    topic: str
+    problem: str
+
+
 ENTITY_RECORDS: tuple[type[Record], ...] = (
     LeagueRow,
     SeasonRow,
@@ -339,8 +429,18 @@ ENTITY_RECORDS: tuple[type[Record], ...] = (
     PlayerRow,
     MatchRow,
     StandingRow,
+    MemberRow,
+    SiteRow,
+    AccountRow,
+    SubmissionRow,
 )
-LINE_RECORDS: tuple[type[Line], ...] = (TreasuryLine, PlayerGameLine, TeamHistoryLine, EventRef)
+LINE_RECORDS: tuple[type[Line], ...] = (
+    TreasuryLine,
+    PlayerGameLine,
+    TeamHistoryLine,
+    EventRef,
+    FaultLine,
+)
 
 
 class LeagueView(Protocol):

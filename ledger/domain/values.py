@@ -7,9 +7,85 @@ were rolled, so the league's ruleset can check it and another ruleset can reinte
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+
+# --- bounds ---------------------------------------------------------------------------
+# Every event is checked against these before it is stored (DESIGN.md decision 9), and
+# re-checked when read back: so each bound is one that no real league's fact comes near,
+# and numbers are strict (no ``true`` or ``"5"`` for a number, from any file).
+
+MAX_COUNT = 50
+"""One player's count of one achievement in one game; also a team's score."""
+MAX_GOLD = 100_000_000
+"""Any amount of gold, either way (a season's whole income is a few million)."""
+MAX_NAME = 100
+"""A name: a team's, a player's, a coach's, who recorded an event."""
+MAX_ID = 64
+"""An id: a league's or team's slug, a player's, a position's."""
+MAX_MATCH_ID = 128
+"""A match's id: a scheduled fixture's id holds its division's name (up to MAX_NAME)."""
+MAX_TEXT = 1_000
+"""Free text: a reason, the weather, a note."""
+MAX_NUMBER = 1_000_000
+"""A season's or round's number."""
+
+NOT_BLANK = r"\S"
+SLUG = r"^[a-z0-9][a-z0-9-]*$"
+MATCH_ID = r"^[A-Za-z0-9_.:-]+$"
+ACCOUNT = r"^[a-z0-9][a-z0-9._-]*$"
+PATTERN_WORDS = {
+    NOT_BLANK: "must not be blank",
+    SLUG: "must be lower-case letters, digits and dashes",
+    MATCH_ID: "must be letters, digits and _ . : -",
+    ACCOUNT: "must be lower-case letters, digits and . _ -",
+}
+"""What each pattern asks, in words, for error messages."""
+
+
+def validation_problem(error: ValidationError) -> str:
+    """The first problem as ``place: what is wrong``, one short line whatever the input
+    held (a 10 MB string or key is not repeated back)."""
+    problem = error.errors()[0]
+    place = ".".join(str(p)[:40] for p in problem["loc"])
+    pattern = str((problem.get("ctx") or {}).get("pattern", ""))
+    message = PATTERN_WORDS.get(pattern) or problem["msg"].removeprefix("Value error, ")
+    return f"{place}: {message}" if place else message
+
+
+Count = Annotated[int, Field(strict=True, ge=0, le=MAX_COUNT)]
+Gold = Annotated[int, Field(strict=True, ge=-MAX_GOLD, le=MAX_GOLD)]
+Price = Annotated[int, Field(strict=True, ge=0, le=MAX_GOLD)]
+Number = Annotated[int, Field(strict=True, ge=1, le=MAX_NUMBER)]
+Die = Annotated[int, Field(strict=True, ge=1, le=99)]
+"""One die as entered: 1-16, or a D66/D68 read as one two-digit value."""
+Name = Annotated[
+    str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK)
+]
+Label = Annotated[str, StringConstraints(strict=True, max_length=MAX_NAME)]
+"""A name that may be left empty (a season's, a division's)."""
+Ref = Annotated[
+    str, StringConstraints(strict=True, min_length=1, max_length=MAX_ID, pattern=NOT_BLANK)
+]
+"""An id without a pattern of its own: a player, a position, an item, a skill..."""
+Slug = Annotated[str, StringConstraints(strict=True, max_length=MAX_ID, pattern=SLUG)]
+MatchId = Annotated[str, StringConstraints(strict=True, max_length=MAX_MATCH_ID, pattern=MATCH_ID)]
+MatchRef = Annotated[
+    str, StringConstraints(strict=True, min_length=1, max_length=MAX_MATCH_ID, pattern=NOT_BLANK)
+]
+"""A match named by an event (its id, as scheduled or as the report gave it)."""
+Text = Annotated[str, StringConstraints(strict=True, max_length=MAX_TEXT)]
+Points = Annotated[int, Field(strict=True, ge=-MAX_COUNT, le=MAX_COUNT)]
+"""League points for one result."""
 
 Characteristic = Literal["ma", "st", "ag", "pa", "av"]
 CHARACTERISTICS: tuple[Characteristic, ...] = ("ma", "st", "ag", "pa", "av")
@@ -42,10 +118,10 @@ class Value(BaseModel):
 class DiceRoll(Value):
     """One roll with its purpose, so a replay can reuse it or know it must simulate it."""
 
-    purpose: str = Field(min_length=1)
-    dice: str = Field(pattern=r"^([1-9][0-9]?)?D(3|6|8|16|66|68)$")
-    values: tuple[int, ...]
-    subject: str | None = None
+    purpose: Ref
+    dice: str = Field(strict=True, pattern=r"^([1-9][0-9]?)?D(3|6|8|16|66|68)$")
+    values: tuple[Die, ...] = Field(max_length=99)
+    subject: Name | None = None
     """The team or player the roll is for, when the purpose alone does not say."""
     source: DiceSource = "table"
     """``table``: rolled by the coaches and entered; ``ledger``: rolled and recorded by us."""
@@ -83,57 +159,57 @@ def find_roll(
 class Casualty(Value):
     """A player removed as a casualty, with how and by whom, as it happened at the table."""
 
-    victim: str
-    inflicted_by: str | None = None
+    victim: Ref
+    inflicted_by: Ref | None = None
     """The opposing player credited with it, if any (the blocker, the fouler...)."""
     cause: CasualtyCause
-    outcome: str
+    outcome: Ref
     """The edition's own result name, e.g. ``lasting_injury`` (BB2020) or ``serious_injury``."""
     effects: tuple[Effect, ...] = ()
     """What the outcome does to the player, in neutral terms."""
     dice: tuple[DiceRoll, ...] = ()
-    recovered: bool = False
+    recovered: StrictBool = False
     """Healed during the game (apothecary, regeneration): the effects did not stick."""
 
 
 class Performance(Value):
     """One player's achievements in one game."""
 
-    player: str
-    touchdowns: int = Field(default=0, ge=0)
-    completions: int = Field(default=0, ge=0)
-    superb_throws: int = Field(default=0, ge=0)
+    player: Ref
+    touchdowns: Count = 0
+    completions: Count = 0
+    superb_throws: Count = 0
     """Throw team-mate actions with a superb throw whose team-mate landed."""
-    throws: int = Field(default=0, ge=0)
+    throws: Count = 0
     """Successful throw team-mate actions of any quality whose team-mate landed."""
-    landings: int = Field(default=0, ge=0)
-    interceptions: int = Field(default=0, ge=0)
-    deflections: int = Field(default=0, ge=0)
-    mvps: int = Field(default=0, ge=0)
-    sent_off: bool = False
-    stalling: bool = False
+    landings: Count = 0
+    interceptions: Count = 0
+    deflections: Count = 0
+    mvps: Count = 0
+    sent_off: StrictBool = False
+    stalling: StrictBool = False
 
 
 class Hireling(Value):
     """A player who played for one game only: a journeyman, a mercenary, a star player."""
 
-    id: str
-    name: str
+    id: Ref
+    name: Name
     kind: Literal["journeyman", "mercenary", "star"]
-    position: str | None = None
+    position: Ref | None = None
     """Position id on the team's list (journeymen, mercenaries)."""
-    star: str | None = None
+    star: Ref | None = None
     """Star player id (stars)."""
-    price: int = 0
+    price: Price = 0
     """Gold paid from the treasury for this game (mercenaries, freebooted stars)."""
 
 
 class TeamSheet(Value):
     """One team's side of a match report."""
 
-    team: str
-    touchdowns: int = Field(ge=0)
-    stalling: bool = False
+    team: Ref
+    touchdowns: Count
+    stalling: StrictBool = False
     """Some player of the team was deemed to be Stalling (BB2020 winnings)."""
     players: tuple[Performance, ...] = ()
     hirelings: tuple[Hireling, ...] = ()
@@ -142,41 +218,41 @@ class TeamSheet(Value):
 
 
 class Concession(Value):
-    team: str
+    team: Ref
     kind: Literal["conceded", "without_penalty", "forfeit_forced", "forfeit_voluntary"]
 
 
 class Shootout(Value):
     """How a play-off tie was settled after extra time."""
 
-    extra_time: bool = True
-    penalties_home: int = 0
-    penalties_away: int = 0
+    extra_time: StrictBool = True
+    penalties_home: Count = 0
+    penalties_away: Count = 0
 
 
 class Purchase(Value):
-    item: str
-    count: int = Field(default=1, ge=1)
-    price: int = Field(ge=0)
+    item: Ref
+    count: Count = Field(default=1, ge=1)
+    price: Price
     """Total charged under the league's ruleset."""
 
 
 class Fixture(Value):
-    id: str = Field(pattern=r"^[A-Za-z0-9_.:-]+$")
-    round: int = Field(ge=1)
-    division: str
-    home: str
-    away: str
-    stage: str = "regular"
+    id: MatchId
+    round: Number
+    division: Label
+    home: Ref
+    away: Ref
+    stage: Ref = "regular"
     """``regular``, or a play-off stage: ``quarter-final``, ``semi-final``, ``final``,
     ``third-place``..."""
-    teams: tuple[str, ...] = ()
+    teams: tuple[Ref, ...] = ()
     """Every team of a multi-team match (Spike! multi-player Dungeon Bowl final)."""
 
 
 class Division(Value):
-    name: str
-    teams: tuple[str, ...]
+    name: Label
+    teams: tuple[Ref, ...]
 
 
 Tiebreaker = Literal[
@@ -194,9 +270,9 @@ BonusPoint = Literal["three_touchdowns", "clean_sheet", "three_casualties"]
 class PointsScheme(Value):
     """League points and tie-breakers; the ruleset supplies the default."""
 
-    win: int = 3
-    draw: int = 1
-    loss: int = 0
+    win: Points = 3
+    draw: Points = 1
+    loss: Points = 0
     bonus: tuple[BonusPoint, ...] = ()
     bonus_mode: Literal["added", "tiebreak"] = "added"
     tiebreakers: tuple[Tiebreaker, ...] = (

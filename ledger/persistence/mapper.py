@@ -5,17 +5,29 @@ events are pydantic models, so we store their JSON without default values (inclu
 originator id and version, which the hash chain covers) and decode with pydantic's Rust
 JSON parser in a single pass. Events of a class that has since been versioned are
 upcast first. Snapshots and any other library objects go through the default path.
+
+A stored topic is resolved only from the event catalogue (``ledger.domain.events``) and
+the library's own snapshot class, never imported by name: a topic is data, and data must
+not choose which module runs. An event that cannot be read (an unknown topic, content
+that no longer validates) comes back as an ``UnreadableEvent`` in its place, so that one
+bad row never makes a whole league unreadable.
 """
 
 from __future__ import annotations
 
+import inspect
+from functools import cache
 from typing import Any
 from uuid import UUID
 
 import orjson
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import get_topic, resolve_topic
-from pydantic import BaseModel
+from eventsourcing.utils import get_topic
+from pydantic import BaseModel, ValidationError
+
+from ledger.domain import events as catalogue
+from ledger.domain.unreadable import UnreadableEvent, problem_of
 
 
 class LedgerMapper(Mapper[UUID]):
@@ -30,13 +42,16 @@ class LedgerMapper(Mapper[UUID]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        cls = resolve_topic(stored_event.topic)
-        if not (isinstance(cls, type) and issubclass(cls, BaseModel)):
+        topic = stored_event.topic
+        if topic == SNAPSHOT_TOPIC:
             return super().to_domain_event(stored_event)
-        data = self._unprotect(stored_event.state)
-        if getattr(cls, "class_version", 1) == 1:
-            return cls.model_validate_json(data)
-        return cls.model_validate(upcast(cls, orjson.loads(data)))
+        cls = event_classes().get(topic)
+        if cls is None:
+            return unreadable(stored_event, f"its type '{topic[:80]}' is not a ledger event")
+        try:
+            return decode(cls, self._unprotect(stored_event.state))
+        except (ValidationError, ValueError, TypeError, KeyError, AttributeError) as error:
+            return unreadable(stored_event, problem_of(error))
 
     def _protect(self, data: bytes) -> bytes:
         if self.compressor:
@@ -51,6 +66,35 @@ class LedgerMapper(Mapper[UUID]):
         if self.compressor:
             data = self.compressor.decompress(data)
         return data
+
+
+SNAPSHOT_TOPIC = get_topic(Snapshot)
+
+
+@cache
+def event_classes() -> dict[str, type[catalogue.LedgerEvent]]:
+    """Every storable event class by its topic: the catalogue, and nothing else."""
+    return {
+        get_topic(cls): cls
+        for _, cls in inspect.getmembers(catalogue, inspect.isclass)
+        if issubclass(cls, catalogue.LedgerEvent) and cls.__module__ == catalogue.__name__
+    }
+
+
+def decode(cls: type[catalogue.LedgerEvent], data: bytes) -> catalogue.LedgerEvent:
+    if cls.class_version == 1:
+        return cls.model_validate_json(data)
+    return cls.model_validate(upcast(cls, orjson.loads(data)))
+
+
+def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
+    try:
+        state = orjson.loads(stored.state)
+    except orjson.JSONDecodeError:
+        state = None
+    return UnreadableEvent.of(
+        stored.originator_id, stored.originator_version, stored.topic, state, problem
+    )
 
 
 def stored_state(event: BaseModel) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from ledger.domain.state import (
     roster_of,
 )
 from ledger.projections.fold import Fold
+from ledger.projections.members import MEMBER_APPLIERS
+from ledger.projections.submissions import SUBMISSION_APPLIERS
 from ledger.rules.base import scores
 from ledger.rules.effects import Gold, Trophy
 
@@ -469,3 +471,5 @@ APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.TeamRedrafted: team_redrafted,
     ev.EventCorrected: nothing,
 }
+APPLIERS.update(MEMBER_APPLIERS)
+APPLIERS.update(SUBMISSION_APPLIERS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ledger.domain import events as ev
 
@@ -17,6 +17,24 @@ def _match(e: ev.MatchRecorded) -> str:
     score = f"{e.home.team} {e.home.touchdowns}-{e.away.touchdowns} {e.away.team}"
     extra = f", conceded by {e.concession.team}" if e.concession else ""
     return f"{e.kind} match {e.match}: {score}{extra}"
+
+
+def _submitted(e: ev.ReportSubmitted) -> str:
+    """The score as the submitted report gives it (a side's players' touchdowns add up to
+    its score unless it says otherwise)."""
+    return " v ".join(_side(e.report.get(side)) for side in ("home", "away"))
+
+
+def _side(side: object) -> str:
+    if not isinstance(side, dict):
+        return "?"
+    scored = side.get("touchdowns")
+    if not isinstance(scored, int):
+        players = side.get("players")
+        lines = players if isinstance(players, list) else []
+        tds = [line.get("touchdowns", 0) for line in lines if isinstance(line, dict)]
+        scored = sum(td for td in tds if isinstance(td, int))
+    return f"{side.get('team', '?')} {scored}"
 
 
 DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
@@ -65,8 +83,25 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.TeamRedrafted: lambda e: (
         f"{e.team} re-drafted for season {e.season}: {len(e.players)} players kept"
     ),
+    ev.MemberGranted: lambda e: (
+        f"account {e.member} made {e.role}"
+        + (f" of {', '.join(e.teams)}" if e.teams else " of the league")
+    ),
+    ev.MemberRemoved: lambda e: f"account {e.member} no longer has a role in the league",
+    ev.LeagueVisibilitySet: lambda e: (
+        "the league made public" if e.public else "the league made members-only"
+    ),
+    ev.ReportSubmitted: lambda e: (
+        f"{e.team} submitted report {e.submission} of match {e.match}: {_submitted(e)}"
+    ),
+    ev.ReportConfirmed: lambda e: f"{e.team} confirmed report {e.submission} of match {e.match}",
+    ev.ReportDisputed: lambda e: f"{e.team} disputed report {e.submission} of match {e.match}",
+    ev.ReportApproved: lambda e: f"report {e.submission} of match {e.match} approved",
+    ev.ReportRejected: lambda e: f"report {e.submission} of match {e.match} rejected",
     ev.EventCorrected: lambda e: (
-        f"event {e.target} {'voided' if e.action == 'void' else 'amended'}"
+        f"event {e.target} voided"
+        if e.action == "void"
+        else f"event {e.target} amended ({', '.join(sorted(e.amendment))})"
     ),
 }
 
@@ -79,6 +114,14 @@ def describe(event: ev.LedgerEvent, name_of: Callable[[str], str | None] | None 
     if name_of is not None and isinstance(player, str) and (name := name_of(player)):
         text = text.replace(f"player {player}", name)
     return text
+
+
+def also_voided(closes: Sequence[int]) -> str:
+    """What a void of a match report takes with it, for the correction's description."""
+    if not closes:
+        return ""
+    numbers = ", ".join(str(seq) for seq in closes)
+    return f", and with it the post-game close{'s' if len(closes) > 1 else ''} {numbers}"
 
 
 def refs(event: ev.LedgerEvent) -> list[str]:
@@ -95,6 +138,9 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         found += [f"player:{c.victim}" for c in event.casualties]
     if isinstance(event, ev.EventCorrected):
         found.append(f"event:{event.target}")
+    submission = getattr(event, "submission", None)
+    if isinstance(submission, str):
+        found.append(f"submission:{submission}")
     if isinstance(event, ev.TeamRedrafted):
         found += [f"player:{p.item}" for p in event.players]
     if isinstance(event, ev.CardPlayed) and event.against:

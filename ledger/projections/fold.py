@@ -4,7 +4,8 @@ A ``Fold`` applies a league's events, in order, to a store, asking the ruleset f
 number. The live read models, a full rebuild and a what-if replay all run this code; they
 differ only in the store (SQL or memory) and the ruleset. Corrections are honoured here:
 a voided event is skipped and an amended one is applied as amended, so a correction
-reaches every figure that depended on the original.
+reaches every figure that depended on the original. A voided match report takes its
+post-game closes with it (``Fold.follow_match``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ledger.domain import events as ev
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import (
     EventRef,
+    FaultLine,
     LeagueRow,
     PlayerRow,
     TeamHistoryLine,
@@ -24,7 +26,8 @@ from ledger.domain.state import (
     TreasuryLine,
     roster_of,
 )
-from ledger.projections.describe import describe, refs
+from ledger.domain.unreadable import UnreadableEvent
+from ledger.projections.describe import also_voided, describe, refs
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import (
@@ -63,7 +66,14 @@ class Fold:
     """Folding with the league's own ruleset and options: recorded amounts are used as
     charged. A what-if fold (``native=False``) recomputes them."""
     corrections: Mapping[int, EventCorrected] = field(default_factory=dict)
+    faults: Mapping[int, str] = field(default_factory=dict)
+    """Stored events found not to apply (by number, with why): passed over and reported
+    (ledger/projections/faults.py finds them)."""
     dice: DiceBox = field(init=False)
+    reports: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    """The latest report of each match met so far: its event number, and whether voided."""
+    closes: dict[int, list[int]] = field(default_factory=dict)
+    """The post-game closes that follow each report (by the report's event number)."""
     touched: set[str] = field(default_factory=set)
     history_match: dict[str, Any] = field(default_factory=dict)
     treasury_lines: int = 0
@@ -82,14 +92,55 @@ class Fold:
 
         correction = self.corrections.get(event.seq)
         voided = correction is not None and correction.action == "void"
-        self.emit_refs(event, voided)
+        if self.passes_over(event, voided):
+            return
+        read = amended(event, correction) if correction is not None and not voided else event
+        voided = self.follow_match(read, voided)
+        self.emit_refs(read, voided)  # history tells an amended event as it now reads
         self.dice.event = event.seq
         if not voided:
-            if correction is not None:
-                event = amended(event, correction)
-            APPLIERS[type(event)](self, event)
-        self.advance_league(event)
+            APPLIERS[type(read)](self, read)
+        self.advance_league(read)
         self.refresh_touched(event.seq, isinstance(event, MILESTONES))
+
+    def follow_match(self, event: LedgerEvent, voided: bool) -> bool:
+        """Whether ``event`` is voided, noting which report of its match each post-game
+        close follows: a close follows the match's latest report before it and is voided
+        with that report, so that a voided match can be recorded and closed again and
+        what its closes moved (Expensive Mistakes) goes with it."""
+        if isinstance(event, ev.MatchRecorded):
+            self.reports[event.match] = (event.seq, voided)
+        elif isinstance(event, ev.PostGameClosed) and event.match in self.reports:
+            report, report_voided = self.reports[event.match]
+            if not voided:
+                self.closes.setdefault(report, []).append(event.seq)
+            return voided or report_voided
+        return voided
+
+    def voided_with(self, event: LedgerEvent) -> list[int]:
+        """The closes that a correction voiding a match report voids with it."""
+        if isinstance(event, EventCorrected) and event.action == "void":
+            return self.closes.get(event.target, [])
+        return []
+
+    def passes_over(self, event: LedgerEvent, voided: bool) -> bool:
+        """Whether ``event`` is one that cannot be read or applied: reported as a fault
+        (unless voided) and passed over, so the rest of the league still folds."""
+        problem = self.faults.get(event.seq)
+        if isinstance(event, UnreadableEvent):
+            problem = event.problem
+        if problem is None:
+            return False
+        if not voided:
+            topic = event.topic if isinstance(event, UnreadableEvent) else type(event).__name__
+            self.store.emit(
+                FaultLine.build(
+                    league_id=self.league_id, seq=event.seq, topic=topic, problem=problem
+                )
+            )
+        if self.store.get(LeagueRow, self.league_id) is not None:
+            self.advance_league(event)
+        return True
 
     def advance_league(self, event: LedgerEvent) -> None:
         league = self.league()
@@ -176,8 +227,9 @@ class Fold:
         return player.name if player else None
 
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
-        summary = describe(event, self.player_name)
-        for ref in refs(event):
+        closes = self.voided_with(event)
+        summary = describe(event, self.player_name) + also_voided(closes)
+        for ref in sorted({*refs(event), *(f"event:{seq}" for seq in closes)}):
             self.store.emit(
                 EventRef.build(
                     league_id=self.league_id,

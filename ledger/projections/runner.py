@@ -7,6 +7,9 @@ one arrives its league is refolded from its own log and rewritten (corrections a
 leagues are independent). A rebuild streams the whole log through the same fold into
 memory, writing append-only lines as it goes and the entities once at the end.
 
+A stored event that cannot be read or applied never stops either: its league is refolded
+with the event passed over and recorded as a fault (ledger/projections/faults.py).
+
 The event source is a protocol so that this package does not depend on the application.
 """
 
@@ -15,14 +18,24 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
-from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line
+from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line, SiteRow
+from ledger.projections.faults import (
+    NO_CREATION,
+    FoldFailed,
+    Folding,
+    apply_checked,
+    fault_line,
+    fold_league,
+    league_ruleset,
+)
 from ledger.projections.fold import Fold, corrections_of
+from ledger.projections.members import SITE, SiteFold
 from ledger.projections.sql import (
     ALL_TABLES,
     METADATA,
@@ -53,6 +66,10 @@ class EventSource(Protocol):
         ...
 
     def league_events(self, league_id: str) -> Iterator[LedgerEvent]: ...
+
+    def positions(self, after: int, limit: int) -> list[int]:
+        """The positions of up to ``limit`` events after ``after`` (nothing decoded)."""
+        ...
 
     def all_corrections(self) -> Iterator[EventCorrected]: ...
 
@@ -111,16 +128,16 @@ class ReadModels:
         return int(found or 0)
 
     def ruleset_for(self, store: SqlStore | MemoryStore, event: LedgerEvent) -> Ruleset:
+        """The ruleset of ``event``'s league; FoldFailed when the league cannot fold."""
         league_id = str(event.originator_id)
         if league_id not in self.rulesets:
-            if isinstance(event, LeagueCreated):
-                name, options = event.ruleset, event.options
+            league = store.get(LeagueRow, league_id)
+            if league is not None:
+                self.rulesets[league_id] = find_ruleset(league.ruleset, league.options)
+            elif isinstance(event, LeagueCreated):
+                self.rulesets[league_id] = league_ruleset(event)
             else:
-                league = store.get(LeagueRow, league_id)
-                if league is None:
-                    raise LookupError(f"event {event.seq} of an unknown league {league_id}")
-                name, options = league.ruleset, league.options
-            self.rulesets[league_id] = find_ruleset(name, options)
+                raise FoldFailed(league_id, event.seq, NO_CREATION)
         return self.rulesets[league_id]
 
     def refresh(self, source: EventSource, progress: Progress | None = None) -> int:
@@ -140,32 +157,79 @@ class ReadModels:
         Each page is folded inside one transaction that first locks the position row, so
         two processes catching up at once take turns instead of both applying an event.
         """
-        applied = 0
+        applied, failing = 0, set[str]()
         while True:
-            with self.engine.begin() as conn:
-                position = lock_position(conn)
-                page = source.page(position, PAGE)
-                if not page:
-                    return applied
-                store = SqlStore(self.engine, conn)
-                folds: dict[str, Fold] = {}
-                for _, event in page:
-                    applied += self.apply_one(conn, store, folds, source, event)
-                store.flush(conn)
-                set_position(conn, page[-1][0])
+            try:
+                with self.engine.begin() as conn:
+                    position = lock_position(conn)
+                    page = source.page(position, PAGE)
+                    if not page:
+                        return applied
+                    store = SqlStore(self.engine, conn)
+                    folds: dict[str, Folding] = {}
+                    for _, event in page:
+                        if str(event.originator_id) in failing:
+                            self.refold_first(conn, store, folds, source, event)
+                        applied += self.apply_one(conn, store, folds, source, event)
+                    store.flush(conn)
+                    set_position(conn, page[-1][0])
+                    failing.clear()
+            except FoldFailed as failed:  # rolled back: refold that league, passing over it
+                if failed.league_id in failing:
+                    raise
+                failing.add(failed.league_id)
+                self.rulesets.pop(failed.league_id, None)
+
+    def commit_rehearsal(self, source: EventSource, store: SqlStore, positions: list[int]) -> bool:
+        """Write a command's rehearsed read models (ledger/application/unit.py) as the
+        catch-up of its events, if they are exactly the next ones after the position:
+        then the rehearsal folded them on the state they follow, and folding them again
+        would give the same rows. Otherwise (another writer's events came between), the
+        ordinary catch-up folds them."""
+        if not positions:
+            return False
+        with self.engine.begin() as conn:
+            position = lock_position(conn)
+            if source.positions(position, len(positions) + 1) != positions:
+                return False
+            store.flush(conn)
+            set_position(conn, positions[-1])
+        return True
+
+    def refold_first(
+        self,
+        conn: Connection,
+        store: SqlStore,
+        folds: dict[str, Folding],
+        source: EventSource,
+        event: LedgerEvent,
+    ) -> None:
+        """Before ``event``, refold its league from its log with every fault passed over
+        (once per page: the refold reaches the head, so its later events are skipped)."""
+        league_id = str(event.originator_id)
+        if league_id in folds and folds[league_id] is REFOLDED:
+            return
+        store.flush(conn)
+        self.refold_league(conn, source, league_id)
+        store.forget()
+        folds[league_id] = REFOLDED
 
     def apply_one(
         self,
         conn: Connection,
         store: SqlStore,
-        folds: dict[str, Fold],
+        folds: dict[str, Folding],
         source: EventSource,
         event: LedgerEvent,
     ) -> int:
         league_id = str(event.originator_id)
+        if league_id == SITE:
+            return self.apply_site(store, folds, event)
         league = store.get(LeagueRow, league_id)
         if league is not None and event.seq <= league.version:
             return 0  # already in, by a league refold earlier in this catch-up
+        if folds.get(league_id) is REFOLDED:
+            return 0  # the league's creation could not fold: its refold reported everything
         if isinstance(event, EventCorrected):
             store.flush(conn)
             self.refold_league(conn, source, league_id)
@@ -174,44 +238,81 @@ class ReadModels:
             return 1
         if league_id not in folds:
             folds[league_id] = Fold(store, self.ruleset_for(store, event), league_id)
-        folds[league_id].apply(event)
+        apply_checked(folds[league_id], event)
+        return 1
+
+    def apply_site(self, store: SqlStore, folds: dict[str, Folding], event: LedgerEvent) -> int:
+        site = store.get(SiteRow, SITE)
+        if site is not None and event.seq <= site.version:
+            return 0  # already in, by a refold earlier in this catch-up
+        apply_checked(folds.setdefault(SITE, SiteFold(store)), event)
         return 1
 
     def refold_league(self, conn: Connection, source: EventSource, league_id: str) -> None:
         events = list(source.league_events(league_id))
-        memory = MemoryStore()
-        ruleset = self.ruleset_for(memory, events[0])
-        Fold(memory, ruleset, league_id, corrections=corrections_of(events)).apply_all(events)
+        memory = fold_league(events, league_id, corrections_of(events)).store
         delete_league(conn, league_id)
         write_memory(conn, memory)
 
     # --- from scratch ------------------------------------------------------------------------
 
     def rebuild(self, source: EventSource, progress: Progress | None = None) -> RebuildStats:
+        """Refold every league from the log. An event that fails is passed over: the
+        rebuild starts again knowing it (faults are rare; each costs one more pass)."""
         corrections: dict[str, dict[int, EventCorrected]] = {}
         for correction in source.all_corrections():
             corrections.setdefault(str(correction.originator_id), {})[correction.target] = (
                 correction
             )
+        faults: dict[str, dict[int, str]] = {}
+        while True:
+            try:
+                return self.rebuild_once(source, corrections, faults, progress)
+            except FoldFailed as failed:
+                known = faults.setdefault(failed.league_id, {})
+                if failed.seq in known:
+                    raise
+                known[failed.seq] = failed.problem
+
+    def rebuild_once(
+        self,
+        source: EventSource,
+        corrections: dict[str, dict[int, EventCorrected]],
+        faults: dict[str, dict[int, str]],
+        progress: Progress | None,
+    ) -> RebuildStats:
         self.rulesets.clear()
+        orphans: set[str] = set()
         with self.engine.begin() as conn:
             METADATA.drop_all(conn, tables=[*ALL_TABLES, POSITION])
             METADATA.create_all(conn)
             sink = LineSink(conn)
             memory = MemoryStore(sink=sink.add)
-            folds: dict[str, Fold] = {}
+            folds: dict[str, Folding] = {}
             position = count = 0
             while page := source.page(position, PAGE):
                 for position, event in page:  # noqa: B007 - the last position is kept
                     league_id = str(event.originator_id)
-                    if league_id not in folds:
+                    if league_id == SITE and league_id not in folds:
+                        folds[SITE] = SiteFold(memory, faults.get(SITE, {}))
+                    if league_id not in folds and league_id not in orphans:
+                        try:
+                            ruleset = self.ruleset_for(memory, event)
+                        except FoldFailed as failed:
+                            orphans.add(league_id)
+                            memory.emit(fault_line(league_id, event, failed.problem))
+                            continue
                         folds[league_id] = Fold(
                             memory,
-                            self.ruleset_for(memory, event),
+                            ruleset,
                             league_id,
                             corrections=corrections.get(league_id, {}),
+                            faults=faults.get(league_id, {}),
                         )
-                    folds[league_id].apply(event)
+                    if league_id in orphans:
+                        memory.emit(fault_line(league_id, event, NO_CREATION))
+                        continue
+                    apply_checked(folds[league_id], event)
                 count += len(page)
                 if progress:
                     progress(len(page))
@@ -219,6 +320,10 @@ class ReadModels:
             write_memory(conn, memory)
             set_position(conn, position)
         return RebuildStats(events=count, position=position)
+
+
+REFOLDED = cast(Folding, object())
+"""Marks, in a catch-up's folds, a league that was just refolded from its log."""
 
 
 class LineSink:

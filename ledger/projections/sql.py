@@ -42,6 +42,17 @@ FOLD_VERSION = 3
 """Bump when the fold's meaning changes without a table change: stored read models then
 no longer match the code and are rebuilt from the log when the ledger opens."""
 
+JSON = sa.JSON(none_as_null=True)
+"""A nested field: SQL NULL for None (as the bulk inserts write it), never the JSON text
+'null', so a rebuilt read model equals an incremental one to the byte."""
+
+
+def json_text(value: Any) -> str:
+    """The one JSON form of the read models (compact, as orjson writes it): the engine
+    serialises with it too, so upserts and bulk inserts store the same text."""
+    return orjson.dumps(value).decode()
+
+
 SCALARS: dict[Any, Any] = {int: sa.BigInteger, str: sa.Text, bool: sa.Boolean, float: sa.Float}
 
 
@@ -56,7 +67,7 @@ def column_type(annotation: Any) -> tuple[Any, bool]:
         return SCALARS[annotation], False
     if origin is typing.Literal:
         return sa.Text, False
-    return sa.JSON, False
+    return JSON, False
 
 
 @cache
@@ -107,7 +118,7 @@ def bulk_insert(conn: Connection, kind: type[Record], records: Sequence[Record])
     encode = [(name, name in json_columns) for name in names]
     rows = [
         tuple(
-            orjson.dumps(v).decode() if is_json and v is not None else v
+            json_text(v) if is_json and v is not None else v
             for name, is_json in encode
             for v in (r.__dict__[name],)
         )
@@ -197,6 +208,8 @@ class SqlStore:
                     self.remember(record)
             self.answered.add(question)
         candidates = self.candidates(kind, where)
+        if issubclass(kind, Line):  # lines emitted since the last flush count too
+            candidates += [line for line in self.lines if type(line) is kind]
         chosen: list[R] = [r for r in candidates if matches(r, where)]  # type: ignore[misc]
         return sorted(chosen, key=lambda r: r.key_values())
 
@@ -233,11 +246,16 @@ class SqlStore:
         self.lines.append(line)
 
     def flush(self, conn: Connection) -> None:
+        self.write(conn)
+        self.dirty.clear()
+        self.lines.clear()
+
+    def write(self, conn: Connection) -> None:
+        """Write what changed, keeping it (a rehearsal writes once to see that the
+        database takes it, rolls back, and writes again once the events are stored)."""
         for kind, records in self.dirty.items():
             upsert(conn, kind, list(records.values()))
         insert_lines(conn, self.lines)
-        self.dirty.clear()
-        self.lines.clear()
 
     def forget(self) -> None:
         """Drop the cache and any unflushed work (after a flush, or a failed transaction)."""

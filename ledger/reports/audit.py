@@ -3,14 +3,17 @@
 The event count and the last event's hash come from ``verify_chain`` over the stored log,
 the same numbers ``ledger audit verify`` prints, so a reader with the ledger can confirm
 that the report was made from this exact history. Corrections listed are those recorded
-during the season and those, recorded later, of an event of the season.
+during the season and those, recorded later, of an event of the season. The latest signed
+checkpoint is printed whole, so that whoever keeps the report can check the ledger against
+it later with the league's published key (docs/audit.md).
 """
 
 from __future__ import annotations
 
 from ledger.application.audit import ChainReport
+from ledger.application.checkpoints import Published
 from ledger.domain.state import EventRef
-from ledger.reports.model import AuditAppendix, Correction
+from ledger.reports.model import AuditAppendix, Correction, PublishedCheckpoint
 from ledger.reports.reads import ReportReads
 from ledger.reports.sources import Sources
 
@@ -40,7 +43,25 @@ def corrections(sources: Sources) -> list[Correction]:
     return [correction(ref, targets.get(ref.seq), events) for ref in chosen]
 
 
-def appendix(sources: Sources, chain: ChainReport) -> AuditAppendix:
+def published(latest: Published, slug: str) -> PublishedCheckpoint:
+    signed = latest.checkpoint
+    return PublishedCheckpoint(
+        events=signed.events,
+        head_hash=signed.head_hash,
+        made_at=signed.made_at,
+        key_id=signed.key_id,
+        public_key=latest.public_key,
+        signature=signed.signature,
+        document=signed.document(),
+        verify_command=(
+            f"ledger --league {slug} audit verify --checkpoint CHECKPOINT.json --key LEAGUE.pub"
+        ),
+    )
+
+
+def appendix(
+    sources: Sources, chain: ChainReport, checkpoint: Published | None = None
+) -> AuditAppendix:
     slug = sources.queries.league.slug
     return AuditAppendix(
         events=chain.events,
@@ -49,4 +70,5 @@ def appendix(sources: Sources, chain: ChainReport) -> AuditAppendix:
         breaks=len(chain.breaks),
         verify_command=f"ledger --league {slug} audit verify",
         corrections=corrections(sources),
+        checkpoint=published(checkpoint, slug) if checkpoint else None,
     )

@@ -9,6 +9,7 @@ when given a comparison, whatif.py.
 from __future__ import annotations
 
 from ledger.application.audit import ChainReport
+from ledger.application.checkpoints import Published
 from ledger.projections.queries import Queries
 from ledger.reports import results
 from ledger.reports.audit import appendix
@@ -85,7 +86,11 @@ def season_info(sources: Sources) -> SeasonInfo:
 
 
 def build_report(
-    queries: Queries, season: int | None, chain: ChainReport, comparison: Comparison | None = None
+    queries: Queries,
+    season: int | None,
+    chain: ChainReport,
+    comparison: Comparison | None = None,
+    checkpoint: Published | None = None,
 ) -> SeasonReport:
     """The report of ``season`` (default: the latest) of the league ``queries`` reads."""
     sources = read_sources(queries, season)
@@ -104,6 +109,6 @@ def build_report(
         teams=team_pages(sources),
         leaders=leaderboards(sources),
         records=records(sources),
-        audit=appendix(sources, chain),
+        audit=appendix(sources, chain, checkpoint),
         whatif=whatif_section(sources.standings, comparison) if comparison else None,
     )

@@ -311,6 +311,19 @@ class Correction(Part):
     target_summary: str
 
 
+class PublishedCheckpoint(Part):
+    """The league's latest signed checkpoint (docs/audit.md), printed for the league to keep."""
+
+    events: int = Field(description="Events the checkpoint signs: the log's first N.")
+    head_hash: str = Field(description="Hash of event N when the checkpoint was made.")
+    made_at: str
+    key_id: str = Field(description="First 16 hex digits of SHA-256 of the raw public key.")
+    public_key: str = Field(description="The signing key's public half, ed25519:BASE64.")
+    signature: str = Field(description="The ed25519 signature, base64.")
+    document: str = Field(description="The signed checkpoint as JSON, to save to a file.")
+    verify_command: str
+
+
 class AuditAppendix(Part):
     events: int = Field(description="Events in the league's log when the report was made.")
     last_hash: str = Field(description="Hash of the last event: compare with ledger audit verify.")
@@ -318,6 +331,9 @@ class AuditAppendix(Part):
     breaks: int
     verify_command: str
     corrections: list[Correction]
+    checkpoint: PublishedCheckpoint | None = Field(
+        default=None, description="The latest signed checkpoint; none when none was made."
+    )
 
 
 class WhatIfRow(Part):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ledger.application.audit import verify_chain
+from ledger.application.checkpoints import latest_checkpoint
 from ledger.application.service import LeagueLedger
 from ledger.domain.log import league_id
 from ledger.projections.queries import Queries
@@ -74,8 +75,10 @@ def make_report(
 ) -> SeasonReport:
     """The report model of ``league``'s ``season`` (default: the latest)."""
     queries = queries_of(ledger, league)
-    chain = verify_chain(ledger.recorder, league_id(queries.league.slug), queries.league.slug)
-    return build_report(queries, season, chain, comparison)
+    lid = league_id(queries.league.slug)
+    chain = verify_chain(ledger.recorder, lid, queries.league.slug)
+    checkpoint = latest_checkpoint(ledger.read_models.engine, lid)
+    return build_report(queries, season, chain, comparison, checkpoint)
 
 
 def default_path(report: SeasonReport, fmt: Format) -> Path:

@@ -13,7 +13,13 @@ import io
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ledger.reports.model import HistoryPoint, PlayerLine, SeasonReport, TeamPage
+from ledger.reports.model import (
+    HistoryPoint,
+    PlayerLine,
+    PublishedCheckpoint,
+    SeasonReport,
+    TeamPage,
+)
 
 Column = tuple[str, Callable[[Any], object]]
 Table = tuple[list[str], list[list[object]]]
@@ -321,7 +327,7 @@ def corrections(report: SeasonReport) -> Table:
 
 
 def audit(report: SeasonReport) -> Table:
-    a, s = report.audit, report.season
+    a, s, c = report.audit, report.season, report.audit.checkpoint
     return (
         [
             "Events in the log",
@@ -330,9 +336,31 @@ def audit(report: SeasonReport) -> Table:
             "Season's first event",
             "Season's last event",
             "Check with",
+            "Checkpoint events",
+            "Checkpoint head hash",
+            "Checkpoint made at",
+            "Checkpoint key",
+            "Checkpoint public key",
+            "Checkpoint signature",
         ],
-        [[a.events, a.last_hash, cell(a.chain_ok), s.first_event, s.last_event, a.verify_command]],
+        [
+            [
+                a.events,
+                a.last_hash,
+                cell(a.chain_ok),
+                s.first_event,
+                s.last_event,
+                a.verify_command,
+                *checkpoint_cells(c),
+            ]
+        ],
     )
+
+
+def checkpoint_cells(c: PublishedCheckpoint | None) -> list[object]:
+    if c is None:
+        return [""] * 6
+    return [c.events, c.head_hash, c.made_at, c.key_id, c.public_key, c.signature]
 
 
 def whatif(report: SeasonReport) -> Table:

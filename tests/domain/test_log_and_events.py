@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, ClassVar
 
 import pytest
 from eventsourcing.persistence import JSONTranscoder
+from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from ledger.domain import events as ev
 from ledger.domain.log import LeagueLog, league_id
+from ledger.domain.unreadable import UnreadableEvent
 from ledger.domain.values import DiceRoll
+from ledger.persistence import mapper as mapper_module
 from ledger.persistence.mapper import LedgerMapper
 
 
@@ -92,7 +96,10 @@ class Renamed(ev.LedgerEvent):
         state["sponsor"] = "none"
 
 
-def test_old_versions_of_an_event_are_upcast_on_read() -> None:
+def test_old_versions_of_an_event_are_upcast_on_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Topics resolve only from the catalogue: the test's own class is added to it.
+    catalogue = {**mapper_module.event_classes(), get_topic(Renamed): Renamed}
+    monkeypatch.setattr(mapper_module, "event_classes", lambda: catalogue)
     mapper = LedgerMapper(transcoder=JSONTranscoder())
     log = opened()
     event = log.record(Renamed, recorded_by="c", team="t", name="New", sponsor="Bugman's")
@@ -108,6 +115,21 @@ def test_old_versions_of_an_event_are_upcast_on_read() -> None:
     )
     assert isinstance(restored, Renamed)
     assert restored.sponsor == "none"
+
+
+def test_a_topic_outside_the_catalogue_is_read_as_unreadable_not_imported() -> None:
+    mapper = LedgerMapper(transcoder=JSONTranscoder())
+    stored = mapper.to_stored_event(opened().pending_events[0])
+    foreign = type(stored)(
+        originator_id=stored.originator_id,
+        originator_version=stored.originator_version,
+        topic="this:s",
+        state=stored.state,
+    )
+    restored = mapper.to_domain_event(foreign)
+    assert isinstance(restored, UnreadableEvent)
+    assert restored.problem == "its type 'this:s' is not a ledger event"
+    assert "this" not in sys.modules  # the Zen of Python was not printed
 
 
 @pytest.mark.parametrize(

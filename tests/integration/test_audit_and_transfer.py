@@ -12,7 +12,7 @@ import pytest
 
 from ledger.application.audit import verify_chain
 from ledger.application.service import LeagueLedger
-from ledger.application.transfer import export_lines, import_league
+from ledger.application.transfer import export_lines
 from ledger.bootstrap import Settings
 from ledger.domain.log import league_id
 from ledger.domain.state import PlayerRow, TeamRow
@@ -54,7 +54,7 @@ def test_export_then_import_gives_the_identical_log(
     slug = played_league(ledger)
     exported = export_bytes(ledger, slug)
     fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
-    assert import_league(fresh.recorder, io.BytesIO(exported)) == (slug, 29)
+    assert fresh.import_log(io.BytesIO(exported)) == (slug, 29)
     fresh.catch_up()
     assert export_bytes(fresh, slug) == exported
     assert verify_chain(fresh.recorder, league_id(slug), slug).ok
@@ -66,7 +66,7 @@ def test_export_then_import_gives_the_identical_log(
 def test_import_refuses_a_store_that_already_holds_the_league(ledger: LeagueLedger) -> None:
     slug = played_league(ledger)
     with pytest.raises(ImportRefused, match="already holds league 'test'"):
-        import_league(ledger.recorder, io.BytesIO(export_bytes(ledger, slug)))
+        ledger.import_log(io.BytesIO(export_bytes(ledger, slug)))
 
 
 def test_import_refuses_an_edited_file_and_writes_nothing(
@@ -81,10 +81,10 @@ def test_import_refuses_an_edited_file_and_writes_nothing(
     lines[5] = orjson.dumps(row)
     fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
     with pytest.raises(ImportRefused, match=r"event 5 .* altered after it was recorded"):
-        import_league(fresh.recorder, io.BytesIO(b"\n".join(lines)))
+        fresh.import_log(io.BytesIO(b"\n".join(lines)))
     assert fresh.source.head() == 0
     with pytest.raises(ImportRefused, match="truncated"):
-        import_league(fresh.recorder, io.BytesIO(b"\n".join(lines[:-2])))
+        fresh.import_log(io.BytesIO(b"\n".join(lines[:-2])))
 
 
 def test_audit_names_the_event_altered_in_the_sqlite_file(

@@ -242,19 +242,20 @@ def test_a_fine_beyond_the_treasury_takes_what_there_is() -> None:
 @pytest.mark.parametrize(("extra", "paid"), [(200_000, True), (0, False)])
 def test_appearance_fees_are_paid_or_the_player_sits_out(extra: int, paid: bool) -> None:
     """gold4 APPEARANCE FEES: a Monty Haul league asks none; replayed as Balanced, a player
-    with 151+ SPP asks 100,000 before each match. 51 touchdowns (153 SPP) in game 1; in
+    with 151+ SPP asks 100,000 before each match. 50 touchdowns and a completion (151 SPP,
+    as many as one game can record) in game 1; in
     game 2 the team pays if its treasury can (it had 200,000 to spare), else he earns
     nothing from the game (his touchdown of game 2, 3 SPP, is lost)."""
     book = Book("gold4", {"appearance_fees": "monty_haul"})
     book.team("humans", "human", ["lineman"] * 11, treasury=extra)
     book.team("others", "human", ["lineman"] * 11)
-    star = sheet("humans", 51, [Performance(player="p1", touchdowns=51)])
+    star = sheet("humans", 50, [Performance(player="p1", touchdowns=50, completions=1)])
     game(book, "m1", star, sheet("others"))
     game(book, "m2", sheet("humans", 1, [Performance(player="p1", touchdowns=1)]), sheet("others"))
     balanced = run(book, "gold4", {"appearance_fees": "balanced"})
     lines = [x for x in balanced.store.lines[TreasuryLine] if isinstance(x, TreasuryLine)]
     fees = [line.amount for line in lines if line.kind == "appearance fee"]
-    assert player(balanced, "p1").spp_earned == (156 if paid else 153)  # type: ignore[union-attr]
+    assert player(balanced, "p1").spp_earned == (154 if paid else 151)  # type: ignore[union-attr]
     if paid:
         assert (fees, balanced.divergences) == ([-100_000], [])
     else:

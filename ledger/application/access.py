@@ -1,0 +1,145 @@
+"""Who may do what (DESIGN.md decision 8): checked before any command runs.
+
+A coach does for their own team(s) what the books let a team's owner do; a league's
+commissioner runs the league and may do anything a coach may for any of its teams; an
+admin creates leagues and accounts and may do anything a commissioner may. The answer
+is the role the account acts in, which its events record beside the account, or a
+``Forbidden`` error that says why.
+
+Worked example: ``authorize(coach_of_reavers, league, "hire", team="reavers")`` is
+``"coach"``; with ``team="rats"`` it raises Forbidden ("... coaches reavers, not rats").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ledger.domain.events import Role
+from ledger.errors import Forbidden, Unauthenticated
+
+Need = Literal["reader", "team", "commissioner", "admin"]
+
+ACTIONS: Mapping[str, Need] = {
+    # reading a league (members, or anyone where the league is public)
+    "read": "reader",
+    # what a team's owner does
+    "hire": "team",
+    "buy": "team",
+    "release": "team",
+    "fire": "team",
+    "retire": "team",
+    "advance": "team",
+    "close_post_game": "team",
+    "inducements": "team",
+    "appearance_fees": "team",
+    "submit_report": "team",
+    "answer_report": "team",
+    "bounty": "team",
+    "card": "team",
+    "sign_star": "team",
+    # running the league
+    "register_team": "commissioner",
+    "start_season": "commissioner",
+    "schedule": "commissioner",
+    "close_season": "commissioner",
+    "record_match": "commissioner",
+    "decide_report": "commissioner",
+    "correct": "commissioner",
+    "adjust_treasury": "commissioner",
+    "redraft": "team",  # the coach chooses the re-hires (issue 12, point 3)
+    "star_draft": "commissioner",
+    "grant": "commissioner",
+    "visibility": "commissioner",
+    # the site
+    "create_league": "admin",
+    "manage_accounts": "admin",
+}
+"""Every action a request can ask for, and who may take it."""
+
+
+Via = Literal["cli", "api", "web"]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who the events of a command are recorded as caused by: the account and the role it
+    acted in (the service), or the name given on the local command line."""
+
+    name: str
+    account: str | None = None
+    role: Role | None = None
+    via: Via | None = None
+    request_id: str | None = None
+
+    def envelope(self) -> dict[str, str]:
+        """The envelope fields of the events it causes (those it has)."""
+        fields = {
+            "account": self.account,
+            "acting_as": self.role,
+            "via": self.via,
+            "request_id": self.request_id,
+        }
+        return {k: v for k, v in fields.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Membership:
+    role: Literal["commissioner", "coach"]
+    teams: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """An authenticated account and what it holds (read from the read models)."""
+
+    account: str
+    name: str
+    admin: bool = False
+    leagues: Mapping[str, Membership] = field(default_factory=dict)
+    """Its role in each league, by league slug."""
+
+    def teams_in(self, league: str) -> tuple[str, ...]:
+        member = self.leagues.get(league)
+        return member.teams if member else ()
+
+
+def authorize(
+    who: Principal | None,
+    league: str | None,
+    action: str,
+    *,
+    team: str | None = None,
+    public: bool = False,
+) -> Role | None:
+    """The role ``who`` acts in for ``action`` (None for an anonymous reader), or raise
+    Unauthenticated (no account where one is needed) / Forbidden (saying why)."""
+    need = ACTIONS[action]
+    if who is None:
+        if need == "reader" and public:
+            return None
+        raise Unauthenticated("sign in first: this needs an account")
+    if who.admin:
+        return "admin"
+    member = who.leagues.get(league) if league else None
+    if need == "admin":
+        raise Forbidden(f"only an admin may {words(action)}")
+    if member is None:
+        if need == "reader" and public:
+            return None
+        raise Forbidden(f"{who.account} has no role in league {league}")
+    if member.role == "commissioner":
+        return "commissioner"
+    if need == "reader":
+        return "coach"
+    if need == "commissioner":
+        raise Forbidden(f"only the commissioner of {league} may {words(action)}")
+    if team is None or team not in member.teams:
+        coached = ", ".join(member.teams) or "no team"
+        raise Forbidden(f"{who.account} coaches {coached}, not {team or 'this team'}")
+    return "coach"
+
+
+def words(action: str) -> str:
+    return action.replace("_", " ")

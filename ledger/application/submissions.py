@@ -1,0 +1,364 @@
+"""The match report workflow of a league's coaches (DESIGN.md decision 8).
+
+A coach submits the report of a match their team played (``submit``): it is checked at
+once exactly as ``ledger match record`` would check it, so a mistake is seen while the
+game is fresh, and kept as a submission. The opposing coach confirms it (``confirm``: the
+match is recorded at once) or disputes it with a reason (``dispute``); the commissioner
+approves a waiting report, disputed or not (``approve``: recorded), or rejects it with a
+reason (``reject``). Recording goes through the very plan of ``ledger match record``, in
+one unit with the answer: the answer and the match are stored together, or neither.
+Until then a submission changes no figure of the league, only its own row.
+
+Who may do which is the caller's to check (ledger/application/access.py actions
+``submit_report``, ``answer_report``, ``decide_report``); ``submitting_team`` and
+``answering_team`` say which team a principal acts for.
+
+Worked example: ``submit(ledger, "test", "reavers", report, by="Anna")`` returns ``"s1"``;
+then ``confirm(ledger, "test", "s1", "rats", by="Ratty")`` records the report's match and
+returns its id; the standings now count it, as if the commissioner had recorded it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import ValidationError
+
+from ledger.application import matches
+from ledger.application.access import Principal
+from ledger.application.context import Context, Fact
+from ledger.application.reports import MatchReport
+from ledger.application.unit import Stale
+from ledger.domain import events as ev
+from ledger.domain.state import SubmissionRow
+from ledger.domain.values import MAX_TEXT, validation_problem
+from ledger.errors import (
+    ConcurrentUpdate,
+    InvalidInput,
+    LedgerError,
+    MalformedReport,
+    NotAllowed,
+    UnknownSubmission,
+)
+
+if TYPE_CHECKING:
+    from ledger.application.service import LeagueLedger
+
+PENDING = ("submitted", "disputed")
+"""The states of a report that waits for an answer or a decision."""
+RETRIES = 5
+T = TypeVar("T")
+
+STANDING = {
+    "submitted": "waits for the opposing coach to confirm or dispute it",
+    "disputed": "was disputed: the commissioner approves or rejects it",
+    "confirmed": "was already confirmed",
+    "approved": "was already approved",
+    "rejected": "was rejected: submit a corrected report instead",
+}
+
+
+# --- plans: what each step records, checked against the league -------------------------
+
+
+def plan_submit(
+    c: Context, team: str, report: MatchReport, roll_missing: bool, reason: str | None = None
+) -> list[Fact]:
+    if report.match is None:
+        raise InvalidInput(
+            "a submitted report names its match: the fixture's id (see 'ledger match list'),"
+            " or an id of your choosing for a friendly"
+        )
+    check_length(reason, "a submission")
+    teams = teams_of(report)
+    if team not in teams:
+        raise NotAllowed(f"{team} did not play the match this report records ({' v '.join(teams)})")
+    check_nothing_waiting(c, report.match)
+    # Every check of 'ledger match record', now; the facts are recorded only once the
+    # report is confirmed or approved (and checked again then, against the league as it is).
+    matches.plan_record(c, report, roll_missing)
+    fields = {
+        "submission": next_id(c),
+        "match": report.match,
+        "team": team,
+        "report": report.model_dump(mode="json", exclude_defaults=True),
+        "roll_missing": roll_missing,
+    }
+    return [(ev.ReportSubmitted, fields)]
+
+
+def plan_confirm(c: Context, submission: str, team: str, account: str | None) -> list[Fact]:
+    row = waiting(c, submission, ("submitted",))
+    check_opponent(row, team, account)
+    if row.others:
+        raise NotAllowed(
+            f"report {submission} is of a match of {2 + len(row.others)} teams: one opponent"
+            " cannot confirm it for the others, the commissioner approves it"
+        )
+    return [(ev.ReportConfirmed, {"submission": submission, "match": row.match_id, "team": team})]
+
+
+def plan_dispute(
+    c: Context, submission: str, team: str, account: str | None, reason: str | None
+) -> list[Fact]:
+    check_reason(reason, "a dispute", "the commissioner reads it")
+    row = waiting(c, submission, ("submitted",))
+    check_opponent(row, team, account)
+    return [(ev.ReportDisputed, {"submission": submission, "match": row.match_id, "team": team})]
+
+
+def plan_approve(c: Context, submission: str, reason: str | None) -> list[Fact]:
+    check_length(reason, "an approval")
+    row = waiting(c, submission, PENDING)
+    return [(ev.ReportApproved, {"submission": submission, "match": row.match_id})]
+
+
+def plan_reject(c: Context, submission: str, reason: str | None) -> list[Fact]:
+    check_reason(reason, "a rejection", "the coaches read it")
+    row = waiting(c, submission, PENDING)
+    return [(ev.ReportRejected, {"submission": submission, "match": row.match_id})]
+
+
+def plan_recorded(c: Context, submission: str) -> list[Fact]:
+    """The match of a confirmed or approved report, checked as 'ledger match record'
+    checks it, against the league as it is now (a player may have been hurt or fired
+    since the report was submitted, or the commissioner may have recorded the match)."""
+    row = submission_in(c, submission)
+    try:
+        return matches.plan_record(c, report_of(row), row.roll_missing)
+    except LedgerError as error:
+        raise type(error)(
+            f"report {submission} cannot be recorded as it stands: {error.message}"
+            " (nothing was recorded; the commissioner may reject it for a corrected one)"
+        ) from None
+
+
+# --- checks --------------------------------------------------------------------------------
+
+
+def teams_of(report: MatchReport) -> list[str]:
+    return [side.team for side in (report.home, report.away, *report.others)]
+
+
+def opponents_of(row: SubmissionRow) -> list[str]:
+    return [t for t in (row.home, row.away, *row.others) if t != row.team]
+
+
+def next_id(c: Context) -> str:
+    """``s1``, ``s2``...: one more than the league's highest submission so far."""
+    rows = c.view.select(SubmissionRow, league_id=c.league_id)
+    numbers = [int(r.submission[1:]) for r in rows if r.submission[1:].isdigit()]
+    return f"s{max(numbers, default=0) + 1}"
+
+
+def check_nothing_waiting(c: Context, match_id: str) -> None:
+    for row in c.view.select(SubmissionRow, league_id=c.league_id, match_id=match_id):
+        if row.status in PENDING:
+            raise NotAllowed(
+                f"report {row.submission} of match {match_id}, submitted by {row.team},"
+                f" {STANDING[row.status]}; a second report waits until it is answered"
+            )
+
+
+def check_reason(reason: str | None, what: str, why: str) -> None:
+    if not reason or not reason.strip():
+        raise InvalidInput(f"{what} needs a reason (--reason): {why}")
+    check_length(reason, what)
+
+
+def check_length(reason: str | None, what: str) -> None:
+    """The bound every event's reason has, said as a sentence before the event is made."""
+    if reason is not None and len(reason) > MAX_TEXT:
+        raise InvalidInput(f"{what}'s reason is {len(reason):,} characters; at most {MAX_TEXT:,}")
+
+
+def submission_in(c: Context, submission: str) -> SubmissionRow:
+    row = c.view.get(SubmissionRow, c.league_id, submission)
+    if row is None:
+        raise UnknownSubmission(
+            f"no submitted report '{submission}' in league {c.league.slug}"
+            " (see 'ledger submission list --all')"
+        )
+    return row
+
+
+def waiting(c: Context, submission: str, states: Sequence[str]) -> SubmissionRow:
+    """The submission, which must be in one of ``states``."""
+    row = submission_in(c, submission)
+    if row.status not in states:
+        decided = f" (event {row.decided_seq})" if row.decided_seq else ""
+        raise NotAllowed(f"report {submission} {STANDING[row.status]}{decided}")
+    return row
+
+
+def check_opponent(row: SubmissionRow, team: str, account: str | None) -> None:
+    """Only the opposing team answers a report, and not from the account that sent it (a
+    coach of both teams leaves the answer to the commissioner)."""
+    opponents = opponents_of(row)
+    if team == row.team:
+        raise NotAllowed(
+            f"{team} submitted report {row.submission}: the opposing coach"
+            f" ({' or '.join(opponents)}) confirms or disputes it"
+        )
+    if team not in opponents:
+        raise NotAllowed(
+            f"{team} did not play match {row.match_id} ({row.home} v {row.away}):"
+            f" only {' or '.join(opponents)} answers report {row.submission}"
+        )
+    if account is not None and account == row.account:
+        raise NotAllowed(
+            f"{account} submitted report {row.submission} and cannot answer it too:"
+            " the commissioner approves it"
+        )
+
+
+def report_of(row: SubmissionRow) -> MatchReport:
+    """The report as submitted (it was checked then; an imported log may hold anything)."""
+    try:
+        return MatchReport.model_validate(row.report)
+    except ValidationError as error:
+        raise MalformedReport(
+            f"report {row.submission} as stored is not a match report: {validation_problem(error)}"
+        ) from None
+
+
+# --- the steps, on a ledger ----------------------------------------------------------------
+
+
+def submit(
+    ledger: LeagueLedger,
+    league: str,
+    team: str,
+    report: MatchReport,
+    *,
+    by: str,
+    roll_missing: bool = False,
+    reason: str | None = None,
+) -> str:
+    """Submit ``team``'s report of a match; its id (``s1``...)."""
+    events = ledger.run(
+        league, lambda c: plan_submit(c, team, report, roll_missing, reason), by=by, reason=reason
+    )
+    submitted = events[0]
+    assert isinstance(submitted, ev.ReportSubmitted)
+    return submitted.submission
+
+
+def confirm(ledger: LeagueLedger, league: str, submission: str, team: str, *, by: str) -> str:
+    """The opposing ``team`` confirms the report: the match is recorded; its id."""
+    account = acting_account(ledger)
+
+    def steps() -> str:
+        ledger.run(league, lambda c: plan_confirm(c, submission, team, account), by=by)
+        return record(ledger, league, submission, by=by, why=f"confirmed by {team}")
+
+    return all_or_nothing(ledger, steps)
+
+
+def dispute(
+    ledger: LeagueLedger, league: str, submission: str, team: str, *, by: str, reason: str
+) -> None:
+    """The opposing ``team`` disputes the report: it waits for the commissioner."""
+    account = acting_account(ledger)
+    ledger.run(
+        league, lambda c: plan_dispute(c, submission, team, account, reason), by=by, reason=reason
+    )
+
+
+def approve(
+    ledger: LeagueLedger, league: str, submission: str, *, by: str, reason: str | None = None
+) -> str:
+    """The commissioner approves the report: the match is recorded; its id."""
+
+    def steps() -> str:
+        ledger.run(league, lambda c: plan_approve(c, submission, reason), by=by, reason=reason)
+        return record(ledger, league, submission, by=by, why="approved by the commissioner")
+
+    return all_or_nothing(ledger, steps)
+
+
+def reject(ledger: LeagueLedger, league: str, submission: str, *, by: str, reason: str) -> None:
+    """The commissioner rejects the report: nothing is recorded of it but that."""
+    ledger.run(league, lambda c: plan_reject(c, submission, reason), by=by, reason=reason)
+
+
+def record(ledger: LeagueLedger, league: str, submission: str, *, by: str, why: str) -> str:
+    row = find(ledger, league, submission)
+    reason = f"report {submission} of {row.team}, {why}"
+    events = ledger.run(league, lambda c: plan_recorded(c, submission), by=by, reason=reason)
+    recorded = events[0]
+    assert isinstance(recorded, ev.MatchRecorded)
+    return recorded.match
+
+
+def all_or_nothing(ledger: LeagueLedger, steps: Callable[[], T]) -> T:
+    """Run ``steps`` in one unit: all their events are stored, or none. On its own it is
+    tried again when another writer got in first, as a single command is; inside a
+    caller's unit it is part of that unit (which the caller tries again)."""
+    if ledger.unit is not None:
+        return steps()
+    for attempt in range(RETRIES):
+        try:
+            with ledger.atomic():
+                result = steps()
+        except Stale:
+            ledger.conflicts += 1
+            time.sleep(0.01 * (attempt + 1))
+            continue
+        return result
+    raise ConcurrentUpdate(
+        "the league kept changing while this ran; nothing was recorded, try again"
+    )
+
+
+def acting_account(ledger: LeagueLedger) -> str | None:
+    return ledger.actor.account if ledger.actor is not None else None
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def submissions(
+    ledger: LeagueLedger, league: str, states: Sequence[str] | None = None
+) -> list[SubmissionRow]:
+    """The league's submitted reports (those in ``states``, if given), oldest first."""
+    league_id = ledger.league_row(league).league_id
+    rows = ledger.view().select(SubmissionRow, league_id=league_id)
+    chosen = [r for r in rows if states is None or r.status in states]
+    return sorted(chosen, key=lambda r: r.submitted_seq)
+
+
+def pending(ledger: LeagueLedger, league: str) -> list[SubmissionRow]:
+    """Reports waiting for the opposing coach or for the commissioner."""
+    return submissions(ledger, league, PENDING)
+
+
+def find(ledger: LeagueLedger, league: str, submission: str) -> SubmissionRow:
+    return submission_in(ledger.context(league), submission)
+
+
+# --- which team a principal acts for ----------------------------------------------------------
+
+
+def submitting_team(who: Principal, league: str, report: MatchReport) -> str:
+    """The team of ``report`` that ``who`` submits it for: the first they coach; else the
+    home team (a commissioner acts for any team; for anyone else ``authorize`` then says
+    why not)."""
+    return first_coached(who, league, teams_of(report))
+
+
+def answering_team(who: Principal, league: str, row: SubmissionRow) -> str:
+    """The opposing team that ``who`` answers a submitted report for, chosen the same way."""
+    return first_coached(who, league, opponents_of(row))
+
+
+def first_coached(who: Principal, league: str, teams: Sequence[str]) -> str:
+    coached = who.teams_in(league)
+    return next((t for t in teams if t in coached), teams[0])
+
+
+def summary(row: SubmissionRow) -> dict[str, Any]:
+    """A submission as scripts and pages show it (the report itself aside)."""
+    return row.model_dump(mode="json", exclude={"league_id", "report"})

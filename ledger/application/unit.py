@@ -1,0 +1,284 @@
+"""A unit of work: commands validated and rehearsed one after another, stored together.
+
+Nothing is stored that the ledger cannot apply (DESIGN.md decision 9). Each command of a
+unit is planned against the league's current state, its events are sealed into the
+league's log and at once applied to a rehearsal of the read models: a write-back view
+over them (``SqlStore``) that keeps its changes to itself, so the next command of the
+unit sees them and the stored read models do not. An event that does not apply refuses
+the unit. When the unit ends, the rehearsal is written to the database once and rolled
+back (so a value the database cannot hold refuses it too), then all of the unit's events
+are appended in one store transaction, and the very rehearsal becomes the read models'
+catch-up, so a command folds its events once. If anything fails before the append,
+nothing is written.
+
+Why not one transaction for the events and the read models: the event store is the
+eventsourcing library's and owns its connection; on SQLite a second writer in the same
+file would wait for the first. The rehearsal gives the same guarantee in order: what is
+appended has been applied, and the read models catch up from the log after a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from eventsourcing.persistence import IntegrityError, RecordConflictError
+from pydantic import ValidationError
+
+from ledger.application.context import Context, Fact
+from ledger.domain.events import EventCorrected, LedgerEvent
+from ledger.domain.log import ChainedLog, LeagueLog, SiteLog, league_id
+from ledger.domain.state import FaultLine, LeagueRow, SiteRow
+from ledger.domain.values import validation_problem
+from ledger.errors import (
+    ConcurrentUpdate,
+    CorrectionRefused,
+    EventDoesNotApply,
+    InvalidInput,
+    LedgerError,
+    VersionMismatch,
+)
+from ledger.projections.faults import FoldFailed, Folding, apply_checked, fold_league
+from ledger.projections.fold import Fold, corrections_of
+from ledger.projections.members import SITE, SiteFold
+from ledger.projections.runner import lock_position
+from ledger.projections.sql import SqlStore
+from ledger.projections.store import Store
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import Ruleset
+
+if TYPE_CHECKING:
+    from ledger.application.service import LeagueLedger
+
+Plan = Callable[[Context], list[Fact]]
+SitePlan = Callable[[Store], list[Fact]]
+SITE_KEY = "\x00site"
+"""The site's log among a unit's leagues (no league slug can take this name)."""
+
+
+class Stale(ConcurrentUpdate):
+    """Another writer changed a league this unit read: nothing was written; the unit can
+    be tried again on fresh state."""
+
+
+@dataclass
+class Rehearsal:
+    """One league within a unit: its log with the unit's events pending, and the state
+    they were rehearsed on."""
+
+    log: ChainedLog
+    ruleset: Ruleset | None
+    """None for the site's log, which no ruleset reads."""
+    view: Store
+    fold: Folding
+    start: int = 0
+    """The log's stored version when the unit began with it (0 for a new log)."""
+    refolded: bool = False
+    """A correction made the unit refold the league in memory: its rehearsal is no
+    longer the stored read models plus a few rows, so the catch-up refolds it instead."""
+
+    def row(self) -> LeagueRow:
+        found = self.view.get(LeagueRow, str(self.log.id))
+        assert found is not None  # a rehearsed league always has its row
+        return found
+
+
+class UnitOfWork:
+    def __init__(self, ledger: LeagueLedger) -> None:
+        self.ledger = ledger
+        self.store = SqlStore(ledger.read_models.engine)
+        self.leagues: dict[str, Rehearsal] = {}
+        self.expected: dict[str, int] = {}
+        """League versions the unit's caller read its state at (HTTP If-Match): a league
+        at another version refuses the unit (412) instead of acting on what it did not see."""
+
+    # --- commands ------------------------------------------------------------------------
+
+    def command(self, league: str, plan: Plan, *, by: str, reason: str | None) -> list[LedgerEvent]:
+        rehearsal = self.rehearsal(league)
+        assert rehearsal.ruleset is not None  # a league's rehearsal always has its ruleset
+        context = Context(
+            view=rehearsal.view,
+            league=rehearsal.row(),
+            ruleset=rehearsal.ruleset,
+            roller=self.ledger.roller,
+        )
+        return self.record(rehearsal, plan(context), by=by, reason=reason)
+
+    def site_command(self, plan: SitePlan, *, by: str, reason: str | None) -> list[LedgerEvent]:
+        rehearsal = self.site()
+        return self.record(rehearsal, plan(rehearsal.view), by=by, reason=reason)
+
+    def record(
+        self, rehearsal: Rehearsal, facts: list[Fact], *, by: str, reason: str | None
+    ) -> list[LedgerEvent]:
+        """Seal the facts into the log, with the acting account's envelope, and rehearse."""
+        who = self.who(by)
+        try:
+            events = [
+                rehearsal.log.record(cls, reason=reason, **who, **fields) for cls, fields in facts
+            ]
+        except ValidationError as error:  # the domain's bounds: a reason too long, say
+            raise InvalidInput(validation_problem(error)) from None
+        for event in events:
+            self.rehearse(rehearsal, event)
+        return events
+
+    def open(
+        self, slug: str, *, by: str, reason: str | None, fields: dict[str, Any]
+    ) -> LedgerEvent:
+        if slug in self.leagues or league_id(slug) in self.ledger.repository:
+            raise LedgerError(f"a league '{slug}' already exists in this ledger")
+        ruleset = find_ruleset(fields["ruleset"], fields.get("options"))
+        log = LeagueLog.open(reason=reason, slug=slug, **self.who(by), **fields)
+        fold = Fold(self.store, ruleset, str(log.id))
+        rehearsal = Rehearsal(log=log, ruleset=ruleset, view=self.store, fold=fold)
+        self.leagues[slug] = rehearsal
+        created = log.pending_events[0]
+        assert isinstance(created, LedgerEvent)
+        self.rehearse(rehearsal, created)
+        return created
+
+    def who(self, by: str) -> dict[str, str]:
+        """The envelope of the unit's events: the acting account's, else the name given."""
+        actor = self.ledger.actor
+        return {"recorded_by": actor.name, **actor.envelope()} if actor else {"recorded_by": by}
+
+    def rehearsal(self, league: str) -> Rehearsal:
+        """The league's rehearsal, begun on first use from its log and read models, which
+        must stand at the same event (else a writer just committed: Stale)."""
+        if league in self.leagues:
+            return self.leagues[league]
+        log = self.ledger.load_log(league)
+        expected = self.expected.get(league)
+        if expected is not None and expected != log.version:
+            raise VersionMismatch(
+                f"league {league} is at version {log.version}, not {expected}:"
+                " read it again before changing it; nothing was recorded"
+            )
+        row = self.ledger.league_row(league, self.store)
+        if row.version != log.version:
+            raise Stale(f"league {league} changed while this command ran; nothing was recorded")
+        ruleset = find_ruleset(row.ruleset, row.options)
+        fold = Fold(self.store, ruleset, row.league_id)
+        self.leagues[league] = Rehearsal(
+            log=log, ruleset=ruleset, view=self.store, fold=fold, start=log.version
+        )
+        return self.leagues[league]
+
+    def site(self) -> Rehearsal:
+        """The site's log, opened by its first command if it has none yet."""
+        if SITE_KEY in self.leagues:
+            return self.leagues[SITE_KEY]
+        row = self.store.get(SiteRow, SITE)
+        log = self.ledger.load_site()
+        if (row.version if row else 0) != (log.version if log else 0):
+            raise Stale("the site's accounts changed while this command ran; nothing was recorded")
+        fold = SiteFold(self.store)
+        if log is None:
+            log = SiteLog.open(**self.who("ledger"))
+            opened = log.pending_events[0]
+            assert isinstance(opened, LedgerEvent)
+            apply_checked(fold, opened)
+        self.leagues[SITE_KEY] = Rehearsal(
+            log=log,
+            ruleset=None,
+            view=self.store,
+            fold=fold,
+            start=log.version - len(log.pending_events),
+        )
+        return self.leagues[SITE_KEY]
+
+    def rehearse(self, rehearsal: Rehearsal, event: LedgerEvent) -> None:
+        if isinstance(event, EventCorrected):
+            self.refold(rehearsal)
+            return
+        try:
+            apply_checked(rehearsal.fold, event)
+        except FoldFailed as failed:
+            raise EventDoesNotApply(
+                f"{type(event).__name__} would not apply to {rehearsal.log.slug or 'the site'}'s"
+                f" books ({failed.problem}); nothing was recorded"
+            ) from None
+
+    def refold(self, rehearsal: Rehearsal) -> None:
+        """A correction changes how earlier events read: refold the league in memory with
+        it in force. It may heal a fault (voiding the event at fault), never add one."""
+        league = str(rehearsal.log.id)
+        stored = list(self.ledger.source.league_events(league))
+        pending = [e for e in rehearsal.log.pending_events if isinstance(e, LedgerEvent)]
+        events = [*stored, *pending]
+        folded = fold_league(events, league, corrections_of(events), rehearsal.ruleset)
+        known = {line.seq for line in self.store.select(FaultLine, league_id=league)}
+        new = sorted(set(folded.faults) - known)
+        if folded.fold is None or new:
+            problem = folded.faults.get(new[0]) if new else "the league no longer folds"
+            raise CorrectionRefused(
+                f"with this correction, event {new[0] if new else 1} of league"
+                f" {rehearsal.log.slug} would no longer apply ({problem}): correct that first"
+            )
+        rehearsal.view, rehearsal.fold, rehearsal.refolded = folded.store, folded.fold, True
+
+    # --- the end of the unit ---------------------------------------------------------------
+
+    def commit(self) -> list[LedgerEvent]:
+        logs = [r.log for r in self.leagues.values() if r.log.pending_events]
+        if not logs:
+            return []
+        events = [e for log in logs for e in log.pending_events if isinstance(e, LedgerEvent)]
+        self.try_writing()
+        try:
+            recordings = self.ledger.save(*logs)
+        except (IntegrityError, RecordConflictError):
+            raise Stale(
+                "another command was recorded at the same moment; nothing was recorded"
+            ) from None
+        ids = [r.notification.id for r in recordings if r.notification is not None]
+        if not any(r.refolded for r in self.leagues.values()):
+            self.ledger.read_models.commit_rehearsal(self.ledger.source, self.store, ids)
+        self.ledger.catch_up()
+        return events
+
+    def try_writing(self) -> None:
+        """Write the rehearsed read models and roll back: a value the database cannot
+        hold refuses the unit before anything is appended. It takes the read models' lock
+        first, as every writer of them does, so that it never deadlocks with a catch-up."""
+        engine = self.ledger.read_models.engine
+        with engine.connect() as conn:
+            transaction = conn.begin()
+            try:
+                lock_position(conn)
+                self.store.write(conn)
+            except sa.exc.OperationalError:  # a lock or deadlock with another writer
+                raise Stale(
+                    "the league's books were busy with another command; nothing was recorded"
+                ) from None
+            except sa.exc.IntegrityError as error:  # rows another writer's events just made?
+                if self.moved_on():
+                    raise Stale(
+                        "another command was recorded at the same moment; nothing was recorded"
+                    ) from None
+                raise self.cannot_hold(error) from None
+            except (sa.exc.SQLAlchemyError, OverflowError, ValueError, TypeError) as error:
+                raise self.cannot_hold(error) from None
+            finally:
+                transaction.rollback()
+
+    def moved_on(self) -> bool:
+        """Whether another writer appended to a log this unit rehearsed on."""
+        recorder = self.ledger.recorder
+        for rehearsal in self.leagues.values():
+            last = recorder.select_events(rehearsal.log.id, desc=True, limit=1)
+            if (last[0].originator_version if last else 0) != rehearsal.start:
+                return True
+        return False
+
+    @staticmethod
+    def cannot_hold(error: Exception) -> EventDoesNotApply:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return EventDoesNotApply(
+            f"the league's books could not hold this command's result ({first});"
+            " nothing was recorded"
+        )

@@ -1,0 +1,163 @@
+"""Running a league's seasons over the API, and its season report: the ``ledger season
+...`` commands (start, schedule, play-offs, close), recording a match directly (``ledger
+match record``: the commissioner need not go through the report workflow), and the report
+``ledger report`` writes, in each of its formats.
+
+Every write here is the commissioner's (an admin's too); every one runs as the account
+(``guard.Call.write``). The report is the one the pages offer for download
+(``pages_reads.season_report``): one way to make it, whoever asks.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import Field
+
+from ledger.application.reports import MatchReport
+from ledger.domain.values import Division
+from ledger.reports.render import FORMATS
+from ledger.reports.service import report_format
+from ledger.web import pages_reads
+from ledger.web.api_writes import Body, Written, receipt
+from ledger.web.auth import service_of
+from ledger.web.guard import Calling, Guarded, needs
+from ledger.web.problems import PROBLEMS
+
+router = APIRouter(route_class=Guarded, responses=PROBLEMS, tags=["seasons"])
+
+SEASON = "/api/leagues/{league}/season"
+Reason = Field(default=None, min_length=1, max_length=2000)
+
+
+class NewDivision(Body):
+    name: str = Field(min_length=1, max_length=120)
+    teams: list[str] = Field(min_length=1, max_length=64)
+
+
+class Start(Body):
+    divisions: list[NewDivision] = Field(min_length=1, max_length=16)
+    playoff_teams: int = Field(default=0, ge=0, le=64)
+    """How many teams qualify for the play-offs."""
+    name: str = Field(default="", max_length=120)
+    reason: str | None = Reason
+
+
+class Started(Written):
+    season: int
+
+
+@router.post(SEASON + "/start", status_code=201)
+@needs("start_season")
+def start(call: Calling, league: str, body: Start, response: Response) -> Started:
+    """Start the next season with its divisions (``ledger season start``)."""
+    divisions = [Division(name=d.name, teams=tuple(d.teams)) for d in body.divisions]
+    season = call.write(
+        lambda ledger, by: ledger.start_season(
+            league,
+            divisions,
+            by=by,
+            playoff_teams=body.playoff_teams,
+            name=body.name,
+            reason=body.reason,
+        )
+    )
+    return Started(**receipt(call, response), season=season)
+
+
+class Schedule(Body):
+    legs: int = Field(default=1, ge=1, le=4)
+    """Times each pair meets (2: home and away)."""
+    reason: str | None = Reason
+
+
+class Scheduled(Written):
+    fixtures: int
+
+
+@router.post(SEASON + "/schedule", status_code=201)
+@needs("schedule")
+def schedule(call: Calling, league: str, body: Schedule, response: Response) -> Scheduled:
+    """A round robin in every division of the current season (``ledger season schedule``)."""
+    count = call.write(
+        lambda ledger, by: ledger.schedule_season(league, by=by, legs=body.legs, reason=body.reason)
+    )
+    return Scheduled(**receipt(call, response), fixtures=count)
+
+
+class Playoffs(Body):
+    dungeon_bowl: bool = False
+    """Play the final as one multi-player Dungeon Bowl match of all qualifiers."""
+    reason: str | None = Reason
+
+
+@router.post(SEASON + "/playoffs", status_code=201)
+@needs("schedule")
+def playoffs(call: Calling, league: str, body: Playoffs, response: Response) -> Scheduled:
+    """Draw the play-offs, or their next round, from the results so far."""
+    count = call.write(
+        lambda ledger, by: ledger.schedule_playoffs(
+            league, by=by, dungeon_bowl=body.dungeon_bowl, reason=body.reason
+        )
+    )
+    return Scheduled(**receipt(call, response), fixtures=count)
+
+
+class Why(Body):
+    reason: str | None = Reason
+
+
+@router.post(SEASON + "/close", status_code=201)
+@needs("close_season")
+def close(call: Calling, league: str, response: Response, body: Why | None = None) -> Written:
+    """Close the current season: prizes and the League Trophy are awarded."""
+    reason = body.reason if body else None
+    call.write(lambda ledger, by: ledger.close_season(league, by=by, reason=reason))
+    return Written(**receipt(call, response))
+
+
+class Recorded(Written):
+    match: str
+
+
+@router.post("/api/leagues/{league}/matches", status_code=201, tags=["matches"])
+@needs("record_match")
+def record(
+    call: Calling,
+    league: str,
+    body: MatchReport,
+    response: Response,
+    roll_missing: bool = Query(default=False, description="The ledger rolls dice not given."),
+    reason: str | None = Query(default=None, min_length=1, max_length=2000),
+) -> Recorded:
+    """Record a match report directly (the commissioner; coaches submit theirs to
+    ``.../reports``), checked as ``ledger match record`` checks it."""
+    match = call.write(
+        lambda ledger, by: ledger.record_match(
+            league, body, by=by, roll_missing=roll_missing, reason=reason
+        )
+    )
+    return Recorded(**receipt(call, response), match=match)
+
+
+# --- the season report -----------------------------------------------------------------------
+
+REPORT_MEDIA = {fmt: pages_reads.MEDIA[fmt] for fmt in FORMATS}
+
+
+@router.get(
+    "/api/leagues/{league}/report.{fmt}",
+    tags=["leagues"],
+    response_class=Response,
+    responses={200: {"content": {m: {} for m in REPORT_MEDIA.values()}}},
+)
+@needs("read")
+def season_report(request: Request, league: str, fmt: str) -> Response:
+    """The latest season's report as ``ledger report --format FMT`` writes it: ``html``
+    (one page, opens offline), ``md``, ``json``, or ``csv`` (its tables in one zip)."""
+    chosen = report_format(fmt, None)
+    ledger = service_of(request).ledger
+    made = pages_reads.season_report(ledger, pages_reads.open_league(ledger, league), chosen)
+    disposition = f'attachment; filename="{made.filename}"'
+    return Response(
+        made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}
+    )

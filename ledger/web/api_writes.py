@@ -1,0 +1,253 @@
+"""The JSON API's writes: each the same ``LeagueLedger`` command as its CLI twin.
+
+A body is a pydantic model that forbids unknown fields and takes no type coercion (a
+``"3"`` for a number is a wrong type, 422). The guard has authorized the action before
+the body was read; the command runs as the account (``guard.Call.write``), so its events
+record the account, the role and the request; ``If-Match`` makes a stale client's write a
+412 and ``Idempotency-Key`` makes a retried one a no-op. Every answer carries the
+league's new version as its ``ETag``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ledger.application.service import LeagueLedger
+from ledger.web.api import LeagueInfo, info
+from ledger.web.auth import service_of
+from ledger.web.guard import Call, Calling, Guarded, needs
+from ledger.web.problems import PROBLEMS
+
+router = APIRouter(route_class=Guarded, responses=PROBLEMS)
+
+Short = Field(min_length=1, max_length=64)
+Words = Field(min_length=1, max_length=2000)
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Written(BaseModel):
+    """What a write recorded: the league's version after it (its new ETag)."""
+
+    league: str | None
+    version: int | None
+    request_id: str
+
+
+def receipt(call: Call, response: Response) -> dict[str, Any]:
+    call.done(response)
+    return {
+        "league": call.league,
+        "version": call.version() if call.league else None,
+        "request_id": call.request_id,
+    }
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+
+class NewLeague(Body):
+    slug: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str = Field(min_length=1, max_length=120)
+    ruleset: str = Short
+    options: dict[str, Any] = {}
+
+
+@router.post("/api/leagues", status_code=201, tags=["leagues"])
+@needs("create_league")
+def create_league(call: Calling, body: NewLeague) -> LeagueInfo:
+    """Open a league (an admin): its ruleset and options are fixed in its first event."""
+    row = call.write(
+        lambda ledger, by: ledger.create_league(
+            body.slug, body.name, body.ruleset, by=by, options=body.options
+        )
+    )
+    return info(row)
+
+
+class NewAccount(Body):
+    account: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    name: str | None = Field(default=None, min_length=1, max_length=120)
+    password: str | None = Field(default=None, min_length=8, max_length=1024)
+    admin: bool = False
+    token: bool = False
+    """Also issue an API token, returned in this answer only."""
+
+
+class AccountCreated(Written):
+    account: str
+    admin: bool
+    token: str | None = None
+    """The new API token, if asked for: shown here once, never again."""
+
+
+@router.post("/api/accounts", status_code=201, tags=["accounts"])
+@needs("manage_accounts")
+def create_account(call: Calling, body: NewAccount, response: Response) -> AccountCreated:
+    """Add an account (an admin), with a password to sign in and/or a token for scripts."""
+    accounts = service_of(call.request).accounts
+
+    def add(_: LeagueLedger, by: str) -> str | None:
+        accounts.add(body.account, body.name, by=by, admin=body.admin, password=body.password)
+        return accounts.issue_token(body.account) if body.token else None
+
+    token = call.write(add)
+    return AccountCreated(
+        **receipt(call, response), account=body.account, admin=body.admin, token=token
+    )
+
+
+class AccountInfo(BaseModel):
+    """An account as an admin sees it: never a password's or a token's hash."""
+
+    account: str
+    name: str
+    admin: bool
+    revoked: bool
+    leagues: dict[str, dict[str, Any]]
+    """Each league the account has a role in: its role and teams."""
+
+
+@router.get("/api/accounts", tags=["accounts"])
+@needs("manage_accounts")
+def accounts_list(request: Request) -> list[AccountInfo]:
+    """Every account of the site and its roles (an admin), as ``ledger account list``."""
+    accounts = service_of(request).credentials
+    return [
+        AccountInfo(
+            account=row.account,
+            name=row.name,
+            admin=row.admin,
+            revoked=row.revoked,
+            leagues={
+                slug: {"role": m.role, "teams": list(m.teams)}
+                for slug, m in accounts.memberships(row.account).items()
+            },
+        )
+        for row in sorted(accounts.all(), key=lambda r: r.account)
+    ]
+
+
+# --- a league's members ---------------------------------------------------------------------
+
+
+class Grant(Body):
+    account: str = Short
+    role: Literal["commissioner", "coach"]
+    teams: list[str] = Field(default=[], max_length=32)
+    reason: str | None = Field(default=None, max_length=2000)
+
+
+@router.post("/api/leagues/{league}/members", status_code=201, tags=["accounts"])
+@needs("grant")
+def grant(call: Calling, league: str, body: Grant, response: Response) -> Written:
+    """Make an account the league's commissioner, or the coach of some of its teams."""
+    accounts = service_of(call.request).accounts
+    call.write(
+        lambda _, by: accounts.grant(
+            league, body.account, body.role, body.teams, by=by, reason=body.reason
+        )
+    )
+    return Written(**receipt(call, response))
+
+
+class Visibility(Body):
+    public: bool
+    reason: str | None = Field(default=None, max_length=2000)
+
+
+@router.post("/api/leagues/{league}/visibility", status_code=201, tags=["leagues"])
+@needs("visibility")
+def visibility(call: Calling, league: str, body: Visibility, response: Response) -> Written:
+    """Let anyone read the league (``public``), or only its members (the default)."""
+    accounts = service_of(call.request).accounts
+    call.write(
+        lambda _, by: accounts.set_visibility(league, body.public, by=by, reason=body.reason)
+    )
+    return Written(**receipt(call, response))
+
+
+# --- a team's owner -------------------------------------------------------------------------
+
+
+class Hire(Body):
+    position: str = Short
+    name: str = Field(min_length=1, max_length=120)
+    number: int | None = Field(default=None, ge=1, le=99)
+
+
+class Hired(Written):
+    player: str
+
+
+@router.post("/api/leagues/{league}/teams/{team}/players", status_code=201, tags=["teams"])
+@needs("hire")
+def hire(call: Calling, league: str, team: str, body: Hire, response: Response) -> Hired:
+    """Hire a player for the team (its coach, or the commissioner), paid from its treasury."""
+    player = call.write(
+        lambda ledger, by: ledger.hire_player(
+            league, team, body.position, body.name, number=body.number, by=by
+        )
+    )
+    return Hired(**receipt(call, response), player=player)
+
+
+class Purchase(Body):
+    item: str = Short
+    count: int = Field(default=1, ge=1, le=16)
+
+
+@router.post("/api/leagues/{league}/teams/{team}/purchases", status_code=201, tags=["teams"])
+@needs("buy")
+def buy(call: Calling, league: str, team: str, body: Purchase, response: Response) -> Written:
+    """Buy re-rolls, staff or fans for the team from its treasury."""
+    call.write(lambda ledger, by: ledger.buy(league, team, body.item, body.count, by=by))
+    return Written(**receipt(call, response))
+
+
+# --- the commissioner's desk ----------------------------------------------------------------
+
+
+class Correction(Body):
+    event: int = Field(ge=1, le=10**9)
+    """The event's number in the league's log (its ``seq``)."""
+    action: Literal["void", "amend"]
+    reason: str = Words
+    amendment: dict[str, Any] = {}
+    """For ``amend``: the fields to change and their new values."""
+
+
+@router.post("/api/leagues/{league}/corrections", status_code=201, tags=["audit"])
+@needs("correct")
+def correct(call: Calling, league: str, body: Correction, response: Response) -> Written:
+    """Void or amend an event, with a reason: a compensating event, never an edit."""
+    call.write(
+        lambda ledger, by: ledger.correct(
+            league, body.event, body.action, by=by, reason=body.reason, amendment=body.amendment
+        )
+    )
+    return Written(**receipt(call, response))
+
+
+class Adjustment(Body):
+    team: str = Short
+    amount: int = Field(ge=-(10**8), le=10**8)
+    """Gold added (negative: taken) outside the rules' own movements."""
+    reason: str = Words
+
+
+@router.post("/api/leagues/{league}/treasury-adjustments", status_code=201, tags=["teams"])
+@needs("adjust_treasury")
+def adjust_treasury(call: Calling, league: str, body: Adjustment, response: Response) -> Written:
+    """Add gold to a team's treasury, or take some, with the reason (the commissioner)."""
+    call.write(
+        lambda ledger, by: ledger.adjust_treasury(
+            league, body.team, body.amount, by=by, reason=body.reason
+        )
+    )
+    return Written(**receipt(call, response))

@@ -1,0 +1,169 @@
+"""The ASGI application: ``create_app(settings)`` wires one ledger per worker process.
+
+The ledger is opened once, when the process starts (the lifespan), and closed when it
+stops. ``LeagueLedger`` keeps the current unit of work on itself, so the process writes
+one command at a time (``Service.writing``); reads never go through it: each takes a fresh
+read-only ``SqlStore`` on the shared engine and never catches up or refolds (the writer
+keeps the read models current after each command; on PostgreSQL every worker's writes land
+in the same tables). ``ledger serve`` runs ``serve_app`` under uvicorn.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from fastapi import APIRouter, FastAPI
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ledger.application.accounts import Accounts
+from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger, settings_from
+from ledger.projections.sql import SqlStore
+from ledger.web import (
+    api,
+    api_reports,
+    api_seasons,
+    api_teams,
+    api_whatif,
+    api_writes,
+    auth,
+    pages,
+    problems,
+)
+from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
+from ledger.web.guard import Guarded
+from ledger.web.idempotency import Idempotency
+
+MAX_BODY = 2 * 1024 * 1024
+"""The largest request body accepted (a match report is a few kilobytes)."""
+
+
+@dataclass
+class Service:
+    """What every request of one worker process shares."""
+
+    ledger: LeagueLedger
+    accounts: Accounts
+    """For commands that add accounts or grant roles (under ``writing``)."""
+    credentials: Accounts
+    """For signing in and finding who a token or session is: reads a fresh store each
+    time, so a reader thread never sees another thread's unit of work."""
+    sessions: Sessions
+    idempotency: Idempotency
+    attempts: Attempts
+    writing: threading.Lock
+
+    def reads(self) -> SqlStore:
+        return SqlStore(self.ledger.read_models.engine)
+
+
+def open_service(settings: Settings, hasher: PasswordHasher | None) -> Service:
+    ledger = open_ledger(settings)
+    engine = ledger.read_models.engine
+    return Service(
+        ledger=ledger,
+        accounts=Accounts(ledger, hasher),
+        credentials=Accounts(ledger, hasher, reads=lambda: SqlStore(engine)),
+        sessions=Sessions(engine),
+        idempotency=Idempotency(engine),
+        attempts=Attempts(),
+        writing=threading.Lock(),
+    )
+
+
+def create_app(settings: Settings, *, hasher: PasswordHasher | None = None) -> FastAPI:
+    """The service over the ledger ``settings`` name. ``hasher``: argon2's parameters
+    (cheap ones in tests; the library's defaults otherwise)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.service = open_service(settings, hasher)
+        try:
+            yield
+        finally:
+            close_ledger(app.state.service.ledger)
+
+    app = FastAPI(
+        title="League ledger",
+        summary="The books of Blood Bowl leagues: read them, and act on them by your role.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.router.route_class = Guarded
+    problems.install(app)
+    app.include_router(health)
+    app.include_router(auth.router)
+    app.include_router(api.router)
+    app.include_router(api_writes.router)
+    app.include_router(api_reports.router)
+    app.include_router(api_teams.router)
+    app.include_router(api_seasons.router)
+    app.include_router(api_whatif.router)
+    app.include_router(pages.router)
+    app.add_middleware(RequestContext)
+    return app
+
+
+def serve_app() -> FastAPI:
+    """The application ``ledger serve`` runs in each worker: settings from the
+    environment (``LEDGER_DB``, ``LEDGER_DATABASE_URL``), which the command sets."""
+    return create_app(settings_from())
+
+
+health = APIRouter()
+
+
+@health.get("/healthz", tags=["service"])
+def healthz() -> dict[str, str]:
+    """The process is up and serving (the ledger is opened before the first request)."""
+    return {"status": "ok"}
+
+
+class RequestContext:
+    """Plain ASGI middleware (no per-request task, unlike ``BaseHTTPMiddleware``): gives
+    each request an id (recorded on its events, sent back as ``X-Request-ID``), refuses
+    bodies over ``MAX_BODY``, and sets the login form's CSRF cookie when a page made one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        known = scope.setdefault("ledger", {})
+        known["request_id"] = uuid.uuid4().hex
+        if too_large(scope):
+            await problems.problem(413, "too-large", "the request body is too large")(
+                scope, receive, send
+            )
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.append("X-Request-ID", known["request_id"])
+                headers.append("X-Content-Type-Options", "nosniff")
+                token = known.get("new_login_csrf")
+                if token:
+                    https = "; Secure" if scope.get("scheme") == "https" else ""
+                    headers.append(
+                        "Set-Cookie",
+                        f"{LOGIN_CSRF_COOKIE}={token}; HttpOnly; Path=/; SameSite=Lax{https}",
+                    )
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def too_large(scope: Scope) -> bool:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            return not value.isdigit() or int(value) > MAX_BODY
+    return False

@@ -1,0 +1,242 @@
+"""Authorization before anything else, and writing as the signed-in account.
+
+A route says what it does with ``@needs("hire")``; the route class ``Guarded`` then, before
+the request's body is even read, finds the account, the league and the role it may act in
+(``access.authorize``), so a refused request is refused whatever its body and writes
+nothing. On a read it answers ``304`` to a current ``If-None-Match`` and stamps the
+league's version as the ``ETag``; on a POST it honours ``Idempotency-Key``.
+
+A route that writes takes a ``Call`` (the dependency ``calling``) and runs its command
+through ``Call.write``: one writer at a time in the process (``LeagueLedger`` keeps its
+unit of work on itself), inside ``ledger.acting`` so the events record the account, the
+role, where the request came from and its id, and inside ``ledger.atomic`` so an
+``If-Match`` version is checked against the log the command appends to (412 when stale).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Request, Response
+from fastapi.routing import APIRoute
+from starlette.concurrency import run_in_threadpool
+
+from ledger.application.access import Actor, Principal, Via, authorize
+from ledger.application.service import LeagueLedger
+from ledger.application.unit import Stale
+from ledger.domain.events import Role
+from ledger.domain.log import league_id
+from ledger.domain.state import LeagueRow
+from ledger.errors import ConcurrentUpdate, InvalidInput, UnknownLeague, VersionMismatch
+from ledger.web.auth import check_csrf, memo, resolve, service_of
+from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
+
+T = TypeVar("T")
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+RETRIES = 5
+KEY = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY}}}$")
+
+
+@dataclass(frozen=True)
+class Need:
+    action: str
+    team_in_body: bool = False
+    """The team acted for is named in the body (a match report): the guard lets only the
+    league's members through, and the route authorizes the team once it has read it."""
+
+
+def needs(action: str, *, team_in_body: bool = False) -> Callable[[Endpoint], Endpoint]:
+    """Mark a route with the action it takes (``access.ACTIONS``)."""
+
+    def mark(endpoint: Endpoint) -> Endpoint:
+        endpoint.ledger_need = Need(action, team_in_body)  # type: ignore[attr-defined]
+        return endpoint
+
+    return mark
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def version_in(header: str) -> int | None:
+    """The league version an ``If-Match`` / ``If-None-Match`` names (None for ``*``)."""
+    value = header.strip().removeprefix("W/").strip('"')
+    if value == "*":
+        return None
+    if not value.isdigit() or len(value) > 12:
+        raise VersionMismatch(
+            f'If-Match must be a league version as its ETag gave it ("12"), not {header[:40]!r}'
+        )
+    return int(value)
+
+
+# --- the guard --------------------------------------------------------------------------------
+
+
+def authorized(request: Request, need: Need) -> LeagueRow | None:
+    """Who may do what, before the request's body is read; raises 401/403/404."""
+    service = service_of(request)
+    principal = resolve(request)
+    slug = request.path_params.get("league")
+    row = service.reads().get(LeagueRow, str(league_id(slug))) if slug else None
+    member_only = need.team_in_body
+    role = authorize(
+        principal,
+        slug,
+        "read" if member_only else need.action,
+        team=request.path_params.get("team"),
+        public=bool(row and row.public) and not member_only,
+    )
+    if slug and row is None:  # said only to those who could read it if it existed
+        raise UnknownLeague(f"no league '{slug}' in this ledger")
+    known = memo(request)
+    known["role"], known["league_row"] = role, row
+    return row
+
+
+class Guarded(APIRoute):
+    """The route class of every API route and page: the guard runs before FastAPI reads
+    the body, then idempotency, then the route, then the ETag."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        inner = super().get_route_handler()
+        need: Need | None = getattr(self.endpoint, "ledger_need", None)
+        if need is None:
+            return inner
+
+        async def handler(request: Request) -> Response:
+            row = await run_in_threadpool(authorized, request, need)
+            await check_csrf(request)
+            current = etag(row.version) if row else None
+            if request.method == "GET":
+                if current and request.headers.get("if-none-match") == current:
+                    return Response(status_code=304, headers={"ETag": current})
+                reply = await inner(request)
+                if current and reply.status_code == 200 and "etag" not in reply.headers:
+                    reply.headers["ETag"] = current
+                return reply
+            return await once(request, inner)
+
+        return handler
+
+
+async def once(
+    request: Request, inner: Callable[[Request], Coroutine[Any, Any, Response]]
+) -> Response:
+    """Run a POST, or give the answer a retry with the same Idempotency-Key already had."""
+    key = request.headers.get("idempotency-key")
+    principal: Principal | None = memo(request).get("principal")
+    if key is None or principal is None:
+        return await inner(request)
+    if not KEY.match(key):
+        raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
+    store = service_of(request).idempotency
+    mark = fingerprint(request.method, request.url.path, await request.body())
+    earlier = await run_in_threadpool(store.reserve, principal.account, key, mark)
+    if earlier is not None:
+        headers = {
+            "Idempotent-Replayed": "true",
+            **({"ETag": earlier.etag} if earlier.etag else {}),
+        }
+        return Response(earlier.body, earlier.status, headers, media_type="application/json")
+    try:
+        reply = await inner(request)
+    except BaseException:
+        await run_in_threadpool(store.release, principal.account, key)
+        raise
+    if reply.status_code >= 300:
+        await run_in_threadpool(store.release, principal.account, key)
+        return reply
+    answer = Answer(
+        status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
+    )
+    await run_in_threadpool(store.keep, principal.account, key, answer)
+    return reply
+
+
+# --- writing as the account -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """A request that writes: who sends it, the role it acts in, and the league."""
+
+    request: Request
+    principal: Principal
+    role: Role
+    league: str | None
+    via: Via
+    request_id: str
+    expected: int | None
+    """The league version ``If-Match`` named, if any."""
+
+    def actor(self) -> Actor:
+        return Actor(
+            name=self.principal.name,
+            account=self.principal.account,
+            role=self.role,
+            via=self.via,
+            request_id=self.request_id,
+        )
+
+    def write(self, command: Callable[[LeagueLedger, str], T]) -> T:
+        """Run ``command(ledger, name)`` as the account, all-or-nothing; retried when
+        another process wrote at the same moment."""
+        service = service_of(self.request)
+        actor = self.actor()
+        for attempt in range(RETRIES):
+            try:
+                with (
+                    service.writing,
+                    service.ledger.acting(actor),
+                    service.ledger.atomic() as unit,
+                ):
+                    if self.league and self.expected is not None:
+                        unit.expected[self.league] = self.expected
+                    return command(service.ledger, self.principal.name)
+            except Stale:
+                time.sleep(0.01 * (attempt + 1))
+        raise ConcurrentUpdate("the ledger kept changing while this ran; nothing was recorded")
+
+    def authorize_team(self, action: str, team: str) -> None:
+        """For a route whose team is in its body: may the account act for that team?"""
+        row = memo(self.request).get("league_row")
+        authorize(self.principal, self.league, action, team=team, public=bool(row and row.public))
+
+    def version(self) -> int:
+        """The league's version now (the ETag of what the write left)."""
+        assert self.league is not None
+        row = service_of(self.request).reads().get(LeagueRow, str(league_id(self.league)))
+        return row.version if row else 0
+
+    def done(self, response: Response) -> None:
+        if self.league:
+            response.headers["ETag"] = etag(self.version())
+
+
+def calling(request: Request) -> Call:
+    """FastAPI dependency of a route that writes (after the guard has authorized it)."""
+    known = memo(request)
+    principal, role = known.get("principal"), known.get("role")
+    if principal is None or role is None:
+        raise RuntimeError("a writing route must be marked with @needs(...)")
+    header = request.headers.get("if-match")
+    return Call(
+        request=request,
+        principal=principal,
+        role=role,
+        league=request.path_params.get("league"),
+        via="api" if request.url.path.startswith("/api/") else "web",
+        request_id=known.get("request_id", "-"),
+        expected=version_in(header) if header else None,
+    )
+
+
+Calling = Annotated[Call, Depends(calling)]
+"""The parameter type of a route that writes: ``call: Calling``."""

@@ -1,0 +1,245 @@
+"""The service's web pages (issue 12, point 7): server-rendered Jinja2, no script.
+
+Reading pages: the site's leagues, a league's home (standings with tie-breakers, this
+round's fixtures, latest results, pending reports for members), a team, a player, a
+match, the audit trail. Each is guarded like the API (``guard.needs``: who may read the
+league, before anything is read) and reads the read models as they stand
+(``pages_reads``). The forms are in ``pages_forms`` (hire, buy, correct) and
+``pages_report`` (the match report workflow); a refusal is a page with the reason
+(``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ledger.application import submissions
+from ledger.domain.state import SubmissionRow, TeamRow
+from ledger.errors import UnknownTeam
+from ledger.reports.render import FORMATS, Format
+from ledger.reports.service import report_format
+from ledger.web import pages_answers, pages_forms, pages_report, pages_whatif
+from ledger.web import pages_reads as reads
+from ledger.web.auth import memo
+from ledger.web.guard import needs
+from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+
+router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+STYLES = {
+    "report.css": ("ledger.reports", "templates/style.css"),
+    "site.css": ("ledger.web", "static/site.css"),
+}
+"""The style sheets served, by name: the season report's (one look for both) and the
+pages' own. Only these names are served; no part of a path reaches the file system."""
+
+
+@router.get("/static/{name}")
+def style(name: str) -> Response:
+    if name not in STYLES:
+        return Response("not found", status_code=404, media_type="text/plain")
+    package, path = STYLES[name]
+    css = files(package).joinpath(path).read_text(encoding="utf-8")
+    return Response(css, media_type="text/css", headers={"Cache-Control": "max-age=300"})
+
+
+@router.get("/login")
+def login_form(request: Request, next: str = "/", account: str = "") -> HTMLResponse:
+    """The sign-in form; it posts to ``auth.login`` with the login form's CSRF token."""
+    return page(
+        request, "login.html.j2", title="Sign in", next=next[:500], account=account[:64], error=""
+    )
+
+
+@router.get("/")
+def home(request: Request) -> HTMLResponse:
+    """The leagues the visitor may read (public ones, and those of the account)."""
+    me = who(request)
+    leagues = [row for row in ledger_of(request).leagues() if may(me, row, "read")]
+    return page(request, "home.html.j2", title="Leagues", leagues=leagues)
+
+
+def crumbs(league: reads.League) -> list[tuple[str, str]]:
+    return [("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")]
+
+
+@router.get("/leagues/{league}")
+@needs("read")
+def league_home(request: Request, league: str) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    me = who(request)
+    fixtures = reads.this_round(found)
+    teams = sorted(found.queries.teams(), key=lambda t: t.name)
+    return page(
+        request,
+        "league.html.j2",
+        title=found.row.name,
+        league=found,
+        role=role_named(request),
+        standings=found.queries.standings(),
+        fixtures=fixtures,
+        may_submit={m.match_id for m in fixtures if may_submit(request, found, m.home, m.away)},
+        results=reads.latest_results(found),
+        pending=pending(request, found) if role_named(request) else None,
+        names={t.team_id: t.name for t in teams},
+        teams=teams,
+        my_teams=me.teams_in(league) if me else (),
+        may_report=any(may(me, found.row, "submit_report", t.team_id) for t in teams),
+        downloads=downloads(found),
+    )
+
+
+def role_named(request: Request) -> str | None:
+    """The role the guard found the account acting in for this league (None: a reader)."""
+    role: str | None = memo(request).get("role")
+    return role
+
+
+def may_submit(request: Request, league: reads.League, *teams: str) -> bool:
+    me = who(request)
+    return any(may(me, league.row, "submit_report", team) for team in teams)
+
+
+def pending(request: Request, league: reads.League) -> list[SubmissionRow]:
+    """Reports waiting for an answer or a decision: shown to the league's members."""
+    return submissions.pending(ledger_of(request), league.slug)
+
+
+FORMAT_LABELS: dict[Format, str] = {
+    "html": "HTML (one page, opens offline)",
+    "md": "Markdown",
+    "json": "JSON",
+    "csv": "CSV tables (zip)",
+}
+
+
+def downloads(league: reads.League) -> list[tuple[str, str]]:
+    """The season report in each of its formats."""
+    if not league.queries.seasons():
+        return []
+    base = f"/leagues/{league.slug}/season-report"
+    return [(FORMAT_LABELS[fmt], f"{base}.{fmt}") for fmt in FORMATS]
+
+
+@router.get("/leagues/{league}/season-report.{fmt}")
+@needs("read")
+def season_report(request: Request, league: str, fmt: str) -> Response:
+    """The latest season's report, as ``ledger report --format FMT`` writes it."""
+    chosen = report_format(fmt, None)  # html, md, json, csv; else UnknownReportFormat
+    ledger = ledger_of(request)
+    made = reads.season_report(ledger, reads.open_league(ledger, league), chosen)
+    disposition = f'attachment; filename="{made.filename}"'
+    return Response(
+        made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}
+    )
+
+
+@router.get("/leagues/{league}/teams/{team}")
+@needs("read")
+def team_page(request: Request, league: str, team: str) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    roster = found.queries.roster(team)
+    me = who(request)
+    return page(
+        request,
+        "team.html.j2",
+        title=roster.team.name,
+        crumbs=crumbs(found),
+        league=found,
+        roster=roster,
+        targets=found.ruleset.id == "bb2020",
+        treasury=found.queries.treasury(team),
+        history=found.queries.history(f"team:{team}"),
+        results=reads.latest_results(found, team),
+        names=found.team_names(),
+        may_hire=may(me, found.row, "hire", team),
+        may_buy=may(me, found.row, "buy", team),
+    )
+
+
+@router.get("/leagues/{league}/players/{player}")
+@needs("read")
+def player_page(request: Request, league: str, player: str) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    row = found.queries.player(player)
+    games = found.queries.player_games(row.player_id)
+    return page(
+        request,
+        "player.html.j2",
+        title=row.name,
+        crumbs=[*crumbs(found), (team_name(found, row.team_id), team_href(found, row.team_id))],
+        league=found,
+        player=row,
+        team_name=team_name(found, row.team_id),
+        targets=found.ruleset.id == "bb2020",
+        games=games,
+        injuries=[g for g in games if g.injury],
+        history=found.queries.history(f"player:{row.player_id}"),
+    )
+
+
+def team_name(league: reads.League, team: str) -> str:
+    row = league.view.get(TeamRow, league.row.league_id, team)
+    if row is None:
+        raise UnknownTeam(f"no team '{team}' in league {league.slug}")
+    return row.name
+
+
+def team_href(league: reads.League, team: str) -> str:
+    return f"/leagues/{league.slug}/teams/{team}"
+
+
+@router.get("/leagues/{league}/matches/{match}")
+@needs("read")
+def match_page(request: Request, league: str, match: str) -> HTMLResponse:
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
+    row = reads.match_row(found, match)
+    event = reads.recorded_match(ledger, found, row.recorded_seq) if row.recorded_seq else None
+    lines = reads.match_lines(found, match)
+    ids = {line.player_id for line in lines}
+    if event is not None:
+        ids |= {c.victim for c in event.casualties} | {
+            c.inflicted_by for c in event.casualties if c.inflicted_by
+        }
+    names = found.team_names()
+    return page(
+        request,
+        "match.html.j2",
+        title=f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}",
+        crumbs=crumbs(found),
+        league=found,
+        match=row,
+        event=event,
+        lines=lines,
+        names=names,
+        players=found.player_names(ids),
+        history=found.queries.history(f"match:{match}"),
+        may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
+        may_correct=row.status == "played" and may(who(request), found.row, "correct"),
+    )
+
+
+@router.get("/leagues/{league}/audit")
+@needs("read")
+def audit_page(request: Request, league: str, before: int | None = None) -> HTMLResponse:
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
+    return page(
+        request,
+        "audit.html.j2",
+        title="Audit trail",
+        crumbs=crumbs(found),
+        league=found,
+        audit=reads.audit(ledger, found, before),
+        may_correct=may(who(request), found.row, "correct"),
+    )
+
+
+router.include_router(pages_forms.router)
+router.include_router(pages_report.router)
+router.include_router(pages_answers.router)
+router.include_router(pages_whatif.router)

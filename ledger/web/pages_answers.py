@@ -1,0 +1,204 @@
+"""Answering a submitted match report: the opposing coach confirms or disputes it, the
+commissioner approves or rejects it (ledger/application/submissions.py).
+
+The report's page shows it as submitted and the buttons the account may use; each button
+posts one step, run as the account, for the team it answers for (``answering_team``,
+authorized before the step). A refused step shows the report's page again with the
+ledger's sentence beside the form it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ledger.application import submissions
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import SubmissionRow
+from ledger.errors import LedgerError
+from ledger.web import pages_reads as reads
+from ledger.web.guard import Call, needs
+from ledger.web.pages_forms import Calling, Errors, errors_of, see_other, values_of
+from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.problems import status_of
+
+router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+
+def submission_page_of(
+    request: Request,
+    league: str,
+    submission: str,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
+    row = submissions.find(ledger, league, submission)
+    me = who(request)
+    answering = submissions.answering_team(me, league, row) if me else row.away
+    waiting = row.status == "submitted"
+    report = row.report
+    return page(
+        request,
+        "submission.html.j2",
+        status=status,
+        title=f"Report {submission}",
+        crumbs=[("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")],
+        league=found,
+        row=row,
+        report=report,
+        score=score_of(report),
+        names=found.team_names(),
+        players=found.player_names(mentioned(report)),
+        answering=answering,
+        may_answer=waiting
+        and answering != row.team
+        and may(me, found.row, "answer_report", answering),
+        may_decide=row.status in submissions.PENDING and may(me, found.row, "decide_report"),
+        values=values,
+        errors=errors,
+    )
+
+
+def score_of(report: Mapping[str, Any]) -> tuple[int, int]:
+    def side(key: str) -> int:
+        sheet = report.get(key, {})
+        given = sheet.get("touchdowns")
+        return (
+            int(given)
+            if given is not None
+            else sum(int(p.get("touchdowns", 0)) for p in sheet.get("players", []))
+        )
+
+    return side("home"), side("away")
+
+
+def mentioned(report: Mapping[str, Any]) -> set[str]:
+    ids = {p["player"] for key in ("home", "away") for p in report.get(key, {}).get("players", [])}
+    for c in report.get("casualties", []):
+        ids |= {c["victim"], *([c["by"]] if c.get("by") else [])}
+    return ids
+
+
+@router.get("/leagues/{league}/submissions/{submission}")
+@needs("read")
+def submission_page(request: Request, league: str, submission: str) -> HTMLResponse:
+    return submission_page_of(request, league, submission, {}, {})
+
+
+async def answer(
+    request: Request,
+    league: str,
+    submission: str,
+    call: Call,
+    action: str,
+    field: str,
+    step: Callable[[LeagueLedger, str, SubmissionRow, Mapping[str, str]], object],
+) -> Response:
+    """Run one step of the workflow on ``submission`` as the account; the report's page
+    again, with the error beside ``field`` when refused."""
+    values = await values_of(request)
+
+    def command(ledger: LeagueLedger, by: str) -> object:
+        row = submissions.find(ledger, league, submission)
+        if action == "answer_report":
+            call.authorize_team(action, submissions.answering_team(call.principal, league, row))
+        return step(ledger, by, row, values)
+
+    try:
+        await run_in_threadpool(call.write, command)
+    except LedgerError as error:
+        shown = {
+            ("reject_reason" if field == "reject_reason" else "reason"): values.get("reason", "")
+        }
+        return await run_in_threadpool(
+            submission_page_of,
+            request,
+            league,
+            submission,
+            shown,
+            errors_of(
+                error,
+                {"invalid-input": field},
+                "answer" if action == "answer_report" else "decision",
+            ),
+            status_of(error),
+        )
+    return see_other(f"/leagues/{league}/submissions/{submission}")
+
+
+@router.post("/leagues/{league}/submissions/{submission}/confirm")
+@needs("answer_report", team_in_body=True)
+async def confirm(request: Request, league: str, submission: str, call: Calling) -> Response:
+    return await answer(
+        request,
+        league,
+        submission,
+        call,
+        "answer_report",
+        "answer",
+        lambda ledger, by, row, _: submissions.confirm(
+            ledger,
+            league,
+            submission,
+            submissions.answering_team(call.principal, league, row),
+            by=by,
+        ),
+    )
+
+
+@router.post("/leagues/{league}/submissions/{submission}/dispute")
+@needs("answer_report", team_in_body=True)
+async def dispute(request: Request, league: str, submission: str, call: Calling) -> Response:
+    return await answer(
+        request,
+        league,
+        submission,
+        call,
+        "answer_report",
+        "reason",
+        lambda ledger, by, row, values: submissions.dispute(
+            ledger,
+            league,
+            submission,
+            submissions.answering_team(call.principal, league, row),
+            by=by,
+            reason=values.get("reason", "").strip(),
+        ),
+    )
+
+
+@router.post("/leagues/{league}/submissions/{submission}/approve")
+@needs("decide_report")
+async def approve(request: Request, league: str, submission: str, call: Calling) -> Response:
+    return await answer(
+        request,
+        league,
+        submission,
+        call,
+        "decide_report",
+        "decision",
+        lambda ledger, by, _row, _values: submissions.approve(ledger, league, submission, by=by),
+    )
+
+
+@router.post("/leagues/{league}/submissions/{submission}/reject")
+@needs("decide_report")
+async def reject(request: Request, league: str, submission: str, call: Calling) -> Response:
+    return await answer(
+        request,
+        league,
+        submission,
+        call,
+        "decide_report",
+        "reject_reason",
+        lambda ledger, by, _row, values: submissions.reject(
+            ledger, league, submission, by=by, reason=values.get("reason", "").strip()
+        ),
+    )

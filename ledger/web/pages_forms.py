@@ -1,0 +1,317 @@
+"""The pages' forms for a team and the log: hire, buy, correct an event (the match report
+forms are in ``pages_report``, on the helpers here).
+
+Each form is a GET (the form, with its pick-lists) and a POST (the command). Both are
+guarded before anything is read (``guard.needs``: the account's role for the action and
+the team in the path, and on a POST the session's CSRF token); the command then runs as
+the account (``guard.Call.write``: ``ledger.acting`` with via ``web``). A ``LedgerError``
+re-renders the form with the CLI's own sentence beside the field it is about and the
+error's 4xx status; success redirects (303) to the page that shows the result. The only
+checks made here are of the form's shape (a number is a number); every rule is the
+command's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import TeamRow
+from ledger.domain.values import validation_problem
+from ledger.errors import InvalidInput, LedgerError
+from ledger.web import pages_reads as reads
+from ledger.web.guard import Call, calling, needs
+from ledger.web.pages_render import PageRoute, ledger_of, page
+from ledger.web.problems import status_of
+
+router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+Calling = Annotated[Call, Depends(calling)]
+"""A writing route's request, after the guard has authorized it (``guard.calling``)."""
+Errors = dict[str, tuple[str, str]]
+"""Form field -> (error code, the CLI's sentence)."""
+
+
+class FieldInvalid(InvalidInput):
+    """A form field that does not have the right shape (a shirt number that is not one)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def field_of(error: LedgerError, fields: Mapping[str, str], default: str = "form") -> str:
+    """Which field the error is about: named by the edge check, else by the error's code."""
+    if isinstance(error, FieldInvalid):
+        return error.field
+    return fields.get(error.code, default)
+
+
+def errors_of(error: LedgerError, fields: Mapping[str, str], default: str = "form") -> Errors:
+    return {field_of(error, fields, default): (error.code, error.message)}
+
+
+async def values_of(request: Request) -> dict[str, str]:
+    """The form's text fields (a file or a repeated field is not part of any form here)."""
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str) and key != "csrf"}
+
+
+def number(values: Mapping[str, str], key: str, label: str, low: int = 0) -> int | None:
+    text = values.get(key, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not low <= int(text) <= 99:
+        raise FieldInvalid(key, f"{label} is a whole number from {low} to 99, not '{text[:20]}'")
+    return int(text)
+
+
+def required(values: Mapping[str, str], key: str, sentence: str) -> str:
+    text = values.get(key, "").strip()
+    if not text:
+        raise FieldInvalid(key, sentence)
+    return text
+
+
+def valid(run: Callable[[], Any]) -> Any:
+    """Run a command; an event refused for its shape (a name too long...) is the same
+    one-line error the CLI prints."""
+    try:
+        return run()
+    except ValidationError as error:
+        raise InvalidInput(validation_problem(error)) from None
+
+
+def team_row(league: reads.League, team: str) -> TeamRow:
+    return league.queries.team(team)
+
+
+def see_other(path: str) -> RedirectResponse:
+    return RedirectResponse(path, status_code=303)
+
+
+# --- hire ----------------------------------------------------------------------------------
+
+HIRE_FIELDS = {
+    "unknown-position": "position",
+    "position-limit": "position",
+    "insufficient-treasury": "position",
+    "name-taken": "name",
+    "roster-full": "form",
+}
+
+
+def hire_form(
+    request: Request,
+    league: str,
+    team: str,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    row = team_row(found, team)
+    roster = found.queries.roster(team).players
+    return page(
+        request,
+        "hire.html.j2",
+        status=status,
+        title=f"Hire for {row.name}",
+        crumbs=team_crumbs(found, row),
+        league=found,
+        team=row,
+        choices=reads.hire_choices(found, row),
+        players=len(roster),
+        max_players=found.ruleset.team_list(row.roster).max_players,
+        values=values,
+        errors=errors,
+    )
+
+
+def team_crumbs(league: reads.League, team: TeamRow) -> list[tuple[str, str]]:
+    return [
+        ("Leagues", "/"),
+        (league.row.name, f"/leagues/{league.slug}"),
+        (team.name, f"/leagues/{league.slug}/teams/{team.team_id}"),
+    ]
+
+
+@router.get("/leagues/{league}/teams/{team}/hire")
+@needs("hire")
+def hire_page(request: Request, league: str, team: str) -> HTMLResponse:
+    return hire_form(request, league, team, {}, {})
+
+
+@router.post("/leagues/{league}/teams/{team}/hire")
+@needs("hire")
+async def hire(request: Request, league: str, team: str, call: Calling) -> Response:
+    values = await values_of(request)
+
+    def command(ledger: LeagueLedger, by: str) -> str:
+        position = required(values, "position", "choose a position from the team list")
+        name = required(values, "name", "give the new player a name")
+        shirt = number(values, "number", "a shirt number", low=1)
+        return str(
+            valid(lambda: ledger.hire_player(league, team, position, name, by=by, number=shirt))
+        )
+
+    try:
+        player = await run_in_threadpool(call.write, command)
+    except LedgerError as error:
+        # One error says a name or a shirt number (#7) is taken: beside the one it names.
+        fields = {**HIRE_FIELDS, "name-taken": "number" if "#" in error.message else "name"}
+        return await run_in_threadpool(
+            hire_form, request, league, team, values, errors_of(error, fields), status_of(error)
+        )
+    return see_other(f"/leagues/{league}/players/{player}")
+
+
+# --- buy -----------------------------------------------------------------------------------
+
+BUY_FIELDS = {"staff-limit": "count", "insufficient-treasury": "item", "not-allowed": "item"}
+
+
+def buy_form(
+    request: Request,
+    league: str,
+    team: str,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    row = team_row(found, team)
+    return page(
+        request,
+        "buy.html.j2",
+        status=status,
+        title=f"Buy for {row.name}",
+        crumbs=team_crumbs(found, row),
+        league=found,
+        team=row,
+        choices=reads.buy_choices(found, row),
+        values=values,
+        errors=errors,
+    )
+
+
+@router.get("/leagues/{league}/teams/{team}/buy")
+@needs("buy")
+def buy_page(request: Request, league: str, team: str) -> HTMLResponse:
+    return buy_form(request, league, team, {}, {})
+
+
+@router.post("/leagues/{league}/teams/{team}/buy")
+@needs("buy")
+async def buy(request: Request, league: str, team: str, call: Calling) -> Response:
+    values = await values_of(request)
+
+    def command(ledger: LeagueLedger, by: str) -> None:
+        item = required(values, "item", "choose what to buy")
+        count = number(values, "count", "how many", low=1) or 1
+        valid(lambda: ledger.buy(league, team, item, count, by=by))
+
+    try:
+        await run_in_threadpool(call.write, command)
+    except LedgerError as error:
+        return await run_in_threadpool(
+            buy_form, request, league, team, values, errors_of(error, BUY_FIELDS), status_of(error)
+        )
+    return see_other(f"/leagues/{league}/teams/{team}")
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+CORRECT_FIELDS = {
+    "correction-refused": "form",
+    "unknown-event": "form",
+    "invalid-input": "amendment",
+}
+
+
+def correct_form(
+    request: Request,
+    league: str,
+    seq: int,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    target = reads.summaries(found, [seq]).get(seq)
+    return page(
+        request,
+        "correct.html.j2",
+        status=status,
+        title=f"Correct event {seq}",
+        crumbs=[
+            ("Leagues", "/"),
+            (found.row.name, f"/leagues/{found.slug}"),
+            ("Audit", f"/leagues/{found.slug}/audit"),
+        ],
+        league=found,
+        seq=seq,
+        target=target,
+        values=values,
+        errors=errors,
+    )
+
+
+@router.get("/leagues/{league}/events/{seq}/correct")
+@needs("correct")
+def correct_page(request: Request, league: str, seq: int) -> HTMLResponse:
+    return correct_form(request, league, seq, {}, {})
+
+
+@router.post("/leagues/{league}/events/{seq}/correct")
+@needs("correct")
+async def correct(request: Request, league: str, seq: int, call: Calling) -> Response:
+    values = await values_of(request)
+
+    def command(ledger: LeagueLedger, by: str) -> None:
+        action = values.get("action", "void")
+        if action not in ("void", "amend"):
+            raise FieldInvalid("form", "choose to void or to amend the event")
+        reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
+        amendment = amendment_of(values.get("amendment", "")) if action == "amend" else {}
+        valid(
+            lambda: ledger.correct(league, seq, action, by=by, reason=reason, amendment=amendment)
+        )
+
+    try:
+        await run_in_threadpool(call.write, command)
+    except LedgerError as error:
+        return await run_in_threadpool(
+            correct_form,
+            request,
+            league,
+            seq,
+            values,
+            errors_of(error, CORRECT_FIELDS),
+            status_of(error),
+        )
+    return see_other(f"/leagues/{league}/audit#event-{seq}")
+
+
+def amendment_of(text: str) -> dict[str, Any]:
+    """``field=value`` lines, as ``ledger audit correct --set`` takes them: a value that
+    reads as JSON is that value, any other is text."""
+    amendment: dict[str, Any] = {}
+    for line in filter(None, (raw.strip() for raw in text.splitlines())):
+        key, sep, raw = line.partition("=")
+        if not sep or not key.strip():
+            raise FieldInvalid("amendment", f"each line is FIELD=VALUE, not '{line[:40]}'")
+        try:
+            amendment[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            amendment[key.strip()] = raw.strip()
+    if not amendment:
+        raise FieldInvalid("amendment", "an amendment names at least one FIELD=VALUE")
+    return amendment

@@ -1,0 +1,344 @@
+"""What the pages show: read from the read models as they stand (``ledger.view()`` and SQL),
+and, for a match's report and the audit trail, from the stored log itself.
+
+Nothing here catches up or refolds: the writer's process keeps the read models current
+after each command (docs/service.md), so a page costs a few queries. Every number comes
+from the read models or the league's ruleset, never from arithmetic done here.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass, replace
+
+import orjson
+
+from ledger.application.audit import ChainReport, verify_chain
+from ledger.application.checkpoints import latest_checkpoint
+from ledger.application.context import draft
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.log import league_id
+from ledger.domain.state import (
+    EventRef,
+    FaultLine,
+    LeagueRow,
+    MatchRow,
+    PlayerGameLine,
+    PlayerRow,
+    TeamRow,
+)
+from ledger.domain.values import TeamSheet
+from ledger.errors import UnknownMatch
+from ledger.projections.queries import Queries
+from ledger.projections.sql import SqlStore, table_of
+from ledger.reports.build import build_report
+from ledger.reports.render import Format, render
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
+
+RESULTS_SHOWN = 8
+AUDIT_PAGE = 50
+
+
+@dataclass(frozen=True)
+class League:
+    """One league as the pages read it: its row, its ruleset and its questions."""
+
+    row: LeagueRow
+    ruleset: Ruleset
+    queries: Queries
+    view: SqlStore
+
+    @property
+    def slug(self) -> str:
+        return self.row.slug
+
+    @property
+    def rating_label(self) -> str:
+        return self.ruleset.value_labels.get(self.ruleset.rating_key, "rating")
+
+    def team_names(self) -> dict[str, str]:
+        return {t.team_id: t.name for t in self.queries.teams()}
+
+    def player_names(self, ids: set[str]) -> dict[str, str]:
+        found = (self.view.get(PlayerRow, self.row.league_id, pid) for pid in sorted(ids))
+        return {p.player_id: p.name for p in found if p is not None}
+
+
+def open_league(ledger: LeagueLedger, slug: str) -> League:
+    view = ledger.view()
+    row = ledger.league_row(slug, view)
+    ruleset = find_ruleset(row.ruleset, row.options)
+    return League(row, ruleset, Queries(ledger.read_models.engine, row, ruleset, view), view)
+
+
+# --- the league's home --------------------------------------------------------------------
+
+
+def this_round(league: League) -> list[MatchRow]:
+    """The fixtures still to play in the earliest round of the current season with any."""
+    season = league.row.current_season
+    if not season:
+        return []
+    waiting = [m for m in league.queries.matches(season) if m.status == "scheduled"]
+    rounds = [m.round for m in waiting if m.round is not None]
+    first = min(rounds) if rounds else None
+    return [m for m in waiting if m.round == first]
+
+
+def latest_results(league: League, team: str | None = None) -> list[MatchRow]:
+    played = [m for m in league.queries.matches() if m.status == "played"]
+    if team is not None:
+        played = [m for m in played if team in (m.home, m.away, *m.others)]
+    return sorted(played, key=lambda m: m.recorded_seq or 0, reverse=True)[:RESULTS_SHOWN]
+
+
+# --- a team -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HireChoice:
+    """One line of the hire form's pick-list: the list price and how many more may join."""
+
+    id: str
+    name: str
+    cost: int
+    left: int
+
+
+def hire_choices(league: League, team: TeamRow) -> list[HireChoice]:
+    roster = league.queries.roster(team.team_id).players
+    choices = []
+    for position in league.ruleset.team_list(team.roster).positions:
+        same = [p for p in roster if p.position == position.id and p.roster == team.roster]
+        left = max(position.max - len(same), 0)
+        choices.append(HireChoice(position.id, position.name, position.cost, left))
+    return choices
+
+
+@dataclass(frozen=True)
+class BuyChoice:
+    item: SidelineItem
+    price: int
+    held: int
+
+
+def buy_choices(league: League, team: TeamRow) -> list[BuyChoice]:
+    """What the team may buy, at the price the ruleset asks of it now, and what it holds."""
+    items = league.ruleset.sideline_items(team).values()
+    return [
+        BuyChoice(item, league.ruleset.sideline_price(team, item.id, 1), held(team, item))
+        for item in items
+    ]
+
+
+def held(team: TeamRow, item: SidelineItem) -> int:
+    if item.counts_as == "reroll":
+        return team.rerolls
+    if item.counts_as == "fans":
+        return team.fans
+    return team.staff.get(item.id, 0)
+
+
+# --- a match ------------------------------------------------------------------------------
+
+
+def match_row(league: League, match: str) -> MatchRow:
+    row = league.view.get(MatchRow, league.row.league_id, match)
+    if row is None:
+        raise UnknownMatch(f"no match '{match}' in league {league.slug}")
+    return row
+
+
+def recorded_match(ledger: LeagueLedger, league: League, seq: int) -> ev.MatchRecorded | None:
+    """The match report recorded as event ``seq``, as recorded (a correction of it is
+    listed beside it), or None when it is a fault the read models pass over."""
+    if any(f.seq == seq for f in ledger.faults(league.slug)):
+        return None
+    found = ledger.recorder.select_events(league_id(league.slug), gt=seq - 1, lte=seq, limit=1)
+    if not found:
+        return None
+    event = ledger.mapper.to_domain_event(found[0])
+    return event if isinstance(event, ev.MatchRecorded) else None
+
+
+def match_lines(league: League, match: str) -> list[PlayerGameLine]:
+    lines = league.queries.lines(PlayerGameLine, match_id=match)
+    return sorted(lines, key=lambda line: (line.team_id, line.player_id))
+
+
+@dataclass(frozen=True)
+class Game:
+    """The game a report is entered for: a scheduled fixture, or one the coaches played
+    without one (a friendly, or a league game the commissioner did not schedule)."""
+
+    match: str
+    home: str
+    away: str
+    kind: str = "league"
+    season: int | None = None
+    round: int | None = None
+    fixture: bool = True
+
+
+def game_of(fixture: MatchRow) -> Game:
+    return Game(
+        fixture.match_id, fixture.home, fixture.away, fixture.kind, fixture.season, fixture.round
+    )
+
+
+def report_dice(league: League, game: Game) -> list[DiceNeed]:
+    """The rolls the ruleset asks of this game when played, whatever its result: the
+    report form offers a field for each (asked of a won and of a drawn game)."""
+    needs: dict[tuple[str, str | None], DiceNeed] = {}
+    for home_score in (1, 0):
+        played = draft(
+            ev.MatchRecorded,
+            {
+                "match": game.match,
+                "season": game.season,
+                "round": game.round,
+                "kind": game.kind,
+                "home": TeamSheet(team=game.home, touchdowns=home_score),
+                "away": TeamSheet(team=game.away, touchdowns=0),
+                "casualties": (),
+                "dice": (),
+                "others": (),
+                "concession": None,
+            },
+        )
+        for need in league.ruleset.match_dice(played, league.view, league.row.league_id):
+            needs.setdefault((need.purpose, need.subject), need)
+    return list(needs.values())
+
+
+# --- the audit trail ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One stored event: what it did, who caused it (account and role), when and why."""
+
+    seq: int
+    event_type: str
+    recorded_by: str
+    account: str | None
+    role: str | None
+    via: str | None
+    recorded_at: str
+    reason: str | None
+    summary: str = ""
+    voided: bool = False
+
+
+@dataclass(frozen=True)
+class Audit:
+    chain: ChainReport
+    faults: list[FaultLine]
+    lines: list[AuditLine]
+    corrections: list[EventRef]
+    older: int | None = None
+    """Where the next (older) page starts, when there is one."""
+
+
+def audit_lines(ledger: LeagueLedger, league: League, before: int | None) -> list[AuditLine]:
+    """A page of the log, newest first, read from the stored rows themselves (so the
+    envelope shows even for an event the read models could not apply)."""
+    stored = ledger.recorder.select_events(
+        league_id(league.slug), lte=before, desc=True, limit=AUDIT_PAGE
+    )
+    lines = [audit_line(s.originator_version, s.topic, s.state) for s in stored]
+    refs = summaries(league, [line.seq for line in lines])
+    return [
+        replace(line, summary=refs[line.seq].summary, voided=refs[line.seq].voided)
+        if line.seq in refs
+        else line
+        for line in lines
+    ]
+
+
+def audit_line(seq: int, topic: str, raw: bytes) -> AuditLine:
+    try:
+        state = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        state = {}
+    if not isinstance(state, dict):
+        state = {}
+    return AuditLine(
+        seq=seq,
+        event_type=topic.rpartition(":")[2],
+        recorded_by=str(state.get("recorded_by", "?")),
+        account=state.get("account"),
+        role=state.get("acting_as"),
+        via=state.get("via"),
+        recorded_at=str(state.get("timestamp", "")),
+        reason=state.get("reason"),
+    )
+
+
+def summaries(league: League, seqs: list[int]) -> dict[int, EventRef]:
+    if not seqs:
+        return {}
+    table = table_of(EventRef)
+    refs: list[EventRef] = league.queries.rows(EventRef, table.c.seq.in_(seqs))
+    return {ref.seq: ref for ref in refs}
+
+
+def corrections(league: League) -> list[EventRef]:
+    table = table_of(EventRef)
+    refs: list[EventRef] = league.queries.rows(EventRef, table.c.event_type == "EventCorrected")
+    unique = {ref.seq: ref for ref in refs}
+    return [unique[seq] for seq in sorted(unique, reverse=True)]
+
+
+def audit(ledger: LeagueLedger, league: League, before: int | None) -> Audit:
+    lines = audit_lines(ledger, league, before)
+    oldest = lines[-1].seq if lines else 1
+    return Audit(
+        chain=verify_chain(ledger.recorder, league_id(league.slug), league.slug),
+        faults=ledger.faults(league.slug),
+        lines=lines,
+        corrections=corrections(league),
+        older=oldest - 1 if oldest > 1 and len(lines) == AUDIT_PAGE else None,
+    )
+
+
+# --- the season report --------------------------------------------------------------------
+
+MEDIA = {
+    "html": "text/html; charset=utf-8",
+    "md": "text/markdown; charset=utf-8",
+    "json": "application/json",
+    "csv": "application/zip",
+}
+
+
+@dataclass(frozen=True)
+class Download:
+    content: bytes
+    media_type: str
+    filename: str
+
+
+def season_report(ledger: LeagueLedger, league: League, fmt: Format) -> Download:
+    """The latest season's report in ``fmt``, as ``ledger report`` writes it, made from
+    the read models as they stand (CSV: its tables in one zip)."""
+    lid = league_id(league.slug)
+    chain = verify_chain(ledger.recorder, lid, league.slug)
+    checkpoint = latest_checkpoint(ledger.read_models.engine, lid)
+    report = build_report(league.queries, None, chain, None, checkpoint)
+    content = render(report, fmt)
+    name = f"{league.slug}-season-{report.season.number}"
+    if isinstance(content, dict):
+        return Download(zipped(content), MEDIA["csv"], f"{name}-csv.zip")
+    return Download(content.encode("utf-8"), MEDIA[fmt], f"{name}.{fmt}")
+
+
+def zipped(files: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text.encode("utf-8-sig"))  # as 'ledger report' writes CSV
+    return buffer.getvalue()

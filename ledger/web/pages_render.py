@@ -1,0 +1,103 @@
+"""How a page is made: the Jinja2 environment (autoescaped, the season report's filters),
+who is asking, and the pages' own answer to an error (an HTML page with the ledger's
+sentence, where the JSON API answers a problem document).
+
+Every page is rendered here, with the signed-in account (or none) and the CSRF token its
+forms carry; a route only chooses the template and what to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from starlette.concurrency import run_in_threadpool
+
+from ledger.application.access import Principal, authorize
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import LeagueRow
+from ledger.errors import Forbidden, LedgerError, Unauthenticated
+from ledger.reports.text import FILTERS
+from ledger.web.auth import csrf_token, resolve, service_of
+from ledger.web.guard import Guarded
+from ledger.web.problems import TITLES, status_of
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("ledger.web", "templates"),
+        autoescape=select_autoescape(["html.j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+ENV = environment()
+
+
+def ledger_of(request: Request) -> LeagueLedger:
+    ledger: LeagueLedger = service_of(request).ledger
+    return ledger
+
+
+def who(request: Request) -> Principal | None:
+    """The signed-in account, or None (read once per request)."""
+    return resolve(request)
+
+
+def page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """Render ``template`` with what every page shows: the account and its CSRF token."""
+    shown = {"crumbs": (), **context, "me": resolve(request), "csrf": csrf_token(request)}
+    html = ENV.get_template(template).render(shown)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def error_page(request: Request, error: LedgerError) -> Response:
+    """The page for a refused or failed request: its status and the CLI's sentence. A
+    reader who is not signed in is sent to sign in first, and brought back after."""
+    status = status_of(error)
+    if isinstance(error, Unauthenticated) and request.method == "GET":
+        return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+    return page(
+        request,
+        "error.html.j2",
+        status=status,
+        title=TITLES.get(status, "Error"),
+        heading=TITLES.get(status, "Error"),
+        code=error.code,
+        message=error.message,
+        http_status=status,
+        here=request.url.path,
+    )
+
+
+def may(who: Principal | None, league: LeagueRow, action: str, team: str | None = None) -> bool:
+    """Whether ``who`` may take ``action`` (a page shows its button only then)."""
+    try:
+        authorize(who, league.slug, action, team=team, public=league.public)
+    except (Forbidden, Unauthenticated):
+        return False
+    return True
+
+
+class PageRoute(Guarded):
+    """The route class of the pages: the API's guard (authorization before the body is
+    read, the CSRF token of a cookie-signed form), but a refusal is an HTML page with the
+    reason, not a problem document."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        inner = super().get_route_handler()
+
+        async def handler(request: Request) -> Response:
+            try:
+                return await inner(request)
+            except LedgerError as error:
+                return await run_in_threadpool(error_page, request, error)
+
+        return handler

@@ -1,0 +1,369 @@
+"""The match report forms: a coach enters a game's report (pick-lists from both rosters,
+the dice the league's rules ask for), the opposing coach confirms or disputes it, the
+commissioner approves or rejects it (ledger/application/submissions.py, the same steps as
+``ledger submission ...``; the answers are in ``pages_answers``).
+
+A report is entered for a scheduled fixture (``/matches/{match}/report``) or for a game
+played without one (``/report``: first the two teams, then the form). The form's fields
+become the documented report format (docs/match-report.md) and go through the same
+``MatchReport`` model and checks as a report file; every rule is the command's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, get_args
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from ledger.application import submissions
+from ledger.application.access import authorize
+from ledger.application.reports import MatchReport
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import PlayerRow, SubmissionRow, TeamRow
+from ledger.domain.values import CasualtyCause, validation_problem
+from ledger.errors import LedgerError, MalformedReport
+from ledger.rules.protocol import DiceNeed
+from ledger.web import pages_reads as reads
+from ledger.web.guard import Call, needs
+from ledger.web.pages_forms import (
+    Calling,
+    Errors,
+    FieldInvalid,
+    errors_of,
+    number,
+    see_other,
+    values_of,
+)
+from ledger.web.pages_reads import Game
+from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.problems import status_of
+
+router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+PLAYER_ROWS = 8
+CASUALTY_ROWS = 4
+CAUSES: tuple[str, ...] = get_args(CasualtyCause)
+KINDS = ("league", "friendly", "exhibition")
+"""What a game entered without a fixture may count as (play-offs are scheduled)."""
+
+REPORT_FIELDS = {
+    "malformed-report": "form",
+    "invalid-dice": "dice",
+    "unknown-player": "players",
+    "player-not-in-team": "players",
+    "player-unavailable": "players",
+    "invalid-input": "form",
+}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One team's part of the report form: its pick-list is its roster."""
+
+    key: str
+    team: TeamRow
+    players: list[PlayerRow]
+
+
+def crumbs(league: reads.League) -> list[tuple[str, str]]:
+    return [("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")]
+
+
+def report_form(
+    request: Request,
+    league: str,
+    game: Game,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    sides = [
+        Side(key, found.queries.team(team), found.queries.roster(team).players)
+        for key, team in (("home", game.home), ("away", game.away))
+    ]
+    names = found.team_names()
+    return page(
+        request,
+        "report.html.j2",
+        status=status,
+        title="Match report",
+        crumbs=crumbs(found),
+        league=found,
+        game=game,
+        action=action_of(found, game),
+        sides=sides,
+        acting_for=names.get(submitter(request, found, game), "the commissioner"),
+        names=names,
+        dice=reads.report_dice(found, game),
+        causes=CAUSES,
+        kinds=KINDS,
+        player_rows=PLAYER_ROWS,
+        casualty_rows=CASUALTY_ROWS,
+        values=values,
+        errors=errors,
+    )
+
+
+def action_of(league: reads.League, game: Game) -> str:
+    if game.fixture:
+        return f"/leagues/{league.slug}/matches/{game.match}/report"
+    return f"/leagues/{league.slug}/report"
+
+
+def submitter(request: Request, league: reads.League, game: Game) -> str:
+    """The team the account submits for: one it coaches, else (a commissioner) home."""
+    me = who(request)
+    coached = me.teams_in(league.slug) if me else ()
+    return next((t for t in (game.home, game.away) if t in coached), game.home)
+
+
+def may_submit(request: Request, league: reads.League, game: Game) -> None:
+    """Forbidden, saying why, unless the account may submit this game's report; checked
+    before the form is shown, and by the command's route again on the POST."""
+    team = submitter(request, league, game)
+    authorize(who(request), league.slug, "submit_report", team=team, public=league.row.public)
+
+
+# --- a fixture's report ---------------------------------------------------------------------
+
+
+@router.get("/leagues/{league}/matches/{match}/report")
+@needs("submit_report", team_in_body=True)
+def fixture_form(request: Request, league: str, match: str) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    game = reads.game_of(reads.match_row(found, match))
+    may_submit(request, found, game)
+    return report_form(request, league, game, {}, {})
+
+
+@router.post("/leagues/{league}/matches/{match}/report")
+@needs("submit_report", team_in_body=True)
+async def submit_fixture(request: Request, league: str, match: str, call: Calling) -> Response:
+    values = await values_of(request)
+    return await submitted(
+        request,
+        league,
+        call,
+        values,
+        lambda found: reads.game_of(reads.match_row(found, match)),
+    )
+
+
+# --- a game without a fixture ---------------------------------------------------------------
+
+
+@router.get("/leagues/{league}/report")
+@needs("submit_report", team_in_body=True)
+def game_form(
+    request: Request, league: str, home: str = "", away: str = "", kind: str = "league"
+) -> HTMLResponse:
+    """Without both teams, the choice of the game (this round's fixtures, or two teams);
+    with them, the report form for that game."""
+    found = reads.open_league(ledger_of(request), league)
+    values = {"home": home, "away": away, "kind": kind}
+    if not home or not away:
+        return choose_game(request, found, values, {})
+    try:
+        game = game_from(found, values)
+        may_submit(request, found, game)
+    except LedgerError as error:
+        return choose_game(request, found, values, errors_of(error, {}), status_of(error))
+    return report_form(request, league, game, {"match": game.match}, {})
+
+
+def choose_game(
+    request: Request,
+    league: reads.League,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int = 200,
+) -> HTMLResponse:
+    me = who(request)
+    teams = sorted(league.queries.teams(), key=lambda t: t.name)
+    fixtures = [
+        m
+        for m in reads.this_round(league)
+        if any(may(me, league.row, "submit_report", t) for t in (m.home, m.away))
+    ]
+    return page(
+        request,
+        "choose_game.html.j2",
+        status=status,
+        title="Which game?",
+        crumbs=crumbs(league),
+        league=league,
+        fixtures=fixtures,
+        names=league.team_names(),
+        mine=[t for t in teams if may(me, league.row, "submit_report", t.team_id)],
+        teams=teams,
+        kinds=KINDS,
+        values=values,
+        errors=errors,
+    )
+
+
+def game_from(league: reads.League, values: Mapping[str, str]) -> Game:
+    """The game the form names: two different teams of the league, what it counts for,
+    and its id (one the ledger proposes unless the coach gives one)."""
+    home, away = values.get("home", ""), values.get("away", "")
+    kind = values.get("kind", "league")
+    league.queries.team(home), league.queries.team(away)  # UnknownTeam, saying which exist
+    if home == away:
+        raise FieldInvalid("away", "a team does not play itself: choose its opponent")
+    if kind not in KINDS:
+        raise FieldInvalid("kind", f"a game without a fixture is {', '.join(KINDS)}")
+    season = league.row.current_season or None
+    match = values.get("match", "").strip() or proposed_id(league)
+    return Game(match, home, away, kind, season if kind == "league" else None, None, False)
+
+
+def proposed_id(league: reads.League) -> str:
+    """The next match id the ledger would give, past those of reports still waiting."""
+    waiting = league.view.select(SubmissionRow, league_id=league.row.league_id)
+    return f"m{league.row.next_match + sum(1 for s in waiting if s.status in submissions.PENDING)}"
+
+
+@router.post("/leagues/{league}/report")
+@needs("submit_report", team_in_body=True)
+async def submit_game(request: Request, league: str, call: Calling) -> Response:
+    values = await values_of(request)
+    return await submitted(request, league, call, values, lambda found: game_from(found, values))
+
+
+# --- submitting ----------------------------------------------------------------------------
+
+
+async def submitted(
+    request: Request,
+    league: str,
+    call: Call,
+    values: Mapping[str, str],
+    game_in: Callable[[reads.League], Game],
+) -> Response:
+    """Submit the report the form holds, as the account, for the team it coaches; the
+    form again with the error beside its field when refused."""
+    games: list[Game] = []
+
+    def command(ledger: LeagueLedger, by: str) -> str:
+        found = reads.open_league(ledger, league)
+        games.append(game_in(found))
+        report = report_of(values, games[0], reads.report_dice(found, games[0]))
+        team = submissions.submitting_team(call.principal, league, report)
+        call.authorize_team("submit_report", team)
+        roll = values.get("roll_missing") == "1"
+        return submissions.submit(ledger, league, team, report, by=by, roll_missing=roll)
+
+    try:
+        submission = await run_in_threadpool(call.write, command)
+    except LedgerError as error:
+        if not games:  # the game itself was refused (an unknown team): choose again
+            raise
+        shown = replace(games[0], match=values.get("match") or games[0].match)
+        return await run_in_threadpool(
+            report_form,
+            request,
+            league,
+            shown,
+            values,
+            errors_of(error, REPORT_FIELDS),
+            status_of(error),
+        )
+    return see_other(f"/leagues/{league}/submissions/{submission}")
+
+
+def report_of(values: Mapping[str, str], game: Game, dice: list[DiceNeed]) -> MatchReport:
+    """The documented report format (docs/match-report.md), from the form's fields."""
+    data: dict[str, Any] = {
+        "match": game.match,
+        "kind": game.kind,
+        "home": side_of(values, "home", game.home),
+        "away": side_of(values, "away", game.away),
+        "casualties": casualties_of(values),
+    }
+    if not game.fixture and game.season:
+        data["season"] = game.season
+    for key in ("played_on", "weather"):
+        if values.get(key, "").strip():
+            data[key] = values[key].strip()
+    dice_of(values, dice, data)
+    try:
+        return MatchReport.model_validate(data)
+    except ValidationError as error:
+        raise MalformedReport(f"the report: {validation_problem(error)}") from None
+
+
+def side_of(values: Mapping[str, str], key: str, team: str) -> dict[str, Any]:
+    side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
+    touchdowns = number(values, f"{key}-touchdowns", "touchdowns")
+    if touchdowns is not None:
+        side["touchdowns"] = touchdowns
+    if values.get(f"{key}-stalled") == "1":
+        side["stalled"] = True
+    for i in range(PLAYER_ROWS):
+        line = player_line(values, f"{key}-{i}")
+        if line:
+            side["players"].append(line)
+    return side
+
+
+def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:
+    player = values.get(f"{row}-player", "").strip()
+    stats = {s: number(values, f"{row}-{s}", s.upper()) for s in ("td", "comp", "int", "mvp")}
+    if not player:
+        if any(stats.values()):
+            raise FieldInvalid("players", "a line with figures names no player: choose one")
+        return None
+    return {"player": player, **{k: v for k, v in stats.items() if v}}
+
+
+def casualties_of(values: Mapping[str, str]) -> list[dict[str, Any]]:
+    found = []
+    for i in range(CASUALTY_ROWS):
+        row = f"cas-{i}"
+        victim = values.get(f"{row}-victim", "").strip()
+        if not victim:
+            continue
+        line: dict[str, Any] = {"victim": victim, "cause": values.get(f"{row}-cause", "block")}
+        if values.get(f"{row}-by", "").strip():
+            line["by"] = values[f"{row}-by"].strip()
+        for key in ("roll", "lasting"):
+            value = number(values, f"{row}-{key}", f"casualty {i + 1}'s {key} roll", low=1)
+            if value is not None:
+                line[key] = value
+        found.append(line)
+    return found
+
+
+def dice_of(values: Mapping[str, str], needs: list[DiceNeed], data: dict[str, Any]) -> None:
+    """Each roll entered goes where the report format puts it: a team's own rolls on its
+    side, the rest on the match."""
+    for need in needs:
+        key = f"dice-{need.subject or 'match'}-{need.purpose}"
+        rolled = dice_values(values.get(key, ""), need.purpose)
+        if rolled is None:
+            continue
+        side = next((s for s in ("home", "away") if data[s]["team"] == need.subject), None)
+        if side is not None:
+            data[side]["dice"][need.purpose] = rolled
+        elif need.subject is None:
+            data.setdefault("dice", {})[need.purpose] = rolled
+        else:
+            data.setdefault("dice", {}).setdefault(need.purpose, {})[need.subject] = rolled
+
+
+def dice_values(text: str, purpose: str) -> int | list[int] | None:
+    parts = text.replace(",", " ").split()
+    if not parts:
+        return None
+    if not all(p.isdigit() and len(p) <= 3 for p in parts):
+        raise FieldInvalid(
+            "dice", f"the {purpose.replace('_', ' ')} roll is numbers, not '{text[:20]}'"
+        )
+    numbers = [int(p) for p in parts]
+    return numbers[0] if len(numbers) == 1 else numbers

@@ -1,0 +1,198 @@
+"""Errors as RFC 9457 problem details: the domain error's stable code and its sentence.
+
+A route raises the same ``LedgerError`` the CLI prints; the handlers here give it an HTTP
+status and the ``application/problem+json`` body. Nothing here echoes the request: a
+rejected field is named, never repeated back (it may be a password).
+
+Statuses: 401 unauthenticated, 403 forbidden, 404 not found, 412 a stale ``If-Match``,
+422 input of the wrong shape, 409 a rule of the league's edition or a concurrent writer
+(the request was well formed; the books' current state refuses it), 400 the rest, 503 the
+database could not be used. A 500 is a bug, and the last handler still answers it as a
+problem without a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+import sqlalchemy.exc
+from eventsourcing.persistence import OperationalError, PersistenceError
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException
+
+from ledger.domain.values import validation_problem
+from ledger.errors import (
+    ConcurrentUpdate,
+    EventDoesNotApply,
+    Forbidden,
+    InvalidInput,
+    LedgerError,
+    NotFound,
+    RuleViolation,
+    Unauthenticated,
+    VersionMismatch,
+)
+
+log = logging.getLogger("ledger.web")
+
+MEDIA_TYPE = "application/problem+json"
+TYPE_BASE = "https://bb-league-ledger/problems/"
+
+
+class CsrfRefused(Forbidden):
+    """A cookie-signed POST without its session's CSRF token (a forged form, or a page
+    kept open across a sign-in)."""
+
+    code = "csrf"
+
+
+class TooManyAttempts(LedgerError):
+    """Too many failed sign-ins for an account or from an address (429)."""
+
+    code = "too-many-attempts"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class KeyReused(InvalidInput):
+    """An ``Idempotency-Key`` sent again with a different request."""
+
+    code = "idempotency-key-reused"
+
+
+STATUSES: tuple[tuple[type[LedgerError], int], ...] = (
+    (TooManyAttempts, 429),
+    (Unauthenticated, 401),
+    (Forbidden, 403),
+    (NotFound, 404),
+    (VersionMismatch, 412),
+    (InvalidInput, 422),
+    (RuleViolation, 409),
+    (ConcurrentUpdate, 409),
+    (EventDoesNotApply, 409),
+)
+"""The first class an error is an instance of gives its status; any other is 400."""
+
+TITLES = {
+    400: "Bad request",
+    401: "Sign in first",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Refused by the books",
+    412: "The league has changed",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Invalid input",
+    429: "Too many attempts",
+    500: "Internal error",
+    503: "The database is unavailable",
+}
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem: ``code`` is the ledger's stable error code."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+class ProblemResponse(JSONResponse):
+    media_type = MEDIA_TYPE
+
+
+def status_of(error: LedgerError) -> int:
+    return next((status for kind, status in STATUSES if isinstance(error, kind)), 400)
+
+
+def problem(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None
+) -> ProblemResponse:
+    body = Problem(
+        type=TYPE_BASE + code,
+        title=TITLES.get(status, "Error"),
+        status=status,
+        detail=detail,
+        code=code,
+    )
+    return ProblemResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+def from_error(error: LedgerError) -> ProblemResponse:
+    status = status_of(error)
+    headers = {"WWW-Authenticate": 'Bearer realm="ledger"'} if status == 401 else None
+    retry = getattr(error, "retry_after", None)
+    if retry is not None:
+        headers = {**(headers or {}), "Retry-After": str(retry)}
+    return problem(status, error.code, error.message, headers)
+
+
+def from_validation(errors: list[Any]) -> ProblemResponse:
+    """Malformed JSON is 400; JSON of the wrong shape (unknown field, wrong type) 422.
+    Only where and what is said, never the value that was sent."""
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return problem(400, "malformed-json", "the request body is not valid JSON")
+    return problem(422, "invalid-input", "; ".join(where_and_what(e) for e in errors[:5]))
+
+
+def where_and_what(error: dict[str, Any]) -> str:
+    place = ".".join(str(p)[:40] for p in error.get("loc", ()) if p != "body")
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{place}: {message}" if place else message
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers: every error a request can meet becomes a problem."""
+
+    async def ledger_error(_: Request, error: Exception) -> ProblemResponse:
+        assert isinstance(error, LedgerError)
+        return from_error(error)
+
+    async def request_invalid(_: Request, error: Exception) -> ProblemResponse:
+        assert isinstance(error, RequestValidationError)
+        return from_validation(list(error.errors()))
+
+    async def model_invalid(_: Request, error: Exception) -> ProblemResponse:
+        # A command's event refused a value the request carried (a name too long...).
+        assert isinstance(error, ValidationError)
+        return problem(422, "invalid-input", validation_problem(error))
+
+    async def http_error(_: Request, error: Exception) -> ProblemResponse:
+        assert isinstance(error, HTTPException)
+        code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http")
+        detail = error.detail if isinstance(error.detail, str) else TITLES.get(400, "")
+        return problem(error.status_code, code, detail, dict(error.headers or {}))
+
+    async def store_error(_: Request, error: Exception) -> ProblemResponse:
+        log.error("store unavailable: %s", type(error).__name__)
+        return problem(503, "store", "the ledger's database could not be used; try again")
+
+    async def last_resort(request: Request, error: Exception) -> ProblemResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return problem(500, "internal", "the service failed on this request; nothing more is said")
+
+    app.add_exception_handler(LedgerError, ledger_error)
+    app.add_exception_handler(RequestValidationError, request_invalid)
+    app.add_exception_handler(ValidationError, model_invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    for kind in (OperationalError, PersistenceError, sqlite3.OperationalError):
+        app.add_exception_handler(kind, store_error)
+    app.add_exception_handler(sqlalchemy.exc.OperationalError, store_error)
+    app.add_exception_handler(Exception, last_resort)
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": TITLES[status]}
+    for status in (400, 401, 403, 404, 409, 412, 422, 429, 503)
+}
+"""The problem responses every API operation may give, for the OpenAPI document."""

@@ -1,0 +1,423 @@
+"""Bad input at the command line: one ``error[...]`` line, a non-zero exit, nothing stored.
+
+Each test is one case of issue 11 ("What goes wrong" 1, 5, 6 and 7) that used to store a
+wrong fact, print a traceback or leave a ledger that no command could open. The commands
+run in this process (``cli.main.main``, as the ``ledger`` script calls it), so an
+exception that escapes the error boundary fails the test with its traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+
+LEAGUE_SCRIPT = """
+league create owl --name "Old World League" --ruleset bb2020
+team register reavers --name "Reikland Reavers" --coach Jay --roster human
+team register rats --name Scramblers --coach Rob --roster skaven
+team hire rats gutter_runner Skweek --number 1
+""" + "".join(f'team hire reavers lineman "Human {i}" --number {i}\n' for i in range(1, 12))
+
+FINE_REPORT = """
+match: g1
+played_on: "2026-11-16"
+home: {team: reavers, players: [{player: Human 1, td: 1, mvp: 1}]}
+away: {team: rats, touchdowns: 0, players: [{player: Skweek, mvp: 1}]}
+"""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def error_line(self) -> str:
+        """The one line a refusal prints (the test fails if there is more)."""
+        lines = self.err.strip().splitlines()
+        assert self.code != 0, f"accepted:\n{self.out}"
+        assert len(lines) == 1, self.err
+        assert lines[0].startswith("error["), lines[0]
+        return lines[0]
+
+
+def run_ledger(db: Path, *args: str, env: dict[str, str | None] | None = None) -> Outcome:
+    """``ledger --db DB --as tester ARGS...`` in this process."""
+    runner = CliRunner()
+    argv = ["ledger", "--db", str(db), "--as", "tester", *args]
+    code = 0
+    with runner.isolation(
+        env={"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None, **(env or {})}
+    ) as (
+        out,
+        err,
+        _,
+    ):
+        before, sys.argv = sys.argv, argv
+        try:
+            main()
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            sys.argv = before
+    return Outcome(
+        code, out.getvalue().decode(errors="replace"), err.getvalue().decode(errors="replace")
+    )
+
+
+def stored_events(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as connection:
+        (count,) = connection.execute("SELECT count(*) FROM stored_events").fetchone()
+    return int(count)
+
+
+def refused(db: Path, code: str, *args: str) -> str:
+    """Run a command that must be refused with ``code``; nothing may be stored."""
+    before = stored_events(db)
+    line = run_ledger(db, *args).error_line
+    assert line.startswith(f"error[{code}]: "), line
+    assert stored_events(db) == before
+    return line
+
+
+def still_works(db: Path) -> None:
+    """Every command still opens the ledger after a refusal."""
+    for command in (("standings",), ("roster", "reavers"), ("audit", "verify")):
+        done = run_ledger(db, *command)
+        assert done.code == 0, done.err
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("template")
+    script = folder / "setup.ledger"
+    script.write_text(LEAGUE_SCRIPT)
+    db = folder / "owl.db"
+    done = run_ledger(db, "run", str(script))
+    assert done.code == 0, done.err
+    return db
+
+
+@pytest.fixture
+def league(template: Path, tmp_path: Path) -> Path:
+    """A fresh copy of a league of two teams (the template's ledger is closed)."""
+    db = tmp_path / "owl.db"
+    db.write_bytes(template.read_bytes())
+    return db
+
+
+def report_file(tmp_path: Path, text: str, name: str = "game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def record(db: Path, report: Path) -> Outcome:
+    return run_ledger(db, "match", "record", str(report), "--roll")
+
+
+# --- 1. numbers the store cannot hold -------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [2**63, 10**20])
+def test_a_touchdown_count_beyond_the_bounds_is_refused_and_the_ledger_still_works(
+    league: Path, tmp_path: Path, number: int
+) -> None:
+    report = report_file(
+        tmp_path,
+        f"home: {{team: reavers, players: [{{player: Human 1, td: {number}}}]}}\n"
+        "away: {team: rats}\n",
+    )
+    line = refused(league, "malformed-report", "match", "record", str(report), "--roll")
+    assert "home.players.0.td" in line
+    assert "50" in line
+    still_works(league)
+
+
+def test_a_team_score_of_ten_to_the_twentieth_is_refused(league: Path, tmp_path: Path) -> None:
+    report = report_file(tmp_path, "home: {team: reavers, touchdowns: 100000000000000000000}\n"
+                         "away: {team: rats}\n")  # fmt: skip
+    refused(league, "malformed-report", "match", "record", str(report), "--roll")
+    still_works(league)
+
+
+@pytest.mark.parametrize("amount", [str(10**20), str(2**63 - 1), str(2**63)])
+def test_a_treasury_adjustment_beyond_a_hundred_million_is_one_line(
+    league: Path, amount: str
+) -> None:
+    line = refused(
+        league, "invalid-input", "team", "adjust", "reavers", "--reason", "x", "--", amount
+    )
+    assert "amount" in line
+    still_works(league)
+
+
+def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
+    report = report_file(
+        tmp_path,
+        "home: {team: reavers, players: [{player: Human 1, td: true}]}\naway: {team: rats}\n",
+    )
+    assert "valid integer" in refused(league, "malformed-report", "match", "record", str(report))
+
+
+def test_a_quoted_number_is_not_a_number_in_a_json_report(league: Path, tmp_path: Path) -> None:
+    data = {"home": {"team": "reavers", "touchdowns": "1"}, "away": {"team": "rats"}}
+    report = report_file(tmp_path, json.dumps(data), "game.json")
+    assert "home.touchdowns" in refused(league, "malformed-report", "match", "record", str(report))
+
+
+# --- 5. contradicting facts -----------------------------------------------------------------
+
+
+def test_a_casualty_outcome_that_disagrees_with_its_roll_is_refused_naming_both(
+    league: Path, tmp_path: Path
+) -> None:
+    report = report_file(
+        tmp_path,
+        FINE_REPORT + "casualties: [{victim: Human 2, by: Skweek, roll: 3, outcome: dead}]\n",
+    )
+    line = refused(league, "invalid-dice", "match", "record", str(report), "--roll")
+    assert "3" in line
+    assert "badly_hurt" in line
+    assert "dead" in line
+
+
+def test_a_casualty_outcome_that_agrees_with_its_roll_is_recorded(
+    league: Path, tmp_path: Path
+) -> None:
+    report = report_file(
+        tmp_path,
+        FINE_REPORT + "casualties: [{victim: Human 2, by: Skweek, roll: 3, outcome: badly_hurt}]\n",
+    )
+    assert record(league, report).code == 0
+
+
+def test_a_day_first_date_is_refused_with_the_iso_date_to_write(
+    league: Path, tmp_path: Path
+) -> None:
+    report = report_file(tmp_path, FINE_REPORT.replace('"2026-11-16"', '"16/11/2026"'))
+    line = refused(league, "malformed-report", "match", "record", str(report), "--roll")
+    assert "played_on" in line
+    assert "2026-11-16" in line
+
+
+def test_an_unquoted_impossible_date_is_one_line(league: Path, tmp_path: Path) -> None:
+    report = report_file(tmp_path, FINE_REPORT.replace('"2026-11-16"', "2026-02-30"))
+    assert "played_on" in refused(league, "malformed-report", "match", "record", str(report))
+
+
+def test_an_unquoted_yaml_date_is_recorded_as_an_iso_date(league: Path, tmp_path: Path) -> None:
+    report = report_file(tmp_path, FINE_REPORT.replace('"2026-11-16"', "2026-11-16"))
+    assert record(league, report).code == 0
+    with sqlite3.connect(league) as connection:
+        (state,) = connection.execute(
+            "SELECT state FROM stored_events WHERE topic LIKE '%MatchRecorded'"
+        ).fetchone()
+    assert json.loads(state)["played_on"] == "2026-11-16"
+
+
+# --- 6. one line for every mistake ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "place"),
+    [
+        (("team", "register", "", "--name", "X", "--coach", "C", "--roster", "human"), "team"),
+        (
+            ("team", "register", "elves", "--name", "  ", "--coach", "C", "--roster", "human"),
+            "name",
+        ),
+        (("team", "register", "elves", "--name", "E", "--coach", "", "--roster", "human"), "coach"),
+        (
+            ("team", "register", "a" * 5000, "--name", "E", "--coach", "C", "--roster", "human"),
+            "team",
+        ),
+        (("team", "hire", "reavers", "lineman", " "), "name"),
+    ],
+)
+def test_empty_blank_and_endless_ids_and_names_are_one_line(
+    league: Path, args: tuple[str, ...], place: str
+) -> None:
+    assert place in refused(league, "invalid-input", *args)
+
+
+def test_ten_megabytes_of_free_text_are_refused(league: Path) -> None:
+    line = refused(
+        league, "invalid-input", "team", "adjust", "reavers", "5000", "--reason", "x" * 10_000_000
+    )
+    assert "reason" in line
+
+
+def test_free_text_in_a_report_is_bounded(league: Path, tmp_path: Path) -> None:
+    report = report_file(tmp_path, FINE_REPORT + f"weather: {'rain ' * 400}\n")
+    assert "weather" in refused(league, "malformed-report", "match", "record", str(report))
+
+
+@pytest.mark.parametrize("out", [".", "/", "missing-folder/owl.jsonl", "/dev/full"])
+def test_export_to_a_place_that_cannot_hold_it_is_one_line(
+    league: Path, tmp_path: Path, out: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if out == "/dev/full" and not Path(out).exists():
+        pytest.skip("no /dev/full here")
+    monkeypatch.chdir(tmp_path)
+    assert out in refused(league, "file", "export", "--out", out)
+
+
+def test_a_report_name_longer_than_the_system_allows_is_one_line(
+    league: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / ("r" * 300 + ".html")
+    assert "too long" in refused(league, "report-not-written", "report", "--out", str(out))
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("deep.json", '{"home": ' * 5000 + "1" + "}" * 5000), ("deep.yaml", "home: " + "[" * 5000)],
+)
+def test_a_report_nested_five_thousand_deep_is_one_line(
+    league: Path, tmp_path: Path, name: str, text: str
+) -> None:
+    report = report_file(tmp_path, text, name)
+    refused(league, "malformed-report", "match", "record", str(report))
+
+
+def test_a_report_that_is_not_utf8_is_one_line(league: Path, tmp_path: Path) -> None:
+    report = tmp_path / "latin1.yaml"
+    report.write_bytes(
+        "home: {team: reavers}\naway: {team: rats}\nweather: sp\xe4t\n".encode("latin-1")
+    )
+    assert "UTF-8" in refused(league, "malformed-report", "match", "record", str(report))
+
+
+def test_a_report_over_a_mebibyte_is_refused_unread(league: Path, tmp_path: Path) -> None:
+    padding = "#" + " " * 100 + "\n"
+    report = report_file(tmp_path, FINE_REPORT + padding * 11_000)
+    assert "1 MiB" in refused(league, "malformed-report", "match", "record", str(report), "--roll")
+
+
+def limited_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def run_in_a_child(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``ledger`` in a child process with 1 GiB of memory: the old code read /dev/zero
+    until it ran out, which must not take the machine's memory with it."""
+    ledger = str(Path(sys.executable).parent / "ledger")
+    return subprocess.run(
+        [ledger, "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limited_memory,
+        env={**os.environ, "LEDGER_LEAGUE": ""},
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_a_report_from_dev_zero_is_refused_without_reading_it_all(league: Path) -> None:
+    done = run_in_a_child(league, "match", "record", "/dev/zero")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error[malformed-report]: /dev/zero is larger than 1 MiB")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_an_import_file_that_is_a_device_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    done = run_in_a_child(db, "import", "/dev/zero")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == "error[file]: /dev/zero is not a regular file"
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ['{"format": "bb-league-ledger/events", "version": 1, "league": "owl", "events": 1}', "5"],
+        ['{"format": "bb-league-ledger/events", "version": 1, "league": "owl", "events": 0}'],
+    ],
+    ids=["an-event-that-is-a-number", "a-header-and-no-events"],
+)
+def test_an_import_file_that_is_no_league_is_refused(tmp_path: Path, lines: list[str]) -> None:
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "restored.db"
+    refused(db, "import-refused", "import", str(backup))
+    assert stored_events(db) == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("match", "inducements", "g1", "reavers", "--buy", "bribes=lots"),
+        ("team", "redraft", "reavers", "--carry", "reroll=two"),
+        ("team", "advance", "reavers", "Human 1", "characteristic", "--die", "characteristic=x"),
+    ],
+)
+def test_a_count_that_is_not_a_number_is_a_usage_error(league: Path, args: tuple[str, ...]) -> None:
+    before = stored_events(league)
+    done = run_ledger(league, *args)
+    assert done.code == 2
+    assert "Error: Invalid value" in done.err
+    assert stored_events(league) == before
+
+
+# --- 7. a typo in --db ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args", [("standings",), ("audit", "verify"), ("export",), ("history", "reavers"), ("report",)]
+)
+def test_a_reading_command_on_a_missing_ledger_file_creates_nothing(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    typo = tmp_path / "owll.db"
+    line = refused(typo, "no-ledger", *args)
+    assert str(typo) in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_creating_a_league_says_it_made_a_new_ledger_file(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    done = run_ledger(db, "league", "create", "owl", "--name", "OWL", "--ruleset", "bb2020")
+    assert done.code == 0, done.err
+    assert done.err.strip() == f"ledger: created a new ledger at {db}"
+    again = run_ledger(db, "league", "create", "two", "--name", "Two", "--ruleset", "bb2020")
+    assert again.err == ""
+
+
+def test_a_refused_league_creation_leaves_no_ledger_file(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    refused(
+        db, "invalid-input", "league", "create", "Old World", "--name", "O", "--ruleset", "bb2020"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_demo_builds_its_league_in_the_file_db_names(in_tmp: Path) -> None:
+    db = in_tmp / "mine.db"
+    done = run_ledger(db, "demo")
+    assert done.code == 0, done.err
+    assert stored_events(db) > 50
+    assert not (in_tmp / "demo").exists()
+    assert "already exists" in refused(db, "file", "demo")

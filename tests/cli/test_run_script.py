@@ -1,0 +1,86 @@
+"""``ledger run SCRIPT`` is all or nothing; ``--each`` stores line by line and says how
+to resume (issue 11, problem 4)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+LEDGER = str(Path(sys.executable).parent / "ledger")
+
+SETUP = """\
+league create owl --name "Old World League" --ruleset bb2020
+team register reavers --name "Reikland Reavers" --coach Jay --roster human
+team hire reavers lineman "Otto Brandt" --number 6
+"""
+TYPO = 'team hire reavers linemen "Hans Kohl" --number 7\n'
+FIXED = 'team hire reavers lineman "Hans Kohl" --number 7\n'
+
+
+def ledger(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LEDGER, "--db", str(db), "--as", "tester", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def players(db: Path) -> list[str]:
+    done = ledger(db, "roster", "reavers", "--json")
+    assert done.returncode == 0, done.stderr
+    return [p["name"] for p in json.loads(done.stdout)["players"]]
+
+
+def one_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode != 0
+    # besides the note a writing command gives when it creates the ledger file
+    lines = [n for n in done.stderr.strip().splitlines() if not n.startswith("ledger: created")]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error["), lines[0]
+    return lines[0]
+
+
+def test_a_script_failing_at_its_last_line_stores_nothing_and_runs_again_whole(
+    tmp_path: Path,
+) -> None:
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    script.write_text(SETUP + TYPO)
+    error = one_error(ledger(db, "run", str(script)))
+    assert "setup.ledger:4:" in error
+    assert "nothing of the script was stored" in error
+    assert json.loads(ledger(db, "league", "list", "--json").stdout or "[]") == []
+
+    script.write_text(SETUP + FIXED)
+    done = ledger(db, "run", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "as one unit" in done.stdout
+    assert players(db) == ["Otto Brandt", "Hans Kohl"]
+
+
+def test_each_stores_line_by_line_and_says_how_to_resume(tmp_path: Path) -> None:
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    script.write_text(SETUP + TYPO)
+    error = one_error(ledger(db, "run", str(script), "--each"))
+    assert "lines 1-3 are stored" in error
+    assert "--each --from 4" in error
+    assert players(db) == ["Otto Brandt"]
+
+    script.write_text(SETUP + FIXED)
+    done = ledger(db, "run", str(script), "--each", "--from", "4")
+    assert done.returncode == 0, done.stderr
+    assert players(db) == ["Otto Brandt", "Hans Kohl"]
+
+
+def test_a_unit_reads_at_its_end_only(tmp_path: Path) -> None:
+    """Queries read the stored tables, which a unit changes only once stored: at the end
+    of a script they show it; before a recording line they are refused."""
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    script.write_text(SETUP + "roster reavers\n" + FIXED)
+    assert "'roster' only reads" in one_error(ledger(db, "run", str(script)))
+    script.write_text(SETUP + FIXED + "roster reavers\n")
+    done = ledger(db, "run", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "Hans Kohl" in done.stdout.split("as one unit.")[1]

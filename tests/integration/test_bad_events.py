@@ -1,0 +1,233 @@
+"""Nothing is stored that the ledger cannot apply, and one bad stored event never makes a
+ledger unusable (issue 11, problems 1 and 4; DESIGN.md decision 9)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from eventsourcing.persistence import StoredEvent
+
+from ledger.application.audit import verify_chain
+from ledger.application.service import LeagueLedger
+from ledger.application.transfer import export_lines
+from ledger.bootstrap import Settings
+from ledger.domain.events import GENESIS_HASH, TreasuryAdjusted, content_hash
+from ledger.domain.log import league_id
+from ledger.domain.state import FaultLine, PlayerRow, TeamRow
+from ledger.errors import EventDoesNotApply, ImportRefused, LedgerError
+from ledger.projections import appliers
+from tests.integration.test_audit_and_transfer import played_league
+
+Rows = list[dict[str, Any]]
+
+
+def exported_rows(ledger: LeagueLedger, slug: str) -> tuple[dict[str, Any], Rows]:
+    header, *rows = (orjson.loads(line) for line in export_lines(ledger.recorder, slug))
+    return header, rows
+
+
+def rehashed(header: dict[str, Any], rows: Rows) -> bytes:
+    """The file a forger would write: every hash recomputed, so the chain holds."""
+    previous = GENESIS_HASH
+    for row in rows:
+        row["event"]["prev_hash"] = previous
+        row["event"]["hash"] = previous = content_hash(row["topic"], row["event"])
+    header = {**header, "events": len(rows), "last_hash": previous}
+    return b"\n".join(orjson.dumps(line) for line in [header, *rows])
+
+
+def seq_of(rows: Rows, topic_end: str) -> int:
+    return next(r["seq"] for r in rows if r["topic"].endswith(topic_end))
+
+
+def forge_unregistered_team(rows: Rows) -> None:
+    rows[seq_of(rows, "PlayerHired") - 1]["event"]["team"] = "never-registered"
+
+
+def forge_price_as_text(rows: Rows) -> None:
+    rows[seq_of(rows, "PlayerHired") - 1]["event"]["price"] = "50000"
+
+
+def forge_negative_price(rows: Rows) -> None:
+    rows[seq_of(rows, "PlayerHired") - 1]["event"]["price"] = -50_000
+
+
+def forge_extra_field(rows: Rows) -> None:
+    rows[seq_of(rows, "PlayerHired") - 1]["event"]["bonus"] = 1
+
+
+def forge_unknown_ruleset(rows: Rows) -> None:
+    rows[0]["event"]["ruleset"] = "calvinball"
+
+
+def forge_foreign_topic(rows: Rows) -> None:
+    rows[seq_of(rows, "PlayerHired") - 1]["topic"] = "this:s"
+
+
+FORGERIES = [
+    forge_unregistered_team,
+    forge_price_as_text,
+    forge_negative_price,
+    forge_extra_field,
+    forge_unknown_ruleset,
+    forge_foreign_topic,
+]
+
+
+@pytest.mark.parametrize("forge", FORGERIES, ids=lambda f: f.__name__)
+def test_a_rehashed_import_with_wrong_content_is_refused_and_nothing_is_stored(
+    forge: Callable[[Rows], None],
+    ledger: LeagueLedger,
+    settings: Settings,
+    tmp_path: Path,
+    open_ledgers: Callable[[Settings], LeagueLedger],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    slug = played_league(ledger)
+    header, rows = exported_rows(ledger, slug)
+    forge(rows)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    with pytest.raises(ImportRefused, match=r"^event \d+ .*nothing imported$"):
+        fresh.import_log(io.BytesIO(rehashed(header, rows)))
+    assert fresh.source.head() == 0
+    assert "Zen of Python" not in capsys.readouterr().out  # a topic never imports a module
+    assert fresh.leagues() == []
+
+
+def test_an_honest_rehash_still_imports(
+    ledger: LeagueLedger, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> None:
+    slug = played_league(ledger)
+    header, rows = exported_rows(ledger, slug)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    assert fresh.import_log(io.BytesIO(rehashed(header, rows))) == (slug, len(rows))
+
+
+def plant(ledger: LeagueLedger, slug: str, topic: str, content: dict[str, Any]) -> int:
+    """Append an event as an older version or a hand in the database might have: chained
+    and hashed, but content the ledger cannot apply."""
+    head = ledger.load_log(slug)
+    seq = head.version + 1
+    state = {
+        "originator_id": str(league_id(slug)),
+        "originator_version": seq,
+        "timestamp": "2026-11-01T10:00:00+00:00",
+        "recorded_by": "someone",
+        "prev_hash": head.last_hash,
+        **content,
+    }
+    state["hash"] = content_hash(topic, state)
+    event = StoredEvent(league_id(slug), seq, topic, orjson.dumps(state))
+    ledger.recorder.insert_events([event])
+    return seq
+
+
+BAD_EVENTS = {
+    "team never registered": (
+        "ledger.domain.events:TreasuryAdjusted",
+        {"team": "ghosts", "amount": 10_000},
+    ),
+    "content that does not validate": (
+        "ledger.domain.events:TreasuryAdjusted",
+        {"team": "reavers", "amount": "a lot"},
+    ),
+    "a topic naming another module": ("this:s", {"team": "reavers"}),
+}
+
+
+@pytest.mark.parametrize("bad", BAD_EVENTS, ids=str)
+def test_a_bad_stored_event_is_reported_and_the_league_goes_on(
+    bad: str, ledger: LeagueLedger, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slug = played_league(ledger)
+    league = str(league_id(slug))
+    treasury = ledger.view().get(TeamRow, league, "reavers")
+    assert treasury is not None
+    topic, content = BAD_EVENTS[bad]
+    seq = plant(ledger, slug, topic, content)
+    ledger.catch_up()
+    faults = ledger.view().select(FaultLine, league_id=league)
+    assert [f.seq for f in faults] == [seq]
+    assert faults[0].problem
+    assert "Zen of Python" not in capsys.readouterr().out
+    # every command still works, and the next one chains after the bad event
+    assert verify_chain(ledger.recorder, league_id(slug), slug).ok
+    ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+    after = ledger.view().get(TeamRow, league, "reavers")
+    assert after is not None
+    assert after.treasury == treasury.treasury + 5_000
+    # a rebuild agrees with the incremental read models, fault included
+    before = snapshot(ledger, league)
+    ledger.read_models.rebuild(ledger.source)
+    assert snapshot(ledger, league) == before
+    # a correction elsewhere is not refused because of the fault it did not cause
+    adjusted = ledger.load_log(slug).version
+    ledger.correct(slug, adjusted, "void", by="tester", reason="no prize after all")
+    assert [f.seq for f in ledger.view().select(FaultLine, league_id=league)] == [seq]
+    # and voiding the bad event heals the league
+    ledger.correct(slug, seq, "void", by="tester", reason="not ours")
+    assert ledger.view().select(FaultLine, league_id=league) == []
+
+
+def snapshot(ledger: LeagueLedger, league: str) -> tuple[Any, ...]:
+    view = ledger.view()
+    return (
+        view.select(FaultLine, league_id=league),
+        view.select(TeamRow, league_id=league),
+        view.select(PlayerRow, league_id=league),
+    )
+
+
+def test_a_command_whose_event_would_not_apply_is_refused_with_nothing_written(
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slug = played_league(ledger)
+    head = ledger.source.head()
+
+    def broken(fold: Any, event: Any) -> None:
+        raise KeyError("a bug in the fold")
+
+    monkeypatch.setitem(appliers.APPLIERS, TreasuryAdjusted, broken)
+    with pytest.raises(EventDoesNotApply, match=r"a bug in the fold.*nothing was recorded"):
+        ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+    assert ledger.source.head() == head
+
+
+def test_a_unit_of_work_is_all_or_nothing(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    head = ledger.source.head()
+    league = str(league_id(slug))
+    before = ledger.view().get(TeamRow, league, "reavers")
+    assert before is not None
+    seen: list[int] = []
+
+    def two_commands() -> None:
+        with ledger.atomic() as unit:
+            ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+            reavers = unit.store.get(TeamRow, league, "reavers")
+            seen.append(reavers.treasury if reavers else 0)
+            ledger.adjust_treasury(slug, "nobody", 5_000, by="tester", reason="prize")
+
+    with pytest.raises(LedgerError, match="nobody"):
+        two_commands()
+    assert seen == [before.treasury + 5_000]  # the unit saw its own first command
+    assert ledger.source.head() == head
+    assert ledger.view().get(TeamRow, league, "reavers") == before
+
+
+def test_a_unit_of_work_stores_its_commands_together(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    head = ledger.source.head()
+    with ledger.atomic():
+        ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+        ledger.adjust_treasury(slug, "rats", 7_000, by="tester", reason="prize")
+        assert ledger.source.head() == head  # nothing stored until the unit ends
+    assert ledger.source.head() == head + 2
+    rebuilt_from = snapshot(ledger, str(league_id(slug)))
+    ledger.read_models.rebuild(ledger.source)
+    assert snapshot(ledger, str(league_id(slug))) == rebuilt_from

@@ -1,0 +1,252 @@
+"""Coaches' match reports (issue 12, point 5): submitted, then confirmed by the opposing
+coach (recorded at once) or disputed, approved or rejected by the commissioner. Only the
+recorded match changes the league's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ledger.application import submissions as sub
+from ledger.application.access import Actor, Membership, Principal, authorize
+from ledger.application.context import draft
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.log import league_id
+from ledger.domain.state import (
+    MatchRow,
+    PlayerGameLine,
+    PlayerRow,
+    StandingRow,
+    SubmissionRow,
+    TeamRow,
+    TreasuryLine,
+)
+from ledger.errors import (
+    Forbidden,
+    InvalidInput,
+    MatchAlreadyRecorded,
+    NotAllowed,
+    PlayerUnavailable,
+    UnknownPlayer,
+    UnknownSubmission,
+)
+from ledger.projections.describe import describe
+from tests.integration.test_audit_and_transfer import GAME
+from tests.support import event_count, report, two_team_league
+
+FIGURES = (TeamRow, PlayerRow, MatchRow, StandingRow, TreasuryLine, PlayerGameLine)
+SEQ_FIELDS = {"league_id", "seq", "line", "recorded_seq"}
+"""Where in the log a fact stands: two extra events (the report and its answer) move the
+match along the log without changing a single figure."""
+
+
+def books(ledger: LeagueLedger, slug: str) -> dict[str, list[dict[str, Any]]]:
+    """Every figure of the league: teams, players, matches, standings, gold, games."""
+    view, league = ledger.view(), str(league_id(slug))
+    return {
+        kind.__name__: [
+            r.model_dump(exclude=SEQ_FIELDS) for r in view.select(kind, league_id=league)
+        ]
+        for kind in FIGURES
+    }
+
+
+def events_of(ledger: LeagueLedger, slug: str) -> list[str]:
+    return [type(e).__name__ for e in ledger.source.league_events(str(league_id(slug)))]
+
+
+def submitted(ledger: LeagueLedger, game: dict[str, Any] = GAME) -> tuple[str, str]:
+    slug = two_team_league(ledger)
+    return slug, sub.submit(ledger, slug, "reavers", report(game), by="Anna")
+
+
+def test_a_confirmed_report_is_recorded_as_the_commissioner_would_record_it(
+    ledger: LeagueLedger,
+) -> None:
+    slug, submission = submitted(ledger)
+    assert submission == "s1"
+    assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
+    assert sub.confirm(ledger, slug, submission, "rats", by="Rob") == "g1"
+    direct = two_team_league(ledger, "direct")
+    ledger.record_match(direct, report(GAME), by="tester")
+    assert books(ledger, slug) == books(ledger, direct)
+    assert events_of(ledger, slug)[-3:] == ["ReportSubmitted", "ReportConfirmed", "MatchRecorded"]
+    recorded = list(ledger.source.league_events(str(league_id(slug))))[-1]
+    assert (recorded.recorded_by, recorded.reason) == (
+        "Rob",
+        "report s1 of reavers, confirmed by rats",
+    )
+    row = sub.find(ledger, slug, submission)
+    assert (row.status, row.answered_by) == ("confirmed", "rats")
+    assert sub.pending(ledger, slug) == []
+
+
+def test_a_waiting_or_disputed_report_changes_no_figure_until_approved(
+    ledger: LeagueLedger,
+) -> None:
+    slug = two_team_league(ledger)
+    before = books(ledger, slug)
+    submission = sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
+    sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="Rats 5 got up again")
+    assert books(ledger, slug) == before
+    [row] = sub.pending(ledger, slug)
+    assert (row.status, row.dispute, row.answered_by) == ("disputed", "Rats 5 got up again", "rats")
+    with pytest.raises(NotAllowed, match="was disputed: the commissioner approves or rejects"):
+        sub.confirm(ledger, slug, submission, "rats", by="Rob")
+    assert sub.approve(ledger, slug, submission, by="cmsh") == "g1"
+    assert books(ledger, slug) != before
+    assert ledger.view().get(MatchRow, str(league_id(slug)), "g1").status == "played"  # type: ignore[union-attr]
+    assert sub.find(ledger, slug, submission).status == "approved"
+    assert events_of(ledger, slug)[-2:] == ["ReportApproved", "MatchRecorded"]
+
+
+def test_a_rejected_report_changes_nothing_but_its_own_row(ledger: LeagueLedger) -> None:
+    slug = two_team_league(ledger)
+    before = books(ledger, slug)
+    first = sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
+    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong score")
+    sub.reject(ledger, slug, first, by="cmsh", reason="the score was 0-0")
+    assert books(ledger, slug) == before
+    row = sub.find(ledger, slug, first)
+    assert (row.status, row.rejection) == ("rejected", "the score was 0-0")
+    assert sub.pending(ledger, slug) == []
+    with pytest.raises(NotAllowed, match="was rejected"):
+        sub.approve(ledger, slug, first, by="cmsh")
+    assert sub.submit(ledger, slug, "rats", report(GAME), by="Rob") == "s2"
+
+
+def test_only_the_opposing_team_answers_a_report(ledger: LeagueLedger) -> None:
+    slug, submission = submitted(ledger)
+    count = event_count(ledger)
+    with pytest.raises(NotAllowed, match="reavers submitted report s1: the opposing coach"):
+        sub.confirm(ledger, slug, submission, "reavers", by="Anna")
+    with pytest.raises(NotAllowed, match="orcs did not play match g1"):
+        sub.dispute(ledger, slug, submission, "orcs", by="Olaf", reason="no")
+    with pytest.raises(UnknownSubmission):
+        sub.confirm(ledger, slug, "s9", "rats", by="Rob")
+    assert event_count(ledger) == count
+    assert sub.find(ledger, slug, submission).status == "submitted"
+
+
+def test_the_account_that_submitted_cannot_confirm_for_the_other_team(
+    ledger: LeagueLedger,
+) -> None:
+    slug = two_team_league(ledger)
+    both = Actor(name="Pat", account="pat", role="coach", via="api", request_id="r1")
+    with ledger.acting(both):
+        submission = sub.submit(ledger, slug, "reavers", report(GAME), by="Pat")
+        with pytest.raises(NotAllowed, match="pat submitted report s1 and cannot answer"):
+            sub.confirm(ledger, slug, submission, "rats", by="Pat")
+    assert sub.find(ledger, slug, submission).account == "pat"
+
+
+def test_a_second_report_of_a_match_waits_until_the_first_is_answered(
+    ledger: LeagueLedger,
+) -> None:
+    slug, _ = submitted(ledger)
+    with pytest.raises(NotAllowed, match="report s1 of match g1, submitted by reavers, waits"):
+        sub.submit(ledger, slug, "rats", report(GAME), by="Rob")
+    assert [row.submission for row in sub.submissions(ledger, slug)] == ["s1"]
+
+
+def test_a_report_is_checked_when_it_is_submitted(ledger: LeagueLedger) -> None:
+    slug = two_team_league(ledger)
+    count = event_count(ledger)
+    wrong_player = {**GAME, "casualties": [{"victim": "rats 99", "roll": 13, "lasting": 6}]}
+    with pytest.raises(UnknownPlayer):
+        sub.submit(ledger, slug, "reavers", report(wrong_player), by="Anna")
+    with pytest.raises(InvalidInput, match="names its match"):
+        sub.submit(ledger, slug, "reavers", report({**GAME, "match": None}), by="Anna")
+    with pytest.raises(NotAllowed, match="orcs did not play the match"):
+        sub.submit(ledger, slug, "orcs", report(GAME), by="Olaf")
+    ledger.record_match(slug, report(GAME), by="tester")
+    with pytest.raises(MatchAlreadyRecorded):
+        sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
+    assert event_count(ledger) == count + 1  # the commissioner's record only
+
+
+def test_confirming_a_match_the_commissioner_recorded_meanwhile_is_refused(
+    ledger: LeagueLedger,
+) -> None:
+    slug, submission = submitted(ledger)
+    ledger.record_match(slug, report(GAME), by="tester")
+    count = event_count(ledger)
+    with pytest.raises(MatchAlreadyRecorded, match="report s1 cannot be recorded as it stands"):
+        sub.confirm(ledger, slug, submission, "rats", by="Rob")
+    assert event_count(ledger) == count
+    assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
+    sub.reject(ledger, slug, submission, by="cmsh", reason="recorded by the commissioner")
+    assert sub.pending(ledger, slug) == []
+
+
+def test_a_confirmation_whose_match_cannot_be_recorded_stores_nothing(
+    ledger: LeagueLedger,
+) -> None:
+    slug, submission = submitted(ledger)
+    ledger.hire_player(slug, "reavers", "lineman", "reavers 12", by="tester")  # 11 stay
+    scorer = ledger.context(slug).player("reavers 1", "reavers")
+    ledger.fire_player(slug, "reavers", scorer.player_id, by="tester")
+    count = event_count(ledger)
+    with pytest.raises(PlayerUnavailable, match="was fired and cannot play"):
+        sub.confirm(ledger, slug, submission, "rats", by="Rob")
+    assert event_count(ledger) == count
+    assert "ReportConfirmed" not in events_of(ledger, slug)
+    assert sub.find(ledger, slug, submission).status == "submitted"
+
+
+def test_answers_need_a_reason_and_a_waiting_report(ledger: LeagueLedger) -> None:
+    slug, submission = submitted(ledger)
+    with pytest.raises(InvalidInput, match="a dispute needs a reason"):
+        sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="")
+    with pytest.raises(InvalidInput, match="a rejection needs a reason"):
+        sub.reject(ledger, slug, submission, by="cmsh", reason="")
+    with pytest.raises(InvalidInput, match="a dispute's reason is 1,001 characters; at most 1,000"):
+        sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="x" * 1001)
+    sub.confirm(ledger, slug, submission, "rats", by="Rob")
+    with pytest.raises(NotAllowed, match=r"report s1 was already confirmed \(event \d+\)"):
+        sub.approve(ledger, slug, submission, by="cmsh")
+
+
+def test_submissions_rebuild_as_they_were_folded(ledger: LeagueLedger) -> None:
+    slug, first = submitted(ledger)
+    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong")
+    sub.reject(ledger, slug, first, by="cmsh", reason="resubmit")
+    second = sub.submit(ledger, slug, "rats", report(GAME), by="Rob")
+    sub.confirm(ledger, slug, second, "reavers", by="Anna")
+    folded = ledger.view().select(SubmissionRow, league_id=str(league_id(slug)))
+    ledger.read_models.rebuild(ledger.source)
+    assert ledger.view().select(SubmissionRow, league_id=str(league_id(slug))) == folded
+    assert [r.status for r in folded] == ["rejected", "confirmed"]
+
+
+def test_history_tells_the_workflow() -> None:
+    fields = {"submission": "s1", "match": "g1", "team": "reavers"}
+    event = draft(ev.ReportSubmitted, {**fields, "report": report(GAME).model_dump(mode="json")})
+    assert describe(event) == "reavers submitted report s1 of match g1: reavers 1 v rats 0"
+
+
+COACH_OF_RATS = Principal(
+    account="rob", name="Rob", leagues={"test": Membership(role="coach", teams=("rats",))}
+)
+COMMISSIONER = Principal(
+    account="cmsh", name="C", leagues={"test": Membership(role="commissioner")}
+)
+
+
+def test_which_team_a_principal_acts_for(ledger: LeagueLedger) -> None:
+    slug, submission = submitted(ledger)
+    row = sub.find(ledger, slug, submission)
+    assert sub.submitting_team(COACH_OF_RATS, slug, report(GAME)) == "rats"
+    assert sub.answering_team(COACH_OF_RATS, slug, row) == "rats"
+    assert authorize(COACH_OF_RATS, slug, "answer_report", team="rats") == "coach"
+    assert sub.answering_team(COMMISSIONER, slug, row) == "rats"
+    coach_of_reavers = Principal(
+        account="anna", name="Anna", leagues={"test": Membership(role="coach", teams=("reavers",))}
+    )
+    answering = sub.answering_team(coach_of_reavers, slug, row)
+    with pytest.raises(Forbidden, match="coaches reavers, not rats"):
+        authorize(coach_of_reavers, slug, "answer_report", team=answering)
+    with pytest.raises(Forbidden, match="only the commissioner"):
+        authorize(COACH_OF_RATS, slug, "decide_report")

@@ -1,0 +1,31 @@
+"""A rebuilt read model equals the incremental one in the database itself, to the byte:
+the same SQL NULLs and the same JSON text (issue 11, problem 10)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ledger.application.service import LeagueLedger
+from ledger.projections.sql import ALL_TABLES
+from tests.integration.test_audit_and_transfer import played_league
+
+
+def raw_tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    with sqlite3.connect(path) as db:
+        return {
+            table.name: sorted(db.execute(f'SELECT * FROM "{table.name}"').fetchall(), key=repr)
+            for table in ALL_TABLES
+        }
+
+
+def test_rebuilt_rows_are_stored_exactly_as_incremental_ones(
+    sqlite_ledger: LeagueLedger, tmp_path: Path
+) -> None:
+    played_league(sqlite_ledger)
+    incremental = raw_tables(tmp_path / "ledger.db")
+    with sqlite3.connect(tmp_path / "ledger.db") as db:
+        (points,) = db.execute("SELECT points FROM rm_leagues").fetchone()
+    assert points is None  # not the JSON text 'null'
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert raw_tables(tmp_path / "ledger.db") == incremental

@@ -1,0 +1,152 @@
+"""HTTP conventions of the API: ETag and If-Match, Idempotency-Key, problem details for
+malformed input, pagination, the report workflow's attribution."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.service.conftest import LEAGUE, World, event_count
+
+HIRE = f"/api/leagues/{LEAGUE}/teams/reikland-reavers/players"
+LINEMAN = {"position": "lineman", "name": "Fresh"}
+
+
+def test_reads_carry_the_league_version_as_etag_and_answer_304_when_current(
+    client: TestClient, world: World
+) -> None:
+    first = client.get(f"/api/leagues/{LEAGUE}/standings", headers=world.auth("jay"))
+    assert first.status_code == 200
+    version = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).json()["version"]
+    assert first.headers["etag"] == f'"{version}"'
+    again = client.get(
+        f"/api/leagues/{LEAGUE}/standings",
+        headers={**world.auth("jay"), "If-None-Match": first.headers["etag"]},
+    )
+    assert again.status_code == 304
+
+
+def test_a_stale_if_match_is_412_and_writes_nothing(client: TestClient, world: World) -> None:
+    etag = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).headers["etag"]
+    assert client.post(HIRE, json=LINEMAN, headers=world.auth("jay")).status_code == 201
+    before = event_count(client)
+    stale = client.post(
+        HIRE, json={**LINEMAN, "name": "Late"}, headers={**world.auth("jay"), "If-Match": etag}
+    )
+    assert stale.status_code == 412
+    assert stale.json()["code"] == "version-mismatch"
+    assert event_count(client) == before
+    current = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).headers["etag"]
+    fresh = client.post(
+        HIRE, json={**LINEMAN, "name": "Late"}, headers={**world.auth("jay"), "If-Match": current}
+    )
+    assert fresh.status_code == 201
+    assert fresh.headers["etag"] == f'"{fresh.json()["version"]}"'
+
+
+def test_the_same_idempotency_key_twice_records_once(client: TestClient, world: World) -> None:
+    headers = {**world.auth("jay"), "Idempotency-Key": "hire-fresh-1"}
+    first = client.post(HIRE, json=LINEMAN, headers=headers)
+    after_first = event_count(client)
+    second = client.post(HIRE, json=LINEMAN, headers=headers)
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert second.json() == first.json()
+    assert second.headers["idempotent-replayed"] == "true"
+    assert event_count(client) == after_first
+    reused = client.post(HIRE, json={**LINEMAN, "name": "Other"}, headers=headers)
+    assert reused.status_code == 422
+    assert reused.json()["code"] == "idempotency-key-reused"
+    assert event_count(client) == after_first
+
+
+def test_a_refused_request_keeps_no_idempotency_answer(client: TestClient, world: World) -> None:
+    headers = {**world.auth("jay"), "Idempotency-Key": "bad-hire"}
+    body = {"position": "no_such_position", "name": "Ghost"}
+    assert client.post(HIRE, json=body, headers=headers).status_code == 404
+    assert client.post(HIRE, json=body, headers=headers).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "code"),
+    [
+        (b"{not json", 400, "malformed-json"),
+        (b'{"position": "lineman", "name": "X", "salary": 1}', 422, "invalid-input"),
+        (b'{"position": "lineman", "name": "X", "number": "7"}', 422, "invalid-input"),
+        (b'{"position": "lineman"}', 422, "invalid-input"),
+        (b"[]", 422, "invalid-input"),
+    ],
+)
+def test_malformed_input_is_a_problem_never_a_500(
+    client: TestClient, world: World, content: bytes, status: int, code: str
+) -> None:
+    before = event_count(client)
+    reply = client.post(
+        HIRE, content=content, headers={**world.auth("jay"), "Content-Type": "application/json"}
+    )
+    assert reply.status_code == status
+    assert reply.headers["content-type"] == "application/problem+json"
+    problem = reply.json()
+    assert problem["code"] == code
+    assert problem["type"].endswith(code)
+    assert set(problem) == {"type", "title", "status", "detail", "code"}
+    assert event_count(client) == before
+
+
+def test_a_rule_of_the_edition_is_409_with_the_clis_code(client: TestClient, world: World) -> None:
+    reply = client.post(
+        f"/api/leagues/{LEAGUE}/teams/reikland-reavers/purchases",
+        json={"item": "apothecary"},
+        headers=world.auth("jay"),
+    )
+    assert reply.status_code == 409
+    assert reply.json()["code"] == "staff-limit"
+
+
+def test_events_paginate_and_name_the_account(client: TestClient, world: World) -> None:
+    client.post(HIRE, json=LINEMAN, headers=world.auth("jay"))
+    seen, after = [], None
+    while True:
+        query = {"limit": 40, **({"after": after} if after is not None else {})}
+        page = client.get(
+            f"/api/leagues/{LEAGUE}/events", params=query, headers=world.auth("dan")
+        ).json()
+        seen += page["items"]
+        after = page["next"]
+        if after is None:
+            break
+    assert [e["seq"] for e in seen] == list(range(1, len(seen) + 1))
+    assert (seen[-1]["account"], seen[-1]["acting_as"], seen[-1]["via"]) == ("jay", "coach", "api")
+
+
+def test_a_public_league_is_read_by_anyone_and_changed_by_no_one(
+    client: TestClient, world: World
+) -> None:
+    standings = f"/api/leagues/{LEAGUE}/standings"
+    assert client.get(standings).status_code == 401
+    assert client.get(standings, headers=world.auth("outsider")).status_code == 403
+    made = client.post(
+        f"/api/leagues/{LEAGUE}/visibility",
+        json={"public": True},
+        headers=world.auth("commissioner"),
+    )
+    assert made.status_code == 201
+    assert client.get(standings).status_code == 200
+    assert client.get(standings, headers=world.auth("outsider")).status_code == 200
+    assert client.post(HIRE, json=LINEMAN, headers=world.auth("outsider")).status_code == 403
+    assert client.get("/api/leagues").json()[0]["slug"] == LEAGUE
+
+
+def test_an_unknown_league_is_404_only_to_whom_could_read_it(
+    client: TestClient, world: World
+) -> None:
+    assert client.get("/api/leagues/nowhere", headers=world.auth("admin")).status_code == 404
+    assert client.get("/api/leagues/nowhere", headers=world.auth("jay")).status_code == 403
+    assert client.get("/api/leagues/nowhere").status_code == 401
+
+
+def test_the_export_and_audit_read_the_log(client: TestClient, world: World) -> None:
+    audit = client.get(f"/api/leagues/{LEAGUE}/audit", headers=world.auth("rob")).json()
+    assert audit["ok"]
+    exported = client.get(f"/api/leagues/{LEAGUE}/export", headers=world.auth("rob"))
+    assert exported.headers["content-type"].startswith("application/jsonl")
+    assert len(exported.text.splitlines()) == audit["events"] + 1  # a header line first

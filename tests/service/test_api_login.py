@@ -1,0 +1,67 @@
+"""A refused sign-in from the browser's form is the form again, with the one-line reason
+and the right status, never a JSON document, and never a hint that the account exists."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.service.conftest import password_of
+
+
+def login(client: TestClient, account: str, password: str, csrf: str = "t") -> httpx.Response:
+    client.cookies.set("ledger_csrf", "t")
+    reply: httpx.Response = client.post(
+        "/login",
+        data={"account": account, "password": password, "csrf": csrf, "next": "/leagues/demo"},
+        follow_redirects=False,
+    )
+    return reply
+
+
+@pytest.mark.parametrize("account", ["jay", "nobody-by-that-name"])
+def test_a_wrong_password_shows_the_form_again_with_the_reason(
+    client: TestClient, account: str
+) -> None:
+    reply = login(client, account, "not-the-password")
+    assert reply.status_code == 401
+    assert reply.headers["content-type"].startswith("text/html")
+    page = reply.text
+    assert '<form method="post" action="/login"' in page
+    assert 'role="alert"' in page
+    assert "wrong account name or password" in page
+    assert f'value="{account}"' in page  # what was typed stays; the password does not
+    assert "not-the-password" not in page
+    assert 'name="next" value="/leagues/demo"' in page
+    assert "ledger_session" not in client.cookies
+
+
+def test_an_unknown_account_and_a_wrong_password_read_the_same(client: TestClient) -> None:
+    known = login(client, "jay", "not-the-password").text
+    unknown = login(client, "jayy", "not-the-password").text
+    assert known.replace('value="jay"', "") == unknown.replace('value="jayy"', "")
+
+
+def test_too_many_failures_is_429_on_the_form_with_retry_after(client: TestClient) -> None:
+    for _ in range(5):
+        assert login(client, "dan", "wrong").status_code == 401
+    blocked = login(client, "dan", password_of("dan"))
+    assert blocked.status_code == 429
+    assert int(blocked.headers["retry-after"]) > 0
+    assert "too many failed sign-ins" in blocked.text
+    assert "ledger_session" not in client.cookies
+
+
+def test_a_forged_login_form_is_403_on_the_form(client: TestClient) -> None:
+    reply = login(client, "jay", password_of("jay"), csrf="forged")
+    assert reply.status_code == 403
+    assert "reload" in reply.text
+    assert 'name="csrf" value="t"' in reply.text
+    assert "ledger_session" not in client.cookies
+
+
+def test_the_right_password_still_signs_in(client: TestClient) -> None:
+    reply = login(client, "jay", password_of("jay"))
+    assert reply.status_code == 303
+    assert reply.headers["location"] == "/leagues/demo"

@@ -1,0 +1,198 @@
+"""The team owner's and the commissioner's writes beyond hiring and buying: each one
+allowed records events attributed to the account (and the role it acted in); each one
+refused is 403 and writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ledger.domain.log import league_id
+from tests.service.conftest import LEAGUE, World, event_count, ledger_of
+
+L = f"/api/leagues/{LEAGUE}"
+REAVERS = f"{L}/teams/reikland-reavers"
+ROLES = {"admin": "admin", "commissioner": "commissioner", "jay": "coach"}
+DIVISION = {
+    "name": "A",
+    "teams": ["reikland-reavers", "gouged-eye", "grudgebearers", "skavenblight-scramblers"],
+}
+FINAL: dict[str, Any] = {
+    "match": "s1-final-1",
+    "kind": "playoff",
+    "home": {"team": "skavenblight-scramblers", "touchdowns": 1, "players": []},
+    "away": {"team": "reikland-reavers", "players": []},
+}
+
+
+def league_events_after(client: TestClient, version: int) -> list[Any]:
+    ledger = ledger_of(client)
+    stored = ledger.recorder.select_events(league_id(LEAGUE), gt=version)
+    return [ledger.source.decode(s) for s in stored]
+
+
+def version(client: TestClient, world: World) -> int:
+    found: int = client.get(L, headers=world.auth("admin")).json()["version"]
+    return found
+
+
+def allowed(
+    client: TestClient, world: World, account: str, path: str, body: Any, **params: Any
+) -> dict[str, Any]:
+    """POST as ``account``: 201, and every event it wrote names the account and role."""
+    before = version(client, world)
+    reply = client.post(path, json=body, params=params, headers=world.auth(account))
+    assert reply.status_code == 201, reply.text
+    written = league_events_after(client, before)
+    assert written
+    for event in written:
+        assert (event.account, event.acting_as, event.via) == (account, ROLES[account], "api")
+        assert event.request_id == reply.headers["x-request-id"]
+    assert reply.headers["etag"] == f'"{written[-1].seq}"'
+    answer: dict[str, Any] = reply.json()
+    return answer
+
+
+def refused(client: TestClient, world: World, account: str, path: str, body: Any) -> None:
+    """POST as ``account``: 403 with the reason, and not one event written."""
+    before = event_count(client)
+    reply = client.post(path, json=body, headers=world.auth(account))
+    assert reply.status_code == 403, reply.text
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert reply.json()["code"] == "forbidden"
+    assert event_count(client) == before
+
+
+TEAM_WRITES: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "fire": (f"{REAVERS}/players/Otto Brandt/fire", {"reason": "cut for a blitzer"}),
+    "fire without a body": (f"{REAVERS}/players/p6/fire", None),
+    "release": (f"{REAVERS}/releases", {"item": "apothecary"}),
+    "advance": (
+        f"{REAVERS}/players/Griff Junior/advancements",
+        {"kind": "chosen_primary", "skill": "Dauntless"},
+    ),
+}
+
+
+@pytest.mark.parametrize("action", sorted(TEAM_WRITES))
+@pytest.mark.parametrize("account", ["admin", "commissioner", "jay"])
+def test_the_team_and_the_commissioner_may_act_for_the_team(
+    client: TestClient, world: World, action: str, account: str
+) -> None:
+    path, body = TEAM_WRITES[action]
+    allowed(client, world, account, path, body)
+
+
+@pytest.mark.parametrize("action", sorted(TEAM_WRITES))
+@pytest.mark.parametrize("account", ["dan", "outsider"])
+def test_no_one_else_may_act_for_the_team(
+    client: TestClient, world: World, action: str, account: str
+) -> None:
+    path, body = TEAM_WRITES[action]
+    refused(client, world, account, path, body)
+
+
+def test_retire_is_authorized_before_the_books_refuse_it(client: TestClient, world: World) -> None:
+    path = f"{REAVERS}/players/Otto Brandt/retire"
+    refused(client, world, "rob", path, {})
+    before = event_count(client)
+    reply = client.post(path, json={}, headers=world.auth("jay"))
+    assert reply.status_code == 409  # the rule: only a player with a Lasting Injury
+    assert reply.json()["code"] == "not-allowed"
+    assert event_count(client) == before
+
+
+def test_an_advancement_takes_the_dice_rolled_at_the_table(
+    client: TestClient, world: World
+) -> None:
+    path = f"{REAVERS}/players/Griff Junior/advancements"
+    bad = {"kind": "characteristic", "characteristic": "ma", "dice": [{"purpose": "x"}]}
+    assert client.post(path, json=bad, headers=world.auth("jay")).status_code == 422
+    body = {
+        "kind": "characteristic",
+        "characteristic": "ma",
+        "dice": [{"purpose": "characteristic", "dice": "D8", "values": [9]}],
+    }
+    wrong = client.post(path, json=body, headers=world.auth("jay"))
+    assert wrong.status_code == 422, wrong.text  # a D8 shows 1-8
+    assert "D8" in wrong.json()["detail"]
+
+
+def test_a_season_run_through_the_api_each_step_by_its_own_role(
+    client: TestClient, world: World
+) -> None:
+    """Start, play-offs, inducements, the final, its post-game, close, re-draft, the next
+    season and its schedule: the commissioner's steps refused to a coach, the teams'
+    steps to another coach."""
+    start = {"divisions": [DIVISION], "playoff_teams": 2}
+    refused(client, world, "jay", f"{L}/season/start", start)
+    assert allowed(client, world, "commissioner", f"{L}/season/start", start)["season"] == 1
+    refused(client, world, "jay", f"{L}/season/playoffs", {})
+    assert allowed(client, world, "commissioner", f"{L}/season/playoffs", {})["fixtures"] == 1
+
+    inducements = {"match": "s1-final-1", "items": {}}
+    refused(client, world, "dan", f"{REAVERS}/inducements", inducements)
+    allowed(client, world, "jay", f"{REAVERS}/inducements", inducements)
+    rats = f"{L}/teams/skavenblight-scramblers/inducements"
+    allowed(client, world, "commissioner", rats, inducements)
+
+    refused(client, world, "jay", f"{L}/matches", FINAL)
+    recorded = allowed(client, world, "commissioner", f"{L}/matches", FINAL, roll_missing=True)
+    assert recorded["match"] == "s1-final-1"
+
+    close = f"{L}/matches/s1-final-1/close"
+    refused(client, world, "dan", close, {"roll_missing": True})
+    refused(client, world, "jay", close, {"teams": ["skavenblight-scramblers"]})
+    mine = allowed(client, world, "jay", close, {"roll_missing": True})
+    assert mine["teams"] == ["reikland-reavers"]  # a coach closes their own team's
+    rest = allowed(client, world, "commissioner", close, {"roll_missing": True})
+    assert rest["teams"] == ["skavenblight-scramblers"]
+
+    refused(client, world, "jay", f"{L}/season/close", {})
+    allowed(client, world, "commissioner", f"{L}/season/close", None)
+
+    redraft = {"keep": ["Griff Junior"], "roll_missing": True}
+    refused(client, world, "dan", f"{REAVERS}/redraft", redraft)
+    allowed(client, world, "jay", f"{REAVERS}/redraft", redraft)
+
+    second = allowed(client, world, "admin", f"{L}/season/start", {"divisions": [DIVISION]})
+    assert second["season"] == 2
+    refused(client, world, "jay", f"{L}/season/schedule", {"legs": 2})
+    assert allowed(client, world, "commissioner", f"{L}/season/schedule", {"legs": 2})["fixtures"]
+
+
+def test_closing_a_post_game_is_all_or_nothing(client: TestClient, world: World) -> None:
+    start = {"divisions": [DIVISION], "playoff_teams": 2}
+    allowed(client, world, "commissioner", f"{L}/season/start", start)
+    allowed(client, world, "commissioner", f"{L}/season/playoffs", {})
+    for team in ("reikland-reavers", "skavenblight-scramblers"):
+        path = f"{L}/teams/{team}/inducements"
+        allowed(client, world, "commissioner", path, {"match": "s1-final-1"})
+    allowed(client, world, "commissioner", f"{L}/matches", FINAL, roll_missing=True)
+    close = f"{L}/matches/s1-final-1/close"
+    before = event_count(client)
+    reply = client.post(
+        close, json={"dice": {"no_such_roll": 3}}, headers=world.auth("commissioner")
+    )
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["code"] == "invalid-dice"
+    assert event_count(client) == before
+    both = allowed(client, world, "commissioner", close, {"roll_missing": True})
+    assert sorted(both["teams"]) == ["reikland-reavers", "skavenblight-scramblers"]
+
+
+def test_the_accounts_list_is_an_admins_and_holds_no_secret(
+    client: TestClient, world: World
+) -> None:
+    assert client.get("/api/accounts", headers=world.auth("commissioner")).status_code == 403
+    assert client.get("/api/accounts").status_code == 401
+    reply = client.get("/api/accounts", headers=world.auth("admin"))
+    assert reply.status_code == 200
+    listed = {a["account"]: a for a in reply.json()}
+    assert listed["jay"]["leagues"] == {LEAGUE: {"role": "coach", "teams": ["reikland-reavers"]}}
+    assert listed["admin"]["admin"] is True
+    for secret in world.tokens.values():
+        assert secret not in reply.text
+    assert "argon2" not in reply.text

@@ -1,0 +1,188 @@
+"""The pages in a real browser: headless Chromium (Debian's ``chromium``) driven by
+Playwright, against a real uvicorn server on 127.0.0.1 serving a copy of the demo league.
+
+A coach signs in and submits a match report through the form, the opposing coach
+confirms it, and the league's standings count it; another coach gets a 403 page on the
+first coach's hire form. Screenshots of the league home, a team page and the report
+form (and of the submission, the match and the audit pages), at 1280 px and at a 390 px
+phone's width, are saved as test artifacts in
+``$LEDGER_ARTIFACTS/pages`` (default: artifacts/pages/ at the repository root), and no
+page may scroll sideways on the phone.
+
+Without Chromium the tests skip and say why; with ``LEDGER_REQUIRE_BROWSER=1`` (CI) they
+fail instead, so a missing browser cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from ledger.bootstrap import Settings
+from ledger.web.app import create_app
+from tests.service.conftest import CHEAP, LEAGUE, World, password_of
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+WIDTHS = {"desktop": 1280, "phone": 390}
+HOME = f"/leagues/{LEAGUE}"
+
+
+def chromium() -> str:
+    """The browser to run, or skip (fail under LEDGER_REQUIRE_BROWSER=1) saying why."""
+    found = os.environ.get("LEDGER_CHROMIUM") or shutil.which("chromium")
+    if found:
+        return found
+    reason = (
+        "headless Chromium not found (Debian package 'chromium', installed by .ci/run;"
+        " or set LEDGER_CHROMIUM): the pages were not checked in a browser"
+    )
+    if os.environ.get("LEDGER_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def artifacts() -> Path:
+    folder = Path(os.environ.get("LEDGER_ARTIFACTS") or ROOT / "artifacts") / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(world: World) -> Iterator[str]:
+    """The service under uvicorn in a background thread; its base URL."""
+    port = free_port()
+    app = create_app(Settings(sqlite_path=world.db), hasher=CHEAP)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", workers=1)
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    executable = chromium()
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def signed_in(browser: Browser, base: str, account: str, width: int = 1280) -> Page:
+    """A fresh browser context (its own cookies) signed in through the login form."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/login?next={HOME}")
+    page.get_by_label("Account", exact=True).fill(account)
+    page.get_by_label("Password", exact=True).fill(password_of(account))
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}{HOME}")
+    return page
+
+
+def standing_of(page: Page, team: str) -> list[str]:
+    """The cells of ``team``'s line in the standings, as shown."""
+    row = page.locator("table.standings tbody tr", has_text=team)
+    return [cell.strip() for cell in row.locator("td").all_inner_texts()]
+
+
+def snap(page: Page, name: str) -> None:
+    """Screenshots at both widths, and no sideways scrolling on the phone."""
+    for label, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(artifacts() / f"{name}-{label}.png"), full_page=True)
+        if label == "phone":
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {width}px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_a_coach_submits_a_report_the_opponent_confirms_and_the_standings_count_it(
+    server: str, browser: Browser
+) -> None:
+    jay = signed_in(browser, server, "jay")
+    before = standing_of(jay, "Reikland Reavers")
+    snap(jay, "league-home")
+    jay.goto(f"{server}{HOME}/teams/reikland-reavers")
+    snap(jay, "team")
+    jay.goto(f"{server}{HOME}")
+    jay.get_by_role("link", name="Submit a match report").click()
+    jay.get_by_label("Home team").select_option(label="Reikland Reavers")
+    jay.get_by_label("Away team").select_option(label="The Gouged Eye")
+    jay.get_by_label("The game counts as").select_option("league")
+    jay.get_by_role("button", name="Continue to the report").click()
+    jay.get_by_label("Reikland Reavers player 1", exact=True).select_option(label="#1 Griff Junior")
+    jay.get_by_label("touchdowns of Reikland Reavers player 1").fill("2")
+    jay.get_by_label("MVP awards of Reikland Reavers player 1").fill("1")
+    jay.get_by_label("The Gouged Eye player 1", exact=True).select_option(label="#1 Ugluk")
+    jay.get_by_label("MVP awards of The Gouged Eye player 1").fill("1")
+    jay.get_by_label("Let the ledger roll the dice left empty").check()
+    snap(jay, "report-form")
+    jay.get_by_role("button", name="Submit the report").click()
+    jay.wait_for_url(f"{server}{HOME}/submissions/*")
+    submission = jay.url
+    assert "submitted" in jay.locator("main").inner_text()
+
+    dan = signed_in(browser, server, "dan")
+    dan.get_by_role("link", name="Report s1").click()
+    assert dan.url == submission
+    dan.get_by_role("button", name="Confirm: record this match").click()
+    dan.wait_for_load_state()
+    assert "confirmed" in dan.locator("main").inner_text()
+    snap(dan, "submission")
+    dan.get_by_role("link", name="m7").click()  # the recorded match, as the ledger named it
+    assert "Casualties" in dan.locator("main").inner_text()
+    snap(dan, "match")
+    dan.goto(f"{server}{HOME}/audit")
+    snap(dan, "audit")
+
+    dan.goto(f"{server}{HOME}")
+    after = standing_of(dan, "Reikland Reavers")
+    header = dan.locator("table.standings thead th").all_inner_texts()
+    column = [h.strip() for h in header].index("P")
+    won = column + 1
+    assert int(after[column]) == int(before[column]) + 1
+    assert int(after[won]) == int(before[won]) + 1
+
+
+def test_another_coach_gets_a_403_page_on_the_first_coachs_hire_form(
+    server: str, browser: Browser
+) -> None:
+    rob = signed_in(browser, server, "rob", width=390)
+    reply = rob.goto(f"{server}{HOME}/teams/reikland-reavers/hire")
+    assert reply.status == 403
+    text = rob.locator("main").inner_text()
+    assert "Not allowed" in text
+    assert "rob coaches skavenblight-scramblers, not reikland-reavers" in text
+    rob.screenshot(path=str(artifacts() / "forbidden-phone.png"), full_page=True)
