@@ -13,6 +13,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import say
 from cli.queries import print_roster, print_standings
+from ledger.application.accounts import Accounts
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
@@ -63,6 +64,8 @@ def demo(session: Session, folder: Path, serve: bool) -> None:
         )
         if serve:
             logins = demo_accounts(ledger, slug, by=session.user)
+            # the demo is for showing: its standings open to anyone with the URL
+            Accounts(ledger).set_visibility(slug, True, by=session.user, reason="the demo")
     finally:
         close_ledger(ledger)
     if serve:

@@ -234,7 +234,7 @@ def history(session: Session, ref: str, as_json: bool) -> None:
                 [
                     line.seq,
                     line.recorded_at[:19].replace("T", " "),
-                    line.recorded_by,
+                    line.who,
                     ("[voided] " if line.voided else "") + line.summary,
                     line.reason or "",
                 ]

@@ -332,6 +332,18 @@ class EventRef(Line):
     reason: str | None = None
     summary: str = ""
     voided: bool = False
+    account: str | None = None
+    """The account that caused the event, and the role it acted in (``acting_as``)."""
+    acting_as: str | None = None
+
+    @property
+    def who(self) -> str:
+        """Who recorded it, as the history shows it: ``Jay (jay, coach)`` for an account,
+        the name alone for an event recorded before accounts or on the command line."""
+        if self.account is None:
+            return self.recorded_by
+        role = f", {self.acting_as}" if self.acting_as else ""
+        return f"{self.recorded_by} ({self.account}{role})"
 
 
 class MemberRow(Record):

@@ -241,6 +241,8 @@ class Fold:
                     reason=event.reason,
                     summary=summary,
                     voided=voided,
+                    account=event.account,
+                    acting_as=event.acting_as,
                 )
             )
 

@@ -22,7 +22,7 @@ def correction(ref: EventRef, target: int | None, events: dict[int, EventRef]) -
     corrected = events.get(target) if target is not None else None
     return Correction(
         event=ref.seq,
-        recorded_by=ref.recorded_by,
+        recorded_by=ref.who,
         recorded_at=ref.recorded_at,
         reason=ref.reason,
         summary=ref.summary,

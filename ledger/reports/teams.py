@@ -136,7 +136,7 @@ def hired(
                     name=p.name,
                     position=p.position,
                     detail=hire_detail(p),
-                    recorded_by=ref.recorded_by if ref else "",
+                    recorded_by=ref.who if ref else "",
                     reason=ref.reason if ref else None,
                 )
             )
@@ -159,7 +159,7 @@ def departures(players: dict[str, PlayerRow], sources: Sources) -> list[PlayerMo
                 name=player.name,
                 position=player.position,
                 detail=ref.summary,
-                recorded_by=ref.recorded_by,
+                recorded_by=ref.who,
                 reason=ref.reason,
             )
         )
