@@ -14,9 +14,7 @@ fail instead, so a missing browser cannot pass unnoticed.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -26,13 +24,13 @@ import pytest
 
 from ledger.reports.model import SeasonReport
 from ledger.reports.service import write_report
+from tests.browsers import artifacts, chromium
 from tests.integration.test_reports import demo, demo_db, demo_report
 
 __all__ = ["demo", "demo_db", "demo_report"]  # fixtures shared with test_reports.py
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -69,26 +67,6 @@ PROBE = """
 """
 
 
-def chromium() -> str:
-    """The browser to run, or skip (fail under LEDGER_REQUIRE_BROWSER=1) saying why."""
-    found = os.environ.get("LEDGER_CHROMIUM") or shutil.which("chromium")
-    if found:
-        return found
-    reason = (
-        "headless Chromium not found (Debian package 'chromium', installed by .ci/run;"
-        " or set LEDGER_CHROMIUM): the HTML report was not checked in a browser"
-    )
-    if os.environ.get("LEDGER_REQUIRE_BROWSER") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def artifacts() -> Path:
-    folder = Path(os.environ.get("LEDGER_ARTIFACTS") or ROOT / "artifacts")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def run_chromium(browser: str, page: Path, *options: str) -> str:
     with tempfile.TemporaryDirectory(prefix="ledger-chromium-") as profile:
         done = subprocess.run(
@@ -123,7 +101,7 @@ def report_html(demo_report: SeasonReport, tmp_path: Path) -> Path:
 def test_the_report_renders_its_table_and_charts_in_chromium(
     report_html: Path, demo_report: SeasonReport
 ) -> None:
-    browser = chromium()
+    browser = chromium("the HTML report was")
     drawn = probe(browser, report_html, 1280)
     teams = len(demo_report.teams)
     assert drawn["standingsRows"] == teams
@@ -139,7 +117,7 @@ def test_the_report_renders_its_table_and_charts_in_chromium(
 
 
 def test_the_report_fits_a_phone_and_is_saved_as_screenshots(report_html: Path) -> None:
-    browser = chromium()
+    browser = chromium("the HTML report was")
     drawn = probe(browser, report_html, 390)
     assert drawn["scrollWidth"] <= drawn["innerWidth"], "the page scrolls sideways on a phone"
     folder = artifacts()

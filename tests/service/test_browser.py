@@ -15,13 +15,9 @@ fail instead, so a missing browser cannot pass unnoticed.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import uvicorn
@@ -29,11 +25,12 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from ledger.bootstrap import Settings
 from ledger.web.app import create_app
+from tests.browsers import artifacts, chromium
+from tests.conftest import free_port
 from tests.service.conftest import CHEAP, LEAGUE, World, password_of
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -43,32 +40,6 @@ FLAGS = [
 ]
 WIDTHS = {"desktop": 1280, "phone": 390}
 HOME = f"/leagues/{LEAGUE}"
-
-
-def chromium() -> str:
-    """The browser to run, or skip (fail under LEDGER_REQUIRE_BROWSER=1) saying why."""
-    found = os.environ.get("LEDGER_CHROMIUM") or shutil.which("chromium")
-    if found:
-        return found
-    reason = (
-        "headless Chromium not found (Debian package 'chromium', installed by .ci/run;"
-        " or set LEDGER_CHROMIUM): the pages were not checked in a browser"
-    )
-    if os.environ.get("LEDGER_REQUIRE_BROWSER") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
-def artifacts() -> Path:
-    folder = Path(os.environ.get("LEDGER_ARTIFACTS") or ROOT / "artifacts") / "pages"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -92,7 +63,7 @@ def server(world: World) -> Iterator[str]:
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    executable = chromium()
+    executable = chromium("the pages were")
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=executable, args=FLAGS)
         yield launched
@@ -121,7 +92,7 @@ def snap(page: Page, name: str) -> None:
     """Screenshots at both widths, and no sideways scrolling on the phone."""
     for label, width in WIDTHS.items():
         page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(artifacts() / f"{name}-{label}.png"), full_page=True)
+        page.screenshot(path=str(artifacts("pages") / f"{name}-{label}.png"), full_page=True)
         if label == "phone":
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {width}px"
@@ -185,4 +156,4 @@ def test_another_coach_gets_a_403_page_on_the_first_coachs_hire_form(
     text = rob.locator("main").inner_text()
     assert "Not allowed" in text
     assert "rob coaches skavenblight-scramblers, not reikland-reavers" in text
-    rob.screenshot(path=str(artifacts() / "forbidden-phone.png"), full_page=True)
+    rob.screenshot(path=str(artifacts("pages") / "forbidden-phone.png"), full_page=True)
