@@ -39,6 +39,8 @@ from ledger.projections.runner import ReadModels
 from ledger.projections.sql import fingerprint, json_text
 
 DEFAULT_DB = "ledger.db"
+POOL_SIZE = 8
+"""Read-model connections one process keeps: the service runs as many request threads."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,9 @@ def sqlite_env(path: Path) -> dict[str, str]:
 
 
 def sqlite_engine(path: Path) -> Engine:
-    engine = sa.create_engine(f"sqlite:///{path}", json_serializer=json_text)
+    engine = sa.create_engine(
+        f"sqlite:///{path}", json_serializer=json_text, pool_size=POOL_SIZE, max_overflow=POOL_SIZE
+    )
 
     @sa.event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _: Any) -> None:
@@ -220,4 +224,6 @@ def postgres_engine(url: str) -> Engine:
         parts._replace(scheme="postgresql+psycopg").geturl(),
         pool_pre_ping=True,
         json_serializer=json_text,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_SIZE,
     )

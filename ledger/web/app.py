@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from anyio import to_thread
 from argon2 import PasswordHasher
 from fastapi import APIRouter, FastAPI
 from starlette.datastructures import MutableHeaders
@@ -23,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ledger.application.accounts import Accounts
 from ledger.application.service import LeagueLedger
-from ledger.bootstrap import Settings, close_ledger, open_ledger, settings_from
+from ledger.bootstrap import POOL_SIZE, Settings, close_ledger, open_ledger, settings_from
 from ledger.projections.sql import SqlStore
 from ledger.web import (
     api,
@@ -39,6 +40,9 @@ from ledger.web import (
 from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import Idempotency
+
+THREADS = POOL_SIZE
+"""Threads that run the sync routes of one worker."""
 
 MAX_BODY = 2 * 1024 * 1024
 """The largest request body accepted (a match report is a few kilobytes)."""
@@ -83,6 +87,10 @@ def create_app(settings: Settings, *, hasher: PasswordHasher | None = None) -> F
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # As many threads for the sync routes as the store has connections: forty threads
+        # (anyio's default) against a pool of five made most requests open a connection of
+        # their own and fight over the GIL (docs/performance.md, the service).
+        to_thread.current_default_thread_limiter().total_tokens = THREADS
         app.state.service = open_service(settings, hasher)
         try:
             yield

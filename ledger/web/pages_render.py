@@ -29,6 +29,7 @@ from ledger.web.problems import TITLES, status_of
 def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("ledger.web", "templates"),
+        auto_reload=False,  # templates ship with the package: no stat per render
         autoescape=select_autoescape(["html.j2"]),
         undefined=StrictUndefined,
         trim_blocks=True,
