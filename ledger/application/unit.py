@@ -90,6 +90,9 @@ class UnitOfWork:
         self.ledger = ledger
         self.store = SqlStore(ledger.read_models.engine)
         self.leagues: dict[str, Rehearsal] = {}
+        self.spoiled = False
+        """A command failed after some of its events were sealed: the unit must not be
+        stored, even if its caller caught the error and went on."""
         self.expected: dict[str, int] = {}
         """League versions the unit's caller read its state at (HTTP If-Match): a league
         at another version refuses the unit (412) instead of acting on what it did not see."""
@@ -116,6 +119,7 @@ class UnitOfWork:
     ) -> list[LedgerEvent]:
         """Seal the facts into the log, with the acting account's envelope, and rehearse."""
         who = self.who(by)
+        self.spoiled = True  # until all of the command's events are sealed and rehearsed
         try:
             events = [
                 rehearsal.log.record(cls, reason=reason, **who, **fields) for cls, fields in facts
@@ -124,6 +128,7 @@ class UnitOfWork:
             raise InvalidInput(validation_problem(error)) from None
         for event in events:
             self.rehearse(rehearsal, event)
+        self.spoiled = False
         return events
 
     def open(
@@ -138,7 +143,9 @@ class UnitOfWork:
         self.leagues[slug] = rehearsal
         created = log.pending_events[0]
         assert isinstance(created, LedgerEvent)
+        self.spoiled = True
         self.rehearse(rehearsal, created)
+        self.spoiled = False
         return created
 
     def who(self, by: str) -> dict[str, str]:
@@ -224,6 +231,10 @@ class UnitOfWork:
     # --- the end of the unit ---------------------------------------------------------------
 
     def commit(self) -> list[LedgerEvent]:
+        if self.spoiled:
+            raise EventDoesNotApply(
+                "a command of this unit failed half-way; nothing of the unit was recorded"
+            )
         logs = [r.log for r in self.leagues.values() if r.log.pending_events]
         if not logs:
             return []

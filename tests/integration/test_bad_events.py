@@ -3,6 +3,7 @@ ledger unusable (issue 11, problems 1 and 4; DESIGN.md decision 9)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -231,3 +232,25 @@ def test_a_unit_of_work_stores_its_commands_together(ledger: LeagueLedger) -> No
     rebuilt_from = snapshot(ledger, str(league_id(slug)))
     ledger.read_models.rebuild(ledger.source)
     assert snapshot(ledger, str(league_id(slug))) == rebuilt_from
+
+
+def test_a_unit_whose_command_failed_half_way_is_never_stored(
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slug = played_league(ledger)
+    head = ledger.source.head()
+
+    def broken(fold: Any, event: Any) -> None:
+        raise KeyError("a bug in the fold")
+
+    monkeypatch.setitem(appliers.APPLIERS, TreasuryAdjusted, broken)
+
+    def careless_caller() -> None:
+        with ledger.atomic():
+            ledger.buy(slug, "reavers", "reroll", 1, by="tester")
+            with contextlib.suppress(EventDoesNotApply):  # goes on regardless
+                ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+
+    with pytest.raises(EventDoesNotApply, match="failed half-way"):
+        careless_caller()
+    assert ledger.source.head() == head
