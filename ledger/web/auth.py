@@ -16,7 +16,6 @@ form answers 429 until the window has passed, whatever the password.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
@@ -34,6 +33,7 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Principal
+from ledger.application.accounts import digest
 from ledger.errors import LedgerError, Unauthenticated
 from ledger.web.problems import CsrfRefused, TooManyAttempts, status_of
 
@@ -57,10 +57,6 @@ SESSIONS = sa.Table(
     sa.Column("expires_at", sa.String(40), nullable=False),
 )
 """Browser sessions: the digest of each session id, never the id itself."""
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def now() -> datetime:

@@ -184,16 +184,23 @@ def snapshot(ledger: LeagueLedger, league: str) -> tuple[Any, ...]:
     )
 
 
-def test_a_command_whose_event_would_not_apply_is_refused_with_nothing_written(
-    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    slug = played_league(ledger)
-    head = ledger.source.head()
+@pytest.fixture
+def broken_applier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the fold: every TreasuryAdjusted fails to apply."""
 
     def broken(fold: Any, event: Any) -> None:
         raise KeyError("a bug in the fold")
 
     monkeypatch.setitem(appliers.APPLIERS, TreasuryAdjusted, broken)
+
+
+@pytest.mark.usefixtures("broken_applier")
+def test_a_command_whose_event_would_not_apply_is_refused_with_nothing_written(
+    ledger: LeagueLedger,
+) -> None:
+    slug = played_league(ledger)
+    head = ledger.source.head()
+
     with pytest.raises(EventDoesNotApply, match=r"a bug in the fold.*nothing was recorded"):
         ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
     assert ledger.source.head() == head
@@ -234,16 +241,10 @@ def test_a_unit_of_work_stores_its_commands_together(ledger: LeagueLedger) -> No
     assert snapshot(ledger, str(league_id(slug))) == rebuilt_from
 
 
-def test_a_unit_whose_command_failed_half_way_is_never_stored(
-    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("broken_applier")
+def test_a_unit_whose_command_failed_half_way_is_never_stored(ledger: LeagueLedger) -> None:
     slug = played_league(ledger)
     head = ledger.source.head()
-
-    def broken(fold: Any, event: Any) -> None:
-        raise KeyError("a bug in the fold")
-
-    monkeypatch.setitem(appliers.APPLIERS, TreasuryAdjusted, broken)
 
     def careless_caller() -> None:
         with ledger.atomic():
