@@ -284,6 +284,7 @@ class ReadModels:
         self.rulesets.clear()
         orphans: set[str] = set()
         with self.engine.begin() as conn:
+            begin_ddl(conn)
             METADATA.drop_all(conn, tables=[*ALL_TABLES, POSITION])
             METADATA.create_all(conn)
             sink = LineSink(conn)
@@ -347,6 +348,16 @@ def write_memory(conn: Connection, memory: MemoryStore) -> None:
     for kind in ENTITY_RECORDS:
         bulk_insert(conn, kind, memory.all(kind))
     insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
+
+
+def begin_ddl(conn: Connection) -> None:
+    """Make the rebuild's dropping and creating of tables part of its transaction. Python's
+    sqlite3 driver opens a transaction only before INSERT, UPDATE or DELETE, so a DROP
+    TABLE would commit at once and a rebuild killed half-way would leave the read models
+    empty; an explicit BEGIN holds the whole rebuild in one transaction (PostgreSQL's DDL
+    is transactional already)."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def lock_position(conn: Connection) -> int:
