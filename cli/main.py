@@ -119,6 +119,7 @@ COMMAND_MODULES = {
     "account": "cli.account",
     "league": "cli.league",
     "rulesets": "cli.league",
+    "rules": "cli.rules",
     "season": "cli.season",
     "team": "cli.team",
     "match": "cli.match",

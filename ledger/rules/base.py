@@ -38,7 +38,15 @@ from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownT
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Ranked, SidelineItem
-from ledger.rules.schema import Position, StarPlayer, TeamList, load_stars, load_team_lists
+from ledger.rules.schema import (
+    Position,
+    Skill,
+    StarPlayer,
+    TeamList,
+    load_skills,
+    load_stars,
+    load_team_lists,
+)
 
 
 class NoOptions(BaseModel):
@@ -186,6 +194,11 @@ class BaseRuleset:
     def stars(self) -> Mapping[str, StarPlayer]:
         path = self.data_dir / "stars.yaml"
         return {s.id: s for s in load_stars(path).stars} if path.exists() else {}
+
+    def skills(self) -> Sequence[Skill]:
+        """The skills (and traits) of the edition's tables, in the order printed."""
+        path = self.data_dir / "skills.yaml"
+        return load_skills(path).skills if path.exists() else ()
 
     def star(self, star_id: str) -> StarPlayer:
         stars = self.stars()

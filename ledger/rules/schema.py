@@ -164,3 +164,8 @@ def load_team_lists(folder: Path) -> dict[str, TeamList]:
 @cache
 def load_stars(path: Path) -> StarPlayerList:
     return load_yaml(path, StarPlayerList)
+
+
+@cache
+def load_skills(path: Path) -> SkillList:
+    return load_yaml(path, SkillList)

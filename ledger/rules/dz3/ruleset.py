@@ -28,10 +28,11 @@ from ledger.rules.dz3 import advancement, checks, injuries, postgame, rating, st
 from ledger.rules.dz3.game import Game
 from ledger.rules.dz3.options import Options as DZ3Options
 from ledger.rules.dz3.tables import DZStar, tables
+from ledger.rules.dz3.tables import skills as skill_list
 from ledger.rules.dz3.tables import stars as star_list
 from ledger.rules.effects import Effects
 from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
-from ledger.rules.schema import StarPlayer
+from ledger.rules.schema import Skill, StarPlayer
 
 
 class DZ3(BaseRuleset):
@@ -73,6 +74,9 @@ class DZ3(BaseRuleset):
 
     def stars(self) -> Mapping[str, StarPlayer]:
         return star_list()
+
+    def skills(self) -> Sequence[Skill]:
+        return skill_list().skills
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         t, team_list = tables(), self.team_list(team.roster)

@@ -34,7 +34,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
-from ledger.rules.schema import TeamList
+from ledger.rules.schema import Skill, TeamList
 
 
 class Gold4Options(BaseModel):
@@ -93,6 +93,14 @@ class Gold4(BaseRuleset):
 
     def starting_treasury(self) -> int:
         return deathzone().starting_treasury
+
+    def skills(self) -> Sequence[Skill]:
+        """The Skills and Trait Table, each under its access letter (Daemonic: T)."""
+        codes = gold_rules().category_codes
+        return tuple(
+            Skill(name=s.name, category=codes.get(s.category, "T"))
+            for s in load_gold4_tables().tables.skills_and_traits
+        )
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         team_list, side = self.team_list(team.roster), deathzone().sideline

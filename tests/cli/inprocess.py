@@ -1,0 +1,55 @@
+"""``ledger ...`` run in this process, through the same error boundary as the script
+(``cli.main.main``): far quicker than a process per command, and an exception that
+escapes the boundary fails the test with its traceback."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+from click.testing import CliRunner
+
+from cli.main import main
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> object:
+        assert self.code == 0, self.err
+        return orjson.loads(self.out)
+
+    @property
+    def error_line(self) -> str:
+        """The one line a refusal prints (the test fails if there is more)."""
+        lines = self.err.strip().splitlines()
+        assert self.code != 0, f"accepted:\n{self.out}"
+        assert len(lines) == 1, self.err
+        assert lines[0].startswith("error["), lines[0]
+        return lines[0]
+
+
+def run_ledger(db: Path, *args: str, check: bool = False) -> Outcome:
+    """``ledger --db DB --as tester ARGS...``; ``check``: fail unless it succeeds."""
+    argv = ["ledger", "--db", str(db), "--as", "tester", *args]
+    code = 0
+    env = {"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None, "LEDGER_DB": None}
+    with CliRunner().isolation(env=env) as (out, err, _):
+        before, sys.argv = sys.argv, argv
+        try:
+            main()
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            sys.argv = before
+    outcome = Outcome(
+        code, out.getvalue().decode(errors="replace"), err.getvalue().decode(errors="replace")
+    )
+    if check:
+        assert outcome.code == 0, f"ledger {' '.join(args)} failed:\n{outcome.err}"
+    return outcome
