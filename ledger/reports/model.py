@@ -193,6 +193,7 @@ class HistoryPoint(Part):
     event: int
     round: int | None
     match_id: str | None
+    match: str | None = Field(default=None, description="The game by name, as in the records.")
     rating: int
     values: dict[str, int]
     treasury: int
@@ -240,6 +241,7 @@ class Obituary(Part):
     team: str
     event: int | None
     match_id: str | None
+    match: str | None = Field(default=None, description="The game he died in, by name.")
     round: int | None
     games: int
     touchdowns: int
@@ -299,6 +301,9 @@ class RecordEntry(Part):
     team_id: str | None
     player_id: str | None
     match_id: str | None
+    match: str | None = Field(
+        default=None, description="The game by name: teams, score and round (or stage)."
+    )
 
 
 class Correction(Part):

@@ -9,6 +9,7 @@ report fast.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ledger.domain.state import (
     EventRef,
@@ -57,6 +58,21 @@ class Sources:
     def team_name(self, team_id: str) -> str:
         team = self.teams.get(team_id)
         return team.name if team else team_id
+
+    @cached_property
+    def matches_by_id(self) -> dict[str, MatchRow]:
+        return {m.match_id: m for m in self.matches}
+
+    def match_name(self, match_id: str | None) -> str:
+        """A game as readers name it: ``Reikland Reavers 2-1 The Gouged Eye, round 1``
+        (with an en dash), or the id itself for a game that is not of this season."""
+        match = self.matches_by_id.get(match_id or "")
+        if match is None:
+            return match_id or ""
+        home, away = self.team_name(match.home), self.team_name(match.away)
+        score = f"{match.home_score}\u2013{match.away_score}" if match.status == "played" else "v"
+        when = f"round {match.round}" if match.round else match.stage.replace("_", " ")
+        return f"{home} {score} {away}" + (f", {when}" if when != "regular" else "")
 
 
 def chosen_season(queries: Queries, season: int | None) -> tuple[int, list[int]]:

@@ -1,12 +1,15 @@
 """Leaderboards and records of the season.
 
 The leaderboards sum the season's player game lines, so a veteran's earlier seasons do
-not count; the deadliest player too is ranked on the kills of the season's games.
+not count; the deadliest player too is ranked on the kills of the season's games. A
+shared place is shared in full: tied players share a rank (1, 1, 3), and a record held
+by several players or games lists every one of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from ledger.domain.state import MatchRow, PlayerRow
 from ledger.reports.model import Leaderboard, LeaderEntry, RecordEntry, SeasonStats
@@ -69,7 +72,17 @@ def leaderboards(sources: Sources) -> list[Leaderboard]:
     ]
 
 
-def game_record(
+T = TypeVar("T")
+
+
+def tied_best(items: Sequence[T], measure: Callable[[T], int]) -> list[T]:
+    """Every item sharing the highest ``measure`` (in their order), if that is above 0;
+    at most ``MOST``, like a leaderboard's shared last place."""
+    best = max((measure(item) for item in items), default=0)
+    return [item for item in items if best > 0 and measure(item) == best][:MOST]
+
+
+def game_records(
     record: str,
     title: str,
     matches: Sequence[MatchRow],
@@ -77,80 +90,90 @@ def game_record(
     sources: Sources,
     *,
     by_winner: bool = False,
-) -> RecordEntry | None:
-    """The game with the highest ``measure`` (the earliest on a tie), if any scored.
+) -> list[RecordEntry]:
+    """The games with the highest ``measure``, every one of them when several share it.
 
     The record is held by the winner (``by_winner``) or by both teams."""
-    best = max(matches, key=measure, default=None)
-    if best is None or measure(best) <= 0:
-        return None
-    winner = best.winner if by_winner else None
-    score = f"{best.home_score}-{best.away_score}"
-    detail = (
-        f"{sources.team_name(best.home)} {score} {sources.team_name(best.away)}"
-        f" ({best.home_casualties}-{best.away_casualties} casualties"
-        + (f", round {best.round})" if best.round else ")")
-    )
+    return [
+        game_entry(record, title, m, measure(m), sources, by_winner)
+        for m in tied_best(matches, measure)
+    ]
+
+
+def game_entry(
+    record: str, title: str, match: MatchRow, value: int, sources: Sources, by_winner: bool
+) -> RecordEntry:
+    winner = match.winner if by_winner else None
+    name = sources.match_name(match.match_id)
     holder = (
         sources.team_name(winner)
         if winner
-        else f"{sources.team_name(best.home)} v {sources.team_name(best.away)}"
+        else f"{sources.team_name(match.home)} v {sources.team_name(match.away)}"
     )
     return RecordEntry(
         record=record,
         title=title,
-        value=measure(best),
+        value=value,
         holder=holder,
-        detail=detail,
+        detail=f"{name} ({match.home_casualties}\u2013{match.away_casualties} casualties)",
         team_id=winner,
         player_id=None,
-        match_id=best.match_id,
+        match_id=match.match_id,
+        match=name,
     )
 
 
-def deadliest(sources: Sources) -> RecordEntry | None:
+def deadliest(sources: Sources) -> list[RecordEntry]:
+    """The players with the most kills in the season's games, all of them on a tie."""
     kills: dict[str, int] = {}
     for line in sources.games:
         kills[line.player_id] = kills.get(line.player_id, 0) + line.kills
-    killers = [p for p in sources.players if kills.get(p.player_id, 0) > 0]
-    best = max(killers, key=lambda p: (kills[p.player_id], -p.hired_seq), default=None)
-    if best is None:
-        return None
-    return RecordEntry(
-        record="deadliest_player",
-        title="Deadliest player",
-        value=kills[best.player_id],
-        holder=best.name,
-        detail=f"{sources.team_name(best.team_id)}; {kills[best.player_id]} kill(s) this season",
-        team_id=best.team_id,
-        player_id=best.player_id,
-        match_id=None,
+    killers = sorted(
+        (p for p in sources.players if kills.get(p.player_id, 0) > 0), key=lambda p: p.name
     )
+    return [
+        RecordEntry(
+            record="deadliest_player",
+            title="Deadliest player",
+            value=kills[p.player_id],
+            holder=p.name,
+            detail=f"{sources.team_name(p.team_id)}; {plural(kills[p.player_id], 'kill')}"
+            " this season",
+            team_id=p.team_id,
+            player_id=p.player_id,
+            match_id=None,
+        )
+        for p in tied_best(killers, lambda p: kills[p.player_id])
+    ]
 
 
-def best_game(sources: Sources) -> RecordEntry | None:
-    """The most SPP one player earned in one game."""
-    best = max(sources.games, key=lambda line: line.spp, default=None)
-    if best is None or best.spp <= 0:
-        return None
-    player = next((p for p in sources.players if p.player_id == best.player_id), None)
-    name = player.name if player else best.player_id
-    return RecordEntry(
-        record="best_game",
-        title="Most SPP in one game",
-        value=best.spp,
-        holder=name,
-        detail=f"{sources.team_name(best.team_id)}, {best.match_id}",
-        team_id=best.team_id,
-        player_id=best.player_id,
-        match_id=best.match_id,
-    )
+def best_games(sources: Sources) -> list[RecordEntry]:
+    """The most SPP one player earned in one game (every such game on a tie)."""
+    names = {p.player_id: p.name for p in sources.players}
+    return [
+        RecordEntry(
+            record="best_game",
+            title="Most SPP in one game",
+            value=line.spp,
+            holder=names.get(line.player_id, line.player_id),
+            detail=f"for {sources.team_name(line.team_id)} in {sources.match_name(line.match_id)}",
+            team_id=line.team_id,
+            player_id=line.player_id,
+            match_id=line.match_id,
+            match=sources.match_name(line.match_id),
+        )
+        for line in tied_best(sources.games, lambda line: line.spp)
+    ]
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def records(sources: Sources) -> list[RecordEntry]:
     played = [m for m in sources.matches if m.status == "played"]
-    found = [
-        game_record(
+    return [
+        *game_records(
             "biggest_win",
             "Biggest win",
             played,
@@ -158,21 +181,20 @@ def records(sources: Sources) -> list[RecordEntry]:
             sources,
             by_winner=True,
         ),
-        game_record(
+        *game_records(
             "most_touchdowns_game",
             "Most touchdowns in a game",
             played,
             lambda m: m.home_score + m.away_score,
             sources,
         ),
-        game_record(
+        *game_records(
             "bloodiest_game",
             "Most casualties in a game",
             played,
             lambda m: m.home_casualties + m.away_casualties,
             sources,
         ),
-        deadliest(sources),
-        best_game(sources),
+        *deadliest(sources),
+        *best_games(sources),
     ]
-    return [r for r in found if r is not None]

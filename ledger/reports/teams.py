@@ -10,7 +10,7 @@ history line), so they are the season's closing figures for any season.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ledger.domain.state import EventRef, PlayerGameLine, PlayerRow, TeamRow, TreasuryLine
@@ -167,7 +167,10 @@ def departures(players: dict[str, PlayerRow], sources: Sources) -> list[PlayerMo
 
 
 def killed(
-    players: dict[str, PlayerRow], games: Sequence[PlayerGameLine], events: dict[int, EventRef]
+    players: dict[str, PlayerRow],
+    games: Sequence[PlayerGameLine],
+    events: dict[int, EventRef],
+    match_name: Callable[[str], str],
 ) -> list[PlayerMove]:
     """Players who died of a casualty in one of the season's games."""
     return [
@@ -177,7 +180,7 @@ def killed(
             player_id=line.player_id,
             name=players[line.player_id].name,
             position=players[line.player_id].position,
-            detail=f"died in {line.match_id}" + (f" (round {line.round})" if line.round else ""),
+            detail=f"died in {match_name(line.match_id)}",
             recorded_by=events[line.seq].recorded_by if line.seq in events else "",
             reason=None,
         )
@@ -191,17 +194,22 @@ def cemetery(
     players: dict[str, PlayerRow],
     team: TeamRow,
     deaths: dict[str, PlayerGameLine],
+    match_name: Callable[[str], str],
 ) -> list[Obituary]:
     """One obituary per player who died in the season and is dead still (not voided)."""
     first: dict[str, PlayerMove] = {}
     for move in moves:
         if move.move == "dead" and players[move.player_id].status == "dead":
             first.setdefault(move.player_id, move)
-    return [obituary(move, players[pid], team, deaths) for pid, move in first.items()]
+    return [obituary(move, players[pid], team, deaths, match_name) for pid, move in first.items()]
 
 
 def obituary(
-    move: PlayerMove, player: PlayerRow, team: TeamRow, games: dict[str, PlayerGameLine]
+    move: PlayerMove,
+    player: PlayerRow,
+    team: TeamRow,
+    games: dict[str, PlayerGameLine],
+    match_name: Callable[[str], str],
 ) -> Obituary:
     line = games.get(player.player_id)
     return Obituary(
@@ -212,6 +220,7 @@ def obituary(
         team=team.name,
         event=move.event,
         match_id=line.match_id if line else None,
+        match=match_name(line.match_id) if line else None,
         round=line.round if line else None,
         games=player.games,
         touchdowns=player.touchdowns,
@@ -247,7 +256,7 @@ def player_moves(
     moves = [
         *hired(roster, lookups.hires, sources),
         *departures(by_id, sources),
-        *killed(by_id, games, lookups.events),
+        *killed(by_id, games, lookups.events, sources.match_name),
     ]
     return sorted(moves, key=lambda m: (m.event, m.player_id))
 
@@ -271,6 +280,7 @@ def history_points(team: TeamRow, sources: Sources) -> list[HistoryPoint]:
             event=h.seq,
             round=h.round,
             match_id=h.match_id,
+            match=sources.match_name(h.match_id) if h.match_id else None,
             rating=h.rating,
             values=dict(h.values),
             treasury=h.treasury,
@@ -318,7 +328,11 @@ def team_page(team: TeamRow, sources: Sources, lookups: Lookups) -> TeamPage:
         statement=gold,
         moves=moves,
         cemetery=cemetery(
-            moves, by_id, team, {g.player_id: g for g in games if g.injury == "dead"}
+            moves,
+            by_id,
+            team,
+            {g.player_id: g for g in games if g.injury == "dead"},
+            sources.match_name,
         ),
     )
 

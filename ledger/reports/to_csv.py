@@ -201,6 +201,7 @@ def team_history(report: SeasonReport) -> Table:
             ("Event", lambda x: x[1].event),
             ("Round", lambda x: x[1].round),
             ("Match ID", lambda x: x[1].match_id),
+            ("Match", lambda x: x[1].match),
             *((label, history_figure(key)) for key, label in labels.items()),
             ("Treasury", lambda x: x[1].treasury),
             ("Fans", lambda x: x[1].fans),
@@ -269,6 +270,7 @@ def cemetery(report: SeasonReport) -> Table:
             ("Position", lambda o: o.position),
             ("Event", lambda o: o.event),
             ("Match ID", lambda o: o.match_id),
+            ("Match", lambda o: o.match),
             ("Round", lambda o: o.round),
             ("Games", lambda o: o.games),
             ("Touchdowns", lambda o: o.touchdowns),
@@ -306,6 +308,7 @@ def records(report: SeasonReport) -> Table:
             ("Team ID", lambda r: r.team_id),
             ("Player ID", lambda r: r.player_id),
             ("Match ID", lambda r: r.match_id),
+            ("Match", lambda r: r.match),
         ],
         report.records,
     )

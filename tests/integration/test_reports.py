@@ -21,7 +21,7 @@ from ledger.demo import build_demo
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import UnknownRuleset, UnknownSeason
-from ledger.reports import results
+from ledger.reports import results, stats
 from ledger.reports.model import SeasonReport
 from ledger.reports.positions import RunningTable
 from ledger.reports.seasons import END, Window, season_windows
@@ -156,6 +156,64 @@ def test_leaderboards_and_records_come_from_the_seasons_games(demo_report: Seaso
     assert records["biggest_win"].value == 3
     assert records["biggest_win"].holder == "The Gouged Eye"
     assert records["deadliest_player"].holder == "Spike"
+
+
+def test_tied_players_share_their_rank_on_every_leaderboard(demo_report: SeasonReport) -> None:
+    boards = {b.stat: b for b in demo_report.leaders}
+    assert [e.rank for e in boards["touchdowns"].entries] == [1, 1, 3, 3, 5, 5, 5, 5]
+    assert [e.rank for e in boards["spp"].entries] == [1, 2, 3, 4, 4]
+    for board in demo_report.leaders:
+        values = [e.value for e in board.entries]
+        assert [e.rank for e in board.entries] == [1 + values.index(v) for v in values]
+
+
+def test_a_shared_record_names_every_holder(demo: LeagueLedger) -> None:
+    sources = read_sources(queries_of(demo, DEMO), None)
+    names = {p.player_id: p.name for p in sources.players}
+    # Give Grishnak a kill in his first game: he now shares the record with Spike.
+    grishnak = next(g for g in sources.games if names[g.player_id] == "Grishnak")
+    games = [g.model_copy(update={"kills": 1}) if g is grishnak else g for g in sources.games]
+    tied = stats.records(replace(sources, games=games))
+    deadliest = [(r.holder, r.value) for r in tied if r.record == "deadliest_player"]
+    assert deadliest == [("Grishnak", 1), ("Spike", 1)]
+    # Two games share the most casualties when a second game has as many as the first.
+    bloodiest = [r for r in tied if r.record == "bloodiest_game"]
+    assert len(bloodiest) == 1
+    best = max(sources.matches, key=lambda m: m.home_casualties + m.away_casualties)
+    other = next(m for m in sources.matches if m.match_id != best.match_id)
+    matches = [
+        m.model_copy(
+            update={
+                "home_casualties": best.home_casualties,
+                "away_casualties": best.away_casualties,
+            }
+        )
+        if m is other
+        else m
+        for m in sources.matches
+    ]
+    shared = stats.records(replace(sources, matches=matches))
+    bloodiest = [r for r in shared if r.record == "bloodiest_game"]
+    assert {r.match_id for r in bloodiest} == {best.match_id, other.match_id}
+
+
+def test_records_name_their_games_by_teams_round_and_score(demo_report: SeasonReport) -> None:
+    records = {r.record: r for r in demo_report.records}
+    best = [r for r in demo_report.records if r.record == "best_game"]  # Skweek and Ugluk tie
+    assert [(r.holder, r.value, r.match) for r in best] == [
+        ("Skweek", 10, "Skavenblight Scramblers 2\u20131 Dwarf Grudgebearers, round 1"),
+        ("Ugluk", 10, "The Gouged Eye 3\u20130 Dwarf Grudgebearers, round 2"),
+    ]
+    assert best[0].detail == f"for Skavenblight Scramblers in {best[0].match}"
+    assert records["biggest_win"].match == "The Gouged Eye 3\u20130 Dwarf Grudgebearers, round 2"
+    assert records["deadliest_player"].detail == "Skavenblight Scramblers; 1 kill this season"
+    for record in demo_report.records:
+        assert record.match_id is None or record.match_id not in record.detail, record
+    karl = next(o for t in demo_report.teams for o in t.cemetery)
+    assert karl.match
+    assert karl.match_id
+    assert karl.match_id not in karl.match
+    assert all(h.match for t in demo_report.teams for h in t.history if h.match_id)
 
 
 def test_the_audit_appendix_matches_audit_verify(

@@ -121,6 +121,49 @@ def test_csv_headings_are_words_and_every_table_has_a_file(tables: dict[str, Row
     assert tables["positions.csv"][0]["After round 3"] == "1"
 
 
+def match_ids(report: SeasonReport) -> set[str]:
+    return {m.match_id for r in report.rounds for m in r.matches}
+
+
+def test_every_format_shares_ranks_and_names_games_instead_of_ids(
+    demo_report: SeasonReport, tables: dict[str, Rows]
+) -> None:
+    touchdowns = [r for r in tables["leaders.csv"] if r["Leaderboard"] == "Touchdowns"]
+    assert [r["Position"] for r in touchdowns] == ["1", "1", "3", "3", "5", "5", "5", "5"]
+    best = [r for r in tables["records.csv"] if r["Record"] == "Most SPP in one game"]
+    assert [(r["Held by"], r["Match ID"], r["Match"]) for r in best] == [
+        (
+            "Skweek",
+            "r1-scramblers-grudgebearers",
+            "Skavenblight Scramblers 2\u20131 Dwarf Grudgebearers, round 1",
+        ),
+        (
+            "Ugluk",
+            "r2-gouged-eye-grudgebearers",
+            "The Gouged Eye 3\u20130 Dwarf Grudgebearers, round 2",
+        ),
+    ]
+    assert all(r["Match ID"] not in r["Details"] for r in tables["records.csv"] if r["Match ID"])
+    assert [r["Match"] for r in tables["cemetery.csv"]] == [
+        "Reikland Reavers 1\u20131 Skavenblight Scramblers, round 2"
+    ]
+    markdown = render_markdown(demo_report)
+    assert re.search(r"^\| 1 \| Ugluk \|.*\n\| 3 \| Kazador \|", markdown, flags=re.M)
+    assert (
+        "| Most SPP in one game (shared) | Skweek | 10 | for Skavenblight Scramblers in "
+        in markdown
+    )
+    assert "| Most SPP in one game (shared) | Ugluk | 10 | for The Gouged Eye in " in markdown
+    html = render_html(demo_report)
+    records = html[html.index('<table class="records">') :]
+    records = records[: records.index("</table>")]
+    assert '<th scope="row" rowspan="2">Most SPP in one game' in records
+    assert "<td>Ugluk</td>" in records or ">Ugluk<" in records
+    for match_id in match_ids(demo_report):
+        assert match_id not in markdown, match_id
+        assert match_id not in re.sub(r'data-match="[^"]*"', "", html), match_id
+
+
 def test_csv_goes_into_a_zip_when_the_target_ends_with_zip(
     demo_report: SeasonReport, tmp_path: Path
 ) -> None:
