@@ -11,6 +11,8 @@ from cli.output import SEASON, print_json, say, table
 from ledger.application.matches import share_close_dice
 from ledger.application.reports import read_report
 from ledger.domain.state import MatchRow
+from ledger.errors import InvalidInput
+from ledger.reports.match_sheet import MatchSheet, match_sheet
 
 
 @click.group()
@@ -31,10 +33,49 @@ def match() -> None:
 def record(session: Session, report: Path, roll_missing: bool, reason: str | None) -> None:
     """Record the match REPORT (a YAML or JSON file; see docs/match-report.md)."""
     parsed = read_report(report)
-    match_id = session.ledger().record_match(
+    ledger = session.ledger()
+    match_id = ledger.record_match(
         session.league(), parsed, by=session.user, roll_missing=roll_missing, reason=reason
     )
     say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
+    if ledger.unit is not None:
+        return  # a line of 'ledger run': the tables show the match once the script is stored
+    from cli.match_show import print_sheet, rolled_line
+
+    sheet = sheet_of(session, match_id)
+    if roll_missing:
+        say(rolled_line(sheet))
+    say()
+    print_sheet(sheet)
+
+
+def sheet_of(session: Session, match_id: str) -> MatchSheet:
+    from cli.queries import queries_for
+
+    return match_sheet(session.ledger(), queries_for(session), match_id)
+
+
+@match.command("show")
+@click.argument("match_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_session
+def show(session: Session, match_id: str, as_json: bool) -> None:
+    """MATCH_ID as recorded (score, each player's achievements, casualties with their dice
+    and outcomes, MVPs), what the league's ruleset made of it (SPP, winnings, fans,
+    Expensive Mistakes), which dice were entered and which the ledger rolled, and any
+    correction of it."""
+    if session.ledger().unit is not None:
+        raise InvalidInput(
+            "'match show' only reads, and a script stored as one unit is read once stored:"
+            " run it after the script, or use --each"
+        )
+    from cli.match_show import print_sheet
+
+    sheet = sheet_of(session, match_id)
+    if as_json:
+        print_json(sheet)
+    else:
+        print_sheet(sheet)
 
 
 @match.command("close")
