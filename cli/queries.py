@@ -6,7 +6,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, gold, print_json, say, table
-from ledger.domain.state import PlayerRow
+from ledger.domain.state import EventRef, MatchRow, PlayerRow
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.rules import find_ruleset
 
@@ -216,14 +216,14 @@ def treasury(session: Session, team_id: str, as_json: bool) -> None:
 @JSON
 @pass_session
 def history(session: Session, ref: str, as_json: bool) -> None:
-    """Every event that touched REF (a team id, a player name or id, or match:<id>),
-    with who recorded it, when and why."""
+    """Every event that touched REF (a team id, a match id, a player name or id; or
+    team:<id>, match:<id>, player:<id>), with who recorded it, when and why. A player's
+    games say what he did there and what it did to him (SPP, injuries)."""
     q = queries_for(session)
-    key = ref if ":" in ref else None
-    if key is None:
-        teams_ = {t.team_id for t in q.teams()}
-        key = f"team:{ref}" if ref in teams_ else f"player:{q.player(ref).player_id}"
+    key = history_key(q, ref)
     lines = q.history(key)
+    if key.startswith("player:"):
+        lines = with_games(session, q, key.removeprefix("player:"), lines)
     if as_json:
         print_json(lines)
         return
@@ -243,6 +243,31 @@ def history(session: Session, ref: str, as_json: bool) -> None:
             right=(0,),
         )
     )
+
+
+def history_key(q: Queries, ref: str) -> str:
+    """``team:``, ``match:`` or ``player:`` and the id REF names: a team id, a match id,
+    else a player (by id or name)."""
+    if ":" in ref:
+        return ref
+    if ref in {t.team_id for t in q.teams()}:
+        return f"team:{ref}"
+    if q.store.get(MatchRow, q.league_id, ref) is not None or q.history(f"match:{ref}"):
+        return f"match:{ref}"
+    return f"player:{q.player(ref).player_id}"
+
+
+def with_games(session: Session, q: Queries, player: str, lines: list[EventRef]) -> list[EventRef]:
+    """The player's history with, on each game he played, what he did and took there."""
+    from ledger.reports.player_games import game_notes
+
+    notes = game_notes(session.ledger(), q, player)
+    return [
+        line.model_copy(update={"summary": f"{line.summary}; {notes[line.seq]}"})
+        if line.seq in notes and line.event_type == "MatchRecorded"
+        else line
+        for line in lines
+    ]
 
 
 COMMANDS = [roster, teams, standings, leaders, treasury, history]
