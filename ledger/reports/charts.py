@@ -29,14 +29,35 @@ PALETTE = (
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """Each further cycle through the palette gets a dash pattern, so 40 series stay distinct."""
 
-WIDTH, HEIGHT = 640, 320
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 78, 18, 14, 48
-"""The drawing's own units: text is 14 units high, so it stays legible on a phone."""
+
+@dataclass(frozen=True)
+class Canvas:
+    """A chart's drawing, in its own units (the SVG's viewBox), for one page width.
+
+    The page has no script, so it carries each chart drawn twice and its CSS shows the one
+    that fits: ``WIDE`` at full width on a screen or paper, ``NARROW`` on a phone. One
+    drawing cannot serve both: scaled to a phone, a desktop chart's text is 6 px high."""
+
+    name: str
+    width: int
+    height: int
+    """The height of a figure chart; a position chart grows with its teams."""
+    margins: tuple[int, int, int, int]
+    """left, right, top, bottom."""
+    font: int
+    row: int
+    """The height of one place on a position chart."""
+
+
+WIDE = Canvas("wide", 960, 360, (84, 24, 16, 54), 14, 28)
+NARROW = Canvas("narrow", 400, 300, (62, 14, 12, 48), 13, 24)
+CANVASES = (WIDE, NARROW)
 
 
 @dataclass(frozen=True)
 class Tick:
-    """A labelled mark on an axis, ``at`` in drawing units."""
+    """A labelled mark on an axis, ``at`` in drawing units; an empty label marks a grid
+    line whose label was left out to make room for its neighbours'."""
 
     at: float
     label: str
@@ -52,7 +73,9 @@ class Series:
     dash: str
     path: str
     marks: list[tuple[float, float, str]] = field(default_factory=list)
-    """Point markers: x, y in pixels, and a tooltip."""
+    """Point markers: x, y in drawing units, and a tooltip."""
+    values: list[float | None] = field(default_factory=list)
+    """The data drawn, one value (or None) per step."""
 
 
 @dataclass(frozen=True)
@@ -67,10 +90,14 @@ class Chart:
     width: int
     height: int
     plot: tuple[float, float, float, float]
-    """left, top, right, bottom of the plotting area, in pixels."""
+    """left, top, right, bottom of the plotting area, in drawing units."""
     x_ticks: list[Tick]
     y_ticks: list[Tick]
     series: list[Series]
+    steps: list[str] = field(default_factory=list)
+    """Every step's label (the x axis may leave some out)."""
+    canvas: str = WIDE.name
+    font: int = WIDE.font
 
 
 @dataclass(frozen=True)
@@ -99,11 +126,16 @@ def nice_step(span: float, count: int = 5) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
-def value_ticks(low: float, high: float, fmt: Callable[[float], str]) -> list[Tick]:
-    step = nice_step(high - low)
+def value_ticks(low: float, high: float, fmt: Callable[[float], str], count: int = 5) -> list[Tick]:
+    """Round ticks from just below ``low`` to just above ``high`` (not from zero: a
+    season's TV moves by a few percent). A flat range is widened around its value."""
+    if high <= low:
+        pad = nice_step(abs(low) / 10 or 1, 1)
+        low, high = low - pad, high + pad
+    step = nice_step(high - low, count)
     first = math.floor(low / step) * step
-    count = math.ceil((high - first) / step) + 1
-    return [Tick(first + i * step, fmt(first + i * step)) for i in range(count)]
+    steps = math.ceil((high - first) / step - 1e-9)
+    return [Tick(v, fmt(v)) for v in (round(first + i * step, 9) for i in range(steps + 1))]
 
 
 def line_path(points: Sequence[tuple[float, float] | None]) -> str:
@@ -117,29 +149,53 @@ def line_path(points: Sequence[tuple[float, float] | None]) -> str:
     return " ".join(parts)
 
 
+def thinned(ticks: Sequence[Tick], font: int) -> list[Tick]:
+    """The x axis's ticks with labels left out where they would overlap: every n-th label,
+    and the last one."""
+    if len(ticks) < 2:
+        return list(ticks)
+    spacing = abs(ticks[1].at - ticks[0].at) or 1
+    widest = max(len(t.label) for t in ticks) * font * 0.62 + font * 0.6
+    stride = max(1, math.ceil(widest / spacing))
+    shown = list(range(0, len(ticks), stride))
+    last = len(ticks) - 1
+    if shown[-1] != last:
+        if last - shown[-1] < stride and len(shown) > 1:
+            shown.pop()
+        shown.append(last)
+    return [t if i in shown else Tick(t.at, "") for i, t in enumerate(ticks)]
+
+
 @dataclass(frozen=True)
 class Frame:
-    """The axes of a chart: data ranges mapped onto the plotting area."""
+    """The axes of a chart: data ranges mapped onto the plotting area of a canvas."""
 
     x: Scale
     y: Scale
     height: int
+    canvas: Canvas
 
     @classmethod
     def of(
         cls,
+        canvas: Canvas,
         x_range: tuple[float, float],
         y_range: tuple[float, float],
         height: int,
         invert: bool = False,
     ) -> Frame:
-        top, bottom = MARGIN_TOP, height - MARGIN_BOTTOM
-        y = Scale(*y_range, top, bottom) if invert else Scale(*y_range, bottom, top)
-        return cls(Scale(*x_range, MARGIN_LEFT, WIDTH - MARGIN_RIGHT), y, height)
+        left, right, top, bottom = canvas.margins
+        y = (
+            Scale(*y_range, top, height - bottom)
+            if invert
+            else Scale(*y_range, height - bottom, top)
+        )
+        return cls(Scale(*x_range, left, canvas.width - right), y, height, canvas)
 
     @property
     def plot(self) -> tuple[float, float, float, float]:
-        return MARGIN_LEFT, MARGIN_TOP, WIDTH - MARGIN_RIGHT, self.height - MARGIN_BOTTOM
+        left, right, top, bottom = self.canvas.margins
+        return left, top, self.canvas.width - right, self.height - bottom
 
 
 def category_chart(
@@ -162,19 +218,23 @@ def category_chart(
             for pt, v, step in zip(points, values, steps, strict=True)
             if pt is not None and v is not None
         ]
-        drawn.append(Series(key, label, *style(index), line_path(points), marks))
+        drawn.append(Series(key, label, *style(index), line_path(points), marks, list(values)))
+    canvas = frame.canvas
     return Chart(
-        chart_id,
+        chart_id if canvas is WIDE else f"{chart_id}-{canvas.name}",
         title,
         description,
         labels[0],
         labels[1],
-        WIDTH,
+        canvas.width,
         frame.height,
         frame.plot,
-        [Tick(frame.x(i), step) for i, step in enumerate(steps)],
+        thinned([Tick(frame.x(i), step) for i, step in enumerate(steps)], canvas.font),
         y_ticks,
         drawn,
+        list(steps),
+        canvas.name,
+        canvas.font,
     )
 
 
@@ -183,11 +243,13 @@ def positions_chart(
     title: str,
     rounds: Sequence[str],
     series: Sequence[tuple[str, str, Sequence[int | None]]],
+    canvas: Canvas = WIDE,
 ) -> Chart:
     """League position (1 at the top) after each round, one line per team."""
     teams = max(len(series), 1)
-    height = max(200, MARGIN_TOP + MARGIN_BOTTOM + 26 * teams)
-    frame = Frame.of((0, max(len(rounds) - 1, 1)), (1, max(teams, 2)), height, invert=True)
+    _, _, top, bottom = canvas.margins
+    height = max(canvas.height * 2 // 3, top + bottom + canvas.row * teams)
+    frame = Frame.of(canvas, (0, max(len(rounds) - 1, 1)), (1, max(teams, 2)), height, True)
     return category_chart(
         chart_id,
         title,
@@ -209,18 +271,18 @@ def figure_chart(
     steps: Sequence[str],
     series: Sequence[tuple[str, str, Sequence[int | None]]],
     fmt: Callable[[float], str],
-    from_zero: bool = True,
+    canvas: Canvas = WIDE,
+    tip: Callable[[str, float, str], str] | None = None,
 ) -> Chart:
-    """A team figure (TV/TR, treasury) at the start of the season and after each round.
+    """A team figure (TV/TR, treasury) over the season's steps.
 
-    ``from_zero`` starts the axis at nothing (a treasury); otherwise the axis spans the
-    values, so teams whose TV moves by 5% are not drawn as one flat line."""
-    values = [v for _, _, vs in series for v in vs if v is not None] or [0, 1]
-    low, high = min(values), max(values)
-    if from_zero or low == high:
-        low = min(0, low)
-    ticks = value_ticks(low, max(high, low + 1), fmt)
-    frame = Frame.of((0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), HEIGHT)
+    The axis spans the values drawn, on round ticks, so a season's changes fill the plot
+    rather than a few pixels of it."""
+    values = [v for _, _, vs in series for v in vs if v is not None] or [0]
+    ticks = value_ticks(min(values), max(values), fmt, 5 if canvas is WIDE else 4)
+    frame = Frame.of(
+        canvas, (0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), canvas.height
+    )
     return category_chart(
         chart_id,
         title,
@@ -230,7 +292,7 @@ def figure_chart(
         series,
         frame,
         [Tick(frame.y(t.at), t.label) for t in ticks],
-        lambda team, value, step: f"{team}: {value:,.0f} ({step})",
+        tip or (lambda team, value, step: f"{team}: {value:,.0f} ({step})"),
     )
 
 
@@ -240,9 +302,9 @@ def ordinal(n: int) -> str:
 
 
 def compact_gold(amount: float) -> str:
-    """Axis labels: 1,250,000 -> 1.25M, 95,000 -> 95k."""
+    """Axis labels: 1,250,000 -> 1.25M, 1,025,000 -> 1.025M, 95,000 -> 95k."""
     if abs(amount) >= 1_000_000:
-        return f"{amount / 1_000_000:.2f}".rstrip("0").rstrip(".") + "M"
+        return f"{amount / 1_000_000:.3f}".rstrip("0").rstrip(".") + "M"
     if abs(amount) >= 1_000:
-        return f"{amount / 1_000:.0f}k"
+        return f"{amount / 1_000:.1f}".rstrip("0").rstrip(".") + "k"
     return f"{amount:.0f}"

@@ -8,17 +8,19 @@ charts scale to the width) and in print (each team page on a new sheet, colours 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from ledger.reports.charts import (
+    CANVASES,
     Chart,
     compact_gold,
     figure_chart,
     ordinal,
     positions_chart,
 )
-from ledger.reports.model import SeasonReport, TeamPage
+from ledger.reports.model import MatchResult, SeasonReport, TeamPage
 from ledger.reports.text import FILTERS
 
 
@@ -35,80 +37,140 @@ def environment() -> Environment:
     return env
 
 
-def boundaries(report: SeasonReport) -> list[tuple[str, int]]:
-    """Each step of the season and the event its first game was recorded at: the rounds,
-    then the play-offs."""
-    steps = []
-    for results in report.rounds:
-        events = [m.event for m in results.matches if m.event is not None]
-        if events:
-            steps.append((f"R{results.round}" if results.round else results.label, min(events)))
-    playoffs = [m.event for s in report.playoffs for m in s.matches if m.event is not None]
-    if playoffs:
-        steps.append(("Play-offs", min(playoffs)))
-    return sorted(steps, key=lambda step: step[1])
+@dataclass(frozen=True)
+class Step:
+    """A point of the season on the TV and treasury charts: a round (or the play-offs),
+    whose games are ``games``, ending with the event ``last``; or the season's end."""
+
+    label: str
+    name: str
+    games: frozenset[str]
+    last: int
 
 
-def figure_steps(team: TeamPage, figure: str, starts: Sequence[int]) -> list[int | None]:
-    """A team's ``figure`` ("rating" or "treasury") before the season's first game and
-    after each step (as it went into the next step, post-game sequence included)."""
-    ends = [*starts, 2**62]
+END = 2**62
+
+
+def season_steps(report: SeasonReport) -> list[Step]:
+    """The rounds with a game played, the play-offs, then the end of the season."""
+    steps = [
+        round_step(
+            str(r.round) if r.round else r.label,
+            f"round {r.round}" if r.round else r.label.lower(),
+            r.matches,
+        )
+        for r in report.rounds
+    ]
+    steps.append(
+        round_step("Play-offs", "play-offs", [m for s in report.playoffs for m in s.matches])
+    )
+    found = sorted((s for s in steps if s is not None), key=lambda s: s.last)
+    return [*found, Step("End", "end of the season", frozenset(), END)] if found else []
+
+
+def round_step(label: str, name: str, matches: Sequence[MatchResult]) -> Step | None:
+    played = [m for m in matches if m.event is not None and m.status == "played"]
+    if not played:
+        return None
+    last = max(m.event for m in played if m.event is not None)
+    return Step(label, name, frozenset(m.match_id for m in played), last)
+
+
+def figure_steps(team: TeamPage, figure: str, steps: Sequence[Step]) -> list[int | None]:
+    """A team's ``figure`` ("rating" or "treasury") at each step: as recorded with its game
+    of that round (so the first point is its first game, after the draft), else, once it
+    has played, as it stood at the end of the step (a bye, the play-offs, the season's
+    end, after the last post-game sequence); nothing before its first game."""
     values: list[int | None] = []
-    for end in ends:
-        before = [getattr(h, figure) for h in team.history if h.event < end]
-        values.append(before[-1] if before else (values[-1] if values else None))
-    if values and values[0] is None:  # no event this season before the first game
-        values[0] = next((v for v in values if v is not None), getattr(team, figure))
+    for step in steps:
+        game = [getattr(h, figure) for h in team.history if h.match_id in step.games]
+        played = any(v is not None for v in values)
+        before = [getattr(h, figure) for h in team.history if h.event <= step.last]
+        values.append(game[0] if game else before[-1] if played and before else None)
     return values
 
 
-def charts(report: SeasonReport) -> dict[str, list[Chart]]:
-    """Every chart of the report, by section."""
-    label = report.league.rating_label
-    positions = [
-        positions_chart(
-            f"positions-{index}",
-            "League position by round" + (f" — {chart.division}" if chart.division else ""),
-            chart.rounds,
-            [(s.team_id, s.team, s.positions) for s in chart.series],
-        )
-        for index, chart in enumerate(report.positions)
-        if chart.rounds
-    ]
-    steps = boundaries(report)
-    labels = ["Start", *(name for name, _ in steps)]
-    starts = [event for _, event in steps]
-
-    def series(figure: str) -> list[tuple[str, str, Sequence[int | None]]]:
-        return [(t.team_id, t.name, figure_steps(t, figure, starts)) for t in report.teams]
-
+def charts(report: SeasonReport) -> dict[str, list[Drawings]]:
+    """Every chart of the report, by section, each drawn for a wide and a narrow page."""
     return {
-        "positions": positions,
-        "rating": [
-            figure_chart(
-                "rating",
-                f"{label} over the season",
-                f"Each team's {label} before the first game and after each round.",
-                f"{label} (gold pieces)",
-                labels,
-                series("rating"),
-                compact_gold,
-                from_zero=False,
+        "positions": [
+            Drawings(
+                tuple(
+                    positions_chart(
+                        f"positions-{index}",
+                        "League position by round"
+                        + (f" \u2014 {chart.division}" if chart.division else ""),
+                        chart.rounds,
+                        [(s.team_id, s.team, s.positions) for s in chart.series],
+                        canvas,
+                    )
+                    for canvas in CANVASES
+                ),
+                "position",
             )
+            for index, chart in enumerate(report.positions)
+            if chart.rounds
         ],
-        "treasury": [
-            figure_chart(
-                "treasury",
-                "Treasury over the season",
-                "Each team's treasury before the first game and after each round,"
-                " post-game sequence included.",
-                "Treasury (gold pieces)",
-                labels,
-                series("treasury"),
-                compact_gold,
-            )
-        ],
+        "figures": figure_charts(report),
     }
+
+
+def figure_charts(report: SeasonReport) -> list[Drawings]:
+    steps = season_steps(report)
+    if not steps:
+        return []
+    label = report.league.rating_label
+    labels = [s.label for s in steps]
+    names = {s.label: s.name for s in steps}
+
+    def draw(figure: str, title: str, description: str, y_label: str) -> Drawings:
+        series = [(t.team_id, t.name, figure_steps(t, figure, steps)) for t in report.teams]
+        return Drawings(
+            tuple(
+                figure_chart(
+                    figure,
+                    title,
+                    description,
+                    y_label,
+                    labels,
+                    series,
+                    compact_gold,
+                    canvas,
+                    lambda team, value, step: f"{team}: {value:,.0f} ({names[step]})",
+                )
+                for canvas in CANVASES
+            ),
+            "gold",
+        )
+
+    return [
+        draw(
+            "rating",
+            f"{label} over the season",
+            f"Each team's {label} at each of its games, from its first, and at the end of"
+            " the season.",
+            f"{label} (gold pieces)",
+        ),
+        draw(
+            "treasury",
+            "Treasury over the season",
+            "Each team's treasury at each of its games, from its first (after the draft),"
+            " and at the end of the season, after the last post-game sequence.",
+            "Treasury (gold pieces)",
+        ),
+    ]
+
+
+@dataclass(frozen=True)
+class Drawings:
+    """One chart drawn for each canvas (wide first), and how its table shows values."""
+
+    charts: tuple[Chart, ...]
+    values: str
+
+    @property
+    def main(self) -> Chart:
+        return self.charts[0]
 
 
 def render_html(report: SeasonReport) -> str:

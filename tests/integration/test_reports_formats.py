@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import importlib
 import io
+import itertools
 import json
 import re
 import zipfile
@@ -18,7 +19,7 @@ import pytest
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
-from ledger.reports.charts import line_path, positions_chart, value_ticks
+from ledger.reports.charts import NARROW, compact_gold, line_path, positions_chart, value_ticks
 from ledger.reports.errors import ReportNotWritten, UnknownReportFormat
 from ledger.reports.model import (
     Correction,
@@ -31,7 +32,7 @@ from ledger.reports.model import (
 )
 from ledger.reports.render import render_json, schema_json
 from ledger.reports.service import make_report, produce_report, report_format, write_report
-from ledger.reports.to_html import render_html
+from ledger.reports.to_html import charts, render_html
 from ledger.reports.to_markdown import render_markdown
 from tests.integration.test_reports import DEMO, demo, demo_db, demo_report
 from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN, create_league, draft_team, report
@@ -254,6 +255,7 @@ class Page(HTMLParser):
         super().__init__()
         self.series: dict[str, list[str]] = defaultdict(list)
         self.chart: str | None = None
+        self.drawing: str | None = None
         self.standings_rows = 0
         self.in_standings = False
         self.fetches: list[str] = []
@@ -267,10 +269,13 @@ class Page(HTMLParser):
             self.fetches.append(a.get("href") or "")
         if tag == "figure" and a.get("data-chart"):
             self.chart = a["data-chart"]
-        if tag == "path" and self.chart and a.get("d") and self.series[self.chart]:
-            self.series[self.chart][-1] = a["d"] or ""
-        if tag == "g" and self.chart and "series" in (a.get("class") or "").split():
-            self.series[self.chart].append("")
+        if tag == "svg" and self.chart and a.get("data-canvas"):
+            canvas = a["data-canvas"]
+            self.drawing = self.chart if canvas == "wide" else f"{self.chart}:{canvas}"
+        if tag == "path" and self.drawing and a.get("d") and self.series[self.drawing]:
+            self.series[self.drawing][-1] = a["d"] or ""
+        if tag == "g" and self.drawing and "series" in (a.get("class") or "").split():
+            self.series[self.drawing].append("")
         if tag == "table" and "standings" in (a.get("class") or ""):
             self.in_standings = True
         if tag == "tr" and self.in_standings and a.get("data-team"):
@@ -279,6 +284,8 @@ class Page(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "figure":
             self.chart = None
+        if tag == "svg":
+            self.drawing = None
         if tag == "table":
             self.in_standings = False
 
@@ -300,7 +307,9 @@ def test_the_html_is_one_self_contained_file_with_a_series_per_team(
     assert "url(" not in html
     assert "@import" not in html
     assert page.standings_rows == 4
-    assert set(page.series) == {"positions-0", "rating", "treasury"}
+    # Each chart is drawn for a wide page and for a phone, a series per team in each.
+    charts = {"positions-0", "rating", "treasury"}
+    assert set(page.series) == charts | {f"{c}:narrow" for c in charts}
     assert all(len(paths) == 4 and all(paths) for paths in page.series.values())
     assert 'role="img"' in html
     assert '<title id="rating-title">TV over the season' in html
@@ -478,7 +487,8 @@ def full_season(report: SeasonReport) -> SeasonReport:
 def test_sections_appear_when_the_data_has_them(demo_report: SeasonReport, tmp_path: Path) -> None:
     full = full_season(demo_report)
     page = read_page(render_html(full))
-    assert set(page.series) == {"positions-0", "positions-1", "rating", "treasury"}
+    wide = {c for c in page.series if ":" not in c}
+    assert wide == {"positions-0", "positions-1", "rating", "treasury"}
     assert [len(page.series[c]) for c in ("positions-0", "positions-1")] == [2, 2]
     html = render_html(full)
     for text in (
@@ -521,3 +531,47 @@ def test_chart_lines_break_where_a_team_has_no_value() -> None:
     assert chart.series[0].marks[0][2] == "A: 2nd after round 2"
     ticks = [t.at for t in value_ticks(940_000, 1_065_000, str)]
     assert ticks == [900_000, 950_000, 1_000_000, 1_050_000, 1_100_000]
+
+
+def test_tv_and_treasury_are_drawn_from_each_teams_first_game_on_a_round_scale(
+    demo_report: SeasonReport,
+) -> None:
+    rating, treasury = charts(demo_report)["figures"]
+    teams = {t.team_id: t for t in demo_report.teams}
+    for drawings, figure in ((rating, "rating"), (treasury, "treasury")):
+        for chart in drawings.charts:  # the wide drawing and the phone's
+            assert chart.steps == ["1", "2", "3", "End"]
+            for series in chart.series:
+                team = teams[series.key]
+                first_game = next(h for h in team.history if h.match_id)
+                assert series.values[0] == getattr(first_game, figure)
+                assert series.values[-1] == getattr(team, figure)
+    # Not the pre-draft TV of 0 and treasury of 1,000,000: each team's figures at its first
+    # game, after the draft.
+    assert {s.key: s.values[0] for s in rating.main.series} == {
+        "skavenblight-scramblers": 980_000,
+        "reikland-reavers": 955_000,
+        "gouged-eye": 955_000,
+        "grudgebearers": 1_000_000,
+    }
+    assert all(0 < (s.values[0] or 0) < 1_000_000 for s in treasury.main.series)
+    # The axes span the season's values on round ticks, not from zero.
+    assert [t.label for t in rating.main.y_ticks] == ["900k", "950k", "1M", "1.05M", "1.1M"]
+    assert [t.label for t in treasury.main.y_ticks] == ["50k", "100k", "150k", "200k", "250k"]
+    assert [t.label for t in rating.main.x_ticks] == ["1", "2", "3", "End"]
+
+
+def test_a_flat_range_is_widened_around_its_value_and_crowded_rounds_are_thinned() -> None:
+    ticks = value_ticks(1_000_000, 1_000_000, compact_gold)
+    assert [t.label for t in ticks] == ["900k", "950k", "1M", "1.05M", "1.1M"]
+    assert compact_gold(1_025_000) == "1.025M"
+    rounds = [str(r) for r in range(1, 20)]
+    series = [("a", "A", list(range(1, 20))), ("b", "B", list(range(19, 0, -1)))]
+    chart = positions_chart("p", "Positions", rounds, series, NARROW)
+    labelled = [t for t in chart.x_ticks if t.label]
+    assert len(chart.x_ticks) == 19
+    assert labelled[0].label == "1"
+    assert labelled[-1].label == "19"
+    gaps = [b.at - a.at for a, b in itertools.pairwise(labelled)]
+    assert min(gaps) >= 2 * NARROW.font  # two digits and a space between labels
+    assert chart.width == NARROW.width
