@@ -1,8 +1,9 @@
 """The HTML report: one self-contained file, inline CSS and SVG, no script, no network.
 
-Jinja2 templates (templates/*.html.j2) lay out the page; charts.py computes the charts'
-geometry from the model. The page reads on a phone (tables scroll inside their own box,
-charts scale to the width) and in print (each team page on a new sheet, colours kept).
+Jinja2 templates (templates/*.html.j2) lay out the page; figures.py takes the charts'
+data from the model and charts.py computes their geometry. The page reads on a phone
+(tables fit or scroll inside their own box, charts are drawn for its width) and in print
+(each team page on a new sheet, colours kept).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ledger.reports.charts import (
     ordinal,
     positions_chart,
 )
-from ledger.reports.model import MatchResult, SeasonReport, TeamPage
+from ledger.reports.figures import figure_steps, season_steps
+from ledger.reports.model import SeasonReport
 from ledger.reports.text import FILTERS
 
 
@@ -35,59 +37,6 @@ def environment() -> Environment:
     env.filters.update(FILTERS)
     env.filters["ordinal"] = ordinal
     return env
-
-
-@dataclass(frozen=True)
-class Step:
-    """A point of the season on the TV and treasury charts: a round (or the play-offs),
-    whose games are ``games``, ending with the event ``last``; or the season's end."""
-
-    label: str
-    name: str
-    games: frozenset[str]
-    last: int
-
-
-END = 2**62
-
-
-def season_steps(report: SeasonReport) -> list[Step]:
-    """The rounds with a game played, the play-offs, then the end of the season."""
-    steps = [
-        round_step(
-            str(r.round) if r.round else r.label,
-            f"round {r.round}" if r.round else r.label.lower(),
-            r.matches,
-        )
-        for r in report.rounds
-    ]
-    steps.append(
-        round_step("Play-offs", "play-offs", [m for s in report.playoffs for m in s.matches])
-    )
-    found = sorted((s for s in steps if s is not None), key=lambda s: s.last)
-    return [*found, Step("End", "end of the season", frozenset(), END)] if found else []
-
-
-def round_step(label: str, name: str, matches: Sequence[MatchResult]) -> Step | None:
-    played = [m for m in matches if m.event is not None and m.status == "played"]
-    if not played:
-        return None
-    last = max(m.event for m in played if m.event is not None)
-    return Step(label, name, frozenset(m.match_id for m in played), last)
-
-
-def figure_steps(team: TeamPage, figure: str, steps: Sequence[Step]) -> list[int | None]:
-    """A team's ``figure`` ("rating" or "treasury") at each step: as recorded with its game
-    of that round (so the first point is its first game, after the draft), else, once it
-    has played, as it stood at the end of the step (a bye, the play-offs, the season's
-    end, after the last post-game sequence); nothing before its first game."""
-    values: list[int | None] = []
-    for step in steps:
-        game = [getattr(h, figure) for h in team.history if h.match_id in step.games]
-        played = any(v is not None for v in values)
-        before = [getattr(h, figure) for h in team.history if h.event <= step.last]
-        values.append(game[0] if game else before[-1] if played and before else None)
-    return values
 
 
 def charts(report: SeasonReport) -> dict[str, list[Drawings]]:

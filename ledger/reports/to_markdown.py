@@ -8,6 +8,7 @@ import re
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ledger.reports.charts import ordinal
+from ledger.reports.figures import figure_table, season_steps
 from ledger.reports.model import SeasonReport
 from ledger.reports.text import FILTERS
 
@@ -36,5 +37,10 @@ def environment() -> Environment:
 
 
 def render_markdown(report: SeasonReport) -> str:
-    text = environment().get_template("report.md.j2").render(report=report)
+    figures = {
+        "steps": [s.label for s in season_steps(report)],
+        "rating": figure_table(report, "rating"),
+        "treasury": figure_table(report, "treasury"),
+    }
+    text = environment().get_template("report.md.j2").render(report=report, figures=figures)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"

@@ -559,6 +559,11 @@ def test_tv_and_treasury_are_drawn_from_each_teams_first_game_on_a_round_scale(
     assert [t.label for t in rating.main.y_ticks] == ["900k", "950k", "1M", "1.05M", "1.1M"]
     assert [t.label for t in treasury.main.y_ticks] == ["50k", "100k", "150k", "200k", "250k"]
     assert [t.label for t in rating.main.x_ticks] == ["1", "2", "3", "End"]
+    # Markdown gives the same figures as tables.
+    markdown = render_markdown(demo_report)
+    assert "| Team | R1 | R2 | R3 | End |" in markdown
+    assert "| Skavenblight Scramblers | 980,000 | 1,000,000 | 1,000,000 | 1,000,000 |" in markdown
+    assert "| Skavenblight Scramblers | 80,000 | 150,000 | 215,000 | 205,000 |" in markdown
 
 
 def test_a_flat_range_is_widened_around_its_value_and_crowded_rounds_are_thinned() -> None:
