@@ -8,7 +8,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, print_json, say, table
-from ledger.application.matches import share_close_dice
+from ledger.application.matches import check_close_dice, share_close_dice
 from ledger.application.reports import read_report
 from ledger.domain.state import MatchRow
 from ledger.errors import InvalidInput
@@ -119,6 +119,8 @@ def close(
     chosen = teams or (still_open(row) if row else ())
     given = dict(parse_die(d) for d in dice)
     shares = share_close_dice(ledger.context(league), match_id, chosen, given)
+    if not roll_missing:
+        check_close_dice(ledger.context(league), match_id, shares)
     with ledger.atomic():
         for team in chosen:
             ledger.close_post_game(

@@ -20,6 +20,7 @@ from ledger.domain.values import (
     Performance,
     Purchase,
     TeamSheet,
+    dice_shape,
 )
 from ledger.errors import (
     InsufficientTreasury,
@@ -475,6 +476,65 @@ def close_purposes(
     entries = {**bare, **shares[team_id]}
     _, needs = close_rolls(c, c.team(team_id), entries, lambda need: None)
     return {n.purpose for n in needs}
+
+
+def check_close_dice(
+    c: Context, match_id: str, shares: Mapping[str, Mapping[str, int | list[int]]]
+) -> None:
+    """Refuse, before any team closes, a close that lacks dice: naming at once every die
+    each team still needs and what it is for, and the dice a roll not yet given may call
+    for next (BB2020 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
+    wanted = [
+        f"for {team_id} needs {' and '.join(needs)}"
+        for team_id, entries in shares.items()
+        if (needs := missing_for(c, c.team(team_id), entries))
+    ]
+    if wanted:
+        raise InvalidDice(
+            f"closing {match_id} "
+            + "; and ".join(wanted)
+            + " (give them with --die PURPOSE=VALUES or TEAM:PURPOSE=VALUES, or let the ledger"
+            " roll them with --roll)"
+        )
+
+
+def missing_for(c: Context, team: TeamRow, entries: Mapping[str, int | list[int]]) -> list[str]:
+    if c.ruleset.check_close(team, c.players(team.team_id)):
+        return []  # the close refuses for a rule first, and says which
+    rolls, needs = close_rolls(c, team, entries, lambda need: None)
+    return [
+        f"{need.purpose} ({need.dice}): {need.why}" + follow_ups(c, team, rolls, need)
+        for need in needs
+        if need.purpose not in entries
+    ]
+
+
+def follow_ups(c: Context, team: TeamRow, rolls: list[DiceRoll], need: DiceNeed) -> str:
+    """The dice each result of a single die ``need`` would call for next, by the results
+    that call for them: `` (on a roll of 1 also expensive_mistakes_amount (2D6): ...)``."""
+    count, sides = dice_shape(need.dice)
+    if count != 1 or sides > 16:
+        return ""
+    known = {n.purpose for n in c.ruleset.close_dice(team, tuple(rolls))}
+    results: dict[str, list[int]] = {}
+    for value in range(1, sides + 1):
+        probe = (*rolls, make_roll(need.purpose, need.dice, value, team.team_id))
+        for after in c.ruleset.close_dice(team, probe):
+            if after.purpose not in known:
+                results.setdefault(f"{after.purpose} ({after.dice}): {after.why}", []).append(value)
+    shown = "; ".join(f"on {spans(values)} also {what}" for what, values in results.items())
+    return f" ({shown})" if shown else ""
+
+
+def spans(values: list[int]) -> str:
+    """``[1, 3, 4]`` -> ``1, 3-4``."""
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 # --- pre-game and in-game facts that reach the books ------------------------------------------

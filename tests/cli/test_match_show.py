@@ -196,3 +196,16 @@ def test_a_players_history_names_his_game_and_his_injury(played: Path) -> None:
 def test_history_of_nothing_known_is_one_line(played: Path) -> None:
     line = run_ledger(played, "history", "Nobody").error_line
     assert line.startswith("error[unknown-player]: ")
+
+
+def test_close_names_every_die_both_teams_need_at_once(played: Path) -> None:
+    line = run_ledger(played, "match", "close", "g1").error_line
+    assert line.startswith("error[invalid-dice]: closing g1 for reavers needs expensive_mistakes")
+    assert "and for rats needs expensive_mistakes (D6)" in line
+    # Reavers 505,000: a 1 is a Catastrophe (keep 2D6 x 10,000), 3-4 a Minor Incident (D3)
+    assert "on 1 also expensive_mistakes_amount (2D6): catastrophe incident" in line
+    assert "on 3-4 also expensive_mistakes_amount (D3): minor incident" in line
+    line = run_ledger(played, "match", "close", "g1", "--die", "expensive_mistakes=3").error_line
+    assert "for reavers needs expensive_mistakes_amount (D3): minor incident" in line
+    assert "rats" not in line  # 3 at 865,000: a Major Incident, no more dice
+    assert sheet(played)["sides"][0]["closed_seq"] is None  # nothing closed
