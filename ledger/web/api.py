@@ -146,14 +146,14 @@ def may_read(who: Principal | None, row: LeagueRow) -> bool:
 
 
 @router.get("/api/leagues/{league}", tags=["leagues"])
-@needs("read")
+@needs("read", remembered=True)
 def league(request: Request, league: str) -> LeagueInfo:
     """The league: its ruleset and options, its version (also the ``ETag``)."""
     return info(memo(request)["league_row"])
 
 
 @router.get("/api/leagues/{league}/standings", tags=["leagues"])
-@needs("read")
+@needs("read", remembered=True)
 def standings(
     read: Read, league: str, season: int | None = Query(default=None, ge=1, le=10_000)
 ) -> Standings:
@@ -162,7 +162,7 @@ def standings(
 
 
 @router.get("/api/leagues/{league}/leaders", tags=["leagues"])
-@needs("read")
+@needs("read", remembered=True)
 def leaders(
     read: Read, league: str, stat: LeaderStat = "spp", limit: int = Query(default=10, ge=1, le=500)
 ) -> list[Leader]:
@@ -175,21 +175,21 @@ def leaders(
 
 
 @router.get("/api/leagues/{league}/teams", tags=["teams"])
-@needs("read")
+@needs("read", remembered=True)
 def teams(read: Read, league: str) -> list[TeamRow]:
     """The league's teams with their headline figures."""
     return read.queries.teams()
 
 
 @router.get("/api/leagues/{league}/teams/{team}", tags=["teams"])
-@needs("read")
+@needs("read", remembered=True)
 def team(read: Read, league: str, team: str) -> Roster:
     """A team: its players, figures (TV/CTV or TR) and treasury."""
     return read.queries.roster(team)
 
 
 @router.get("/api/leagues/{league}/treasury/{team}", tags=["teams"])
-@needs("read")
+@needs("read", remembered=True)
 def treasury(
     read: Read, league: str, team: str, limit: int = LIMIT, after: int | None = AFTER
 ) -> Page[TreasuryLine]:
@@ -203,7 +203,7 @@ class PlayerCareer(BaseModel):
 
 
 @router.get("/api/leagues/{league}/players/{player}", tags=["teams"])
-@needs("read")
+@needs("read", remembered=True)
 def player(read: Read, league: str, player: str) -> PlayerCareer:
     """A player (by id, or by name when it is unique) and the career, match by match."""
     found = read.queries.player(player)
@@ -214,7 +214,7 @@ def player(read: Read, league: str, player: str) -> PlayerCareer:
 
 
 @router.get("/api/leagues/{league}/matches", tags=["matches"])
-@needs("read")
+@needs("read", remembered=True)
 def matches(
     read: Read,
     league: str,
@@ -227,7 +227,7 @@ def matches(
 
 
 @router.get("/api/leagues/{league}/matches/{match}", tags=["matches"])
-@needs("read")
+@needs("read", remembered=True)
 def match(read: Read, request: Request, league: str, match: str) -> MatchRow:
     found = service_of(request).reads().get(MatchRow, read.row.league_id, match)
     if found is None:
@@ -236,7 +236,7 @@ def match(read: Read, request: Request, league: str, match: str) -> MatchRow:
 
 
 @router.get("/api/leagues/{league}/history", tags=["matches"])
-@needs("read")
+@needs("read", remembered=True)
 def history(
     read: Read,
     league: str,

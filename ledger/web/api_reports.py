@@ -39,7 +39,7 @@ class Recorded(Written):
 
 
 @router.get(BASE)
-@needs("read")
+@needs("read", remembered=True)
 def reports(
     request: Request,
     league: str,
@@ -56,7 +56,7 @@ def reports(
 
 
 @router.get(BASE + "/{submission}")
-@needs("read")
+@needs("read", remembered=True)
 def report(request: Request, league: str, submission: str) -> SubmissionRow:
     row: LeagueRow = memo(request)["league_row"]
     found = service_of(request).reads().get(SubmissionRow, row.league_id, submission)

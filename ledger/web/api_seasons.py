@@ -150,7 +150,7 @@ REPORT_MEDIA = {fmt: pages_reads.MEDIA[fmt] for fmt in FORMATS}
     response_class=Response,
     responses={200: {"content": {m: {} for m in REPORT_MEDIA.values()}}},
 )
-@needs("read")
+@needs("read", remembered=True)
 def season_report(request: Request, league: str, fmt: str) -> Response:
     """The latest season's report as ``ledger report --format FMT`` writes it: ``html``
     (one page, opens offline), ``md``, ``json``, or ``csv`` (its tables in one zip)."""

@@ -37,6 +37,7 @@ from ledger.web import (
     pages,
     problems,
 )
+from ledger.web.answers import Answers
 from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import Idempotency
@@ -62,6 +63,8 @@ class Service:
     idempotency: Idempotency
     attempts: Attempts
     writing: threading.Lock
+    answers: Answers
+    """Reads kept by league version (``answers``)."""
 
     def reads(self) -> SqlStore:
         return SqlStore(self.ledger.read_models.engine)
@@ -78,6 +81,7 @@ def open_service(settings: Settings, hasher: PasswordHasher | None) -> Service:
         idempotency=Idempotency(engine),
         attempts=Attempts(),
         writing=threading.Lock(),
+        answers=Answers(),
     )
 
 

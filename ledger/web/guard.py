@@ -32,7 +32,15 @@ from ledger.domain.events import Role
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow
 from ledger.errors import ConcurrentUpdate, InvalidInput, UnknownLeague, VersionMismatch
-from ledger.web.auth import check_csrf, memo, resolve, service_of
+from ledger.web import answers
+from ledger.web.auth import (
+    LOGIN_CSRF_COOKIE,
+    SESSION_COOKIE,
+    check_csrf,
+    memo,
+    resolve,
+    service_of,
+)
 from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
 
 T = TypeVar("T")
@@ -48,13 +56,18 @@ class Need:
     team_in_body: bool = False
     """The team acted for is named in the body (a match report): the guard lets only the
     league's members through, and the route authorizes the team once it has read it."""
+    remembered: bool = False
+    """A read whose answer the league's version fixes (``answers``): kept and given again
+    until the version moves."""
 
 
-def needs(action: str, *, team_in_body: bool = False) -> Callable[[Endpoint], Endpoint]:
+def needs(
+    action: str, *, team_in_body: bool = False, remembered: bool = False
+) -> Callable[[Endpoint], Endpoint]:
     """Mark a route with the action it takes (``access.ACTIONS``)."""
 
     def mark(endpoint: Endpoint) -> Endpoint:
-        endpoint.ledger_need = Need(action, team_in_body)  # type: ignore[attr-defined]
+        endpoint.ledger_need = Need(action, team_in_body, remembered)  # type: ignore[attr-defined]
         return endpoint
 
     return mark
@@ -117,6 +130,8 @@ class Guarded(APIRoute):
             if request.method == "GET":
                 if current and request.headers.get("if-none-match") == current:
                     return Response(status_code=304, headers={"ETag": current})
+                if need.remembered and row is not None:
+                    return await remembered(request, inner, row.version, current)
                 reply = await inner(request)
                 if current and reply.status_code == 200 and "etag" not in reply.headers:
                     reply.headers["ETag"] = current
@@ -124,6 +139,35 @@ class Guarded(APIRoute):
             return await once(request, inner)
 
         return handler
+
+
+async def remembered(
+    request: Request,
+    inner: Callable[[Request], Coroutine[Any, Any, Response]],
+    version: int,
+    current: str,
+) -> Response:
+    """A read the league's version fixes: the kept answer, or the route's, then kept."""
+    kept_answers = service_of(request).answers
+    key = (
+        request.url.path,
+        request.url.query,
+        version,
+        answers.caller(memo(request).get("principal")),
+        request.cookies.get(SESSION_COOKIE),
+        request.cookies.get(LOGIN_CSRF_COOKIE),
+    )
+    kept = kept_answers.get(key)
+    if kept is not None:
+        return kept.response()
+    reply = await inner(request)
+    if reply.status_code == 200 and "etag" not in reply.headers:
+        reply.headers["ETag"] = current
+    fresh = answers.keepable(reply)
+    minted = memo(request).get("new_login_csrf")  # this visitor's alone, if the page shows it
+    if fresh is not None and not (minted and minted.encode() in fresh.body):
+        kept_answers.keep(key, fresh)
+    return reply
 
 
 async def once(

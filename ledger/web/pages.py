@@ -68,7 +68,7 @@ def crumbs(league: reads.League) -> list[tuple[str, str]]:
 
 
 @router.get("/leagues/{league}")
-@needs("read")
+@needs("read", remembered=True)
 def league_home(request: Request, league: str) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     me = who(request)
@@ -126,7 +126,7 @@ def downloads(league: reads.League) -> list[tuple[str, str]]:
 
 
 @router.get("/leagues/{league}/season-report.{fmt}")
-@needs("read")
+@needs("read", remembered=True)
 def season_report(request: Request, league: str, fmt: str) -> Response:
     """The latest season's report, as ``ledger report --format FMT`` writes it."""
     chosen = report_format(fmt, None)  # html, md, json, csv; else UnknownReportFormat
@@ -139,7 +139,7 @@ def season_report(request: Request, league: str, fmt: str) -> Response:
 
 
 @router.get("/leagues/{league}/teams/{team}")
-@needs("read")
+@needs("read", remembered=True)
 def team_page(request: Request, league: str, team: str) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     roster = found.queries.roster(team)
@@ -162,7 +162,7 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
 
 
 @router.get("/leagues/{league}/players/{player}")
-@needs("read")
+@needs("read", remembered=True)
 def player_page(request: Request, league: str, player: str) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     row = found.queries.player(player)
@@ -194,7 +194,7 @@ def team_href(league: reads.League, team: str) -> str:
 
 
 @router.get("/leagues/{league}/matches/{match}")
-@needs("read")
+@needs("read", remembered=True)
 def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)

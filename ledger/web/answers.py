@@ -1,0 +1,106 @@
+"""Answers remembered by what fixes them: a league's read at one version never changes.
+
+Every change to a league is an event in its log, and the league's version (its ``ETag``)
+counts them; the read models a request reads are caught up with the version in the same
+transaction. So the answer to ``GET path?query`` of league L at version N, for one caller,
+is the same bytes until N moves: the guard looks the league's version up anyway (for the
+``ETag``), and a route marked ``@needs("read", remembered=True)`` is answered from here
+when it has already been computed, without running the route, its queries or its template.
+
+What else an answer depends on is in its key: who is asking (the account, whether it is
+an admin, its role and teams in every league: a grant or a revocation changes the key),
+and for a page, the CSRF token its forms carry (the session's, or the login form's own
+cookie). Authorization is never remembered: the guard decides it afresh on every request,
+so a revoked token is refused at once. Only whole ``200`` answers without cookies are
+kept; a page that shows a login token it has just minted is not (it is one visitor's).
+
+Which routes are marked is a choice of what depends on the league's log and read models
+alone: not the audit (it re-reads the stored rows, which an edit outside the ledger could
+change without moving the version), not the raw log or its export, not what-if jobs (their
+progress moves on its own).
+
+Each worker process keeps its own; the version in the key keeps them exact across
+processes. Bounded by entries and bytes, least recently used first out.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from starlette.responses import Response
+
+from ledger.application.access import Principal
+
+MAX_ENTRIES = 2048
+MAX_BYTES = 64 * 1024 * 1024
+MAX_ANSWER = 4 * 1024 * 1024
+"""An answer larger than this (a season report's zip of a big league) is not kept."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    status: int
+    body: bytes
+    headers: tuple[tuple[bytes, bytes], ...]
+
+    def response(self) -> Response:
+        reply = Response(self.body, status_code=self.status)
+        reply.raw_headers = list(self.headers)
+        return reply
+
+
+def caller(who: Principal | None) -> Hashable:
+    """Everything about the caller an answer may show or depend on."""
+    if who is None:
+        return None
+    held = tuple(sorted((slug, m.role, tuple(m.teams)) for slug, m in who.leagues.items()))
+    return (who.account, who.admin, held)
+
+
+def keepable(reply: Response) -> Kept | None:
+    """The answer as bytes, when it is one that may be kept."""
+    body = getattr(reply, "body", None)  # a StreamingResponse has none
+    if reply.status_code != 200 or not isinstance(body, bytes) or len(body) > MAX_ANSWER:
+        return None
+    if any(name == b"set-cookie" for name, _ in reply.raw_headers):
+        return None
+    return Kept(reply.status_code, body, tuple(reply.raw_headers))
+
+
+class Answers:
+    """The kept answers of one process, least recently used first out."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.entries: OrderedDict[Hashable, Kept] = OrderedDict()
+        self.size = 0
+        self.hits = 0
+        self.misses = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Kept | None:
+        with self.lock:
+            found = self.entries.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self.entries.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def keep(self, key: Hashable, kept: Kept) -> None:
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= len(old.body)
+            self.entries[key] = kept
+            self.size += len(kept.body)
+            while self.entries and (
+                len(self.entries) > self.max_entries or self.size > self.max_bytes
+            ):
+                _, dropped = self.entries.popitem(last=False)
+                self.size -= len(dropped.body)

@@ -1,0 +1,141 @@
+"""Reads kept by league version (ledger/web/answers.py): the same bytes again while the
+version stands, a new answer once it moves, never another caller's answer, and never a
+refusal skipped because an answer was kept."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from ledger.application.accounts import Accounts
+from ledger.web.answers import Answers, Kept
+from tests.service.conftest import CHEAP, LEAGUE, World, ledger_of, sign_in
+
+REAVERS = "reikland-reavers"
+STANDINGS = f"/api/leagues/{LEAGUE}/standings"
+TEAM = f"/api/leagues/{LEAGUE}/teams/{REAVERS}"
+
+
+def answers_of(client: TestClient) -> Answers:
+    app: FastAPI = client.app  # type: ignore[assignment]
+    kept: Answers = app.state.service.answers
+    return kept
+
+
+def test_a_read_is_answered_again_from_what_was_kept(client: TestClient, world: World) -> None:
+    first = client.get(STANDINGS, headers=world.auth("jay"))
+    hits = answers_of(client).hits
+    second = client.get(STANDINGS, headers=world.auth("jay"))
+    assert first.status_code == second.status_code == 200
+    assert second.content == first.content
+    assert second.headers["etag"] == first.headers["etag"]
+    assert second.headers["content-type"] == first.headers["content-type"]
+    assert answers_of(client).hits == hits + 1
+
+
+def test_a_write_moves_the_version_and_the_next_read_shows_it(
+    client: TestClient, world: World
+) -> None:
+    before = client.get(TEAM, headers=world.auth("jay"))
+    hired = client.post(
+        f"{TEAM}/players", json={"position": "lineman", "name": "Kept Fresh"}, headers=world.auth("jay")
+    )
+    assert hired.status_code == 201, hired.text
+    after = client.get(TEAM, headers=world.auth("jay"))
+    assert "Kept Fresh" not in before.text
+    assert "Kept Fresh" in after.text
+    assert after.headers["etag"] != before.headers["etag"]
+
+
+def test_a_revoked_token_is_refused_though_its_answer_was_kept(
+    client: TestClient, world: World
+) -> None:
+    assert client.get(STANDINGS, headers=world.auth("dan")).status_code == 200
+    Accounts(ledger_of(client), CHEAP).revoke("dan", by="admin", reason="left the league")
+    refused = client.get(STANDINGS, headers=world.auth("dan"))
+    assert refused.status_code == 401
+    assert refused.headers["content-type"].startswith("application/problem+json")
+
+
+def test_each_caller_gets_the_answer_made_for_it(client: TestClient, world: World) -> None:
+    """The team page shows its coach the hire form and another coach none; both asked at
+    the same league version."""
+    page = f"/leagues/{LEAGUE}/teams/{REAVERS}"
+    hire_link = f'href="/leagues/{LEAGUE}/teams/{REAVERS}/hire"'
+    for _ in range(2):
+        assert hire_link in client.get(page, headers=world.auth("jay")).text
+        assert hire_link not in client.get(page, headers=world.auth("dan")).text
+
+
+def test_a_page_carries_its_own_sessions_csrf_token(app: FastAPI) -> None:
+    """Two browsers signed in as the same account at the same version: each page's forms
+    carry that browser's own token, never the other's."""
+    page = f"/leagues/{LEAGUE}/teams/{REAVERS}"
+    with TestClient(app) as one, TestClient(app) as two:
+        first, second = sign_in(one, "jay"), sign_in(two, "jay")
+        assert first != second
+        for _ in range(2):
+            assert tokens_in(one.get(page).text) == {first}
+            assert tokens_in(two.get(page).text) == {second}
+
+
+def test_a_visitors_login_token_is_never_given_to_another(app: FastAPI) -> None:
+    """Pages for visitors who are not signed in are kept (they show no token), but each
+    visitor still gets a login token of their own, and no page carries another's."""
+    with TestClient(app) as admin:
+        done = admin.post(
+            f"/api/leagues/{LEAGUE}/visibility",
+            json={"public": True},
+            headers={"Authorization": f"Bearer {admin_token(app)}"},
+        )
+        assert done.status_code == 201, done.text
+    page = f"/leagues/{LEAGUE}"
+    with TestClient(app) as one, TestClient(app) as two:
+        first = one.get(page)
+        hits = app.state.service.answers.hits
+        second = two.get(page)
+        assert first.status_code == second.status_code == 200
+        assert app.state.service.answers.hits == hits + 1
+        for visitor in (one, two):  # the login form gives each its own token
+            assert visitor.get("/login").status_code == 200
+        tokens = {one.cookies["ledger_csrf"], two.cookies["ledger_csrf"]}
+        assert len(tokens) == 2
+        for token in tokens:
+            assert token not in first.text and token not in second.text
+            assert token in one.get("/login").text or token in two.get("/login").text
+
+
+def admin_token(app: FastAPI) -> str:
+    return Accounts(app.state.service.ledger, CHEAP).issue_token("admin")
+
+
+def tokens_in(html: str) -> set[str]:
+    return set(re.findall(r'name="csrf" value="([^"]+)"', html))
+
+
+def test_the_audit_is_never_kept(client: TestClient, world: World) -> None:
+    """The audit re-reads the stored rows: an edit behind the ledger's back must show on the
+    next request even though the version did not move."""
+    audit = f"/api/leagues/{LEAGUE}/audit"
+    client.get(audit, headers=world.auth("commissioner"))
+    hits = answers_of(client).hits
+    client.get(audit, headers=world.auth("commissioner"))
+    assert answers_of(client).hits == hits
+
+
+def kept(size: int) -> Kept:
+    return Kept(200, b"x" * size, ())
+
+
+def test_kept_answers_are_bounded_by_count_and_bytes_least_recent_first_out() -> None:
+    answers = Answers(max_entries=3, max_bytes=100)
+    for key in "abc":
+        answers.keep(key, kept(10))
+    answers.get("a")  # now the most recently used
+    answers.keep("d", kept(10))
+    assert set(answers.entries) == {"a", "c", "d"}
+    answers.keep("e", kept(90))  # 120 bytes: the two least recently used go
+    assert list(answers.entries) == ["d", "e"]
+    assert answers.size == 100
