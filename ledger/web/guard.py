@@ -131,7 +131,7 @@ class Guarded(APIRoute):
                 if current and request.headers.get("if-none-match") == current:
                     return Response(status_code=304, headers={"ETag": current})
                 if need.remembered and row is not None:
-                    return await remembered(request, inner, row.version, current)
+                    return await remembered(request, inner, row.version)
                 reply = await inner(request)
                 if current and reply.status_code == 200 and "etag" not in reply.headers:
                     reply.headers["ETag"] = current
@@ -145,7 +145,6 @@ async def remembered(
     request: Request,
     inner: Callable[[Request], Coroutine[Any, Any, Response]],
     version: int,
-    current: str,
 ) -> Response:
     """A read the league's version fixes: the kept answer, or the route's, then kept."""
     kept_answers = service_of(request).answers
@@ -162,7 +161,7 @@ async def remembered(
         return kept.response()
     reply = await inner(request)
     if reply.status_code == 200 and "etag" not in reply.headers:
-        reply.headers["ETag"] = current
+        reply.headers["ETag"] = etag(version)
     fresh = answers.keepable(reply)
     minted = memo(request).get("new_login_csrf")  # this visitor's alone, if the page shows it
     if fresh is not None and not (minted and minted.encode() in fresh.body):

@@ -40,7 +40,9 @@ def test_a_write_moves_the_version_and_the_next_read_shows_it(
 ) -> None:
     before = client.get(TEAM, headers=world.auth("jay"))
     hired = client.post(
-        f"{TEAM}/players", json={"position": "lineman", "name": "Kept Fresh"}, headers=world.auth("jay")
+        f"{TEAM}/players",
+        json={"position": "lineman", "name": "Kept Fresh"},
+        headers=world.auth("jay"),
     )
     assert hired.status_code == 201, hired.text
     after = client.get(TEAM, headers=world.auth("jay"))
@@ -103,7 +105,8 @@ def test_a_visitors_login_token_is_never_given_to_another(app: FastAPI) -> None:
         tokens = {one.cookies["ledger_csrf"], two.cookies["ledger_csrf"]}
         assert len(tokens) == 2
         for token in tokens:
-            assert token not in first.text and token not in second.text
+            assert token not in first.text
+            assert token not in second.text
             assert token in one.get("/login").text or token in two.get("/login").text
 
 
