@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cli.output import gold, say, table
 from ledger.reports.match_sheet import Die, MatchSheet, PlayerSheet, SideSheet
+from ledger.reports.player_games import EFFECTS
 
 ACHIEVEMENTS = (
     ("deflections", "deflection"),
@@ -119,7 +120,7 @@ def casualties_table(sheet: MatchSheet) -> str:
             c.by_name or "",
             c.cause,
             c.outcome.replace("_", " ") + (" (recovered)" if c.recovered else ""),
-            ", ".join(c.effects),
+            ", ".join(EFFECTS.get(e, e) for e in c.effects),
             "; ".join(roll(d) for d in c.dice),
         ]
         for c in sheet.casualties

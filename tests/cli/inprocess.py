@@ -36,7 +36,14 @@ class Outcome:
 
 def run_ledger(db: Path, *args: str, check: bool = False) -> Outcome:
     """``ledger --db DB --as tester ARGS...``; ``check``: fail unless it succeeds."""
-    argv = ["ledger", "--db", str(db), "--as", "tester", *args]
+    outcome = run_argv(["ledger", "--db", str(db), "--as", "tester", *args])
+    if check:
+        assert outcome.code == 0, f"ledger {' '.join(args)} failed:\n{outcome.err}"
+    return outcome
+
+
+def run_argv(argv: list[str]) -> Outcome:
+    """A command line as typed (``argv[0]`` is ``ledger``), in the current folder."""
     code = 0
     env = {"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None, "LEDGER_DB": None}
     with CliRunner().isolation(env=env) as (out, err, _):
@@ -47,9 +54,6 @@ def run_ledger(db: Path, *args: str, check: bool = False) -> Outcome:
             code = done.code if isinstance(done.code, int) else 1
         finally:
             sys.argv = before
-    outcome = Outcome(
+    return Outcome(
         code, out.getvalue().decode(errors="replace"), err.getvalue().decode(errors="replace")
     )
-    if check:
-        assert outcome.code == 0, f"ledger {' '.join(args)} failed:\n{outcome.err}"
-    return outcome
