@@ -41,6 +41,7 @@ from ledger.web.answers import Answers
 from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import Idempotency
+from ledger.web.known import Known
 
 THREADS = POOL_SIZE
 """Threads that run the sync routes of one worker."""
@@ -65,6 +66,8 @@ class Service:
     writing: threading.Lock
     answers: Answers
     """Reads kept by league version (``answers``)."""
+    known: Known
+    """Callers and league rows kept while the logs stand still (``known``)."""
 
     def reads(self) -> SqlStore:
         return SqlStore(self.ledger.read_models.engine)
@@ -73,15 +76,17 @@ class Service:
 def open_service(settings: Settings, hasher: PasswordHasher | None) -> Service:
     ledger = open_ledger(settings)
     engine = ledger.read_models.engine
+    credentials = Accounts(ledger, hasher, reads=lambda: SqlStore(engine))
     return Service(
         ledger=ledger,
         accounts=Accounts(ledger, hasher),
-        credentials=Accounts(ledger, hasher, reads=lambda: SqlStore(engine)),
+        credentials=credentials,
         sessions=Sessions(engine),
         idempotency=Idempotency(engine),
         attempts=Attempts(),
         writing=threading.Lock(),
         answers=Answers(),
+        known=Known(engine, credentials),
     )
 
 

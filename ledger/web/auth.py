@@ -192,6 +192,15 @@ def session_of(request: Request) -> Session | None:
     return found
 
 
+def stamp_of(request: Request) -> tuple[object, ...]:
+    """Where the logs stood when this request began (``known``): read once per request."""
+    known = memo(request)
+    if "stamp" not in known:
+        known["stamp"] = service_of(request).known.stamp()
+    stamp: tuple[object, ...] = known["stamp"]
+    return stamp
+
+
 def resolve(request: Request) -> Principal | None:
     """The signed-in account (token first, else session cookie), or None; read once per
     request. A token that does not hold is refused; a dead session is simply no session."""
@@ -203,10 +212,10 @@ def resolve(request: Request) -> Principal | None:
     token = bearer(request)
     found: Principal | None = None
     if token is not None:
-        found = service.credentials.by_token(token)
+        found = service.known.by_token(token, stamp_of(request))
         known["via_cookie"] = False
     elif (session := session_of(request)) is not None:
-        found = service.credentials.principal(session.account)
+        found = service.known.principal(session.account, stamp_of(request))
         known["via_cookie"] = True
     known["principal"] = found
     return found

@@ -40,6 +40,7 @@ from ledger.web.auth import (
     memo,
     resolve,
     service_of,
+    stamp_of,
 )
 from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
 
@@ -97,7 +98,7 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
     service = service_of(request)
     principal = resolve(request)
     slug = request.path_params.get("league")
-    row = service.reads().get(LeagueRow, str(league_id(slug))) if slug else None
+    row = service.known.league_row(slug, stamp_of(request)) if slug else None
     member_only = need.team_in_body
     role = authorize(
         principal,
