@@ -98,6 +98,8 @@ class Chart:
     """Every step's label (the x axis may leave some out)."""
     canvas: str = WIDE.name
     font: int = WIDE.font
+    marker: float = 4
+    """The radius of a point's marker: smaller when the steps are close together."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +237,13 @@ def category_chart(
         list(steps),
         canvas.name,
         canvas.font,
+        marker_radius(frame, len(steps)),
     )
+
+
+def marker_radius(frame: Frame, steps: int) -> float:
+    spacing = (frame.x.stop - frame.x.start) / max(steps - 1, 1)
+    return round(max(2.0, min(4.0, spacing / 6)), 1)
 
 
 def positions_chart(
@@ -279,7 +287,7 @@ def figure_chart(
     The axis spans the values drawn, on round ticks, so a season's changes fill the plot
     rather than a few pixels of it."""
     values = [v for _, _, vs in series for v in vs if v is not None] or [0]
-    ticks = value_ticks(min(values), max(values), fmt, 5 if canvas is WIDE else 4)
+    ticks = value_ticks(min(values), max(values), fmt)
     frame = Frame.of(
         canvas, (0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), canvas.height
     )
