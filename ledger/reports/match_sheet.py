@@ -105,6 +105,8 @@ class SideSheet(Sheet):
 
 class CorrectionSheet(Sheet):
     seq: int
+    target: int | None = None
+    """The event it voids or amends: the report, or one of its closes."""
     summary: str
     by: str
     at: str
@@ -151,7 +153,7 @@ def match_sheet(ledger: LeagueLedger, queries: Queries, match_id: str) -> MatchS
     seq = row.recorded_seq if played and row else (reports[-1].seq if reports else None)
     if seq is None:
         assert row is not None
-        return fixture(row)
+        return fixture(queries, row)
     closes = [r for r in refs if r.event_type == "PostGameClosed" and r.seq > seq]
     corrections = corrections_of(refs, {seq, *(r.seq for r in closes)})
     report = read_report(ledger, queries, seq, corrections)
@@ -162,7 +164,8 @@ def match_sheet(ledger: LeagueLedger, queries: Queries, match_id: str) -> MatchS
     return build(ledger, queries, row, report, recorded, kept, corrections, played)
 
 
-def fixture(row: MatchRow) -> MatchSheet:
+def fixture(queries: Queries, row: MatchRow) -> MatchSheet:
+    names = Names(queries, row)
     return MatchSheet(
         match_id=row.match_id,
         status=row.status,
@@ -170,23 +173,32 @@ def fixture(row: MatchRow) -> MatchSheet:
         season=row.season,
         round=row.round,
         stage=row.stage,
-        sides=[SideSheet(team_id=t, name=t, touchdowns=0) for t in (row.home, row.away)],
+        sides=[
+            SideSheet(team_id=t, name=names.team(t), touchdowns=0) for t in (row.home, row.away)
+        ],
     )
 
 
 def corrections_of(refs: list[EventRef], targets: set[int]) -> list[CorrectionSheet]:
     """The corrections of the report and of its closes, in the order made."""
     return [
-        CorrectionSheet(seq=r.seq, summary=r.summary, by=r.who, at=r.recorded_at, reason=r.reason)
+        CorrectionSheet(
+            seq=r.seq,
+            target=target(r),
+            summary=r.summary,
+            by=r.who,
+            at=r.recorded_at,
+            reason=r.reason,
+        )
         for r in refs
-        if r.event_type == "EventCorrected" and target(r.summary) in targets
+        if r.event_type == "EventCorrected" and target(r) in targets
     ]
 
 
-def target(summary: str) -> int | None:
-    """The event a correction names: ``event 12 voided`` -> 12."""
-    words = summary.split()
-    return int(words[1]) if len(words) > 1 and words[0] == "event" and words[1].isdigit() else None
+def target(ref: EventRef) -> int | None:
+    """The event a correction's reference names (``event:12``), if it is one."""
+    number = ref.ref.removeprefix("event:")
+    return int(number) if ref.ref.startswith("event:") and number.isdigit() else None
 
 
 def read_event(ledger: LeagueLedger, queries: Queries, seq: int) -> ev.LedgerEvent | None:
@@ -204,7 +216,7 @@ def read_report(
     report = read_event(ledger, queries, seq)
     if not isinstance(report, ev.MatchRecorded):
         return None
-    fixes = [c.seq for c in corrections if target(c.summary) == seq]
+    fixes = [c.seq for c in corrections if c.target == seq]
     correction = read_event(ledger, queries, fixes[-1]) if fixes else None
     if isinstance(correction, ev.EventCorrected) and correction.action == "amend":
         fixed = amended(report, correction)

@@ -209,3 +209,18 @@ def test_close_names_every_die_both_teams_need_at_once(played: Path) -> None:
     assert "for reavers needs expensive_mistakes_amount (D3): minor incident" in line
     assert "rats" not in line  # 3 at 865,000: a Major Incident, no more dice
     assert sheet(played)["sides"][0]["closed_seq"] is None  # nothing closed
+
+
+def test_a_fixture_not_yet_played_is_shown_as_scheduled(league: Path) -> None:
+    for team, roster in (("orcs", "orc"), ("dwarfs", "dwarf")):
+        run_ledger(league, "team", "register", team, "--name", team.title(), "--coach", "C",
+                   "--roster", roster, check=True)  # fmt: skip
+    run_ledger(league, "season", "start", "--division", "A=reavers,rats,orcs,dwarfs", check=True)
+    run_ledger(league, "season", "schedule", check=True)
+    fixture: Any = run_ledger(league, "match", "list", "--json").json()
+    first = fixture[0]["match_id"]
+    found = sheet(league, first)
+    assert (found["status"], found["recorded_seq"], found["players"]) == ("scheduled", None, [])
+    out = run_ledger(league, "match", "show", first).out
+    assert "Not recorded yet (scheduled)." in out
+    assert " v " in out.splitlines()[0]
