@@ -7,7 +7,8 @@ measures what was drawn: the standings, each chart's drawing, its series (their 
 length and box) and axis labels, and whether any table or chart passes the right edge of
 the screen without being inside a box of its own that scrolls. Full-page screenshots at
 both widths are saved as test artifacts in ``$LEDGER_ARTIFACTS`` (default: artifacts/ at
-the repository root): ``report-desktop.png`` and ``report-phone.png``.
+the repository root): ``report-desktop.png`` and ``report-phone.png``, and the standings
+and charts on their own (``report-phone-charts.png``...).
 
 Without Chromium the tests skip and say why; with ``LEDGER_REQUIRE_BROWSER=1`` (CI) they
 fail instead, so a missing browser cannot pass unnoticed.
@@ -116,6 +117,10 @@ def probe(browser: Browser, html: Path, width: int, shot: str | None = None) -> 
             page.screenshot(path=str(path), full_page=True)
             assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert path.stat().st_size > 20_000, "the screenshot looks blank"
+            for section in ("standings", "charts"):  # the parts a reader looks at first
+                page.locator(f"#{section}").screenshot(
+                    path=str(path.with_name(f"{path.stem}-{section}.png"))
+                )
     finally:
         context.close()
     return data
