@@ -151,6 +151,22 @@ def serving(settings: Settings, workers: int, folder: Path) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+        show_failures(log)
+
+
+def show_failures(log: Path) -> None:
+    """Answers the service failed (5xx, or an error it logged), shown from its own log:
+    a non-2xx in the figures is then explained, not only counted."""
+    lines = log.read_text(errors="replace").splitlines()
+    failed = [
+        i
+        for i, line in enumerate(lines)
+        if '" 5' in line or line.startswith(("ERROR", "Traceback"))
+    ]
+    for i in failed[:5]:
+        progress("service log: " + " | ".join(lines[i : i + 12])[:3000])
+    if len(failed) > 5:
+        progress(f"service log: {len(failed) - 5} more failures")
 
 
 def wait_healthy(served: Served, process: subprocess.Popen[bytes]) -> None:
