@@ -21,6 +21,7 @@ from ledger.rules import RULESETS, find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import Position, StarPlayer, TeamList
 
+RULESET_NAMES = frozenset(name for cls in RULESETS for name in (cls.id, *cls.aliases))
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 RULESET = click.argument("ruleset_id", metavar="[RULESET]", required=False)
 CATEGORIES = {
@@ -106,6 +107,11 @@ def team(session: Session, names: tuple[str, ...], as_json: bool) -> None:
     profile, skills and skill access; the re-roll price, apothecary and special rules."""
     if len(names) > 2:
         raise click.UsageError(f"give [RULESET] TEAM_LIST, not {len(names)} names")
+    if len(names) == 1 and names[0].strip().lower() in RULESET_NAMES:
+        raise InvalidInput(
+            f"'{names[0]}' is a ruleset: name a team list too (ledger rules team {names[0]}"
+            f" TEAM_LIST; its lists: ledger rules teams {names[0]})"
+        )
     ruleset = ruleset_of(session, names[0] if len(names) == 2 else None)
     found = ruleset.team_list(names[-1])
     if as_json:

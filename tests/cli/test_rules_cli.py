@@ -108,3 +108,8 @@ def test_without_a_league_the_ruleset_must_be_named(tmp_path: Path) -> None:
     line = run_ledger(tmp_path / "x.db", "rules", "teams").error_line
     assert line.startswith("error[invalid-input]: name a ruleset (bb2020, ")
     assert "no ledger at" in line
+
+
+def test_a_ruleset_alone_asks_for_the_team_list(tmp_path: Path) -> None:
+    line = run_ledger(tmp_path / "x.db", "rules", "team", "lrb6").error_line
+    assert line.startswith("error[invalid-input]: 'lrb6' is a ruleset: name a team list too")
