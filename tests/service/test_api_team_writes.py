@@ -104,6 +104,25 @@ def test_retire_is_authorized_before_the_books_refuse_it(client: TestClient, wor
     assert event_count(client) == before
 
 
+def test_a_coach_retires_a_player_with_a_lasting_injury(client: TestClient, world: World) -> None:
+    """Twitch lost MA to a Lasting Injury in the demo season (BB2020 'Temporarily
+    Retiring'): his coach retires him; another coach may not; a second retirement is the
+    books' refusal."""
+    path = f"{L}/teams/skavenblight-scramblers/players/Twitch/retire"
+    refused(client, world, "jay", path, {"reason": "mine now"})
+    before = version(client, world)
+    done = client.post(path, json={"reason": "rests his knee"}, headers=world.auth("rob"))
+    assert done.status_code == 201, done.text
+    [event] = league_events_after(client, before)
+    assert type(event).__name__ == "PlayerTemporarilyRetired"
+    assert (event.account, event.acting_as, event.reason) == ("rob", "coach", "rests his knee")
+    roster = client.get(f"{L}/teams/skavenblight-scramblers", headers=world.auth("rob")).json()
+    assert {p["name"]: p["status"] for p in roster["players"]}["Twitch"] == "retired"
+    again = client.post(path, json={}, headers=world.auth("rob"))
+    assert again.status_code == 409
+    assert "already temporarily retiring" in again.json()["detail"]
+
+
 def test_an_advancement_takes_the_dice_rolled_at_the_table(
     client: TestClient, world: World
 ) -> None:
