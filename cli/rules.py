@@ -14,7 +14,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import gold, print_json, say, table
-from ledger.errors import InvalidInput, LedgerError
+from ledger.errors import AmbiguousLeague, InvalidInput, NotFound
 from ledger.reports.build import writes_targets
 from ledger.reports.text import characteristic
 from ledger.rules import RULESETS, find_ruleset
@@ -47,7 +47,7 @@ def ruleset_of(session: Session, given: str | None) -> Ruleset:
         return find_ruleset(given)
     try:
         league = session.ledger().league_row(session.league())
-    except LedgerError as error:
+    except (NotFound, AmbiguousLeague) as error:  # no ledger, no league, several
         known = ", ".join(cls.id for cls in RULESETS)
         raise InvalidInput(
             f"name a ruleset ({known}): there is no league to take it from ({error.message})"

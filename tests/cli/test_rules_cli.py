@@ -113,3 +113,12 @@ def test_without_a_league_the_ruleset_must_be_named(tmp_path: Path) -> None:
 def test_a_ruleset_alone_asks_for_the_team_list(tmp_path: Path) -> None:
     line = run_ledger(tmp_path / "x.db", "rules", "team", "lrb6").error_line
     assert line.startswith("error[invalid-input]: 'lrb6' is a ruleset: name a team list too")
+
+
+def test_with_two_leagues_the_ruleset_or_the_league_must_be_named(league: Path) -> None:
+    run_ledger(league, "league", "create", "cup", "--name", "Cup", "--ruleset", "dz3", check=True)
+    line = run_ledger(league, "rules", "teams").error_line
+    assert line.startswith("error[invalid-input]: name a ruleset")
+    assert "--league" in line
+    found: Any = run_ledger(league, "--league", "cup", "rules", "teams", "--json").json()
+    assert found["ruleset"] == "dz3"
