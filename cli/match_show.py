@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cli.output import gold, say, table
-from ledger.reports.match_sheet import Die, MatchSheet, PlayerSheet, SideSheet
+from ledger.reports.match_model import Die, MatchSheet, PlayerSheet, SideSheet
 from ledger.reports.player_games import EFFECTS
 
 ACHIEVEMENTS = (

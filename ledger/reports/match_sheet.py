@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
@@ -31,115 +29,19 @@ from ledger.projections.appliers import add_item
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
+from ledger.reports.match_model import (
+    CasualtySheet,
+    CorrectionSheet,
+    Die,
+    MatchSheet,
+    Money,
+    PlayerSheet,
+    SideSheet,
+)
 
 FANS_BOUGHT = ("SidelinePurchased", "SidelineReleased")
 """Events that may change a team's fans between two of its history lines (which only a
 milestone writes: a registration, a game, a close...)."""
-
-
-class Sheet(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class Die(Sheet):
-    purpose: str
-    dice: str
-    values: tuple[int, ...]
-    subject: str | None = None
-    source: str
-    """``table``: rolled at the table and entered; ``ledger``: rolled by the ledger."""
-    step: str
-    """``report`` (the match report's dice), ``casualty`` or ``close`` (a post-game close)."""
-
-
-class PlayerSheet(Sheet):
-    player_id: str
-    name: str
-    team: str
-    touchdowns: int = 0
-    completions: int = 0
-    interceptions: int = 0
-    deflections: int = 0
-    superb_throws: int = 0
-    throws: int = 0
-    landings: int = 0
-    casualties: int = 0
-    """Casualties that earned SPP, as the ruleset counts them."""
-    mvps: int = 0
-    sent_off: bool = False
-    spp: int | None = None
-    """SPP the ruleset awarded for the game (None: the report is voided)."""
-    injury: str = ""
-
-
-class CasualtySheet(Sheet):
-    victim: str
-    victim_name: str
-    by: str | None = None
-    by_name: str | None = None
-    cause: str
-    outcome: str
-    effects: tuple[str, ...] = ()
-    recovered: bool = False
-    dice: list[Die] = []
-
-
-class Money(Sheet):
-    seq: int
-    kind: str
-    amount: int
-    note: str = ""
-
-
-class SideSheet(Sheet):
-    team_id: str
-    name: str
-    touchdowns: int
-    gold: list[Money] = []
-    """Treasury movements of the report and of the team's post-game close."""
-    fans_before: int | None = None
-    """None when it cannot be read (bought fans since the team's last milestone)."""
-    fans_after: int | None = None
-    closed_seq: int | None = None
-
-
-class CorrectionSheet(Sheet):
-    seq: int
-    target: int | None = None
-    """The event it voids or amends: the report, or one of its closes."""
-    summary: str
-    by: str
-    at: str
-    reason: str | None = None
-
-
-class MatchSheet(Sheet):
-    match_id: str
-    status: str
-    """``played``, ``voided`` (its report voided and not recorded again) or ``scheduled``."""
-    kind: str
-    season: int | None = None
-    round: int | None = None
-    stage: str = ""
-    recorded_seq: int | None = None
-    recorded_by: str | None = None
-    recorded_at: str | None = None
-    played_on: str | None = None
-    weather: str | None = None
-    referee: str | None = None
-    winner: str | None = None
-    conceded_by: str | None = None
-    sides: list[SideSheet] = []
-    players: list[PlayerSheet] = []
-    casualties: list[CasualtySheet] = []
-    dice: list[Die] = []
-    """Every die of the report and of its closes, entered or rolled by the ledger."""
-    corrections: list[CorrectionSheet] = []
-
-    @property
-    def rolled(self) -> list[Die]:
-        """The dice the ledger rolled (``--roll``)."""
-        return [d for d in self.dice if d.source == "ledger"]
 
 
 def match_sheet(ledger: LeagueLedger, queries: Queries, match_id: str) -> MatchSheet:
