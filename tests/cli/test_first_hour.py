@@ -43,6 +43,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
         patch.chdir(folder)
         for argv in lines:
             assert argv[0] == "ledger", argv
+            if argv[1:3] == ["match", "close"]:  # as the guide says, first without its dice
+                done["match close without dice"] = run_argv(argv[:4])
             outcome = run_argv(argv)
             assert outcome.code == 0, f"{shlex.join(argv)} failed:\n{outcome.err}"
             done[shlex.join(argv[1:])] = outcome
@@ -108,3 +110,11 @@ def test_every_die_purpose_of_the_editions_is_documented() -> None:
                     "expensive_mistakes_amount", "gate", "winnings", "walkout", "star_roll",
                     "characteristic", "niggling_recovery"):  # fmt: skip
         assert purpose in documented, purpose
+
+
+def test_a_close_without_its_dice_names_them_all(outputs: dict[str, Outcome]) -> None:
+    line = outputs["match close without dice"].error_line
+    assert line.startswith(
+        "error[invalid-dice]: closing s1-old-r1-1 for reavers needs expensive_mistakes (D6): "
+    )
+    assert "; and for grudge needs expensive_mistakes (D6): " in line
