@@ -15,6 +15,7 @@ from ledger.reports.model import (
     StandingLine,
 )
 from ledger.reports.positions import UNNUMBERED
+from ledger.reports.ranks import shared_ranks
 from ledger.reports.sources import Sources
 
 STAGES = ("round-of-32", "round-of-16", "quarter-final", "semi-final", "third-place", "final")
@@ -29,10 +30,10 @@ def readable(name: str | None) -> str | None:
     return name.replace("_", " ") if name else None
 
 
-def standing_line(row: TableRow, coach: str, qualified: bool) -> StandingLine:
+def standing_line(row: TableRow, coach: str, qualified: bool, rank: int) -> StandingLine:
     r = row.row
     return StandingLine(
-        rank=row.rank,
+        rank=rank,
         team_id=row.team_id,
         team=row.name,
         coach=coach,
@@ -65,14 +66,15 @@ def playoff_teams(sources: Sources) -> set[str]:
 def standings_tables(sources: Sources) -> list[DivisionTable]:
     qualified = playoff_teams(sources)
 
-    def line(row: TableRow) -> StandingLine:
-        team = sources.teams.get(row.team_id)
-        return standing_line(row, team.coach if team else "", row.team_id in qualified)
+    def table(name: str, rows: Sequence[TableRow]) -> DivisionTable:
+        ranks = shared_ranks(rows)
+        return DivisionTable(division=name, rows=[line(r, ranks[r.team_id]) for r in rows])
 
-    return [
-        DivisionTable(division=name, rows=[line(r) for r in rows])
-        for name, rows in sources.standings.divisions.items()
-    ]
+    def line(row: TableRow, rank: int) -> StandingLine:
+        team = sources.teams.get(row.team_id)
+        return standing_line(row, team.coach if team else "", row.team_id in qualified, rank)
+
+    return [table(name, rows) for name, rows in sources.standings.divisions.items()]
 
 
 def match_result(match: MatchRow, sources: Sources) -> MatchResult:

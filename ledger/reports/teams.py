@@ -26,6 +26,7 @@ from ledger.reports.model import (
     TreasuryEntry,
     TreasuryStatement,
 )
+from ledger.reports.ranks import shared_ranks
 from ledger.reports.sources import Sources
 
 CURRENT = ("active", "retired")
@@ -263,15 +264,11 @@ def player_moves(
 
 def final_place(team_id: str, sources: Sources) -> tuple[str, int | None]:
     """(division, rank) in the final table; ("", None) for a team not in it."""
-    return next(
-        (
-            (name, r.rank)
-            for name, rows in sources.standings.divisions.items()
-            for r in rows
-            if r.team_id == team_id
-        ),
-        ("", None),
-    )
+    for name, rows in sources.standings.divisions.items():
+        ranks = shared_ranks(rows)
+        if team_id in ranks:
+            return name, ranks[team_id]
+    return "", None
 
 
 def history_points(team: TeamRow, sources: Sources) -> list[HistoryPoint]:

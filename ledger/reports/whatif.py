@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from ledger.application.service import LeagueLedger
 from ledger.projections.queries import Standings, TableRow
 from ledger.reports.model import WhatIfRow, WhatIfSection
+from ledger.reports.ranks import shared_ranks
 from ledger.whatif.compare import standings_of
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.replay import replay
@@ -74,23 +75,38 @@ def flat(standings: Standings) -> dict[str, TableRow]:
     return {row.team_id: row for rows in standings.divisions.values() for row in rows}
 
 
-def whatif_row(actual: TableRow, other: TableRow | None) -> WhatIfRow:
+def places(standings: Standings) -> dict[str, int]:
+    """Every team's place in its division, shared by teams level on every tie-breaker."""
+    return {t: r for rows in standings.divisions.values() for t, r in shared_ranks(rows).items()}
+
+
+def whatif_row(
+    actual: TableRow, other: TableRow | None, ranks: tuple[int, int | None]
+) -> WhatIfRow:
+    rank, other_rank = ranks
     return WhatIfRow(
         team_id=actual.team_id,
         team=actual.name,
         division=actual.division,
-        actual_rank=actual.rank,
+        actual_rank=rank,
         actual_points=actual.row.points,
-        whatif_rank=other.rank if other else None,
+        whatif_rank=other_rank,
         whatif_points=other.row.points if other else None,
-        movement=actual.rank - other.rank if other else None,
+        movement=rank - other_rank if other_rank is not None else None,
     )
 
 
 def whatif_section(actual: Standings, comparison: Comparison) -> WhatIfSection:
     """The real table and the other ruleset's, team by team, in the real table's order."""
-    others = flat(comparison.standings)
-    rows = [whatif_row(row, others.get(row.team_id)) for row in flat(actual).values()]
+    others, ranks, other_ranks = (
+        flat(comparison.standings),
+        places(actual),
+        places(comparison.standings),
+    )
+    rows = [
+        whatif_row(row, others.get(t), (ranks[t], other_ranks.get(t)))
+        for t, row in flat(actual).items()
+    ]
     return WhatIfSection(
         id=comparison.id,
         ruleset=comparison.ruleset,

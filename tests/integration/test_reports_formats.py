@@ -35,7 +35,14 @@ from ledger.reports.service import make_report, produce_report, report_format, w
 from ledger.reports.to_html import charts, render_html
 from ledger.reports.to_markdown import render_markdown
 from tests.integration.test_reports import DEMO, demo, demo_db, demo_report
-from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN, create_league, draft_team, report
+from tests.support import (
+    HUMAN_ELEVEN,
+    SKAVEN_ELEVEN,
+    create_league,
+    draft_team,
+    report,
+    two_team_league,
+)
 
 __all__ = ["demo", "demo_db", "demo_report"]  # fixtures shared with test_reports.py
 
@@ -344,6 +351,41 @@ def test_names_are_escaped_in_html_and_markdown(sqlite_ledger: LeagueLedger) -> 
     for table in re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.MULTILINE):
         widths = {len(re.findall(r"(?<!\\)\|", line)) for line in table.splitlines()}
         assert len(widths) == 1, table
+
+
+def test_teams_level_on_every_tie_breaker_share_their_place(
+    sqlite_ledger: LeagueLedger, tmp_path: Path
+) -> None:
+    league = two_team_league(sqlite_ledger)
+    draft_team(sqlite_ledger, league, "gouged", "human", HUMAN_ELEVEN)
+    for number, (home, away, score) in enumerate(
+        (("reavers", "rats", 1), ("reavers", "gouged", 0), ("rats", "gouged", 0)), start=1
+    ):
+        game = {
+            "match": f"g{number}",
+            "round": number,
+            "home": {"team": home, "touchdowns": 1},
+            "away": {"team": away, "touchdowns": score},
+        }
+        sqlite_ledger.record_match(league, report(game), by="t", roll_missing=True)
+        for team in (home, away):
+            sqlite_ledger.close_post_game(league, f"g{number}", team, by="t", roll_missing=True)
+    # The Reavers and the Rats drew 1-1 and both beat the Gouged Eye 1-0: no tie-breaker
+    # separates them.
+    made = make_report(sqlite_ledger, league)
+    [table] = made.standings
+    assert [(r.team_id, r.rank) for r in table.rows] == [
+        ("rats", 1),
+        ("reavers", 1),
+        ("gouged", 3),
+    ]
+    assert {t.team_id: t.rank for t in made.teams} == {"rats": 1, "reavers": 1, "gouged": 3}
+    assert [s.positions for s in made.positions[0].series] == [[1, 2, 1], [1, 1, 1], [None, 3, 3]]
+    level = "level with the next team on every tie-breaker"
+    assert level in render_html(made)
+    assert f"| **4** | {level} |" in render_markdown(made)
+    rows = read_tables(write_report(made, "csv", tmp_path / "csv"))["standings.csv"]
+    assert [r["Position"] for r in rows] == ["1", "1", "3"]
 
 
 def test_markdown_has_every_section(demo_report: SeasonReport) -> None:
