@@ -136,6 +136,15 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
     return row.match_id, row.season, row.round
 
 
+def check_hireling(c: Context, team: TeamRow, hireling: Hireling) -> None:
+    """A journeyman or mercenary plays as a position of the team's own list; a star is
+    one the edition knows (``error[unknown-position]`` naming the ones it has)."""
+    if hireling.position is not None:
+        c.ruleset.position(team.roster, hireling.position)
+    if hireling.star is not None:
+        c.ruleset.star(hireling.star)
+
+
 def resolve_side(c: Context, report: SideReport) -> Side:
     team = c.team(report.team)
     if team.status != "active":
@@ -146,6 +155,8 @@ def resolve_side(c: Context, report: SideReport) -> Side:
         hirelings={h.id: h for h in report.hirelings},
         roster={p.player_id for p in roster_of(c.view, c.league_id, team.team_id)},
     )
+    for hireling in report.hirelings:
+        check_hireling(c, team, hireling)
     for line in report.players:
         player_id = find_player(c, side, line.player)
         if player_id in side.players:

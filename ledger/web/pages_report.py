@@ -25,7 +25,7 @@ from ledger.application.access import authorize
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, SubmissionRow, TeamRow
-from ledger.domain.values import CasualtyCause, validation_problem
+from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problem
 from ledger.errors import LedgerError, MalformedReport
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
@@ -47,7 +47,12 @@ router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 PLAYER_ROWS = 8
 CASUALTY_ROWS = 4
+HIRELING_ROWS = 2
 CAUSES: tuple[str, ...] = get_args(CasualtyCause)
+HIRELING_KINDS: tuple[str, ...] = get_args(Hireling.model_fields["kind"].annotation)
+CONCESSIONS: tuple[str, ...] = get_args(Concession.model_fields["kind"].annotation)
+"""Every kind any edition knows; the league's ruleset refuses the ones it has not (the
+command's check, as for a report file)."""
 KINDS = ("league", "friendly", "exhibition")
 """What a game entered without a fixture may count as (play-offs are scheduled)."""
 
@@ -55,6 +60,7 @@ REPORT_FIELDS = {
     "malformed-report": "form",
     "invalid-dice": "dice",
     "unknown-player": "players",
+    "unknown-position": "hirelings",
     "player-not-in-team": "players",
     "player-unavailable": "players",
     "invalid-input": "form",
@@ -68,6 +74,12 @@ class Side:
     key: str
     team: TeamRow
     players: list[PlayerRow]
+    positions: list[tuple[str, str]]
+    """The team list's positions (id, name): what a journeyman or mercenary plays as."""
+
+    def hireling(self, row: int) -> str:
+        """The id a hireling row of the form has in the report (``home-h1``)."""
+        return f"{self.key}-h{row + 1}"
 
 
 def crumbs(league: reads.League) -> list[tuple[str, str]]:
@@ -83,10 +95,7 @@ def report_form(
     status: int = 200,
 ) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
-    sides = [
-        Side(key, found.queries.team(team), found.queries.roster(team).players)
-        for key, team in (("home", game.home), ("away", game.away))
-    ]
+    sides = [side(found, key, team) for key, team in (("home", game.home), ("away", game.away))]
     names = found.team_names()
     return page(
         request,
@@ -103,11 +112,20 @@ def report_form(
         dice=reads.report_dice(found, game),
         causes=CAUSES,
         kinds=KINDS,
+        hireling_kinds=HIRELING_KINDS,
+        concessions=CONCESSIONS,
         player_rows=PLAYER_ROWS,
         casualty_rows=CASUALTY_ROWS,
+        hireling_rows=HIRELING_ROWS,
         values=values,
         errors=errors,
     )
+
+
+def side(league: reads.League, key: str, team: str) -> Side:
+    row = league.queries.team(team)
+    positions = league.ruleset.team_list(row.roster).positions
+    return Side(key, row, league.queries.roster(team).players, [(p.id, p.name) for p in positions])
 
 
 def action_of(league: reads.League, game: Game) -> str:
@@ -286,6 +304,10 @@ def report_of(values: Mapping[str, str], game: Game, dice: list[DiceNeed]) -> Ma
         "away": side_of(values, "away", game.away),
         "casualties": casualties_of(values),
     }
+    conceded = values.get("concession-team", "")
+    if conceded in ("home", "away"):
+        team = game.home if conceded == "home" else game.away
+        data["concession"] = {"team": team, "kind": values.get("concession-kind", "conceded")}
     if not game.fixture and game.season:
         data["season"] = game.season
     for key in ("played_on", "weather"):
@@ -309,7 +331,29 @@ def side_of(values: Mapping[str, str], key: str, team: str) -> dict[str, Any]:
         line = player_line(values, f"{key}-{i}")
         if line:
             side["players"].append(line)
+    hirelings = [h for i in range(HIRELING_ROWS) if (h := hireling_of(values, key, i))]
+    if hirelings:
+        side["hirelings"] = hirelings
     return side
+
+
+def hireling_of(values: Mapping[str, str], key: str, i: int) -> dict[str, Any] | None:
+    """A journeyman, mercenary or star who played this game only; player lines and
+    casualties name it by its row's id (``home-h1``)."""
+    row = f"{key}-h{i + 1}"
+    name = values.get(f"{row}-name", "").strip()
+    if not name:
+        return None
+    line: dict[str, Any] = {"id": row, "name": name, "kind": values.get(f"{row}-kind", "")}
+    for field in ("position", "star"):
+        if values.get(f"{row}-{field}", "").strip():
+            line[field] = values[f"{row}-{field}"].strip()
+    price = values.get(f"{row}-price", "").replace(",", "").strip()
+    if price:
+        if not price.isdigit() or len(price) > 9:
+            raise FieldInvalid("hirelings", f"hireling {i + 1}'s price is gold, not '{price[:20]}'")
+        line["price"] = int(price)  # its bounds are the report model's
+    return line
 
 
 def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:

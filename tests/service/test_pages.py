@@ -346,7 +346,7 @@ def submit_friendly(client: TestClient, **extra: str) -> Any:
     fields = report_fields(csrf_in(form.text), **extra)
     for key, value in list(fields.items()):
         if key.endswith("-player"):
-            fields[key] = ids[value]
+            fields[key] = ids.get(value, value)  # a hireling row stays as it is
     return post(client, f"{HOME}/report", fields)
 
 
@@ -366,6 +366,70 @@ def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClien
     row = ledger.view().get(MatchRow, str(league_id(LEAGUE)), "web-friendly-1")
     assert row is not None
     assert (row.status, row.home_score, row.away_score) == ("played", 2, 1)
+
+
+def confirmed_by_dan(client: TestClient, reply: Any) -> dict[str, Any]:
+    """Dan confirms the report just submitted; the recorded match's event, as stored."""
+    assert reply.status_code == 303, reply.text[-1500:]
+    page = reply.headers["location"]
+    client.cookies.clear()
+    sign_in(client, "dan")
+    done = post(client, f"{page}/confirm", {"csrf": form_of(client, page)})
+    assert done.status_code == 303, done.text[-800:]
+    return last_event(client)
+
+
+def test_a_report_names_its_journeyman_and_his_touchdown(client: TestClient) -> None:
+    """BB2020 journeymen play one game: the form's hireling row, picked in a player line by
+    its row, reaches the report as a hireling with the touchdown."""
+    reply = submit_friendly(
+        client,
+        **{
+            "home-h1-name": "Jo Journey",
+            "home-h1-kind": "journeyman",
+            "home-h1-position": "lineman",
+            "home-1-player": "home-h1",
+            "home-1-td": "1",
+            "home-0-td": "1",
+        },
+    )
+    recorded = confirmed_by_dan(client, reply)
+    home = recorded["home"]
+    assert home["touchdowns"] == 2
+    [hireling] = home["hirelings"]
+    assert (hireling["name"], hireling["kind"], hireling["position"]) == (
+        "Jo Journey",
+        "journeyman",
+        "lineman",
+    )
+    assert {"player": "home-h1", "touchdowns": 1}.items() <= next(
+        line for line in home["players"] if line["player"] == "home-h1"
+    ).items()
+
+
+def test_a_conceded_game_is_reported_from_the_form(client: TestClient) -> None:
+    reply = submit_friendly(client, **{"concession-team": "away", "concession-kind": "conceded"})
+    recorded = confirmed_by_dan(client, reply)
+    assert recorded["concession"] == {"team": GOUGED, "kind": "conceded"}
+
+
+def test_a_hireling_the_books_cannot_take_is_refused_beside_the_hirelings(
+    client: TestClient,
+) -> None:
+    before = event_count(client)
+    not_gold = submit_friendly(
+        client,
+        **{"home-h1-name": "Odd One", "home-h1-kind": "journeyman", "home-h1-price": "lots"},
+    )
+    assert not_gold.status_code == 422, not_gold.text[-800:]
+    assert "hireling 1's price is gold" in error_beside(not_gold.text, "hirelings")
+    no_such = submit_friendly(
+        client,
+        **{"home-h1-name": "Odd One", "home-h1-kind": "journeyman", "home-h1-position": "troll"},
+    )
+    assert no_such.status_code in (404, 409, 422), no_such.text[-800:]
+    assert "troll" in no_such.text
+    assert event_count(client) == before
 
 
 def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> None:
