@@ -8,7 +8,6 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, print_json, say, table
-from ledger.application.matches import check_close_dice, share_close_dice
 from ledger.application.reports import read_report
 from ledger.domain.state import MatchRow
 from ledger.errors import InvalidInput
@@ -118,20 +117,15 @@ def close(
     row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
     chosen = teams or (still_open(row) if row else ())
     given = dict(parse_die(d) for d in dice)
-    shares = share_close_dice(ledger.context(league), match_id, chosen, given)
-    if not roll_missing:
-        check_close_dice(ledger.context(league), match_id, shares)
-    with ledger.atomic():
-        for team in chosen:
-            ledger.close_post_game(
-                league,
-                match_id,
-                team,
-                by=session.user,
-                dice=shares[team],
-                roll_missing=roll_missing,
-                reason=reason,
-            )
+    ledger.close_match(
+        league,
+        match_id,
+        chosen,
+        by=session.user,
+        dice=given,
+        roll_missing=roll_missing,
+        reason=reason,
+    )
     for team in chosen:
         say(f"Closed the post-game sequence of {match_id} for {team}.")
 

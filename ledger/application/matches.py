@@ -504,8 +504,8 @@ def check_close_dice(
         raise InvalidDice(
             f"closing {match_id} "
             + "; and ".join(wanted)
-            + " (give them with --die PURPOSE=VALUES or TEAM:PURPOSE=VALUES, or let the ledger"
-            " roll them with --roll)"
+            + " (give each as PURPOSE=VALUES, or TEAM:PURPOSE=VALUES for one team's own,"
+            " or let the ledger roll them)"
         )
 
 

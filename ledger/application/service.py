@@ -426,6 +426,35 @@ class LeagueLedger(Application[UUID]):
             reason=reason,
         )
 
+    def close_match(
+        self,
+        league: str,
+        match: str,
+        teams: Sequence[str],
+        *,
+        by: str,
+        dice: Mapping[str, int | list[int]],
+        roll_missing: bool = False,
+        reason: str | None = None,
+    ) -> None:
+        """Close the post-game sequence of ``match`` for each of ``teams``, all or none:
+        the dice go to the teams that need them (``matches.share_close_dice``); unless the
+        ledger may roll, a close lacking dice is refused naming every die each team needs."""
+        shares = matches.share_close_dice(self.context(league), match, teams, dice)
+        if not roll_missing:
+            matches.check_close_dice(self.context(league), match, shares)
+        with self.atomic():
+            for team in teams:
+                self.close_post_game(
+                    league,
+                    match,
+                    team,
+                    by=by,
+                    dice=shares[team],
+                    roll_missing=roll_missing,
+                    reason=reason,
+                )
+
     def start_season(
         self,
         league: str,

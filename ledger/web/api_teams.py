@@ -16,7 +16,6 @@ from typing import Literal
 from fastapi import APIRouter, Response
 from pydantic import Field
 
-from ledger.application.matches import share_close_dice
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow
 from ledger.domain.values import Characteristic, DiceRoll
@@ -211,17 +210,15 @@ def close(call: Calling, league: str, match: str, body: Close, response: Respons
         chosen = body.teams or closable(ledger, call, match)
         for team in chosen:
             call.authorize_team("close_post_game", team)
-        shares = share_close_dice(ledger.context(league), match, chosen, body.dice)
-        for team in chosen:
-            ledger.close_post_game(
-                league,
-                match,
-                team,
-                by=by,
-                dice=shares[team],
-                roll_missing=body.roll_missing,
-                reason=body.reason,
-            )
+        ledger.close_match(
+            league,
+            match,
+            chosen,
+            by=by,
+            dice=body.dice,
+            roll_missing=body.roll_missing,
+            reason=body.reason,
+        )
         return list(chosen)
 
     closed = call.write(command)

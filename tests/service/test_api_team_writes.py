@@ -198,6 +198,13 @@ def test_closing_a_post_game_is_all_or_nothing(client: TestClient, world: World)
     assert reply.status_code == 422, reply.text
     assert reply.json()["code"] == "invalid-dice"
     assert event_count(client) == before
+    bare = client.post(close, json={}, headers=world.auth("commissioner"))
+    assert bare.status_code == 422, bare.text
+    detail = bare.json()["detail"]  # every die of both teams at once, as the CLI says it
+    for team in ("reikland-reavers", "skavenblight-scramblers"):
+        assert f"for {team} needs" in detail
+    assert "--die" not in detail  # said for any edge, not the command line's options
+    assert event_count(client) == before
     both = allowed(client, world, "commissioner", close, {"roll_missing": True})
     assert sorted(both["teams"]) == ["reikland-reavers", "skavenblight-scramblers"]
 
