@@ -8,26 +8,21 @@ from __future__ import annotations
 
 import importlib
 import os
-import sqlite3
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-import sqlalchemy.exc
-import yaml
-from eventsourcing.persistence import OperationalError, PersistenceError
-from pydantic import ValidationError
 
-from ledger.application.access import Actor
-from ledger.application.service import LeagueLedger
-from ledger.bootstrap import Settings, close_ledger, open_ledger, settings_from
-from ledger.domain.state import AccountRow
-from ledger.domain.values import validation_problem
-from ledger.errors import LedgerError, UnknownAccount
-from ledger.projections.members import SITE
-from ledger.rules.schema import RulesDataError
+from cli.complete import attach_completers
+from ledger.errors import LedgerError, UnknownAccount, did_you_mean
+
+if TYPE_CHECKING:  # the store, SQLAlchemy, pydantic and the rulesets load on first use:
+    # 'ledger --help' and shell completion do not pay for them (tests/cli/test_startup.py)
+    from ledger.application.access import Actor
+    from ledger.application.service import LeagueLedger
+    from ledger.bootstrap import Settings
 
 CREATING_COMMANDS = {"league create", "import", "generate", "run"}
 """The commands that may start a new SQLite ledger file. Any other command on a file
@@ -54,6 +49,8 @@ class Session:
             path = None if self.settings.database_url else self.settings.sqlite_path
             if create and path is not None and not path.exists():
                 self.new_file = path
+            from ledger.bootstrap import open_ledger
+
             ledger = open_ledger(self.settings, create=create)
             self.opened.append(ledger)
             ledger.actor = local_actor(ledger, self.user, self.as_option)
@@ -63,6 +60,8 @@ class Session:
         return self.ledger().resolve_league(self.league_option)
 
     def close(self) -> None:
+        from ledger.bootstrap import close_ledger
+
         holds_events = self.new_file is not None and self.holds_events()
         for ledger in self.opened:
             close_ledger(ledger)
@@ -82,6 +81,10 @@ def local_actor(ledger: LeagueLedger, name: str, given: str | None) -> Actor:
     """Who the command line records as acting: the site's local admin (docs/service.md),
     named by the login name, or by ``--as``, which must name an account once the ledger
     has any (the event then records that account, and that it came from the command line)."""
+    from ledger.application.access import Actor
+    from ledger.domain.state import AccountRow
+    from ledger.projections.members import SITE
+
     if given is not None and ledger.view().select(AccountRow, league_id=SITE):
         account = ledger.view().get(AccountRow, SITE, given)
         if account is None or account.revoked:
@@ -111,6 +114,20 @@ def announce_or_remove(path: Path, holds_events: bool) -> None:
 
 
 pass_session = click.make_pass_decorator(Session)
+
+WIDE_KEY = "ledger.wide"
+"""Set in the context's ``meta`` (shared by a command and its parents) by ``--wide``:
+``cli.output.table`` then shows every column unwrapped."""
+
+
+def set_wide(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[WIDE_KEY] = True
+
+
+SESSIONLESS = {"completion"}
+"""Commands that never open the ledger: a shell's start-up (``eval "$(ledger completion
+bash)"``) should not pay for loading the store."""
 
 
 # Each command's module, imported only when the command runs (or help lists them): a query
@@ -142,7 +159,51 @@ COMMAND_MODULES = {
     "generate": "cli.generate",
     "whatif": "cli.whatif",
     "serve": "cli.serve",
+    "completion": "cli.complete",
 }
+
+
+COMMAND_SUMMARIES = {
+    "account": "Accounts for `ledger serve`: add them, grant roles, issue API tokens, revoke.",
+    "audit": "Check that the log has not been altered; sign checkpoints of it (docs/audit.md).",
+    "completion": "Print the shell completion script for bash, zsh or fish.",
+    "correct": "Void or amend EVENT (its number in the league's log; see 'ledger history').",
+    "demo": "Build a demo BB2020 league (4 teams, a full round robin), print its standings"
+    " and a roster, and write its HTML season report.",
+    "export": "The league's whole log as JSON Lines (a backup that 'ledger import' restores).",
+    "generate": "Create a synthetic league of TEAMS teams over SEASONS seasons, every game"
+    " recorded through the real commands with dice from a generator seeded by SEED.",
+    "history": "Every event that touched REF (a team id, a match id, a player name or id;"
+    " or team:<id>, match:<id>, player:<id>), with who recorded it, when and why.",
+    "import": "Restore a league exported with 'ledger export' into this (empty) store.",
+    "leaders": "Leaderboards: touchdowns, casualties, SPP, MVPs, completions,"
+    " interceptions, kills.",
+    "league": "Create and inspect leagues.",
+    "match": "Record match reports and close post-game sequences.",
+    "rebuild": "Drop the read models and refold them from the whole log.",
+    "report": "Export LEAGUE's season (default: --league, or the only league): standings"
+    " with tie-breakers, play-offs, results by round, team pages, leaderboards and records,"
+    " and an audit appendix to check it against the ledger.",
+    "roster": "TEAM_ID's roster: TV/CTV (or TR), treasury, players with SPP, value and status.",
+    "rules": "An edition's team lists, star players and skills (RULESET: an id or alias"
+    " from 'ledger rulesets'; default: the league's).",
+    "rulesets": "The rulesets a league can be created under, with their options.",
+    "run": "Run the ledger commands in SCRIPT, one per line, all or nothing (or --each).",
+    "schema": "JSON Schemas of what the ledger exports.",
+    "season": "Start a season with its divisions, schedule it, run its play-offs, close it.",
+    "serve": "Serve the ledger's JSON API (/api/, docs at /docs) and its web pages.",
+    "standings": "The league table per division under the league's ruleset, with tie-breakers.",
+    "submission": "Match reports submitted by coaches: submit, confirm, dispute, approve, reject.",
+    "team": "Register teams; hire, fire and retire players; buy re-rolls, staff and fans.",
+    "teams": "The league's teams with their headline figures.",
+    "treasury": "Every movement of TEAM_ID's gold, the event that caused it and the running"
+    " balance.",
+    "whatif": "Replay LEAGUE (default: --league, or the only league) under another ruleset"
+    " or other options, into a separate, disposable read model, and compare it with the"
+    " real season.",
+}
+"""What ``ledger --help`` says of each command without importing its module (the first
+sentence of its docstring: tests/cli/test_startup.py checks that they agree)."""
 
 
 class LazyGroup(click.Group):
@@ -152,8 +213,32 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
             for command in importlib.import_module(COMMAND_MODULES[cmd_name]).COMMANDS:
+                attach_completers(command)
                 self.add_command(command)
         return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is answered with the closest one (``ledger standing``)."""
+        name = args[0] if args else ""
+        if not (ctx.resilient_parsing or name.startswith("-") or self.get_command(ctx, name)):
+            closest = did_you_mean(name, self.list_commands(ctx))
+            hint = f" Did you mean '{closest}'?" if closest else ""
+            raise click.UsageError(f"No such command '{name}'.{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from ``COMMAND_SUMMARIES``: listing them imports none."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, self.summary_of(name, limit)) for name in names])
+
+    def summary_of(self, name: str, limit: int) -> str:
+        if name in self.commands:
+            return self.commands[name].get_short_help_str(limit)
+        return click.Command(name, help=COMMAND_SUMMARIES[name]).get_short_help_str(limit)
 
 
 @click.group(
@@ -180,6 +265,13 @@ class LazyGroup(click.Group):
     envvar="LEDGER_USER",
     help="Who is recording (default: your login name).",
 )
+@click.option(
+    "--wide",
+    is_flag=True,
+    expose_value=False,
+    callback=set_wide,
+    help="Show every column of every table, however wide the terminal.",
+)
 @click.version_option(package_name="bb-league-ledger")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None) -> None:
@@ -187,6 +279,10 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
     treasury mishap as an append-only, hash-chained event log."""
     if isinstance(ctx.obj, Session):
         return  # a command of 'ledger run': the script's session is already open
+    if ctx.invoked_subcommand in SESSIONLESS:
+        return
+    from ledger.bootstrap import settings_from
+
     settings = settings_from(db)
     session = Session(
         settings=settings,
@@ -197,6 +293,9 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
     )
     ctx.obj = session
     ctx.call_on_close(session.close)
+
+
+attach_completers(cli)  # --league
 
 
 def fail(code: str, message: str, exit_code: int) -> NoReturn:
@@ -215,8 +314,6 @@ def main() -> None:
         result = cli.main(standalone_mode=False)
     except LedgerError as error:
         fail(error.code, error.message, error.exit_code)
-    except RulesDataError as error:
-        fail("rules-data", str(error), 3)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as error:
@@ -224,17 +321,17 @@ def main() -> None:
         sys.exit(error.exit_code)
     except click.Abort:
         fail("aborted", "stopped by the user", 130)
-    except (
-        OperationalError,
-        PersistenceError,
-        sqlite3.Error,
-        sqlalchemy.exc.OperationalError,
-    ) as error:
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        fail("store", f"the ledger's database could not be used: {first}", 4)
     except Exception as error:  # the last line of defence: never a traceback
         last_resort(error)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def loaded(module: str, *names: str) -> tuple[type[BaseException], ...]:
+    """The exception classes ``names`` of ``module`` if it has been imported: an error of
+    a module that never loaded cannot have been raised, and importing it here would cost
+    every command (``--help`` included) the store, SQLAlchemy and the rulesets."""
+    found = sys.modules.get(module)
+    return tuple(getattr(found, name) for name in names) if found is not None else ()
 
 
 def check_arguments(args: list[str]) -> None:
@@ -252,12 +349,17 @@ def last_resort(error: Exception) -> NoReturn:
     """Errors that should have been turned into a ``LedgerError`` where they arose: each
     still becomes one line with a stable code (the fuzzing test looks for any that
     reach here from a user's input; the fix belongs at the source)."""
+    if isinstance(error, loaded("ledger.rules.schema", "RulesDataError")):
+        fail("rules-data", str(error), 3)
+    if isinstance(error, store_errors()):
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        fail("store", f"the ledger's database could not be used: {first}", 4)
     if isinstance(error, BrokenPipeError):
         # 'ledger export | head': the reader has gone; say nothing more to it.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
-    if isinstance(error, ValidationError):
-        fail("invalid-input", f"{error.title}: {validation_problem(error)}", 2)
+    if isinstance(error, loaded("pydantic", "ValidationError")):
+        fail("invalid-input", invalid_input(error), 2)
     if isinstance(error, OSError):
         where = f" {error.filename}" if error.filename else ""
         fail("file", f"cannot use{where}: {error.strerror or error}", 2)
@@ -265,8 +367,23 @@ def last_resort(error: Exception) -> NoReturn:
         fail("not-utf8", f"a file is not UTF-8 text: {error.reason}", 2)
     if isinstance(error, RecursionError):
         fail("too-deep", "the input is nested too deeply", 2)
-    if isinstance(error, yaml.YAMLError):
+    if isinstance(error, loaded("yaml", "YAMLError")):
         fail("malformed-file", f"not valid YAML: {error}", 2)
     if isinstance(error, MemoryError | OverflowError):
         fail("too-large", f"a number or a file is too large: {error}", 2)
     raise error
+
+
+def invalid_input(error: Any) -> str:
+    from ledger.domain.values import validation_problem
+
+    return f"{error.title}: {validation_problem(error)}"
+
+
+def store_errors() -> tuple[type[BaseException], ...]:
+    """The store's failures (a locked or unreadable database file, a server gone away)."""
+    return (
+        *loaded("eventsourcing.persistence", "OperationalError", "PersistenceError"),
+        *loaded("sqlite3", "Error"),
+        *loaded("sqlalchemy.exc", "OperationalError"),
+    )

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
+import sys
 import tempfile
+import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -11,12 +15,20 @@ from typing import Any, BinaryIO
 import click
 import orjson
 from pydantic import BaseModel
+from rich.box import Box
+from rich.text import Text
 
+from cli.main import WIDE_KEY, set_wide
 from ledger.domain.values import MAX_NUMBER
 from ledger.errors import FileProblem
 
 SEASON = click.IntRange(1, MAX_NUMBER)
 """A season's number as an option takes it (the bound every event holds it to)."""
+
+
+ASCII_HEAD = Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
+"""Columns apart, a rule of dashes under the headers, nothing else: plain text that pastes
+into a forum post or an e-mail as it looks."""
 
 
 def as_json(data: Any) -> str:
@@ -36,18 +48,175 @@ def gold(amount: int | None) -> str:
     return "" if amount is None else f"{amount:,}"
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[int] = ()) -> str:
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    right: Sequence[int] = (),
+    *,
+    wrap: Sequence[int] | None = None,
+    drop: Sequence[int] = (),
+) -> str:
+    """Aligned columns that fit the terminal: first the columns in ``wrap`` (default: every
+    column not in ``right``) wrap their text, then the columns in ``drop`` are left out,
+    the first first, until the table fits; a line under the table names what was left out.
+    ``--wide``, or output that is not a terminal (unless $COLUMNS says a width), shows
+    every column unwrapped. docs/commissioners-guide.md ("Narrow terminals") lists what
+    each command drops first."""
+    cells = [["" if c is None else str(c) for c in r] for r in rows]
+    heads = [str(h) for h in headers]
+    wrapping = set(range(len(heads))) - set(right) if wrap is None else set(wrap)
+    width = terminal_width()
+    shown = fitting(heads, cells, wrapping, drop, width)
+    text = render(heads, cells, shown, right, wrapping, width)
+    left_out = [heads[i] for i in range(len(heads)) if i not in shown]
+    if left_out:
+        text += "\n" + wrapped(
+            f"(not shown at {width} columns: {', '.join(left_out)}; --wide shows all)"
+        )
+    return text
 
-    def line(row: list[str]) -> str:
-        return "  ".join(
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
 
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(cells[0]), rule, *(line(r) for r in cells[1:])])
+def wrapped(text: str) -> str:
+    """``text`` wrapped at spaces to the terminal's width (as it is, on a pipe)."""
+    width = terminal_width()
+    return text if width is None else "\n".join(textwrap.wrap(text, width, break_on_hyphens=False))
+
+
+def spaced(parts: Iterable[str]) -> str:
+    """Figures two spaces apart, on as many lines as the terminal's width needs."""
+    width = terminal_width()
+    lines: list[str] = []
+    for part in (p for p in parts if p):
+        if lines and (width is None or cell_width(lines[-1]) + 2 + cell_width(part) <= width):
+            lines[-1] += "  " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+WRAP_AT_LEAST = 12
+"""The narrowest a wrapping column becomes (its header's width if that is wider)."""
+
+
+def fitting(
+    heads: list[str],
+    cells: list[list[str]],
+    wrapping: set[int],
+    drop: Sequence[int],
+    width: int | None,
+) -> list[int]:
+    """The columns to show: all, unless ``width`` cannot hold them even wrapped."""
+    shown = list(range(len(heads)))
+    if width is None:
+        return shown
+    for column in (None, *drop):
+        if column is not None and len(shown) > 1:
+            shown.remove(column)
+        if least_width(heads, cells, wrapping, shown) <= width:
+            break
+    return shown
+
+
+def least_width(
+    heads: list[str], cells: list[list[str]], wrapping: set[int], shown: list[int]
+) -> int:
+    # each column is followed by a space of padding, and columns are a space apart
+    return sum(narrowest(heads, cells, wrapping, i) for i in shown) + 2 * len(shown) - 1
+
+
+def narrowest(heads: list[str], cells: list[list[str]], wrapping: set[int], i: int) -> int:
+    """Column ``i``'s width, or what it can wrap down to (never narrower than its header)."""
+    natural = max(cell_width(text) for text in [heads[i], *(row[i] for row in cells)])
+    if i not in wrapping:
+        return natural
+    return min(natural, max(cell_width(heads[i]), WRAP_AT_LEAST))
+
+
+def cell_width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return max((cell_len(line) for line in text.splitlines()), default=0)
+
+
+def render(
+    heads: list[str],
+    cells: list[list[str]],
+    shown: list[int],
+    right: Sequence[int],
+    wrapping: set[int],
+    width: int | None,
+) -> str:
+    from rich.table import Table
+
+    grid = Table(
+        box=ASCII_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        header_style="bold" if colour() else "",
+    )
+    for i in shown:
+        grid.add_column(
+            heads[i],
+            justify="right" if i in right else "left",
+            no_wrap=width is None or i not in wrapping,
+            overflow="fold",
+            min_width=narrowest(heads, cells, wrapping, i),
+        )
+    for row in cells:
+        grid.add_row(*(Text(row[i]) for i in shown))
+    return rendered(grid, width)
+
+
+def rendered(thing: Any, width: int | None) -> str:
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width or UNLIMITED,
+        color_system="auto" if colour() else None,
+        force_terminal=colour(),
+        no_color=not colour(),
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+    console.print(thing)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
+UNLIMITED = 100_000
+
+
+def terminal_width() -> int | None:
+    """The width to fit: none with ``--wide``; $COLUMNS when set (``COLUMNS=80 ledger
+    roster ...`` shows what an 80-column terminal would); the terminal's own; else none
+    (a pipe or a file gets every column, as scripts that grep them expect)."""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.meta.get(WIDE_KEY):
+        return None
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return max(int(given), 20)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def colour() -> bool:
+    """Colour only on a terminal, and never when $NO_COLOR is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+WIDE = click.option(
+    "--wide",
+    is_flag=True,
+    expose_value=False,
+    callback=set_wide,
+    help="Show every column, however wide the terminal.",
+)
+"""``--wide`` on a command that prints tables (the root command has it too)."""
 
 
 def say(text: str = "") -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.main import Session, pass_session
-from cli.output import SEASON, gold, print_json, say, table
+from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
 from ledger.domain.state import EventRef, MatchRow, PlayerRow
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.rules import find_ruleset
@@ -58,17 +58,28 @@ def player_line(player: PlayerRow, targets: bool) -> list[object]:
     ]
 
 
+ROSTER_DROPS = (10, 11, 6, 5, 3, 4, 7, 2)
+"""Left out first on a narrow terminal: advancements (the skills column lists them too),
+value, PA, AG, MA, ST, AV, position; never the number, name, skills, SPP or status."""
+
+
 def print_roster(roster: Roster) -> None:
     team = roster.team
-    figures = "  ".join(
-        f"{label} {gold(team.values.get(key, 0))}" for key, label in roster.value_labels.items()
-    )
-    say(f"{team.name} ({team.team_id}) - {team.roster}, coach {team.coach}")
-    staff = ", ".join(f"{item} {count}" for item, count in sorted(team.staff.items()))
+    labels = roster.value_labels.items()
+    say(wrapped(f"{team.name} ({team.team_id}) - {team.roster}, coach {team.coach}"))
+    staff = [f"{item} {count}" for item, count in sorted(team.staff.items())]
+    rerolls = f"re-rolls {team.rerolls}" + (" (+1 League Trophy)" if team.trophy else "")
     say(
-        f"{figures}  treasury {gold(team.treasury)}  re-rolls {team.rerolls}"
-        f"{' (+1 League Trophy)' if team.trophy else ''}  fans {team.fans}"
-        f"{'  ' + staff if staff else ''}  games {team.games}"
+        spaced(
+            [
+                *(f"{label} {gold(team.values.get(key, 0))}" for key, label in labels),
+                f"treasury {gold(team.treasury)}",
+                rerolls,
+                f"fans {team.fans}",
+                *staff,
+                f"games {team.games}",
+            ]
+        )
     )
     targets = roster.ruleset == "bb2020"
     headers = [
@@ -86,15 +97,15 @@ def print_roster(roster: Roster) -> None:
         "value",
         "status",
     ]
-    say(table(headers, [player_line(p, targets) for p in roster.players], right=(3, 4, 9, 11)))
+    lines = [player_line(p, targets) for p in roster.players]
+    say(table(headers, lines, right=(3, 4, 9, 11), wrap=(1, 2, 8, 10, 12), drop=ROSTER_DROPS))
     if roster.former:
-        say(
-            "\nFormer players: "
-            + "; ".join(f"{p.name} ({p.position}, {p.status})" for p in roster.former)
-        )
+        former = "; ".join(f"{p.name} ({p.position}, {p.status})" for p in roster.former)
+        say("\n" + wrapped(f"Former players: {former}"))
 
 
 @click.command("roster")
+@WIDE
 @click.argument("team_id")
 @JSON
 @pass_session
@@ -108,6 +119,7 @@ def roster(session: Session, team_id: str, as_json: bool) -> None:
 
 
 @click.command("teams")
+@WIDE
 @JSON
 @pass_session
 def teams(session: Session, as_json: bool) -> None:
@@ -126,11 +138,13 @@ def teams(session: Session, as_json: bool) -> None:
                 for t in rows
             ],
             right=(4, 5, 6),
+            drop=(6, 2, 3),
         )
     )
 
 
 @click.command("standings")
+@WIDE
 @click.option("--season", type=SEASON, help="Season (default: the latest).")
 @JSON
 @pass_session
@@ -159,17 +173,30 @@ def standing_line(r: TableRow, figures: list[str]) -> list[object]:
     ]
 
 
+def standing_drops(figures: int) -> tuple[int, ...]:
+    """Left out first on a narrow terminal: the team value columns (TV/CTV or TR), then
+    CAS-, CAS+, TD-, TD+, bonus, D; never rank, team, P, W, L, TDΔ, points or what
+    separated a tie."""
+    first = 2 + figures  # the column after the figures: P
+    table_column = {name: first + i for i, name in enumerate(STANDING_COLUMNS)}
+    order = ("CAS-", "CAS+", "TD-", "TD+", "bonus", "D")
+    return (*range(2, first), *(table_column[name] for name in order))
+
+
 def print_standings(found: Standings) -> None:
     figures = list(found.value_labels)
     headers = ["#", "team", *found.value_labels.values(), *STANDING_COLUMNS, "separated by"]
     numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        say(table(headers, [standing_line(r, figures) for r in rows], right=numbers))
+        lines = [standing_line(r, figures) for r in rows]
+        drops = standing_drops(len(figures))
+        say(table(headers, lines, right=numbers, wrap=(1, len(headers) - 1), drop=drops))
         say()
 
 
 @click.command("leaders")
+@WIDE
 @click.option("--stat", type=click.Choice(sorted(STAT_COLUMNS)), default="spp", show_default=True)
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
 @JSON
@@ -190,6 +217,7 @@ def leaders(session: Session, stat: str, limit: int, as_json: bool) -> None:
 
 
 @click.command("treasury")
+@WIDE
 @click.argument("team_id")
 @JSON
 @pass_session

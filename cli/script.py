@@ -37,7 +37,7 @@ ON_THEIR_OWN = {"import", "rebuild", "generate"}
 READS = {
     *("roster", "teams", "standings", "leaders", "treasury", "history", "whatif"),
     *("audit", "export", "report", "schema", "rulesets", "league list", "league show"),
-    "match list",
+    *("match list", "match show", "rules"),
 }
 """Commands that only read. Most read the stored tables, which a unit changes only when
 it is stored: so in a unit they run after it, and only at the end of the script."""

@@ -8,14 +8,37 @@ of these is raised by a command.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class LedgerError(Exception):
+    """``given`` and ``known``, when a name was not found among others: the sentence then
+    ends by suggesting the closest known one (``did you mean 'Griff Junior'?``)."""
+
     code = "ledger-error"
     exit_code = 1
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, given: str | None = None, known: Iterable[str] = ()
+    ) -> None:
+        closest = did_you_mean(given, known) if given is not None else None
+        if closest is not None:
+            message = f"{message}; did you mean '{closest}'?"
         super().__init__(message)
         self.message = message
+
+
+def did_you_mean(given: str, known: Iterable[str]) -> str | None:
+    """The known name closest to ``given`` (a typo, another case), or None when none is
+    close: the one place that suggests, for commands, leagues, teams, players, positions
+    and options alike."""
+    names = {name.casefold(): name for name in known if name != given}
+    wanted = given.casefold()
+    if wanted in names:
+        return names[wanted]
+    close = difflib.get_close_matches(wanted, list(names), n=1, cutoff=0.6)
+    return names[close[0]] if close else None
 
 
 # --- things that do not exist -------------------------------------------------------

@@ -51,7 +51,11 @@ class Context:
         team = self.view.get(TeamRow, self.league_id, team_id)
         if team is None:
             known = ", ".join(t.team_id for t in self.teams()) or "none yet"
-            raise UnknownTeam(f"no team '{team_id}' in league {self.league.slug} (teams: {known})")
+            raise UnknownTeam(
+                f"no team '{team_id}' in league {self.league.slug} (teams: {known})",
+                given=team_id,
+                known=(t.team_id for t in self.teams()),
+            )
         return team
 
     def players(self, team_id: str) -> list[PlayerRow]:
@@ -64,12 +68,22 @@ class Context:
             found = self.by_name_or_number(ref, team_id) or self.elsewhere(ref, team_id)
         if found is None:
             where = f" of {team_id}" if team_id else ""
-            raise UnknownPlayer(f"no player '{ref}'{where} in league {self.league.slug}")
+            raise UnknownPlayer(
+                f"no player '{ref}'{where} in league {self.league.slug}",
+                given=ref,
+                known=self.player_names(team_id),
+            )
         if team_id is not None and found.team_id != team_id:
             raise PlayerNotInTeam(
                 f"{found.name} ({found.player_id}) plays for {found.team_id}, not {team_id}"
             )
         return found
+
+    def player_names(self, team_id: str | None) -> list[str]:
+        """What a player may be called by: his name and his id (to suggest the closest)."""
+        where = {"team_id": team_id} if team_id is not None else {}
+        found = self.view.select(PlayerRow, league_id=self.league_id, **where)
+        return [name for p in found for name in (p.name, p.player_id)]
 
     def by_name_or_number(self, ref: str, team_id: str) -> PlayerRow | None:
         """Current players first; then former ones, so that naming a dead or fired player

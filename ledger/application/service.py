@@ -164,7 +164,7 @@ class LeagueLedger(Application[UUID]):
         try:
             log: LeagueLog = self.repository.get(league_id(league))
         except AggregateNotFoundError:
-            raise UnknownLeague(self.unknown_league_message(league)) from None
+            raise self.unknown_league(league) from None
         except AssertionError:  # the library's answer to a first event that did not read
             raise LeagueUnreadable(
                 f"league {league}'s first event cannot be read: 'ledger audit verify' and"
@@ -191,7 +191,7 @@ class LeagueLedger(Application[UUID]):
     def league_row(self, league: str, view: SqlStore | None = None) -> LeagueRow:
         row = (view or self.view()).get(LeagueRow, str(league_id(league)))
         if row is None:
-            raise UnknownLeague(self.unknown_league_message(league))
+            raise self.unknown_league(league)
         return row
 
     def context(self, league: str) -> Context:
@@ -223,9 +223,12 @@ class LeagueLedger(Application[UUID]):
             f"this ledger holds {len(slugs)} leagues ({', '.join(slugs)}): choose one with --league"
         )
 
-    def unknown_league_message(self, league: str) -> str:
-        known = ", ".join(sorted(r.slug for r in self.leagues())) or "none yet"
-        return f"no league '{league}' in this ledger (leagues: {known})"
+    def unknown_league(self, league: str) -> UnknownLeague:
+        slugs = sorted(r.slug for r in self.leagues())
+        known = ", ".join(slugs) or "none yet"
+        return UnknownLeague(
+            f"no league '{league}' in this ledger (leagues: {known})", given=league, known=slugs
+        )
 
     # --- commands ----------------------------------------------------------------------------
     # Each validates through a plan in teams.py / matches.py / seasons.py / corrections.py.

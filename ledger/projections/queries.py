@@ -125,7 +125,11 @@ class Queries:
         team = self.store.get(TeamRow, self.league_id, team_id)
         if team is None:
             known = ", ".join(t.team_id for t in self.teams())
-            raise UnknownTeam(f"no team '{team_id}' in league {self.league.slug} (teams: {known})")
+            raise UnknownTeam(
+                f"no team '{team_id}' in league {self.league.slug} (teams: {known})",
+                given=team_id,
+                known=(t.team_id for t in self.teams()),
+            )
         return team
 
     def teams(self) -> list[TeamRow]:
@@ -268,7 +272,12 @@ class Queries:
                 if p.name.casefold() == ref.casefold()
             ]
             if len(named) != 1:
-                raise UnknownPlayer(f"no single player '{ref}' in league {self.league.slug}")
+                everyone = self.store.select(PlayerRow, league_id=self.league_id)
+                raise UnknownPlayer(
+                    f"no single player '{ref}' in league {self.league.slug}",
+                    given=None if named else ref,
+                    known=(name for p in everyone for name in (p.name, p.player_id)),
+                )
             player = named[0]
         return player
 

@@ -26,7 +26,11 @@ def ruleset_class(name: str) -> type[BaseRuleset]:
         if wanted == cls.id or wanted in cls.aliases:
             return cls
     known = ", ".join(cls.id for cls in RULESETS)
-    raise UnknownRuleset(f"unknown ruleset '{name}' (known: {known})")
+    raise UnknownRuleset(
+        f"unknown ruleset '{name}' (known: {known})",
+        given=wanted,
+        known=(name for cls in RULESETS for name in (cls.id, *cls.aliases)),
+    )
 
 
 def find_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Ruleset:

@@ -77,7 +77,9 @@ class BaseRuleset:
             where = ".".join(str(p) for p in problem["loc"]) or "options"
             raise InvalidOption(
                 f"ruleset {self.id}: option {where}: {problem['msg']}"
-                f" (options: {', '.join(self.Options.model_fields) or 'none'})"
+                f" (options: {', '.join(self.Options.model_fields) or 'none'})",
+                given=where,
+                known=self.Options.model_fields,
             ) from None
 
     def describe_options(self) -> dict[str, Any]:
@@ -97,7 +99,11 @@ class BaseRuleset:
             return self._team_lists[roster]
         except KeyError:
             known = ", ".join(sorted(self._team_lists))
-            raise UnknownTeam(f"{self.name} has no team list '{roster}' (known: {known})") from None
+            raise UnknownTeam(
+                f"{self.name} has no team list '{roster}' (known: {known})",
+                given=roster,
+                known=self._team_lists,
+            ) from None
 
     def position(self, roster: str, position: str) -> Position:
         found = self.team_list(roster).position(position)
@@ -105,7 +111,9 @@ class BaseRuleset:
             names = ", ".join(p.id for p in self.team_list(roster).positions)
             raise UnknownPosition(
                 f"the {self.team_list(roster).name} list has no position '{position}'"
-                f" (positions: {names})"
+                f" (positions: {names})",
+                given=position,
+                known=(p.id for p in self.team_list(roster).positions),
             )
         return found
 

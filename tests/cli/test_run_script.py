@@ -84,3 +84,15 @@ def test_a_unit_reads_at_its_end_only(tmp_path: Path) -> None:
     done = ledger(db, "run", str(script))
     assert done.returncode == 0, done.stderr
     assert "Hans Kohl" in done.stdout.split("as one unit.")[1]
+
+
+def test_the_rules_and_a_matchs_sheet_read_at_a_units_end(tmp_path: Path) -> None:
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    script.write_text(SETUP + "rules team bb2020 human\n" + FIXED)
+    assert "'rules' only reads" in one_error(ledger(db, "run", str(script)))
+    script.write_text(SETUP + FIXED + "rules team bb2020 human\nmatch show nothing-yet\n")
+    done = ledger(db, "run", str(script))
+    assert done.returncode != 0  # the last line asks for a match that does not exist
+    assert "unknown-match" in done.stderr
+    assert "Human" in done.stdout  # the team list was printed after the unit was stored
+    assert players(db) == ["Otto Brandt", "Hans Kohl"]

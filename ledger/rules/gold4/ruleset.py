@@ -88,7 +88,11 @@ class Gold4(BaseRuleset):
         found = rosters.team_lists().get(roster)
         if found is None:
             known = ", ".join(sorted(rosters.team_lists()))
-            raise UnknownTeam(f"{self.name} has no team list '{roster}' (known: {known})")
+            raise UnknownTeam(
+                f"{self.name} has no team list '{roster}' (known: {known})",
+                given=roster,
+                known=rosters.team_lists(),
+            )
         return found
 
     def starting_treasury(self) -> int:

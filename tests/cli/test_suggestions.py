@@ -1,0 +1,89 @@
+"""A name that is nearly right is answered with the one meant: commands, leagues, teams,
+players, team lists, positions, rulesets and ruleset options ("did you mean ...?"); a name
+that is nothing like any gets no guess."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ledger.errors import UnknownPlayer, did_you_mean
+from tests.cli.inprocess import run_ledger
+
+SETUP = """\
+league create owl --name "Old World League" --ruleset bb2020
+team register reavers --name "Reikland Reavers" --coach Jay --roster human
+team register rats --name Scramblers --coach Rob --roster skaven
+team hire reavers lineman "Griff Junior" --number 1
+team hire rats gutter_runner Skweek --number 1
+"""
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("suggest")
+    script = folder / "setup.ledger"
+    script.write_text(SETUP)
+    db = folder / "owl.db"
+    run_ledger(db, "run", str(script), check=True)
+    return db
+
+
+@pytest.fixture
+def league(template: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "owl.db"
+    db.write_bytes(template.read_bytes())
+    return db
+
+
+def test_a_misspelt_player_is_answered_with_the_one_meant(league: Path) -> None:
+    line = run_ledger(league, "team", "fire", "reavers", "Griff Junoir").error_line
+    assert line.startswith("error[unknown-player]: no player 'Griff Junoir' of reavers")
+    assert line.endswith("; did you mean 'Griff Junior'?")
+
+
+def test_a_misspelt_team_league_and_history_name(league: Path) -> None:
+    assert run_ledger(league, "roster", "reaver").error_line.endswith("; did you mean 'reavers'?")
+    assert run_ledger(league, "--league", "olw", "standings").error_line.endswith(
+        "; did you mean 'owl'?"
+    )
+    assert run_ledger(league, "history", "Skweak").error_line.endswith("; did you mean 'Skweek'?")
+
+
+def test_a_misspelt_position_team_list_ruleset_and_option(league: Path) -> None:
+    line = run_ledger(league, "team", "hire", "reavers", "lineman_", "Otto").error_line
+    assert line.startswith("error[unknown-position]")
+    assert line.endswith("; did you mean 'lineman'?")
+    register = ("team", "register", "orcs", "--name", "Orcs", "--coach", "Al", "--roster")
+    assert run_ledger(league, *register, "humna").error_line.endswith("; did you mean 'human'?")
+    create = ("league", "create", "new", "--name", "New")
+    assert run_ledger(league, *create, "--ruleset", "bb202").error_line.endswith(
+        "; did you mean 'bb2020'?"
+    )
+    option = run_ledger(league, *create, "--ruleset", "bb2020", "--option", "bonus_point=none")
+    assert option.error_line.endswith("; did you mean 'bonus_points'?")
+
+
+def test_a_misspelt_command_is_answered_with_the_one_meant(league: Path) -> None:
+    done = run_ledger(league, "standing")
+    assert done.code == 2
+    assert "No such command 'standing'. Did you mean 'standings'?" in done.err
+    sub = run_ledger(league, "team", "hier")
+    assert "Did you mean 'hire'?" in sub.err
+
+
+def test_a_name_like_nothing_gets_no_guess(league: Path) -> None:
+    line = run_ledger(league, "team", "fire", "reavers", "Zzyzx Qwerty").error_line
+    assert line.startswith("error[unknown-player]")
+    assert "did you mean" not in line
+    assert "Did you mean" not in run_ledger(league, "xyzzy").err
+
+
+def test_the_one_helper_prefers_a_case_slip_and_never_suggests_the_name_itself() -> None:
+    assert did_you_mean("SKWEEK", ["Skweek", "Skweak"]) == "Skweek"
+    assert did_you_mean("Skweek", ["Skweek"]) is None
+    assert did_you_mean("zz", []) is None
+    error = UnknownPlayer("no player 'Grif'", given="Grif", known=["Griff", "Otto"])
+    assert error.message == "no player 'Grif'; did you mean 'Griff'?"
+    assert UnknownPlayer("no player 'x'").message == "no player 'x'"
