@@ -88,6 +88,10 @@ STAT_COLUMNS: dict[str, str] = {
 }
 
 
+def plays(match: MatchRow, team: str | None) -> bool:
+    return team is None or team in (match.home, match.away, *match.others)
+
+
 class Queries:
     def __init__(
         self,
@@ -231,6 +235,27 @@ class Queries:
         return sorted(
             found, key=lambda m: (m.season or 0, m.round or 0, m.recorded_seq or 0, m.match_id)
         )
+
+    def latest_played(self, limit: int, team: str | None = None) -> list[MatchRow]:
+        """The last ``limit`` matches recorded (of ``team``, when named), newest first."""
+        if self.engine is None:  # a what-if's state in memory
+            played = [m for m in self.matches() if m.status == "played" and plays(m, team)]
+            return sorted(played, key=lambda m: m.recorded_seq or 0, reverse=True)[:limit]
+        # From the newest back, a page at a time: a page shows the last few results, and
+        # decoding every match of a long-running league for them cost most of its time.
+        t = table_of(MatchRow)
+        newest = (
+            sa.select(t)
+            .where(t.c.league_id == self.league_id, t.c.status == "played")
+            .order_by(t.c.recorded_seq.desc())
+        )
+        found: list[MatchRow] = []
+        with self.engine.connect() as conn:
+            for part in conn.execute(newest).mappings().partitions(64):
+                found += [m for r in part if plays(m := MatchRow.model_validate(dict(r)), team)]
+                if len(found) >= limit:
+                    break
+        return found[:limit]
 
     def season_row(self, season: int) -> SeasonRow | None:
         return self.store.get(SeasonRow, self.league_id, season)

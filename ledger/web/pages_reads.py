@@ -89,10 +89,7 @@ def this_round(league: League) -> list[MatchRow]:
 
 
 def latest_results(league: League, team: str | None = None) -> list[MatchRow]:
-    played = [m for m in league.queries.matches() if m.status == "played"]
-    if team is not None:
-        played = [m for m in played if team in (m.home, m.away, *m.others)]
-    return sorted(played, key=lambda m: m.recorded_seq or 0, reverse=True)[:RESULTS_SHOWN]
+    return league.queries.latest_played(RESULTS_SHOWN, team)
 
 
 # --- a team -------------------------------------------------------------------------------
