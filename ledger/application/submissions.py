@@ -325,8 +325,15 @@ def submissions(
 ) -> list[SubmissionRow]:
     """The league's submitted reports (those in ``states``, if given), oldest first."""
     league_id = ledger.league_row(league).league_id
-    rows = ledger.view().select(SubmissionRow, league_id=league_id)
-    chosen = [r for r in rows if states is None or r.status in states]
+    view = ledger.view()
+    if states is None:
+        chosen = view.select(SubmissionRow, league_id=league_id)
+    else:  # asked of the database state by state: a league keeps every report it had
+        chosen = [
+            r
+            for state in states
+            for r in view.select(SubmissionRow, league_id=league_id, status=state)
+        ]
     return sorted(chosen, key=lambda r: r.submitted_seq)
 
 
