@@ -2,7 +2,7 @@
 (1, 1, 3), everywhere in the report.
 
 A league table's order comes from the ruleset's tie-breakers; teams still level after all
-of them are listed in team-id order (``BaseRuleset.rank`` says ``team order``), which is
+of them are listed in team-id order (``separated_by`` is ``protocol.LEVEL``), which is
 no sporting reason for one to be placed above the other, so the report gives them the same
 place. The play-off marks still follow the ruleset's order: deciding between truly level
 teams is the commissioner's call.
@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-LEVEL = "team order"
-"""What the ruleset gives as the tie-breaker between teams that no tie-breaker separated."""
+from ledger.rules.protocol import LEVEL
 
 
 class Placed(Protocol):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.reports.model import PlayerLine
+from ledger.rules.protocol import LEVEL
 
 MINUS, DASH, TIMES = "\u2212", "\u2013", "\u00d7"
 """Typographic minus, en dash and multiplication sign: they print better than ASCII."""
@@ -47,10 +48,20 @@ def words(name: str | None) -> str:
     return (name or "").replace("_", " ")
 
 
+def tie_note(separated_by: str | None) -> str:
+    """Why a team stands above the next one on equal points, in words."""
+    if not separated_by:
+        return ""
+    if separated_by == LEVEL:
+        return "level with the next team on every tie-breaker"
+    return f"ahead on {words(separated_by)}"
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "gold": gold,
     "signed": signed,
     "characteristic": characteristic,
     "status": status,
     "words": words,
+    "tie_note": tie_note,
 }

@@ -37,7 +37,14 @@ from ledger.domain.values import (
 from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownTeam
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Ranked, SidelineItem
+from ledger.rules.protocol import (
+    LEVEL,
+    AdvancementResult,
+    Budget,
+    DiceNeed,
+    Ranked,
+    SidelineItem,
+)
 from ledger.rules.schema import (
     Position,
     Skill,
@@ -538,7 +545,8 @@ def rank_table(
 
     ``results`` are (home, away, home score, away score) of the games counted, which the
     head-to-head tie-breaker reads. Teams still level after every tie-breaker are listed
-    in team-id order (the rules leave the final decision to the commissioner).
+    in team-id order and share their place (the rules leave the final decision to the
+    commissioner; the order still decides play-off seeds until the commissioner does).
     """
     breakers = ["bonus_points"] if scheme.bonus_mode == "tiebreak" and scheme.bonus else []
     breakers += list(scheme.tiebreakers)
@@ -568,7 +576,9 @@ def rank_table(
         separated = None
         if below is not None and below.points == row.points:
             separated = separating(keys[row.team_id], keys[below.team_id], breakers)
-        ranked.append(Ranked(team_id=row.team_id, rank=index + 1, row=row, separated_by=separated))
+        level = bool(ranked) and ranked[-1].separated_by == LEVEL
+        place = ranked[-1].rank if level else index + 1  # level teams share it: 1, 1, 3
+        ranked.append(Ranked(team_id=row.team_id, rank=place, row=row, separated_by=separated))
     return ranked
 
 
@@ -576,7 +586,7 @@ def separating(ours: tuple[int, ...], theirs: tuple[int, ...], names: list[str])
     for name, a, b in zip(names, ours[1:], theirs[1:], strict=False):
         if a != b:
             return name
-    return "team order"
+    return LEVEL
 
 
 def head_to_head(

@@ -75,12 +75,18 @@ class AdvancementResult(Frozen):
     """Skills or traits removed (a 4th edition Big Guy's unwanted trait)."""
 
 
+LEVEL = "team order"
+"""``Ranked.separated_by`` of a team that no tie-breaker put above the next one: the
+table lists them in team-id order, which is no sporting reason (they share a place)."""
+
+
 class Ranked(Frozen):
     team_id: str
     rank: int
     row: StandingRow
     separated_by: str | None = None
-    """The tie-breaker that put this team above the next team on equal points."""
+    """The tie-breaker that put this team above the next team on equal points (``LEVEL``
+    when none did)."""
 
 
 class Ruleset(Protocol):

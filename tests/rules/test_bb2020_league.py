@@ -12,6 +12,7 @@ from ledger.rules.base import rank_table
 from ledger.rules.bb2020 import advancement, pregame, redraft
 from ledger.rules.bb2020.tables import tables
 from ledger.rules.playoffs import first_round, qualifiers, round_robin
+from ledger.rules.protocol import LEVEL
 from tests.support import Book, roll
 
 BB2020 = find_ruleset("bb2020")
@@ -352,6 +353,23 @@ def test_head_to_head_decides_between_otherwise_equal_teams() -> None:
     ]
     ranked = rank_table(rows, [("y", "x", 2, 1)], PointsScheme())
     assert [(r.team_id, r.separated_by) for r in ranked] == [("y", "head_to_head"), ("x", None)]
+
+
+def test_teams_level_on_every_tiebreaker_share_their_place() -> None:
+    """'League Scoring' leaves truly level teams to the commissioner: the table lists
+    them in team-id order but gives them the same place, and the next team counts both
+    (1, 1, 3)."""
+    rows = [
+        StandingRow(league_id="l", season=1, team_id=t, points=p, td_for=2, td_against=2)
+        for t, p in [("q", 4), ("p", 4), ("r", 4), ("s", 1)]
+    ]
+    ranked = rank_table(rows, [], PointsScheme())
+    assert [(r.team_id, r.rank, r.separated_by) for r in ranked] == [
+        ("p", 1, LEVEL),
+        ("q", 1, LEVEL),
+        ("r", 1, None),
+        ("s", 4, None),
+    ]
 
 
 @pytest.mark.parametrize(("mode", "points"), [("added", 3 + 2), ("tiebreak", 3)])

@@ -129,7 +129,8 @@ def test_the_league_home_shows_standings_with_tie_breakers_results_and_the_repor
     sign_in(client, "jay")
     html = client.get(HOME).text
     assert 'class="standings"' in html
-    assert "Separated by" in html
+    assert "Tie-break" in html
+    assert "ahead on touchdown difference" in html  # the Gouged Eye over the Grudgebearers
     assert "Latest results" in html
     assert "Your team: Reikland Reavers" in html
     assert f'href="{HOME}/report"' in html
