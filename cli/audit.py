@@ -12,7 +12,7 @@ import click
 import yaml
 
 from cli.main import Session, pass_session
-from cli.output import check_out, open_to_read, print_json, say, table, write_file
+from cli.output import check_out, open_to_read, print_json, progress, say, table, write_file
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoint_keys import (
     PUBLIC_KEY_ENV,
@@ -36,6 +36,7 @@ from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
 from ledger.domain.state import FaultLine
 from ledger.errors import FileProblem, InvalidInput, UnknownLeague
+from ledger.words import plural
 
 
 @click.group()
@@ -104,7 +105,7 @@ def print_faults(league: str, faults: list[FaultLine]) -> None:
     they are voided (``ledger correct N --void --reason ...``)."""
     if not faults:
         return
-    say(f"{league}: {len(faults)} event(s) the books cannot apply (void them to heal):")
+    say(f"{league}: {plural(len(faults), 'event')} the books cannot apply (void them to heal):")
     say(table(["event", "type", "problem"], [[f.seq, f.topic, f.problem] for f in faults]))
 
 
@@ -112,9 +113,12 @@ def print_chain(report: ChainReport) -> None:
     if not report.events:
         say(f"{report.league}: 0 events: {report.breaks[0].problem}")
     elif report.ok:
-        say(f"{report.league}: {report.events} events, chain intact; last hash {report.last_hash}")
+        say(
+            f"{report.league}: {plural(report.events, 'event')}, chain intact;"
+            f" last hash {report.last_hash}"
+        )
     else:
-        say(f"{report.league}: {report.events} events, CHAIN BROKEN")
+        say(f"{report.league}: {plural(report.events, 'event')}, CHAIN BROKEN")
         say(
             table(
                 ["event", "type", "problem"],
@@ -171,7 +175,8 @@ def after(check: CheckpointCheck) -> str:
     if not check.uncovered:
         return "no event after them"
     return (
-        f"{check.uncovered} event(s) after them chain from them but no signature covers them"
+        f"{plural(check.uncovered, 'event')} after them chain from them but no signature"
+        " covers them"
         " (a later checkpoint will)"
     )
 
@@ -197,7 +202,7 @@ def checkpoint(session: Session, out: Path | None, as_json: bool) -> None:
         click.echo(signed.document(), nl=False)
         return
     say(
-        f"Signed checkpoint of league {league}: {signed.events} events, head hash"
+        f"Signed checkpoint of league {league}: {plural(signed.events, 'event')}, head hash"
         f" {signed.head_hash}, key {signed.key_id}; written to {out}."
     )
 
@@ -341,9 +346,10 @@ def export(session: Session, out: Path | None) -> None:
 @pass_session
 def import_(session: Session, file: Path) -> None:
     """Restore a league exported with 'ledger export' into this (empty) store."""
-    with open_to_read(file) as stream:
-        slug, count = session.ledger().import_log(stream)
-    say(f"Imported league {slug}: {count} events, chain verified.")
+    bar = progress("Importing: folding the events", None)
+    with open_to_read(file) as stream, bar as advance:
+        slug, count = session.ledger().import_log(stream, progress=advance)
+    say(f"Imported league {slug}: {plural(count, 'event')}, chain verified.")
 
 
 @click.command("rebuild")
@@ -352,9 +358,9 @@ def rebuild(session: Session) -> None:
     """Drop the read models and refold them from the whole log."""
     ledger = session.ledger()
     total = ledger.source.head()
-    with click.progressbar(length=total, label="Rebuilding read models", file=sys.stderr) as bar:
-        stats = ledger.read_models.rebuild(ledger.source, progress=bar.update)
-    say(f"Rebuilt the read models from {stats.events} events.")
+    with progress("Rebuilding read models", total) as advance:
+        stats = ledger.read_models.rebuild(ledger.source, progress=advance)
+    say(f"Rebuilt the read models from {plural(stats.events, 'event')}.")
 
 
 COMMANDS = [audit, correct, export, import_, rebuild]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from cli.main import Session, pass_session
-from cli.output import say
+from cli.output import progress, say
 from ledger.generate import Spec, generate
+from ledger.words import plural
 
 
 @click.command("generate")
@@ -39,10 +38,11 @@ def generate_command(
         slug=slug,
     )
     fixtures = seasons * fixtures_per_season(teams, division_size)
-    with click.progressbar(length=fixtures, label="Recording games", file=sys.stderr) as bar:
-        summary = generate(session.ledger(), spec, progress=bar.update)
+    with progress("Recording games", fixtures) as advance:
+        summary = generate(session.ledger(), spec, progress=advance)
     say(
-        f"Generated league {summary.league}: {summary.matches} games, {summary.events} events"
+        f"Generated league {summary.league}: {plural(summary.matches, 'game')},"
+        f" {plural(summary.events, 'event')}"
         f" in {summary.seconds:.1f} s."
     )
 

@@ -16,6 +16,7 @@ from cli.output import print_json, say, table
 from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problem
 from ledger.errors import InvalidOption
 from ledger.rules import RULESETS, find_ruleset
+from ledger.words import plural
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -177,7 +178,7 @@ def show(session: Session, as_json: bool) -> None:
     if as_json:
         print_json({"league": row, "points": scheme})
         return
-    say(f"{row.name} ({row.slug}): {ruleset.name} [{ruleset.id}], {row.version} events")
+    say(f"{row.name} ({row.slug}): {ruleset.name} [{ruleset.id}], {plural(row.version, 'event')}")
     say(f"options: {json.dumps(row.options)}")
     say(
         f"points: win {scheme.win} / draw {scheme.draw} / loss {scheme.loss};"

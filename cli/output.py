@@ -8,7 +8,8 @@ import shutil
 import sys
 import tempfile
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -217,6 +218,33 @@ WIDE = click.option(
     help="Show every column, however wide the terminal.",
 )
 """``--wide`` on a command that prints tables (the root command has it too)."""
+
+
+@contextmanager
+def progress(label: str, total: int | None, *, quiet: bool = False) -> Iterator[Advance]:
+    """A progress bar on stderr while a long job runs (rebuild, import, generate, what-if
+    samples): only when stderr is a terminal, never for ``--json`` (``quiet``), gone when
+    the job ends. The job calls what this yields with the units it has done."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")))
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.advance(task, done)
+
+
+Advance = Callable[[int], None]
 
 
 def say(text: str = "") -> None:

@@ -8,7 +8,9 @@ from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
 from ledger.domain.state import EventRef, MatchRow, PlayerRow
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
+from ledger.reports.ranks import shared_ranks
 from ledger.rules import find_ruleset
+from ledger.rules.protocol import LEVEL
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -160,17 +162,31 @@ def standings(session: Session, season: int | None, as_json: bool) -> None:
 STANDING_COLUMNS = ["P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-", "bonus", "pts"]
 
 
-def standing_line(r: TableRow, figures: list[str]) -> list[object]:
+def standing_line(r: TableRow, figures: list[str], rank: int) -> list[object]:
     """One team's line: rank, name, the edition's figures (TR; TV and CTV), the table."""
     row = r.row
     return [
-        r.rank,
+        rank,
         r.name,
         *(gold(r.values.get(key)) for key in figures),
         *(row.played, row.won, row.drawn, row.lost, row.td_for, row.td_against),
         *(row.td_for - row.td_against, row.cas_for, row.cas_against, row.bonus, row.points),
-        (r.separated_by or "").replace("_", " "),
+        separation(r.separated_by),
     ]
+
+
+def separation(separated_by: str | None) -> str:
+    """What put a team above the next one on the same points, in words."""
+    if separated_by is None:
+        return ""
+    return LEVEL_WORDS if separated_by == LEVEL else separated_by.replace("_", " ")
+
+
+LEVEL_WORDS = "level on all"
+SEPARATION_NOTE = (
+    "separated by: the tie-breaker that put a team above the next one on the same points"
+    f" ('{LEVEL_WORDS}': none did, so they share a place and are listed by team id)."
+)
 
 
 def standing_drops(figures: int) -> tuple[int, ...]:
@@ -189,9 +205,12 @@ def print_standings(found: Standings) -> None:
     numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        lines = [standing_line(r, figures) for r in rows]
+        ranks = shared_ranks(rows)
+        lines = [standing_line(r, figures, ranks[r.team_id]) for r in rows]
         drops = standing_drops(len(figures))
         say(table(headers, lines, right=numbers, wrap=(1, len(headers) - 1), drop=drops))
+        if any(r.separated_by for r in rows):
+            say(wrapped(SEPARATION_NOTE))
         say()
 
 

@@ -8,6 +8,7 @@ from cli.main import Session, pass_session
 from cli.output import say
 from ledger.domain.values import Division
 from ledger.errors import InvalidInput
+from ledger.words import plural
 
 REASON = click.option("--reason", help="Why (kept in the log).")
 
@@ -56,7 +57,7 @@ def start(
         name=name,
         reason=reason,
     )
-    say(f"Season {number} started with {len(divisions)} division(s).")
+    say(f"Season {number} started with {plural(len(divisions), 'division')}.")
 
 
 @season.command("schedule")
@@ -90,7 +91,7 @@ def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
     count = session.ledger().schedule_playoffs(
         session.league(), by=session.user, dungeon_bowl=dungeon_bowl, reason=reason
     )
-    say(f"Scheduled {count} play-off fixture(s): see 'ledger match list'.")
+    say(f"Scheduled {plural(count, 'play-off fixture')}: see 'ledger match list'.")
 
 
 @season.command("close")

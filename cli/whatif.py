@@ -9,12 +9,10 @@ command gives the same output, byte for byte (docs/whatif.md).
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from cli.main import Session, pass_session
-from cli.output import gold, print_json, say, table
+from cli.output import gold, print_json, progress, say, table
 from ledger.errors import InvalidInput
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
@@ -74,11 +72,9 @@ def whatif(
         else:
             print_comparison(found, label(asked.target, asked.league))
         return
-    with click.progressbar(
-        length=samples, label=f"Replaying {samples} times", file=sys.stderr
-    ) as bar:
+    with progress(f"Replaying {samples} times", samples, quiet=as_json) as advance:
         spread = run_samples(
-            asked.events, asked.target, samples, seed + 1, season, workers, bar.update
+            asked.events, asked.target, samples, seed + 1, season, workers, advance
         )
     if as_json:
         print_json(spread)

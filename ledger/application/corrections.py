@@ -29,6 +29,7 @@ from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
 from ledger.projections.faults import fold_league
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
+from ledger.words import possessive
 
 ENVELOPE = {
     "originator_id",
@@ -212,6 +213,7 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     if negative:
         first = negative[0]
         raise CorrectionRefused(
-            f"with event {correction.target} {correction.action}ed, {first.team_id}'s treasury"
+            f"with event {correction.target} {correction.action}ed,"
+            f" {possessive(first.team_id)} treasury"
             f" would fall to {first.balance:,} at event {first.seq}: correct that event first"
         )

@@ -36,6 +36,7 @@ from ledger.errors import (
     UnknownPlayer,
 )
 from ledger.rules.protocol import DiceNeed
+from ledger.words import possessive
 
 
 @dataclass
@@ -160,7 +161,7 @@ def resolve_side(c: Context, report: SideReport) -> Side:
     for line in report.players:
         player_id = find_player(c, side, line.player)
         if player_id in side.players:
-            raise InvalidInput(f"{line.player} appears twice in {team.name}'s report")
+            raise InvalidInput(f"{line.player} appears twice in {possessive(team.name)} report")
         side.players[player_id] = Performance(
             player=player_id,
             touchdowns=line.touchdowns,

@@ -11,6 +11,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
+from ledger.words import possessive
 
 
 def current_season(c: Context) -> SeasonRow:
@@ -257,7 +258,7 @@ def plan_sign(c: Context, team_id: str, star_id: str) -> list[Fact]:
     turn = next((t for t in season.star_draft if t not in signed), None)
     if turn != team_id:
         raise NotAllowed(
-            f"it is {turn}'s turn to sign a star"
+            f"it is {possessive(turn)} turn to sign a star"
             if turn
             else "every team has signed its star this season"
         )

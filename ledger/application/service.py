@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, ClassVar
 from uuid import UUID
@@ -43,6 +43,7 @@ from ledger.persistence.mapper import LedgerMapper
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
 from ledger.rules import find_ruleset
+from ledger.words import possessive
 
 RETRIES = 5
 
@@ -167,16 +168,19 @@ class LeagueLedger(Application[UUID]):
             raise self.unknown_league(league) from None
         except AssertionError:  # the library's answer to a first event that did not read
             raise LeagueUnreadable(
-                f"league {league}'s first event cannot be read: 'ledger audit verify' and"
+                f"league {possessive(league)} first event cannot be read: 'ledger audit verify' and"
                 " 'ledger export' still work on it"
             ) from None
         assert isinstance(log, LeagueLog)
         return log
 
-    def import_log(self, stream: IO[bytes]) -> tuple[str, int]:
-        """Restore an exported league (ledger/application/transfer.py) and fold it."""
+    def import_log(
+        self, stream: IO[bytes], progress: Callable[[int], None] | None = None
+    ) -> tuple[str, int]:
+        """Restore an exported league (ledger/application/transfer.py) and fold it
+        (``progress`` is told of each page of events folded)."""
         slug, count = transfer.import_league(self.recorder, self.mapper, stream)
-        self.read_models.refresh(self.source)
+        self.read_models.refresh(self.source, progress)
         return slug, count
 
     # --- reading ---------------------------------------------------------------------------

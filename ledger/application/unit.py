@@ -48,6 +48,7 @@ from ledger.projections.sql import SqlStore
 from ledger.projections.store import Store
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
+from ledger.words import possessive
 
 if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
@@ -206,7 +207,8 @@ class UnitOfWork:
             apply_checked(rehearsal.fold, event)
         except FoldFailed as failed:
             raise EventDoesNotApply(
-                f"{type(event).__name__} would not apply to {rehearsal.log.slug or 'the site'}'s"
+                f"{type(event).__name__} would not apply to"
+                f" {possessive(rehearsal.log.slug or 'the site')}"
                 f" books ({failed.problem}); nothing was recorded"
             ) from None
 

@@ -231,6 +231,11 @@ class MatchRow(Record):
     winner: str | None = None
     conceded_by: str | None = None
     recorded_seq: int | None = None
+    scheduled_seq: int | None = None
+    """The event that scheduled the fixture (None: a match played without one)."""
+    fixture: int | None = None
+    """The fixture's place in that event's list: with ``scheduled_seq``, the order in
+    which ``match list`` shows a round's games, the same before and after they are played."""
     closed: tuple[str, ...] = ()
     """Teams that finished the post-game sequence."""
     hirelings: dict[str, dict[str, Any]] = {}

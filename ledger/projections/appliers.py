@@ -64,11 +64,13 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
 
 
 def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
-    for fixture in e.fixtures:
+    for number, fixture in enumerate(e.fixtures):
         f.store.put(
             MatchRow(
                 league_id=f.league_id,
                 match_id=fixture.id,
+                scheduled_seq=e.seq,
+                fixture=number,
                 season=e.season,
                 round=fixture.round,
                 division=fixture.division,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ledger.domain import events as ev
+from ledger.words import plural
 
 Describer = Callable[[ev.LedgerEvent], str]
 
@@ -39,8 +40,12 @@ def _side(side: object) -> str:
 
 DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.LeagueCreated: lambda e: f"league {e.name} created under {e.ruleset}",
-    ev.SeasonStarted: lambda e: f"season {e.season} started ({len(e.divisions)} division(s))",
-    ev.FixturesScheduled: lambda e: f"{len(e.fixtures)} fixtures scheduled for season {e.season}",
+    ev.SeasonStarted: lambda e: (
+        f"season {e.season} started ({plural(len(e.divisions), 'division')})"
+    ),
+    ev.FixturesScheduled: lambda e: (
+        f"{plural(len(e.fixtures), 'fixture')} scheduled for season {e.season}"
+    ),
     ev.SeasonClosed: lambda e: f"season {e.season} closed",
     ev.TeamRegistered: lambda e: (
         f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"

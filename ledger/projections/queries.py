@@ -92,6 +92,11 @@ def plays(match: MatchRow, team: str | None) -> bool:
     return team is None or team in (match.home, match.away, *match.others)
 
 
+def plays_row(row: sa.RowMapping, team: str | None) -> bool:
+    """``plays`` of a match's row as the database gives it, before it is decoded."""
+    return team is None or team in (row["home"], row["away"], *(row["others"] or ()))
+
+
 class Queries:
     def __init__(
         self,
@@ -232,9 +237,14 @@ class Queries:
         if season is not None:
             where["season"] = season
         found = self.store.select(MatchRow, **where)
-        return sorted(
-            found, key=lambda m: (m.season or 0, m.round or 0, m.recorded_seq or 0, m.match_id)
+        return sorted(found, key=fixture_order)
+
+    def fixtures(self, season: int) -> list[MatchRow]:
+        """The season's matches still to play, in fixture order."""
+        found = self.store.select(
+            MatchRow, league_id=self.league_id, season=season, status="scheduled"
         )
+        return sorted(found, key=fixture_order)
 
     def latest_played(self, limit: int, team: str | None = None) -> list[MatchRow]:
         """The last ``limit`` matches recorded (of ``team``, when named), newest first."""
@@ -252,7 +262,7 @@ class Queries:
         found: list[MatchRow] = []
         with self.engine.connect() as conn:
             for part in conn.execute(newest).mappings().partitions(64):
-                found += [m for r in part if plays(m := MatchRow.model_validate(dict(r)), team)]
+                found += [MatchRow.model_validate(dict(r)) for r in part if plays_row(r, team)]
                 if len(found) >= limit:
                     break
         return found[:limit]
@@ -271,16 +281,18 @@ class Queries:
         )
         with self.sql().connect() as conn:
             rows = conn.execute(query).mappings().all()
+        values = [r[column] for r in rows]
         return [
             Leader(
-                rank=i + 1,
+                # players level on the stat share a place, and the next counts them: 1, 1, 3
+                rank=values.index(r[column]) + 1,
                 player_id=r["player_id"],
                 name=r["name"],
                 team_id=r["team_id"],
                 value=r[column],
                 status=r["status"],
             )
-            for i, r in enumerate(rows)
+            for r in rows
         ]
 
     def treasury(self, team_id: str) -> list[TreasuryLine]:
@@ -344,3 +356,18 @@ class Queries:
         with self.sql().connect() as conn:
             rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
         return [kind.model_validate(dict(r)) for r in rows]
+
+
+def fixture_order(match: MatchRow) -> tuple[int, int, int, int, int, str]:
+    """Season, round, then the order the fixtures were scheduled in, the same before and
+    after they are played; a match played without a fixture after the round's fixtures,
+    in the order recorded."""
+    scheduled = match.scheduled_seq is not None
+    return (
+        match.season or 0,
+        match.round or 0,
+        0 if scheduled else 1,
+        (match.scheduled_seq or 0) if scheduled else (match.recorded_seq or 0),
+        match.fixture or 0,
+        match.match_id,
+    )

@@ -60,7 +60,7 @@ def test_a_bad_stored_event_is_reported_and_voiding_it_heals(tmp_path: Path) -> 
     verify = ledger(db, "audit", "verify", check=False)
     assert verify.returncode == 1
     assert "chain intact" in verify.stdout
-    assert "1 event(s) the books cannot apply" in verify.stdout
+    assert "1 event the books cannot apply" in verify.stdout
     assert verify.stdout.splitlines()[-1].split() == [
         str(seq),
         "TreasuryAdjusted",

@@ -15,6 +15,7 @@ from ledger.domain.state import PlayerRow
 from ledger.rules.bb2020.tables import Tables, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
+from ledger.words import possessive
 
 SKILL_KINDS = {
     "random_primary": "primary",
@@ -140,7 +141,7 @@ def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) 
     done = sum(1 for a in player.advancements if a.get("characteristic") == stat)
     if done >= t.max_improvements:
         return [
-            f"{player.name}'s {stat.upper()} has already been improved {done} times"
+            f"{possessive(player.name)} {stat.upper()} has already been improved {done} times"
             f" (at most {t.max_improvements})"
         ]
     current = getattr(player, stat)
@@ -150,7 +151,7 @@ def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) 
     better_is_lower = stat in ("ag", "pa")
     at_limit = current <= limit if better_is_lower else current >= limit
     if at_limit:
-        return [f"{player.name}'s {stat.upper()} is already at its maximum"]
+        return [f"{possessive(player.name)} {stat.upper()} is already at its maximum"]
     return []
 
 

@@ -67,7 +67,9 @@ class BB2020Options(BaseModel):
 class BB2020(BaseRuleset):
     id = "bb2020"
     name = "Blood Bowl 2020"
-    source = "seed 001 (League Play chapter); seed 003 (Spike! Almanac 2021 options)"
+    source = "Blood Bowl 2020 rulebook, League Play chapter; Spike! Almanac 2021 (options)"
+    """The books, as ``ledger rulesets`` names them (the module docstrings cite the seed
+    files: seed 001 and seed 003)."""
     aliases = ("bb20", "blood-bowl-2020", "2020")
     data_dir = Path(__file__).parent / "data"
     Options = BB2020Options

@@ -22,6 +22,7 @@ from ledger.rules.dz3.rating import improvements
 from ledger.rules.dz3.tables import Tables, find_skill
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
+from ledger.words import possessive
 
 
 def result(event: PlayerAdvanced) -> AdvancementResult:
@@ -72,9 +73,11 @@ def at_limit(t: Tables, player: PlayerRow, position: Position, stat: str) -> boo
 def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) -> list[str]:
     current = getattr(player, stat)
     if improvements(player, stat) >= t.star_roll.increase_limit:
-        return [f"{player.name}'s {stat.upper()} is already +{t.star_roll.increase_limit}"]
+        return [
+            f"{possessive(player.name)} {stat.upper()} is already +{t.star_roll.increase_limit}"
+        ]
     if current >= t.star_roll.characteristic_max:
-        return [f"{player.name}'s {stat.upper()} is already {current}"]
+        return [f"{possessive(player.name)} {stat.upper()} is already {current}"]
     return []
 
 

@@ -27,6 +27,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.tables import SkillOrTrait, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
+from ledger.words import possessive
 
 REMOVE = "remove_trait"
 BIG_GUY_STATS = ("st", "av")
@@ -162,7 +163,8 @@ def at_ceiling(roll: Roll, stat: str) -> bool:
 def cap_problems(roll: Roll, stat: str) -> list[str]:
     if at_ceiling(roll, stat):
         return [
-            f"{roll.player.name}'s {stat.upper()} is {getattr(roll.player, stat)}: never more than"
+            f"{possessive(roll.player.name)} {stat.upper()} is {getattr(roll.player, stat)}:"
+            " never more than"
             f" 2 over the starting {getattr(roll.position, stat)}, nor above 10"
         ]
     return []

@@ -56,7 +56,8 @@ class Gold4Options(BaseModel):
 class Gold4(BaseRuleset):
     id = "gold4"
     name = 'Blood Bowl 4th edition "Gold"'
-    source = "seed 002 (4th edition Gold rules) on the 3rd edition Handbook and Death Zone"
+    source = "4th edition Gold rules, on the 3rd edition Handbook and Death Zone"
+    """The books, as ``ledger rulesets`` names them (seed 002 in the docstrings)."""
     aliases = ("bb4", "4th", "gold", "fourth")
     data_dir = Path(__file__).parent / "data"
     Options = Gold4Options

@@ -20,6 +20,7 @@ from ledger.domain.values import DiceRoll, Effect
 from ledger.rules.lrb6_zal.tables import SppLevel, Tables, band, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
+from ledger.words import possessive
 
 ROLL, AGEING, EFFECT = "star_roll", "ageing", "ageing_effect"
 
@@ -184,12 +185,12 @@ def characteristic_problems(t: Tables, player: PlayerRow, stat: str, roll: DiceR
         return [f"a Star Player Roll of {roll.total} gives {what}, not +1 {stat.upper()}"]
     if improvements(player, stat) >= t.star_roll.max_increase:
         return [
-            f"{player.name}'s {stat.upper()} has been raised {improvements(player, stat)}"
+            f"{possessive(player.name)} {stat.upper()} has been raised {improvements(player, stat)}"
             f" times: no more than {t.star_roll.max_increase} points (ZAL 17)"
         ]
     current, cap = getattr(player, stat), t.star_roll.maximum[stat]
     if current + 1 > cap:
-        return [f"{player.name}'s {stat.upper()} is {current}: at most {cap} (ZAL 17)"]
+        return [f"{possessive(player.name)} {stat.upper()} is {current}: at most {cap} (ZAL 17)"]
     return []
 
 

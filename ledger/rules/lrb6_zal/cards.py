@@ -26,6 +26,7 @@ from ledger.rules.effects import Effects, Gold, Hurt, Leaves
 from ledger.rules.lrb6_zal import casualties
 from ledger.rules.lrb6_zal.tables import Tables, share_of, take
 from ledger.rules.protocol import DiceNeed
+from ledger.words import possessive
 
 CARDS = ("bankruptcy", "robbery", "injured_in_practice")
 
@@ -110,7 +111,7 @@ def robbery_needs(
             f" in {event.match}"
         )
     if earnings(view, league_id, event.match, victim) is None:
-        raise NotAllowed(f"robbery: {victim}'s earnings of {event.match} are not known")
+        raise NotAllowed(f"robbery: {possessive(victim)} earnings of {event.match} are not known")
     why = f"ZAL 8d ii: robbing {victim} of its earnings in {event.match}"
     return [DiceNeed(purpose="robbery", dice="D6", subject=event.team, why=why)]
 

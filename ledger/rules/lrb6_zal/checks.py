@@ -25,6 +25,7 @@ from ledger.rules.lrb6_zal.postgame import BOOKED, Side, voluntary_forfeit
 from ledger.rules.lrb6_zal.rating import eligible, handicap
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.schema import StarPlayer, TeamList
+from ledger.words import possessive
 
 FORFEITS = ("forfeit_forced", "forfeit_voluntary")
 
@@ -118,7 +119,8 @@ def hireling_problems(
     spent = sum(h.price for h in hired)
     if spent > max(0, team.treasury):
         problems.append(
-            f"{team.name}'s hirelings cost {spent:,} but the treasury holds {team.treasury:,}"
+            f"{possessive(team.name)} hirelings cost {spent:,}"
+            f" but the treasury holds {team.treasury:,}"
         )
     return problems
 

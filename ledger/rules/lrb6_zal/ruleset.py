@@ -45,7 +45,8 @@ from ledger.rules.schema import Position, StarPlayer
 class LRB6ZAL(BaseRuleset):
     id = "lrb6-zal"
     name = "LRB6 with ZAL Season 5 rules"
-    source = "seed 000 (Zürchheim Alchemists' League, Season 5) on LRB6 (2010)"
+    source = "Zürchheim Alchemists' League rules, Season 5, on the Living Rulebook 6 (2010)"
+    """The books, as ``ledger rulesets`` names them (seed 000 in the docstrings)."""
     aliases = ("lrb6", "zal", "lrb6zal")
     data_dir = Path(__file__).parent / "data"
     Options = ZalOptions

@@ -1,0 +1,15 @@
+"""How the ledger's sentences count and own: ``1 division``, ``2 divisions``, ``the
+Griffons' report``. Shared by every layer, like ledger/errors.py (it imports nothing)."""
+
+from __future__ import annotations
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` and ``noun``, singular for one: ``plural(1, "event")`` is ``1 event``,
+    ``plural(3, "casualty", "casualties")`` is ``3 casualties``. Thousands are grouped."""
+    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
+
+
+def possessive(name: str) -> str:
+    """``name``'s, or ``name``' for a name ending in s (``the Griffons' treasury``)."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
