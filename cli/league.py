@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from cli.main import Session, pass_session
-from cli.output import print_json, say, table
+from cli.output import WIDE, print_json, say, table
 from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problem
 from ledger.errors import InvalidOption
 from ledger.rules import RULESETS, find_ruleset
@@ -149,6 +149,7 @@ def create(
 
 
 @league.command("list")
+@WIDE
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_session
 def list_leagues(session: Session, as_json: bool) -> None:

@@ -68,7 +68,9 @@ def table(
     wrapping = set(range(len(heads))) - set(right) if wrap is None else set(wrap)
     width = terminal_width()
     shown = fitting(heads, cells, wrapping, drop, width)
-    text = render(heads, cells, shown, right, wrapping, width)
+    # Still too wide with nothing more to leave out: wider lines rather than cut columns.
+    least = least_width(heads, cells, wrapping, shown)
+    text = render(heads, cells, shown, right, wrapping, width and max(width, least))
     left_out = [heads[i] for i in range(len(heads)) if i not in shown]
     if left_out:
         text += "\n" + wrapped(

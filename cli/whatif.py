@@ -12,7 +12,7 @@ from __future__ import annotations
 import click
 
 from cli.main import Session, pass_session
-from cli.output import gold, print_json, progress, say, table
+from cli.output import WIDE, gold, print_json, progress, say, table
 from ledger.errors import InvalidInput
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
@@ -21,6 +21,7 @@ from ledger.whatif.spec import label, parse_options
 
 
 @click.command("whatif")
+@WIDE
 @click.argument("league", required=False, metavar="[LEAGUE]")
 @click.option(
     "--ruleset",

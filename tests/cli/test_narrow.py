@@ -144,3 +144,12 @@ def test_colour_on_a_terminal_only_and_never_with_no_color(demo: Path) -> None:
     assert "\x1b[" not in plain
     assert "Skavenblight" in plain
     assert "\x1b[" not in shown(demo, *STANDINGS)  # a pipe
+
+
+def test_too_narrow_for_all_it_must_keep_is_wider_never_cut(demo: Path) -> None:
+    """``leaders`` leaves no column out: at 20 columns its lines are wider than 20 rather
+    than losing the status column to the terminal's edge."""
+    text = shown(demo, "leaders", columns="20")
+    header = next(line for line in text.splitlines() if line.startswith("#"))
+    assert header.split() == ["#", "player", "team", "spp", "status"]
+    assert "active" in text
