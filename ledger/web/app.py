@@ -10,6 +10,7 @@ in the same tables). ``ledger serve`` runs ``serve_app`` under uvicorn.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import AsyncIterator
@@ -64,6 +65,9 @@ class Service:
     idempotency: Idempotency
     attempts: Attempts
     writing: threading.Lock
+    write_turn: asyncio.Lock
+    """Where a request that writes waits for its turn (``guard.Guarded``) without
+    holding one of the request threads."""
     answers: Answers
     """Reads kept by league version (``answers``)."""
     known: Known
@@ -85,6 +89,7 @@ def open_service(settings: Settings, hasher: PasswordHasher | None) -> Service:
         idempotency=Idempotency(engine),
         attempts=Attempts(),
         writing=threading.Lock(),
+        write_turn=asyncio.Lock(),
         answers=Answers(),
         known=Known(engine, credentials),
     )

@@ -137,7 +137,11 @@ class Guarded(APIRoute):
                 if current and reply.status_code == 200 and "etag" not in reply.headers:
                     reply.headers["ETag"] = current
                 return reply
-            return await once(request, inner)
+            # Writes run one at a time in a process (``Call.write``): they wait for their
+            # turn here, in the event loop, not in a request thread each, so a burst of
+            # writes never leaves the reads without threads.
+            async with service_of(request).write_turn:
+                return await once(request, inner)
 
         return handler
 

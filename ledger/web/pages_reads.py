@@ -82,7 +82,7 @@ def this_round(league: League) -> list[MatchRow]:
     season = league.row.current_season
     if not season:
         return []
-    waiting = [m for m in league.queries.matches(season) if m.status == "scheduled"]
+    waiting = league.queries.fixtures(season)
     rounds = [m.round for m in waiting if m.round is not None]
     first = min(rounds) if rounds else None
     return [m for m in waiting if m.round == first]
