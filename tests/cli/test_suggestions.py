@@ -87,3 +87,9 @@ def test_the_one_helper_prefers_a_case_slip_and_never_suggests_the_name_itself()
     error = UnknownPlayer("no player 'Grif'", given="Grif", known=["Griff", "Otto"])
     assert error.message == "no player 'Grif'; did you mean 'Griff'?"
     assert UnknownPlayer("no player 'x'").message == "no player 'x'"
+
+
+def test_a_misspelt_option_is_answered_with_the_one_meant(league: Path) -> None:
+    done = run_ledger(league, "standings", "--wdie")
+    assert done.code == 2
+    assert "No such option '--wdie'. Did you mean '--wide'?" in done.err
