@@ -8,7 +8,6 @@ from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
 from ledger.domain.state import EventRef, MatchRow, PlayerRow
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
-from ledger.reports.ranks import shared_ranks
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
 
@@ -205,8 +204,7 @@ def print_standings(found: Standings) -> None:
     numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        ranks = shared_ranks(rows)
-        lines = [standing_line(r, figures, ranks[r.team_id]) for r in rows]
+        lines = [standing_line(r, figures, r.rank) for r in rows]
         drops = standing_drops(len(figures))
         say(table(headers, lines, right=numbers, wrap=(1, len(headers) - 1), drop=drops))
         if any(r.separated_by for r in rows):

@@ -16,7 +16,6 @@ from ledger.domain.state import MatchRow, StandingRow
 from ledger.domain.values import PointsScheme
 from ledger.projections.queries import Standings, TableRow
 from ledger.reports.model import PositionChart, PositionSeries
-from ledger.reports.ranks import shared_ranks
 from ledger.rules.protocol import Ruleset
 
 Result = tuple[str, str, int, int]
@@ -105,8 +104,7 @@ class RunningTable:
     def positions(self, ruleset: Ruleset, scheme: PointsScheme) -> dict[str, int | None]:
         """Each team's rank, or None for a team that has not played yet."""
         ranked = ruleset.rank(list(self.rows.values()), self.results, scheme)
-        ranks = shared_ranks(ranked)
-        return {r.team_id: ranks[r.team_id] if r.row.played else None for r in ranked}
+        return {r.team_id: r.rank if r.row.played else None for r in ranked}
 
 
 def position_charts(
@@ -133,7 +131,7 @@ def division_chart(
     league_id: str,
     season: int,
 ) -> PositionChart:
-    final = shared_ranks(table)
+    final = {r.team_id: r.rank for r in table}
     names = {row.team_id: row.name for row in table}
     running = RunningTable(league_id, season, list(final))
     by_team: dict[str, list[int | None]] = {team: [] for team in final}

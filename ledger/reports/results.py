@@ -15,7 +15,6 @@ from ledger.reports.model import (
     StandingLine,
 )
 from ledger.reports.positions import UNNUMBERED
-from ledger.reports.ranks import shared_ranks
 from ledger.reports.sources import Sources
 
 STAGES = ("round-of-32", "round-of-16", "quarter-final", "semi-final", "third-place", "final")
@@ -67,8 +66,7 @@ def standings_tables(sources: Sources) -> list[DivisionTable]:
     qualified = playoff_teams(sources)
 
     def table(name: str, rows: Sequence[TableRow]) -> DivisionTable:
-        ranks = shared_ranks(rows)
-        return DivisionTable(division=name, rows=[line(r, ranks[r.team_id]) for r in rows])
+        return DivisionTable(division=name, rows=[line(r, r.rank) for r in rows])
 
     def line(row: TableRow, rank: int) -> StandingLine:
         team = sources.teams.get(row.team_id)

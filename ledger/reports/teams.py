@@ -26,7 +26,6 @@ from ledger.reports.model import (
     TreasuryEntry,
     TreasuryStatement,
 )
-from ledger.reports.ranks import shared_ranks
 from ledger.reports.sources import Sources
 
 CURRENT = ("active", "retired")
@@ -265,7 +264,7 @@ def player_moves(
 def final_place(team_id: str, sources: Sources) -> tuple[str, int | None]:
     """(division, rank) in the final table; ("", None) for a team not in it."""
     for name, rows in sources.standings.divisions.items():
-        ranks = shared_ranks(rows)
+        ranks = {r.team_id: r.rank for r in rows}
         if team_id in ranks:
             return name, ranks[team_id]
     return "", None

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 from ledger.application.service import LeagueLedger
 from ledger.projections.queries import Standings, TableRow
 from ledger.reports.model import WhatIfRow, WhatIfSection
-from ledger.reports.ranks import shared_ranks
 from ledger.whatif.compare import standings_of
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.replay import replay
@@ -77,7 +76,11 @@ def flat(standings: Standings) -> dict[str, TableRow]:
 
 def places(standings: Standings) -> dict[str, int]:
     """Every team's place in its division, shared by teams level on every tie-breaker."""
-    return {t: r for rows in standings.divisions.values() for t, r in shared_ranks(rows).items()}
+    return {
+        t: r
+        for rows in standings.divisions.values()
+        for t, r in ((r.team_id, r.rank) for r in rows)
+    }
 
 
 def whatif_row(
