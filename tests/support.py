@@ -8,6 +8,7 @@ through its commands for the integration tests.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -187,3 +188,19 @@ def zal_forfeit_report() -> dict[str, Any]:
         "concession": {"team": "gouged", "kind": "forfeit_voluntary"},
         "casualties": [{"victim": "reavers 1", "by": "gouged 3", "cause": "block", "roll": 62}],
     }
+
+
+def drain(terminal: int) -> bytes:
+    """Everything a command printed to the pseudo-terminal ``terminal`` (its controlling
+    side, read until the command has closed its end), and the terminal closed."""
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # Linux says EIO once the other end is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(terminal)
+    return b"".join(chunks)

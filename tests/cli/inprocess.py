@@ -34,19 +34,22 @@ class Outcome:
         return lines[0]
 
 
-def run_ledger(db: Path, *args: str, check: bool = False) -> Outcome:
-    """``ledger --db DB --as tester ARGS...``; ``check``: fail unless it succeeds."""
-    outcome = run_argv(["ledger", "--db", str(db), "--as", "tester", *args])
+def run_ledger(
+    db: Path, *args: str, check: bool = False, env: dict[str, str | None] | None = None
+) -> Outcome:
+    """``ledger --db DB --as tester ARGS...``; ``check``: fail unless it succeeds; ``env``:
+    variables to set (a value) or unset (None) for the command."""
+    outcome = run_argv(["ledger", "--db", str(db), "--as", "tester", *args], env)
     if check:
         assert outcome.code == 0, f"ledger {' '.join(args)} failed:\n{outcome.err}"
     return outcome
 
 
-def run_argv(argv: list[str]) -> Outcome:
+def run_argv(argv: list[str], env: dict[str, str | None] | None = None) -> Outcome:
     """A command line as typed (``argv[0]`` is ``ledger``), in the current folder."""
     code = 0
-    env = {"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None, "LEDGER_DB": None}
-    with CliRunner().isolation(env=env) as (out, err, _):
+    unset: dict[str, str | None] = {"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None}
+    with CliRunner().isolation(env={**unset, "LEDGER_DB": None, **(env or {})}) as (out, err, _):
         before, sys.argv = sys.argv, argv
         try:
             main()

@@ -14,13 +14,11 @@ import resource
 import sqlite3
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli.main import main
+from tests.cli.inprocess import Outcome, run_ledger
 
 LEAGUE_SCRIPT = """
 league create owl --name "Old World League" --ruleset bb2020
@@ -35,46 +33,6 @@ played_on: "2026-11-16"
 home: {team: reavers, players: [{player: Human 1, td: 1, mvp: 1}]}
 away: {team: rats, touchdowns: 0, players: [{player: Skweek, mvp: 1}]}
 """
-
-
-@dataclass(frozen=True)
-class Outcome:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def error_line(self) -> str:
-        """The one line a refusal prints (the test fails if there is more)."""
-        lines = self.err.strip().splitlines()
-        assert self.code != 0, f"accepted:\n{self.out}"
-        assert len(lines) == 1, self.err
-        assert lines[0].startswith("error["), lines[0]
-        return lines[0]
-
-
-def run_ledger(db: Path, *args: str, env: dict[str, str | None] | None = None) -> Outcome:
-    """``ledger --db DB --as tester ARGS...`` in this process."""
-    runner = CliRunner()
-    argv = ["ledger", "--db", str(db), "--as", "tester", *args]
-    code = 0
-    with runner.isolation(
-        env={"LEDGER_LEAGUE": None, "LEDGER_DATABASE_URL": None, **(env or {})}
-    ) as (
-        out,
-        err,
-        _,
-    ):
-        before, sys.argv = sys.argv, argv
-        try:
-            main()
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        finally:
-            sys.argv = before
-    return Outcome(
-        code, out.getvalue().decode(errors="replace"), err.getvalue().decode(errors="replace")
-    )
 
 
 def stored_events(db: Path) -> int:

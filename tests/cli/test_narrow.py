@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from tests.support import drain
+
 LEDGER = str(Path(sys.executable).parent / "ledger")
 ROSTER = ("roster", "skavenblight-scramblers")
 STANDINGS = ("standings",)
@@ -124,18 +126,9 @@ def on_a_terminal(db: Path, *args: str, no_color: bool) -> str:
         timeout=120,
     )
     os.close(child)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(main)
+    printed = drain(main)
     assert done.returncode == 0, done.stderr
-    return b"".join(chunks).decode()
+    return printed.decode()
 
 
 def test_colour_on_a_terminal_only_and_never_with_no_color(demo: Path) -> None:

@@ -19,6 +19,7 @@ from ledger.domain import events as ev
 from ledger.projections.describe import DESCRIBERS
 from ledger.words import plural, possessive
 from tests.cli.inprocess import run_ledger
+from tests.support import drain
 
 LEDGER = str(Path(sys.executable).parent / "ledger")
 
@@ -136,18 +137,9 @@ def with_terminal_stderr(db: Path, *args: str) -> tuple[str, str]:
         text=True,
     )
     os.close(child)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(main)
+    printed = drain(main)
     assert done.returncode == 0
-    return done.stdout, b"".join(chunks).decode(errors="replace")
+    return done.stdout, printed.decode(errors="replace")
 
 
 def test_a_progress_bar_on_a_terminal_only(demo: Path, tmp_path: Path) -> None:
