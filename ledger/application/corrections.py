@@ -182,7 +182,8 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
     unknown = set(amendment) - set(type(original).model_fields)
     if unknown:
         raise InvalidInput(
-            f"{type(original).__name__} has no field(s) {sorted(unknown)}"
+            f"{type(original).__name__} has no {'field' if len(unknown) == 1 else 'fields'}"
+            f" {sorted(unknown)}"
             f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
         )
     try:

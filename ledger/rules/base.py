@@ -499,7 +499,8 @@ def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
     allowed = typing.get_args(Effect)
     wrong = [e for e in effects if e not in allowed]
     if wrong:
-        raise InvalidInput(f"unknown casualty effect(s) {wrong} (effects: {', '.join(allowed)})")
+        noun = "effect" if len(wrong) == 1 else "effects"
+        raise InvalidInput(f"unknown casualty {noun} {wrong} (effects: {', '.join(allowed)})")
     return tuple(typing.cast(Effect, e) for e in effects)
 
 

@@ -22,7 +22,7 @@ from ledger.rules.dz3.rating import improvements
 from ledger.rules.dz3.tables import Tables, find_skill
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
-from ledger.words import possessive
+from ledger.words import plural, possessive
 
 
 def result(event: PlayerAdvanced) -> AdvancementResult:
@@ -40,7 +40,7 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
     if taken >= earned:
         return [
             f"{player.name} has {player.spp_earned} SPP ({t.level(player.spp_earned)}):"
-            f" {earned} star player roll(s) earned, {taken} taken"
+            f" {plural(earned, 'star player roll')} earned, {taken} taken"
         ]
     roll = next((d for d in event.dice if d.purpose == "star_roll"), None)
     if roll is None or roll.dice != t.star_roll.die:

@@ -23,6 +23,7 @@ from ledger.errors import UnknownPosition
 from ledger.rules.gold4.league_tables import GoldRules, gold_rules
 from ledger.rules.gold4.tables import SecretWeapon, load_gold4_tables
 from ledger.rules.schema import Position, TeamList, load_team_lists
+from ledger.words import plural
 
 RULES = Path(__file__).resolve().parent.parent
 CLASSIC3_TEAMS = RULES / "classic3" / "data" / "teams"
@@ -184,7 +185,8 @@ def weapon_limit_problems(team: TeamRow, players: Sequence[PlayerRow]) -> list[s
     if len(holders) + 1 > limit:
         names = ", ".join(p.name for p in holders)
         return [
-            f"{team.name} already have {len(holders)} player(s) with secret weapons ({names});"
+            f"{team.name} already have {plural(len(holders), 'player')} with secret weapons"
+            f" ({names});"
             f" at most {limit} on the roster (SECRET WEAPONS)"
         ]
     return []
