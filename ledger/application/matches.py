@@ -207,7 +207,7 @@ def check_post_game_closed(c: Context, team: TeamRow) -> None:
     for match_id in team.open_games:
         raise PostGameOpen(
             f"{team.name} have not closed the post-game sequence of match"
-            f" {match_id}: run 'ledger match close {match_id}'"
+            f" {match_id}: close it first (its match page, or 'ledger match close {match_id}')"
         )
 
 
@@ -397,7 +397,7 @@ def plan_close(
         if not roll_missing:
             raise InvalidDice(
                 f"closing {match_id} for {team_id} needs "
-                f"{describe_need(need)} (enter it, or use --roll)"
+                f"{describe_need(need)} (enter it, or let the ledger roll it)"
             )
         return c.roll(need.purpose, need.dice, team_id)
 

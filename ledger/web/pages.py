@@ -17,12 +17,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ledger.application import submissions
-from ledger.domain.state import SubmissionRow, TeamRow
+from ledger.domain.state import MatchRow, SubmissionRow, TeamRow
 from ledger.errors import UnknownTeam
 from ledger.reports.build import writes_targets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
-from ledger.web import pages_answers, pages_forms, pages_report, pages_whatif
+from ledger.web import pages_answers, pages_close, pages_forms, pages_report, pages_whatif
 from ledger.web import pages_reads as reads
 from ledger.web.auth import memo
 from ledger.web.guard import needs
@@ -221,7 +221,17 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         history=found.queries.history(f"match:{match}"),
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
         may_correct=row.status == "played" and may(who(request), found.row, "correct"),
+        closable=closable(request, found, row),
     )
+
+
+def closable(request: Request, league: reads.League, row: MatchRow) -> list[str]:
+    """The teams of a played match whose post-game sequence the account may close now."""
+    if row.status != "played" or not league.ruleset.post_game_closes:
+        return []
+    me = who(request)
+    teams = (row.home, row.away, *row.others)
+    return [t for t in teams if t not in row.closed and may(me, league.row, "close_post_game", t)]
 
 
 @router.get("/leagues/{league}/audit")
@@ -244,3 +254,4 @@ router.include_router(pages_forms.router)
 router.include_router(pages_report.router)
 router.include_router(pages_answers.router)
 router.include_router(pages_whatif.router)
+router.include_router(pages_close.router)

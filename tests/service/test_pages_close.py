@@ -1,0 +1,65 @@
+"""A coach closes the team's post-game sequence from the match page (ledger/web/
+pages_close.py): the dice the rules ask, what each is for, refused without them, rolled by
+the ledger when asked, recorded under the coach's account; another coach may not."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from ledger.domain.log import league_id
+from ledger.domain.state import MatchRow
+from tests.service.conftest import LEAGUE, World, event_count, ledger_of, sign_in
+from tests.service.test_api_team_writes import DIVISION, FINAL, L, allowed
+from tests.service.test_pages import csrf_in, error_beside, last_event, post
+
+MATCH = f"/leagues/{LEAGUE}/matches/s1-final-1"
+CLOSE = f"{MATCH}/teams/reikland-reavers/close"
+
+
+def played_final(client: TestClient, world: World) -> None:
+    allowed(
+        client,
+        world,
+        "commissioner",
+        f"{L}/season/start",
+        {"divisions": [DIVISION], "playoff_teams": 2},
+    )
+    allowed(client, world, "commissioner", f"{L}/season/playoffs", {})
+    for team in ("reikland-reavers", "skavenblight-scramblers"):
+        allowed(
+            client, world, "commissioner", f"{L}/teams/{team}/inducements", {"match": "s1-final-1"}
+        )
+    allowed(client, world, "commissioner", f"{L}/matches", FINAL, roll_missing=True)
+
+
+def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, world: World) -> None:
+    played_final(client, world)
+    sign_in(client, "jay")
+    match_page = client.get(MATCH).text
+    assert f'href="{CLOSE}"' in match_page
+    assert "skavenblight-scramblers/close" not in match_page  # not his team
+    form = client.get(CLOSE)
+    assert form.status_code == 200
+    assert 'name="die-' in form.text  # the rules ask dice of the Reavers' close
+    before = event_count(client)
+    refused = post(client, CLOSE, {"csrf": csrf_in(form.text)})
+    assert refused.status_code == 422
+    assert "for reikland-reavers needs" in error_beside(refused.text, "dice")
+    assert "--die" not in refused.text  # a web page's sentence, not the command line's
+    assert event_count(client) == before
+    done = post(client, CLOSE, {"csrf": csrf_in(form.text), "roll_missing": "1"})
+    assert done.status_code == 303, done.text[-800:]
+    closed = last_event(client)
+    assert (closed["account"], closed["acting_as"], closed["via"]) == ("jay", "coach", "web")
+    row = ledger_of(client).view().get(MatchRow, str(league_id(LEAGUE)), "s1-final-1")
+    assert row is not None
+    assert row.closed == ("reikland-reavers",)
+    assert f'href="{CLOSE}"' not in client.get(MATCH).text
+
+
+def test_another_coach_gets_a_403_page_on_the_close_form(client: TestClient, world: World) -> None:
+    played_final(client, world)
+    sign_in(client, "rob")
+    refused = client.get(CLOSE)
+    assert refused.status_code == 403
+    assert "text/html" in refused.headers["content-type"]
