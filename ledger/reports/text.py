@@ -53,7 +53,7 @@ def tie_note(separated_by: str | None) -> str:
     if not separated_by:
         return ""
     if separated_by == LEVEL:
-        return "level with the next team on every tie-breaker"
+        return "level on every tie-breaker"
     return f"ahead on {words(separated_by)}"
 
 

@@ -358,7 +358,12 @@ def hireling_of(values: Mapping[str, str], key: str, i: int) -> dict[str, Any] |
 
 def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:
     player = values.get(f"{row}-player", "").strip()
-    stats = {s: number(values, f"{row}-{s}", s.upper()) for s in ("td", "comp", "int", "mvp")}
+    side, line = row.rsplit("-", 1)  # "home-0": the home side's first line
+    label = f"{side} player line {int(line) + 1}'s"
+    stats = {
+        s: number(values, f"{row}-{s}", f"{label} {s.upper()}")
+        for s in ("td", "comp", "int", "mvp")
+    }
     if not player:
         if any(stats.values()):
             raise FieldInvalid("players", "a line with figures names no player: choose one")

@@ -381,7 +381,7 @@ def test_teams_level_on_every_tie_breaker_share_their_place(
     ]
     assert {t.team_id: t.rank for t in made.teams} == {"rats": 1, "reavers": 1, "gouged": 3}
     assert [s.positions for s in made.positions[0].series] == [[1, 2, 1], [1, 1, 1], [None, 3, 3]]
-    level = "level with the next team on every tie-breaker"
+    level = "level on every tie-breaker"
     assert level in render_html(made)
     assert f"| **4** | {level} |" in render_markdown(made)
     rows = read_tables(write_report(made, "csv", tmp_path / "csv"))["standings.csv"]

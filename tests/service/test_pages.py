@@ -433,6 +433,14 @@ def test_a_hireling_the_books_cannot_take_is_refused_beside_the_hirelings(
     assert event_count(client) == before
 
 
+def test_a_figure_that_is_not_a_number_is_named_by_its_side_and_line(client: TestClient) -> None:
+    before = event_count(client)
+    reply = submit_friendly(client, **{"away-1-td": "x"})
+    assert reply.status_code == 422, reply.text[-800:]
+    assert "away player line 2's TD is a whole number" in reply.text.replace("&#39;", "'")
+    assert event_count(client) == before
+
+
 def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> None:
     page = submit_friendly(client).headers["location"]
     html = client.get(page).text
