@@ -11,7 +11,6 @@ times; then it is refused. Nothing is ever written by a command that raised.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, ClassVar
@@ -26,7 +25,7 @@ from ledger.application.access import Actor
 from ledger.application.context import Context
 from ledger.application.reports import MatchReport
 from ledger.application.source import StoreSource
-from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork
+from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
 from ledger.domain import events as ev
 from ledger.domain.events import LedgerEvent
 from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
@@ -34,7 +33,6 @@ from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import Characteristic, DiceRoll, Division, PointsScheme
 from ledger.errors import (
     AmbiguousLeague,
-    ConcurrentUpdate,
     LeagueUnreadable,
     LedgerError,
     UnknownLeague,
@@ -44,8 +42,6 @@ from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
 from ledger.rules import find_ruleset
 from ledger.words import possessive
-
-RETRIES = 5
 
 
 class LeagueLedger(Application[UUID]):
@@ -87,33 +83,35 @@ class LeagueLedger(Application[UUID]):
         atomically; inside ``atomic()``, as one more command of that unit."""
         if self.unit is not None:
             return self.unit.command(league, plan, by=by, reason=reason)
-        for attempt in range(RETRIES):
-            try:
-                with self.atomic() as unit:
-                    events = unit.command(league, plan, by=by, reason=reason)
-            except Stale:
-                self.conflicts += 1
-                time.sleep(0.01 * (attempt + 1))
-                continue
-            return events
-        raise ConcurrentUpdate(
-            f"league {league} kept changing while this command ran; nothing was recorded, try again"
+
+        def attempt() -> list[LedgerEvent]:
+            with self.atomic() as unit:
+                return unit.command(league, plan, by=by, reason=reason)
+
+        return retried(
+            attempt,
+            f"league {league} kept changing while this command ran; nothing was recorded,"
+            " try again",
+            lost=self.lost_a_race,
         )
 
     def run_site(self, plan: SitePlan, *, by: str, reason: str | None = None) -> list[LedgerEvent]:
         """A command on the site's log (accounts and admins), like ``run`` for a league."""
         if self.unit is not None:
             return self.unit.site_command(plan, by=by, reason=reason)
-        for attempt in range(RETRIES):
-            try:
-                with self.atomic() as unit:
-                    events = unit.site_command(plan, by=by, reason=reason)
-            except Stale:
-                self.conflicts += 1
-                time.sleep(0.01 * (attempt + 1))
-                continue
-            return events
-        raise ConcurrentUpdate("the site's accounts kept changing; nothing was recorded, try again")
+
+        def attempt() -> list[LedgerEvent]:
+            with self.atomic() as unit:
+                return unit.site_command(plan, by=by, reason=reason)
+
+        return retried(
+            attempt,
+            "the site's accounts kept changing; nothing was recorded, try again",
+            lost=self.lost_a_race,
+        )
+
+    def lost_a_race(self) -> None:
+        self.conflicts += 1
 
     @contextmanager
     def acting(self, actor: Actor) -> Iterator[None]:

@@ -20,7 +20,6 @@ returns its id; the standings now count it, as if the commissioner had recorded 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,12 +29,11 @@ from ledger.application import matches
 from ledger.application.access import Principal
 from ledger.application.context import Context, Fact
 from ledger.application.reports import MatchReport
-from ledger.application.unit import Stale
+from ledger.application.unit import retried
 from ledger.domain import events as ev
 from ledger.domain.state import SubmissionRow
 from ledger.domain.values import MAX_TEXT, validation_problem
 from ledger.errors import (
-    ConcurrentUpdate,
     InvalidInput,
     LedgerError,
     MalformedReport,
@@ -48,7 +46,6 @@ if TYPE_CHECKING:
 
 PENDING = ("submitted", "disputed")
 """The states of a report that waits for an answer or a decision."""
-RETRIES = 5
 T = TypeVar("T")
 
 STANDING = {
@@ -299,17 +296,15 @@ def all_or_nothing(ledger: LeagueLedger, steps: Callable[[], T]) -> T:
     caller's unit it is part of that unit (which the caller tries again)."""
     if ledger.unit is not None:
         return steps()
-    for attempt in range(RETRIES):
-        try:
-            with ledger.atomic():
-                result = steps()
-        except Stale:
-            ledger.conflicts += 1
-            time.sleep(0.01 * (attempt + 1))
-            continue
-        return result
-    raise ConcurrentUpdate(
-        "the league kept changing while this ran; nothing was recorded, try again"
+
+    def attempt() -> T:
+        with ledger.atomic():
+            return steps()
+
+    return retried(
+        attempt,
+        "the league kept changing while this ran; nothing was recorded, try again",
+        lost=ledger.lost_a_race,
     )
 
 

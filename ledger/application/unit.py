@@ -19,9 +19,11 @@ appended has been applied, and the read models catch up from the log after a cra
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sqlalchemy as sa
 from eventsourcing.persistence import IntegrityError, RecordConflictError
@@ -53,6 +55,7 @@ from ledger.words import possessive
 if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
 
+T = TypeVar("T")
 Plan = Callable[[Context], list[Fact]]
 SitePlan = Callable[[Store], list[Fact]]
 SITE_KEY = "\x00site"
@@ -62,6 +65,35 @@ SITE_KEY = "\x00site"
 class Stale(ConcurrentUpdate):
     """Another writer changed a league this unit read: nothing was written; the unit can
     be tried again on fresh state."""
+
+
+RETRY_SECONDS = 10.0
+"""How long a command keeps trying after other writers got in first. A fixed five tries
+gave up within 0.15 s, which two busy service workers on one league's log outlasted
+(docs/performance.md); a writer that loses for ten seconds is told, nothing stored."""
+
+
+def retried(
+    attempt: Callable[[], T],
+    refused: str,
+    *,
+    lost: Callable[[], None] = lambda: None,
+    seconds: float = RETRY_SECONDS,
+) -> T:
+    """``attempt()``, again on fresh state each time another writer got in first
+    (``Stale``; ``lost`` counts it), pausing a little longer each time, jittered so that
+    two losers do not collide again; ``ConcurrentUpdate(refused)`` when time is up."""
+    deadline = time.monotonic() + seconds
+    pause = 0.005
+    while True:
+        try:
+            return attempt()
+        except Stale:
+            lost()
+            if time.monotonic() + pause > deadline:
+                raise ConcurrentUpdate(refused) from None
+            time.sleep(pause * (0.5 + random.random()))
+            pause = min(pause * 2, 0.2)
 
 
 @dataclass

@@ -16,7 +16,6 @@ role, where the request came from and its id, and inside ``ledger.atomic`` so an
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
@@ -27,11 +26,11 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Actor, Principal, Via, authorize
 from ledger.application.service import LeagueLedger
-from ledger.application.unit import Stale
+from ledger.application.unit import retried
 from ledger.domain.events import Role
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow
-from ledger.errors import ConcurrentUpdate, InvalidInput, UnknownLeague, VersionMismatch
+from ledger.errors import InvalidInput, UnknownLeague, VersionMismatch
 from ledger.web import answers
 from ledger.web.auth import (
     LOGIN_CSRF_COOKIE,
@@ -47,7 +46,6 @@ from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
 T = TypeVar("T")
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 
-RETRIES = 5
 KEY = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY}}}$")
 
 
@@ -238,19 +236,18 @@ class Call:
         another process wrote at the same moment."""
         service = service_of(self.request)
         actor = self.actor()
-        for attempt in range(RETRIES):
-            try:
-                with (
-                    service.writing,
-                    service.ledger.acting(actor),
-                    service.ledger.atomic() as unit,
-                ):
-                    if self.league and self.expected is not None:
-                        unit.expected[self.league] = self.expected
-                    return command(service.ledger, self.principal.name)
-            except Stale:
-                time.sleep(0.01 * (attempt + 1))
-        raise ConcurrentUpdate("the ledger kept changing while this ran; nothing was recorded")
+
+        def attempt() -> T:
+            with (
+                service.writing,
+                service.ledger.acting(actor),
+                service.ledger.atomic() as unit,
+            ):
+                if self.league and self.expected is not None:
+                    unit.expected[self.league] = self.expected
+                return command(service.ledger, self.principal.name)
+
+        return retried(attempt, "the ledger kept changing while this ran; nothing was recorded")
 
     def authorize_team(self, action: str, team: str) -> None:
         """For a route whose team is in its body: may the account act for that team?"""
