@@ -25,9 +25,11 @@ processes. Bounded by entries and bytes, least recently used first out.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass
 
 from starlette.responses import Response
@@ -81,6 +83,8 @@ class Answers:
         self.hits = 0
         self.misses = 0
         self.lock = threading.Lock()
+        self.turns: dict[Hashable, asyncio.Lock] = {}
+        self.waiting: dict[Hashable, int] = {}
 
     def get(self, key: Hashable) -> Kept | None:
         with self.lock:
@@ -91,6 +95,21 @@ class Answers:
             self.entries.move_to_end(key)
             self.hits += 1
             return found
+
+    @contextlib.asynccontextmanager
+    async def turn(self, key: Hashable) -> AsyncIterator[None]:
+        """One request at a time computes the answer of ``key``: right after a write,
+        the readers of a page would otherwise all compute it at once; they wait for the
+        first and are given what it kept. (The event loop's own state: no thread lock.)"""
+        lock = self.turns.setdefault(key, asyncio.Lock())
+        self.waiting[key] = self.waiting.get(key, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self.waiting[key] -= 1
+            if not self.waiting[key]:
+                del self.waiting[key], self.turns[key]
 
     def keep(self, key: Hashable, kept: Kept) -> None:
         with self.lock:

@@ -162,14 +162,18 @@ async def remembered(
     kept = kept_answers.get(key)
     if kept is not None:
         return kept.response()
-    reply = await inner(request)
-    if reply.status_code == 200 and "etag" not in reply.headers:
-        reply.headers["ETag"] = etag(version)
-    fresh = answers.keepable(reply)
-    minted = memo(request).get("new_login_csrf")  # this visitor's alone, if the page shows it
-    if fresh is not None and not (minted and minted.encode() in fresh.body):
-        kept_answers.keep(key, fresh)
-    return reply
+    async with kept_answers.turn(key):
+        kept = kept_answers.get(key)  # computed by the request this one waited for
+        if kept is not None:
+            return kept.response()
+        reply = await inner(request)
+        if reply.status_code == 200 and "etag" not in reply.headers:
+            reply.headers["ETag"] = etag(version)
+        fresh = answers.keepable(reply)
+        minted = memo(request).get("new_login_csrf")  # this visitor's, if the page shows it
+        if fresh is not None and not (minted and minted.encode() in fresh.body):
+            kept_answers.keep(key, fresh)
+        return reply
 
 
 async def once(

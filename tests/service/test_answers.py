@@ -5,11 +5,16 @@ refusal skipped because an answer was kept."""
 from __future__ import annotations
 
 import re
+import threading
+import time
+from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ledger.application.accounts import Accounts
+from ledger.projections.queries import Queries
 from ledger.web.answers import Answers, Kept
 from tests.service.conftest import CHEAP, LEAGUE, World, ledger_of, sign_in
 
@@ -33,6 +38,35 @@ def test_a_read_is_answered_again_from_what_was_kept(client: TestClient, world: 
     assert second.headers["etag"] == first.headers["etag"]
     assert second.headers["content-type"] == first.headers["content-type"]
     assert answers_of(client).hits == hits + 1
+
+
+def test_readers_arriving_together_wait_for_one_computation(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after a write every reader of a page misses: the first computes it, the
+    others wait for it and are given the same bytes."""
+    computed: list[int] = []
+    standings = Queries.standings
+
+    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
+        computed.append(1)
+        time.sleep(0.3)
+        return standings(self, *args, **kwargs)
+
+    monkeypatch.setattr(Queries, "standings", slow)
+    replies: list[bytes] = []
+
+    def read() -> None:
+        replies.append(client.get(STANDINGS, headers=world.auth("jay")).content)
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(30)
+    assert len(replies) == 4
+    assert len(set(replies)) == 1
+    assert computed == [1]
 
 
 def test_a_write_moves_the_version_and_the_next_read_shows_it(
