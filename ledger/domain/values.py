@@ -132,7 +132,8 @@ class DiceRoll(Value):
         if sides in (66, 68):
             return self  # D66/D68 are read as two digits; checked by the ruleset.
         if len(self.values) != count:
-            raise ValueError(f"{self.dice} needs {count} value(s), got {len(self.values)}")
+            noun = "value" if count == 1 else "values"
+            raise ValueError(f"{self.dice} needs {count} {noun}, got {len(self.values)}")
         if any(not 1 <= v <= sides for v in self.values):
             raise ValueError(f"{self.dice} values must be 1-{sides}, got {list(self.values)}")
         return self

@@ -47,6 +47,28 @@ def close_needs(
     return wanted
 
 
+def needs_shown(
+    ledger: LeagueLedger, league: str, team: str, values: Mapping[str, str]
+) -> list[DiceNeed]:
+    """The dice to ask for: those the entries that hold lead to, taken in the order the
+    rules ask for them. An entry that does not hold (not a number, the wrong count of
+    dice) is left out of the reckoning, but its field stays, with what was typed, and the
+    error beside the dice says what is wrong."""
+    typed = {k.removeprefix(DIE): t for k, t in values.items() if k.startswith(DIE)}
+    holding: dict[str, int | list[int]] = {}
+    wanted = close_needs(ledger, league, team, holding)
+    while taken := [n.purpose for n in wanted if n.purpose in typed and n.purpose not in holding]:
+        for purpose in taken:
+            try:
+                entry = entries_of({DIE + purpose: typed.pop(purpose)})
+                close_needs(ledger, league, team, {**holding, **entry})
+            except LedgerError:
+                continue
+            holding.update(entry)
+        wanted = close_needs(ledger, league, team, holding)
+    return wanted
+
+
 def close_form(
     request: Request,
     league: str,
@@ -62,10 +84,7 @@ def close_form(
     names = found.team_names()
     closed = team in row.closed
     title = f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}"
-    try:
-        wanted = [] if closed else close_needs(ledger, league, team, entries_of(values))
-    except LedgerError:  # a die entered that is not a number: the error beside it says so
-        wanted = close_needs(ledger, league, team, {})
+    wanted = [] if closed else needs_shown(ledger, league, team, values)
     return page(
         request,
         "close.html.j2",

@@ -63,3 +63,31 @@ def test_another_coach_gets_a_403_page_on_the_close_form(client: TestClient, wor
     refused = client.get(CLOSE)
     assert refused.status_code == 403
     assert "text/html" in refused.headers["content-type"]
+
+
+def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
+    client: TestClient, world: World
+) -> None:
+    """BB2020 Expensive Mistakes: a 1 on the D6 with 205,000 in the treasury calls for the
+    amount's die; entered with the wrong count of dice, the form comes back with both
+    fields as typed and the sentence beside the dice, nothing stored."""
+    played_final(client, world)
+    sign_in(client, "jay")
+    csrf = csrf_in(client.get(CLOSE).text)
+    before = event_count(client)
+    asked = post(client, CLOSE, {"csrf": csrf, "die-expensive_mistakes": "1"})
+    assert asked.status_code == 422
+    assert 'name="die-expensive_mistakes_amount"' in asked.text
+    wrong = post(
+        client,
+        CLOSE,
+        {"csrf": csrf, "die-expensive_mistakes_amount": "3 4 5", "die-expensive_mistakes": "1"},
+    )
+    assert wrong.status_code == 422
+    assert (
+        'name="die-expensive_mistakes_amount" inputmode="numeric" maxlength="40" value="3 4 5"'
+        in wrong.text
+    )
+    assert "value" in error_beside(wrong.text, "dice")
+    assert "value(s)" not in wrong.text
+    assert event_count(client) == before
