@@ -78,7 +78,10 @@ def circumstances(sheet: MatchSheet) -> list[str]:
         lines.append(f"Conceded by {sheet.conceded_by}.")
     elif sheet.status == "played":
         lines.append(f"Winner: {sheet.winner}." if sheet.winner else "A draw.")
-    extras = [f"weather {sheet.weather}" if sheet.weather else "", sheet.referee or ""]
+    extras = [
+        f"Weather: {sheet.weather}" if sheet.weather else "",
+        f"Referee: {sheet.referee}" if sheet.referee else "",
+    ]
     if any(extras):
         lines.append("; ".join(e for e in extras if e) + ".")
     return lines
