@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from starlette.responses import Response
 
 from ledger.application.access import Principal
+from ledger.application.accounts import digest
 
 MAX_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
@@ -60,6 +61,11 @@ def caller(who: Principal | None) -> Hashable:
         return None
     held = tuple(sorted((slug, m.role, tuple(m.teams)) for slug, m in who.leagues.items()))
     return (who.account, who.admin, held)
+
+
+def cookie(session_id: str | None) -> str | None:
+    """A browser session in a key: its digest, never the id itself (as stored)."""
+    return digest(session_id) if session_id else None
 
 
 def keepable(reply: Response) -> Kept | None:

@@ -156,7 +156,7 @@ async def remembered(
         request.url.query,
         version,
         answers.caller(memo(request).get("principal")),
-        request.cookies.get(SESSION_COOKIE),
+        answers.cookie(request.cookies.get(SESSION_COOKIE)),
         request.cookies.get(LOGIN_CSRF_COOKIE),
     )
     kept = kept_answers.get(key)
