@@ -132,14 +132,18 @@ def bulk_insert(conn: Connection, kind: type[Record], records: Sequence[Record])
 def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
     if not records:
         return
+    conn.execute(upsert_statement(kind, conn.dialect.name), [row_of(r) for r in records])
+
+
+@cache
+def upsert_statement(kind: type[Record], dialect: str) -> sa.Insert:
+    """Insert-or-update of ``kind``'s rows, built once per table: building it (its
+    ``excluded`` alias copies every column) cost a command more than running it."""
     table = table_of(kind)
-    dialect = sqlite if conn.dialect.name == "sqlite" else postgresql
-    statement = dialect.insert(table)
+    statement = (sqlite if dialect == "sqlite" else postgresql).insert(table)
     updates = {c.name: statement.excluded[c.name] for c in table.columns if not c.primary_key}
-    conn.execute(
-        statement.on_conflict_do_update(index_elements=list(kind.key), set_=updates),
-        [row_of(r) for r in records],
-    )
+    built: sa.Insert = statement.on_conflict_do_update(index_elements=list(kind.key), set_=updates)
+    return built
 
 
 def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
