@@ -318,6 +318,9 @@ class TeamHistoryLine(Line):
     values: dict[str, int] = {}
     treasury: int
     fans: int
+    fans_before: int
+    """The team's fans just before this line's event (a game's: as the teams took the
+    field, after whatever they bought before it)."""
 
 
 class EventRef(Line):

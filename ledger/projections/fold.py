@@ -76,6 +76,8 @@ class Fold:
     """The post-game closes that follow each report (by the report's event number)."""
     touched: set[str] = field(default_factory=set)
     history_match: dict[str, Any] = field(default_factory=dict)
+    fans_before: dict[str, int] = field(default_factory=dict)
+    """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
 
     def __post_init__(self) -> None:
@@ -169,6 +171,9 @@ class Fold:
     # --- writing state ---------------------------------------------------------------------
 
     def put_team(self, team: TeamRow) -> None:
+        if team.team_id not in self.fans_before:
+            old = self.store.get(TeamRow, self.league_id, team.team_id)
+            self.fans_before[team.team_id] = old.fans if old else team.fans
         self.store.put(team)
         self.touched.add(team.team_id)
 
@@ -215,10 +220,12 @@ class Fold:
                     values=values,
                     treasury=team.treasury,
                     fans=team.fans,
+                    fans_before=self.fans_before.get(team_id, team.fans),
                     **self.history_match,
                 )
             )
         self.touched.clear()
+        self.fans_before.clear()
         self.history_match = {}
         self.treasury_lines = 0
 

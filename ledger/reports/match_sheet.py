@@ -20,12 +20,10 @@ from ledger.domain.state import (
     PlayerGameLine,
     PlayerRow,
     TeamHistoryLine,
-    TeamRow,
     TreasuryLine,
 )
 from ledger.domain.values import Casualty, DiceRoll, Performance
 from ledger.errors import UnknownMatch
-from ledger.projections.appliers import add_item
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
@@ -38,10 +36,6 @@ from ledger.reports.match_model import (
     PlayerSheet,
     SideSheet,
 )
-
-FANS_BOUGHT = ("SidelinePurchased", "SidelineReleased")
-"""Events that may change a team's fans between two of its history lines (which only a
-milestone writes: a registration, a game, a close...)."""
 
 
 def match_sheet(ledger: LeagueLedger, queries: Queries, match_id: str) -> MatchSheet:
@@ -205,7 +199,7 @@ def side(
             treasury_lines(queries, team, seqs), key=lambda line: (line.seq, line.line)
         )
     ]
-    before, after = fans(ledger, queries, team, seq, max(seqs))
+    before, after = fans(queries, team, seq, max(seqs))
     return sheet.model_copy(update={"gold": gold, "fans_before": before, "fans_after": after})
 
 
@@ -214,45 +208,14 @@ def treasury_lines(queries: Queries, team: str, seqs: list[int]) -> list[Treasur
     return queries.rows(TreasuryLine, t.c.team_id == team, t.c.seq.in_(seqs))
 
 
-def fans(
-    ledger: LeagueLedger, queries: Queries, team: str, seq: int, last: int
-) -> tuple[int | None, int | None]:
-    """The team's fans before the match and after it (and its close): from its history
-    lines, with the fans it bought or let go since the line before the match (a draft's
-    Dedicated Fans), counted as the fold counts them."""
+def fans(queries: Queries, team: str, seq: int, last: int) -> tuple[int | None, int | None]:
+    """The team's fans as it took the field and after the match (and its close), from the
+    history lines the fold wrote for them."""
     t = table_of(TeamHistoryLine)
-    lines = queries.rows(TeamHistoryLine, t.c.team_id == team, t.c.seq <= last)
-    earlier = [line for line in lines if line.seq < seq]
+    lines = queries.rows(TeamHistoryLine, t.c.team_id == team, t.c.seq >= seq, t.c.seq <= last)
+    at_match = next((line for line in lines if line.seq == seq), None)
     after = max(lines, key=lambda line: line.seq).fans if lines else None
-    if not earlier:
-        return None, after
-    previous = max(earlier, key=lambda line: line.seq)
-    r = table_of(EventRef)
-    bought = queries.rows(
-        EventRef,
-        r.c.ref == f"team:{team}",
-        r.c.seq > previous.seq,
-        r.c.seq < seq,
-        r.c.event_type.in_(FANS_BOUGHT),
-    )
-    row = queries.team(team).model_copy(update={"fans": previous.fans})
-    for ref in sorted(bought, key=lambda ref: ref.seq):
-        if not ref.voided:
-            row = sideline_moved(queries, row, read_event(ledger, queries, ref.seq))
-    return row.fans, after
-
-
-def sideline_moved(queries: Queries, team: TeamRow, event: ev.LedgerEvent | None) -> TeamRow:
-    items = queries.ruleset.sideline_items(team)
-    moves: list[tuple[str, int]] = []
-    if isinstance(event, ev.SidelinePurchased):
-        moves = [(p.item, p.count) for p in event.purchases]
-    elif isinstance(event, ev.SidelineReleased):
-        moves = [(event.item, -event.count)]
-    for item, count in moves:
-        found = items.get(item)
-        team = add_item(team, item, count, found.counts_as if found else "staff")
-    return team
+    return (at_match.fans_before if at_match else None), after
 
 
 def players(

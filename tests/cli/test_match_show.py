@@ -224,3 +224,16 @@ def test_a_fixture_not_yet_played_is_shown_as_scheduled(league: Path) -> None:
     out = run_ledger(league, "match", "show", first).out
     assert "Not recorded yet (scheduled)." in out
     assert " v " in out.splitlines()[0]
+
+
+def test_fans_bought_before_the_game_count_as_the_team_took_the_field(
+    league: Path, tmp_path: Path
+) -> None:
+    """Dedicated Fans bought at the draft (BB2020, 10,000 each) are the fans the game's
+    roll starts from: 1 + 2 bought = 3 before, a win and a 5 make it 4 after."""
+    run_ledger(league, "team", "buy", "reavers", "dedicated_fans", "--count", "2", check=True)
+    report = tmp_path / "g1.yaml"
+    report.write_text(REPORT)
+    run_ledger(league, "match", "record", str(report), "--roll", check=True)
+    reavers = {s["team_id"]: s for s in sheet(league)["sides"]}["reavers"]
+    assert (reavers["fans_before"], reavers["fans_after"]) == (3, 4)
