@@ -60,3 +60,18 @@ def run_argv(argv: list[str], env: dict[str, str | None] | None = None) -> Outco
     return Outcome(
         code, out.getvalue().decode(errors="replace"), err.getvalue().decode(errors="replace")
     )
+
+
+def ledger_from_script(folder: Path, script: str) -> Path:
+    """A ledger in ``folder`` made by ``ledger run`` of ``script`` (one unit)."""
+    (folder / "setup.ledger").write_text(script)
+    db = folder / "owl.db"
+    run_ledger(db, "run", str(folder / "setup.ledger"), check=True)
+    return db
+
+
+def copy_of(template: Path, folder: Path) -> Path:
+    """A fresh copy of a closed ledger file, for a test to change."""
+    db = folder / template.name
+    db.write_bytes(template.read_bytes())
+    return db

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.inprocess import Outcome, run_ledger
+from tests.cli.inprocess import Outcome, copy_of, ledger_from_script, run_ledger
 
 LEAGUE_SCRIPT = """
 league create owl --name "Old World League" --ruleset bb2020
@@ -61,21 +61,13 @@ def still_works(db: Path) -> None:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("template")
-    script = folder / "setup.ledger"
-    script.write_text(LEAGUE_SCRIPT)
-    db = folder / "owl.db"
-    done = run_ledger(db, "run", str(script))
-    assert done.code == 0, done.err
-    return db
+    return ledger_from_script(tmp_path_factory.mktemp("template"), LEAGUE_SCRIPT)
 
 
 @pytest.fixture
 def league(template: Path, tmp_path: Path) -> Path:
     """A fresh copy of a league of two teams (the template's ledger is closed)."""
-    db = tmp_path / "owl.db"
-    db.write_bytes(template.read_bytes())
-    return db
+    return copy_of(template, tmp_path)
 
 
 def report_file(tmp_path: Path, text: str, name: str = "game.yaml") -> Path:

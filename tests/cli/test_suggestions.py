@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ledger.errors import UnknownPlayer, did_you_mean
-from tests.cli.inprocess import run_ledger
+from tests.cli.inprocess import copy_of, ledger_from_script, run_ledger
 
 SETUP = """\
 league create owl --name "Old World League" --ruleset bb2020
@@ -22,19 +22,12 @@ team hire rats gutter_runner Skweek --number 1
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("suggest")
-    script = folder / "setup.ledger"
-    script.write_text(SETUP)
-    db = folder / "owl.db"
-    run_ledger(db, "run", str(script), check=True)
-    return db
+    return ledger_from_script(tmp_path_factory.mktemp("suggest"), SETUP)
 
 
 @pytest.fixture
 def league(template: Path, tmp_path: Path) -> Path:
-    db = tmp_path / "owl.db"
-    db.write_bytes(template.read_bytes())
-    return db
+    return copy_of(template, tmp_path)
 
 
 def test_a_misspelt_player_is_answered_with_the_one_meant(league: Path) -> None:
