@@ -3,7 +3,7 @@
 Source texts: shared/seeds/000_e199eb2e30fe6ef5.txt (ZAL Season 5 house rules: 3a admitted
 teams, 3d apothecaries, 3j home-grown stars) on top of LRB6 (Blood Bowl Competition Rules
 2010) team lists, star players and skill list. Readings are in
-ledger/rules/lrb6_zal/data/README.md.
+ledger/rules/lrb6/data/README.md (the lists lrb6 and lrb6-zal share).
 
 Skill names are compared exactly as stored: LRB6 skills take no parameters, and the one
 normalisation made in the data (LRB6's "Claw/Claws" heading and the "Claw" spelling on some
@@ -19,7 +19,7 @@ import pytest
 from ledger.rules import schema
 from ledger.rules.schema import SkillList, StarPlayerList, TeamList, load_team_lists, load_yaml
 
-DATA = Path(schema.__file__).resolve().parent / "lrb6_zal" / "data"
+DATA = Path(schema.__file__).resolve().parent / "lrb6" / "data"
 
 # ZAL Season 5, rule 3a (ids of the LRB6 team lists; "Elf" and "Pro-Elf" are one list).
 ZAL_ADMITTED = {

@@ -168,7 +168,7 @@ def test_casualty_spp_only_for_a_block_or_a_foul(
     ],
 )
 def test_spp_levels_titles_and_star_player_rolls(spp: int, title: str, rolls: int) -> None:
-    from ledger.rules.lrb6_zal.advancement import level
+    from ledger.rules.lrb6.advancement import level
 
     found = level(tables(), spp)
     assert (found.title, found.rolls) == (title, rolls)

@@ -8,6 +8,9 @@ roll comes the Ageing Roll: 2D6 against the hurdle of the player's title; a fail
 a second 2D6 on the ageing effects (2-8 Niggling Injury, 9 -1 AV, 10 -1 MA, 11 -1 AG,
 12 -1 ST). Skills add no value: ZAL 18 drops LRB6's Value Modifiers Table (an option).
 
+The roll itself is LRB6's (``ledger.rules.lrb6.advancement``) with ZAL's double (any GASP
+skill) in this edition's tables; the Ageing Roll is ZAL's own.
+
 Worked example: a Lineman reaches 16 SPP and takes his second roll: 3+4 = 7, a General
 skill (Block). Veterans age on 4+; he rolls 3, fails, and rolls 9 on the effects: -1 AV.
 """
@@ -17,24 +20,14 @@ from __future__ import annotations
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import DiceRoll, Effect
-from ledger.rules.lrb6_zal.tables import SppLevel, Tables, band, skills
+from ledger.rules.lrb6 import advancement as lrb6
+from ledger.rules.lrb6.advancement import ROLL, dice_of, rolls_taken
+from ledger.rules.lrb6.tables import band
+from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.protocol import AdvancementResult
-from ledger.rules.schema import Position, Skill
-from ledger.words import possessive
+from ledger.rules.schema import Position
 
-ROLL, AGEING, EFFECT = "star_roll", "ageing", "ageing_effect"
-
-
-def level(t: Tables, spp: int) -> SppLevel:
-    return [lv for lv in t.spp_levels if spp >= lv.start][-1]
-
-
-def rolls_taken(player: PlayerRow) -> int:
-    return sum(1 for a in player.advancements if a.get("kind") == ROLL)
-
-
-def rolls_due(t: Tables, player: PlayerRow) -> int:
-    return level(t, player.spp_earned).rolls - rolls_taken(player)
+AGEING, EFFECT = "ageing", "ageing_effect"
 
 
 def hurdle(t: Tables, roll_number: int, by: str) -> tuple[str, int]:
@@ -46,33 +39,6 @@ def hurdle(t: Tables, roll_number: int, by: str) -> tuple[str, int]:
     granting = next(lv for lv in t.spp_levels if lv.rolls == max(1, min(roll_number, last)))
     title = granting.ageing or granting.title
     return title, t.ageing.target(title)
-
-
-def dice_of(event: PlayerAdvanced, purpose: str) -> DiceRoll | None:
-    return next((d for d in event.dice if d.purpose == purpose and d.dice == "2D6"), None)
-
-
-def is_double(roll: DiceRoll) -> bool:
-    return roll.values[0] == roll.values[1]
-
-
-def find_skill(name: str) -> Skill | None:
-    return next((s for s in skills().skills if s.name.casefold() == name.casefold()), None)
-
-
-def skill_categories(t: Tables, roll: DiceRoll, position: Position, roster: str) -> set[str]:
-    """ZAL 17: normal access on 2-9; on a double any GASP skill (and the player's own
-    double access), Skaven and Chaos Dwarfs a Mutation too."""
-    allowed: set[str] = set(position.primary)
-    if is_double(roll):
-        allowed |= {*t.star_roll.double_categories, *position.secondary}
-        if roster in t.star_roll.mutation_on_double:
-            allowed.add("M")
-    return allowed
-
-
-def improvements(player: PlayerRow, stat: str) -> int:
-    return sum(1 for a in player.advancements if a.get("characteristic") == stat)
 
 
 def ageing_effect(
@@ -96,14 +62,6 @@ def ageing_effect(
     return effect
 
 
-def value_of(t: Tables, event: PlayerAdvanced, double_access: bool) -> int:
-    """LRB6 p.27 Value Modifiers Table (applied only under the value_modifiers option)."""
-    v = t.value_modifiers
-    if event.characteristic:
-        return int(getattr(v, event.characteristic, 0))  # 0: a replayed BB2020 +PA
-    return v.double_skill if double_access else v.normal_skill
-
-
 def result(
     t: Tables,
     player: PlayerRow,
@@ -112,18 +70,10 @@ def result(
     priced: bool,
     by: str,
 ) -> AdvancementResult:
-    """No SPP are spent (ZAL counts rolls by SPP earned); the ageing effect comes with it."""
+    """LRB6's roll (no SPP spent, priced only under the option), with its ageing effect."""
     aged = ageing_effect(t, player, position, event, by)
-    skill = find_skill(event.skill or "")
-    primary = position.primary if position else ()
-    double_access = skill is not None and skill.category not in primary
-    return AdvancementResult(
-        spp_cost=0,
-        value_increase=value_of(t, event, double_access) if priced else 0,
-        skill=None if event.characteristic else event.skill,
-        characteristic=event.characteristic,
-        injuries=(aged,) if aged else (),
-    )
+    rolled = lrb6.result(t, position, event, priced)
+    return rolled.model_copy(update={"injuries": (aged,) if aged else ()})
 
 
 # --- checks before a roll is recorded -------------------------------------------------------
@@ -132,16 +82,9 @@ def result(
 def problems(
     t: Tables, player: PlayerRow, position: Position | None, event: PlayerAdvanced, by: str
 ) -> list[str]:
-    if event.kind != ROLL:
-        return ["LRB6/ZAL players improve by Star Player Rolls: use kind star_roll (ZAL 17)"]
-    if player.status != "active" or player.kind == "star" or position is None:
-        return [f"{player.name} takes no Star Player Rolls ({player.status}, {player.kind})"]
-    if rolls_due(t, player) < 1:
-        title = level(t, player.spp_earned).title
-        return [
-            f"{player.name} has {player.spp_earned} SPP ({title}) and has taken"
-            f" {rolls_taken(player)} Star Player Rolls: none is due"
-        ]
+    found = lrb6.due_problems(t, player, position, event)
+    if found or position is None:
+        return found
     roll, ageing = dice_of(event, ROLL), dice_of(event, AGEING)
     if roll is None or ageing is None:
         return [
@@ -149,7 +92,7 @@ def problems(
             " Roll that follows it (ageing; ZAL 19)"
         ]
     found = ageing_problems(t, player, event, ageing, by)
-    return found + choice_problems(t, player, position, event, roll)
+    return found + lrb6.choice_problems(t, player, position, event, roll, "ZAL 17")
 
 
 def ageing_problems(
@@ -165,48 +108,4 @@ def ageing_problems(
         ]
     if not failed and effect is not None:
         return [f"an Ageing Roll of {ageing.total} passes the {title} hurdle ({target}+)"]
-    return []
-
-
-def choice_problems(
-    t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced, roll: DiceRoll
-) -> list[str]:
-    if bool(event.skill) == bool(event.characteristic):
-        return ["a Star Player Roll gives a skill or a characteristic: name one of them"]
-    if event.characteristic:
-        return characteristic_problems(t, player, event.characteristic, roll)
-    return skill_problems(t, player, position, event.skill or "", roll)
-
-
-def characteristic_problems(t: Tables, player: PlayerRow, stat: str, roll: DiceRoll) -> list[str]:
-    allowed = t.star_roll.characteristics.get(roll.total, ())
-    if stat not in allowed:
-        what = " or ".join(s.upper() for s in allowed) or "no characteristic, only a skill"
-        return [f"a Star Player Roll of {roll.total} gives {what}, not +1 {stat.upper()}"]
-    if improvements(player, stat) >= t.star_roll.max_increase:
-        return [
-            f"{possessive(player.name)} {stat.upper()} has been raised {improvements(player, stat)}"
-            f" times: no more than {t.star_roll.max_increase} points (ZAL 17)"
-        ]
-    current, cap = getattr(player, stat), t.star_roll.maximum[stat]
-    if current + 1 > cap:
-        return [f"{possessive(player.name)} {stat.upper()} is {current}: at most {cap} (ZAL 17)"]
-    return []
-
-
-def skill_problems(
-    t: Tables, player: PlayerRow, position: Position, name: str, roll: DiceRoll
-) -> list[str]:
-    skill = find_skill(name)
-    if skill is None or skill.category == "T":
-        return [f"'{name}' is not a skill a player can learn in LRB6"]
-    allowed = skill_categories(t, roll, position, player.roster)
-    if skill.category not in allowed:
-        kind = "a double" if is_double(roll) else f"a roll of {roll.total}"
-        return [
-            f"{skill.name} ({skill.category}) is not open to a {position.name} on {kind}"
-            f" (categories {''.join(sorted(allowed))}; ZAL 17)"
-        ]
-    if any(s.casefold() == skill.name.casefold() for s in player.skills):
-        return [f"{player.name} already has {skill.name}"]
     return []

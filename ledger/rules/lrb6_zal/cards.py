@@ -23,7 +23,8 @@ from ledger.domain.values import Casualty, DiceRoll
 from ledger.errors import InvalidInput, NotAllowed
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Gold, Hurt, Leaves
-from ledger.rules.lrb6_zal import casualties
+from ledger.rules.lrb6 import casualties
+from ledger.rules.lrb6.tables import tables as lrb6_tables
 from ledger.rules.lrb6_zal.tables import Tables, share_of, take
 from ledger.rules.protocol import DiceNeed
 from ledger.words import possessive
@@ -208,7 +209,7 @@ def practice_casualty(
         DiceRoll(purpose=p, dice=d, values=dice.roll(recorded, p, d, player), subject=player)
         for p, d in (("casualty_d6", "D6"), ("casualty_d8", "D8"))
     ]
-    found = casualties.from_dice(t, rolls)
+    found = casualties.from_dice(lrb6_tables(), rolls)
     if found is None:
         return None
     outcome, effects = found

@@ -1,9 +1,14 @@
 """LRB6 with the Zürchheim Alchemists' League Season 5 rules, ruleset id ``lrb6-zal``.
 
 Source: shared/seeds/000_e199eb2e30fe6ef5.txt (cited "ZAL n" and by table name) on the
-Blood Bowl Living Rulebook 6 (Competition Rules 2010) for what the seed leans on: team
-lists, star players, skills (data/, see data/README.md) and the casualty table
-(data/tables.yaml). Readings of ambiguous passages: docs/rulesets/lrb6-zal.md.
+Blood Bowl Living Rulebook 6 (Competition Rules 2010). An overlay one level deep: the class
+subclasses ``LRB6`` (ledger/rules/lrb6/) and keeps what ZAL leaves alone - the team lists,
+star players and skills, the Casualty Table, the characteristic limits - overriding what
+ZAL changes: a Team Rating with SPP (8a) instead of team value, the Handicap Table instead
+of inducements (8), its gate, FAME, Match Winnings and Fan Factor tables instead of p.28's,
+no spiralling expenses and no value increases (18), Ageing (19), forfeits (9), Star
+Players and freebooters (3f-3k), bounties (21) and cards (8b, 8d). ZAL's numbers are in
+data/tables.yaml. Readings of ambiguous passages: docs/rulesets/lrb6-zal.md.
 
 Worked example (a first match): Reavers (TR 102) host the Gouged Eye (TR 125), 23 points
 higher, so the Reavers may name 2 MVPs (one each, plus one bonus MVP from the Handicap
@@ -15,21 +20,21 @@ keeps their Fan Factor.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, LeagueView, MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import Casualty, DiceRoll, Effect, Hireling, TeamSheet
+from ledger.domain.values import Casualty, Hireling, TeamSheet
 from ledger.errors import LedgerError
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.base import rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Heals, Spp
+from ledger.rules.effects import Effects, Spp
+from ledger.rules.lrb6 import LRB6
+from ledger.rules.lrb6.ruleset import recoveries
 from ledger.rules.lrb6_zal import (
     advancement,
     bounties,
     cards,
-    casualties,
     checks,
     hiring,
     postgame,
@@ -38,22 +43,20 @@ from ledger.rules.lrb6_zal import (
 from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
-from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
-from ledger.rules.schema import Position, StarPlayer
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
+from ledger.rules.schema import StarPlayer
 
 
-class LRB6ZAL(BaseRuleset):
+class LRB6ZAL(LRB6):
     id = "lrb6-zal"
     name = "LRB6 with ZAL Season 5 rules"
     source = "Zürchheim Alchemists' League rules, Season 5, on the Living Rulebook 6 (2010)"
     """The books, as ``ledger rulesets`` names them (seed 000 in the docstrings)."""
-    aliases = ("lrb6", "zal", "lrb6zal")
-    data_dir = Path(__file__).parent / "data"
+    aliases = ("zal", "lrb6zal")
     Options = ZalOptions
     value_labels = {"tr": "TR"}
     rating_key = "tr"
     features = frozenset({"bounties", "cards"})
-    casualty_dice = casualties.DICE
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"winnings_roll": "2D6", "fame_in_winnings": True},
@@ -140,24 +143,6 @@ class LRB6ZAL(BaseRuleset):
 
     # --- values -------------------------------------------------------------------------------
 
-    def starting_profile(self, player: PlayerRow) -> Position | StarPlayer | None:
-        try:
-            if player.kind == "star":
-                return self.star(player.position)
-            return self.position(player.roster, player.position)
-        except LedgerError:
-            return None  # a what-if replay of another edition's position
-
-    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
-        """ZAL 19 (and LRB6): never reduced by more than 2 points, never below 1."""
-        value = getattr(player, stat)
-        if value is None or better:
-            return None if value is None else int(value + 1)
-        profile = self.starting_profile(player)
-        start = getattr(profile, stat, value) if profile else value
-        floor = max(tables().ageing.min_value, start - tables().ageing.max_reduction)
-        return int(min(value, max(floor, value - 1)))
-
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
         """The roster's Team Rating: every player on the roster, injured or not."""
         counted = [p for p in players if p.status in ON_ROSTER]
@@ -213,15 +198,8 @@ class LRB6ZAL(BaseRuleset):
             if c.victim in theirs or (c.victim not in ours and c.inflicted_by in ours)
         )
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
-        return casualties.problems(tables(), casualty)
-
-    def casualty_from_report(
-        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
-    ) -> tuple[str, tuple[Effect, ...]]:
-        return casualties.from_report(tables(), outcome, effects, dice)
-
     def sides(self, match: MatchRecorded, view: LeagueView, league_id: str) -> tuple[Side, ...]:
+        """Each side with its Team Rating for the match (ZAL 8a) instead of team value."""
         found = []
         for sheet in (match.home, match.away):
             team = view.get(TeamRow, league_id, sheet.team)
@@ -305,11 +283,18 @@ class LRB6ZAL(BaseRuleset):
             return None
         return row.winnings.get(team, 0)
 
-    # --- advancement ---------------------------------------------------------------------------
+    # --- before a game -----------------------------------------------------------------------
 
-    def position_of(self, player: PlayerRow) -> Position | None:
-        profile = self.starting_profile(player)
-        return profile if isinstance(profile, Position) else None
+    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        """ZAL 8: 'The Inducement Descriptions - p.69 - are not applied'."""
+        return {}
+
+    def inducement_budget(
+        self, value: int, other_value: int, other_spent: int, treasury: int
+    ) -> Budget:
+        return Budget(petty_cash=0, treasury=0, why="ZAL 8: the Handicap Table, no inducements")
+
+    # --- advancement ---------------------------------------------------------------------------
 
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
         position, opts = self.position_of(player), self.opts
@@ -327,13 +312,3 @@ class LRB6ZAL(BaseRuleset):
 
 def sheet_ids(sheet: TeamSheet) -> set[str]:
     return {p.player for p in sheet.players} | {h.id for h in sheet.hirelings}
-
-
-def recoveries(sides: tuple[Side, ...]) -> Effects:
-    """Players who had to miss this match are back for the next (LRB6 p.25)."""
-    return [
-        Heals(player=p.player_id, what="miss_next_game", note="missed this match")
-        for side in sides
-        for p in side.players
-        if p.miss_next_game and p.status in ON_ROSTER
-    ]

@@ -13,40 +13,17 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
-from ledger.domain.values import Characteristic, Effect
-from ledger.rules.schema import Frozen, SkillCategory, SkillList, load_yaml
+from ledger.rules.lrb6 import tables as lrb6
+from ledger.rules.lrb6.tables import Band, Range, Staff, StarRoll, ValueModifiers
+from ledger.rules.schema import Frozen, load_yaml
 
 DATA = Path(__file__).parent / "data"
 
 Share = Literal["all", "half", "none"]
-
-
-class Range(Frozen):
-    """A closed range of a roll, a rating or a number of fans: ``{from: 11, to: 20}``."""
-
-    start: int = Field(alias="from")
-    end: int = Field(alias="to")
-
-    def holds(self, value: int) -> bool:
-        return self.start <= value <= self.end
-
-
-class Band(Range):
-    outcome: str
-    name: str = ""
-    effects: tuple[Effect, ...] = ()
-
-    @model_validator(mode="before")
-    @classmethod
-    def _single_effect(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "effect" in data:
-            data = {**data, "effects": (data["effect"],)}
-            del data["effect"]
-        return data
 
 
 class ShareBand(Range):
@@ -62,10 +39,7 @@ class RiseBand(Range):
     rise: int
 
 
-class SppLevel(Frozen):
-    start: int = Field(alias="from")
-    title: str
-    rolls: int
+class SppLevel(lrb6.SppLevel):
     ageing: str | None = None
     """The ZAL 19 hurdle title this level's roll is aged under."""
 
@@ -83,23 +57,6 @@ class Ageing(Frozen):
 
     def target(self, title: str) -> int:
         return next(h.target for h in self.hurdles if h.title == title)
-
-
-class StarRoll(Frozen):
-    characteristics: dict[int, tuple[Characteristic, ...]]
-    double_categories: tuple[SkillCategory, ...]
-    mutation_on_double: tuple[str, ...]
-    max_increase: int
-    maximum: dict[Characteristic, int]
-
-
-class ValueModifiers(Frozen):
-    normal_skill: int
-    double_skill: int
-    ma: int
-    av: int
-    ag: int
-    st: int
 
 
 class TeamRatingTable(Frozen):
@@ -156,13 +113,6 @@ class FanFactor(Frozen):
     start_max: int
 
 
-class Staff(Frozen):
-    name: str
-    price: int
-    max: int
-    not_for: tuple[str, ...] = ()
-
-
 class Stars(Frozen):
     from_match: int
     max_count: int
@@ -209,7 +159,6 @@ class Tables(Frozen):
     hirelings: Hirelings
     forfeit: Forfeit
     cards: Cards
-    casualty_table: tuple[Band, ...]
 
     @model_validator(mode="after")
     def _levels_name_known_hurdles(self) -> Tables:
@@ -223,15 +172,6 @@ class Tables(Frozen):
 @cache
 def tables() -> Tables:
     return load_yaml(DATA / "tables.yaml", Tables)
-
-
-@cache
-def skills() -> SkillList:
-    return load_yaml(DATA / "skills.yaml", SkillList)
-
-
-def band(bands: tuple[Band, ...], roll: int) -> Band | None:
-    return next((b for b in bands if b.holds(roll)), None)
 
 
 def share_of(bands: tuple[ShareBand, ...], roll: int) -> Share:

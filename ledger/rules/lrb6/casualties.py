@@ -1,4 +1,4 @@
-"""The LRB6 Casualty Table (Competition Rules p.25), which ZAL 15 sends casualties to.
+"""The LRB6 Casualty Table (Competition Rules p.25), shared by lrb6 and lrb6-zal (ZAL 15).
 
 A casualty is a D68: a D6 for the tens (1-3 Badly Hurt, 4-5 a Serious Injury, 6 Dead) and a
 D8 for the units. A report may give it as one number (``roll: 47``), as the two dice of a
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import InvalidDice, InvalidInput
 from ledger.rules.base import checked_effects
-from ledger.rules.lrb6_zal.tables import Band, Tables, band
+from ledger.rules.lrb6.tables import Band, Tables, band
 
 DICE = {"casualty": "D68", "casualty_d6": "D6", "casualty_d8": "D8"}
 """Purposes a report may give for a casualty, with their dice."""
