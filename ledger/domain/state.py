@@ -38,9 +38,12 @@ class Record(BaseModel):
         if deep:
             return super().model_copy(update=update, deep=True)
         values = dict(self.__dict__)
+        fields_set = self.__pydantic_fields_set__
         if update:
             values.update(update)
-        return trusted(type(self), values, self.__pydantic_fields_set__ | set(update or ()))
+            if not fields_set.issuperset(update):
+                fields_set = fields_set | update.keys()
+        return trusted(type(self), values, fields_set)  # the set is never changed in place
 
     @classmethod
     def build(cls, **values: Any) -> Self:
@@ -80,7 +83,7 @@ class Line(Record):
 R = TypeVar("R", bound=Record)
 
 PlayerStatus = Literal["active", "retired", "dead", "fired", "left"]
-"""``retired`` is BB2020's Temporarily Retiring: on the roster, not in CTV, not playing."""
+"""``retired`` is BB2025's Temporarily Retiring: on the roster, not in CTV, not playing."""
 ON_ROSTER: tuple[PlayerStatus, ...] = ("active", "retired")
 """The statuses of a team's current players (counted in its 16); the rest are former."""
 
@@ -131,7 +134,7 @@ class TeamRow(Record):
     roster: str
     treasury: int = 0
     fans: int = 0
-    """Dedicated Fans (BB2020) or Fan Factor (older editions)."""
+    """Dedicated Fans (BB2025) or Fan Factor (older editions)."""
     rerolls: int = 0
     staff: dict[str, int] = {}
     """Sideline staff and other bought items by id: assistant_coach, cheerleader,
@@ -142,7 +145,7 @@ class TeamRow(Record):
     values: dict[str, int] = {}
     """The ruleset's team figures, e.g. ``{"tv": ..., "ctv": ...}`` or ``{"tr": ...}``."""
     rating: int = 0
-    """The ruleset's headline figure (TV for BB2020, TR for the older editions)."""
+    """The ruleset's headline figure (TV for BB2025, TR for the older editions)."""
     games: int = 0
     open_games: tuple[str, ...] = ()
     """Matches whose post-game sequence the team has not closed yet."""
@@ -478,7 +481,11 @@ def on_roster(players: Iterable[PlayerRow]) -> list[PlayerRow]:
 def roster_of(view: LeagueView, league_id: str, team_id: str) -> list[PlayerRow]:
     """A team's current players, asked of the store by status: a team's former players
     (the dead, fired and departed of every past season) grow with its history, and
-    reading them all on every command would make commands slower as a league ages."""
+    reading them all on every command would make commands slower as a league ages.
+    A store that keeps each roster itself (the fold's in-memory store) is asked for it."""
+    kept = getattr(view, "roster", None)
+    if kept is not None:
+        return kept(league_id, team_id)  # type: ignore[no-any-return]
     found = [
         p
         for status in ON_ROSTER

@@ -21,6 +21,7 @@ from ledger.domain.state import (
     TeamRow,
     roster_of,
 )
+from ledger.domain.values import Casualty
 from ledger.projections.fold import Fold
 from ledger.projections.members import MEMBER_APPLIERS
 from ledger.projections.submissions import SUBMISSION_APPLIERS
@@ -126,7 +127,7 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
 
 def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str) -> PlayerRow:
     """A journeyman or mercenary who played keeps his SPP and loses the Loner he played
-    with, unless his position has Loner anyway (BB2020 'Hiring, Firing and Temporarily
+    with, unless his position has Loner anyway (BB2025 'Hiring, Firing and Temporarily
     Retiring' step 5; ZAL 3k: "If a normally recruited player of this type usually has
     Loner, e.g. Trolls, he nevertheless retains" it)."""
     match = f.store.get(MatchRow, f.league_id, match_id)
@@ -302,15 +303,21 @@ def winner(e: ev.MatchRecorded) -> str | None:
 def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
     """Per-player counters and match lines: facts of the game, in no edition's terms."""
     counted = e.kind not in ("exhibition", "unplayed")
+    inflicted_by: dict[str, list[Casualty]] = {}
+    injuries: dict[str, str] = {}
+    for casualty in e.casualties:
+        if casualty.inflicted_by is not None:
+            inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
+        injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
+    seasons = (e.season,) if e.season else ()
     for sheet in e.sheets():
         for performance in sheet.players:
             player = f.player(performance.player)
             if player is None:
                 continue
-            inflicted = [c for c in e.casualties if c.inflicted_by == player.player_id]
+            inflicted = inflicted_by.get(player.player_id, [])
             spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
             kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
-            injury = next((c.outcome for c in e.casualties if c.victim == player.player_id), "")
             if counted:  # counters only: the player's value is unchanged
                 f.store.put(
                     player.model_copy(
@@ -323,8 +330,10 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                             "casualties_all": player.casualties_all + len(inflicted),
                             "kills": player.kills + kills,
                             "mvps": player.mvps + performance.mvps,
-                            "seasons": tuple(
-                                sorted({*player.seasons, *([e.season] if e.season else [])})
+                            "seasons": (
+                                player.seasons
+                                if not seasons or e.season in player.seasons
+                                else tuple(sorted({*player.seasons, *seasons}))
                             ),
                         }
                     )
@@ -345,7 +354,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                     kills=kills,
                     mvps=performance.mvps,
                     spp=earned.get(player.player_id, 0),
-                    injury=injury,
+                    injury=injuries.get(player.player_id, ""),
                 )
             )
 

@@ -115,7 +115,7 @@ def describe(event: ev.LedgerEvent, name_of: Callable[[str], str | None] | None 
     """The event in words; ``name_of`` turns the player id an event names into his name."""
     describer = DESCRIBERS.get(type(event))
     text = describer(event) if describer else type(event).__name__
-    player = getattr(event, "player", None)
+    player = vars(event).get("player")
     if name_of is not None and isinstance(player, str) and (name := name_of(player)):
         text = text.replace(f"player {player}", name)
     return text
@@ -131,11 +131,12 @@ def also_voided(closes: Sequence[int]) -> str:
 
 def refs(event: ev.LedgerEvent) -> list[str]:
     """``team:<id>``, ``player:<id>``, ``match:<id>`` for every entity the event names."""
+    fields = vars(event)  # not getattr: a missing attribute of a model is slow to miss
     found: list[str] = ["league"]
-    for name, prefix in (("team", "team"), ("player", "player"), ("match", "match")):
-        value = getattr(event, name, None)
+    for name in ("team", "player", "match"):
+        value = fields.get(name)
         if isinstance(value, str):
-            found.append(f"{prefix}:{value}")
+            found.append(f"{name}:{value}")
     if isinstance(event, ev.MatchRecorded):
         # Players who merely played are found through their game lines (rm_player_games);
         # a casualty changes a player's record, so it is referenced here.
@@ -143,7 +144,7 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         found += [f"player:{c.victim}" for c in event.casualties]
     if isinstance(event, ev.EventCorrected):
         found.append(f"event:{event.target}")
-    submission = getattr(event, "submission", None)
+    submission = fields.get("submission")
     if isinstance(submission, str):
         found.append(f"submission:{submission}")
     if isinstance(event, ev.TeamRedrafted):

@@ -236,22 +236,21 @@ class Fold:
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
         closes = self.voided_with(event)
         summary = describe(event, self.player_name) + also_voided(closes)
+        first = EventRef.build(
+            league_id=self.league_id,
+            seq=event.seq,
+            ref="",
+            event_type=type(event).__name__,
+            recorded_by=event.recorded_by,
+            recorded_at=event.timestamp.isoformat(),
+            reason=event.reason,
+            summary=summary,
+            voided=voided,
+            account=event.account,
+            acting_as=event.acting_as,
+        )
         for ref in sorted({*refs(event), *(f"event:{seq}" for seq in closes)}):
-            self.store.emit(
-                EventRef.build(
-                    league_id=self.league_id,
-                    seq=event.seq,
-                    ref=ref,
-                    event_type=type(event).__name__,
-                    recorded_by=event.recorded_by,
-                    recorded_at=event.timestamp.isoformat(),
-                    reason=event.reason,
-                    summary=summary,
-                    voided=voided,
-                    account=event.account,
-                    acting_as=event.acting_as,
-                )
-            )
+            self.store.emit(first.model_copy(update={"ref": ref}))
 
     # --- effects decided by the ruleset --------------------------------------------------------
 
@@ -260,15 +259,22 @@ class Fold:
     ) -> dict[str, int]:
         """Apply a ruleset's effects; returns SPP earned per player for the game lines."""
         earned: dict[str, int] = {}
+        # SPP earned and not yet written: a player's awards of one game are added up and
+        # written once (they only add, and no effect in between reads them).
+        pending: dict[str, int] = {}
         for effect in effects:
+            if isinstance(effect, Spp):
+                earned[effect.player] = earned.get(effect.player, 0) + effect.amount
+                pending[effect.player] = pending.get(effect.player, 0) + effect.amount
+                continue
+            if pending:
+                self.earn_spp(pending, hirelings)
+                pending = {}
             if isinstance(effect, Gold):
                 self.move_gold(seq, effect.team, effect.amount, effect.kind, effect.note)
             elif isinstance(effect, Fans):
                 team = self.team(effect.team)
                 self.put_team(team.model_copy(update={"fans": team.fans + effect.delta}))
-            elif isinstance(effect, Spp):
-                earned[effect.player] = earned.get(effect.player, 0) + effect.amount
-                self.earn_spp(effect, hirelings)
             elif isinstance(effect, Trophy):
                 team = self.team(effect.team)
                 self.put_team(team.model_copy(update={"trophy": effect.held}))
@@ -285,23 +291,23 @@ class Fold:
                 )
             else:
                 self.change_player(effect)
+        if pending:
+            self.earn_spp(pending, hirelings)
         return earned
 
-    def earn_spp(self, effect: Spp, hirelings: dict[str, Any]) -> None:
-        player = self.player(effect.player)
-        if player is None:
-            if effect.player in hirelings:
-                hireling = hirelings[effect.player]
-                hireling["spp"] = hireling.get("spp", 0) + effect.amount
-            return
-        self.put_player(
-            player.model_copy(
-                update={
-                    "spp": player.spp + effect.amount,
-                    "spp_earned": player.spp_earned + effect.amount,
-                }
+    def earn_spp(self, earned: dict[str, int], hirelings: dict[str, Any]) -> None:
+        for player_id, amount in earned.items():
+            player = self.player(player_id)
+            if player is None:
+                if player_id in hirelings:
+                    hireling = hirelings[player_id]
+                    hireling["spp"] = hireling.get("spp", 0) + amount
+                continue
+            self.put_player(
+                player.model_copy(
+                    update={"spp": player.spp + amount, "spp_earned": player.spp_earned + amount}
+                )
             )
-        )
 
     def change_player(self, effect: Hurt | Leaves | Heals | Forgets) -> None:
         player = self.player(effect.player)

@@ -9,11 +9,11 @@ persisted read models. Both must give the same answers, which tests check.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, Protocol, cast
 
-from ledger.domain.state import LINE_RECORDS, Line, R, Record
+from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
 
 
 class Store(Protocol):
@@ -32,51 +32,109 @@ def bucketed(kind: type[Record]) -> tuple[Fields, ...]:
     return tuple((field,) for field in kind.indexes) + kind.grouped
 
 
+ROSTER: Fields = ("team_id", "status")
+"""The bucket of a team's players by status (``PlayerRow.grouped``)."""
+assert ROSTER in PlayerRow.grouped
+
+
 def matches(record: Record, where: dict[str, Any]) -> bool:
     return all(getattr(record, field) == value for field, value in where.items())
 
 
 class MemoryStore:
-    """Records in dicts, with the indexes the records declare; lines in lists or a sink."""
+    """Records in dicts, with the indexes the records declare; lines in lists or a sink.
+
+    Each index bucket keeps its keys sorted once, until its membership changes: the fold
+    asks for a team's current players many times per event, and a player's record is
+    replaced after every game without leaving its team or status (so without touching
+    the buckets it belongs to).
+    """
 
     def __init__(self, sink: Callable[[Line], None] | None = None) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
         self.index: dict[tuple[type[Record], Fields, tuple[Any, ...]], set[tuple[Any, ...]]] = (
             defaultdict(set)
         )
+        self.ordered: dict[tuple[type[Record], Fields, tuple[Any, ...]], list[tuple[Any, ...]]] = {}
+        """Each bucket's keys in order, kept until the bucket changes."""
+        self.rosters: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+        """Each team's current players' keys in order (``roster_of``), kept until a
+        player joins or leaves it."""
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
         self.sink = sink
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
-        return cast("R | None", self.records[kind].get(tuple(key)))
+        return cast("R | None", self.records[kind].get(key))
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         table = self.records[kind]
-        buckets = [
-            (fields, self.index[(kind, fields, tuple(where[f] for f in fields))])
-            for fields in bucketed(kind)
-            if all(f in where for f in fields)
-        ]
-        if not buckets:
+        best: tuple[Fields, tuple[Any, ...]] | None = None
+        size = 0
+        for fields in bucketed(kind):
+            if all(f in where for f in fields):
+                bucket = (kind, fields, tuple([where[f] for f in fields]))
+                count = len(self.index.get(bucket, ()))
+                if best is None or count < size:
+                    best, size = (fields, bucket[2]), count
+        if best is None:
             indexed: Fields = ()
-            candidates: Iterator[Record] = iter(table.values())
+            candidates: Iterable[Record] = table.values()
         else:
-            indexed, keys = min(buckets, key=lambda bucket: len(bucket[1]))
-            candidates = (table[k] for k in sorted(keys))
+            indexed = best[0]
+            candidates = [table[k] for k in self.sorted_keys((kind, *best))]
         checks = [(f, v) for f, v in where.items() if f not in indexed]
+        if not checks:
+            return cast("list[R]", list(candidates))
         found = [
             r for r in candidates if all(r.__dict__[field] == value for field, value in checks)
         ]
         return cast("list[R]", found)
 
+    def sorted_keys(
+        self, bucket: tuple[type[Record], Fields, tuple[Any, ...]]
+    ) -> list[tuple[Any, ...]]:
+        keys = self.ordered.get(bucket)
+        if keys is None:
+            keys = self.ordered[bucket] = sorted(self.index.get(bucket, ()))
+        return keys
+
+    def roster(self, league_id: str, team_id: str) -> list[PlayerRow]:
+        """A team's current players (on the roster by status), in key order."""
+        keys = self.rosters.get((league_id, team_id))
+        if keys is None:
+            keys = self.rosters[(league_id, team_id)] = sorted(
+                key
+                for status in ON_ROSTER
+                for key in self.index.get((PlayerRow, ROSTER, (team_id, status)), ())
+                if key[0] == league_id
+            )
+        table = self.records[PlayerRow]
+        return [table[key] for key in keys]  # type: ignore[misc]
+
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()
-        old = self.records[kind].get(key)
+        table = self.records[kind]
+        old = table.get(key)
+        new_values, old_values = record.__dict__, old.__dict__ if old is not None else None
         for fields in bucketed(kind):
-            if old is not None:
-                self.index[(kind, fields, tuple(old.__dict__[f] for f in fields))].discard(key)
-            self.index[(kind, fields, tuple(record.__dict__[f] for f in fields))].add(key)
-        self.records[kind][key] = record
+            now = tuple([new_values[f] for f in fields])
+            if old_values is not None:
+                before = tuple([old_values[f] for f in fields])
+                if before == now:
+                    continue
+                self.index[(kind, fields, before)].discard(key)
+                self.ordered.pop((kind, fields, before), None)
+                self.forget_roster(kind, fields, key, before)
+            self.index[(kind, fields, now)].add(key)
+            self.ordered.pop((kind, fields, now), None)
+            self.forget_roster(kind, fields, key, now)
+        table[key] = record
+
+    def forget_roster(
+        self, kind: type[Record], fields: Fields, key: tuple[Any, ...], values: tuple[Any, ...]
+    ) -> None:
+        if kind is PlayerRow and fields == ROSTER:
+            self.rosters.pop((key[0], values[0]), None)
 
     def emit(self, line: Line) -> None:
         if self.sink is not None:
@@ -89,10 +147,23 @@ class MemoryStore:
         return sorted(found, key=lambda r: r.key_values())
 
     def copy(self) -> MemoryStore:
-        """A store that starts where this one stands and goes its own way (records are
-        frozen, so both may share them; a what-if's Monte Carlo samples start from one)."""
-        twin = MemoryStore(self.sink)
-        twin.records.update({kind: dict(table) for kind, table in self.records.items()})
-        twin.index.update({key: set(keys) for key, keys in self.index.items()})
-        twin.lines = {kind: list(lines) for kind, lines in self.lines.items()}
+        """A store that starts where this one stands and goes its own way (a what-if's Monte
+        Carlo samples start from one). Total: every attribute is copied, whatever attributes
+        the store has: dicts down to their values, sets and lists as new ones of the same
+        items. What they hold is shared: records are frozen, keys are tuples, the sink is a
+        function."""
+
+        def copied(value: Any) -> Any:
+            if isinstance(value, dict):
+                value = value.copy()  # a defaultdict keeps its factory
+                for key, item in value.items():
+                    if isinstance(item, (dict, set, list)):
+                        value[key] = copied(item)
+                return value
+            if isinstance(value, (set, list)):
+                return value.copy()  # of frozen records or key tuples
+            return value
+
+        twin = object.__new__(MemoryStore)
+        twin.__dict__.update({name: copied(value) for name, value in vars(self).items()})
         return twin

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ledger.bootstrap import sqlite_engine
-from ledger.domain.state import PlayerRow, PlayerStatus, roster_of
+from ledger.domain.state import ON_ROSTER, PlayerRow, PlayerStatus, roster_of
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
 from ledger.projections.store import MemoryStore
@@ -72,3 +75,34 @@ def test_a_key_found_missing_is_found_once_it_is_put(store: MemoryStore | SqlSto
     found = store.get(PlayerRow, "l", "p1")
     assert found is not None
     assert found.name == "P1"
+
+
+MOVES = st.lists(
+    st.tuples(
+        st.sampled_from(["p1", "p2", "p3", "p4", "p5"]),
+        st.sampled_from(["reavers", "rats"]),
+        st.sampled_from(["active", "retired", "dead", "fired", "left"]),
+        st.integers(min_value=0, max_value=3),
+    ),
+    max_size=40,
+)
+
+
+@given(MOVES)
+def test_kept_rosters_and_buckets_follow_every_change(
+    moves: list[tuple[str, str, str, int]],
+) -> None:
+    """The in-memory store keeps each roster and each bucket's order between changes; after
+    any sequence of hires, transfers, deaths and games they answer as a plain scan would."""
+    store = MemoryStore()
+    for player_id, team, status, games in moves:
+        row = player(player_id, cast(PlayerStatus, status), team=team)
+        row = row.model_copy(update={"games": games})
+        store.put(row)
+        everyone = store.all(PlayerRow)
+        for team_id in ("reavers", "rats"):
+            expected = [p for p in everyone if p.team_id == team_id and p.status in ON_ROSTER]
+            assert roster_of(store, "l", team_id) == expected
+            assert store.select(PlayerRow, league_id="l", team_id=team_id) == [
+                p for p in everyone if p.team_id == team_id
+            ]
