@@ -1,6 +1,6 @@
 """The ledger's performance benchmarks: ``make bench`` (or ``python bench/run.py``).
 
-For ledgers of about 10^4, 10^5 and 10^6 events (synthetic BB2020 leagues made by
+For ledgers of about 10^4, 10^5 and 10^6 events (synthetic BB2025 leagues made by
 ``ledger.generate`` through the real commands, cached under .benchmarks/), it measures:
 
 - the raw floor: the same stored rows read from SQLite and JSON-decoded, nothing else;

@@ -2,7 +2,7 @@
 
     python bench/whatif.py [--db PATH] [--samples N] [--ruleset ID ...] [--workers N]
 
-The league is a synthetic BB2020 season of 16 teams (``ledger generate --teams 16
+The league is a synthetic BB2025 season of 16 teams (``ledger generate --teams 16
 --seasons 1 --seed 2026``: two divisions of eight, every game recorded through the real
 commands), made once and kept in --db (default .benchmarks/whatif-league.db, which git
 ignores). Each ruleset's run is the command a commissioner types, timed from start to

@@ -41,7 +41,7 @@ from ledger.web.demo import DemoAccount, demo_accounts
 )
 @pass_session
 def demo(session: Session, folder: Path, serve: bool) -> None:
-    """Build a demo BB2020 league (4 teams, a full round robin), print its standings and a
+    """Build a demo BB2025 league (4 teams, a full round robin), print its standings and a
     roster, and write its HTML season report."""
     db, report_file = demo_files(session, folder)
     ledger = open_ledger(Settings(sqlite_path=db, user=session.user))

@@ -14,7 +14,7 @@ from ledger.words import plural
 @click.option("--teams", type=click.IntRange(4, 5000), default=16, show_default=True)
 @click.option("--seasons", type=click.IntRange(1, 100), default=1, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--ruleset", "ruleset_id", default="bb2020", show_default=True)
+@click.option("--ruleset", "ruleset_id", default="bb2025", show_default=True)
 @click.option("--division-size", type=click.IntRange(4, 64), default=8, show_default=True)
 @click.option("--slug", default="generated", show_default=True, help="The league's id.")
 @pass_session

@@ -86,7 +86,7 @@ def league() -> None:
     "--ruleset",
     "ruleset_id",
     required=True,
-    help="Ruleset id or alias: bb2020, lrb6-zal, gold4, dz3 (see 'ledger rulesets').",
+    help="Ruleset id or alias: bb2025, lrb6-zal, gold4, dz3 (see 'ledger rulesets').",
 )
 @click.option(
     "--option",

@@ -168,7 +168,7 @@ COMMAND_SUMMARIES = {
     "audit": "Check that the log has not been altered; sign checkpoints of it (docs/audit.md).",
     "completion": "Print the shell completion script for bash, zsh or fish.",
     "correct": "Void or amend EVENT (its number in the league's log; see 'ledger history').",
-    "demo": "Build a demo BB2020 league (4 teams, a full round robin), print its standings"
+    "demo": "Build a demo BB2025 league (4 teams, a full round robin), print its standings"
     " and a roster, and write its HTML season report.",
     "export": "The league's whole log as JSON Lines (a backup that 'ledger import' restores).",
     "generate": "Create a synthetic league of TEAMS teams over SEASONS seasons, every game"

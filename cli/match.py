@@ -108,7 +108,7 @@ def close(
     """Close the post-game sequence of MATCH_ID (after hiring and advancements), for both
     teams or, if either cannot close, for neither.
 
-    A die given as PURPOSE=VALUES goes to the teams that need it: BB2020 Expensive
+    A die given as PURPOSE=VALUES goes to the teams that need it: BB2025 Expensive
     Mistakes are rolled only by a team with 100,000 or more in its treasury, so one
     --die expensive_mistakes=3 closes both teams when only one rolled. When both rolled,
     one value serves both; give TEAM:PURPOSE=VALUES for each when they differ. A die that
@@ -172,7 +172,7 @@ def inducements(
     session: Session, match_id: str, team_id: str, items: tuple[str, ...], reason: str | None
 ) -> None:
     """TEAM_ID buys its inducements for fixture MATCH_ID (none: no --buy). The team with the
-    higher CTV goes first; the other then spends petty cash (BB2020 'Inducements')."""
+    higher CTV goes first; the other then spends petty cash (BB2025 'Inducements')."""
     wanted = dict(parse_count(entry, "--buy") for entry in items)
     session.ledger().buy_inducements(
         session.league(), match_id, team_id, wanted, by=session.user, reason=reason

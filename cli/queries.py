@@ -82,7 +82,7 @@ def print_roster(roster: Roster) -> None:
             ]
         )
     )
-    targets = roster.ruleset == "bb2020"
+    targets = roster.ruleset == "bb2025"
     headers = [
         "#",
         "name",

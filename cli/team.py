@@ -113,7 +113,7 @@ def fire(session: Session, team_id: str, player: str, reason: str | None) -> Non
 @REASON
 @pass_session
 def retire(session: Session, team_id: str, player: str, reason: str | None) -> None:
-    """Temporarily retire PLAYER (BB2020): on the roster, out of CTV and the season."""
+    """Temporarily retire PLAYER (BB2025): on the roster, out of CTV and the season."""
     session.ledger().retire_player(
         session.league(), team_id, player, by=session.user, reason=reason
     )
@@ -311,7 +311,7 @@ def redraft(
     roll_missing: bool,
     reason: str | None,
 ) -> None:
-    """Re-draft TEAM_ID for the next season (BB2020 off-season)."""
+    """Re-draft TEAM_ID for the next season (BB2025 off-season)."""
     rolls: dict[str, dict[str, list[int]]] = {}
     for entry in dice:
         head, _, values = entry.partition("=")

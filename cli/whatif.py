@@ -27,7 +27,7 @@ from ledger.whatif.spec import label, parse_options
     "--ruleset",
     "ruleset_id",
     metavar="ID",
-    help="Ruleset to replay under: bb2020, lrb6-zal, gold4, dz3 (default: the league's own).",
+    help="Ruleset to replay under: bb2025, lrb6-zal, gold4, dz3 (default: the league's own).",
 )
 @click.option(
     "--option",

@@ -5,11 +5,11 @@ season with divisions and a round robin, and records every fixture with a plausi
 report drawn from a generator seeded by ``seed``: scores, scorers, completions, MVPs,
 casualties with their dice, and every post-game die (rolled by the ledger with the same
 seeded generator). After each game a team takes the advancements it must, hires a
-replacement for the dead and closes its post-game sequence; between BB2020 seasons it is
+replacement for the dead and closes its post-game sequence; between BB2025 seasons it is
 re-drafted. Every command goes through its plan's validation, so the league is one a
 commissioner could have recorded; the same spec always gives the same league.
 
-Casualty dice are drawn for editions whose casualty table this module knows (BB2020);
+Casualty dice are drawn for editions whose casualty table this module knows (BB2025);
 the other editions' synthetic games have no casualties.
 """
 
@@ -93,7 +93,7 @@ class Spec:
     teams: int = 16
     seasons: int = 1
     seed: int = 1
-    ruleset: str = "bb2020"
+    ruleset: str = "bb2025"
     division_size: int = 8
     slug: str = "generated"
     options: tuple[tuple[str, Any], ...] = ()
@@ -315,7 +315,7 @@ def casualty(
     batch: Batch, rng: random.Random, attackers: list[PlayerRow], defenders: list[PlayerRow]
 ) -> dict[str, Any] | None:
     if batch.ruleset.casualty_dice.get("casualty") != "D16" or not attackers or not defenders:
-        return None  # only the BB2020 casualty table is drawn here
+        return None  # only the BB2025 casualty table is drawn here
     victim, by = rng.choice(defenders), rng.choice(attackers)
     cause = rng.choices(("block", "foul", "crowd"), (85, 10, 5))[0]
     roll = rng.randint(1, 16)

@@ -33,7 +33,7 @@ def roll(purpose: str, dice: str, *values: int, subject: str | None = None) -> D
 class Book:
     """A league log written by hand, folded in memory."""
 
-    def __init__(self, ruleset: str = "bb2020", options: dict[str, Any] | None = None) -> None:
+    def __init__(self, ruleset: str = "bb2025", options: dict[str, Any] | None = None) -> None:
         self.ruleset: Ruleset = find_ruleset(ruleset, options)
         self.log = LeagueLog.open(
             recorded_by="test",
@@ -135,7 +135,7 @@ SKAVEN_ELEVEN = ["gutter_runner", "blitzer", "thrower", *["clanrat"] * 8]
 def create_league(
     ledger: LeagueLedger,
     slug: str = "test",
-    ruleset: str = "bb2020",
+    ruleset: str = "bb2025",
     options: dict[str, Any] | None = None,
 ) -> str:
     ledger.create_league(slug, f"{slug.title()} League", ruleset, by="tester", options=options)

@@ -444,7 +444,7 @@ def share_close_dice(
     """The dice of ``ledger match close`` for each team it closes.
 
     ``TEAM:purpose`` is that team's own die. A bare ``purpose`` goes to every team whose
-    sequence needs it, so that a die only one team rolled (BB2020 Expensive Mistakes: only
+    sequence needs it, so that a die only one team rolled (BB2025 Expensive Mistakes: only
     a treasury of 100,000 or more) cannot fail the other team's close. A bare die that no
     team closing needs, or a die for a team not closing, is refused.
     """
@@ -495,7 +495,7 @@ def check_close_dice(
 ) -> None:
     """Refuse, before any team closes, a close that lacks dice: naming at once every die
     each team still needs and what it is for, and the dice a roll not yet given may call
-    for next (BB2020 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
+    for next (BB2025 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
     wanted = [
         f"for {team_id} needs {' and '.join(needs)}"
         for team_id, entries in shares.items()
@@ -609,7 +609,7 @@ def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[
 
 
 def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]) -> list[Fact]:
-    """BB2020 'Inducements': the higher-CTV team buys first, from its treasury; then the
+    """BB2025 'Inducements': the higher-CTV team buys first, from its treasury; then the
     lower-CTV team spends its petty cash (and at most 50,000 of its treasury)."""
     if "inducements" not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues buy no inducements this way")

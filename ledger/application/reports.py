@@ -114,9 +114,9 @@ class CasualtyLine(Input):
     by: Name | None = None
     cause: CasualtyCause = "block"
     roll: Die | None = None
-    """The casualty roll (BB2020: the D16)."""
+    """The casualty roll (BB2025: the D16)."""
     lasting: Die | None = None
-    """The lasting injury roll (BB2020: the D6)."""
+    """The lasting injury roll (BB2025: the D6)."""
     dice: dict[Ref, Dice] = Field(default={}, max_length=MAX_COUNT)
     outcome: Ref | None = None
     effects: tuple[Ref, ...] = Field(default=(), max_length=MAX_COUNT)

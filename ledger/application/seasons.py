@@ -199,7 +199,7 @@ def require_contracts(c: Context) -> SeasonRow:
     ):
         raise NotAllowed(
             "this league does not use long-term star contracts"
-            " (bb2020 option star_player_contracts=true)"
+            " (bb2025 option star_player_contracts=true)"
         )
     season = current_season(c)
     if season.status != "open":

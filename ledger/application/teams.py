@@ -290,7 +290,7 @@ def plan_redraft(
     entries: dict[str, dict[str, int | list[int]]],
     roll_missing: bool,
 ) -> list[Fact]:
-    """BB2020 'Off-season and Re-drafting': between a closed season and the next."""
+    """BB2025 'Off-season and Re-drafting': between a closed season and the next."""
     require(c, "redraft", "off-season re-drafts")
     team = active_team(c, team_id)
     season = c.league.current_season + 1
@@ -361,7 +361,7 @@ def redraft_rolls(
 
 
 def check_retirement(c: Context, player: PlayerRow) -> None:
-    """BB2020 'Temporarily Retiring': only "should a player suffer a Lasting Injury"."""
+    """BB2025 'Temporarily Retiring': only "should a player suffer a Lasting Injury"."""
     require(c, "temporary_retirement", "temporary retirement")
     if player.status == "retired":
         raise NotAllowed(f"{player.name} is already temporarily retiring")

@@ -1,6 +1,6 @@
 """The demo league: built through the same commands a commissioner uses.
 
-``league.yaml`` drafts four BB2020 teams and plays a round robin from the report files in
+``league.yaml`` drafts four BB2025 teams and plays a round robin from the report files in
 ``reports/``, with advancements, hires and closed post-game sequences between rounds.
 Every die is given as rolled at the table, so the demo is the same on every machine.
 """

@@ -39,9 +39,9 @@ RECORDED_BY = {
     "AppearanceFeesPaid": "`ledger match fees` (gold4)",
     "BountyPosted": "`ledger team bounty` (lrb6-zal)",
     "CardPlayed": "`ledger match card` (lrb6-zal)",
-    "StarDraftOrdered": "`ledger season star-draft` (bb2020 star player contracts)",
-    "StarSigned": "`ledger season sign` (bb2020 star player contracts)",
-    "TeamRedrafted": "`ledger team redraft` (bb2020 off-season)",
+    "StarDraftOrdered": "`ledger season star-draft` (bb2025 star player contracts)",
+    "StarSigned": "`ledger season sign` (bb2025 star player contracts)",
+    "TeamRedrafted": "`ledger team redraft` (bb2025 off-season)",
     "EventCorrected": "`ledger correct` (a reason is required)",
     "SiteOpened": "with the site's first account (`ledger account add`)",
     "AccountAdded": "`ledger account add`, or `POST /api/accounts`",
@@ -86,7 +86,21 @@ def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
     rows = field_rows(model, skip)
     if rows:
         lines += ["| field | type | meaning |", "|---|---|---|", *rows, ""]
-    return lines
+    return lines + upcasts(model)
+
+
+def upcasts(model: type[BaseModel]) -> list[str]:
+    """A versioned event's upcasts, each with its docstring: how an older stored event
+    is read."""
+    version = getattr(model, "class_version", 1)
+    if not issubclass(model, ev.LedgerEvent) or version == 1:
+        return []
+    lines = [f"Stored as class version {version}; older stored versions are read through:", ""]
+    for old in range(1, version):
+        upcast = getattr(model, f"upcast_v{old}_v{old + 1}")
+        doc = inspect.cleandoc(upcast.__doc__ or "").replace("\n", " ")
+        lines.append(f"- `upcast_v{old}_v{old + 1}`: {doc}")
+    return [*lines, ""]
 
 
 def event_classes() -> list[type[ev.LedgerEvent]]:
@@ -120,6 +134,13 @@ def render() -> str:
         "required for corrections and treasury adjustments), `prev_hash` and `hash` (the "
         "chain `ledger audit verify` checks). Events are never edited: `EventCorrected` "
         "voids or amends an earlier one.",
+        "",
+        "An event whose meaning or shape changed has a class version: events recorded since",
+        "carry `class_version` in their stored JSON, and older ones are *upcast* when read",
+        "(the eventsourcing library's `upcast_vN_vM` static methods, run by",
+        "`ledger/persistence/mapper.py`). The stored JSON is never rewritten, so the hash",
+        "chain still verifies: `class_version` is left out of the hash, and `ledger audit",
+        "verify` reads the stored JSON, not the upcast event.",
         "",
         "## Events",
         "",

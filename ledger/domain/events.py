@@ -122,11 +122,25 @@ class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
     name: Name
     """The league's full name."""
     ruleset: Ref
-    """Stable ruleset id (``bb2020``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
+    """Stable ruleset id (``bb2025``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
     options: dict[str, Any] = {}
     """The ruleset's named options, as validated by the ruleset at creation."""
     points: PointsScheme | None = None
     """League points and tie-breakers; ``None`` means the ruleset's default."""
+
+    class_version: ClassVar[int] = 2
+    """Version 2: ``bb2025`` is the id of the 2025 rulebook's ruleset, which version 1
+    recorded as ``bb2020``. The id ``bb2020`` in a version-2 event is Blood Bowl 2020
+    (Season 2), a different ruleset."""
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 recorded the 2025 rulebook's ruleset as ``bb2020``: such a league
+        reads as ``bb2025``, the ruleset it was played under. Only the decoded event
+        changes: the stored JSON, and so the hash chain over it, stays as recorded
+        (content_hash leaves ``class_version`` out, and the audit reads the raw JSON)."""
+        if state.get("ruleset") == "bb2020":
+            state["ruleset"] = "bb2025"
 
     def apply(self, aggregate: Any) -> None:
         super().apply(aggregate)
@@ -175,7 +189,7 @@ class TeamRegistered(LedgerEvent):
     roster: Ref
     """Team list id in the league's ruleset (``human``, ``skaven``...)."""
     treasury: Price
-    """Starting treasury (1,000,000 for a BB2020 draft)."""
+    """Starting treasury (1,000,000 for a BB2025 draft)."""
 
 
 class PlayerHired(LedgerEvent):
@@ -213,7 +227,7 @@ class PlayerFired(LedgerEvent):
 
 
 class PlayerTemporarilyRetired(LedgerEvent):
-    """BB2020: a player with a Lasting Injury sits out the rest of the season."""
+    """BB2025: a player with a Lasting Injury sits out the rest of the season."""
 
     team: Ref
     player: Ref
@@ -271,7 +285,7 @@ class PlayerAdvanced(LedgerEvent):
         "characteristic",
         "star_roll",
     ]
-    """Which Advancement Table column (BB2020), or a star player roll (older editions)."""
+    """Which Advancement Table column (BB2025), or a star player roll (older editions)."""
     skill: Name | None = None
     """The skill taken, if any."""
     characteristic: Characteristic | None = None
@@ -384,7 +398,7 @@ class StarSigned(LedgerEvent):
 
 
 class TeamRedrafted(LedgerEvent):
-    """BB2020 'Off-season and Re-drafting': the team carried into the next season."""
+    """BB2025 'Off-season and Re-drafting': the team carried into the next season."""
 
     team: Ref
     season: Number

@@ -165,7 +165,7 @@ class Casualty(Value):
     """The opposing player credited with it, if any (the blocker, the fouler...)."""
     cause: CasualtyCause
     outcome: Ref
-    """The edition's own result name, e.g. ``lasting_injury`` (BB2020) or ``serious_injury``."""
+    """The edition's own result name, e.g. ``lasting_injury`` (BB2025) or ``serious_injury``."""
     effects: tuple[Effect, ...] = ()
     """What the outcome does to the player, in neutral terms."""
     dice: tuple[DiceRoll, ...] = ()
@@ -211,7 +211,7 @@ class TeamSheet(Value):
     team: Ref
     touchdowns: Count
     stalling: StrictBool = False
-    """Some player of the team was deemed to be Stalling (BB2020 winnings)."""
+    """Some player of the team was deemed to be Stalling (BB2025 winnings)."""
     players: tuple[Performance, ...] = ()
     hirelings: tuple[Hireling, ...] = ()
     dice: tuple[DiceRoll, ...] = ()

@@ -21,7 +21,7 @@ from ledger.reports.teams import team_pages
 from ledger.reports.whatif import Comparison, whatif_section
 from ledger.rules.protocol import Ruleset
 
-TARGETS = frozenset({"bb2020"})
+TARGETS = frozenset({"bb2025"})
 """Editions that write AG, PA and AV as targets (3+), as ``ledger roster`` does."""
 
 

@@ -27,11 +27,11 @@ class Part(BaseModel):
 class LeagueInfo(Part):
     slug: str
     name: str
-    ruleset: str = Field(description="The ruleset id, e.g. bb2020.")
+    ruleset: str = Field(description="The ruleset id, e.g. bb2025.")
     ruleset_name: str
     options: dict[str, Any] = Field(description="The ruleset options the league was created with.")
     value_labels: dict[str, str] = Field(description="Team figures by key, e.g. tv -> TV.")
-    rating_key: str = Field(description="The headline team figure (tv for BB2020, tr before).")
+    rating_key: str = Field(description="The headline team figure (tv for BB2025, tr before).")
     rating_label: str
     characteristic_targets: bool = Field(
         description="AG, PA and AV are targets (3+) rather than plain numbers."

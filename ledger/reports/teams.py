@@ -29,7 +29,7 @@ from ledger.reports.model import (
 from ledger.reports.sources import Sources
 
 CURRENT = ("active", "retired")
-"""Statuses of players still on the roster (``retired`` is BB2020's Temporarily Retiring)."""
+"""Statuses of players still on the roster (``retired`` is BB2025's Temporarily Retiring)."""
 
 MOVE_OF: dict[str, MoveKind] = {
     "PlayerFired": "fired",

@@ -60,7 +60,7 @@ class Heals(Outcome):
 
 
 class Forgets(Outcome):
-    """A skill or trait lost (BB2020 Rest & Relaxation: a gained Hatred subsides)."""
+    """A skill or trait lost (BB2025 Rest & Relaxation: a gained Hatred subsides)."""
 
     player: str
     skill: str
@@ -77,7 +77,7 @@ class Sideline(Outcome):
 
 
 class Trophy(Outcome):
-    """BB2020 'Glittering Prizes': the League Trophy (a free re-roll that counts in TV)
+    """BB2025 'Glittering Prizes': the League Trophy (a free re-roll that counts in TV)
     passes to the season's winner."""
 
     team: str

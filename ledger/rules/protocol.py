@@ -41,9 +41,9 @@ class SidelineItem(Frozen):
     in_value: bool = True
     """Counts towards team value / rating."""
     draft_only: bool = False
-    """May only be bought while the team is drafting (BB2020 Dedicated Fans)."""
+    """May only be bought while the team is drafting (BB2025 Dedicated Fans)."""
     double_after_draft: bool = False
-    """Costs double once the team has played (BB2020 team re-rolls)."""
+    """Costs double once the team has played (BB2025 team re-rolls)."""
     counts_as: Literal["reroll", "fans", "staff"] = "staff"
     """What buying it adds to: the team's re-rolls, its fans, or its staff by id."""
 
@@ -159,7 +159,7 @@ class Ruleset(Protocol):
     def check_casualty(self, casualty: Casualty) -> list[str]: ...
 
     casualty_dice: ClassVar[Mapping[str, str]]
-    """Dice a report may give for a casualty, by purpose (BB2020: D16 then D6)."""
+    """Dice a report may give for a casualty, by purpose (BB2025: D16 then D6)."""
 
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]

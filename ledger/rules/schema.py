@@ -4,7 +4,7 @@ Each edition keeps its tables in YAML files under ``ledger/rules/<edition>/`` an
 them through these pydantic models, so a typo in a data file fails loudly at load time
 with the file and field named, never later in the middle of a season.
 
-Characteristics are stored as printed in the edition's own books: BB2020 prints AG, PA
+Characteristics are stored as printed in the edition's own books: BB2025 prints AG, PA
 and AV as target numbers (``3+`` is stored as ``3``), the older editions print AG and AV
 as plain values. ``pa`` is ``None`` where the profile shows ``-`` or the edition has no
 Passing characteristic.
@@ -20,7 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
-"""Skill categories: Agility, Devious (BB2020), General, Mutation (Physical in 3rd/4th
+"""Skill categories: Agility, Devious (BB2025), General, Mutation (Physical in 3rd/4th
 edition), Passing, Strength, Trait (4th edition traits)."""
 
 

@@ -54,7 +54,7 @@ def fire(
 def retire(
     call: Calling, league: str, team: str, player: str, response: Response, body: Why | None = None
 ) -> Written:
-    """Temporarily retire a player (BB2020): on the roster, out of CTV and the season."""
+    """Temporarily retire a player (BB2025): on the roster, out of CTV and the season."""
     reason = body.reason if body else None
     call.write(lambda ledger, by: ledger.retire_player(league, team, player, by=by, reason=reason))
     return Written(**receipt(call, response))
@@ -165,7 +165,7 @@ class Redraft(Body):
 @router.post(TEAM + "/redraft", status_code=201)
 @needs("redraft")
 def redraft(call: Calling, league: str, team: str, body: Redraft, response: Response) -> Written:
-    """Re-draft the team for the next season (BB2020 off-season): its coach chooses whom
+    """Re-draft the team for the next season (BB2025 off-season): its coach chooses whom
     to re-hire and what to carry, as ``ledger team redraft``."""
     call.write(
         lambda ledger, by: ledger.redraft(

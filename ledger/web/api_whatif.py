@@ -102,7 +102,7 @@ def now() -> datetime:
 
 class WhatIf(Body):
     ruleset: str | None = Field(default=None, min_length=1, max_length=64)
-    """The ruleset to replay under (default: the league's own): bb2020, lrb6-zal..."""
+    """The ruleset to replay under (default: the league's own): bb2025, lrb6-zal..."""
     options: dict[str, Any] = Field(default={}, max_length=32)
     """Ruleset options for the replay (``GET /api/rulesets`` gives their schema)."""
     samples: int | None = Field(default=None, ge=1, le=MAX_SAMPLES)

@@ -1,7 +1,7 @@
 """A coach closes their team's post-game sequence from the match page: the dice the
 league's rules still ask of the team, each with what it is for, or the ledger rolls them.
 The same application step as ``ledger match close`` and the API (``close_match``); a
-die whose need depends on another's result (BB2020 Expensive Mistakes: the D6, then the
+die whose need depends on another's result (BB2025 Expensive Mistakes: the D6, then the
 amount's D3 or 2D6) appears once the die before it is entered.
 """
 

@@ -1,6 +1,6 @@
 """Fitting a recorded advancement to the target edition's way of advancing.
 
-BB2020 buys advancements with SPP (a chosen primary skill, a characteristic with its D8);
+BB2025 buys advancements with SPP (a chosen primary skill, a characteristic with its D8);
 LRB6/ZAL, gold4 and dz3 give a Star Player Roll at each SPP level. The replay offers the
 target's own advancement check (the question ``ledger team advance`` asks) a list of
 candidates, most faithful first, and takes the first it allows:
@@ -9,14 +9,14 @@ candidates, most faithful first, and takes the first it allows:
    same characteristic), with the target's dice: rolls the log holds for the same purpose
    and dice are reused, the others drawn from the replay's seeded generator;
 2. for a roll edition, what the roll itself gives (a 4+6 must be taken as +1 MA in dz3);
-   for BB2020, another characteristic the D8 allows;
+   for BB2025, another characteristic the D8 allows;
 3. the fallback skills of ledger/whatif/mappings/skills.yaml, in order.
 
 When the target refuses the recorded choice and a different one for the same reason (the
 player has too few SPP there, or no Star Player Roll is due yet), the advancement is not
 a matter of choice: it waits (``defer``) until the target allows it.
 
-Worked example: a BB2020 Lineman takes Block as a chosen primary skill at 6 SPP. Replayed
+Worked example: a BB2025 Lineman takes Block as a chosen primary skill at 6 SPP. Replayed
 under dz3 he has 6 SPP too (an Experienced player, one Star Player Roll due): the roll is
 drawn, say 2+5 = 7, a skill of his categories, so he takes Block. Drawn 4+6 = 10 (no
 double) he must take +1 MA instead, which the replay lists as a divergence.

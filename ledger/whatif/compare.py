@@ -6,7 +6,7 @@ a difference of the rules, never of the reading. Teams come in the real table's 
 (division, then place); players only where their SPP, advancements, value or status
 differ; play-off places as the season's play-off rule gives them from each table.
 
-Worked example: a team 2nd on 7 points in BB2020 and 1st on 9 in lrb6-zal has
+Worked example: a team 2nd on 7 points in BB2025 and 1st on 9 in lrb6-zal has
 ``rank_change == 1`` (it climbs one place); its TV 1,050,000 and TR 107 sit side by side
 with their own labels.
 """

@@ -2,7 +2,7 @@
 replay did instead. Nothing a replay changes goes unlisted.
 
 Each divergence names the policy applied; docs/whatif.md explains each policy to a
-commissioner. Worked example: a BB2020 team's thirteenth lineman replayed under dz3 (at most
+commissioner. Worked example: a BB2025 team's thirteenth lineman replayed under dz3 (at most
 12 linemen) is ``Divergence(seq=40, event="PlayerHired", team="reavers", subject="p13",
 rule="position-limit", reason="the Human list allows at most 12 x Lineman",
 policy="lineman-instead", action="not hired: ...")``.

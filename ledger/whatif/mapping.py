@@ -3,12 +3,12 @@
 Every table is data with its sources in its header, validated by pydantic when first read;
 this module only answers lookups: the target edition's name for a team list, a position, a
 skill, a sideline item, a star player, a concession, a casualty's outcome. Columns are
-list families (``bb2020``, ``lrb6``, ``classic3``) or, where one edition of a family
+list families (``bb2025``, ``lrb6``, ``classic3``) or, where one edition of a family
 differs, a ruleset id, which wins over its family.
 
-Worked example: a BB2020 league's Skaven team replayed under dz3 -
-``team_list("bb2020", "dz3", "skaven")`` is ``skaven`` (an exact equivalent), and its
-Blitzer is ``position(row, "bb2020", "dz3", "blitzer") == "storm_vermin"``.
+Worked example: a BB2025 league's Skaven team replayed under dz3 -
+``team_list("bb2025", "dz3", "skaven")`` is ``skaven`` (an exact equivalent), and its
+Blitzer is ``position(row, "bb2025", "dz3", "blitzer") == "storm_vermin"``.
 """
 
 from __future__ import annotations

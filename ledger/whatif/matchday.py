@@ -7,13 +7,13 @@ the target edition changes around it:
   his achievements earn nothing and injuries to him are not booked (policy ``skip``);
 - an edition with appearance fees (gold4) asks them before the match: the team pays when
   its treasury allows, else the player earns nothing from it (``pay-or-sit-out``);
-- an edition whose post-game sequence ends with a roll of its own (BB2020's Expensive
+- an edition whose post-game sequence ends with a roll of its own (BB2025's Expensive
   Mistakes) closes each team's sequence just before its next game, after its purchases,
   when the log holds no such close (the roll is simulated);
 - what the target's match checks would refuse (too many MVPs, a forfeit it does not know)
   stands as recorded and is listed (``kept-as-recorded``).
 
-Worked example: a ZAL league replayed under BB2020 has no ``PostGameClosed`` events; the
+Worked example: a ZAL league replayed under BB2025 has no ``PostGameClosed`` events; the
 replay closes the Reavers' sequence of match m1 just before their match m2, rolling
 Expensive Mistakes with the generator (seeded by league, m1's event, purpose, team).
 """

@@ -7,7 +7,7 @@ position limits, ``sideline_price`` against the replay's own treasury,
 (``ledger.whatif.divergence.POLICIES``) and lists a divergence. Nothing here validates the
 league's own history: a replay under the league's own ruleset and options never gets here.
 
-Worked example: a team that bought two re-rolls after its first game in BB2020 (100,000
+Worked example: a team that bought two re-rolls after its first game in BB2025 (100,000
 each, doubled after the draft) has, replayed under dz3 where winnings came out lower,
 only 150,000: it buys one (``buy-what-fits``) and the divergence says so.
 """

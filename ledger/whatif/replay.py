@@ -12,7 +12,7 @@ others drawn and counted per team.
 Under the league's own ruleset and options the replay is the live fold itself (``native``):
 no translation, no policy, every table equal to the read models.
 
-Worked example: ``replay(events, find_ruleset("dz3"), seed=0)`` of a BB2020 league gives an
+Worked example: ``replay(events, find_ruleset("dz3"), seed=0)`` of a BB2025 league gives an
 ``Outcome`` whose store holds the dz3 rosters, standings and treasuries, the divergences,
 and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 """

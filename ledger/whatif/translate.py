@@ -8,11 +8,11 @@ purchase the treasury cannot pay) is decided later by ``ledger.whatif.policies``
 A fact that cannot be mapped is a divergence, never a crash: a team list with no
 equivalent plays the nearest one (or Humans), a position without one is hired as the
 list's lineman, a star the edition does not have is not hired, a casualty effect the
-edition does not have (a BB2020 -1 PA under LRB6) is dropped and the rest of the casualty
+edition does not have (a BB2025 -1 PA under LRB6) is dropped and the rest of the casualty
 stands.
 
-Worked example: ``PlayerHired(team="rats", position="clanrat")`` of a BB2020 Skaven team
-is, for lrb6-zal, the same event with ``position="lineman"``; for dz3 a BB2020 Skaven
+Worked example: ``PlayerHired(team="rats", position="clanrat")`` of a BB2025 Skaven team
+is, for lrb6-zal, the same event with ``position="lineman"``; for dz3 a BB2025 Skaven
 ``blitzer`` becomes a ``storm_vermin``.
 """
 

@@ -21,7 +21,7 @@ import pytest
 from tests.cli.inprocess import Outcome, copy_of, ledger_from_script, run_ledger
 
 LEAGUE_SCRIPT = """
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register rats --name Scramblers --coach Rob --roster skaven
 team hire rats gutter_runner Skweek --number 1
@@ -343,17 +343,17 @@ def test_a_reading_command_on_a_missing_ledger_file_creates_nothing(
 
 def test_creating_a_league_says_it_made_a_new_ledger_file(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    done = run_ledger(db, "league", "create", "owl", "--name", "OWL", "--ruleset", "bb2020")
+    done = run_ledger(db, "league", "create", "owl", "--name", "OWL", "--ruleset", "bb2025")
     assert done.code == 0, done.err
     assert done.err.strip() == f"ledger: created a new ledger at {db}"
-    again = run_ledger(db, "league", "create", "two", "--name", "Two", "--ruleset", "bb2020")
+    again = run_ledger(db, "league", "create", "two", "--name", "Two", "--ruleset", "bb2025")
     assert again.err == ""
 
 
 def test_a_refused_league_creation_leaves_no_ledger_file(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     refused(
-        db, "invalid-input", "league", "create", "Old World", "--name", "O", "--ruleset", "bb2020"
+        db, "invalid-input", "league", "create", "Old World", "--name", "O", "--ruleset", "bb2025"
     )
     assert list(tmp_path.iterdir()) == []
 

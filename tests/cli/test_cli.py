@@ -60,7 +60,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 LEAGUE_SCRIPT = """
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register rats --name Scramblers --coach Rob --roster skaven
 team hire rats gutter_runner Skweek --number 1
@@ -153,7 +153,7 @@ def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Pa
     refused(
         league, "unknown-ruleset", "league", "create", "x", "--name", "X", "--ruleset", "bb1987"
     )
-    create = ("league", "create", "x", "--name", "X", "--ruleset", "bb2020")
+    create = ("league", "create", "x", "--name", "X", "--ruleset", "bb2025")
     assert "3/1/0" in refused(league, "invalid-option", *create, "--points", "3/1")
     assert "head_to_head" in refused(league, "invalid-option", *create, "--tiebreakers", "coin")
     refused(league, "player-not-in-team", "team", "fire", "rats", "Human 1")
@@ -170,7 +170,7 @@ def test_user_mistakes_are_one_line_and_write_nothing(league: Path, tmp_path: Pa
 
 def test_a_league_keeps_its_own_points_scheme(tmp_path: Path) -> None:
     db = tmp_path / "points.db"
-    ledger(db, "league", "create", "cup", "--name", "Cup", "--ruleset", "bb2020",
+    ledger(db, "league", "create", "cup", "--name", "Cup", "--ruleset", "bb2025",
            "--points", "2/1/0", "--bonus", "clean_sheet", "--bonus-mode", "tiebreak",
            "--tiebreakers", "wins,head_to_head")  # fmt: skip
     shown = orjson.loads(ledger(db, "--league", "cup", "league", "show", "--json").stdout)

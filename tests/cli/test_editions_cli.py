@@ -3,9 +3,9 @@
 For every registered ruleset: ``ledger league create --ruleset ID``, two teams registered
 and drafted from that edition's own team lists, fans and a re-roll bought, a home and an
 away game recorded (``match record FILE --roll``), the post-game sequences closed where the
-edition has them (BB2020), then ``roster`` and ``standings``: one ``ledger run SCRIPT``
+edition has them (BB2025), then ``roster`` and ``standings``: one ``ledger run SCRIPT``
 process, then ``--json`` queries. The figures shown are the edition's own: TR for the older
-editions, TV and CTV for BB2020.
+editions, TV and CTV for BB2025.
 """
 
 from __future__ import annotations

@@ -383,7 +383,7 @@ COMMAND_LINES: list[tuple[Any, ...]] = [
         "--name",
         NAME,
         "--ruleset",
-        slot(["bb2020", "gold4"]),
+        slot(["bb2025", "gold4"]),
         "--points",
         slot(["3/1/0", "2/1/0"]),
         "--option",

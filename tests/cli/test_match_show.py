@@ -1,7 +1,7 @@
 """``ledger match show`` and what ``match record`` says: the game as recorded, what the
 league's ruleset made of it, which dice the ledger rolled, and its corrections.
 
-The league is BB2020 (Reavers, human, against the Scramblers, skaven); the numbers are the
+The league is BB2025 (Reavers, human, against the Scramblers, skaven); the numbers are the
 edition's: a touchdown 3 SPP, an MVP 4, a casualty from a block 2; winnings (attendance / 2
 + touchdowns + 1 for not stalling) x 10,000.
 """
@@ -16,7 +16,7 @@ import pytest
 from tests.cli.inprocess import run_ledger
 
 LEAGUE_SCRIPT = """
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register rats --name Scramblers --coach Rob --roster skaven
 team hire rats gutter_runner Skweek --number 1
@@ -229,7 +229,7 @@ def test_a_fixture_not_yet_played_is_shown_as_scheduled(league: Path) -> None:
 def test_fans_bought_before_the_game_count_as_the_team_took_the_field(
     league: Path, tmp_path: Path
 ) -> None:
-    """Dedicated Fans bought at the draft (BB2020, 10,000 each) are the fans the game's
+    """Dedicated Fans bought at the draft (BB2025, 10,000 each) are the fans the game's
     roll starts from: 1 + 2 bought = 3 before, a win and a 5 make it 4 after."""
     run_ledger(league, "team", "buy", "reavers", "dedicated_fans", "--count", "2", check=True)
     report = tmp_path / "g1.yaml"

@@ -1,6 +1,6 @@
 """``ledger rules ...``: a commissioner reads an edition's team lists before hiring.
 
-The figures asserted are the books' own (BB2020 Human roster, LRB6 star players), so a
+The figures asserted are the books' own (BB2025 Human roster, LRB6 star players), so a
 command that stops reading the ruleset's data fails here.
 """
 
@@ -23,9 +23,9 @@ def league(tmp_path: Path) -> Path:
 
 def test_a_team_list_gives_each_position_its_id_price_limit_and_profile(tmp_path: Path) -> None:
     found: Any = run_ledger(
-        tmp_path / "none.db", "rules", "team", "bb2020", "human", "--json"
+        tmp_path / "none.db", "rules", "team", "bb2025", "human", "--json"
     ).json()
-    assert (found["ruleset"], found["reroll_cost"], found["apothecary"]) == ("bb2020", 50_000, True)
+    assert (found["ruleset"], found["reroll_cost"], found["apothecary"]) == ("bb2025", 50_000, True)
     assert "Team Captain" in found["special_rules"]
     blitzer = next(p for p in found["positions"] if p["id"] == "blitzer")
     assert (blitzer["cost"], blitzer["max"]) == (85_000, 2)
@@ -40,8 +40,8 @@ def test_a_team_list_gives_each_position_its_id_price_limit_and_profile(tmp_path
     assert (blitzer["primary"], blitzer["secondary"]) == (["G", "S"], ["A", "D"])
 
 
-def test_a_team_list_as_a_table_writes_bb2020_targets_and_prices(tmp_path: Path) -> None:
-    out = run_ledger(tmp_path / "none.db", "rules", "team", "bb2020", "human").out
+def test_a_team_list_as_a_table_writes_bb2025_targets_and_prices(tmp_path: Path) -> None:
+    out = run_ledger(tmp_path / "none.db", "rules", "team", "bb2025", "human").out
     assert "re-roll 50,000  apothecary yes" in out
     ogre = next(line for line in out.splitlines() if line.startswith("ogre "))
     for shown in ("0-1", "140,000", "10+", "Loner (3+)"):
@@ -59,12 +59,12 @@ def test_no_ruleset_named_means_the_leagues(league: Path) -> None:
 
 
 def test_the_team_lists_of_every_edition_are_listed(tmp_path: Path) -> None:
-    for ruleset, team_list in (("bb2020", "skaven"), ("lrb6", "orc"), ("gold4", "ogre"),
+    for ruleset, team_list in (("bb2025", "skaven"), ("lrb6", "orc"), ("gold4", "ogre"),
                                ("dz3", "dwarf")):  # fmt: skip
         found: Any = run_ledger(tmp_path / "x.db", "rules", "teams", ruleset, "--json").json()
         assert team_list in {t["id"] for t in found["teams"]}, ruleset
-    out = run_ledger(tmp_path / "x.db", "rules", "teams", "bb2020").out
-    assert "ledger rules team bb2020 TEAM_LIST" in out
+    out = run_ledger(tmp_path / "x.db", "rules", "teams", "bb2025").out
+    assert "ledger rules team bb2025 TEAM_LIST" in out
     skaven = next(line for line in out.splitlines() if line.startswith("skaven "))
     assert "50,000" in skaven
 
@@ -73,7 +73,7 @@ def test_stars_name_their_price_and_teams(tmp_path: Path) -> None:
     found: Any = run_ledger(tmp_path / "x.db", "rules", "stars", "dz3", "--json").json()
     griff = next(s for s in found["stars"] if s["id"] == "griff_oberwald")
     assert (griff["cost"], griff["plays_for"]) == (320_000, ["human"])
-    out = run_ledger(tmp_path / "x.db", "rules", "stars", "bb2020").out
+    out = run_ledger(tmp_path / "x.db", "rules", "stars", "bb2025").out
     akhorne = next(line for line in out.splitlines() if line.startswith("akhorne_the_squirrel"))
     assert "80,000" in akhorne
     gold = run_ledger(tmp_path / "x.db", "rules", "stars", "gold4")
@@ -82,7 +82,7 @@ def test_stars_name_their_price_and_teams(tmp_path: Path) -> None:
 
 
 def test_skills_by_category(tmp_path: Path) -> None:
-    found: Any = run_ledger(tmp_path / "x.db", "rules", "skills", "bb2020", "--json").json()
+    found: Any = run_ledger(tmp_path / "x.db", "rules", "skills", "bb2025", "--json").json()
     by_name = {s["name"]: s for s in found["skills"]}
     assert (by_name["Dodge"]["category"], by_name["Dodge"]["elite"]) == ("A", True)
     assert len(found["skills"]) == 108
@@ -95,18 +95,18 @@ def test_skills_by_category(tmp_path: Path) -> None:
 
 def test_an_unknown_team_list_or_ruleset_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
-    line = run_ledger(db, "rules", "team", "bb2020", "wizards").error_line
+    line = run_ledger(db, "rules", "team", "bb2025", "wizards").error_line
     assert line.startswith("error[unknown-team]: ")
     assert "human" in line
     line = run_ledger(db, "rules", "stars", "bb1987").error_line
     assert line.startswith("error[unknown-ruleset]: ")
-    assert "bb2020" in line
+    assert "bb2025" in line
     assert not db.exists()  # reading the rules never makes a ledger
 
 
 def test_without_a_league_the_ruleset_must_be_named(tmp_path: Path) -> None:
     line = run_ledger(tmp_path / "x.db", "rules", "teams").error_line
-    assert line.startswith("error[invalid-input]: name a ruleset (bb2020, ")
+    assert line.startswith("error[invalid-input]: name a ruleset (bb2025, ")
     assert "no ledger at" in line
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 LEDGER = str(Path(sys.executable).parent / "ledger")
 
 SETUP = """\
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team hire reavers lineman "Otto Brandt" --number 6
 """
@@ -88,9 +88,9 @@ def test_a_unit_reads_at_its_end_only(tmp_path: Path) -> None:
 
 def test_the_rules_and_a_matchs_sheet_read_at_a_units_end(tmp_path: Path) -> None:
     db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
-    script.write_text(SETUP + "rules team bb2020 human\n" + FIXED)
+    script.write_text(SETUP + "rules team bb2025 human\n" + FIXED)
     assert "'rules' only reads" in one_error(ledger(db, "run", str(script)))
-    script.write_text(SETUP + FIXED + "rules team bb2020 human\nmatch show nothing-yet\n")
+    script.write_text(SETUP + FIXED + "rules team bb2025 human\nmatch show nothing-yet\n")
     done = ledger(db, "run", str(script))
     assert done.returncode != 0  # the last line asks for a match that does not exist
     assert "unknown-match" in done.stderr

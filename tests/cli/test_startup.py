@@ -56,7 +56,7 @@ def test_a_command_still_loads_what_it_needs() -> None:
     out, seen = probe("rulesets")
     assert seen["code"] == 0
     assert any(str(m).startswith("ledger.rules") for m in seen["heavy"])  # type: ignore[attr-defined]
-    assert "bb2020" in out
+    assert "bb2025" in out
 
 
 def test_each_summary_is_what_its_command_says_of_itself() -> None:

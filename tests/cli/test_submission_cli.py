@@ -14,7 +14,7 @@ from tests.integration.test_audit_and_transfer import GAME
 from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN
 
 SETUP = (
-    "league create owl --name 'Old World League' --ruleset bb2020\n"
+    "league create owl --name 'Old World League' --ruleset bb2025\n"
     "team register reavers --name 'Reikland Reavers' --coach Anna --roster human\n"
     "team register rats --name Scramblers --coach Rob --roster skaven\n"
     + "".join(

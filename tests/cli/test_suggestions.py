@@ -12,7 +12,7 @@ from ledger.errors import UnknownPlayer, did_you_mean
 from tests.cli.inprocess import copy_of, ledger_from_script, run_ledger
 
 SETUP = """\
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register rats --name Scramblers --coach Rob --roster skaven
 team hire reavers lineman "Griff Junior" --number 1
@@ -52,9 +52,9 @@ def test_a_misspelt_position_team_list_ruleset_and_option(league: Path) -> None:
     assert run_ledger(league, *register, "humna").error_line.endswith("; did you mean 'human'?")
     create = ("league", "create", "new", "--name", "New")
     assert run_ledger(league, *create, "--ruleset", "bb202").error_line.endswith(
-        "; did you mean 'bb2020'?"
+        "; did you mean 'bb2025'?"
     )
-    option = run_ledger(league, *create, "--ruleset", "bb2020", "--option", "bonus_point=none")
+    option = run_ledger(league, *create, "--ruleset", "bb2025", "--option", "bonus_point=none")
     assert option.error_line.endswith("; did you mean 'bonus_points'?")
 
 

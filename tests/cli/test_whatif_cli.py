@@ -1,4 +1,4 @@
-"""``ledger whatif`` as a commissioner runs it, on the demo league (BB2020, four teams).
+"""``ledger whatif`` as a commissioner runs it, on the demo league (BB2025, four teams).
 
 In-process through ``cli.main.main`` (the real error boundary), and twice as separate
 processes with different hash seeds, whose output must be byte for byte the same.
@@ -66,7 +66,7 @@ def test_options_of_the_league_own_ruleset_are_a_what_if_too(ledger_cli: Runner,
     )
     assert status == 0
     found = json.loads(out)
-    assert found["whatif"]["ruleset"] == "bb2020"
+    assert found["whatif"]["ruleset"] == "bb2025"
     assert found["whatif"]["options"]["bonus_points"] == "added"
     assert found["divergences"] == []
     assert found["dice"]["simulated"] == 0  # the same edition: every roll is recorded

@@ -24,7 +24,7 @@ from tests.support import drain
 LEDGER = str(Path(sys.executable).parent / "ledger")
 
 SETUP = """\
-league create owl --name "Old World League" --ruleset bb2020
+league create owl --name "Old World League" --ruleset bb2025
 team register griffons --name "Griffons" --coach Jay --roster human
 team register rats --name Scramblers --coach Rob --roster skaven
 team register orcs --name "Orc Town" --coach Al --roster orc
@@ -75,8 +75,8 @@ def test_one_division_and_one_event_are_singular(league: Path) -> None:
 
 def test_the_league_and_the_audit_count_events_in_words(tmp_path: Path) -> None:
     db = tmp_path / "one.db"
-    run_ledger(db, "league", "create", "one", "--name", "One", "--ruleset", "bb2020", check=True)
-    assert "Blood Bowl 2020 [bb2020], 1 event" in run_ledger(db, "league", "show").out
+    run_ledger(db, "league", "create", "one", "--name", "One", "--ruleset", "bb2025", check=True)
+    assert "Blood Bowl 2025, Third Season [bb2025], 1 event" in run_ledger(db, "league", "show").out
     assert "one: 1 event, chain intact" in run_ledger(db, "audit", "verify").out
 
 
@@ -95,7 +95,7 @@ def test_a_name_ending_in_s_owns_with_an_apostrophe_only(league: Path, tmp_path:
 def test_rulesets_name_their_books_not_seed_files() -> None:
     out = run_ledger(Path("unused.db"), "rulesets").out
     assert "seed 0" not in out
-    assert "source: Blood Bowl 2020 rulebook, League Play chapter" in out
+    assert "source: Blood Bowl 2025 rulebook, League Play chapter" in out
     assert "OBERWALD Crazy Coaches Edition" in out
 
 

@@ -20,7 +20,7 @@ from ledger.persistence.mapper import LedgerMapper
 
 def opened() -> LeagueLog:
     return LeagueLog.open(
-        recorded_by="commish", slug="owl", name="Old World League", ruleset="bb2020"
+        recorded_by="commish", slug="owl", name="Old World League", ruleset="bb2025"
     )
 
 

@@ -242,7 +242,7 @@ def test_an_unknown_ruleset_or_option_is_refused(ledger: LeagueLedger) -> None:
         ledger,
         InvalidOption,
         lambda: ledger.create_league(
-            "x", "X", "bb2020", by="t", options={"bonus_points": "sometimes"}
+            "x", "X", "bb2025", by="t", options={"bonus_points": "sometimes"}
         ),
         "bonus_points",
     )

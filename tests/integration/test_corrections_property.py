@@ -1,7 +1,7 @@
 """Every combination of void, amend, re-record and close leaves a league that can go on,
 and a league whose mistakes were corrected equals the league recorded without them.
 
-Both properties run over a four-team BB2020 season, scheduled home and away (built once,
+Both properties run over a four-team BB2025 season, scheduled home and away (built once,
 each example works on a copy of its SQLite file):
 
 1. Corrected in place. Hypothesis draws the first fixtures of the season, the report and

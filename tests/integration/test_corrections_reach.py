@@ -39,7 +39,7 @@ from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN, create_league, draft_team
 
 POOR = 560_000
 """The orcs' starting treasury: eleven linemen leave them 10,000, below the 100,000 at
-which BB2020 Expensive Mistakes are rolled, whatever one game pays."""
+which BB2025 Expensive Mistakes are rolled, whatever one game pays."""
 
 
 def build_season(ledger: LeagueLedger) -> None:
@@ -57,7 +57,7 @@ def build_season(ledger: LeagueLedger) -> None:
 
 @pytest.fixture(scope="module")
 def season_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A four-team BB2020 season, scheduled home and away, built once per module."""
+    """A four-team BB2025 season, scheduled home and away, built once per module."""
     path = tmp_path_factory.mktemp("season") / "season.db"
     ledger = open_ledger(Settings(sqlite_path=path, user="tester"))
     try:
@@ -117,7 +117,7 @@ def game(
 
 
 def hurt(row: MatchRow, victim: int, roll: int) -> dict[str, Any]:
-    """A casualty on the away side by a home player (BB2020 D16: 8 misses the next game,
+    """A casualty on the away side by a home player (BB2025 D16: 8 misses the next game,
     15 is dead)."""
     return {"victim": f"{row.away} {victim}", "by": f"{row.home} 2", "roll": roll}
 

@@ -35,7 +35,7 @@ GENERAL = (
 )
 """General skills: a primary choice for every position of both rosters."""
 CHARACTERISTIC = (14, 16, 20, 24, 28, 38)
-"""BB2020's SPP cost of a characteristic improvement by advancements taken (the threshold
+"""BB2025's SPP cost of a characteristic improvement by advancements taken (the threshold
 at which a player must advance)."""
 
 
@@ -73,7 +73,7 @@ def game(match: str, season: int, number: int, home: str, away: str, death: bool
 
 
 def advance_ready(ledger: LeagueLedger, league: str, team: str) -> None:
-    """BB2020 has a player with SPP enough for a characteristic take an advancement before
+    """BB2025 has a player with SPP enough for a characteristic take an advancement before
     his team closes the post-game sequence; give such players General skills."""
     league_id = ledger.league_row(league).league_id
     for player in ledger.view().select(PlayerRow, league_id=league_id, team_id=team):

@@ -1,6 +1,6 @@
 """A season run through the season commands: two divisions, play-offs, prizes, a trophy.
 
-Eight BB2020 teams in two divisions of four play a round robin, the top four go to the
+Eight BB2025 teams in two divisions of four play a round robin, the top four go to the
 semi-finals, the final and the third-place game decide the podium, and closing the
 season pays the 'Glittering Prizes'. The report must show all of it, and the next
 season's report must start where this one ended.

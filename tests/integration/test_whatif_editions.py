@@ -2,12 +2,12 @@
 
 Two small leagues are recorded through the real commands, every die given:
 
-- a BB2020 league (seed 001): the Reavers (11 Human Linemen, 2 Dedicated Fans bought) beat
+- a BB2025 league (seed 001): the Reavers (11 Human Linemen, 2 Dedicated Fans bought) beat
   the Rats (11 Skaven Clanrats, 1 bought) 2-1; Reavers 1 scores twice and is MVP, then
   takes Block; Reavers 3 blocks Rats 5 into the casualty box. It is replayed under
   lrb6-zal (seed 000), gold4 (seed 002) and dz3 (seed 004).
 - a ZAL league (seed 000, tests/integration/test_whatif_native.py's two games) replayed
-  under bb2020.
+  under bb2025.
 
 Rolls the record lacks come from the replay's generator, seeded by (league, event,
 purpose, subject, seed 0); each test first checks the generator gives the values used in
@@ -50,7 +50,7 @@ MATCH_EVENT = 28
 ADVANCEMENT_EVENT = 29
 
 
-def bb2020_league(ledger: LeagueLedger) -> str:
+def bb2025_league(ledger: LeagueLedger) -> str:
     create_league(ledger, "hand")
     draft_team(ledger, "hand", "reavers", "human", ["lineman"] * 11)
     draft_team(ledger, "hand", "rats", "skaven", ["clanrat"] * 11)
@@ -64,11 +64,11 @@ def bb2020_league(ledger: LeagueLedger) -> str:
 
 
 @pytest.fixture(scope="module")
-def bb2020_log(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[LedgerEvent]]:
+def bb2025_log(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[LedgerEvent]]:
     ledger = open_ledger(
         Settings(sqlite_path=tmp_path_factory.mktemp("hand") / "hand.db", user="t")
     )
-    league = bb2020_league(ledger)
+    league = bb2025_league(ledger)
     yield list(ledger.source.league_events(ledger.league_row(league).league_id))
     close_ledger(ledger)
 
@@ -104,16 +104,16 @@ def winnings(outcome: Outcome, match: str) -> dict[str, int]:
     return found.winnings
 
 
-# --- a BB2020 season under the older editions -----------------------------------------------
+# --- a BB2025 season under the older editions -----------------------------------------------
 
 
-def test_the_bb2020_figures_as_recorded(bb2020_log: list[LedgerEvent]) -> None:
+def test_the_bb2025_figures_as_recorded(bb2025_log: list[LedgerEvent]) -> None:
     """Seed 001. SPP: 2 TD x 3 + MVP 4 = 10; Block, a chosen primary skill, costs 6 as a
     first advancement (Advancement Table), leaving 4; it adds 20,000 + 10,000 (an elite
     skill) to the Lineman's 50,000. Winnings: Fan Factor = Dedicated Fans + D3, so
     attendance (3 + 1) + (2 + 2) = 8; Reavers (8 / 2 + 2 TD + 1) x 10,000 = 70,000; Rats
     (4 + 1 + 1) x 10,000 = 60,000. Treasuries: 1,000,000 - 550,000 - 20,000 + 70,000."""
-    real = replay(bb2020_log, find_ruleset("bb2020"))
+    real = replay(bb2025_log, find_ruleset("bb2025"))
     scorer = player(real, "p1")
     assert (scorer.spp_earned, scorer.spp, scorer.value) == (10, 4, 80_000)
     assert winnings(real, "m1") == {"reavers": 70_000, "rats": 60_000}
@@ -122,7 +122,7 @@ def test_the_bb2020_figures_as_recorded(bb2020_log: list[LedgerEvent]) -> None:
 
 
 def test_under_lrb6_zal_mvps_are_worth_5_and_winnings_follow_the_match_winnings_table(
-    bb2020_log: list[LedgerEvent],
+    bb2025_log: list[LedgerEvent],
 ) -> None:
     """Seed 000 (ZAL 16: TD 3, MVP 5): Reavers 1 earns 2 x 3 + 5 = 11 SPP and spends none
     (ZAL counts Star Player Rolls by SPP earned). The Dedicated Fans bought are ZAL's Fan
@@ -137,13 +137,13 @@ def test_under_lrb6_zal_mvps_are_worth_5_and_winnings_follow_the_match_winnings_
     of his categories, so Block stands; the Ageing Roll 1 + 5 = 6 beats Experienced's 3+.
     ZAL 18: skills add no value, he stays at 50,000. TR after: (570,000) / 10,000 + 13 SPP
     / 5 = 59."""
-    assert drawn(bb2020_log, MATCH_EVENT, "gate", "2D6", "reavers") == 8
-    assert drawn(bb2020_log, MATCH_EVENT, "gate", "D6", "rats") == 1
-    assert drawn(bb2020_log, MATCH_EVENT, "winnings", "D6", "reavers") == 5
-    assert drawn(bb2020_log, MATCH_EVENT, "winnings", "D6", "rats") == 2
-    assert drawn(bb2020_log, ADVANCEMENT_EVENT, "star_roll", "2D6", "p1") == 6
-    assert drawn(bb2020_log, ADVANCEMENT_EVENT, "ageing", "2D6", "p1") == 6
-    zal = replay(bb2020_log, find_ruleset("lrb6-zal"))
+    assert drawn(bb2025_log, MATCH_EVENT, "gate", "2D6", "reavers") == 8
+    assert drawn(bb2025_log, MATCH_EVENT, "gate", "D6", "rats") == 1
+    assert drawn(bb2025_log, MATCH_EVENT, "winnings", "D6", "reavers") == 5
+    assert drawn(bb2025_log, MATCH_EVENT, "winnings", "D6", "rats") == 2
+    assert drawn(bb2025_log, ADVANCEMENT_EVENT, "star_roll", "2D6", "p1") == 6
+    assert drawn(bb2025_log, ADVANCEMENT_EVENT, "ageing", "2D6", "p1") == 6
+    zal = replay(bb2025_log, find_ruleset("lrb6-zal"))
     scorer = player(zal, "p1")
     assert (scorer.spp_earned, scorer.spp, scorer.value) == (11, 11, 50_000)
     assert scorer.skills == ("Block",)
@@ -152,14 +152,14 @@ def test_under_lrb6_zal_mvps_are_worth_5_and_winnings_follow_the_match_winnings_
     assert (team(zal, "reavers").treasury, team(zal, "rats").treasury) == (500_000, 470_000)
     assert (team(zal, "reavers").fans, team(zal, "rats").fans) == (2, 1)
     assert team(zal, "reavers").values == {"tr": 59}
-    # The position renamed by the tables: a BB2020 Clanrat is an LRB6 Skaven Lineman.
+    # The position renamed by the tables: a BB2025 Clanrat is an LRB6 Skaven Lineman.
     assert player(zal, "p12").position == "lineman"
     assert zal.simulated == {"rats": 3, "reavers": 5}  # gate, winnings, fans; + 2 for p1
 
 
 @pytest.mark.parametrize("ruleset", ["dz3", "gold4"])
 def test_under_the_3rd_and_4th_editions_the_team_rating_counts_the_treasury(
-    bb2020_log: list[LedgerEvent], ruleset: str
+    bb2025_log: list[LedgerEvent], ruleset: str
 ) -> None:
     """Seeds README / 004 3.8 (dz3) and 002 TEAM RATINGS (gold4): TR = team value with the
     treasury / 10,000 + SPP / 5: both teams start the match at 1,000,000, TR 100. Gate: the
@@ -167,7 +167,7 @@ def test_under_the_3rd_and_4th_editions_the_team_rating_counts_the_treasury(
     100-125 give +0; Reavers (D6 5 + 0 + 1) x 10,000 = 60,000; Rats (2 + 0) x 10,000 =
     20,000. SPP 2 x 3 + MVP 5 = 11. After: Reavers (550,000 + 20,000 + 490,000) / 10,000 +
     13 / 5 = 108; Rats (550,000 + 10,000 + 460,000) / 10,000 + 8 / 5 = 103."""
-    other = replay(bb2020_log, find_ruleset(ruleset))
+    other = replay(bb2025_log, find_ruleset(ruleset))
     assert winnings(other, "m1") == {"reavers": 60_000, "rats": 20_000}
     assert player(other, "p1").spp_earned == 11
     assert player(other, "p1").skills == ("Block",)  # star player roll 2 + 4: a skill
@@ -176,7 +176,7 @@ def test_under_the_3rd_and_4th_editions_the_team_rating_counts_the_treasury(
     assert player(other, "p22").position == "lineman"  # a Clanrat, a 3rd edition Lineman
 
 
-def test_a_bb2020_blitzer_is_a_storm_vermin_in_the_3rd_edition(tmp_path: Path) -> None:
+def test_a_bb2025_blitzer_is_a_storm_vermin_in_the_3rd_edition(tmp_path: Path) -> None:
     ledger = open_ledger(Settings(sqlite_path=tmp_path / "b.db", user="t"))
     try:
         create_league(ledger, "rats")
@@ -194,19 +194,19 @@ def test_a_bb2020_blitzer_is_a_storm_vermin_in_the_3rd_edition(tmp_path: Path) -
     assert dz3.divergences == []
 
 
-# --- a ZAL season under BB2020 --------------------------------------------------------------
+# --- a ZAL season under BB2025 --------------------------------------------------------------
 
 
-def test_a_zal_season_under_bb2020(zal_log: list[LedgerEvent]) -> None:
+def test_a_zal_season_under_bb2025(zal_log: list[LedgerEvent]) -> None:
     """Seed 001 readings of the ZAL record (tests/integration/test_whatif_native.py):
 
     SPP: Reavers 1 scored twice, was MVP and blocked Gouged 5 into the casualty box:
-    ZAL 2 x 3 + 5 + 2 = 13, BB2020 2 x 3 + 4 + 2 = 12. Gouged 2's casualty came from a foul:
-    ZAL 16b pays 2 SPP for it, BB2020 only a Block ('Casualty'): 0.
+    ZAL 2 x 3 + 5 + 2 = 13, BB2025 2 x 3 + 4 + 2 = 12. Gouged 2's casualty came from a foul:
+    ZAL 16b pays 2 SPP for it, BB2025 only a Block ('Casualty'): 0.
 
-    Draft: the Reavers' BB2020 prices (Blitzers 85,000, Thrower and Catcher 75,000,
+    Draft: the Reavers' BB2025 prices (Blitzers 85,000, Thrower and Catcher 75,000,
     Linemen 50,000) add up to ZAL's 670,000; their 5 Fan Factors are 5 more Dedicated Fans
-    on the 1 every BB2020 team starts with (6, the draft maximum), 50,000. Treasury
+    on the 1 every BB2025 team starts with (6, the draft maximum), 50,000. Treasury
     1,000,000 - 670,000 - 50,000 = 280,000.
 
     Game 1: Fan Factor = Dedicated Fans + D3 (drawn: 2 and 3): attendance (6 + 2) +
@@ -216,7 +216,7 @@ def test_a_zal_season_under_bb2020(zal_log: list[LedgerEvent]) -> None:
     Game 2, conceded by the Gouged (ZAL's voluntary forfeit reads as a concession with its
     penalty): the Reavers take (attendance + TD) x 10,000 with attendance (6 + 3) + (4 + 2)
     = 15: (15 + 3) x 10,000 = 180,000; the Gouged nothing.
-    Jo, the journeyman signed, costs a Lineman's 50,000. BB2020 closes each post-game
+    Jo, the journeyman signed, costs a Lineman's 50,000. BB2025 closes each post-game
     sequence (the log has none): before game 2 Expensive Mistakes rolls 5 with 390,000
     (crisis averted); at the end 4 with 520,000: a minor incident, D3 2 x 10,000 lost.
     280,000 + 110,000 + 180,000 - 50,000 - 20,000 = 500,000."""
@@ -229,7 +229,7 @@ def test_a_zal_season_under_bb2020(zal_log: list[LedgerEvent]) -> None:
     assert drawn(zal_log, 28, "expensive_mistakes", "D6", "reavers") == 5
     assert drawn(zal_log, 32, "expensive_mistakes", "D6", "reavers") == 4
     assert drawn(zal_log, 32, "expensive_mistakes_amount", "D3", "reavers") == 2
-    real, bb = replay(zal_log, find_ruleset("lrb6-zal")), replay(zal_log, find_ruleset("bb2020"))
+    real, bb = replay(zal_log, find_ruleset("lrb6-zal")), replay(zal_log, find_ruleset("bb2025"))
     assert (player(real, "p1").spp_earned, player(bb, "p1").spp_earned) == (13, 12)
     assert (player(real, "p13").spp_earned, player(bb, "p13").spp_earned) == (2, 0)
     assert winnings(bb, "r1") == {"reavers": 110_000, "gouged": 100_000}
@@ -249,14 +249,14 @@ def test_a_zal_season_under_bb2020(zal_log: list[LedgerEvent]) -> None:
     assert (team(bb, "reavers").fans, team(bb, "gouged").fans) == (6, 4 - 3)  # conceded: -D3
 
 
-def test_what_bb2020_would_not_allow_in_the_zal_season_is_listed(
+def test_what_bb2025_would_not_allow_in_the_zal_season_is_listed(
     zal_log: list[LedgerEvent],
 ) -> None:
-    """BB2020's Orc list has 2 Blitzers and 2 Big Un Blockers (ZAL: 4 and 4 Black Orcs):
-    the third and fourth of each are hired as Linemen. BB2020 has no bounties. Reavers 1's
+    """BB2025's Orc list has 2 Blitzers and 2 Big Un Blockers (ZAL: 4 and 4 Black Orcs):
+    the third and fourth of each are hired as Linemen. BB2025 has no bounties. Reavers 1's
     +1 ST (a ZAL Star Player Roll at 6 SPP) is a characteristic improvement costing 14 SPP
-    in BB2020; with 12 he waits, and dies in game 2 before he has them."""
-    bb = replay(zal_log, find_ruleset("bb2020"))
+    in BB2025; with 12 he waits, and dies in game 2 before he has them."""
+    bb = replay(zal_log, find_ruleset("bb2025"))
     found = [(d.seq, d.rule, d.subject, d.policy) for d in bb.divergences]
     assert found == [
         (17, "position-limit", "p14", "lineman-instead"),

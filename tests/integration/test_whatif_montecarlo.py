@@ -1,6 +1,6 @@
 """Monte Carlo what-ifs: distributions that depend on the seeds alone, not on the workers.
 
-The BB2020 league of tests/integration/test_whatif_editions.py (two teams, one game) is
+The BB2025 league of tests/integration/test_whatif_editions.py (two teams, one game) is
 replayed many times under lrb6-zal, where its winnings rest on simulated dice, and under
 its own ruleset with another option, where nothing is simulated.
 """
@@ -13,22 +13,22 @@ from ledger.domain.events import LedgerEvent
 from ledger.rules import find_ruleset
 from ledger.whatif.montecarlo import run_samples
 from ledger.whatif.replay import replay, start, translate
-from tests.integration.test_whatif_editions import bb2020_log
+from tests.integration.test_whatif_editions import bb2025_log
 
-__all__ = ["bb2020_log"]  # the fixture, shared
+__all__ = ["bb2025_log"]  # the fixture, shared
 
 
 def test_the_distributions_do_not_depend_on_how_the_work_is_shared(
-    bb2020_log: list[LedgerEvent],
+    bb2025_log: list[LedgerEvent],
 ) -> None:
     target = find_ruleset("lrb6-zal")
-    alone = run_samples(bb2020_log, target, 12, workers=1)
-    shared = run_samples(bb2020_log, target, 12, workers=2)
+    alone = run_samples(bb2025_log, target, 12, workers=1)
+    shared = run_samples(bb2025_log, target, 12, workers=2)
     assert alone.model_dump_json() == shared.model_dump_json()
 
 
-def test_places_and_titles_are_probabilities(bb2020_log: list[LedgerEvent]) -> None:
-    found = run_samples(bb2020_log, find_ruleset("lrb6-zal"), 20, workers=1)
+def test_places_and_titles_are_probabilities(bb2025_log: list[LedgerEvent]) -> None:
+    found = run_samples(bb2025_log, find_ruleset("lrb6-zal"), 20, workers=1)
     assert found.samples == 20
     assert [t.team_id for t in found.teams] == ["rats", "reavers"]
     for team in found.teams:
@@ -41,22 +41,22 @@ def test_places_and_titles_are_probabilities(bb2020_log: list[LedgerEvent]) -> N
     assert reavers.treasury.sd > 0
 
 
-def test_nothing_varies_when_nothing_is_simulated(bb2020_log: list[LedgerEvent]) -> None:
-    found = run_samples(bb2020_log, find_ruleset("bb2020", {"bonus_points": "added"}), 5, 1)
+def test_nothing_varies_when_nothing_is_simulated(bb2025_log: list[LedgerEvent]) -> None:
+    found = run_samples(bb2025_log, find_ruleset("bb2025", {"bonus_points": "added"}), 5, 1)
     assert {t.treasury.sd for t in found.teams} == {0.0}
     assert {t.rating.sd for t in found.teams} == {0.0}
 
 
 def test_a_sample_from_the_shared_start_equals_a_whole_replay(
-    bb2020_log: list[LedgerEvent],
+    bb2025_log: list[LedgerEvent],
 ) -> None:
     """Each worker replays the draft once and copies it for every sample."""
     target = find_ruleset("dz3")
-    steps = translate(bb2020_log, target)
-    begun = start(bb2020_log, target, steps)
+    steps = translate(bb2025_log, target)
+    begun = start(bb2025_log, target, steps)
     assert 0 < begun.index < len(steps)
     for seed in (1, 2, 3):
-        whole = replay(bb2020_log, target, seed=seed, explain=False, steps=steps)
+        whole = replay(bb2025_log, target, seed=seed, explain=False, steps=steps)
         sampled = begun.sample(steps, seed)
         for kind in whole.store.records:
             assert sampled.store.all(kind) == whole.store.all(kind)

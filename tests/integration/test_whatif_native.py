@@ -1,7 +1,7 @@
 """A what-if under the league's own ruleset and options is the live fold: every table equal.
 
-Leagues built through the real commands (the scripted BB2020 season of
-tests/integration/season_bb2020, a ZAL season with a bounty, a Star Player Roll, a
+Leagues built through the real commands (the scripted BB2025 season of
+tests/integration/season_bb2025, a ZAL season with a bounty, a Star Player Roll, a
 forfeit, a signed journeyman and corrections) are replayed by the what-if engine under
 their own ruleset; each record and each line of the replay's memory store must equal the
 SQL read models the ledger keeps, table by table.
@@ -29,12 +29,12 @@ from tests.support import report, zal_forfeit_report
 from tests.support import roll as make_roll
 
 LEDGER = str(Path(sys.executable).parent / "ledger")
-SEASON = Path(__file__).parent / "season_bb2020" / "season.ledger"
+SEASON = Path(__file__).parent / "season_bb2025" / "season.ledger"
 
 
 @pytest.fixture(scope="module")
 def season(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LeagueLedger]:
-    """The scripted BB2020 season, recorded through the CLI."""
+    """The scripted BB2025 season, recorded through the CLI."""
     db = tmp_path_factory.mktemp("whatif-season") / "season.db"
     done = subprocess.run(
         [LEDGER, "--db", str(db), "--as", "commissioner", "run", str(SEASON)],
@@ -102,7 +102,7 @@ def assert_replay_equals_read_models(ledger: LeagueLedger, league: str) -> None:
     assert sum(outcome.simulated.values()) == 0  # every roll of a native replay is recorded
 
 
-def test_the_bb2020_season_replayed_under_its_own_rules_equals_every_table(
+def test_the_bb2025_season_replayed_under_its_own_rules_equals_every_table(
     season: LeagueLedger,
 ) -> None:
     assert_replay_equals_read_models(season, "season")
@@ -118,7 +118,7 @@ def test_a_replay_under_other_options_is_not_the_native_fold(season: LeagueLedge
     """Only the league's own options make the native replay: other options recompute."""
     row = season.league_row("season")
     events = list(season.source.league_events(row.league_id))
-    added = replay(events, find_ruleset("bb2020", {"bonus_points": "added"}))
+    added = replay(events, find_ruleset("bb2025", {"bonus_points": "added"}))
     live = read_models(season, row.league_id)
     replayed = in_memory(added.store, row.league_id)
     assert replayed["rm_standings"] != live["rm_standings"]

@@ -58,11 +58,11 @@ def test_every_policy_named_is_documented() -> None:
 
 
 def test_players_beyond_a_position_limit_are_hired_as_the_lineman() -> None:
-    """ZAL Orcs may have 4 Blitzers; BB2020 Orcs 2 (its team list): the 3rd and 4th are
+    """ZAL Orcs may have 4 Blitzers; BB2025 Orcs 2 (its team list): the 3rd and 4th are
     hired as Linemen, at a Lineman's 50,000."""
     book = Book("lrb6-zal")
     book.team("orcs", "orc", ["blitzer"] * 4 + ["lineman"] * 7)
-    bb = run(book, "bb2020")
+    bb = run(book, "bb2025")
     assert [player(bb, f"p{n}").position for n in range(1, 5)] == [  # type: ignore[union-attr]
         "blitzer",
         "blitzer",
@@ -77,8 +77,8 @@ def test_players_beyond_a_position_limit_are_hired_as_the_lineman() -> None:
 
 
 def test_a_lineman_beyond_the_limit_is_not_hired() -> None:
-    """BB2020 Humans may have 16 Linemen, 3rd edition Humans 12: the 13th is not hired."""
-    book = Book("bb2020")
+    """BB2025 Humans may have 16 Linemen, 3rd edition Humans 12: the 13th is not hired."""
+    book = Book("bb2025")
     book.team("humans", "human", ["lineman"] * 13)
     dz3 = run(book, "dz3")
     assert player(dz3, "p13") is None
@@ -87,10 +87,10 @@ def test_a_lineman_beyond_the_limit_is_not_hired() -> None:
 
 
 def test_a_hire_the_treasury_cannot_pay_waits_for_the_winnings() -> None:
-    """BB2020 Blitzers cost 85,000, dz3's 90,000: a team that spent its last gold in BB2020
+    """BB2025 Blitzers cost 85,000, dz3's 90,000: a team that spent its last gold in BB2025
     is 10,000 short for its last Lineman in dz3; he joins once the first game's winnings
     (at least 10,000: a D6 of 1 or more, x 10,000) are in."""
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("humans", "human", ["blitzer", "blitzer", *["lineman"] * 9])
     book.team("others", "human", ["lineman"] * 11)
     game(book, "m1", sheet("humans", 1), sheet("others", 0))
@@ -103,7 +103,7 @@ def test_a_hire_the_treasury_cannot_pay_waits_for_the_winnings() -> None:
 
 
 def test_a_hire_never_affordable_is_listed_as_never_applied() -> None:
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("humans", "human", ["blitzer", "blitzer", *["lineman"] * 9])
     dz3 = run(book, "dz3")
     assert policies(dz3) == [("treasury", "p11", "never-applied")]
@@ -127,7 +127,7 @@ def test_purchases_beyond_the_treasury_buy_what_fits() -> None:
 
 
 def test_an_item_the_target_does_not_sell_is_not_bought() -> None:
-    """A ZAL Wizard has no BB2020 sideline equivalent (a BB2020 wizard is an inducement)."""
+    """A ZAL Wizard has no BB2025 sideline equivalent (a BB2025 wizard is an inducement)."""
     book = Book("lrb6-zal")
     book.team("humans", "human", ["lineman"] * 11, treasury=150_000)
     book.record(
@@ -135,7 +135,7 @@ def test_an_item_the_target_does_not_sell_is_not_bought() -> None:
         team="humans",
         purchases=(Purchase(item="wizard", count=1, price=150_000),),
     )
-    bb = run(book, "bb2020")
+    bb = run(book, "bb2025")
     assert policies(bb) == [("item", "wizard", "skip")]
     assert team(bb, "humans").treasury == 150_000
     assert team(bb, "humans").staff == {}
@@ -143,7 +143,7 @@ def test_an_item_the_target_does_not_sell_is_not_bought() -> None:
 
 def test_an_advancement_not_affordable_waits_until_it_is() -> None:
     """ZAL: MVP 5 + a completion 1 = 6 SPP, an Experienced player's Star Player Roll (Block).
-    BB2020: MVP 4 + 1 = 5 SPP, one short of a chosen primary skill (6): he waits; his
+    BB2025: MVP 4 + 1 = 5 SPP, one short of a chosen primary skill (6): he waits; his
     touchdown of the next game (3) makes 8, and he takes Block, keeping 2."""
     book = Book("lrb6-zal")
     book.team("humans", "human", ["lineman"] * 11)
@@ -163,7 +163,7 @@ def test_an_advancement_not_affordable_waits_until_it_is() -> None:
         dice=(roll("star_roll", "2D6", 3, 4), roll("ageing", "2D6", 5, 5)),
     )
     game(book, "m2", sheet("humans", 1, [Performance(player="p1", touchdowns=1)]), sheet("others"))
-    bb = run(book, "bb2020")
+    bb = run(book, "bb2025")
     [waited] = bb.divergences
     assert (waited.rule, waited.policy, waited.action) == (
         "advancement",
@@ -206,9 +206,9 @@ def test_a_mechanic_the_target_lacks_is_left_out() -> None:
 
 
 def test_a_lost_passing_point_reads_as_a_missed_game_where_there_is_no_passing() -> None:
-    """BB2020 Lasting Injury 'Broken Arm' (-1 PA): LRB6 has no PA; the player misses the
+    """BB2025 Lasting Injury 'Broken Arm' (-1 PA): LRB6 has no PA; the player misses the
     next game, as after LRB6's own Fractured Arm, and the divergence says so."""
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("humans", "human", ["lineman"] * 11)
     book.team("others", "human", ["lineman"] * 11)
     broken_arm = Casualty(
@@ -226,12 +226,12 @@ def test_a_lost_passing_point_reads_as_a_missed_game_where_there_is_no_passing()
     [read] = [d for d in zal.divergences if d.rule == "casualty"]
     assert (read.rule, read.subject, read.policy) == ("casualty", "p12", "map-by-table")
     assert read.action == "read as serious_injury (miss_next_game)"
-    bb = run(book, "bb2020", {"bonus_points": "added"})
+    bb = run(book, "bb2025", {"bonus_points": "added"})
     assert player(bb, "p12").changes == {"pa": -1}  # type: ignore[union-attr]
 
 
 def test_a_fine_beyond_the_treasury_takes_what_there_is() -> None:
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("humans", "human", ["blitzer", *["lineman"] * 10], treasury=20_000)
     book.record(ev.TreasuryAdjusted, team="humans", amount=-20_000, reason="a fine")
     dz3 = run(book, "dz3")  # a dz3 Blitzer costs 5,000 more: 15,000 left
@@ -263,7 +263,7 @@ def test_appearance_fees_are_paid_or_the_player_sits_out(extra: int, paid: bool)
 
 
 def test_a_team_list_without_an_equivalent_plays_the_nearest_one() -> None:
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("gnomes", "gnome", ["lineman"] * 11)
     zal = run(book, "lrb6-zal")
     assert team(zal, "gnomes").roster == "halfling"
@@ -272,7 +272,7 @@ def test_a_team_list_without_an_equivalent_plays_the_nearest_one() -> None:
 
 
 def test_the_same_seed_replays_the_same_and_another_seed_draws_other_dice() -> None:
-    book = Book("bb2020")
+    book = Book("bb2025")
     book.team("humans", "human", ["lineman"] * 11)
     book.team("others", "human", ["lineman"] * 11)
     for number in range(1, 6):

@@ -289,7 +289,7 @@ def test_a_voided_match_disappears_from_every_read_model(played: LeagueLedger) -
     from ledger.projections.queries import Queries
     from ledger.rules import find_ruleset
 
-    queries = Queries(ledger.read_models.engine, ledger.league_row("test"), find_ruleset("bb2020"))
+    queries = Queries(ledger.read_models.engine, ledger.league_row("test"), find_ruleset("bb2025"))
     assert queries.leaders("touchdowns") == []
     history = queries.history("team:reavers")
     assert any(line.voided and line.event_type == "MatchRecorded" for line in history)

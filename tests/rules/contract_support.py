@@ -26,7 +26,7 @@ from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
 from ledger.errors import LedgerError
 from ledger.rules import RULESETS, find_ruleset
-from ledger.rules.bb2020.tables import skills as bb2020_skills
+from ledger.rules.bb2025.tables import skills as bb2025_skills
 from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import Position, TeamList
 from tests.support import event_count, report
@@ -35,7 +35,7 @@ BY = "contract"
 TEAM_LISTS = ("human", "orc", "skaven", "dwarf")
 
 CONCESSIONS: dict[str, tuple[str, ...]] = {
-    "bb2020": ("conceded", "without_penalty"),
+    "bb2025": ("conceded", "without_penalty"),
     "lrb6-zal": ("forfeit_forced", "forfeit_voluntary"),
     "gold4": ("conceded",),
     "dz3": ("forfeit_forced", "forfeit_voluntary"),
@@ -318,7 +318,7 @@ class Season:
         return found
 
     def close(self, match_id: str, team: str) -> None:
-        """Close a post-game sequence; BB2020 first spends the SPP that must be spent."""
+        """Close a post-game sequence; BB2025 first spends the SPP that must be spent."""
         if not self.attempt(
             lambda: self.ledger.close_post_game(self.slug, match_id, team, by=BY, roll_missing=True)
         ):
@@ -331,7 +331,7 @@ class Season:
 
     def take_due_advancements(self, team_id: str) -> None:
         ruleset, team = self.ruleset, self.team(team_id)
-        if ruleset.id != "bb2020":
+        if ruleset.id != "bb2025":
             return
         for player in self.roster(team_id):
             if not ruleset.check_close(team, [player]):
@@ -339,7 +339,7 @@ class Season:
             primary = ruleset.position(player.roster, player.position).primary
             skill = next(
                 s.name
-                for s in bb2020_skills().skills
+                for s in bb2025_skills().skills
                 if s.category in primary and s.name not in player.skills
             )
             self.advance(team_id, player.player_id, skill)

@@ -36,7 +36,7 @@ def forfeit(kind: str) -> Concession:
         ("c", "forfeit_voluntary", False),
         ("d", "forfeit_forced", True),
         ("d", "forfeit_voluntary", True),
-        ("d", "conceded", False),  # BB2020's word: not a 3rd edition forfeit
+        ("d", "conceded", False),  # BB2025's word: not a 3rd edition forfeit
     ],
 )
 def test_which_forfeits_each_variant_allows(variant: str, kind: str, allowed: bool) -> None:

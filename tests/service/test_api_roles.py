@@ -30,7 +30,7 @@ WRITES: dict[str, tuple[str, dict[str, Any]]] = {
         {"account": "outsider", "role": "coach", "teams": [REAVERS]},
     ),
     "visibility": (f"{LEAGUE_PATH}/visibility", {"public": True}),
-    "create_league": ("/api/leagues", {"slug": "second", "name": "Second", "ruleset": "bb2020"}),
+    "create_league": ("/api/leagues", {"slug": "second", "name": "Second", "ruleset": "bb2025"}),
     "create_account": ("/api/accounts", {"account": "newcomer", "password": "long-enough"}),
 }
 

@@ -105,7 +105,7 @@ def test_retire_is_authorized_before_the_books_refuse_it(client: TestClient, wor
 
 
 def test_a_coach_retires_a_player_with_a_lasting_injury(client: TestClient, world: World) -> None:
-    """Twitch lost MA to a Lasting Injury in the demo season (BB2020 'Temporarily
+    """Twitch lost MA to a Lasting Injury in the demo season (BB2025 'Temporarily
     Retiring'): his coach retires him; another coach may not; a second retirement is the
     books' refusal."""
     path = f"{L}/teams/skavenblight-scramblers/players/Twitch/retire"

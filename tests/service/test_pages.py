@@ -381,7 +381,7 @@ def confirmed_by_dan(client: TestClient, reply: Any) -> dict[str, Any]:
 
 
 def test_a_report_names_its_journeyman_and_his_touchdown(client: TestClient) -> None:
-    """BB2020 journeymen play one game: the form's hireling row, picked in a player line by
+    """BB2025 journeymen play one game: the form's hireling row, picked in a player line by
     its row, reaches the report as a hireling with the touchdown."""
     reply = submit_friendly(
         client,

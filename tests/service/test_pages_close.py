@@ -68,7 +68,7 @@ def test_another_coach_gets_a_403_page_on_the_close_form(client: TestClient, wor
 def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
     client: TestClient, world: World
 ) -> None:
-    """BB2020 Expensive Mistakes: a 1 on the D6 with 205,000 in the treasury calls for the
+    """BB2025 Expensive Mistakes: a 1 on the D6 with 205,000 in the treasury calls for the
     amount's die; entered with the wrong count of dice, the form comes back with both
     fields as typed and the sentence beside the dice, nothing stored."""
     played_final(client, world)

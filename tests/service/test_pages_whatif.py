@@ -1,7 +1,7 @@
 """The what-if page (TestClient): the form with the registry's rulesets and their typed
 options, who may ask, a refused option beside its field, the job's page refreshing while
 it runs, then the comparison ``ledger whatif`` prints and, with samples, the
-distributions. The demo league is BB2020, four teams in one division (conftest.py)."""
+distributions. The demo league is BB2025, four teams in one division (conftest.py)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_a_member_gets_the_form_with_the_rulesets_and_the_league_s_options(
     assert reply.status_code == 200
     for cls in RULESETS:
         assert f'<option value="{cls.id}"' in reply.text
-    # BB2020's options, typed: a pick-list and checkboxes, at the league's own values.
+    # BB2025's options, typed: a pick-list and checkboxes, at the league's own values.
     assert '<select id="bonus_points" name="bonus_points"' in reply.text
     assert re.search(r'<option value="none" selected>', reply.text)
     assert re.search(r'id="redraft_cap" name="redraft_cap" value="true" checked', reply.text)
@@ -170,7 +170,7 @@ def test_a_bad_option_is_said_beside_its_field_and_nothing_is_asked(client: Test
 
 def test_a_bad_number_of_samples_is_said_beside_it(client: TestClient) -> None:
     sign_in(client, "jay")
-    reply = ask(client, {"ruleset": "bb2020", "bonus_points": "added", "samples": "5000"})
+    reply = ask(client, {"ruleset": "bb2025", "bonus_points": "added", "samples": "5000"})
     assert reply.status_code == 422
     assert "from 1 to 500" in error_beside(reply.text, "samples")
     assert '<option value="added" selected>' in reply.text
@@ -208,7 +208,7 @@ def test_with_samples_the_distributions_are_shown_beside_the_comparison(
     client: TestClient,
 ) -> None:
     sign_in(client, "dan")
-    reply = ask(client, {"ruleset": "bb2020", "bonus_points": "added", "samples": "2"})
+    reply = ask(client, {"ruleset": "bb2025", "bonus_points": "added", "samples": "2"})
     assert reply.status_code == 303, reply.text[-800:]
     path = reply.headers["location"]
     assert "?spread=" in path
@@ -278,7 +278,7 @@ def test_an_unknown_job_or_one_of_another_league_is_not_found(client: TestClient
 
 def test_a_job_of_samples_opened_alone_shows_its_distributions(client: TestClient) -> None:
     sign_in(client, "rob")
-    reply = ask(client, {"ruleset": "bb2020", "samples": "3", "seed": "7"})
+    reply = ask(client, {"ruleset": "bb2025", "samples": "3", "seed": "7"})
     assert reply.status_code == 303, reply.text[-800:]
     spread = reply.headers["location"].split("?spread=", 1)[1]
     html = settled(client, f"{FORM}/{spread}")

@@ -1,0 +1,178 @@
+"""Spending SPP (seed 001, 'Spending Star Player Points', 'Characteristic Improvements',
+'Value Increase').
+
+Worked example ('Re-draft Team'): Skweek, a Gutter Runner (85,000) with three Primary
+skills, has a Current Value of 85,000 + 3 x 20,000 = 145,000.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ledger.domain.events import PlayerAdvanced
+from ledger.domain.state import PlayerRow
+from ledger.rules.bb2025.tables import Tables, skills
+from ledger.rules.protocol import AdvancementResult
+from ledger.rules.schema import Position, Skill
+from ledger.words import possessive
+
+SKILL_KINDS = {
+    "random_primary": "primary",
+    "chosen_primary": "primary",
+    "chosen_secondary": "secondary",
+}
+
+
+def skill_base(name: str) -> str:
+    """'Mighty Blow (+1)' and 'Mighty Blow (+X)' are the same skill."""
+    return re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower()
+
+
+@cache
+def skills_by_base() -> dict[str, Skill]:
+    return {skill_base(s.name): s for s in skills().skills}
+
+
+def find_skill(name: str) -> Skill | None:
+    return skills_by_base().get(skill_base(name))
+
+
+def cost(t: Tables, player: PlayerRow, kind: str) -> int:
+    row = t.advancement_costs[min(len(player.advancements), len(t.advancement_costs) - 1)]
+    return int(getattr(row, kind))
+
+
+def result(
+    t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
+) -> AdvancementResult:
+    spp = cost(t, player, event.kind)
+    if event.characteristic is not None and event.kind == "characteristic":
+        increase = t.value_increase[event.characteristic]
+        return AdvancementResult(
+            spp_cost=spp, value_increase=increase, characteristic=event.characteristic
+        )
+    skill = find_skill(event.skill or "")
+    access = "primary" if skill and skill.category in position.primary else "secondary"
+    increase = t.value_increase[access] + (
+        t.value_increase["elite"] if skill and skill.elite else 0
+    )
+    return AdvancementResult(spp_cost=spp, value_increase=increase, skill=event.skill)
+
+
+def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
+    if player.status != "active" or player.kind != "regular":
+        return [f"{player.name} cannot take advancements ({player.status}, {player.kind})"]
+    if len(player.advancements) >= len(t.advancement_costs):
+        return [f"{player.name} already has {len(player.advancements)} advancements (Legend)"]
+    if event.kind == "random_secondary":
+        return ["BB2025 has no random secondary skills on the Advancement Table"]
+    spp = cost(t, player, event.kind)
+    if player.spp < spp:
+        return [
+            f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
+            f" costs {spp} as advancement {len(player.advancements) + 1}"
+        ]
+    if event.kind == "characteristic":
+        return characteristic_problems(t, player, position, event)
+    if event.kind == "random_primary":
+        return random_problems(player, position, event)
+    return skill_problems(player, position, event, SKILL_KINDS[event.kind])
+
+
+def table_skill(category: str, roll: tuple[int, ...]) -> Skill:
+    """'New Skills': two D6 one after the other: the first picks the part of the Skill
+    Table (1-3 or 4-6), the second the skill (skills.yaml holds the table in its order)."""
+    column = [s for s in skills().skills if s.category == category]
+    return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
+
+
+def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
+    """'Do this twice, and then choose which of the two randomly rolled Skills you wish your
+    player to receive.' A roll giving a skill the player has already is rolled again, so the
+    first two rolls giving a skill he lacks are the ones offered."""
+    category = event.category or ""
+    if category not in position.primary:
+        return [
+            f"a random primary skill needs one of {''.join(position.primary)} as its"
+            f" category (--category), not '{category}'"
+        ]
+    rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
+    offered = [
+        skill.name
+        for skill in (table_skill(category, roll) for roll in rolls)
+        if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
+    ][:2]
+    if len(offered) < 2:
+        return [
+            f"a random skill needs two Skill Table rolls giving skills {player.name} lacks;"
+            f" {len(offered)} given (--die random_skill=D6,D6 for each; or --roll)"
+        ]
+    if not event.skill:
+        dice = " ".join(f"--die random_skill={r[0]},{r[1]}" for r in rolls)
+        return [
+            f"the rolls give {' or '.join(dict.fromkeys(offered))}: choose with --skill,"
+            f" entering the same dice: {dice}"
+        ]
+    if event.skill not in offered:
+        return [f"the rolls give {' or '.join(offered)}, not {event.skill}"]
+    return []
+
+
+def characteristic_problems(
+    t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
+) -> list[str]:
+    roll = next((d for d in event.dice if d.purpose == "characteristic"), None)
+    if roll is None or roll.dice != "D8":
+        return ["a characteristic improvement needs its D8 roll (purpose 'characteristic')"]
+    allowed = t.characteristic_improvement[roll.values[0]]
+    if event.characteristic is None:
+        # 'they can choose to select a Primary or Secondary Skill instead'
+        return skill_problems(player, position, event, "any")
+    if event.characteristic not in allowed:
+        return [
+            f"a D8 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
+            f" not {event.characteristic.upper()}"
+        ]
+    return limit_problems(t, player, position, event.characteristic)
+
+
+def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) -> list[str]:
+    done = sum(1 for a in player.advancements if a.get("characteristic") == stat)
+    if done >= t.max_improvements:
+        return [
+            f"{possessive(player.name)} {stat.upper()} has already been improved {done} times"
+            f" (at most {t.max_improvements})"
+        ]
+    current = getattr(player, stat)
+    if current is None:
+        return [f"{player.name} has no {stat.upper()} to improve"]
+    limit = t.characteristic_limits[stat]  # type: ignore[index]
+    better_is_lower = stat in ("ag", "pa")
+    at_limit = current <= limit if better_is_lower else current >= limit
+    if at_limit:
+        return [f"{possessive(player.name)} {stat.upper()} is already at its maximum"]
+    return []
+
+
+def skill_problems(
+    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
+) -> list[str]:
+    if not event.skill:
+        return ["name the skill the player takes"]
+    skill = find_skill(event.skill)
+    if skill is None:
+        return [f"'{event.skill}' is not a BB2025 skill"]
+    categories = {
+        "primary": position.primary,
+        "secondary": position.secondary,
+        "any": position.primary + position.secondary,
+    }[access]
+    if skill.category not in categories:
+        return [
+            f"{skill.name} ({skill.category}) is not a {access} skill for a"
+            f" {position.name} ({''.join(categories) or 'none'})"
+        ]
+    if any(skill_base(s) == skill_base(skill.name) for s in player.skills):
+        return [f"{player.name} already has {skill.name}"]
+    return []

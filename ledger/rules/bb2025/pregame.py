@@ -1,0 +1,61 @@
+"""The BB2025 pre-game steps of league play (seed 001, 'Pre-game Sequence').
+
+'Take on Journeymen': a team that cannot field 11 players takes Journeymen from a Lineman
+position with a QTY of 0-16 (Loner (4+)), up to 11 available players; they count in the
+team's CTV for the game.
+
+'Inducements': the team with the higher CTV may spend from its Treasury first; the lower
+CTV team then gets Petty Cash equal to the difference plus what the other spent, and may
+top it up with at most 50,000 from its Treasury; with equal CTVs neither spends gold.
+Worked example: CTVs 1,240,000 and 1,160,000; Jay buys a Keg for 50,000; Dan gets
+80,000 + 50,000 and adds 10,000 from his treasury: 140,000 to spend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from ledger.domain.state import PlayerRow
+from ledger.rules.bb2025.tables import DATA
+from ledger.rules.schema import Inducement, InducementList, Position, TeamList, load_yaml
+
+SQUAD = 11
+TOP_UP_LIMIT = 50_000
+
+
+def available(players: Sequence[PlayerRow]) -> list[PlayerRow]:
+    return [p for p in players if p.status == "active" and not p.miss_next_game]
+
+
+def journeyman_position(team_list: TeamList) -> Position | None:
+    """'a player from the team's Team Roster with the Lineman position that have a QTY of
+    0-16'; the first such line when a list has several (the coach may choose)."""
+    return next((p for p in team_list.positions if "lineman" in p.keywords and p.max == 16), None)
+
+
+def journeymen_needed(players: Sequence[PlayerRow]) -> int:
+    return max(0, SQUAD - len(available(players)))
+
+
+def petty_cash(ctv: int, other_ctv: int, other_spent: int) -> int:
+    """What the lower-CTV team may spend without touching its treasury."""
+    if ctv >= other_ctv:
+        return 0
+    return other_ctv - ctv + other_spent
+
+
+@cache
+def inducements() -> dict[str, Inducement]:
+    found = load_yaml(DATA / "inducements.yaml", InducementList)
+    return {i.id: i for i in found.inducements}
+
+
+def inducement_price(item: Inducement, team_list: TeamList) -> int:
+    labels = {team_list.id, *team_list.special_rules}
+    return min([item.cost, *(cost for label, cost in item.reduced_cost.items() if label in labels)])
+
+
+def may_buy(item: Inducement, team_list: TeamList) -> bool:
+    labels = {team_list.id, *team_list.special_rules}
+    return not item.only_for or bool(labels & set(item.only_for))

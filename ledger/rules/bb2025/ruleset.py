@@ -1,0 +1,472 @@
+"""Blood Bowl 2025 (Third Season Edition), ruleset id ``bb2025``.
+
+The seed's League Play chapter is the 2025 rulebook's (ledger/rules/bb2025/data/README.md);
+this ruleset was registered as ``bb2020`` until the rename, and ledgers recorded then are
+read as ``bb2025`` (``LeagueCreated.upcast_v1_v2``).
+
+Source: shared/seeds/001_df046463b98a88b8.txt, the League Play chapter (sections cited
+on each rule), with the Spike! Almanac 2021 options of shared/seeds/003 as named
+options. Team lists, sideline staff prices and the casualty tables come from the core
+rulebook and are marked as such in data/. Readings of ambiguous rules: docs/rulesets.md.
+
+Worked example ('Record Outcome and Collect Winnings'): Jay's Fan Factor 4 and Dan's 3
+give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10,000 =
+65,000 gold pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.events import (
+    MatchRecorded,
+    PlayerAdvanced,
+    PostGameClosed,
+    SeasonClosed,
+    TeamRedrafted,
+)
+from ledger.domain.state import ON_ROSTER, LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
+from ledger.errors import InvalidInput
+from ledger.rules.base import BaseRuleset, checked_effects
+from ledger.rules.bb2025 import (
+    advancement,
+    contracts,
+    exhibitions,
+    postgame,
+    pregame,
+    redraft,
+    season,
+)
+from ledger.rules.bb2025.tables import band, tables
+from ledger.rules.dice import DiceBox
+from ledger.rules.effects import Effects, Spp
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
+from ledger.rules.schema import Position, TeamList
+
+
+class BB2025Options(BaseModel):
+    """Named options of a BB2025 league, recorded in its creation event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    bonus_points: Literal["none", "added", "tiebreak"] = "none"
+    """'League Scoring': the optional bonus points (3+ TDs, no TDs conceded, 3+ SPP
+    casualties), added to the total or used as the first tie-breaker."""
+    redraft_cap: bool = True
+    """'Raise Funds': the recommended 1,300,000 cap on a re-draft budget."""
+    star_player_contracts: bool = False
+    """Spike! Almanac 2021 'Long Term Contracts': each team signs one Star Player a
+    season, for free, in the star draft order; he counts in TV and earns no SPP."""
+    referees: bool = False
+    """Spike! Almanac 2021 'Red Cards & Rulekeepers': reports name the match's referee
+    (generic, Elnos Lawkeeper, Redkur Forgebeard); their rules are played at the table."""
+
+
+class BB2025(BaseRuleset):
+    id = "bb2025"
+    name = "Blood Bowl 2025, Third Season"
+    source = "Blood Bowl 2025 rulebook, League Play chapter; Spike! Almanac 2021 (options)"
+    """The books, as ``ledger rulesets`` names them (the module docstrings cite the seed
+    files: seed 001 and seed 003)."""
+    aliases = ("bb25", "blood-bowl-2025", "2025")
+    data_dir = Path(__file__).parent / "data"
+    Options = BB2025Options
+    value_labels = {"tv": "TV", "ctv": "CTV"}
+    rating_key = "tv"
+    casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
+    features = frozenset({"inducements", "redraft", "star_contracts", "temporary_retirement"})
+    post_game_closes = True
+    example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"bonus_points": "added"},
+        {"bonus_points": "tiebreak", "redraft_cap": False},
+        {"star_player_contracts": True, "referees": True},
+    )
+    """Option sets the contract suite (tests/rules/test_contract.py) runs a league under."""
+
+    @property
+    def opts(self) -> BB2025Options:
+        assert isinstance(self.options, BB2025Options)
+        return self.options
+
+    @property
+    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+        return tables().spp
+
+    # --- team building -------------------------------------------------------------------
+
+    def starting_treasury(self) -> int:
+        return tables().starting_treasury
+
+    def starting_fans(self) -> int:
+        return tables().dedicated_fans.start
+
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        return sideline_of(self.team_list(team.roster))
+
+    def check_fire(
+        self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
+    ) -> list[str]:
+        """'Players may not be fired if it would take the number of players eligible for
+        the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
+        if player.kind == "star":
+            return [
+                f"{player.name} is under contract for the season and may never be fired"
+                " (Spike! 2021 'Signing Star Players')"
+            ]
+        eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
+        if player in eligible and len(eligible) - 1 < 11:
+            return [
+                f"firing {player.name} would leave {team.name} with"
+                f" {len(eligible) - 1} players eligible for the next game (at least 11)"
+            ]
+        return []
+
+    def check_release(self, team: TeamRow, item: str) -> list[str]:
+        """Team re-rolls bought may not be removed once drafted (step 4 of Hiring...)."""
+        if item == "reroll" and not team.drafting:
+            return ["BB2025 team re-rolls cannot be removed from the roster once drafted"]
+        return []
+
+    def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
+        return contracts.draft_order(drawn, last_table)
+
+    def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
+        stars = self.stars()
+        return contracts.may_sign(
+            stars[star_id], self.team_list(team.roster), stars.values(), signed
+        )
+
+    # --- values -----------------------------------------------------------------------------
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
+        """'Prepare for Next Fixture': CTV leaves out players missing the next game and
+        Temporarily Retiring players ('Temporarily Retiring')."""
+        tv = super().team_values(team, players)["tv"]
+        absent = sum(
+            p.value
+            for p in players
+            if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game)
+        )
+        return {"tv": tv, "ctv": tv - absent}
+
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
+        """AG and PA are target numbers: improving 4+ gives 3+ ('Characteristic
+        Improvements'); injuries move them the other way."""
+        value = getattr(player, stat)
+        if value is None:
+            return None
+        step = 1 if better else -1
+        if stat in ("ag", "pa"):
+            return int(min(6, max(1, value - step)))
+        floor = 3 if stat == "av" else 1
+        return int(max(floor, value + step))
+
+    # --- matches ----------------------------------------------------------------------------
+
+    def check_casualty(self, casualty: Casualty) -> list[str]:
+        """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered."""
+        t = tables()
+        roll = next((d for d in casualty.dice if d.purpose == "casualty"), None)
+        if roll is None:
+            return []
+        if roll.dice != "D16":
+            return [f"the BB2025 Casualty Table is a D16, not a {roll.dice}"]
+        expected = band(t.casualty_table, roll.values[0])
+        if casualty.outcome != expected.outcome:
+            return [
+                f"a casualty roll of {roll.values[0]} is {expected.outcome}, not {casualty.outcome}"
+            ]
+        lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
+        if expected.outcome == "lasting_injury" and lasting is not None:
+            effect = band(t.lasting_injury_table, lasting.values[0]).effects[0]
+            if effect not in casualty.effects:
+                return [f"a lasting injury roll of {lasting.values[0]} is {effect}"]
+        return []
+
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]:
+        """From the D16 (and D6) when given, else the outcome named: lasting injuries
+        then need the characteristic lost among the effects."""
+        from_dice = self.outcome_from_dice(dice)
+        if from_dice is not None:
+            return from_dice
+        if outcome is None:
+            raise InvalidInput("give each casualty's D16 roll or its outcome")
+        named = next((b for b in tables().casualty_table if b.outcome == outcome), None)
+        if named is None:
+            known = ", ".join(b.outcome for b in tables().casualty_table)
+            raise InvalidInput(f"'{outcome}' is not a BB2025 casualty outcome ({known})")
+        chosen = checked_effects(effects) or named.effects
+        if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
+            raise InvalidInput(
+                "a lasting injury needs its D6 roll or the characteristic lost"
+                " (effects: -ma, -st, -ag, -pa or -av)"
+            )
+        return outcome, tuple(dict.fromkeys((*named.effects, *chosen)))
+
+    def outcome_from_dice(self, rolls: Sequence[DiceRoll]) -> tuple[str, tuple[Effect, ...]] | None:
+        """The outcome and effects a D16 (and D6) casualty roll gives, for entry by dice."""
+        t = tables()
+        roll = next((d for d in rolls if d.purpose == "casualty" and d.dice == "D16"), None)
+        if roll is None:
+            return None
+        found = band(t.casualty_table, roll.values[0])
+        effects = tuple(found.effects)
+        if found.outcome == "lasting_injury":
+            lasting = next((d for d in rolls if d.purpose == "lasting_injury"), None)
+            if lasting is None:
+                return None
+            effects += band(t.lasting_injury_table, lasting.values[0]).effects
+        return found.outcome, effects
+
+    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+        problems = []
+        if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
+            problems.append("BB2025 has no forfeits: a team concedes, with or without penalty")
+        if self.opts.referees and (wrong := exhibitions.referee_problem(match.referee)):
+            problems.append(wrong)
+        if match.kind == "exhibition":
+            return problems + exhibitions.all_star_problems(match, self.stars())
+        if match.kind == "friendly":
+            return problems
+        for sheet in (match.home, match.away):
+            awarded = sum(p.mvps for p in sheet.players)
+            allowed = self.mvp_allowance(match, sheet.team)
+            if awarded > allowed:
+                problems.append(
+                    f"{sheet.team} awarded {awarded} MVPs where BB2025 allows"
+                    f" {allowed} ('Most Valuable Player', 'Conceding')"
+                )
+            stars = {h.id for h in sheet.hirelings if h.kind == "star"}
+            stars |= contracted(match, view, league_id)
+            if any(p.mvps for p in sheet.players if p.player in stars):
+                problems.append("star players cannot be given the MVP award")
+        return problems
+
+    def mvp_allowance(self, match: MatchRecorded, team: str) -> int:
+        """One MVP each; none for a team that conceded, two for its opponent; unplayed
+        fixtures award none unless conceded by agreement ('League Fixtures')."""
+        if match.concession is None:
+            return 0 if match.kind == "unplayed" else 1
+        if match.concession.team == team:
+            return (
+                1 if match.concession.kind == "without_penalty" and match.kind != "unplayed" else 0
+            )
+        agreed = match.kind == "unplayed"
+        return 2 if match.concession.kind == "conceded" or agreed else 1
+
+    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+        return postgame.match_dice(tables(), match, view, league_id)
+
+    def match_outcomes(
+        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        effects = postgame.match_outcomes(tables(), match, view, league_id, dice)
+        if match.kind in ("friendly", "exhibition"):
+            return effects  # 'Friendlies': no SPP, casualties count as Badly Hurt
+        stars = contracted(match, view, league_id)
+        for sheet in match.sheets():
+            if not postgame.conceded(match, sheet.team):
+                effects += [
+                    e
+                    for e in self.spp_outcomes(match, sheet)
+                    if not (isinstance(e, Spp) and e.player in stars)
+                ]
+        return effects + self.injury_outcomes(
+            match.model_copy(
+                update={
+                    "casualties": tuple(
+                        star_casualty(c) if c.victim in stars else c for c in match.casualties
+                    )
+                }
+            )
+        )
+
+    def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
+        return postgame.close_dice(tables(), team, rolls)
+
+    def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
+        return postgame.close_outcomes(tables(), event, team, dice)
+
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
+        return postgame.must_advance(tables(), players)
+
+    # --- advancement -------------------------------------------------------------------------
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        position = self.position_of(player)
+        return advancement.result(tables(), player, position, event)
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        return advancement.problems(tables(), player, self.position_of(player), event)
+
+    def position_of(self, player: PlayerRow) -> Position:
+        return self.position(player.roster, player.position)
+
+    # --- before a game ('Pre-game Sequence') -------------------------------------------
+
+    def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
+        """CTV with the Journeymen the team must take ('Take on Journeymen')."""
+        needed = pregame.journeymen_needed(players)
+        lineman = pregame.journeyman_position(self.team_list(team.roster))
+        extra = needed * lineman.cost if lineman is not None else 0
+        return self.team_values(team, players)["ctv"] + extra
+
+    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        team_list = self.team_list(team.roster)
+        return {
+            item.id: SidelineItem(
+                id=item.id,
+                name=item.name,
+                max=item.max,
+                price=pregame.inducement_price(item, team_list),
+            )
+            for item in pregame.inducements().values()
+            if pregame.may_buy(item, team_list)
+        }
+
+    def inducement_budget(
+        self, value: int, other_value: int, other_spent: int, treasury: int
+    ) -> Budget:
+        if value == other_value:
+            return Budget(petty_cash=0, treasury=0, why="equal CTVs: neither team spends gold")
+        if value > other_value:
+            return Budget(petty_cash=0, treasury=treasury, why="higher CTV: treasury first")
+        cash = pregame.petty_cash(value, other_value, other_spent)
+        return Budget(
+            petty_cash=cash,
+            treasury=min(pregame.TOP_UP_LIMIT, treasury),
+            why=f"petty cash {other_value - value:,} difference + {other_spent:,}"
+            " spent by the opponent",
+        )
+
+    # --- the off-season ('Off-season and Re-drafting') ---------------------------------
+
+    def positions_of(self, players: Sequence[PlayerRow]) -> dict[str, Position]:
+        return {p.player_id: self.position_of(p) for p in players if p.kind == "regular"}
+
+    def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]:
+        return redraft.dice_needed(players, self.positions_of(players))
+
+    def redraft_budget(
+        self, team: TeamRow, view: LeagueView, league_id: str, season: int
+    ) -> tuple[int, str]:
+        return redraft.budget(tables(), team, view, league_id, season, self.opts.redraft_cap)
+
+    def rehire_price(self, player: PlayerRow, season: int) -> int:
+        return redraft.rehire_price(tables(), player, season)
+
+    def redraft_outcomes(
+        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
+    ) -> Effects:
+        team = view.get(TeamRow, league_id, event.team)
+        assert team is not None  # commands re-draft registered teams only
+        players = view.select(PlayerRow, league_id=league_id, team_id=event.team)
+        funds = self.redraft_budget(team, view, league_id, event.season)
+        return redraft.outcomes(
+            tables(),
+            event,
+            team,
+            players,
+            self.positions_of(players),
+            funds,
+            dice,
+            self.starting_fans(),
+        )
+
+    # --- seasons ---------------------------------------------------------------------------
+
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]:
+        """'Divisions': "each Division should contain at least four teams"."""
+        small = [d.name or "(unnamed)" for d in divisions if len(d.teams) < 4]
+        problems = super().check_season(divisions, playoff_teams)
+        return problems + [
+            f"division {name} has fewer than four teams ('Divisions')" for name in small
+        ]
+
+    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects:
+        league = view.get(LeagueRow, league_id)
+        scheme = self.points_scheme(league.points if league else None)
+        rows = season.whole_league(view, league_id, event.season)
+        matches = view.select(MatchRow, league_id=league_id, season=event.season)
+        results = [
+            (m.home, m.away, m.home_score, m.away_score)
+            for m in matches
+            if m.status == "played" and m.kind == "league"
+        ]
+        table = self.rank(rows, results, scheme)
+        return season.outcomes(
+            tables(), event, view, league_id, table, self.opts.star_player_contracts
+        )
+
+    # --- the league table -----------------------------------------------------------------------
+
+    def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
+        if recorded:
+            return PointsScheme.model_validate(recorded)
+        if self.opts.bonus_points == "none":
+            return PointsScheme()
+        return PointsScheme(
+            bonus=("three_touchdowns", "clean_sheet", "three_casualties"),
+            bonus_mode=self.opts.bonus_points,
+        )
+
+
+def contracted(match: MatchRecorded, view: LeagueView, league_id: str) -> set[str]:
+    """Players of the match who are stars under contract (Spike! 2021)."""
+    named = {p.player for sheet in match.sheets() for p in sheet.players}
+    named |= {c.victim for c in match.casualties}
+    return {
+        player_id
+        for player_id in named
+        if (p := view.get(PlayerRow, league_id, player_id)) is not None and p.kind == "star"
+    }
+
+
+def star_casualty(casualty: Casualty) -> Casualty:
+    """'Injuries': a star treats a Serious Injury, Lasting Injury or DEAD as Seriously
+    Hurt: he misses the next game, nothing more."""
+    if casualty.outcome not in contracts.SERIOUS:
+        return casualty
+    return casualty.model_copy(update={"outcome": "seriously_hurt", "effects": ("miss_next_game",)})
+
+
+@cache
+def sideline_of(team_list: TeamList) -> Mapping[str, SidelineItem]:
+    """The core rules' Sideline Staff and re-rolls a team list may buy (asked on every value
+    refresh, so built once per list)."""
+    t = tables()
+    items = {
+        "reroll": SidelineItem(
+            id="reroll",
+            name="Team Re-roll",
+            price=team_list.reroll_cost,
+            max=t.max_rerolls,
+            double_after_draft=True,
+            counts_as="reroll",
+        ),
+        "dedicated_fans": SidelineItem(
+            id="dedicated_fans",
+            name="Dedicated Fans",
+            price=t.dedicated_fans.price,
+            max=t.dedicated_fans.draft_max,
+            in_value=False,
+            draft_only=True,
+            counts_as="fans",
+        ),
+    }
+    for item_id, staff in t.sideline.items():
+        if item_id == "apothecary" and not team_list.apothecary:
+            continue
+        items[item_id] = SidelineItem(id=item_id, name=staff.name, price=staff.price, max=staff.max)
+    return items

@@ -1,0 +1,181 @@
+"""A ledger recorded before the ``bb2020`` ruleset was renamed ``bb2025`` still opens.
+
+``data/demo-before-bb2025.db`` is the demo league as the code of commit 0c15d47 built it
+(``ledger --db FILE demo``): its ``LeagueCreated`` says ``"ruleset":"bb2020"`` and its
+read models were folded by that code. ``data/demo-before-bb2025.json`` is what that code
+printed for it (``--json`` of the commands named as its keys), captured by
+``data/capture_demo_figures.py`` from a worktree of that commit. Opened by today's code
+the league must say ``bb2025`` and every figure must be the same; the stored event is not
+rewritten, so the hash chain still verifies (docs/events.md, 'Versions').
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from eventsourcing.persistence import JSONTranscoder, StoredEvent
+from eventsourcing.utils import get_topic
+
+from cli.main import cli
+from ledger.domain.events import LeagueCreated
+from ledger.errors import UnknownRuleset
+from ledger.persistence.mapper import LedgerMapper
+from ledger.rules import RULESETS
+
+DATA = Path(__file__).parent / "data"
+FIGURES: dict[str, Any] = json.loads((DATA / "demo-before-bb2025.json").read_text())
+RULESETS_KNOWN = {cls.id for cls in RULESETS}
+
+
+@pytest.fixture
+def old_ledger(tmp_path: Path) -> Path:
+    db = tmp_path / "demo.db"
+    shutil.copyfile(DATA / "demo-before-bb2025.db", db)
+    return db
+
+
+def ledger(db: Path, *args: str) -> Any:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def renamed(value: Any) -> Any:
+    """What the old code printed, with the ruleset's id as it is now named."""
+    if isinstance(value, dict):
+        return {
+            k: "bb2025" if k == "ruleset" and v == "bb2020" else renamed(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [renamed(v) for v in value]
+    return value
+
+
+def stored_league_created(db: Path) -> dict[str, Any]:
+    with sqlite3.connect(db) as con:
+        (state,) = con.execute(
+            "SELECT state FROM stored_events WHERE originator_version = 1 AND topic = ?",
+            (get_topic(LeagueCreated),),
+        ).fetchone()
+    return dict(orjson.loads(state))
+
+
+def test_the_fixture_was_recorded_as_bb2020(old_ledger: Path) -> None:
+    """The file really is an old one: event 1 and the stored read model say bb2020."""
+    assert stored_league_created(old_ledger)["ruleset"] == "bb2020"
+    assert "class_version" not in stored_league_created(old_ledger)
+    with sqlite3.connect(old_ledger) as con:
+        assert con.execute("SELECT ruleset FROM rm_leagues").fetchall() == [("bb2020",)]
+    assert FIGURES["league show"]["league"]["ruleset"] == "bb2020"
+    assert FIGURES["roster gouged-eye"]["ruleset"] == "bb2020"
+
+
+def test_it_says_bb2025(old_ledger: Path) -> None:
+    assert "Blood Bowl 2025, Third Season [bb2025], 85 events" in ledger(
+        old_ledger, "league", "show"
+    )
+    [row] = json.loads(ledger(old_ledger, "league", "list", "--json"))
+    assert row["ruleset"] == "bb2025"
+    with sqlite3.connect(old_ledger) as con:  # the read model was refolded, not patched
+        assert con.execute("SELECT ruleset FROM rm_leagues").fetchall() == [("bb2025",)]
+
+
+@pytest.mark.parametrize("command", sorted(FIGURES))
+def test_every_figure_is_the_one_the_old_code_printed(old_ledger: Path, command: str) -> None:
+    """Standings, leaders, every roster (players' SPP and values, TV, CTV) and every
+    treasury movement, as printed before the rename."""
+    now = json.loads(ledger(old_ledger, *command.split(), "--json"))
+    assert now == renamed(FIGURES[command])
+
+
+def test_the_stored_event_is_unchanged_and_the_chain_verifies(old_ledger: Path) -> None:
+    before = stored_league_created(old_ledger)
+    ledger(old_ledger, "standings")  # opening refolds the read models
+    assert stored_league_created(old_ledger) == before
+    out = ledger(old_ledger, "audit", "verify")
+    assert "85 events, chain intact" in out
+    assert FIGURES["league show"]["league"]["last_hash"] in out
+
+
+def test_export_keeps_the_recorded_id_and_import_reads_it_as_bb2025(
+    old_ledger: Path, tmp_path: Path
+) -> None:
+    backup = tmp_path / "demo.jsonl"
+    ledger(old_ledger, "export", "--out", str(backup))
+    first_event = orjson.loads(backup.read_bytes().splitlines()[1])
+    assert first_event["event"]["ruleset"] == "bb2020"  # exactly as stored
+    restored = tmp_path / "restored.db"
+    ledger(restored, "import", str(backup))
+    assert "[bb2025], 85 events" in ledger(restored, "league", "show")
+    assert "chain intact" in ledger(restored, "audit", "verify")
+    assert json.loads(ledger(restored, "standings", "--json")) == renamed(FIGURES["standings"])
+
+
+def test_a_new_league_records_the_new_id_with_its_class_version(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    ledger(db, "league", "create", "new", "--name", "New", "--ruleset", "bb25")
+    stored = stored_league_created(db)
+    assert (stored["ruleset"], stored["class_version"]) == ("bb2025", 2)
+
+
+@pytest.mark.parametrize("name", ["bb2020", "bb20", "blood-bowl-2020", "2020"])
+def test_the_old_names_never_create_a_bb2025_league(tmp_path: Path, name: str) -> None:
+    """They name Blood Bowl 2020 (Season 2): until that ruleset is registered they are
+    unknown, with the usual error and nothing written; once it is, they create a bb2020
+    league. Never, silently, a 2025 one."""
+    db = tmp_path / "new.db"
+    args = ["--db", str(db), "league", "create", "new", "--name", "New", "--ruleset", name]
+    result = CliRunner().invoke(cli, args)
+    if "bb2020" not in RULESETS_KNOWN:
+        assert isinstance(result.exception, UnknownRuleset)
+        assert str(result.exception).startswith(f"unknown ruleset '{name}' (known: bb2025")
+        assert not db.exists()  # nothing written
+    else:
+        assert result.exit_code == 0, result.output
+        assert stored_league_created(db)["ruleset"] == "bb2020"
+
+
+@pytest.mark.parametrize(
+    ("state", "read_as"),
+    [
+        ({"ruleset": "bb2020"}, "bb2025"),  # version 1: recorded before the rename
+        ({"ruleset": "bb2020", "class_version": 2}, "bb2020"),  # version 2: Season 2
+        ({"ruleset": "bb2025", "class_version": 2}, "bb2025"),
+        ({"ruleset": "lrb6-zal"}, "lrb6-zal"),
+    ],
+)
+def test_only_a_version_1_bb2020_is_upcast(state: dict[str, Any], read_as: str) -> None:
+    created = stored_league_created_state(state)
+    event = LedgerMapper(transcoder=JSONTranscoder()).to_domain_event(created)
+    assert isinstance(event, LeagueCreated)
+    assert event.ruleset == read_as
+
+
+def stored_league_created_state(fields: dict[str, Any]) -> StoredEvent:
+    league = uuid4()
+    state = {
+        "originator_id": str(league),
+        "originator_version": 1,
+        "originator_topic": "ledger.domain.log:LeagueLog",
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "recorded_by": "commish",
+        "slug": "owl",
+        "name": "Old World League",
+        "hash": "0" * 64,
+        **fields,
+    }
+    return StoredEvent(
+        originator_id=league,
+        originator_version=1,
+        topic=get_topic(LeagueCreated),
+        state=orjson.dumps(state),
+    )

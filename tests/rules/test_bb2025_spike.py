@@ -1,0 +1,293 @@
+"""Spike! Almanac 2021 options of ``bb2025`` (seed 003), as data."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.domain.values import Casualty, Division, Hireling, Performance, TeamSheet
+from ledger.errors import NotAllowed, TooFewPlayers
+from ledger.rules.bb2025.contracts import draft_order
+from ledger.rules.bb2025.ruleset import BB2025
+from tests.support import Book, create_league, draft_team, report, roll, sheet
+
+
+def test_the_draft_order_of_a_later_season_the_worked_example() -> None:
+    """'Subsequent Seasons': new coaches first as drawn, then from the bottom up."""
+    last = ["Jay", "Gavin", "Shane", "Xavier", "Keith", "James", "Louise", "Steve", "Dan", "Rob"]
+    assert draft_order(["Sam", "Nic", "Luke"], last) == [
+        "Sam",
+        "Nic",
+        "Luke",
+        "Rob",
+        "Dan",
+        "Steve",
+        "Louise",
+        "James",
+        "Keith",
+        "Xavier",
+        "Shane",
+        "Gavin",
+        "Jay",
+    ]
+
+
+def contracted_book() -> tuple[Book, list[str], list[str]]:
+    book = Book(options={"star_player_contracts": True})
+    jay = book.team("jay", "human", ["lineman"] * 11)
+    dan = book.team("dan", "skaven", ["clanrat"] * 11)
+    book.record(ev.SeasonStarted, season=1, divisions=(Division(name="", teams=("jay", "dan")),))
+    book.record(ev.StarSigned, season=1, team="jay", star="morg_n_thorg", player="morg")
+    return book, jay, dan
+
+
+def test_a_signed_star_is_free_and_counts_in_tv() -> None:
+    """'Team Value': "they will still contribute to a team's Team Value"."""
+    book, _, _ = contracted_book()
+    state = book.fold()
+    morg = book.player_row("morg", state)
+    assert (morg.kind, morg.value, book.team_row("jay", state).treasury) == ("star", 340_000, 0)
+    assert book.team_row("jay", state).values["tv"] == 11 * 50_000 + 340_000
+
+
+def test_a_star_earns_no_spp_and_shrugs_off_serious_injuries() -> None:
+    """'Injuries' and 'Star Player Points' of the contract rules."""
+    book, _jay, dan = contracted_book()
+    book.record(
+        ev.MatchRecorded,
+        match="g1",
+        season=1,
+        home=sheet(
+            "jay",
+            2,
+            players=[Performance(player="morg", touchdowns=2)],
+            dice=[
+                roll("fan_factor", "D3", 1, subject="jay"),
+                roll("dedicated_fans", "D6", 1, subject="jay"),
+            ],
+        ),
+        away=sheet(
+            "dan",
+            0,
+            players=[Performance(player=dan[0])],
+            dice=[
+                roll("fan_factor", "D3", 1, subject="dan"),
+                roll("dedicated_fans", "D6", 6, subject="dan"),
+            ],
+        ),
+        casualties=(
+            Casualty(
+                victim="morg", inflicted_by=dan[0], cause="block", outcome="dead", effects=("dead",)
+            ),
+        ),
+    )
+    state = book.fold()
+    morg = book.player_row("morg", state)
+    assert (morg.spp, morg.status, morg.miss_next_game) == (0, "active", True)
+    assert book.player_row(dan[0], state).spp == 2  # the casualty still earns its SPP
+
+
+def test_contracts_expire_at_the_end_of_the_season_and_a_familiar_face_loses_loner() -> None:
+    book, _, _ = contracted_book()
+    book.record(ev.SeasonClosed, season=1)
+    assert book.player_row("morg").status == "left"
+    book.record(ev.SeasonStarted, season=2, divisions=(Division(name="", teams=("jay", "dan")),))
+    book.record(ev.StarSigned, season=2, team="jay", star="morg_n_thorg", player="morg2")
+    again = book.player_row("morg2")
+    assert not any(s.startswith("Loner") for s in again.skills)
+    assert any(s.startswith("Loner") for s in book.player_row("morg").skills)
+
+
+def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -> None:
+    ledger = sqlite_ledger
+    create_league(ledger, options={"star_player_contracts": True})
+    teams = {"jay": "human", "dan": "skaven", "rob": "orc", "ann": "dwarf"}
+    for team, roster in teams.items():
+        draft_team(
+            ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
+        )
+    ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t")
+    order = ledger.order_star_draft("test", by="t", drawn=["rob", "jay", "ann", "dan"])
+    assert order == ["rob", "jay", "ann", "dan"]
+    with pytest.raises(NotAllowed, match="rob's turn"):
+        ledger.sign_star("test", "jay", "griff_oberwald", by="t")
+    ledger.sign_star("test", "rob", "morg_n_thorg", by="t")
+    with pytest.raises(NotAllowed, match="signed already"):
+        ledger.sign_star("test", "jay", "morg_n_thorg", by="t")
+    ledger.sign_star("test", "jay", "griff_oberwald", by="t")
+    league_id = ledger.league_row("test").league_id
+    griff = next(
+        p
+        for p in ledger.view().select(PlayerRow, league_id=league_id, team_id="jay")
+        if p.kind == "star"
+    )
+    with pytest.raises(TooFewPlayers, match="may never be fired"):
+        ledger.fire_player("test", "jay", griff.player_id, by="t")
+    team = ledger.view().get(TeamRow, league_id, "jay")
+    assert team is not None
+    assert team.treasury == 1_000_000 - 11 * 50_000
+
+
+def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:
+    """'All-Star Games': an exhibition: no post-game sequence at all."""
+    ledger = sqlite_ledger
+    create_league(ledger)
+    draft_team(ledger, "test", "jay", "human", ["lineman"] * 11)
+    draft_team(ledger, "test", "dan", "skaven", ["clanrat"] * 11)
+    before = [
+        t.model_dump()
+        for t in ledger.view().select(TeamRow, league_id=ledger.league_row("test").league_id)
+    ]
+    ledger.record_match(
+        "test",
+        report(
+            {
+                "match": "all-stars",
+                "kind": "exhibition",
+                "home": {
+                    "team": "jay",
+                    "touchdowns": 3,
+                    "hirelings": [
+                        {
+                            "id": "s1",
+                            "name": "Griff Oberwald",
+                            "kind": "star",
+                            "star": "griff_oberwald",
+                        }
+                    ],
+                    "players": [{"player": "s1", "td": 3}],
+                },
+                "away": {"team": "dan", "touchdowns": 1},
+            }
+        ),
+        by="t",
+    )
+    after = [
+        t.model_dump()
+        for t in ledger.view().select(TeamRow, league_id=ledger.league_row("test").league_id)
+    ]
+    for old, new in zip(before, after, strict=True):
+        assert {k: v for k, v in old.items() if k not in ("games", "drafting")} == {
+            k: v for k, v in new.items() if k not in ("games", "drafting")
+        }
+
+
+def test_a_dungeon_bowl_final_names_one_winner_among_three(sqlite_ledger: LeagueLedger) -> None:
+    """'Multi-player Dungeon Bowl' as the league final: the qualifiers meet in one match,
+    the report names the winner, and he alone takes the 100,000 first prize and the Trophy
+    ('Glittering Prizes'); no second or third place is played for."""
+    ledger = sqlite_ledger
+    create_league(ledger)
+    teams = ["jay", "dan", "rob", "sam"]
+    for team in teams:
+        draft_team(ledger, "test", team, "human", ["lineman"] * 11)
+    ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t", playoff_teams=3)
+    ledger.schedule_season("test", by="t")
+    league_id = ledger.league_row("test").league_id
+
+    def team_row(team: str) -> TeamRow:
+        row = ledger.view().get(TeamRow, league_id, team)
+        assert row is not None
+        return row
+
+    for match in ledger.view().select(MatchRow, league_id=league_id, season=1):
+        ledger.record_match(
+            "test",
+            report({"match": match.match_id, "home": {"team": match.home, "touchdowns": 1},
+                    "away": {"team": match.away, "touchdowns": 0}}),
+            by="t",
+            roll_missing=True,
+        )  # fmt: skip
+        for team in (match.home, match.away):
+            ledger.close_post_game("test", match.match_id, team, by="t", roll_missing=True)
+    assert ledger.schedule_playoffs("test", by="t", dungeon_bowl=True) == 1
+    final = ledger.view().get(MatchRow, league_id, "s1-dungeon-bowl-final")
+    assert final is not None
+    assert final.stage == "final"
+    home, away, other = (final.home, final.away, *final.others)
+    ledger.record_match(
+        "test",
+        report({"match": final.match_id, "kind": "playoff", "winner": other,
+                "home": {"team": home}, "away": {"team": away}, "others": [{"team": other}]}),
+        by="t",
+        roll_missing=True,
+    )  # fmt: skip
+    for team in (home, away, other):
+        ledger.close_post_game("test", final.match_id, team, by="t", roll_missing=True)
+    before = {t: team_row(t).treasury for t in teams}
+    ledger.close_season("test", by="t")
+    gained = {t: team_row(t).treasury - before[t] for t in teams}
+    assert gained == {t: 100_000 if t == other else 0 for t in teams}
+    assert team_row(other).trophy
+
+
+def star(star_id: str, hireling: str | None = None) -> dict[str, str]:
+    return {"id": hireling or star_id, "name": star_id, "kind": "star", "star": star_id}
+
+
+ALL_STARS = ["morg_n_thorg", "griff_oberwald", "deeproot_strongbranch", "akhorne_the_squirrel"]
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "players", "refusal"),
+    [
+        ([*ALL_STARS[:2], "grak", "crumbleberry"], ALL_STARS[2:], [], None),
+        ([f"s{i}" for i in range(17)], [], [], "at most 16"),
+        (["grak"], ["crumbleberry"], [], "come as a pair"),
+        (["griff_oberwald"], ["griff_oberwald"], [], "cannot play for both sides"),
+        (["griff_oberwald"], [], ["jay 1"], "'jay 1' is not one of the side's Star Players"),
+        (["no_such_star"], [], [], "no star player 'no_such_star'"),
+    ],
+)
+def test_all_star_rosters_follow_the_draft_rules(
+    home: list[str], away: list[str], players: list[str], refusal: str | None
+) -> None:
+    """'All-Star Rosters': at most 16 Star Players a side, each on one side only, pairs
+    together, and no one from the coaches' own rosters."""
+    book = Book()
+    view = book.fold()
+    side = {f"s{i}": "griff_oberwald" for i in range(17)}
+    match = book.record(
+        ev.MatchRecorded,
+        match="all-stars",
+        kind="exhibition",
+        home=TeamSheet(
+            team="jay",
+            touchdowns=0,
+            players=tuple(Performance(player=p) for p in players),
+            hirelings=tuple(Hireling(**star(side.get(s, s), s)) for s in home),
+        ),
+        away=TeamSheet(
+            team="dan", touchdowns=0, hirelings=tuple(Hireling(**star(s)) for s in away)
+        ),
+    )
+    assert isinstance(match, ev.MatchRecorded)
+    problems = BB2025().check_match(match, view, book.league_id)
+    if refusal is None:
+        assert problems == []
+    else:
+        assert any(refusal in p for p in problems), problems
+
+
+def referee_problems(referee: str | None) -> list[str]:
+    book = Book(options={"referees": True})
+    view = book.fold()
+    match = book.record(
+        ev.MatchRecorded, match="g1", referee=referee, home=sheet("jay"), away=sheet("dan")
+    )
+    assert isinstance(match, ev.MatchRecorded)
+    return book.ruleset.check_match(match, view, book.league_id)
+
+
+@pytest.mark.parametrize("referee", ["generic", "Elnos Lawkeeper", "redkur_forgebeard", None])
+def test_the_referees_of_red_cards_and_rulekeepers(referee: str | None) -> None:
+    """'Referee Rules': a generic Referee, Redkur Forgebeard or Elnos Lawkeeper."""
+    assert referee_problems(referee) == []
+
+
+def test_an_unknown_referee_is_refused_by_name() -> None:
+    assert referee_problems("Ref Bob") == [
+        "the referee is one of generic, Elnos Lawkeeper, Redkur Forgebeard, not 'Ref Bob'"
+    ]
