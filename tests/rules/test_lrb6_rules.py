@@ -478,3 +478,35 @@ def test_the_casualty_table_is_lrb6s_in_both(
 ) -> None:
     rolls = [roll("casualty_d6", "D6", d68[0]), roll("casualty_d8", "D8", d68[1])]
     assert find_ruleset(ruleset).casualty_from_report(None, (), rolls)[0] == outcome
+
+
+# --- pp.70-71 Star Players: one game at a time ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "refusal"),
+    [
+        ("lrb6", "induced for one game"),  # LRB6: only as inducements
+        ("lrb6-zal", "second match onwards"),  # ZAL 3f: hired for good, from the second match
+    ],
+)
+def test_hiring_a_star_player_for_good(ruleset: str, refusal: str) -> None:
+    league = two_teams(ruleset)
+    hired = ev.PlayerHired.model_construct(
+        team="humans",
+        player="s1",
+        name="Griff",
+        position="griff_oberwald",
+        kind="star",
+        star="griff_oberwald",
+        price=320_000,
+    )
+    state = league.book.fold()
+    problems = league.ruleset.check_hire(
+        league.team_row("humans"),
+        players(league, "humans"),
+        hired,
+        view=state,
+        league_id=league.book.league_id,
+    )
+    assert any(refusal in p for p in problems), problems

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import LedgerError
@@ -71,6 +71,22 @@ class LRB6(BaseRuleset):
                 id=item_id, name=staff.name, price=staff.price, max=staff.max
             )
         return items
+
+    def check_hire(
+        self,
+        team: TeamRow,
+        players: Sequence[PlayerRow],
+        event: PlayerHired,
+        *,
+        view: LeagueView,
+        league_id: str,
+    ) -> list[str]:
+        """pp.70-71: Star Players play one game at a time, as inducements."""
+        if event.kind == "star":
+            return [
+                "LRB6 Star Players are induced for one game (a report's hirelings), never hired"
+            ]
+        return []
 
     # --- values ---------------------------------------------------------------------------
 

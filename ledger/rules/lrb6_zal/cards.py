@@ -1,4 +1,10 @@
-"""The special play cards whose effect reaches the books (seed 000, ZAL 8d i, ii, iv).
+"""The special play cards whose effect reaches the books (seed 000, ZAL 8b, 8d i, ii, iv).
+
+- Bonus cards (ZAL 8b and the HANDICAP TABLE): before the match the team with the lower Team
+  Rating draws the table's bonus cards on top of the D6 draw (1 card on a 1, 2 on 2-5, 3 on
+  a 6, one of them a Magic Item on a 6); with two or more bonus cards one of those may be a
+  Magic Item too, on a 6 only. Booked before the match's report, with the D6: the ledger
+  checks the team is owed bonus cards and says how many cards it draws.
 
 - Bankruptcy: the affected coach rolls a D6: 1 loses all his earnings and savings (the
   whole treasury), 2-5 half of them, 6 nothing.
@@ -9,13 +15,16 @@
 - Injured in Practice: the player rolls on the LRB6 Casualty Table (a D6, then a D8) and
   misses the match; he still counts in his team's Team Rating (ZAL 8a, 8d iv).
 
-Worked example: Bankruptcy on a team with 130,000 in the treasury, D6 of 3: it loses
+Worked example: TR 96 against TR 130 is 34 points: the Handicap Table's 31-50 row gives the
+weaker team 2 bonus cards; its D6 of 6 draws 3, so 5 cards, 2 of which may be Magic Items.
+Bankruptcy on a team with 130,000 in the treasury, D6 of 3: it loses
 65,000. Robbery of a team that earned 70,000, D6 of 6: 70,000 move to the thief's team.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ledger.domain.events import CardPlayed
 from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
@@ -25,14 +34,44 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Gold, Hurt, Leaves
 from ledger.rules.lrb6 import casualties
 from ledger.rules.lrb6.tables import tables as lrb6_tables
+from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import Tables, share_of, take
 from ledger.rules.protocol import DiceNeed
 from ledger.words import possessive
 
-CARDS = ("bankruptcy", "robbery", "injured_in_practice")
+BONUS = "bonus_cards"
+CARDS = ("bankruptcy", "robbery", "injured_in_practice", BONUS)
 
 Earnings = Callable[[LeagueView, str, str, str], int | None]
 """(view, league id, match id, team id) -> what the team earned in that match, if known."""
+
+Rating = Callable[[str], int | None]
+"""Team id -> its Team Rating for its next match (ZAL 8a), None for an unknown team."""
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The special play cards a team draws before a match (ZAL 8b)."""
+
+    drawn: int
+    bonus: int
+    magic_items: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.drawn} drawn + {self.bonus} bonus = {self.drawn + self.bonus} cards,"
+            f" up to {self.magic_items} of them Magic Items"
+        )
+
+
+def draw(t: Tables, ours: int, theirs: int, d6: int) -> Draw:
+    """ZAL 8b: the D6 draw, the Handicap Table's bonus cards, and the Magic Items allowed."""
+    bonus = handicap(t, ours, theirs).cards
+    drawn = next(b.cards for b in t.cards.draw if b.holds(d6))
+    magic = 0
+    if d6 in t.cards.magic_item_on:
+        magic = 1 + (1 if bonus >= t.cards.bonus_magic_item_from else 0)
+    return Draw(drawn=drawn, bonus=bonus, magic_items=magic)
 
 
 def card_id(name: str) -> str:
@@ -73,13 +112,19 @@ def target_player(event: CardPlayed, view: LeagueView, league_id: str) -> Player
 
 
 def needs(
-    event: CardPlayed, view: LeagueView, league_id: str, earnings: Earnings
+    t: Tables,
+    event: CardPlayed,
+    view: LeagueView,
+    league_id: str,
+    found: tuple[Earnings, Rating],
 ) -> list[DiceNeed]:
-    card = card_id(event.card)
+    card, (earnings, rating) = card_id(event.card), found
     if card not in CARDS:
         raise InvalidInput(
             f"'{event.card}' has no effect on the books in a ZAL league (cards: {', '.join(CARDS)})"
         )
+    if card == BONUS:
+        return bonus_needs(t, event, view, league_id, rating)
     if card == "injured_in_practice":
         return injury_needs(event, view, league_id)
     if card == "robbery":
@@ -115,6 +160,35 @@ def robbery_needs(
         raise NotAllowed(f"robbery: {possessive(victim)} earnings of {event.match} are not known")
     why = f"ZAL 8d ii: robbing {victim} of its earnings in {event.match}"
     return [DiceNeed(purpose="robbery", dice="D6", subject=event.team, why=why)]
+
+
+def bonus_needs(
+    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, rating: Rating
+) -> list[DiceNeed]:
+    """Bonus cards are drawn before kick-off (pre-match 7), so they are booked before the
+    report, at the Team Ratings the books hold then (ZAL 8a)."""
+    row = view.get(MatchRow, league_id, event.match) if event.match else None
+    if row is not None and row.status == "played":
+        raise NotAllowed(
+            f"{BONUS}: {event.match} is already recorded; bonus cards are drawn before"
+            " kick-off (pre-match 7): book them before the report"
+        )
+    other = target_team(event, view, league_id)
+    if other is None or other == event.team:
+        raise InvalidInput(
+            f"{BONUS}: name the opponent (--against TEAM) or the scheduled fixture (--match)"
+        )
+    ours, theirs = rating(event.team), rating(other)
+    if ours is None or theirs is None:
+        raise InvalidInput(f"{BONUS}: {event.team} or {other} is not a team of this league")
+    bonus = handicap(t, ours, theirs).cards
+    if not bonus:
+        raise NotAllowed(
+            f"{event.team} (TR {ours}) v {other} (TR {theirs}): no bonus cards (Handicap"
+            " Table: only the lower-rated team, from a difference of 11)"
+        )
+    why = f"ZAL 8b: the D6 draw, then {bonus} bonus cards (Handicap Table, TR {ours} v {theirs})"
+    return [DiceNeed(purpose="cards", dice="D6", subject=event.team, why=why)]
 
 
 def injury_needs(event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:

@@ -267,7 +267,19 @@ class LRB6ZAL(LRB6):
     # --- cards ----------------------------------------------------------------------------------
 
     def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return cards.needs(event, view, league_id, self.match_earnings)
+        def rating(team_id: str) -> int | None:
+            return self.next_match_rating(view, league_id, team_id)
+
+        return cards.needs(tables(), event, view, league_id, (self.match_earnings, rating))
+
+    def next_match_rating(self, view: LeagueView, league_id: str, team_id: str) -> int | None:
+        """The Team Rating a team takes into its next match as the books stand (ZAL 8a):
+        its fit players; one-game players are only known with the report."""
+        team = view.get(TeamRow, league_id, team_id)
+        if team is None:
+            return None
+        players = list(view.select(PlayerRow, league_id=league_id, team_id=team_id))
+        return self.match_rating(team, players, TeamSheet(team=team_id, touchdowns=0))
 
     def card_outcomes(
         self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox

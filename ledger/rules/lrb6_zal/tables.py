@@ -133,7 +133,16 @@ class Forfeit(Frozen):
     walkout_leaves_on: tuple[int, ...]
 
 
+class DrawBand(Range):
+    cards: int
+
+
 class Cards(Frozen):
+    draw: tuple[DrawBand, ...]
+    """ZAL 8b: the cards a D6 draws before any bonus card."""
+    magic_item_on: tuple[int, ...]
+    bonus_magic_item_from: int
+    """Bonus cards from which one of them may be a Magic Item too (on a 6 only)."""
     bankruptcy: tuple[ShareBand, ...]
     robbery: tuple[ShareBand, ...]
 
