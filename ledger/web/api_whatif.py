@@ -130,6 +130,7 @@ class Question:
             "samples": self.body.samples,
             "season": self.body.season,
             "seed": self.body.seed,
+            "ids": RULESET_IDS,
         }
 
     def key(self) -> str:
@@ -155,12 +156,25 @@ class Job(BaseModel):
     updated_at: str
 
 
+RULESET_IDS = 2
+"""Which ruleset ids a stored question uses: 2 since ``bb2025`` was named (before, the
+2025 rulebook's ruleset was ``bb2020``, now the id of Blood Bowl 2020 Season 2)."""
+
+
+def upcast_asked(asked: dict[str, Any]) -> dict[str, Any]:
+    """A question stored before the rename, read in today's ids (as LeagueCreated's
+    upcast reads the league it was asked of)."""
+    if asked.get("ids", 1) < RULESET_IDS and asked.get("ruleset") == "bb2020":
+        return {**asked, "ruleset": "bb2025", "ids": RULESET_IDS}
+    return asked
+
+
 def job_of(row: sa.Row[Any]) -> Job:
     return Job(
         id=row.id,
         league=row.league,
         version=row.version,
-        asked=orjson.loads(row.asked),
+        asked=upcast_asked(orjson.loads(row.asked)),
         state=row.state,
         done=row.done,
         total=row.total,

@@ -29,6 +29,7 @@ from ledger.domain.events import LeagueCreated
 from ledger.errors import UnknownRuleset
 from ledger.persistence.mapper import LedgerMapper
 from ledger.rules import RULESETS
+from ledger.web.api_whatif import upcast_asked
 
 DATA = Path(__file__).parent / "data"
 FIGURES: dict[str, Any] = json.loads((DATA / "demo-before-bb2025.json").read_text())
@@ -179,3 +180,19 @@ def stored_league_created_state(fields: dict[str, Any]) -> StoredEvent:
         topic=get_topic(LeagueCreated),
         state=orjson.dumps(state),
     )
+
+
+@pytest.mark.parametrize(
+    ("stored", "read_as"),
+    [
+        ({"ruleset": "bb2020", "seed": 0}, {"ruleset": "bb2025", "seed": 0, "ids": 2}),
+        ({"ruleset": "bb2020", "ids": 2}, {"ruleset": "bb2020", "ids": 2}),
+        ({"ruleset": "dz3", "seed": 0}, {"ruleset": "dz3", "seed": 0}),
+    ],
+)
+def test_a_what_if_job_stored_before_the_rename_reads_in_todays_ids(
+    stored: dict[str, Any], read_as: dict[str, Any]
+) -> None:
+    """The service keeps what-if jobs in a table; a job asked before the rename names the
+    2025 ruleset ``bb2020``, one asked since names its ids' version."""
+    assert upcast_asked(stored) == read_as
