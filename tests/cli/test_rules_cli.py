@@ -17,7 +17,7 @@ from tests.cli.inprocess import run_ledger
 @pytest.fixture
 def league(tmp_path: Path) -> Path:
     db = tmp_path / "owl.db"
-    run_ledger(db, "league", "create", "owl", "--name", "Owl", "--ruleset", "lrb6", check=True)
+    run_ledger(db, "league", "create", "owl", "--name", "Owl", "--ruleset", "lrb6-zal", check=True)
     return db
 
 

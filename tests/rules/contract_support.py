@@ -36,13 +36,17 @@ TEAM_LISTS = ("human", "orc", "skaven", "dwarf")
 
 CONCESSIONS: dict[str, tuple[str, ...]] = {
     "bb2025": ("conceded", "without_penalty"),
+    "lrb6": ("conceded", "without_penalty"),
     "lrb6-zal": ("forfeit_forced", "forfeit_voluntary"),
     "gold4": ("conceded",),
     "dz3": ("forfeit_forced", "forfeit_voluntary"),
 }
 """How a team gives a game up in each edition (a kind the edition lacks is refused)."""
 
-CASUALTY_PURPOSES: dict[str, tuple[str, ...]] = {"lrb6-zal": ("casualty_d6", "casualty_d8")}
+CASUALTY_PURPOSES: dict[str, tuple[str, ...]] = {
+    "lrb6": ("casualty_d6", "casualty_d8"),
+    "lrb6-zal": ("casualty_d6", "casualty_d8"),
+}
 """Casualty dice to roll where not every purpose of ``ruleset.casualty_dice`` fits together
 (ZAL's D68 is either one two-digit roll or its D6 and D8)."""
 
