@@ -8,9 +8,12 @@ commands), made once and kept in --db (default .benchmarks/whatif-league.db, whi
 ignores). Each ruleset's run is the command a commissioner types, timed from start to
 exit (process start, reading the log, the replays in two worker processes, the JSON on
 stdout); the CPU time of all its processes and the load average are printed beside it,
-since other work on the machine slows the wall clock. The target of issue 6 is under a
-minute on a 2-core machine; docs/performance.md ("What-if Monte Carlo") records the
-figures.
+since other work on the machine slows the wall clock. Then, in this process, the CPU time
+of the parts: the shared start (the steps before the first drawn roll, folded once), one
+sample (the mean of --probe samples after a first that fills the caches) and one whole
+replay with its explanations (``ledger whatif --ruleset ID`` makes one). The targets of
+issue 14: a sample at most 15 ms of CPU, ``--samples 1000`` under 10 s on 2 cores, a
+replay under 0.2 s; docs/performance.md ("What-if Monte Carlo") records the figures.
 """
 
 from __future__ import annotations
@@ -19,10 +22,16 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.whatif.montecarlo import Sampler, Work, season_of
+from ledger.whatif.replay import replay, translate
+from ledger.whatif.service import ask
 
 ROOT = Path(__file__).resolve().parents[1]
 LEDGER = str(Path(sys.executable).parent / "ledger")
@@ -37,6 +46,9 @@ def arguments() -> argparse.Namespace:
         "--ruleset", action="append", help="target ruleset (repeatable; default: all three)"
     )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--probe", type=int, default=30, help="samples timed in this process (0: none)"
+    )
     return parser.parse_args()
 
 
@@ -87,6 +99,40 @@ def main() -> None:
             f" {len(found['teams'])} teams ({1000 * seconds / found['samples']:.1f} ms each);"
             f" CPU {cpu:.1f} s in all processes, load average {os.getloadavg()[0]:.1f}"
         )
+    if args.probe > 0:
+        print(f"CPU in this process ({args.probe} samples each):")
+        for ruleset in args.ruleset or ["lrb6-zal", "gold4", "dz3"]:
+            print(parts(args.db, ruleset, args.probe))
+
+
+def parts(db: Path, ruleset: str, samples: int) -> str:
+    """The CPU time of the shared start, of one sample and of one explained replay."""
+    ledger = open_ledger(Settings(sqlite_path=db, user="bench"))
+    try:
+        asked = ask(ledger, SLUG, ruleset, {})
+    finally:
+        close_ledger(ledger)
+    steps = translate(asked.events, asked.target)
+    options = asked.target.options.model_dump(mode="json")
+    work = Work(asked.events, steps, asked.target.id, options, season_of(asked.events, None))
+    started = time.process_time()
+    sampler = Sampler.of(work)
+    start = time.process_time() - started
+    sampler(1)
+    each = []
+    for seed in range(2, samples + 2):
+        started = time.process_time()
+        sampler(seed)
+        each.append(time.process_time() - started)
+    started = time.process_time()
+    replay(asked.events, asked.target, seed=0, steps=steps)
+    whole = time.process_time() - started
+    return (
+        f"{ruleset:9} start {1000 * start:5.1f} ms ({sampler.start.index} of {len(steps)} steps);"
+        f" one sample {1000 * statistics.mean(each):5.1f} ms"
+        f" (median {1000 * statistics.median(each):.1f});"
+        f" one replay {1000 * whole:5.1f} ms; load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

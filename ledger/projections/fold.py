@@ -342,6 +342,26 @@ class Fold:
         changes[stat] = changes.get(stat, 0) + (1 if better else -1)
         return player.model_copy(update={stat: new, "changes": changes})
 
+    # --- a what-if's copy ----------------------------------------------------------------------
+
+    def clone(self, memo: dict[int, Any] | None = None) -> Fold:
+        """A fold that starts where this one stands and goes its own way: a Monte Carlo
+        sample of a what-if starts from one. Total: every attribute is copied deeply,
+        whatever attributes the class has, so one added later needs no list kept up to
+        date. Shared: the ruleset (immutable); the store copies itself
+        (``MemoryStore.copy``, sharing the frozen records). ``memo`` is ``copy.deepcopy``'s:
+        an object holding the fold (a what-if's replayer) passes the memo it then deep-copies
+        itself with, so its references to the fold's parts lead to the clone's."""
+        import copy  # only a what-if clones a fold
+
+        if not isinstance(self.store, MemoryStore):
+            raise TypeError("only a fold over a MemoryStore can be cloned")
+        memo = {} if memo is None else memo
+        memo.setdefault(id(self.ruleset), self.ruleset)
+        memo[id(self.store)] = self.store.copy()
+        twin: Fold = copy.deepcopy(self, memo)
+        return twin
+
 
 def amended(event: LedgerEvent, correction: EventCorrected) -> LedgerEvent:
     data = {**event.model_dump(), **correction.amendment}

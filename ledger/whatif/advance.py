@@ -199,7 +199,8 @@ class Fitter:
                 return roll
         self.box.event = event.seq
         values = self.box.draw(wanted.purpose, wanted.dice, event.player)
-        return DiceRoll(
+        # Drawn for these dice, so it fits them: no validation, once per sample and roll.
+        return DiceRoll.model_construct(
             purpose=wanted.purpose,
             dice=wanted.dice,
             values=values,

@@ -91,10 +91,10 @@ class Matchday:
         return e
 
     def without_absent(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
-        gone = set()
+        gone, find = set(), self.fold.player  # asked for every player of every game
         for sheet in e.sheets():
             for performance in sheet.players:
-                player = self.fold.player(performance.player)
+                player = find(performance.player)
                 if player is not None and player.status != "active":
                     gone.add(performance.player)
                     self.policies.diverge(

@@ -2,10 +2,11 @@
 
 Each sample is one replay (``ledger.whatif.replay``) with its own seed, so every roll the
 log does not hold is drawn afresh while every recorded roll stays as rolled. The log is
-translated once and the samples run in worker processes (two by default: the machine's
-cores); a sample's result depends on its seed alone, and the results are summed in seed
-order, so the same command gives the same figures, to the last digit, however the work
-was shared out.
+translated once, the steps before the first drawn roll are folded once
+(``ledger.whatif.shared``), and the samples run from clones of that state in worker
+processes (two by default: the machine's cores) forked after it was made; a sample's
+result depends on its seed alone, and the results are summed in seed order, so the same
+command gives the same figures, to the last digit, however the work was shared out.
 
 Per team: the probability of each place in its division, of a play-off place (the season's
 own play-off rule applied to the sample's table), of finishing first in the whole league,
@@ -19,6 +20,7 @@ team one place with probability 1 - the spread is then all in gold and ratings.
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import os
@@ -42,7 +44,8 @@ from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset, playoffs
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.compare import Edition, edition
-from ledger.whatif.replay import Outcome, Start, league_row, start, translate
+from ledger.whatif.replay import Outcome, league_row, translate
+from ledger.whatif.shared import Start, start
 from ledger.whatif.translate import Step
 
 WORKERS = 2
@@ -88,7 +91,8 @@ class Distributions(Frozen):
 
 @dataclass(frozen=True)
 class Work:
-    """What every sample needs: sent to each worker once."""
+    """What every sample needs, made once: forked workers inherit it; spawned ones (where
+    there is no fork) receive it and fold the shared start themselves."""
 
     events: list[LedgerEvent]
     steps: list[Step]
@@ -97,24 +101,40 @@ class Work:
     season: int | None
 
 
-_work: Work | None = None
-_target: Ruleset | None = None
-_start: Start | None = None
-"""One per worker process, set once by ``start_worker``."""
+@dataclass(frozen=True)
+class Sampler:
+    """Draws samples in one process: the target, the state every sample starts from, and
+    the season whose table is counted."""
+
+    target: Ruleset
+    start: Start
+    season: int | None
+
+    @classmethod
+    def of(cls, work: Work) -> Sampler:
+        target = find_ruleset(work.ruleset, work.options)
+        return cls(target, start(work.events, target, work.steps), work.season)
+
+    def __call__(self, seed: int) -> list[TeamResult]:
+        """One replay with ``seed``: each team's place, play-off place, rating, treasury."""
+        return results(self.start.sample(seed), self.target, self.season)
 
 
-def start_worker(work: Work) -> None:
-    global _work, _target, _start
-    _work, _target = work, find_ruleset(work.ruleset, work.options)
-    _start = start(work.events, _target, work.steps)
+_sampler: Sampler | None = None
+"""A pool worker's own, set once by ``start_worker``."""
+
+
+def start_worker(work: Work, made: Sampler | None) -> None:
+    global _sampler
+    _sampler = made or Sampler.of(work)
+    # What the worker holds now (the log, the shared start, the rulesets' tables) lives as
+    # long as it does: the cyclic collector need not walk it again after every sample.
+    gc.freeze()
 
 
 def sample(seed: int) -> list[TeamResult]:
-    """One replay with ``seed``: each team's place, play-off place, rating and treasury."""
-    assert _work is not None  # start_worker ran in this process
-    assert _target is not None
-    assert _start is not None
-    return results(_start.sample(_work.steps, seed), _target, _work.season)
+    assert _sampler is not None  # start_worker ran in this process
+    return _sampler(seed)
 
 
 def results(outcome: Outcome, ruleset: Ruleset, season: int | None) -> list[TeamResult]:
@@ -192,21 +212,10 @@ def run_samples(
     steps = translate(events, target)
     work = Work(events, steps, target.id, target.options.model_dump(mode="json"), chosen)
     seeds = range(first_seed, first_seed + samples)
-    found: list[list[TeamResult]] = []
     if workers <= 1 or samples < 2 * workers:
-        start_worker(work)
-        for seed in seeds:
-            found.append(sample(seed))
-            if progress:
-                progress(1)
+        found = in_process(Sampler.of(work), seeds, progress)
     else:
-        context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        chunk = max(1, min(16, samples // (workers * 8)))
-        with context.Pool(workers, initializer=start_worker, initargs=(work,)) as pool:
-            for result in pool.imap(sample, seeds, chunksize=chunk):
-                found.append(result)
-                if progress:
-                    progress(1)
+        found = in_pool(work, seeds, workers, progress)
     names = {e.team: e.name for e in events if isinstance(e, TeamRegistered)}
     return Distributions(
         league=league_slug(events),
@@ -216,6 +225,34 @@ def run_samples(
         whatif=edition(target),
         teams=summary(found, names),
     )
+
+
+def in_process(made: Sampler, seeds: range, progress: Progress | None) -> list[list[TeamResult]]:
+    found = []
+    for seed in seeds:
+        found.append(made(seed))
+        if progress:
+            progress(1)
+    return found
+
+
+def in_pool(
+    work: Work, seeds: range, workers: int, progress: Progress | None
+) -> list[list[TeamResult]]:
+    """The samples shared out among ``workers`` processes, in seed order. Forked workers
+    inherit the start folded here; spawned ones (where there is no fork) fold their own."""
+    fork = os.name == "posix"
+    made = Sampler.of(work) if fork else None
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    # Small chunks: the last ones keep both workers busy to the end.
+    chunk = max(1, min(4, len(seeds) // (workers * 8)))
+    found = []
+    with context.Pool(workers, initializer=start_worker, initargs=(work, made)) as pool:
+        for result in pool.imap(sample, seeds, chunksize=chunk):
+            found.append(result)
+            if progress:
+                progress(1)
+    return found
 
 
 def league_slug(events: Sequence[LedgerEvent]) -> str:

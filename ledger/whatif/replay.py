@@ -19,8 +19,10 @@ and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ledger.domain import events as ev
 from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow, on_roster
@@ -164,20 +166,14 @@ class Replayer:
         return finished(self.fold, self.notes + self.policies.divergences)
 
     def clone(self, seed: int) -> Replayer:
-        """A replayer that goes on from where this one stands, with its own dice."""
-        twin = Replayer(self.source, self.target, self.league_id, seed, self.explain)
-        store = self.fold.store
-        assert isinstance(store, MemoryStore)  # a replay's store is always in memory
-        twin.fold.store = store.copy()
-        twin.fold.dice.simulated = dict(self.fold.dice.simulated)
-        twin.fold.dice.recorded = dict(self.fold.dice.recorded)
-        ours, theirs = self.policies, twin.policies
-        theirs.divergences = list(ours.divergences)
-        theirs.hires = list(ours.hires)
-        theirs.advances = {player: list(queue) for player, queue in ours.advances.items()}
-        theirs.waiting = dict(ours.waiting)
-        twin.matchday.open = dict(self.matchday.open)
-        twin.notes = list(self.notes)
+        """A replayer that goes on from where this one stands, with its own dice. Total: its
+        fold is cloned (``Fold.clone``), then the rest of it is deep-copied with the same
+        memo, so that whatever holds the fold or its dice (the policies, the advancement
+        fitter, the matchday) holds the clone's. The rulesets are immutable and shared."""
+        memo: dict[int, Any] = {id(self.source): self.source, id(self.target): self.target}
+        self.fold.clone(memo)
+        twin = copy.deepcopy(self, memo)
+        twin.seed = twin.fold.dice.seed = seed
         return twin
 
     def step(self, step: Step) -> None:
@@ -300,39 +296,3 @@ def league_row(outcome: Outcome) -> LeagueRow:
     row = outcome.store.get(LeagueRow, outcome.league_id)
     assert row is not None  # every log starts with the league's creation
     return row
-
-
-@dataclass(frozen=True)
-class Start:
-    """Where every sample of a Monte Carlo what-if stands before its first drawn roll: the
-    draft and whatever else the generator plays no part in, replayed once."""
-
-    events: Sequence[ev.LedgerEvent]
-    target: Ruleset
-    replayer: Replayer | None
-    """``None`` under the league's own ruleset and options: each sample is the native fold."""
-    index: int
-    """Steps already played."""
-
-    def sample(self, steps: Sequence[Step], seed: int) -> Outcome:
-        if self.replayer is None:
-            return replay(self.events, self.target, seed=seed, explain=False)
-        replayer = self.replayer.clone(seed)
-        replayer.play(steps[self.index :])
-        return replayer.finish(steps[-1].original.seq if steps else 0)
-
-
-def start(events: Sequence[ev.LedgerEvent], target: Ruleset, steps: Sequence[Step]) -> Start:
-    source, league_id = source_ruleset(events), str(events[0].originator_id)
-    if is_native(source, target):
-        return Start(events, target, None, 0)
-    probe = Replayer(source, target, league_id, 0, explain=False)
-    index = len(steps)
-    for number, step in enumerate(steps):
-        probe.play([step])
-        if isinstance(probe.fold.dice, WatchedDice) and probe.fold.dice.drawn:
-            index = number
-            break
-    first = Replayer(source, target, league_id, 0, explain=False)
-    first.play(steps[:index])
-    return Start(events, target, first, index)

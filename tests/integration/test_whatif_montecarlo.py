@@ -12,7 +12,8 @@ import pytest
 from ledger.domain.events import LedgerEvent
 from ledger.rules import find_ruleset
 from ledger.whatif.montecarlo import run_samples
-from ledger.whatif.replay import replay, start, translate
+from ledger.whatif.replay import replay, translate
+from ledger.whatif.shared import start
 from tests.integration.test_whatif_editions import bb2025_log
 
 __all__ = ["bb2025_log"]  # the fixture, shared
@@ -57,7 +58,7 @@ def test_a_sample_from_the_shared_start_equals_a_whole_replay(
     assert 0 < begun.index < len(steps)
     for seed in (1, 2, 3):
         whole = replay(bb2025_log, target, seed=seed, explain=False, steps=steps)
-        sampled = begun.sample(steps, seed)
+        sampled = begun.sample(seed)
         for kind in whole.store.records:
             assert sampled.store.all(kind) == whole.store.all(kind)
         assert sampled.simulated == whole.simulated
