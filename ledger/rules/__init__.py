@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.errors import UnknownRuleset
 from ledger.rules.base import BaseRuleset
+from ledger.rules.bb2020 import BB2020
 from ledger.rules.bb2025 import BB2025
 from ledger.rules.dz3 import DZ3
 from ledger.rules.gold4 import Gold4
@@ -18,7 +19,7 @@ from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6_zal import LRB6ZAL
 from ledger.rules.protocol import Ruleset
 
-RULESETS: tuple[type[BaseRuleset], ...] = (BB2025, LRB6, LRB6ZAL, Gold4, DZ3)
+RULESETS: tuple[type[BaseRuleset], ...] = (BB2025, BB2020, LRB6, LRB6ZAL, Gold4, DZ3)
 
 
 def ruleset_class(name: str) -> type[BaseRuleset]:

@@ -183,10 +183,10 @@ def winnings(
     stalled = sheet.stalling or any(p.stalling for p in sheet.players)
     bonus = 0 if stalled else t.winnings.no_stalling_bonus
     amount = attendance * per // 2 + (sheet.touchdowns + bonus) * per
-    note = (
-        f"attendance {attendance} / 2 + {sheet.touchdowns} TD"
-        f"{' + 1 no stalling' if bonus else ' (stalled)'}"
+    stalling = (
+        (" + 1 no stalling" if bonus else " (stalled)") if t.winnings.no_stalling_bonus else ""
     )
+    note = f"attendance {attendance} / 2 + {sheet.touchdowns} TD{stalling}"
     return [Gold(team=team, amount=amount, kind="winnings", note=note)]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 from ledger.domain.state import PlayerRow
 from ledger.rules.bb2025.tables import DATA
@@ -46,8 +47,9 @@ def petty_cash(ctv: int, other_ctv: int, other_spent: int) -> int:
 
 
 @cache
-def inducements() -> dict[str, Inducement]:
-    found = load_yaml(DATA / "inducements.yaml", InducementList)
+def inducements(folder: Path = DATA) -> dict[str, Inducement]:
+    """The inducement lines of an edition's data folder (a variant keeps its own)."""
+    found = load_yaml(folder / "inducements.yaml", InducementList)
     return {i.id: i for i in found.inducements}
 
 

@@ -43,7 +43,7 @@ from ledger.rules.bb2025 import (
     redraft,
     season,
 )
-from ledger.rules.bb2025.tables import band, tables
+from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
@@ -95,17 +95,21 @@ class BB2025(BaseRuleset):
         assert isinstance(self.options, BB2025Options)
         return self.options
 
+    def tables(self) -> Tables:
+        """The edition's league tables; a variant (bb2020) reads its own file."""
+        return tables()
+
     @property
     def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
-        return tables().spp
+        return self.tables().spp
 
     # --- team building -------------------------------------------------------------------
 
     def starting_treasury(self) -> int:
-        return tables().starting_treasury
+        return self.tables().starting_treasury
 
     def starting_fans(self) -> int:
-        return tables().dedicated_fans.start
+        return self.tables().dedicated_fans.start
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         return sideline_of(self.team_list(team.roster))
@@ -172,7 +176,7 @@ class BB2025(BaseRuleset):
 
     def check_casualty(self, casualty: Casualty) -> list[str]:
         """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered."""
-        t = tables()
+        t = self.tables()
         roll = next((d for d in casualty.dice if d.purpose == "casualty"), None)
         if roll is None:
             return []
@@ -200,9 +204,9 @@ class BB2025(BaseRuleset):
             return from_dice
         if outcome is None:
             raise InvalidInput("give each casualty's D16 roll or its outcome")
-        named = next((b for b in tables().casualty_table if b.outcome == outcome), None)
+        named = next((b for b in self.tables().casualty_table if b.outcome == outcome), None)
         if named is None:
-            known = ", ".join(b.outcome for b in tables().casualty_table)
+            known = ", ".join(b.outcome for b in self.tables().casualty_table)
             raise InvalidInput(f"'{outcome}' is not a BB2025 casualty outcome ({known})")
         chosen = checked_effects(effects) or named.effects
         if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
@@ -214,7 +218,7 @@ class BB2025(BaseRuleset):
 
     def outcome_from_dice(self, rolls: Sequence[DiceRoll]) -> tuple[str, tuple[Effect, ...]] | None:
         """The outcome and effects a D16 (and D6) casualty roll gives, for entry by dice."""
-        t = tables()
+        t = self.tables()
         roll = next((d for d in rolls if d.purpose == "casualty" and d.dice == "D16"), None)
         if roll is None:
             return None
@@ -264,12 +268,12 @@ class BB2025(BaseRuleset):
         return 2 if match.concession.kind == "conceded" or agreed else 1
 
     def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.match_dice(tables(), match, view, league_id)
+        return postgame.match_dice(self.tables(), match, view, league_id)
 
     def match_outcomes(
         self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects:
-        effects = postgame.match_outcomes(tables(), match, view, league_id, dice)
+        effects = postgame.match_outcomes(self.tables(), match, view, league_id, dice)
         if match.kind in ("friendly", "exhibition"):
             return effects  # 'Friendlies': no SPP, casualties count as Badly Hurt
         stars = contracted(match, view, league_id)
@@ -291,24 +295,24 @@ class BB2025(BaseRuleset):
         )
 
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
-        return postgame.close_dice(tables(), team, rolls)
+        return postgame.close_dice(self.tables(), team, rolls)
 
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
-        return postgame.close_outcomes(tables(), event, team, dice)
+        return postgame.close_outcomes(self.tables(), event, team, dice)
 
     def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
-        return postgame.must_advance(tables(), players)
+        return postgame.must_advance(self.tables(), players)
 
     # --- advancement -------------------------------------------------------------------------
 
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
         position = self.position_of(player)
-        return advancement.result(tables(), player, position, event)
+        return advancement.result(self.tables(), player, position, event)
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
-        return advancement.problems(tables(), player, self.position_of(player), event)
+        return advancement.problems(self.tables(), player, self.position_of(player), event)
 
     def position_of(self, player: PlayerRow) -> Position:
         return self.position(player.roster, player.position)
@@ -318,9 +322,13 @@ class BB2025(BaseRuleset):
     def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
         """CTV with the Journeymen the team must take ('Take on Journeymen')."""
         needed = pregame.journeymen_needed(players)
-        lineman = pregame.journeyman_position(self.team_list(team.roster))
+        lineman = self.journeyman_position(self.team_list(team.roster))
         extra = needed * lineman.cost if lineman is not None else 0
         return self.team_values(team, players)["ctv"] + extra
+
+    def journeyman_position(self, team_list: TeamList) -> Position | None:
+        """The line Journeymen are taken from (a variant may read 'Lineman' otherwise)."""
+        return pregame.journeyman_position(team_list)
 
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         team_list = self.team_list(team.roster)
@@ -331,7 +339,7 @@ class BB2025(BaseRuleset):
                 max=item.max,
                 price=pregame.inducement_price(item, team_list),
             )
-            for item in pregame.inducements().values()
+            for item in pregame.inducements(self.data_dir).values()
             if pregame.may_buy(item, team_list)
         }
 
@@ -361,10 +369,10 @@ class BB2025(BaseRuleset):
     def redraft_budget(
         self, team: TeamRow, view: LeagueView, league_id: str, season: int
     ) -> tuple[int, str]:
-        return redraft.budget(tables(), team, view, league_id, season, self.opts.redraft_cap)
+        return redraft.budget(self.tables(), team, view, league_id, season, self.opts.redraft_cap)
 
     def rehire_price(self, player: PlayerRow, season: int) -> int:
-        return redraft.rehire_price(tables(), player, season)
+        return redraft.rehire_price(self.tables(), player, season)
 
     def redraft_outcomes(
         self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
@@ -374,7 +382,7 @@ class BB2025(BaseRuleset):
         players = view.select(PlayerRow, league_id=league_id, team_id=event.team)
         funds = self.redraft_budget(team, view, league_id, event.season)
         return redraft.outcomes(
-            tables(),
+            self.tables(),
             event,
             team,
             players,
@@ -406,7 +414,7 @@ class BB2025(BaseRuleset):
         ]
         table = self.rank(rows, results, scheme)
         return season.outcomes(
-            tables(), event, view, league_id, table, self.opts.star_player_contracts
+            self.tables(), event, view, league_id, table, self.opts.star_player_contracts
         )
 
     # --- the league table -----------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""Spending SPP in Season 2 (BBBase docs/bb2020/core_rules/post-game_sequence.md,
+'Spending Star Player Points', 'New Skills', 'Characteristic Improvements', 'Value Increase').
+
+What differs from 2025: a random Secondary skill may be bought (at the chosen Primary
+price); a random skill is one roll on the Skill table, re-rolled until it gives a skill the
+player may have (2025 rolls twice and lets the coach choose); the characteristic roll is a
+D16 and any result may be taken as a chosen Secondary skill instead; the value added
+depends on whether the skill was chosen or rolled, not on Elite Skills.
+
+Worked example: a Human Blitzer (85,000) takes Tackle (chosen Primary, 6 SPP, +20,000),
+then a D16 of 14 improves his AG (20 SPP as second advancement, +40,000): 145,000.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ledger.domain.events import PlayerAdvanced
+from ledger.domain.state import PlayerRow
+from ledger.rules.bb2020.tables import Tables, skills
+from ledger.rules.bb2025.advancement import limit_problems, skill_base
+from ledger.rules.protocol import AdvancementResult
+from ledger.rules.schema import Position, Skill
+
+ACCESS = {
+    "random_primary": "primary",
+    "chosen_primary": "primary",
+    "random_secondary": "secondary",
+    "chosen_secondary": "secondary",
+}
+ROLLED = ("random_primary", "random_secondary")
+INSTEAD = "chosen_secondary"
+"""What a characteristic roll taken as a Secondary skill is worth ('or choose a Secondary
+skill': a chosen Secondary skill, +40,000)."""
+
+
+@cache
+def skills_by_base() -> dict[str, Skill]:
+    return {skill_base(s.name): s for s in skills().skills}
+
+
+def find_skill(name: str) -> Skill | None:
+    return skills_by_base().get(skill_base(name))
+
+
+def cost(t: Tables, player: PlayerRow, kind: str) -> int:
+    row = t.advancement_costs[min(len(player.advancements), len(t.advancement_costs) - 1)]
+    return int(getattr(row, kind))
+
+
+def result(t: Tables, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+    spp = cost(t, player, event.kind)
+    if event.kind == "characteristic" and event.characteristic is not None:
+        increase = t.value_increase[event.characteristic]
+        return AdvancementResult(
+            spp_cost=spp, value_increase=increase, characteristic=event.characteristic
+        )
+    bought = INSTEAD if event.kind == "characteristic" else event.kind
+    return AdvancementResult(
+        spp_cost=spp, value_increase=t.value_increase[bought], skill=event.skill
+    )
+
+
+def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
+    if player.status != "active" or player.kind != "regular":
+        return [f"{player.name} cannot take advancements ({player.status}, {player.kind})"]
+    if len(player.advancements) >= len(t.advancement_costs):
+        return [f"{player.name} already has {len(player.advancements)} advancements (Legend)"]
+    if event.kind not in (*ACCESS, "characteristic"):
+        return [f"Season 2 has no '{event.kind}' advancement"]
+    spp = cost(t, player, event.kind)
+    if player.spp < spp:
+        return [
+            f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
+            f" costs {spp} as advancement {len(player.advancements) + 1}"
+        ]
+    if event.kind == "characteristic":
+        return characteristic_problems(t, player, position, event)
+    if event.kind in ROLLED:
+        return random_problems(player, position, event, ACCESS[event.kind])
+    return skill_problems(player, position, event, ACCESS[event.kind])
+
+
+def categories(position: Position, access: str) -> tuple[str, ...]:
+    return position.primary if access == "primary" else position.secondary
+
+
+def table_skill(category: str, roll: tuple[int, ...]) -> Skill:
+    """'New Skills': two D6 one after the other on the Skill table: the first picks the
+    half (1-3 or 4-6), the second the row (skills.yaml holds the table in its order)."""
+    column = [s for s in skills().skills if s.category == category]
+    return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
+
+
+def random_problems(
+    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
+) -> list[str]:
+    """'roll two D6, one after the other ... (re-rolling if the player already has that
+    Skill or if they roll a Skill they cannot have)': the first roll giving a skill the
+    player lacks is his new skill."""
+    category = event.category or ""
+    if category not in categories(position, access):
+        return [
+            f"a random {access} skill needs one of {''.join(categories(position, access))}"
+            f" as its category (--category), not '{category}'"
+        ]
+    rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
+    gained = next(
+        (
+            skill.name
+            for skill in (table_skill(category, roll) for roll in rolls)
+            if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
+        ),
+        None,
+    )
+    if gained is None:
+        return [
+            f"a random skill needs a Skill table roll giving a skill {player.name} lacks"
+            " (--die random_skill=D6,D6; or --roll)"
+        ]
+    if event.skill and skill_base(event.skill) != skill_base(gained):
+        return [f"the roll gives {gained}, not {event.skill}"]
+    return []
+
+
+def characteristic_problems(
+    t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
+) -> list[str]:
+    roll = next((d for d in event.dice if d.purpose == "characteristic"), None)
+    if roll is None or roll.dice != "D16":
+        return [
+            "a Season 2 characteristic improvement needs its D16 roll (purpose 'characteristic')"
+        ]
+    if event.characteristic is None:
+        # 'the player may instead choose a Secondary skill'
+        return skill_problems(player, position, event, "secondary")
+    allowed = t.characteristic_improvement[roll.values[0]]
+    if event.characteristic not in allowed:
+        return [
+            f"a D16 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
+            f" not {event.characteristic.upper()}"
+        ]
+    return limit_problems(t, player, position, event.characteristic)
+
+
+def skill_problems(
+    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
+) -> list[str]:
+    if not event.skill:
+        return ["name the skill the player takes"]
+    skill = find_skill(event.skill)
+    if skill is None:
+        return [f"'{event.skill}' is not a Season 2 skill"]
+    allowed = categories(position, access)
+    if skill.category not in allowed:
+        return [
+            f"{skill.name} ({skill.category}) is not a {access} skill for a"
+            f" {position.name} ({''.join(allowed) or 'none'})"
+        ]
+    if any(skill_base(s) == skill_base(skill.name) for s in player.skills):
+        return [f"{player.name} already has {skill.name}"]
+    return []

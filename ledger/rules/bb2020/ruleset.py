@@ -1,0 +1,78 @@
+"""Blood Bowl 2020, Second Season, ruleset id ``bb2020``: a variant of ``bb2025``.
+
+Source: the Blood Bowl 2020 rulebook (Second Season Edition) with its FAQ, as the community
+rules site BBBase transcribes it (BBBase-EHeresy-PPPub/BBBase, docs/bb2020/: core_rules,
+teams, starplayers; the passages used are kept in tests/rules/data/bb2020_s2 with their
+commits). The Spike! Almanac 2021 options of seed 003, written for Season 2, apply as in
+bb2025. Readings: docs/rulesets/bb2020.md.
+
+Everything Season 2 shares with the 2025 chapter is inherited (the python-chess way: a
+variant one level deep). What differs is data (tables.yaml, teams/, stars.yaml,
+skills.yaml, inducements.yaml) and three rules in code: spending SPP (advancement.py:
+random Secondary skills, one random roll, the D16 characteristic table, values by chosen
+or rolled), Deflections earning SPP, and Journeymen taken from a 0-12 Lineman line too.
+
+Worked example ('Winnings'): Fan Factors 4 and 3 give a Fan Attendance of 7; a team that
+scored 2 wins 7 / 2 + 2 = 5.5, so 55,000 gold pieces (2025 adds 10,000 for not stalling).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ledger.domain.events import PlayerAdvanced
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Casualty, Performance
+from ledger.rules.bb2020 import advancement
+from ledger.rules.bb2020.tables import Tables, tables
+from ledger.rules.bb2025 import BB2025
+from ledger.rules.protocol import AdvancementResult
+from ledger.rules.schema import Position, TeamList
+
+JOURNEYMAN_LINES = (12, 16)
+"""'All teams will have a player type that they are permitted to take 0-12 or 0-16 of ...
+this Player type is the team's Lineman positional' (Rules and Regulations)."""
+
+
+class BB2020(BB2025):
+    id = "bb2020"
+    name = "Blood Bowl 2020, Second Season"
+    source = (
+        "Blood Bowl 2020 rulebook (Second Season Edition) and FAQ, as transcribed by BBBase;"
+        " Spike! Almanac 2021 (options)"
+    )
+    aliases = ("bb20", "blood-bowl-2020", "2020")
+    data_dir = Path(__file__).parent / "data"
+
+    def tables(self) -> Tables:
+        return tables()
+
+    def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
+        """'Passing Interference': "A Deflection earns the player 1 SPP" (2025 pays none)."""
+        amount, note = super().spp_for(performance, casualties)
+        earned = performance.deflections * self.spp_table.get("deflection", 0)
+        if not earned:
+            return amount, note
+        part = f"{performance.deflections} deflection ({earned})"
+        return amount + earned, ", ".join(p for p in (note, part) if p)
+
+    def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
+        return advancement.result(self.tables(), player, event)
+
+    def check_advancement(
+        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+    ) -> list[str]:
+        return advancement.problems(self.tables(), player, self.position_of(player), event)
+
+    def journeyman_position(self, team_list: TeamList) -> Position | None:
+        """'Take on Journeymen': from the team's Lineman line, 0-12 or 0-16 (2025 takes only
+        a 0-16 line with the Lineman keyword)."""
+        return next(
+            (
+                p
+                for p in team_list.positions
+                if "lineman" in p.keywords and p.max in JOURNEYMAN_LINES
+            ),
+            None,
+        )
