@@ -23,10 +23,14 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
 
 import sqlalchemy as sa
+from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import IntegrityError, RecordConflictError
+from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
 from ledger.application.context import Context, Fact
@@ -133,19 +137,21 @@ class UnitOfWork:
     # --- commands ------------------------------------------------------------------------
 
     def command(self, league: str, plan: Plan, *, by: str, reason: str | None) -> list[LedgerEvent]:
-        rehearsal = self.rehearsal(league)
-        assert rehearsal.ruleset is not None  # a league's rehearsal always has its ruleset
-        context = Context(
-            view=rehearsal.view,
-            league=rehearsal.row(),
-            ruleset=rehearsal.ruleset,
-            roller=self.ledger.roller,
-        )
-        return self.record(rehearsal, plan(context), by=by, reason=reason)
+        with self.store.reading():
+            rehearsal = self.rehearsal(league)
+            assert rehearsal.ruleset is not None  # a league's rehearsal always has its ruleset
+            context = Context(
+                view=rehearsal.view,
+                league=rehearsal.row(),
+                ruleset=rehearsal.ruleset,
+                roller=self.ledger.roller,
+            )
+            return self.record(rehearsal, plan(context), by=by, reason=reason)
 
     def site_command(self, plan: SitePlan, *, by: str, reason: str | None) -> list[LedgerEvent]:
-        rehearsal = self.site()
-        return self.record(rehearsal, plan(rehearsal.view), by=by, reason=reason)
+        with self.store.reading():
+            rehearsal = self.site()
+            return self.record(rehearsal, plan(rehearsal.view), by=by, reason=reason)
 
     def record(
         self, rehearsal: Rehearsal, facts: list[Fact], *, by: str, reason: str | None
@@ -187,20 +193,22 @@ class UnitOfWork:
         return {"recorded_by": actor.name, **actor.envelope()} if actor else {"recorded_by": by}
 
     def rehearsal(self, league: str) -> Rehearsal:
-        """The league's rehearsal, begun on first use from its log and read models, which
-        must stand at the same event (else a writer just committed: Stale)."""
+        """The league's rehearsal, begun on first use from its read models: the log is
+        taken to stand where they do (``log_at``). If it has moved on (a writer just
+        committed), appending at the next version fails and the unit is Stale."""
         if league in self.leagues:
             return self.leagues[league]
-        log = self.ledger.load_log(league)
+        row = self.store.get(LeagueRow, str(league_id(league)))
+        if row is None:
+            self.ledger.load_log(league)  # says why: no such league, or it cannot be read
+            raise self.ledger.unknown_league(league)
         expected = self.expected.get(league)
-        if expected is not None and expected != log.version:
+        if expected is not None and expected != row.version:
             raise VersionMismatch(
-                f"league {league} is at version {log.version}, not {expected}:"
+                f"league {league} is at version {row.version}, not {expected}:"
                 " read it again before changing it; nothing was recorded"
             )
-        row = self.ledger.league_row(league, self.store)
-        if row.version != log.version:
-            raise Stale(f"league {league} changed while this command ran; nothing was recorded")
+        log = log_at(row)
         ruleset = find_ruleset(row.ruleset, row.options)
         fold = Fold(self.store, ruleset, row.league_id)
         self.leagues[league] = Rehearsal(
@@ -281,9 +289,11 @@ class UnitOfWork:
                 "another command was recorded at the same moment; nothing was recorded"
             ) from None
         ids = [r.notification.id for r in recordings if r.notification is not None]
-        if not any(r.refolded for r in self.leagues.values()):
-            self.ledger.read_models.commit_rehearsal(self.ledger.source, self.store, ids)
-        self.ledger.catch_up()
+        refolded = any(r.refolded for r in self.leagues.values())
+        if refolded or not self.ledger.read_models.commit_rehearsal(
+            self.ledger.source, self.store, ids
+        ):
+            self.ledger.catch_up()  # others' events came between: fold ours after them
         return events
 
     def try_writing(self) -> None:
@@ -327,3 +337,27 @@ class UnitOfWork:
             f"the league's books could not hold this command's result ({first});"
             " nothing was recorded"
         )
+
+
+def log_at(row: LeagueRow) -> LeagueLog:
+    """The league's log as appending needs it (its version, last hash and slug), from
+    the read models' row of the league, which records them after every event: loading it
+    from the store instead decoded its latest snapshot and up to 99 events, a seventh of
+    a command's time. Made through the library's own way to restore an aggregate (a
+    snapshot's ``mutate``), so that the log's snapshots stay as it takes them."""
+    created = datetime.fromisoformat(row.created_at)
+    snapshot = Snapshot(
+        originator_id=UUID(row.league_id),
+        originator_version=row.version,
+        timestamp=created,
+        topic=get_topic(LeagueLog),
+        state={
+            "_created_on": created,
+            "_modified_on": created,
+            "last_hash": row.last_hash,
+            "slug": row.slug,
+        },
+    )
+    log = snapshot.mutate(None)
+    assert isinstance(log, LeagueLog)
+    return log

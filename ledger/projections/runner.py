@@ -47,6 +47,7 @@ from ledger.projections.sql import (
     SqlStore,
     bulk_insert,
     delete_league,
+    driver_execute,
     fingerprint,
     insert_lines,
 )
@@ -453,7 +454,8 @@ def lock_position(conn: Connection) -> int:
     """Take the read models' write lock (a no-op update of the position row: a row lock on
     PostgreSQL, the database write lock on SQLite) and read the position under it."""
     mark = MARKS[conn.dialect.name]
-    conn.exec_driver_sql(
+    driver_execute(
+        conn,
         f"UPDATE {POSITION.name} SET notification_id = notification_id WHERE name = {mark}",
         (NAME,),
     )
@@ -464,10 +466,10 @@ def read_position(conn: Connection) -> int:
     """The stored position, in SQL written once: every command reads it twice, and
     SQLAlchemy's building of the statement cost more than the database's answer."""
     mark = MARKS[conn.dialect.name]
-    found = conn.exec_driver_sql(
-        f"SELECT notification_id FROM {POSITION.name} WHERE name = {mark}", (NAME,)
-    ).scalar()
-    return int(found or 0)
+    found = driver_execute(
+        conn, f"SELECT notification_id FROM {POSITION.name} WHERE name = {mark}", (NAME,)
+    )
+    return int(found[0][0]) if found else 0
 
 
 def set_position(conn: Connection, position: int) -> None:
