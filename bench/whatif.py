@@ -41,7 +41,7 @@ SLUG = "mc16"
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=ROOT / ".benchmarks" / "whatif-league.db")
-    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=1000, help="0: no command timed")
     parser.add_argument(
         "--ruleset", action="append", help="target ruleset (repeatable; default: all three)"
     )
@@ -75,7 +75,7 @@ def main() -> None:
     args = arguments()
     build(args.db)
     print(f"{os.cpu_count()} CPUs; {args.samples} samples, {args.workers} workers")
-    for ruleset in args.ruleset or ["lrb6-zal", "gold4", "dz3"]:
+    for ruleset in (args.ruleset or ["lrb6-zal", "gold4", "dz3"]) if args.samples > 0 else []:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         out = ledger(

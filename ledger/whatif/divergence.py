@@ -10,7 +10,7 @@ policy="lineman-instead", action="not hired: ...")``.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, Unpack
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from pydantic import BaseModel, ConfigDict
 
@@ -82,3 +82,7 @@ class Divergence(BaseModel):
 
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.seq, self.team or "", self.subject or "", self.rule)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Divergence:
+        """Itself: it is frozen, so a replay's clone (``Replayer.clone``) shares it."""
+        return self
