@@ -229,7 +229,8 @@ def card(
 def fees(
     session: Session, match_id: str, team_id: str, players: tuple[str, ...], reason: str | None
 ) -> None:
-    """TEAM_ID pays the appearance fees of PLAYERS before MATCH_ID (4th edition)."""
+    """TEAM_ID pays the appearance fees of PLAYERS before MATCH_ID (4th edition); a star
+    freebooted for the match is named HIRELING_ID=COST (his id in the report, his cost)."""
     session.ledger().pay_appearance_fees(
         session.league(), match_id, team_id, list(players), by=session.user, reason=reason
     )

@@ -595,7 +595,7 @@ def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[
     team = c.team(team_id)
     fees = []
     for ref in refs:
-        player = c.player(ref, team_id)
+        player = freebooted_star(c, team, ref) if "=" in ref else c.player(ref, team_id)
         fee = c.ruleset.appearance_fee(player)
         if fee <= 0:
             raise InvalidInput(f"{player.name} asks no appearance fee")
@@ -606,6 +606,29 @@ def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[
             f"the fees come to {total:,} but {team.name} have {team.treasury:,}"
         )
     return [(ev.AppearanceFeesPaid, {"match": match_id, "team": team_id, "fees": tuple(fees)})]
+
+
+def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
+    """A star freebooted for the match, named HIRELING_ID=COST: the id of his hireling line
+    in the report to come and his cost, which his fee is reckoned from (4th edition Q&A:
+    'Do freebooted star players charge an appearance fee? Yes')."""
+    hireling, _, cost = (part.strip() for part in ref.partition("="))
+    if not hireling or not cost.isdigit():
+        raise InvalidInput(f"'{ref}': name a freebooted star as HIRELING_ID=COST, e.g. zug=120000")
+    return PlayerRow(
+        league_id=c.league_id,
+        player_id=hireling,
+        team_id=team.team_id,
+        name=f"{hireling} (cost {int(cost):,})",
+        roster=team.roster,
+        position=hireling,
+        kind="star",
+        base_cost=int(cost),
+        ma=0,  # the profile is the report's business; the fee reads only the cost
+        st=0,
+        ag=0,
+        av=0,
+    )
 
 
 def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]) -> list[Fact]:

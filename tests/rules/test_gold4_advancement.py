@@ -59,7 +59,8 @@ def star_roll(player: str, dice: tuple[int, int], **choice: Any) -> ev.PlayerAdv
 
 
 def remove_trait(book: Book, player: str, dice: tuple[int, int], trait: str) -> list[str]:
-    """The explicit form (category 'remove_trait'), which the CLI cannot yet write."""
+    """The explicit form (category 'remove_trait'), as `ledger team advance ... --category
+    remove_trait` writes it (tests/rules/test_gold4_cli.py)."""
     event = star_roll(player, dice, skill=trait, category="remove_trait")
     state = book.fold()
     return book.ruleset.check_advancement(

@@ -8,7 +8,6 @@ readings in docs/rulesets/gold4.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,30 +15,13 @@ import pytest
 from ledger.application.context import Context
 from ledger.application.matches import plan_fees
 from ledger.domain import events as ev
-from ledger.domain.state import Line, R, TreasuryLine
+from ledger.domain.state import TreasuryLine
 from ledger.domain.values import Concession, DiceRoll, Division, Performance, Purchase, TeamSheet
 from ledger.errors import InvalidInput
-from ledger.projections.store import MemoryStore, matches
 from ledger.rules.gold4.league_tables import deathzone
 from tests.support import Book, roll, sheet
 
 PLAYERS = ["lineman"] * 11
-
-
-class LinesView:
-    """A LeagueView over a MemoryStore that, like the SQL store, also selects lines (the
-    memory store keeps lines apart and its select() serves records only)."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self.store = store
-
-    def get(self, kind: type[R], *key: Any) -> R | None:
-        return self.store.get(kind, *key)
-
-    def select(self, kind: type[R], **where: Any) -> Sequence[R]:
-        if issubclass(kind, Line):
-            return [line for line in self.store.lines[kind] if matches(line, where)]  # type: ignore[misc]
-        return self.store.select(kind, **where)
 
 
 def league(fans: tuple[int, int] = (0, 0), treasury: int = 0) -> tuple[Book, list[str], list[str]]:
@@ -255,6 +237,8 @@ def test_a_concession_is_a_win_in_the_league_table_whatever_the_score() -> None:
     )
     assert book.standing("humans").points == 3
     assert book.standing("orcs").points == 0
+    # the W/D/L columns too: the fold asks the ruleset for the result, not the score
+    assert (book.standing("humans").won, book.standing("orcs").lost) == (1, 1)
 
 
 # --- MVPs ---------------------------------------------------------------------------------------
@@ -338,9 +322,7 @@ def test_a_player_whose_fee_was_not_paid_does_not_play() -> None:
         kind="friendly",
     )
     star = Performance(player=humans[0], touchdowns=1)
-    problems = book.ruleset.check_match(
-        fee_match(humans, star), LinesView(book.fold()), book.league_id
-    )
+    problems = book.ruleset.check_match(fee_match(humans, star), book.fold(), book.league_id)
     assert len(problems) == 1
     assert "asks an appearance fee of 25,000 that humans did not pay for m2" in problems[0]
 
@@ -356,10 +338,7 @@ def test_an_unpaid_player_may_still_be_the_mvp() -> None:
         kind="friendly",
     )
     mvp = Performance(player=humans[0], mvps=1)
-    assert (
-        book.ruleset.check_match(fee_match(humans, mvp), LinesView(book.fold()), book.league_id)
-        == []
-    )
+    assert book.ruleset.check_match(fee_match(humans, mvp), book.fold(), book.league_id) == []
 
 
 def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
@@ -372,16 +351,13 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
         kind="friendly",
     )
     state = book.fold()
-    c = Context(view=LinesView(state), league=book.league(state), ruleset=book.ruleset)
+    c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
     before = book.team_row("humans").treasury
     ((cls, fields),) = plan_fees(c, "m2", "humans", [humans[0]])
     book.record(cls, **fields)
     assert book.team_row("humans").treasury == before - 25_000
     star = Performance(player=humans[0], touchdowns=1)
-    assert (
-        book.ruleset.check_match(fee_match(humans, star), LinesView(book.fold()), book.league_id)
-        == []
-    )
+    assert book.ruleset.check_match(fee_match(humans, star), book.fold(), book.league_id) == []
     with pytest.raises(InvalidInput, match="asks no appearance fee"):
         plan_fees(c, "m2", "humans", [humans[1]])
 
@@ -402,7 +378,7 @@ def test_a_monty_haul_league_charges_no_fees() -> None:
         home=sheet("humans", 1, [Performance(player=star, touchdowns=1)]),
         away=sheet("orcs"),
     )
-    assert book.ruleset.check_match(match, LinesView(book.fold()), book.league_id) == []
+    assert book.ruleset.check_match(match, book.fold(), book.league_id) == []
 
 
 def test_dice_a_report_gives_are_shaped_by_the_fan_factor() -> None:

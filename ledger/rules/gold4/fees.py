@@ -7,11 +7,17 @@ team rating, for 'throw a rock', and even MVPs". Star Players count "a number of
 their cost divided by a thousand". The league chooses the level: Monty Haul (no fees),
 Laissez-Faire or Balanced.
 
-Payments are ``AppearanceFeesPaid`` events; the fold books each fee as a treasury line of kind
-"appearance fee" with the note "<match>: <player id>", which is what the check below reads.
+Q&A: "Do freebooted star players charge an appearance fee? A: Yes." A freebooted star is a
+report's one-game player (``hirelings``, kind ``star``) whose ``price`` is his cost, paid to
+freeboot him (gold4 has no star list to read it from): he counts cost / 1,000 SPP too, and
+his fee is paid before the report under the id his hireling line will carry
+(``ledger match fees MATCH TEAM zug=120000``).
+
+Payments are ``AppearanceFeesPaid`` events; the fold records the ids paid for on the team
+(``TeamRow.fees_paid``, by match), which is what the check below reads.
 
 Worked example: The Mighty Zug costs 120,000, so he counts as 120 SPP: in a Balanced league he
-asks 50,000 before every match, from the very first.
+asks 50,000 before every match, from the very first - on the roster or freebooted.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections.abc import Sequence
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import LeagueView, PlayerRow, TeamRow
-from ledger.domain.values import Casualty, Performance, TeamSheet
+from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
 
 FEE_KIND = "appearance fee"
@@ -29,9 +35,15 @@ ROCK = "other"
 
 
 def fee(player: PlayerRow, level: FeeLevel) -> int:
+    if player.kind == "star":
+        return star_fee(player.base_cost, level)
+    return load_gold4_tables().tables.appearance_fees.fee(player.spp_earned, level)
+
+
+def star_fee(cost: int, level: FeeLevel) -> int:
+    """A Star Player's fee: 'a number of SPPs equal to their cost divided by a thousand'."""
     fees = load_gold4_tables().tables.appearance_fees
-    spp = fees.star_player_spp(player.base_cost) if player.kind == "star" else player.spp_earned
-    return fees.fee(spp, level)
+    return fees.fee(fees.star_player_spp(cost), level)
 
 
 def paid_for(view: LeagueView, league_id: str, team_id: str, match_id: str) -> set[str]:
@@ -54,7 +66,34 @@ def problems(match: MatchRecorded, view: LeagueView, league_id: str, level: FeeL
                     f" he does not play (run 'ledger match fees {match.match} {sheet.team}"
                     f" {player.player_id}' first)"
                 )
+        found += freebooted_star_problems(match, sheet, paid, level)
     return found
+
+
+def freebooted_star_problems(
+    match: MatchRecorded, sheet: TeamSheet, paid: set[str], level: FeeLevel
+) -> list[str]:
+    found = []
+    for star in (h for h in sheet.hirelings if h.kind == "star"):
+        if star.price <= 0:
+            found.append(
+                f"freebooted star {star.name}: give his cost as his price (gold4 has no star"
+                " list; his fee counts cost / 1,000 SPP)"
+            )
+        elif star.id not in paid and unpaid_star_played(star, sheet, match, level):
+            found.append(
+                f"freebooted star {star.name} (cost {star.price:,}) asks an appearance fee of"
+                f" {star_fee(star.price, level):,} that {sheet.team} did not pay for"
+                f" {match.match}: he does not play (run 'ledger match fees {match.match}"
+                f" {sheet.team} {star.id}={star.price}' first)"
+            )
+    return found
+
+
+def unpaid_star_played(
+    star: Hireling, sheet: TeamSheet, match: MatchRecorded, level: FeeLevel
+) -> bool:
+    return star_fee(star.price, level) > 0 and took_the_field(star.id, sheet, match.casualties)
 
 
 def unpaid_players(
@@ -69,12 +108,12 @@ def unpaid_players(
 def took_the_field(player_id: str, sheet: TeamSheet, casualties: Sequence[Casualty]) -> bool:
     """An unpaid player may still be given the MVP or be hit by a rock; anything else he did
     or suffered happened on the pitch."""
-    performance = next(p for p in sheet.players if p.player == player_id)
+    performance = next((p for p in sheet.players if p.player == player_id), None)
     on_pitch = any(
         (c.inflicted_by == player_id) or (c.victim == player_id and c.cause != ROCK)
         for c in casualties
     )
-    return on_pitch or played(performance)
+    return on_pitch or (performance is not None and played(performance))
 
 
 def played(performance: Performance) -> bool:

@@ -124,7 +124,8 @@ def match_outcomes(
 ) -> Effects:
     if match.kind == "exhibition":
         return []
-    effects = recoveries(match, view, league_id) if match.kind != "unplayed" else []
+    effects = freebooters(match)
+    effects += recoveries(match, view, league_id) if match.kind != "unplayed" else []
     gate = gate_thousands(match, view, league_id, dice)
     for sheet in (match.home, match.away):
         row = team(view, league_id, sheet.team)
@@ -133,6 +134,33 @@ def match_outcomes(
         effects += fan_factor(match, sheet, row, dice)
         effects += walkouts(match, sheet, view, league_id, dice)
     return effects
+
+
+def freebooters(match: MatchRecorded) -> Effects:
+    """What each team paid from its treasury for its one-game players: a freebooted star's
+    price is his cost (3rd edition freebooters pay the player's price for the match)."""
+    return [
+        Gold(team=s.team, amount=-h.price, kind="freebooter", note=f"{h.name} for {match.match}")
+        for s in match.sheets()
+        for h in s.hirelings
+        if h.price > 0
+    ]
+
+
+def freeboot_fees(match: MatchRecorded, team_id: str) -> int:
+    return sum(h.price for s in match.sheets() if s.team == team_id for h in s.hirelings)
+
+
+def freebooter_problems(match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+    """One-game players are paid from the treasury before the match: it must hold enough."""
+    found = []
+    for sheet in match.sheets():
+        cost, held = freeboot_fees(match, sheet.team), team(view, league_id, sheet.team).treasury
+        if cost > max(0, held):
+            found.append(
+                f"the freebooters of {sheet.team} cost {cost:,} but its treasury holds {held:,}"
+            )
+    return found
 
 
 def recoveries(match: MatchRecorded, view: LeagueView, league_id: str) -> Effects:
@@ -181,7 +209,7 @@ def concession_gold(
     loser = conceded_by(match)
     if loser is None or loser == sheet.team:
         return []
-    money = team(view, league_id, loser).treasury
+    money = team(view, league_id, loser).treasury - freeboot_fees(match, loser)
     if money <= 0:
         return []
     note = f"{loser} conceded {match.match}: all of the loser's money"

@@ -186,6 +186,19 @@ class Gold4(BaseRuleset):
             *rosters.weapon_problems(team, players, event, self.opts.secret_weapons),
         ]
 
+    def check_buy(
+        self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
+    ) -> list[str]:
+        """G2: the free re-roll 'does not apply to mixed race teams', bought before or after
+        the allies (check_hire refuses allies after it)."""
+        allies = [p.name for p in players if p.status in ON_ROSTER and p.roster != team.roster]
+        if item != "free_reroll" or not allies:
+            return []
+        return [
+            f"{team.name} have allies ({', '.join(allies)}): the free re-roll 'does not apply"
+            " to mixed race teams' (BUYING RE-ROLLS & FAN FACTORS)"
+        ]
+
     # --- values --------------------------------------------------------------------------------
 
     def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
@@ -249,6 +262,7 @@ class Gold4(BaseRuleset):
             *checks.concession_problems(),
             *checks.mvp_problems(),
             *fees.problems(match, view, league_id, self.opts.appearance_fees),
+            *postgame.freebooter_problems(match, view, league_id),
         ]
 
     def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
