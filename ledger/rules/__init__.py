@@ -1,38 +1,64 @@
 """Rulesets by stable id, with aliases; an unknown name is a clear error.
 
 The registry is explicit (python-chess's ``VARIANTS`` list): adding an edition means
-adding it here, never discovering it by import side effects.
+adding it here, never discovering it by import side effects. It names where each
+ruleset lives rather than importing it: a command imports only the edition its league
+uses (importing every edition's module and data cost about a third of a second on every
+start). ``RULESETS``, the classes themselves, imports them all when first asked for.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from ledger.errors import UnknownRuleset
-from ledger.rules.base import BaseRuleset
-from ledger.rules.bb2020 import BB2020
-from ledger.rules.bb2025 import BB2025
-from ledger.rules.dz3 import DZ3
-from ledger.rules.gold4 import Gold4
-from ledger.rules.lrb6 import LRB6
-from ledger.rules.lrb6_zal import LRB6ZAL
-from ledger.rules.protocol import Ruleset
 
-RULESETS: tuple[type[BaseRuleset], ...] = (BB2025, BB2020, LRB6, LRB6ZAL, Gold4, DZ3)
+if TYPE_CHECKING:
+    from ledger.rules.base import BaseRuleset
+    from ledger.rules.protocol import Ruleset
+
+
+REGISTRY: dict[str, str] = {
+    "bb2025": "ledger.rules.bb2025:BB2025",
+    "bb2020": "ledger.rules.bb2020:BB2020",
+    "bb2020": "ledger.rules.bb2020:BB2020",
+    "lrb6": "ledger.rules.lrb6:LRB6",
+    "lrb6-zal": "ledger.rules.lrb6_zal:LRB6ZAL",
+    "gold4": "ledger.rules.gold4:Gold4",
+    "dz3": "ledger.rules.dz3:DZ3",
+}
+"""Each ruleset's id and where its class is (``module:class``). The aliases are the
+classes' own: a recorded league names its ruleset by id, which loads that one alone; a
+name typed by hand that is no id loads them all to look for it."""
+
+
+@cache
+def loaded(where: str) -> type[BaseRuleset]:
+    module, name = where.split(":")
+    found: type[BaseRuleset] = getattr(importlib.import_module(module), name)
+    return found
 
 
 def ruleset_class(name: str) -> type[BaseRuleset]:
     wanted = name.strip().lower()
-    for cls in RULESETS:
-        if wanted == cls.id or wanted in cls.aliases:
+    if wanted in REGISTRY:
+        return loaded(REGISTRY[wanted])
+    every = all_rulesets()
+    for cls in every:
+        if wanted in cls.aliases:
             return cls
-    known = ", ".join(cls.id for cls in RULESETS)
     raise UnknownRuleset(
-        f"unknown ruleset '{name}' (known: {known})",
+        f"unknown ruleset '{name}' (known: {', '.join(REGISTRY)})",
         given=wanted,
-        known=(name for cls in RULESETS for name in (cls.id, *cls.aliases)),
+        known=(name for cls in every for name in (cls.id, *cls.aliases)),
     )
+
+
+def all_rulesets() -> tuple[type[BaseRuleset], ...]:
+    return tuple(loaded(where) for where in REGISTRY.values())
 
 
 def find_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -41,4 +67,11 @@ def find_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Ruleset
     return ruleset
 
 
-__all__ = ["RULESETS", "Ruleset", "find_ruleset", "ruleset_class"]
+def __getattr__(name: str) -> Any:
+    """``RULESETS``: every ruleset class, in the registry's order (imports them all)."""
+    if name == "RULESETS":
+        return all_rulesets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["REGISTRY", "RULESETS", "Ruleset", "find_ruleset", "ruleset_class"]
