@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import click
 
 from cli.main import Session, pass_session
 from cli.output import gold, say
+from cli.rules import ruleset_of
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.rules.dice import fresh_roll
 
@@ -164,7 +167,14 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
 @click.argument(
     "kind",
     type=click.Choice(
-        ["random_primary", "chosen_primary", "chosen_secondary", "characteristic", "star_roll"]
+        [
+            "random_primary",
+            "chosen_primary",
+            "random_secondary",
+            "chosen_secondary",
+            "characteristic",
+            "star_roll",
+        ]
     ),
 )
 @click.option("--skill", help="The skill taken.")
@@ -174,13 +184,13 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     "dice",
     multiple=True,
     metavar="PURPOSE=VALUES",
-    help="A roll made for it, e.g. characteristic=7 (D8) or skill=3,5.",
+    help="A roll made for it, e.g. characteristic=7 (a D8; a D16 in bb2020) or skill=3,5.",
 )
 @click.option(
     "--roll",
     "roll_it",
     is_flag=True,
-    help="Let the ledger roll the D8 for a characteristic improvement.",
+    help="Let the ledger roll the characteristic die or the Skill table rolls.",
 )
 @click.option(
     "--category",
@@ -201,9 +211,11 @@ def advance(
     reason: str | None,
 ) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
-    rolls = tuple(parse_roll(entry) for entry in dice)
+    # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
+    shapes = {**DICE_OF_PURPOSE, **ruleset_of(session, None).advancement_dice}
+    rolls = tuple(parse_roll(entry, shapes) for entry in dice)
     if roll_it:
-        rolls += ledger_rolls(kind, rolls, player)
+        rolls += ledger_rolls(kind, rolls, player, shapes["characteristic"])
     session.ledger().advance_player(
         session.league(),
         team_id,
@@ -222,13 +234,15 @@ def advance(
     )
 
 
-def ledger_rolls(kind: str, given: tuple[DiceRoll, ...], player: str) -> tuple[DiceRoll, ...]:
-    """The dice an advancement needs that were not given: the D8 of a characteristic
-    improvement, the two Skill Table rolls of a random skill."""
+def ledger_rolls(
+    kind: str, given: tuple[DiceRoll, ...], player: str, die: str = "D8"
+) -> tuple[DiceRoll, ...]:
+    """The dice an advancement needs that were not given: the characteristic die (``die``:
+    the edition's), the two Skill Table rolls of a random skill."""
     purposes = {r.purpose for r in given}
     if kind == "characteristic" and "characteristic" not in purposes:
-        rolled: tuple[DiceRoll, ...] = (fresh_roll("characteristic", "D8", player),)
-    elif kind == "random_primary" and "random_skill" not in purposes:
+        rolled: tuple[DiceRoll, ...] = (fresh_roll("characteristic", die, player),)
+    elif kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
         rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
     else:
         return ()
@@ -239,12 +253,12 @@ def ledger_rolls(kind: str, given: tuple[DiceRoll, ...], player: str) -> tuple[D
 DICE_OF_PURPOSE = {"characteristic": "D8", "skill": "D6"}
 
 
-def parse_roll(entry: str) -> DiceRoll:
+def parse_roll(entry: str, shapes: Mapping[str, str] = DICE_OF_PURPOSE) -> DiceRoll:
     purpose, _, raw = entry.partition("=")
     values = die_values(raw, entry)
     if not values:
         raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUES", param_hint="--die")
-    shape = DICE_OF_PURPOSE.get(purpose, "D6")
+    shape = shapes.get(purpose, "D6")
     dice = shape if len(values) == 1 else f"{len(values)}{shape}"
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=values)

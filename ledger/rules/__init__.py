@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, str] = {
     "bb2025": "ledger.rules.bb2025:BB2025",
     "bb2020": "ledger.rules.bb2020:BB2020",
-    "bb2020": "ledger.rules.bb2020:BB2020",
     "lrb6": "ledger.rules.lrb6:LRB6",
     "lrb6-zal": "ledger.rules.lrb6_zal:LRB6ZAL",
     "gold4": "ledger.rules.gold4:Gold4",

@@ -71,6 +71,7 @@ class BaseRuleset:
     rating_key: ClassVar[str] = "tv"
     features: ClassVar[frozenset[str]] = frozenset()
     casualty_dice: ClassVar[Mapping[str, str]] = {}
+    advancement_dice: ClassVar[Mapping[str, str]] = {}
     post_game_closes: ClassVar[bool] = False
     spp_table: ClassVar[Mapping[str, int]] = {}
     """SPP per achievement: touchdown, completion, interception, casualty, mvp,

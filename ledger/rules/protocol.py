@@ -160,6 +160,9 @@ class Ruleset(Protocol):
 
     casualty_dice: ClassVar[Mapping[str, str]]
     """Dice a report may give for a casualty, by purpose (BB2025: D16 then D6)."""
+    advancement_dice: ClassVar[Mapping[str, str]]
+    """Dice an advancement is rolled with, by purpose (the characteristic roll: a D8 in
+    BB2025, a D16 in BB2020)."""
 
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]

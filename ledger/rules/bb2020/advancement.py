@@ -118,7 +118,9 @@ def random_problems(
             f"a random skill needs a Skill table roll giving a skill {player.name} lacks"
             " (--die random_skill=D6,D6; or --roll)"
         ]
-    if event.skill and skill_base(event.skill) != skill_base(gained):
+    if not event.skill:
+        return [f"the roll gives {gained}: name it with --skill, entering the same dice"]
+    if skill_base(event.skill) != skill_base(gained):
         return [f"the roll gives {gained}, not {event.skill}"]
     return []
 

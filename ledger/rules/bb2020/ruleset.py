@@ -44,6 +44,7 @@ class BB2020(BB2025):
     )
     aliases = ("bb20", "blood-bowl-2020", "2020")
     data_dir = Path(__file__).parent / "data"
+    advancement_dice = {"characteristic": "D16"}
 
     def tables(self) -> Tables:
         return tables()

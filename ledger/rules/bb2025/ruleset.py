@@ -80,6 +80,7 @@ class BB2025(BaseRuleset):
     value_labels = {"tv": "TV", "ctv": "CTV"}
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
+    advancement_dice = {"characteristic": "D8"}
     features = frozenset({"inducements", "redraft", "star_contracts", "temporary_retirement"})
     post_game_closes = True
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
