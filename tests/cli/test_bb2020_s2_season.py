@@ -48,7 +48,7 @@ DWARVES = [
     ("blitzer", "Blitzer Two"),
     ("troll_slayer", "Slayer One"),
     ("troll_slayer", "Slayer Two"),
-    *[("blocker_lineman", f"Blocker {n}") for n in range(7, 12)],
+    *[("lineman", f"Blocker {n}") for n in range(7, 12)],
 ]
 R1 = {
     "match": "r1",

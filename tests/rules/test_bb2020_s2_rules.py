@@ -247,7 +247,7 @@ def test_winnings_are_half_the_attendance_plus_touchdowns_without_a_stalling_bon
     ("roster", "line"),
     [
         ("dark_elf", "lineman"),
-        ("dwarf", "blocker_lineman"),
+        ("dwarf", "lineman"),
         ("shambling_undead", "skeleton_lineman"),
     ],
 )
@@ -256,3 +256,16 @@ def test_journeymen_come_from_the_0_12_line_too(roster: str, line: str) -> None:
     found = BB2020.journeyman_position(BB2020.team_list(roster))  # type: ignore[attr-defined]
     assert found is not None
     assert found.id == line
+
+
+@pytest.mark.parametrize(("ruleset", "stat"), [(BB2020, "st"), (BB2025, "ag")])
+def test_each_edition_reads_its_own_characteristic_die_when_both_are_given(
+    ruleset: Ruleset, stat: str
+) -> None:
+    """A what-if replay carries the recorded die and draws the target's: D8 7 (2025: AG or
+    ST) and D16 15 (Season 2: ST or AG); each edition reads its own, in either order."""
+    team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
+    dice = (roll("characteristic", "D8", 7), roll("characteristic", "D16", 15))
+    for both in (dice, dice[::-1]):
+        event = advanced("characteristic", stat=stat).model_copy(update={"dice": both})
+        assert ruleset.check_advancement(blitzer(ruleset), team, event) == []

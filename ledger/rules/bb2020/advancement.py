@@ -128,8 +128,9 @@ def random_problems(
 def characteristic_problems(
     t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
 ) -> list[str]:
-    roll = next((d for d in event.dice if d.purpose == "characteristic"), None)
-    if roll is None or roll.dice != "D16":
+    # the edition's own die: a replay from the other edition carries that one's too
+    roll = next((d for d in event.dice if d.purpose == "characteristic" and d.dice == "D16"), None)
+    if roll is None:
         return [
             "a Season 2 characteristic improvement needs its D16 roll (purpose 'characteristic')"
         ]

@@ -122,8 +122,9 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
 def characteristic_problems(
     t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
 ) -> list[str]:
-    roll = next((d for d in event.dice if d.purpose == "characteristic"), None)
-    if roll is None or roll.dice != "D8":
+    # the edition's own die: a replay from the other edition carries that one's too
+    roll = next((d for d in event.dice if d.purpose == "characteristic" and d.dice == "D8"), None)
+    if roll is None:
         return ["a characteristic improvement needs its D8 roll (purpose 'characteristic')"]
     allowed = t.characteristic_improvement[roll.values[0]]
     if event.characteristic is None:
