@@ -5,6 +5,9 @@ It builds a league like the demo's, only larger (10 teams and two seasons played
 team), serves it with ``ledger serve`` on 127.0.0.1 and a free port, and measures, for each
 store and worker count asked (by default SQLite with one worker, PostgreSQL with two):
 
+0. **Writes alone.** One coach pair plays ``--alone`` matches (submit, confirm or approve,
+   both closes), one write at a time, with nothing else asked of the service: each write's
+   latency without waiting behind others, and the service's CPU per write.
 1. **Saturation.** Debian's ``wrk`` (written in C; one thread, 50 connections) drives the
    standings, team and player endpoints of the API (a bearer token) and the same three
    pages (a browser's session cookie), one at a time: requests/s, p50, p99, non-2xx.
@@ -446,10 +449,18 @@ class Writers:
     commissioner approving the other half; each write timed and its receipt kept."""
 
     def __init__(
-        self, http: Http, league: League, timings: Timings, deadline: float, pause: float
+        self,
+        http: Http,
+        league: League,
+        timings: Timings,
+        deadline: float,
+        pause: float,
+        prefix: str = "friendly",
     ) -> None:
         self.http, self.league, self.timings, self.deadline = http, league, timings, deadline
         self.pause = pause
+        self.prefix = prefix
+        """Of the matches' ids, so that two runs on one league do not collide."""
         self.approvals: asyncio.Queue[tuple[str, asyncio.Future[str | None]]] = asyncio.Queue()
 
     async def write(
@@ -502,7 +513,7 @@ class Writers:
 
     async def one_match(self, coaches: Coaches, n: int) -> bool:
         base = f"/api/leagues/{LEAGUE}"
-        match = f"friendly-{coaches.home}-{n}"
+        match = f"{self.prefix}-{coaches.home}-{n}"
         report = {
             "match": match,
             "kind": "friendly",
@@ -615,6 +626,39 @@ async def mixed_load(
     return timings, elapsed
 
 
+@dataclass(frozen=True)
+class Alone:
+    """One coach pair's matches played one write at a time, nothing else asked of the
+    service: what a write costs without waiting behind others."""
+
+    timings: Timings
+    service_cpu_ms: float
+    """The service's CPU per acknowledged write."""
+
+
+async def writes_alone(served: Served, league: League, matches: int) -> Timings:
+    timings = Timings()
+    http = Http(served.base)
+    loop = asyncio.get_running_loop()
+    writers = Writers(http, league, timings, loop.time() + 600, pause=0.0, prefix="alone")
+    finished = asyncio.Event()
+
+    async def one_pair() -> None:
+        await writers.pair(pairs(league, 1)[0], reports=matches)
+        finished.set()
+
+    await asyncio.wait_for(asyncio.gather(one_pair(), writers.commissioner(finished)), 600)
+    http.close()
+    return timings
+
+
+def run_alone(served: Served, league: League, matches: int) -> Alone:
+    before = served.cpu()
+    timings = asyncio.run(writes_alone(served, league, matches))
+    used = served.cpu() - before
+    return Alone(timings, used / max(len(timings.acknowledged), 1) * 1000)
+
+
 def run_mixed(
     served: Served, league: League, targets: list[Read], options: argparse.Namespace
 ) -> tuple[Timings, float, float, float]:
@@ -681,6 +725,7 @@ class Result:
     load_before: float
     saturation: list[Saturation]
     mixed: Mixed | None = None
+    alone: Alone | None = None
 
 
 def measure(config: Config, settings: Settings, options: argparse.Namespace) -> Result:
@@ -697,6 +742,9 @@ def measure(config: Config, settings: Settings, options: argparse.Namespace) -> 
         )
         targets = reads(league, cookie)
         result = Result(config, os.getloadavg()[0], [])
+        if options.alone > 0:
+            progress(f"{config.label}: {options.alone} matches, one write at a time")
+            result.alone = run_alone(served, league, options.alone)
         for target in targets:
             progress(f"{config.label}: saturating {target.name}")
             saturate(served, target, 1, options.connections)  # warm-up, not kept
@@ -793,9 +841,29 @@ def report(results: list[Result], options: argparse.Namespace) -> str:
         + ", ".join(f"{r.config.label} {r.load_before:.2f}" for r in results)
     )
     for r in results:
+        if r.alone:
+            lines += ["", *alone_report(r.config, r.alone, options)]
         if r.mixed:
             lines += ["", *mixed_report(r.config, r.mixed, options)]
     return "\n".join(lines)
+
+
+def alone_report(config: Config, alone: Alone, options: argparse.Namespace) -> list[str]:
+    lines = [
+        f"{config.label}: {options.alone} matches by one coach pair, one write at a time and"
+        f" nothing else asked of the service; its CPU {alone.service_cpu_ms:.1f} ms per write.",
+        "",
+        "| write | count | p50 | p99 | errors |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    t = alone.timings
+    for name in sorted(set(t.times) | set(t.errors)):
+        values = t.times.get(name, [])
+        lines.append(
+            f"| {name} | {len(values)} | {percentile(values, 0.5):.1f} ms |"
+            f" {percentile(values, 0.99):.1f} ms | {t.errors.get(name, 0)} |"
+        )
+    return lines
 
 
 def mixed_report(config: Config, mixed: Mixed, options: argparse.Namespace) -> list[str]:
@@ -849,6 +917,9 @@ def main() -> None:
     parser.add_argument("--mixed-seconds", type=float, default=60.0, help="0: no mixed run")
     parser.add_argument("--pause", type=float, default=2.0, help="a coach's pause between matches")
     parser.add_argument("--calm", type=float, default=0.0, help="wait for a load average under")
+    parser.add_argument(
+        "--alone", type=int, default=20, help="matches timed one write at a time (0: none)"
+    )
     options = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("bench/serve.py drives the service with Debian's wrk: apt-get install wrk")
