@@ -17,6 +17,7 @@ from ledger.domain.values import DiceRoll, Performance
 from ledger.rules import find_ruleset
 from ledger.rules.bb2025 import pregame
 from ledger.rules.bb2025.postgame import mishap
+from ledger.rules.dice import DiceBox
 from ledger.rules.protocol import Ruleset
 from tests.support import Book, roll, sheet
 
@@ -269,3 +270,20 @@ def test_each_edition_reads_its_own_characteristic_die_when_both_are_given(
     for both in (dice, dice[::-1]):
         event = advanced("characteristic", stat=stat).model_copy(update={"dice": both})
         assert ruleset.check_advancement(blitzer(ruleset), team, event) == []
+
+
+@pytest.mark.parametrize(("ruleset", "fans"), [("bb2020", 5), ("bb2025", 1)])
+def test_a_redrafted_team_keeps_its_dedicated_fans_in_season_2(ruleset: str, fans: int) -> None:
+    """'Re-drafting' (Season 2 FAQ): "A team's Dedicated Fans value will carry over onto the
+    new Team Draft list ... they are free"; bb2025 starts a re-drafted team again at 1."""
+    book = Book(ruleset)
+    book.team("rats", "skaven", ["clanrat"] * 11, treasury=0)
+    book.record(ev.SeasonClosed, season=1)
+    state = book.fold()
+    state.put(book.team_row("rats", state).model_copy(update={"fans": 5}))
+    event = ev.TeamRedrafted.model_construct(
+        team="rats", season=2, players=(), kept=(), seq=99, dice=()
+    )
+    effects = book.ruleset.redraft_outcomes(event, state, book.league_id, DiceBox(book.league_id))
+    redrafted = [e for e in effects if hasattr(e, "fans")]
+    assert [e.fans for e in redrafted] == [fans]

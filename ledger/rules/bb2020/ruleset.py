@@ -66,6 +66,11 @@ class BB2020(BB2025):
     ) -> list[str]:
         return advancement.problems(self.tables(), player, self.position_of(player), event)
 
+    def redraft_fans(self, team: TeamRow) -> int:
+        """'Re-drafting' (FAQ): "A team's Dedicated Fans value will carry over onto the new
+        Team Draft list. Teams do not have to pay for these" (2025 starts again from 1)."""
+        return team.fans
+
     def journeyman_position(self, team_list: TeamList) -> Position | None:
         """'Take on Journeymen': from the team's Lineman line, 0-12 or 0-16 (2025 takes only
         a 0-16 line with the Lineman keyword)."""

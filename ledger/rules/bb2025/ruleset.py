@@ -390,8 +390,12 @@ class BB2025(BaseRuleset):
             self.positions_of(players),
             funds,
             dice,
-            self.starting_fans(),
+            self.redraft_fans(team),
         )
+
+    def redraft_fans(self, team: TeamRow) -> int:
+        """The Dedicated Fans a re-drafted team starts with (a variant may carry them over)."""
+        return self.starting_fans()
 
     # --- seasons ---------------------------------------------------------------------------
 
