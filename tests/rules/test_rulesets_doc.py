@@ -43,6 +43,7 @@ def test_the_page_names_every_ruleset_alias_and_option(cls: type[BaseRuleset]) -
 def test_each_older_edition_has_its_page_linked() -> None:
     linked = set(re.findall(r"\]\((rulesets/[\w-]+\.md)\)", PAGE))
     assert linked == {
+        "rulesets/bb2020.md",
         "rulesets/lrb6.md",
         "rulesets/lrb6-zal.md",
         "rulesets/gold4.md",
