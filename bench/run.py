@@ -174,8 +174,9 @@ def friendly(ledger: LeagueLedger, league: str, home: str, away: str, n: int) ->
     )
 
 
-def latency(path: Path, samples: int) -> list[float]:
-    """Record ``samples`` friendlies into a copy of the ledger, timing each command."""
+def latency(path: Path, samples: int, cpu: list[float] | None = None) -> list[float]:
+    """Record ``samples`` friendlies into a copy of the ledger, timing each command (wall
+    time; its CPU time too, into ``cpu``, which a busy machine disturbs less)."""
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "copy.db"
         shutil.copy(path, copy)
@@ -186,13 +187,35 @@ def latency(path: Path, samples: int) -> list[float]:
         for n in range(samples):
             home, away = free_pair(ledger, league, rng)
             report = friendly(ledger, league, home, away, n)
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             ledger.record_match(league, report, by="bench", roll_missing=True)
             times.append(time.perf_counter() - started)
+            if cpu is not None:
+                cpu.append(time.process_time() - used)
             for team in (home, away):
                 ledger.close_post_game(league, f"bench-{n}", team, by="bench", roll_missing=True)
         close_ledger(ledger)
     return times
+
+
+def record_only(sizes: list[int], samples: int) -> str:
+    """Only the recording of a match, for each size and the small ledger (``--record-only``)."""
+    lines = [
+        f"Machine: {machine()}; load average {os.getloadavg()[0]:.2f} at the start",
+        "",
+        "| ledger | record p50 | record p99 | record CPU p50 | record CPU p99 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    named = [(f"~{size:,} events", ledger_of(size)) for size in sizes]
+    for name, path in [*named, ("8 teams drafted (~200 events)", small_ledger())]:
+        cpu: list[float] = []
+        wall = latency(path, samples, cpu)
+        lines.append(
+            f"| {name} | {percentile(wall, 0.5) * 1000:.1f} ms |"
+            f" {percentile(wall, 0.99) * 1000:.1f} ms | {percentile(cpu, 0.5) * 1000:.1f} ms |"
+            f" {percentile(cpu, 0.99) * 1000:.1f} ms |"
+        )
+    return "\n".join(lines)
 
 
 def small_ledger() -> Path:
@@ -310,8 +333,14 @@ def main() -> None:
         "--sizes", default="10000,100000,1000000", help="comma-separated: 10000, 100000, 1000000"
     )
     parser.add_argument("--samples", type=int, default=100, help="match reports timed")
+    parser.add_argument(
+        "--record-only", action="store_true", help="time only the recording of a match"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.record_only:
+        print(record_only(sizes, args.samples))
+        return
     results = []
     for size in sizes:
         print(f"measuring a ledger of ~{size:,} events", file=sys.stderr)
