@@ -55,7 +55,9 @@ def demo(session: Session, folder: Path, serve: bool) -> None:
             f" league id {league_id(slug)}).\n"
         )
         print_standings(queries.standings())
-        print_roster(queries.roster("skavenblight-scramblers"))
+        print_roster(
+            queries.roster("skavenblight-scramblers"), queries.ruleset.characteristic_targets
+        )
         report = produce_report(ledger, slug, fmt="html", out=report_file)
         say(f"\nSeason report: {report}")
         say(

@@ -64,7 +64,8 @@ ROSTER_DROPS = (10, 11, 6, 5, 3, 4, 7, 2)
 value, PA, AG, MA, ST, AV, position; never the number, name, skills, SPP or status."""
 
 
-def print_roster(roster: Roster) -> None:
+def print_roster(roster: Roster, targets: bool) -> None:
+    """``targets``: the edition writes AG, PA and AV as targets (3+)."""
     team = roster.team
     labels = roster.value_labels.items()
     say(wrapped(f"{team.name} ({team.team_id}) - {team.roster}, coach {team.coach}"))
@@ -82,7 +83,6 @@ def print_roster(roster: Roster) -> None:
             ]
         )
     )
-    targets = roster.ruleset == "bb2025"
     headers = [
         "#",
         "name",
@@ -112,11 +112,12 @@ def print_roster(roster: Roster) -> None:
 @pass_session
 def roster(session: Session, team_id: str, as_json: bool) -> None:
     """TEAM_ID's roster: TV/CTV (or TR), treasury, players with SPP, value and status."""
-    found = queries_for(session).roster(team_id)
+    q = queries_for(session)
+    found = q.roster(team_id)
     if as_json:
         print_json(found)
     else:
-        print_roster(found)
+        print_roster(found, q.ruleset.characteristic_targets)
 
 
 @click.command("teams")

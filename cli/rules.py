@@ -15,7 +15,6 @@ import click
 from cli.main import Session, pass_session
 from cli.output import gold, print_json, say, table
 from ledger.errors import AmbiguousLeague, InvalidInput, NotFound
-from ledger.reports.build import writes_targets
 from ledger.reports.text import characteristic
 from ledger.rules import RULESETS, find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -128,7 +127,7 @@ def print_team(ruleset: Ruleset, found: TeamList) -> None:
     )
     if found.special_rules:
         say(f"special rules: {', '.join(found.special_rules)}")
-    targets = writes_targets(ruleset)
+    targets = ruleset.characteristic_targets
     headers = ["position", "name", "qty", "price", *PROFILE, "skills", "primary", "secondary"]
     rows = [position_line(p, targets) for p in found.positions]
     say(table(headers, rows, right=(3, 4, 5, 6, 7, 8)))
@@ -175,7 +174,7 @@ def stars(session: Session, ruleset_id: str | None, as_json: bool) -> None:
     if not found:
         say(f"{ruleset.name} ({ruleset.id}) has no star players in this ledger.")
         return
-    targets = writes_targets(ruleset)
+    targets = ruleset.characteristic_targets
     say(f"{ruleset.name} ({ruleset.id}): {len(found)} star players")
     say(
         table(

@@ -11,6 +11,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
+from ledger.rules.protocol import Feature
 from ledger.words import possessive
 
 
@@ -194,12 +195,12 @@ def plan_close(c: Context) -> list[Fact]:
 
 
 def require_contracts(c: Context) -> SeasonRow:
-    if "star_contracts" not in c.ruleset.features or not c.league.options.get(
-        "star_player_contracts"
-    ):
+    if Feature.STAR_CONTRACTS not in c.ruleset.features:
+        raise NotAllowed(f"{c.ruleset.name} leagues have no long-term star contracts")
+    if not c.league.options.get("star_player_contracts"):
         raise NotAllowed(
             "this league does not use long-term star contracts"
-            " (bb2025 option star_player_contracts=true)"
+            f" ({c.ruleset.id} option star_player_contracts=true)"
         )
     season = current_season(c)
     if season.status != "open":

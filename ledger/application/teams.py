@@ -25,6 +25,7 @@ from ledger.errors import (
     StaffLimit,
     TooFewPlayers,
 )
+from ledger.rules.protocol import Feature
 
 
 def gold(amount: int) -> str:
@@ -260,14 +261,14 @@ def plan_advance(
     return [(ev.PlayerAdvanced, fields)]
 
 
-def require(c: Context, feature: str, what: str) -> None:
+def require(c: Context, feature: Feature, what: str) -> None:
     if feature not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues have no {what}")
 
 
 def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
     """ZAL 21: any team may put gold on a player's head, at any time but during a game."""
-    require(c, "bounties", "bounties")
+    require(c, Feature.BOUNTIES, "bounties")
     team = active_team(c, team_id)
     target = next(
         (p for t in c.teams() for p in c.players(t.team_id) if ref in (p.player_id, p.name)), None
@@ -291,7 +292,7 @@ def plan_redraft(
     roll_missing: bool,
 ) -> list[Fact]:
     """BB2025 'Off-season and Re-drafting': between a closed season and the next."""
-    require(c, "redraft", "off-season re-drafts")
+    require(c, Feature.REDRAFT, "off-season re-drafts")
     team = active_team(c, team_id)
     season = c.league.current_season + 1
     current = c.view.get(SeasonRow, c.league_id, c.league.current_season)
@@ -362,7 +363,7 @@ def redraft_rolls(
 
 def check_retirement(c: Context, player: PlayerRow) -> None:
     """BB2025 'Temporarily Retiring': only "should a player suffer a Lasting Injury"."""
-    require(c, "temporary_retirement", "temporary retirement")
+    require(c, Feature.TEMPORARY_RETIREMENT, "temporary retirement")
     if player.status == "retired":
         raise NotAllowed(f"{player.name} is already temporarily retiring")
     if not any(change < 0 for change in player.changes.values()):

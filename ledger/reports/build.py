@@ -19,16 +19,6 @@ from ledger.reports.sources import Sources, read_sources
 from ledger.reports.stats import leaderboards, records
 from ledger.reports.teams import team_pages
 from ledger.reports.whatif import Comparison, whatif_section
-from ledger.rules.protocol import Ruleset
-
-TARGETS = frozenset({"bb2025"})
-"""Editions that write AG, PA and AV as targets (3+), as ``ledger roster`` does."""
-
-
-def writes_targets(ruleset: Ruleset) -> bool:
-    """Whether the edition writes AG, PA and AV as targets (3+): the report and the
-    service's pages ask this one place."""
-    return ruleset.id in TARGETS
 
 
 def league_info(queries: Queries) -> LeagueInfo:
@@ -43,7 +33,7 @@ def league_info(queries: Queries) -> LeagueInfo:
         value_labels=labels,
         rating_key=ruleset.rating_key,
         rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
-        characteristic_targets=writes_targets(ruleset),
+        characteristic_targets=ruleset.characteristic_targets,
     )
 
 

@@ -42,6 +42,7 @@ from ledger.rules.protocol import (
     AdvancementResult,
     Budget,
     DiceNeed,
+    Feature,
     Ranked,
     SidelineItem,
 )
@@ -69,7 +70,8 @@ class BaseRuleset:
     Options: ClassVar[type[BaseModel]] = NoOptions
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
-    features: ClassVar[frozenset[str]] = frozenset()
+    features: ClassVar[frozenset[Feature]] = frozenset()
+    characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     advancement_dice: ClassVar[Mapping[str, str]] = {}
     post_game_closes: ClassVar[bool] = False

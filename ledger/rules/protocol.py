@@ -8,6 +8,7 @@ ask a different ruleset the same questions about the same events.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -89,6 +90,22 @@ class Ranked(Frozen):
     when none did)."""
 
 
+class Feature(StrEnum):
+    """An optional league mechanic: the commands for it exist only in editions that have it,
+    and a what-if replay leaves its events out under an edition that does not."""
+
+    INDUCEMENTS = "inducements"
+    BOUNTIES = "bounties"
+    CARDS = "cards"
+    """Special play cards bought and played (ZAL)."""
+    APPEARANCE_FEES = "appearance_fees"
+    REDRAFT = "redraft"
+    """The off-season re-draft (BB2025)."""
+    STAR_CONTRACTS = "star_contracts"
+    """Long-term star player contracts (Spike! 2021), when the league's options allow them."""
+    TEMPORARY_RETIREMENT = "temporary_retirement"
+
+
 class Ruleset(Protocol):
     id: ClassVar[str]
     name: ClassVar[str]
@@ -100,9 +117,11 @@ class Ruleset(Protocol):
     data_dir: ClassVar[Path]
     """Where the edition's data files live (team lists, skills, stars, tables)."""
     options: BaseModel
-    features: ClassVar[frozenset[str]]
-    """Optional league mechanics this edition has: ``bounties``, ``cards``,
-    ``appearance_fees``, ``inducements``, ``redraft``, ``star_contracts``..."""
+    features: ClassVar[frozenset[Feature]]
+    """Optional league mechanics this edition has."""
+    characteristic_targets: ClassVar[bool]
+    """Whether the edition writes AG, PA and AV as targets (3+) rather than plain numbers:
+    rosters, reports and the service's pages show them so."""
 
     # --- building a team -------------------------------------------------------------
     def team_lists(self) -> Mapping[str, TeamList]: ...

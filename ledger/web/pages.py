@@ -19,7 +19,6 @@ from fastapi.responses import HTMLResponse, Response
 from ledger.application import submissions
 from ledger.domain.state import MatchRow, SubmissionRow, TeamRow
 from ledger.errors import UnknownTeam
-from ledger.reports.build import writes_targets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import pages_answers, pages_close, pages_forms, pages_report, pages_whatif
@@ -151,7 +150,7 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
         crumbs=crumbs(found),
         league=found,
         roster=roster,
-        targets=writes_targets(found.ruleset),
+        targets=found.ruleset.characteristic_targets,
         treasury=found.queries.treasury(team),
         history=found.queries.history(f"team:{team}"),
         results=reads.latest_results(found, team),
@@ -175,7 +174,7 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         league=found,
         player=row,
         team_name=team_name(found, row.team_id),
-        targets=writes_targets(found.ruleset),
+        targets=found.ruleset.characteristic_targets,
         games=games,
         injuries=[g for g in games if g.injury],
         history=found.queries.history(f"player:{row.player_id}"),

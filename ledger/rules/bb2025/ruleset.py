@@ -46,7 +46,7 @@ from ledger.rules.bb2025 import (
 from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.schema import Position, TeamList
 
 
@@ -81,7 +81,10 @@ class BB2025(BaseRuleset):
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
     advancement_dice = {"characteristic": "D8"}
-    features = frozenset({"inducements", "redraft", "star_contracts", "temporary_retirement"})
+    features = frozenset(
+        {Feature.INDUCEMENTS, Feature.REDRAFT, Feature.STAR_CONTRACTS, Feature.TEMPORARY_RETIREMENT}
+    )
+    characteristic_targets = True
     post_game_closes = True
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},

@@ -33,7 +33,7 @@ from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
-from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, DiceNeed, Feature, SidelineItem
 from ledger.rules.schema import Skill, TeamList
 
 
@@ -68,7 +68,7 @@ class Gold4(BaseRuleset):
     )
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    features = frozenset({"appearance_fees"})
+    features = frozenset({Feature.APPEARANCE_FEES})
     casualty_dice = injuries.CASUALTY_DICE
 
     @property

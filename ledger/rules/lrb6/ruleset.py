@@ -31,7 +31,7 @@ from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
 from ledger.rules.lrb6.postgame import Side
 from ledger.rules.lrb6.tables import tables
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.schema import Position, StarPlayer
 
 
@@ -41,7 +41,7 @@ class LRB6(BaseRuleset):
     source = "Blood Bowl Living Rulebook 6 (Competition Rules, 2010)"
     aliases: ClassVar[tuple[str, ...]] = ("lrb", "lrb6.0", "crp")
     data_dir = Path(__file__).parent / "data"
-    features = frozenset({"inducements"})
+    features = frozenset({Feature.INDUCEMENTS})
     casualty_dice = casualties.DICE
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({},)
 

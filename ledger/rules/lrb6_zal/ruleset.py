@@ -43,7 +43,7 @@ from ledger.rules.lrb6_zal import (
 from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.schema import StarPlayer
 
 
@@ -56,7 +56,7 @@ class LRB6ZAL(LRB6):
     Options = ZalOptions
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    features = frozenset({"bounties", "cards"})
+    features = frozenset({Feature.BOUNTIES, Feature.CARDS})
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"winnings_roll": "2D6", "fame_in_winnings": True},
