@@ -226,3 +226,19 @@ def test_the_skill_table_is_the_printed_one_in_its_order() -> None:
 def test_season_2_has_no_devious_skills_and_no_elite_skills() -> None:
     assert {s.category for s in BB2020.skills()} == {"A", "G", "M", "P", "S", "T"}
     assert not any(s.elite for s in BB2020.skills())
+
+
+def test_the_sideline_a_team_may_buy_is_season_2s() -> None:
+    """Re-rolls at the list's price (0-8), Dedicated Fans at 10,000 up to 6 while drafting,
+    and the staff of 'Hiring Sideline Staff' (an Apothecary only where the list allows)."""
+    team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="dwarf")
+    items = {k: (v.price, v.max) for k, v in BB2020.sideline_items(team).items()}
+    staff = {k: (v.price, v.max) for k, v in tables().sideline.items()}
+    fans = tables().dedicated_fans
+    assert items == {
+        "reroll": (50_000, tables().max_rerolls),
+        "dedicated_fans": (fans.price, fans.draft_max),
+        **staff,
+    }
+    undead = team.model_copy(update={"roster": "shambling_undead"})
+    assert "apothecary" not in BB2020.sideline_items(undead)
