@@ -5,12 +5,13 @@ season with divisions and a round robin, and records every fixture with a plausi
 report drawn from a generator seeded by ``seed``: scores, scorers, completions, MVPs,
 casualties with their dice, and every post-game die (rolled by the ledger with the same
 seeded generator). After each game a team takes the advancements it must, hires a
-replacement for the dead and closes its post-game sequence; between BB2025 seasons it is
-re-drafted. Every command goes through its plan's validation, so the league is one a
-commissioner could have recorded; the same spec always gives the same league.
+replacement for the dead and closes its post-game sequence; between seasons of an edition
+with re-drafts it is re-drafted. Every command goes through its plan's validation, so the
+league is one a commissioner could have recorded; the same spec always gives the same league.
 
-Casualty dice are drawn for editions whose casualty table this module knows (BB2025);
-the other editions' synthetic games have no casualties.
+A casualty's dice are the edition's own (``Ruleset.casualty_dice``), rolled in its order
+while the edition says the dice so far leave the result open: a BB2025 D16, then the D6 of
+a Lasting Injury; a 3rd edition D6, then the D66 of a Serious Injury; an LRB6 D68.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ from ledger.application.service import LeagueLedger
 from ledger.application.unit import Plan
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import Division
-from ledger.errors import LedgerError
-from ledger.rules.schema import SkillList, TeamList, load_yaml
+from ledger.domain.values import DiceRoll, Division, dice_shape
+from ledger.errors import InvalidDice, InvalidInput, LedgerError
+from ledger.rules.protocol import Feature, Ruleset
+from ledger.rules.schema import TeamList
 
 ADJECTIVES = (
     "Reikland",
@@ -216,7 +218,7 @@ def buy_what_helps(batch: Batch, team_id: str) -> None:
 
 
 def redraft_all(batch: Batch, ids: Sequence[str]) -> None:
-    if "redraft" not in batch.ruleset.features:
+    if Feature.REDRAFT not in batch.ruleset.features:
         return
     for team_id in ids:
         keep = [
@@ -314,17 +316,59 @@ def side(rng: random.Random, team_id: str, squad: list[PlayerRow]) -> dict[str, 
 def casualty(
     batch: Batch, rng: random.Random, attackers: list[PlayerRow], defenders: list[PlayerRow]
 ) -> dict[str, Any] | None:
-    if batch.ruleset.casualty_dice.get("casualty") != "D16" or not attackers or not defenders:
-        return None  # only the BB2025 casualty table is drawn here
+    if not attackers or not defenders:
+        return None
     victim, by = rng.choice(defenders), rng.choice(attackers)
     cause = rng.choices(("block", "foul", "crowd"), (85, 10, 5))[0]
-    roll = rng.randint(1, 16)
-    found: dict[str, Any] = {"victim": victim.player_id, "cause": cause, "roll": roll}
+    dice = casualty_rolls(batch.ruleset, rng)
+    if dice is None:
+        return None  # an edition with no casualty dice: its games have no casualties
+    found: dict[str, Any] = {"victim": victim.player_id, "cause": cause, "dice": dice}
     if cause != "crowd":
         found["by"] = by.player_id
-    if 13 <= roll <= 14:
-        found["lasting"] = rng.randint(1, 6)
     return found
+
+
+ROLLS_FOR_A_CASUALTY = 100
+"""Tries of a die that must show a casualty (gold4's 2D6 injury roll, 10+ one time in six)."""
+
+
+def casualty_rolls(ruleset: Ruleset, rng: random.Random) -> dict[str, list[int]] | None:
+    """A casualty's dice by purpose, as a report gives them: the edition's casualty dice in
+    its order, each rolled only while the dice so far leave the result open. A die the
+    edition reads as no casualty at all is rolled again: this block is a casualty."""
+    rolled: dict[str, list[int]] = {}
+    for purpose, die in ruleset.casualty_dice.items():
+        for _ in range(ROLLS_FOR_A_CASUALTY):
+            rolled[purpose] = table_roll(rng, die)
+            try:
+                ruleset.casualty_from_report(None, (), as_rolls(ruleset, rolled))
+                return rolled
+            except InvalidDice:
+                continue  # no casualty on this die: roll it again
+            except InvalidInput:
+                break  # the result needs the edition's next die
+        else:
+            return None
+    return None
+
+
+TWO_DIGIT_UNITS = {66: 6, 68: 8}
+"""A D66 or D68 is a D6 read as tens and a D6 or D8 as units."""
+
+
+def table_roll(rng: random.Random, die: str) -> list[int]:
+    count, sides = dice_shape(die)
+    if sides in TWO_DIGIT_UNITS:
+        return [rng.randint(1, 6), rng.randint(1, TWO_DIGIT_UNITS[sides])]
+    return [rng.randint(1, sides) for _ in range(count)]
+
+
+def as_rolls(ruleset: Ruleset, rolled: dict[str, list[int]]) -> tuple[DiceRoll, ...]:
+    return tuple(
+        DiceRoll(purpose=purpose, dice=ruleset.casualty_dice[purpose], values=tuple(values))
+        for purpose, values in rolled.items()
+    )
 
 
 def after_the_game(batch: Batch, team_id: str, match_id: str) -> None:
@@ -387,7 +431,6 @@ _skills: dict[str, list[str]] = {}
 
 def known_skills(batch: Batch) -> list[str]:
     if batch.ruleset.id not in _skills:
-        path = batch.ruleset.data_dir / "skills.yaml"
-        found = load_yaml(path, SkillList) if path.exists() else SkillList(source="", skills=())
-        _skills[batch.ruleset.id] = sorted(s.name for s in found.skills if s.category != "T")
+        found = batch.ruleset.skills()
+        _skills[batch.ruleset.id] = sorted(s.name for s in found if s.category != "T")
     return _skills[batch.ruleset.id]
