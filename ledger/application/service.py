@@ -329,24 +329,6 @@ class LeagueLedger(Application[UUID]):
             reason=reason,
         )
 
-    def record_death(self, league: str, team: str, player: str, *, by: str, reason: str) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_status(c, team, player, ev.PlayerDied),
-            by=by,
-            reason=reason,
-        )
-
-    def record_departure(
-        self, league: str, team: str, player: str, *, by: str, reason: str
-    ) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_status(c, team, player, ev.PlayerLeft),
-            by=by,
-            reason=reason,
-        )
-
     def buy(
         self,
         league: str,

@@ -148,15 +148,6 @@ def dice_shape(dice: str) -> tuple[int, int]:
     return (int(count) if count else 1), int(sides)
 
 
-def find_roll(
-    rolls: tuple[DiceRoll, ...], purpose: str, subject: str | None = None
-) -> DiceRoll | None:
-    return next(
-        (r for r in rolls if r.purpose == purpose and (subject is None or r.subject == subject)),
-        None,
-    )
-
-
 class Casualty(Value):
     """A player removed as a casualty, with how and by whom, as it happened at the table."""
 
