@@ -22,7 +22,9 @@ REFEREES = {"generic": "generic", "elnos lawkeeper": "Elnos Lawkeeper",
             "redkur forgebeard": "Redkur Forgebeard"}  # fmt: skip
 
 
-def all_star_problems(match: MatchRecorded, stars: Mapping[str, StarPlayer]) -> list[str]:
+def all_star_problems(
+    match: MatchRecorded, stars: Mapping[str, StarPlayer], book: str
+) -> list[str]:
     """Why these All-Star rosters could not have been drafted, if they could not."""
     problems: list[str] = []
     sides: dict[str, str] = {}
@@ -46,7 +48,7 @@ def all_star_problems(match: MatchRecorded, stars: Mapping[str, StarPlayer]) -> 
             if h.kind != "star" or h.star is None:
                 continue
             if h.star not in stars:
-                problems.append(f"{sheet.team}: BB2025 has no star player '{h.star}'")
+                problems.append(f"{sheet.team}: {book} has no star player '{h.star}'")
             elif sides.setdefault(h.star, sheet.team) != sheet.team:
                 problems.append(f"{stars[h.star].name} cannot play for both sides")
     for star, team in sides.items():

@@ -71,6 +71,8 @@ class BB2025Options(BaseModel):
 class BB2025(BaseRuleset):
     id = "bb2025"
     name = "Blood Bowl 2025, Third Season"
+    book: ClassVar[str] = "BB2025"
+    """How a refusal names the edition whose rule it is (a variant names its own)."""
     source = "Blood Bowl 2025 rulebook, League Play chapter; Spike! Almanac 2021 (options)"
     """The books, as ``ledger rulesets`` names them (the module docstrings cite the seed
     files: seed 001 and seed 003)."""
@@ -139,7 +141,7 @@ class BB2025(BaseRuleset):
     def check_release(self, team: TeamRow, item: str) -> list[str]:
         """Team re-rolls bought may not be removed once drafted (step 4 of Hiring...)."""
         if item == "reroll" and not team.drafting:
-            return ["BB2025 team re-rolls cannot be removed from the roster once drafted"]
+            return [f"{self.book} team re-rolls cannot be removed from the roster once drafted"]
         return []
 
     def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
@@ -185,7 +187,7 @@ class BB2025(BaseRuleset):
         if roll is None:
             return []
         if roll.dice != "D16":
-            return [f"the BB2025 Casualty Table is a D16, not a {roll.dice}"]
+            return [f"the {self.book} Casualty Table is a D16, not a {roll.dice}"]
         expected = band(t.casualty_table, roll.values[0])
         if casualty.outcome != expected.outcome:
             return [
@@ -211,7 +213,7 @@ class BB2025(BaseRuleset):
         named = next((b for b in self.tables().casualty_table if b.outcome == outcome), None)
         if named is None:
             known = ", ".join(b.outcome for b in self.tables().casualty_table)
-            raise InvalidInput(f"'{outcome}' is not a BB2025 casualty outcome ({known})")
+            raise InvalidInput(f"'{outcome}' is not a {self.book} casualty outcome ({known})")
         chosen = checked_effects(effects) or named.effects
         if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
             raise InvalidInput(
@@ -238,11 +240,13 @@ class BB2025(BaseRuleset):
     def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
         problems = []
         if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
-            problems.append("BB2025 has no forfeits: a team concedes, with or without penalty")
+            problems.append(
+                f"{self.book} has no forfeits: a team concedes, with or without penalty"
+            )
         if self.opts.referees and (wrong := exhibitions.referee_problem(match.referee)):
             problems.append(wrong)
         if match.kind == "exhibition":
-            return problems + exhibitions.all_star_problems(match, self.stars())
+            return problems + exhibitions.all_star_problems(match, self.stars(), self.book)
         if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
@@ -250,7 +254,7 @@ class BB2025(BaseRuleset):
             allowed = self.mvp_allowance(match, sheet.team)
             if awarded > allowed:
                 problems.append(
-                    f"{sheet.team} awarded {awarded} MVPs where BB2025 allows"
+                    f"{sheet.team} awarded {awarded} MVPs where {self.book} allows"
                     f" {allowed} ('Most Valuable Player', 'Conceding')"
                 )
             stars = {h.id for h in sheet.hirelings if h.kind == "star"}
