@@ -39,6 +39,12 @@ class PlayerSheet(Sheet):
     spp: int | None = None
     """SPP the ruleset awarded for the game (None: the report is voided)."""
     injury: str = ""
+    hireling: str | None = None
+    """``journeyman``, ``mercenary`` or ``star`` for a one-game player of the report (None: a
+    player of the roster). His SPP are the fold's for him on the match's row: they stay
+    with him, and join the roster only if the team signs him after the game."""
+    position: str = ""
+    """A hireling's position (or star) by the name the edition's books print."""
 
 
 class CasualtySheet(Sheet):

@@ -20,9 +20,10 @@ from ledger.domain.state import (
     PlayerGameLine,
     PlayerRow,
     TeamHistoryLine,
+    TeamRow,
     TreasuryLine,
 )
-from ledger.domain.values import Casualty, DiceRoll, Performance
+from ledger.domain.values import Casualty, DiceRoll, Hireling, Performance, TeamSheet
 from ledger.errors import UnknownMatch
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
@@ -153,7 +154,7 @@ def build(
             side(ledger, queries, names, s.team, s.touchdowns, recorded.seq, close_events, played)
             for s in report.sheets()
         ],
-        players=players(queries, names, report, played),
+        players=players(queries, names, report, row, played),
         casualties=[casualty(names, c) for c in report.casualties],
         dice=report_dice(report) + [die(r, "close") for e in close_events for r in e.dice],
         corrections=corrections,
@@ -219,27 +220,103 @@ def fans(queries: Queries, team: str, seq: int, last: int) -> tuple[int | None, 
 
 
 def players(
-    queries: Queries, names: Names, report: ev.MatchRecorded, played: bool
+    queries: Queries, names: Names, report: ev.MatchRecorded, row: MatchRow | None, played: bool
 ) -> list[PlayerSheet]:
+    """The roster players' game lines, then the report's hirelings (``hireling_sheets``)."""
     t = table_of(PlayerGameLine)
     lines = {
         line.player_id: line
         for line in queries.rows(PlayerGameLine, t.c.match_id == report.match)
         if played
     }
+    hirelings = hireling_sheets(queries, row if played else None, report)
     found: list[PlayerSheet] = []
     for sheet in report.sheets():
+        hired = {h.id for h in sheet.hirelings}
         for performance in sheet.players:
+            if performance.player in hired:
+                continue
             line = lines.get(performance.player)
-            spp = line.spp if line else hireling_spp(names, performance.player, played)
+            spp = line.spp if line else (0 if played else None)
             found.append(player(names, sheet.team, performance, line, spp))
+        found += [h for h in hirelings if h.player_id in hired]
     return found
 
 
-def hireling_spp(names: Names, player_id: str, played: bool) -> int | None:
-    if not played:
-        return None
-    return int(names.hirelings.get(player_id, {}).get("spp", 0))
+HIRELING_SPP_SOURCES = {
+    "bb2025": "Blood Bowl 2025 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
+    "bb2020": "Blood Bowl 2020 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
+    "lrb6-zal": "ZAL Season 5, rules 3k and 8a",
+    "lrb6": "the Journeyman rule as ZAL Season 5 rule 8a states it for LRB6",
+    "dz3": "OBERWALD 'Freebooters'",
+    "gold4": "3rd edition freebooters, as OBERWALD 'Freebooters' rules them",
+}
+"""Where each edition says what a one-game player's SPP are (the page's note cites it).
+
+Read from the texts in ../shared/seeds/: a hireling earns SPP in his game like anyone, and
+keeps them only if the team signs him after it. Seed 001 step 5: "A hired Journeyman ...
+will retain any SPP gained during the game ... Any Journeymen not hired are permanently
+lost"; seed 000 rule 3k (mercenaries) "may nevertheless collect experience points (SPP)
+during the match", rule 8a (journeymen) "may retain these, should the coach choose to
+purchase the Journeyman after the match"; seed 004 'Freebooters': "The original
+'freeboot fee' is lost but any SPPs are kept". Not signed, his SPP leave with him: they
+are no roster player's and count in no team total. Star players earn none in BB2020 and
+BB2025 (seed 001 'Recording Star Player Points')."""
+
+
+def hireling_sheets(
+    queries: Queries, row: MatchRow | None, report: ev.MatchRecorded
+) -> list[PlayerSheet]:
+    """Every one-game player of the report (journeymen, mercenaries, stars) as a game line.
+
+    The fold writes game lines (``PlayerGameLine``) for roster players only; a hireling's
+    SPP it keeps on the match's row (``MatchRow.hirelings``), which is where they are read
+    here, with his achievements from the report. ``row`` None (a voided report): no SPP.
+    """
+    kept = row.hirelings if row is not None and row.status == "played" else None
+    return [
+        hireling_sheet(queries, report, sheet, h, kept)
+        for sheet in report.sheets()
+        for h in sheet.hirelings
+    ]
+
+
+def hireling_sheet(
+    queries: Queries,
+    report: ev.MatchRecorded,
+    sheet: TeamSheet,
+    h: Hireling,
+    kept: dict[str, dict[str, Any]] | None,
+) -> PlayerSheet:
+    performance = next((p for p in sheet.players if p.player == h.id), Performance(player=h.id))
+    earned = kept.get(h.id) if kept is not None else None
+    casualties = sum(
+        1
+        for c in report.casualties
+        if c.inflicted_by == h.id and queries.ruleset.casualty_earns_spp(c)
+    )
+    spp = int(earned.get("spp", 0)) if earned is not None else (0 if kept is not None else None)
+    return PlayerSheet(
+        **player_fields(h.name, sheet.team, performance),
+        casualties=casualties,
+        spp=spp,
+        hireling=h.kind,
+        position=hireling_position(queries, sheet.team, h.kind, h.position, h.star),
+    )
+
+
+def hireling_position(
+    queries: Queries, team_id: str, kind: str, position: str | None, star: str | None
+) -> str:
+    """The name the books print for a hireling's position on his team's list, or his star
+    player's name ('' when the edition has no star list to name him from, as gold4)."""
+    if kind == "star":
+        found = queries.ruleset.stars().get(star or "")
+        return found.name if found is not None else ""
+    team = queries.store.get(TeamRow, queries.league_id, team_id)
+    team_list = queries.ruleset.team_lists().get(team.roster) if team is not None else None
+    line = team_list.position(position or "") if team_list is not None else None
+    return line.name if line is not None else (position or "").replace("_", " ")
 
 
 def player(
@@ -250,22 +327,29 @@ def player(
     spp: int | None,
 ) -> PlayerSheet:
     return PlayerSheet(
-        player_id=p.player,
-        name=names.player(p.player),
-        team=team,
-        touchdowns=p.touchdowns,
-        completions=p.completions,
-        interceptions=p.interceptions,
-        deflections=p.deflections,
-        superb_throws=p.superb_throws,
-        throws=p.throws,
-        landings=p.landings,
+        **player_fields(names.player(p.player), team, p),
         casualties=line.casualties if line else 0,
-        mvps=p.mvps,
-        sent_off=p.sent_off,
         spp=spp,
         injury=line.injury if line else "",
     )
+
+
+def player_fields(name: str, team: str, p: Performance) -> dict[str, Any]:
+    """What the report itself says of a player's game."""
+    return {
+        "player_id": p.player,
+        "name": name,
+        "team": team,
+        "touchdowns": p.touchdowns,
+        "completions": p.completions,
+        "interceptions": p.interceptions,
+        "deflections": p.deflections,
+        "superb_throws": p.superb_throws,
+        "throws": p.throws,
+        "landings": p.landings,
+        "mvps": p.mvps,
+        "sent_off": p.sent_off,
+    }
 
 
 def casualty(names: Names, c: Casualty) -> CasualtySheet:

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from ledger.application import submissions
 from ledger.domain.state import MatchRow, SubmissionRow, TeamRow
 from ledger.errors import UnknownTeam
+from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_sheets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import pages_answers, pages_close, pages_forms, pages_report, pages_whatif
@@ -217,6 +218,8 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         lines=lines,
         names=names,
         players=found.player_names(ids),
+        hired=hireling_sheets(found.queries, row, event) if event is not None else [],
+        hired_source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
         history=found.queries.history(f"match:{match}"),
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
         may_correct=row.status == "played" and may(who(request), found.row, "correct"),

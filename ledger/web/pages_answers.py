@@ -20,6 +20,7 @@ from ledger.application import submissions
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import SubmissionRow
 from ledger.errors import LedgerError
+from ledger.reports.match_sheet import hireling_position
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
 from ledger.web.pages_forms import Calling, Errors, errors_of, see_other, values_of
@@ -56,6 +57,7 @@ def submission_page_of(
         score=score_of(report),
         names=found.team_names(),
         players=found.player_names(mentioned(report)),
+        positions=hireling_positions(found, report),
         answering=answering,
         may_answer=waiting
         and answering != row.team
@@ -77,6 +79,17 @@ def score_of(report: Mapping[str, Any]) -> tuple[int, int]:
         )
 
     return side("home"), side("away")
+
+
+def hireling_positions(league: reads.League, report: Mapping[str, Any]) -> dict[str, str]:
+    """Each hireling's position (or star) by the name the edition prints, by his id."""
+    return {
+        h["id"]: hireling_position(
+            league.queries, side["team"], h.get("kind", ""), h.get("position"), h.get("star")
+        )
+        for side in (report.get("home", {}), report.get("away", {}))
+        for h in side.get("hirelings", [])
+    }
 
 
 def mentioned(report: Mapping[str, Any]) -> set[str]:

@@ -66,6 +66,21 @@ class League:
         found = (self.view.get(PlayerRow, self.row.league_id, pid) for pid in sorted(ids))
         return {p.player_id: p.name for p in found if p is not None}
 
+    def list_name(self, roster: str) -> str:
+        """A team list as the edition's books name it (``human`` -> Human)."""
+        found = self.ruleset.team_lists().get(roster)
+        return found.name if found is not None else roster.replace("_", " ")
+
+    def position_name(self, player: PlayerRow) -> str:
+        """A player's position as the edition's books name it; a star's is his star's name.
+        An id the edition does not know (a ledger read under another) is shown as it is."""
+        if player.kind == "star":
+            star = self.ruleset.stars().get(player.position)
+            return star.name if star is not None else player.position.replace("_", " ")
+        found = self.ruleset.team_lists().get(player.roster)
+        position = found.position(player.position) if found is not None else None
+        return position.name if position is not None else player.position.replace("_", " ")
+
 
 def open_league(ledger: LeagueLedger, slug: str) -> League:
     view = ledger.view()
@@ -106,11 +121,16 @@ class HireChoice:
 
 
 def hire_choices(league: League, team: TeamRow) -> list[HireChoice]:
+    """Each position of the team's list; how many more may join is the smaller of what is
+    left of the position's limit and the places left on the roster (a team of 9 under a
+    16-player list has 7 places, whatever its Lineman limit of 0-16 leaves)."""
     roster = league.queries.roster(team.team_id).players
+    team_list = league.ruleset.team_list(team.roster)
+    places = max(team_list.max_players - len(roster), 0)
     choices = []
-    for position in league.ruleset.team_list(team.roster).positions:
+    for position in team_list.positions:
         same = [p for p in roster if p.position == position.id and p.roster == team.roster]
-        left = max(position.max - len(same), 0)
+        left = min(max(position.max - len(same), 0), places)
         choices.append(HireChoice(position.id, position.name, position.cost, left))
     return choices
 

@@ -1,0 +1,182 @@
+"""The pages of a league under each of this session's editions (bb2020, lrb6, gold4), as
+a new commissioner builds one: two teams, a few hires, a game without a fixture in which
+a hireling played and scored. What the pages must show is the edition's own: its
+position and team list names rather than ids, and a game line, with its SPP, for every
+hireling who played.
+
+A hireling's SPP (seed 001 'Hiring, Firing and Temporarily Retiring' step 5: "A hired
+Journeyman ... will retain any SPP gained during the game ... Any Journeymen not hired are
+permanently lost"; seed 000 rules 3k and 8a; seed 004 'Freebooters': "any SPPs are
+kept"): he earns them like anyone, they are his, and they join the roster only if the
+team signs him. The fold keeps them on the match's row; the page reads them there.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.web.app import create_app
+from ledger.web.demo import demo_accounts
+from tests.cli.inprocess import ledger_from_script
+from tests.service.conftest import CHEAP, password_of, sign_in
+
+LEAGUE = "owl"
+HOME = f"/leagues/{LEAGUE}"
+MATCH = "owl-friendly-1"
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One edition's small league and what its pages must say of it."""
+
+    hireling: dict[str, object]
+    shown_as: str
+    """The hireling's tag on the match page: his kind, then his position's printed name."""
+    spp: int
+    """1 touchdown and 1 completion under the edition's SPP table."""
+    source: str
+    lineman: str
+    """The Human Lineman's printed name."""
+
+
+EDITIONS = {
+    "bb2020": Edition(
+        {"id": "h1", "name": "Jo Journey", "kind": "journeyman", "position": "lineman"},
+        "journeyman: Human Lineman",
+        3 + 1,
+        "Blood Bowl 2020 League Play, &#39;Hiring, Firing and Temporarily Retiring&#39;, step 5",
+        "Human Lineman",
+    ),
+    "lrb6": Edition(
+        {"id": "h1", "name": "Jo Journey", "kind": "journeyman", "position": "lineman"},
+        "journeyman: Lineman",
+        3 + 1,
+        "the Journeyman rule as ZAL Season 5 rule 8a states it for LRB6",
+        "Lineman",
+    ),
+    "gold4": Edition(
+        {
+            "id": "h1",
+            "name": "Max Merc",
+            "kind": "mercenary",
+            "position": "blitzer",
+            "price": 90000,
+        },
+        "mercenary: Blitzer",
+        3 + 1,
+        "3rd edition freebooters, as OBERWALD &#39;Freebooters&#39; rules them",
+        "Lineman",
+    ),
+}
+
+
+def script(ruleset: str) -> str:
+    return f"""league create {LEAGUE} --name "Old World League" --ruleset {ruleset}
+team register reavers --name "Reikland Reavers" --coach Jay --roster human
+team register grudge --name "The Gouged Eye" --coach Steve --roster orc
+team hire reavers lineman "Otto Brandt" --number 1
+team hire reavers blitzer "Griff Junior" --number 2
+team hire grudge lineman "Thorin Oakbeard" --number 1
+match record {MATCH}.yaml --roll
+"""
+
+
+def report(edition: Edition) -> dict[str, object]:
+    """A game without a fixture: the hireling scores and completes a pass."""
+    return {
+        "match": MATCH,
+        "home": {
+            "team": "reavers",
+            "hirelings": [edition.hireling],
+            "players": [
+                {"player": "h1", "td": 1, "comp": 1},
+                {"player": "Griff Junior", "mvp": 1},
+            ],
+        },
+        "away": {"team": "grudge", "players": [{"player": "Thorin Oakbeard", "mvp": 1}]},
+    }
+
+
+@pytest.fixture(params=sorted(EDITIONS))
+def edition(request: pytest.FixtureRequest) -> tuple[str, Edition]:
+    return request.param, EDITIONS[request.param]
+
+
+@pytest.fixture
+def client(edition: tuple[str, Edition], tmp_path: Path) -> Iterator[TestClient]:
+    """The league under the edition, served, with jay (the Reavers' coach) signed in."""
+    ruleset, chosen = edition
+    (tmp_path / f"{MATCH}.yaml").write_text(yaml.safe_dump(report(chosen)))
+    db = ledger_from_script(tmp_path, script(ruleset))
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, LEAGUE, hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    app = create_app(Settings(sqlite_path=db), hasher=CHEAP)
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        sign_in(test_client, "jay")
+        yield test_client
+
+
+def page(client: TestClient, path: str) -> str:
+    reply = client.get(path)
+    assert reply.status_code == 200, reply.text[-800:]
+    return reply.text
+
+
+def hireling_row(text: str, name: str) -> list[str]:
+    """The cells of the hireling's game line on the match page, as text."""
+    rows = re.findall(r'<tr class="hireling">(.*?)</tr>', text, re.DOTALL)
+    row = next((r for r in rows if name in r), None)
+    assert row is not None, f"no game line for {name}"
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+    return [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+
+
+def test_a_hireling_who_played_has_a_game_line_with_his_spp(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    _, chosen = edition
+    text = page(client, f"{HOME}/matches/{MATCH}")
+    name = str(chosen.hireling["name"])
+    cells = hireling_row(text, name)
+    assert cells[0] == f"{name} {chosen.shown_as}"
+    # TD, completions, interceptions, MVP, SPP
+    assert cells[1:] == ["1", "1", "0", "0", str(chosen.spp)]
+    assert "keeps them; not signed, he leaves with them" in text
+    assert chosen.source in text
+
+
+def test_positions_and_team_lists_are_named_as_the_books_print_them(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    _, chosen = edition
+    team = page(client, f"{HOME}/teams/reavers")
+    assert f"<td>{chosen.lineman}</td>" in team
+    assert "<td>lineman</td>" not in team
+    home = page(client, HOME)
+    assert '<td class="wide">Human</td>' in home
+    assert '<td class="wide">human</td>' not in home
+    player = page(client, f"{HOME}/players/Griff Junior")
+    assert re.search(r"<p>(Human )?Blitzer of ", player)
+
+
+def test_the_hire_form_allows_no_more_of_a_position_than_the_roster_has_places(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    """Two players hired: 14 places left of 16, though the Lineman limit leaves 15 (BB2020,
+    LRB6) or 11 (gold4's 0-12, which binds first)."""
+    ruleset, chosen = edition
+    form = html.unescape(page(client, f"{HOME}/teams/reavers/hire"))
+    left = 11 if ruleset == "gold4" else 14
+    assert re.search(rf"{chosen.lineman} — 50,000 gp, {left} more allowed", form), form[-2000:]
