@@ -58,7 +58,7 @@ class LeagueLedger(Application[UUID]):
         roller: random.Random | None = None,
     ) -> None:
         super().__init__(env)
-        self.source = StoreSource(self.recorder, self.mapper)
+        self.source = StoreSource(self.recorder, self.mapper, self.env)
         if read_models is None:
             raise ValueError("LeagueLedger needs its read models (see ledger.bootstrap)")
         self.read_models = read_models

@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, cast
+import functools
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ClassVar, cast
 from uuid import UUID
 
+from eventsourcing.application import Application
 from eventsourcing.persistence import ApplicationRecorder, Mapper
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic
 
 from ledger.domain.events import EventCorrected, LedgerEvent
+from ledger.persistence.mapper import LedgerMapper
 
 PAGE = 1000
 
 
 class StoreSource:
-    def __init__(self, recorder: ApplicationRecorder, mapper: Mapper[Any]) -> None:
+    def __init__(
+        self,
+        recorder: ApplicationRecorder,
+        mapper: Mapper[Any],
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.recorder = recorder
         self.mapper = mapper
+        self.env = dict(env) if env is not None else None
+        """The application's settings, from which another process opens the same store."""
+        self.reader: LedgerReader | None = None
+        """The application this source was opened with, when it opened its own: kept
+        alive with it (the library closes an application's store when it is collected)."""
 
     def head(self) -> int:
         return int(self.recorder.max_notification_id() or 0)
@@ -34,10 +48,12 @@ class StoreSource:
         )
         return [n.id for n in notifications]
 
-    def league_events(self, league_id: str) -> Iterator[LedgerEvent]:
+    def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
         after = 0
         while True:
-            stored = self.recorder.select_events(UUID(league_id), gt=after or None, limit=PAGE)
+            stored = self.recorder.select_events(
+                UUID(league_id), gt=after or None, lte=last, limit=PAGE
+            )
             for event in stored:
                 yield self.decode(event)
             if len(stored) < PAGE:
@@ -54,5 +70,50 @@ class StoreSource:
                 yield cast(EventCorrected, self.decode(notification))
             after = page[-1].id
 
+    def league_extents(self, upto: int) -> dict[str, tuple[int, int]] | None:
+        """For each league's log (and the site's) up to position ``upto``: how many events
+        and the version of the last, in one query; None where no query can tell cheaply
+        (the parallel rebuild then stays serial). On SQLite a notification's position is
+        its row id."""
+        if not isinstance(self.recorder, SQLiteApplicationRecorder):
+            return None
+        statement = (
+            "SELECT originator_id, COUNT(*), MAX(originator_version)"
+            f" FROM {self.recorder.events_table_name} WHERE rowid <= ? GROUP BY originator_id"
+        )
+        with self.recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(statement, (upto,))
+            rows = cursor.fetchall()
+        return {str(UUID(str(row[0]))): (int(row[1]), int(row[2])) for row in rows}
+
+    def reopen(self) -> Callable[[], StoreSource] | None:
+        """How another process opens this same store (a parallel rebuild's worker): a
+        function that can be pickled. None for a store that lives only in this process
+        (an in-memory database, the library's plain-object store)."""
+        env = self.env or {}
+        database = env.get("LEDGER_SQLITE_DBNAME", "")
+        if env.get("LEDGER_PERSISTENCE_MODULE") != "eventsourcing.sqlite":
+            return None
+        if not database or database.startswith("file:") or ":memory:" in database:
+            return None
+        return functools.partial(open_source, env)
+
     def decode(self, stored: Any) -> LedgerEvent:
         return cast(LedgerEvent, self.mapper.to_domain_event(stored))
+
+
+class LedgerReader(Application[UUID]):
+    """The ledger's store opened only to read its events: the same name (so the same
+    settings) and mapper as ``LeagueLedger``, without its commands or read models."""
+
+    name = "Ledger"
+    env: ClassVar[dict[str, str]] = {"MAPPER_TOPIC": get_topic(LedgerMapper)}
+
+
+def open_source(env: Mapping[str, str]) -> StoreSource:
+    """The event source of the store ``env`` names, opened in this process; it makes
+    no table (the store exists: it is being rebuilt from)."""
+    reader = LedgerReader(env={**env, "LEDGER_CREATE_TABLE": "n"})
+    source = StoreSource(reader.recorder, reader.mapper, env)
+    source.reader = reader
+    return source

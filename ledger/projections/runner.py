@@ -18,9 +18,11 @@ from __future__ import annotations
 import contextlib
 import gc
 import queue
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, cast
 
 import sqlalchemy as sa
@@ -28,17 +30,20 @@ from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
 from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line, SiteRow
+from ledger.projections import parallel
 from ledger.projections.faults import (
     NO_CREATION,
     FoldFailed,
     Folding,
     apply_checked,
-    fault_line,
     fold_league,
     league_ruleset,
 )
 from ledger.projections.fold import Fold, corrections_of
+from ledger.projections.logfold import LogFolder
 from ledger.projections.members import SITE, SiteFold
+from ledger.projections.parallel import Share
+from ledger.projections.settled import SettledFile, copy_into, detach_all
 from ledger.projections.sql import (
     ALL_TABLES,
     MARKS,
@@ -70,13 +75,25 @@ class EventSource(Protocol):
         """Up to ``limit`` events after ``after``, with their positions, in order."""
         ...
 
-    def league_events(self, league_id: str) -> Iterator[LedgerEvent]: ...
+    def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
+        """A league's events in order, up to version ``last`` (all of them without)."""
+        ...
 
     def positions(self, after: int, limit: int) -> list[int]:
         """The positions of up to ``limit`` events after ``after`` (nothing decoded)."""
         ...
 
     def all_corrections(self) -> Iterator[EventCorrected]: ...
+
+    def league_extents(self, upto: int) -> dict[str, tuple[int, int]] | None:
+        """Per league (and the site's log) up to position ``upto``: how many events and
+        the version of the last; None when the store cannot tell cheaply."""
+        ...
+
+    def reopen(self) -> Callable[[], EventSource] | None:
+        """A function (that pickles) opening this source in another process, or None
+        when the store cannot be opened from one (an in-memory database)."""
+        ...
 
 
 Progress = Callable[[int], None]
@@ -92,6 +109,8 @@ class ReadModels:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.rulesets: dict[str, Ruleset] = {}
+        self.processes: int | None = None
+        """How many processes a rebuild may fold in (None: one per core; 1: this one)."""
 
     def create(self) -> bool:
         """Create the tables; returns False when stored read models were written by a
@@ -292,18 +311,90 @@ class ReadModels:
         faults: dict[str, dict[int, str]],
         progress: Progress | None,
     ) -> RebuildStats:
+        """Fold the log into files beside memory (ledger/projections/settled.py), then
+        write the tables in one transaction: from worker processes when the ledger holds
+        leagues enough to share (ledger/projections/parallel.py), else in this one."""
         self.rulesets.clear()
-        with self.engine.begin() as conn:
-            begin_ddl(conn)
-            METADATA.drop_all(conn, tables=REBUILT)
-            create_tables(conn)
-            with LineSink(conn) as sink:
-                memory = MemoryStore(sink=sink.add)
-                count, position = self.fold_log(source, memory, corrections, faults, progress)
-            write_memory(conn, memory)
-            create_indexes(conn)
-            set_position(conn, position)
+        with (
+            tempfile.TemporaryDirectory(prefix="ledger-rebuild-") as folder,
+            self.engine.connect() as conn,
+        ):
+            shares = self.shares(conn, source, corrections, faults, Path(folder))
+            folded = self.fold_shares(shares, progress) if shares else None
+            try:
+                with conn.begin():
+                    begin_ddl(conn)
+                    METADATA.drop_all(conn, tables=REBUILT)
+                    create_tables(conn)
+                    if folded is None:
+                        folded = self.fold_here(conn, source, corrections, faults, progress, folder)
+                    count, position, files = folded
+                    copy_into(conn, files)
+                    create_indexes(conn)
+                    set_position(conn, position)
+            finally:
+                detach_all(conn)
         return RebuildStats(events=count, position=position)
+
+    def shares(
+        self,
+        conn: Connection,
+        source: EventSource,
+        corrections: dict[str, dict[int, EventCorrected]],
+        faults: dict[str, dict[int, str]],
+        folder: Path,
+    ) -> list[Share] | None:
+        """How the log splits between worker processes, or None to fold it here (one
+        core, a store other processes cannot open, PostgreSQL, leagues too small)."""
+        processes = self.processes or parallel.workers()
+        opener = source.reopen()
+        if opener is None or conn.dialect.name != "sqlite" or processes < 2:
+            return None
+        head = source.head()
+        extents = source.league_extents(head)
+        split = parallel.split(extents, processes) if extents else None
+        if extents is None or split is None:
+            return None
+        return [
+            Share(
+                path=folder / f"share-{number}.db",
+                leagues=tuple((league, extents[league][1]) for league in leagues),
+                opener=opener,
+                corrections={league: corrections.get(league, {}) for league in leagues},
+                faults={league: faults.get(league, {}) for league in leagues},
+                position=head,
+            )
+            for number, leagues in enumerate(split)
+        ]
+
+    def fold_shares(self, shares: list[Share], progress: Progress | None) -> Folding3:
+        count = 0
+        for done in parallel.fold_shares(shares):
+            if done.failed is not None:
+                raise FoldFailed(*done.failed)
+            count += done.events
+        if progress:
+            progress(count)
+        return count, shares[0].position, [share.path for share in shares]
+
+    def fold_here(
+        self,
+        conn: Connection,
+        source: EventSource,
+        corrections: dict[str, dict[int, EventCorrected]],
+        faults: dict[str, dict[int, str]],
+        progress: Progress | None,
+        folder: str,
+    ) -> Folding3:
+        """Fold the whole log in this process: lines go to the tables from a thread as
+        they come, settled records to a file, the rest stays in memory to the end."""
+        settled = SettledFile(Path(folder) / "settled.db")
+        with LineSink(conn) as sink:
+            memory = MemoryStore(sink=sink.add, settled=settled)
+            count, position = self.fold_log(source, memory, corrections, faults, progress)
+        settled.absorb(memory.all)
+        settled.close()
+        return count, position, [settled.path]
 
     def fold_log(
         self,
@@ -315,32 +406,11 @@ class ReadModels:
     ) -> tuple[int, int]:
         """Fold every event of the log into ``memory``; returns how many and the last
         position."""
-        orphans: set[str] = set()
-        folds: dict[str, Folding] = {}
+        folder = LogFolder(memory, corrections, faults)
         position = count = 0
         while page := source.page(position, PAGE):
             for position, event in page:  # noqa: B007 - the last position is kept
-                league_id = str(event.originator_id)
-                if league_id == SITE and league_id not in folds:
-                    folds[SITE] = SiteFold(memory, faults.get(SITE, {}))
-                if league_id not in folds and league_id not in orphans:
-                    try:
-                        ruleset = self.ruleset_for(memory, event)
-                    except FoldFailed as failed:
-                        orphans.add(league_id)
-                        memory.emit(fault_line(league_id, event, failed.problem))
-                        continue
-                    folds[league_id] = Fold(
-                        memory,
-                        ruleset,
-                        league_id,
-                        corrections=corrections.get(league_id, {}),
-                        faults=faults.get(league_id, {}),
-                    )
-                if league_id in orphans:
-                    memory.emit(fault_line(league_id, event, NO_CREATION))
-                    continue
-                apply_checked(folds[league_id], event)
+                folder.apply(event)
             count += len(page)
             if progress:
                 progress(len(page))
@@ -418,6 +488,11 @@ class LineSink:
         self.writer.join()
         if kind is None and self.failure is not None:
             raise self.failure
+
+
+Folding3 = tuple[int, int, list[Path]]
+"""A fold of the log: how many events, the position of the last, and the files holding
+its rows (ledger/projections/settled.py)."""
 
 
 def write_memory(conn: Connection, memory: MemoryStore) -> None:

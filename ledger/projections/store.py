@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
+
+if TYPE_CHECKING:
+    from ledger.projections.settled import SettledFile
 
 
 class Store(Protocol):
@@ -48,9 +51,16 @@ class MemoryStore:
     asks for a team's current players many times per event, and a player's record is
     replaced after every game without leaving its team or status (so without touching
     the buckets it belongs to).
+
+    With a ``settled`` file (a rebuild's), a record that has settled (a former player, a
+    closed match: ledger/projections/settled.py) leaves memory for the file, and reads
+    look there for what memory lacks; so the store's size follows the current rosters,
+    not the league's history. Answers are the same as without the file, in key order.
     """
 
-    def __init__(self, sink: Callable[[Line], None] | None = None) -> None:
+    def __init__(
+        self, sink: Callable[[Line], None] | None = None, settled: SettledFile | None = None
+    ) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
         self.index: dict[tuple[type[Record], Fields, tuple[Any, ...]], set[tuple[Any, ...]]] = (
             defaultdict(set)
@@ -62,11 +72,23 @@ class MemoryStore:
         player joins or leaves it."""
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
         self.sink = sink
+        self.settled = settled
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
-        return cast("R | None", self.records[kind].get(key))
+        found = self.records[kind].get(key)
+        if found is None and self.settled is not None and self.settled.could_hold(kind, {}):
+            return self.settled.get(kind, key)
+        return cast("R | None", found)
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
+        found = self.in_memory(kind, where)
+        if self.settled is None or not self.settled.could_hold(kind, where):
+            return found
+        table = self.records[kind]
+        settled = [r for r in self.settled.select(kind, where) if r.key_values() not in table]
+        return sorted([*found, *settled], key=lambda r: r.key_values())
+
+    def in_memory(self, kind: type[R], where: dict[str, Any]) -> list[R]:
         table = self.records[kind]
         best: tuple[Fields, tuple[Any, ...]] | None = None
         size = 0
@@ -112,6 +134,10 @@ class MemoryStore:
         return [table[key] for key in keys]  # type: ignore[misc]
 
     def put(self, record: Record) -> None:
+        if self.settled is not None and self.settled.takes(record):
+            self.drop(type(record), record.key_values())
+            self.settled.put(record)
+            return
         kind, key = type(record), record.key_values()
         table = self.records[kind]
         old = table.get(key)
@@ -129,6 +155,22 @@ class MemoryStore:
             self.ordered.pop((kind, fields, now), None)
             self.forget_roster(kind, fields, key, now)
         table[key] = record
+
+    def drop(self, kind: type[Record], key: tuple[Any, ...]) -> None:
+        """Forget a record and its place in the buckets (it has settled)."""
+        old = self.records[kind].pop(key, None)
+        if old is None:
+            return
+        for fields in bucketed(kind):
+            values = tuple([old.__dict__[f] for f in fields])
+            bucket = (kind, fields, values)
+            keys = self.index.get(bucket)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:  # a bucket of the past (a finished season's matches) goes
+                    del self.index[bucket]
+            self.ordered.pop(bucket, None)
+            self.forget_roster(kind, fields, key, values)
 
     def forget_roster(
         self, kind: type[Record], fields: Fields, key: tuple[Any, ...], values: tuple[Any, ...]
@@ -151,7 +193,10 @@ class MemoryStore:
         Carlo samples start from one). Total: every attribute is copied, whatever attributes
         the store has: dicts down to their values, sets and lists as new ones of the same
         items. What they hold is shared: records are frozen, keys are tuples, the sink is a
-        function."""
+        function. A store with a settled file (a rebuild's) cannot be copied: the file
+        would be shared."""
+        if self.settled is not None:
+            raise TypeError("a store that writes settled records to a file cannot be copied")
 
         def copied(value: Any) -> Any:
             if isinstance(value, dict):

@@ -1,0 +1,72 @@
+"""Folding the events of many logs, each league's in its own order, into one store.
+
+A rebuild streams the whole log through one ``LogFolder``; a parallel rebuild's worker
+streams its share of the leagues through its own (ledger/projections/parallel.py). Both
+give a league the same fold, faults and all, because leagues are independent: nothing a
+league's fold reads or writes is another's (every record and line is keyed by league).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
+from ledger.projections.faults import (
+    NO_CREATION,
+    FoldFailed,
+    Folding,
+    apply_checked,
+    fault_line,
+    league_ruleset,
+)
+from ledger.projections.fold import Fold
+from ledger.projections.members import SITE, SiteFold
+from ledger.projections.store import MemoryStore
+
+Corrections = Mapping[str, Mapping[int, EventCorrected]]
+"""Each league's corrections, by the event they correct (the latest of each)."""
+Faults = Mapping[str, Mapping[int, str]]
+"""Each league's events known not to apply, by number, with why."""
+
+
+class LogFolder:
+    """Applies events of any logs to ``memory``, starting each league's fold at its
+    first event. A league whose first event is not a readable creation cannot fold: each
+    of its events is recorded as a fault instead, so none is silently lost."""
+
+    def __init__(self, memory: MemoryStore, corrections: Corrections, faults: Faults) -> None:
+        self.memory = memory
+        self.corrections = corrections
+        self.faults = faults
+        self.folds: dict[str, Folding] = {}
+        self.orphans: set[str] = set()
+
+    def apply(self, event: LedgerEvent) -> None:
+        """Raises ``FoldFailed`` when the event cannot be applied (the caller starts
+        again with it among the faults)."""
+        league_id = str(event.originator_id)
+        fold = self.folds.get(league_id)
+        if fold is None:
+            if league_id in self.orphans:
+                self.memory.emit(fault_line(league_id, event, NO_CREATION))
+                return
+            try:
+                fold = self.folds[league_id] = self.start(league_id, event)
+            except FoldFailed as failed:
+                self.orphans.add(league_id)
+                self.memory.emit(fault_line(league_id, event, failed.problem))
+                return
+        apply_checked(fold, event)
+
+    def start(self, league_id: str, first: LedgerEvent) -> Folding:
+        if league_id == SITE:
+            return SiteFold(self.memory, self.faults.get(SITE, {}))
+        if not isinstance(first, LeagueCreated):
+            raise FoldFailed(league_id, first.seq, NO_CREATION)
+        return Fold(
+            self.memory,
+            league_ruleset(first),
+            league_id,
+            corrections=self.corrections.get(league_id, {}),
+            faults=self.faults.get(league_id, {}),
+        )

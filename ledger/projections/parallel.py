@@ -1,0 +1,142 @@
+"""A rebuild's leagues folded in parallel processes, one share of the leagues each.
+
+Leagues are independent logs (the site's log is one more), so a ledger of several can
+fold on every core. Each worker opens the event store itself (``EventSource.reopen``),
+folds its leagues one after the other into memory with the same ``LogFolder`` as the
+serial rebuild, and writes everything, lines as it goes and the settled and remaining
+records as the serial rebuild would, into a SQLite file of the read models' own tables
+(ledger/projections/settled.py). The parent then copies the files into its tables in
+its one transaction, entities in key order, and builds the indexes: the tables equal a
+serial rebuild's row for row.
+
+Processes start with ``forkserver`` (``spawn`` where there is none), never ``fork``:
+inside ``ledger serve`` the parent runs threads (the server's, the database pool's, a
+rebuild's line writer), and a forked child gets copies of their locks in whatever state
+they were, held ones included, and of the pool's open connections; the next use of one
+can hang the child or corrupt a connection the parent still uses. A forkserver child
+is forked from a clean process that only ever imported this module.
+
+Only SQLite folds in parallel. PostgreSQL rebuilds serially: the rows of a worker's file
+would reach it through the parent anyway, decoded and sent again row by row (no ATTACH
+across servers), which costs about what the second core saves; workers writing straight
+into staging tables of their own would avoid that, at the price of tables that outlive a
+crash.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ledger.domain.events import EventCorrected, LedgerEvent
+from ledger.projections.faults import FoldFailed
+from ledger.projections.logfold import Faults, LogFolder
+from ledger.projections.settled import SettledFile
+from ledger.projections.store import MemoryStore
+
+BREAK_EVEN = 4000
+"""Events the smaller share must hold for two processes to beat one: below it, starting
+the workers and copying their files costs more than the second core saves (measured:
+bench/run.py --parallel, docs/performance.md)."""
+
+
+class LeagueSource(Protocol):
+    """What a worker reads: one league's events up to a version (``EventSource``)."""
+
+    def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]: ...
+
+
+@dataclass(frozen=True)
+class Share:
+    """One worker's part of a rebuild: its leagues (each with the version of its last
+    event to fold) and all it needs to fold them, in a form that can be pickled."""
+
+    path: Path
+    leagues: tuple[tuple[str, int], ...]
+    opener: Callable[[], LeagueSource]
+    corrections: Mapping[str, Mapping[int, EventCorrected]]
+    faults: Faults
+    position: int
+    """The log's head when the rebuild began: no event after it is folded."""
+
+
+@dataclass(frozen=True)
+class Folded:
+    """What a worker hands back: how many events it folded, or the event that failed
+    again after being passed over once (then the rebuild fails as a serial one would)."""
+
+    events: int
+    failed: tuple[str, int, str] | None = None
+
+
+def workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def split(extents: Mapping[str, tuple[int, int]], parts: int) -> list[list[str]] | None:
+    """The leagues in at most ``parts`` shares of about equal events, each share holding
+    at least ``BREAK_EVEN`` events; None when not even two shares would."""
+    while parts >= 2:
+        shares, sizes = balanced(extents, parts)
+        if min(sizes) >= BREAK_EVEN:
+            return shares
+        parts -= 1
+    return None
+
+
+def balanced(
+    extents: Mapping[str, tuple[int, int]], parts: int
+) -> tuple[list[list[str]], list[int]]:
+    """The largest league first, each to the lightest share so far."""
+    shares: list[list[str]] = [[] for _ in range(parts)]
+    sizes = [0] * parts
+    for league_id in sorted(extents, key=lambda league: (-extents[league][0], league)):
+        lightest = sizes.index(min(sizes))
+        shares[lightest].append(league_id)
+        sizes[lightest] += extents[league_id][0]
+    return shares, sizes
+
+
+def fold_shares(shares: list[Share]) -> list[Folded]:
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload([__name__])  # the fold's modules, imported once
+    with concurrent.futures.ProcessPoolExecutor(len(shares), mp_context=context) as pool:
+        return list(pool.map(fold_share, shares))
+
+
+def fold_share(share: Share) -> Folded:
+    """In a worker: fold the share's leagues into its file. An event that fails is passed
+    over and the share folded again, as the serial rebuild does with the whole log."""
+    source = share.opener()
+    faults = {league: dict(known) for league, known in share.faults.items()}
+    while True:
+        share.path.unlink(missing_ok=True)
+        settled = SettledFile(share.path)
+        memory = MemoryStore(sink=settled.emit, settled=settled)
+        folder = LogFolder(memory, share.corrections, faults)
+        try:
+            count = 0
+            for league_id, last in share.leagues:
+                for event in source.league_events(league_id, last):
+                    folder.apply(event)
+                    count += 1
+        except FoldFailed as failed:
+            settled.close()
+            known = faults.setdefault(failed.league_id, {})
+            if failed.seq in known:
+                return Folded(0, (failed.league_id, failed.seq, failed.problem))
+            known[failed.seq] = failed.problem
+            continue
+        settled.absorb(memory.all)
+        settled.close()
+        return Folded(count)

@@ -1,0 +1,250 @@
+"""Where a rebuild keeps what it has folded outside its memory: a SQLite file of the read
+models' own tables.
+
+A rebuild used to hold every record it ever made until it wrote them at the end: every
+former player of every season, every match ever played (1.8 GiB at 10^6 events). A
+record that no later event is likely to change is *settled*: a player who died, was fired
+or left; a match played whose post-game sequences are all closed. ``MemoryStore`` hands a
+settled record to a ``SettledFile`` and forgets it, and reads it back from there if an
+event does name it again (a re-signed star's past seasons, a hireling's match, a name in
+a history line, a season's matches at its close or a team's at its re-draft). Nothing is
+lost if one does change again: it comes back to memory, and memory's copy wins.
+
+The same file is what a parallel rebuild's worker hands back (ledger/projections/
+parallel.py): its leagues' lines, settled records and, at the end, the rest of its
+memory, which the rebuild copies into its tables in one ``INSERT ... SELECT`` per table.
+It lives only for one rebuild, so it is written without a journal or fsync.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.engine import Connection
+
+from ledger.domain.state import (
+    ENTITY_RECORDS,
+    LINE_RECORDS,
+    Line,
+    MatchRow,
+    PlayerRow,
+    R,
+    Record,
+)
+from ledger.projections.sql import (
+    bulk_insert,
+    insert_statement,
+    quoted,
+    select_statement,
+    shape_of,
+    table_of,
+)
+
+GONE = frozenset({"dead", "fired", "left"})
+"""A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
+
+
+def player_settled(player: PlayerRow) -> bool:
+    return player.status in GONE
+
+
+def match_settled(match: MatchRow) -> bool:
+    """Played, and every team in it has closed its post-game sequence (an exhibition,
+    which opens no sequence, stays in memory: friendlies are few)."""
+    return match.status == "played" and all(
+        team in match.closed for team in (match.home, match.away, *match.others)
+    )
+
+
+SETTLING: dict[type[Record], Callable[[Any], bool]] = {
+    PlayerRow: player_settled,
+    MatchRow: match_settled,
+}
+"""The record classes that settle, and when."""
+
+SETTLED_STATUS: dict[type[Record], frozenset[str]] = {
+    PlayerRow: GONE,
+    MatchRow: frozenset({"played"}),
+}
+"""The only statuses a settled record of each class can have: a question for another
+(a team's active players) need not be asked of the file."""
+
+BATCH = 2000
+"""Settled records kept in memory before they are written (reads look there first)."""
+LINE_BATCH = 5000
+
+
+class SettledFile:
+    """One SQLite file with every read-model table, indexed for the questions the fold
+    asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        for pragma in ("journal_mode=OFF", "synchronous=OFF", "temp_store=MEMORY"):
+            self.db.execute(f"PRAGMA {pragma}")
+        self.db.execute("BEGIN")
+        self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
+            kind: {} for kind in SETTLING
+        }
+        self.waiting = 0
+        self.lines: list[Line] = []
+        """A worker's lines, written in batches (a serial rebuild writes its own)."""
+        create_schema(self.db)
+
+    # --- the fold's side ---------------------------------------------------------------
+
+    def takes(self, record: Record) -> bool:
+        settled = SETTLING.get(type(record))
+        return settled is not None and settled(record)
+
+    def could_hold(self, kind: type[Record], where: dict[str, Any]) -> bool:
+        """Whether records of ``kind`` matching ``where`` may be in the file."""
+        if kind not in SETTLING:
+            return False
+        return "status" not in where or where["status"] in SETTLED_STATUS[kind]
+
+    def put(self, record: Record) -> None:
+        self.pending[type(record)][record.key_values()] = record
+        self.waiting += 1
+        if self.waiting >= BATCH:
+            self.flush()
+
+    def get(self, kind: type[R], key: tuple[Any, ...]) -> R | None:
+        waiting = self.pending[kind].get(key)
+        if waiting is not None:
+            return waiting  # type: ignore[return-value]
+        found = self.fetch(kind, kind.key, key)
+        return found[0] if found else None
+
+    def select(self, kind: type[R], where: dict[str, Any]) -> list[R]:
+        self.flush()
+        return self.fetch(kind, tuple(where), tuple(where.values()))
+
+    def fetch(self, kind: type[R], fields: tuple[str, ...], values: tuple[Any, ...]) -> list[R]:
+        shape = shape_of(kind)
+        rows = self.db.execute(select_statement(kind, fields, "sqlite"), values).fetchall()
+        return [shape.record(row, decode=True) for row in rows]  # type: ignore[misc]
+
+    def flush(self) -> None:
+        if not self.waiting:
+            return
+        for kind, records in self.pending.items():
+            self.write(kind, records.values(), replace=True)
+            records.clear()
+        self.waiting = 0
+
+    def write(self, kind: type[Record], records: Iterable[Record], replace: bool) -> None:
+        statement = insert_statement(kind, "sqlite")
+        if replace:  # a record settled again after it came back to memory
+            statement = statement.replace("INSERT INTO", "INSERT OR REPLACE INTO", 1)
+        self.db.executemany(statement, shape_of(kind).rows(records))
+
+    # --- a worker's lines and the end of a fold ---------------------------------------
+
+    def emit(self, line: Line) -> None:
+        self.lines.append(line)
+        if len(self.lines) >= LINE_BATCH:
+            self.write_lines()
+
+    def write_lines(self) -> None:
+        by_kind: dict[type[Line], list[Line]] = {}
+        for line in self.lines:
+            by_kind.setdefault(type(line), []).append(line)
+        for kind, found in by_kind.items():
+            self.write(kind, found, replace=False)
+        self.lines = []
+
+    def absorb(self, records: Callable[[type[Record]], Sequence[Record]]) -> None:
+        """Write the records still in memory at the end (``records(kind)`` lists them);
+        memory's copy of a record that also settled earlier is the newer one."""
+        self.write_lines()
+        self.flush()
+        for kind in ENTITY_RECORDS:
+            self.write(kind, records(kind), replace=True)
+
+    def close(self) -> None:
+        self.db.execute("COMMIT")
+        self.db.close()
+
+
+def create_schema(db: sqlite3.Connection) -> None:
+    dialect = sqlite.dialect()
+    for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
+        table = table_of(kind)
+        db.execute(str(sa.schema.CreateTable(table).compile(dialect=dialect)))
+        for number, fields in enumerate(questions(kind)):
+            columns = ", ".join(f'"{name}"' for name in ("league_id", *fields))
+            db.execute(
+                f'CREATE INDEX "ix_settled_{table.name}_{number}" ON "{table.name}" ({columns})'
+            )
+
+
+def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
+    """The field combinations the fold selects settled records by."""
+    if kind not in SETTLING:
+        return ()
+    return tuple((field,) for field in kind.indexes) + kind.grouped
+
+
+def copy_into(conn: Connection, files: Sequence[Path]) -> None:
+    """Copy the files' tables into the rebuild's, inside its transaction: entities in key
+    order (as a serial rebuild writes them), lines as they come. SQLite attaches the files
+    and copies in SQL; PostgreSQL is handed the records in batches."""
+    if conn.dialect.name != "sqlite":
+        for path in files:
+            handed_over(conn, path)
+        return
+    names = [attach(conn, path, number) for number, path in enumerate(files)]
+    for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
+        table = quoted(kind.table)
+        union = " UNION ALL ".join(f"SELECT * FROM {name}.{table}" for name in names)
+        order = " ORDER BY " + ", ".join(quoted(field) for field in kind.key)
+        if issubclass(kind, Line):
+            order = ""  # lines are written in the order they came
+        conn.exec_driver_sql(f"INSERT INTO main.{table} SELECT * FROM ({union}){order}")
+
+
+def attach(conn: Connection, path: Path, number: int) -> str:
+    name = f"{ATTACHED}{number}"
+    conn.exec_driver_sql(f"ATTACH DATABASE ? AS {name}", (str(path),))
+    return name
+
+
+ATTACHED = "folded"
+
+
+def detach_all(conn: Connection) -> None:
+    """Let go of the attached files once the transaction is over (SQLite refuses within
+    one); the connection goes back to the pool as it came."""
+    if conn.dialect.name != "sqlite":
+        return
+    found = conn.exec_driver_sql("PRAGMA database_list").fetchall()
+    for _, name, _ in found:
+        if str(name).startswith(ATTACHED):
+            conn.exec_driver_sql(f"DETACH DATABASE {name}")
+    conn.commit()
+
+
+def handed_over(conn: Connection, path: Path) -> None:
+    db = sqlite3.connect(path)
+    try:
+        for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
+            for batch in records_of(db, kind):
+                bulk_insert(conn, kind, batch)
+    finally:
+        db.close()
+
+
+def records_of(db: sqlite3.Connection, kind: type[Record]) -> Iterator[list[Record]]:
+    """``kind``'s records in a file, in key order, in batches."""
+    shape = shape_of(kind)
+    order = ", ".join(quoted(name) for name in kind.key)
+    cursor = db.execute(f"{select_statement(kind, (), 'sqlite')} ORDER BY {order}")
+    while batch := cursor.fetchmany(5000):
+        yield [shape.record(row, decode=True) for row in batch]

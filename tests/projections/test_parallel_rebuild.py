@@ -1,0 +1,181 @@
+"""Leagues folded in worker processes give the serial rebuild's tables, row for row, and
+both equal the read models caught up event by event (issue 14, point 4)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+from eventsourcing.persistence import StoredEvent
+
+from ledger.application.accounts import Accounts
+from ledger.application.service import LeagueLedger
+from ledger.domain.events import content_hash
+from ledger.domain.log import league_id
+from ledger.domain.state import FaultLine
+from ledger.projections import parallel
+from ledger.projections.sql import ALL_TABLES
+from tests.integration.test_audit_and_transfer import GAME
+from tests.integration.test_bad_events import plant
+from tests.support import report, two_team_league
+
+Tables = dict[str, list[tuple[Any, ...]]]
+
+
+def tables(ledger: LeagueLedger) -> Tables:
+    """Every row of every read-model table, in primary-key order."""
+    with ledger.read_models.engine.connect() as conn:
+        return {
+            table.name: [
+                tuple(row)
+                for row in conn.execute(sa.select(table).order_by(*table.primary_key.columns))
+            ]
+            for table in ALL_TABLES
+        }
+
+
+def several_leagues(ledger: LeagueLedger) -> tuple[int, str]:
+    """Three leagues with a game closed by both teams, a firing, a correction and a bad
+    stored event; the site's log with an account; and a log whose league was never
+    created. Returns the bad event's number and the lost league's id."""
+    for slug in ("north", "south"):
+        played(ledger, slug)
+    two_team_league(ledger, "east")
+    spare = ledger.hire_player("east", "rats", "clanrat", "Spare", number=12, by="tester")
+    ledger.fire_player("east", "rats", spare, by="tester")
+    ledger.adjust_treasury("south", "reavers", 10_000, by="tester", reason="prize")
+    ledger.correct("south", ledger.load_log("south").version, "void", by="tester", reason="no")
+    bad = plant(ledger, "east", TREASURY, {"team": "ghosts", "amount": 1})
+    Accounts(ledger).add("jay", "Jay", by="tester")
+    lost = orphan(ledger)
+    ledger.catch_up()
+    return bad, lost
+
+
+TREASURY = "ledger.domain.events:TreasuryAdjusted"
+
+
+def played(ledger: LeagueLedger, slug: str) -> None:
+    two_team_league(ledger, slug)
+    ledger.buy(slug, "reavers", "reroll", 1, by="tester")
+    ledger.record_match(slug, report(GAME), by="tester")
+    ledger.close_post_game(slug, "g1", "reavers", by="tester", dice={"expensive_mistakes": 5})
+    ledger.close_post_game(slug, "g1", "rats", by="tester", dice={"expensive_mistakes": 4})
+
+
+def orphan(ledger: LeagueLedger) -> str:
+    """A stored event of a league that has no creation event."""
+    state = {
+        "originator_id": str(uuid.uuid4()),
+        "originator_version": 1,
+        "timestamp": "2026-11-01T10:00:00+00:00",
+        "recorded_by": "someone",
+        "prev_hash": "",
+        "team": "ghosts",
+        "amount": 5,
+    }
+    state["hash"] = content_hash(TREASURY, state)
+    stored = StoredEvent(uuid.UUID(state["originator_id"]), 1, TREASURY, orjson.dumps(state))
+    ledger.recorder.insert_events([stored])
+    return str(state["originator_id"])
+
+
+@pytest.fixture
+def shared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every league worth a process of its own, on any machine; records how many shares
+    each parallel fold had."""
+    monkeypatch.setattr(parallel, "BREAK_EVEN", 1)
+    calls: list[int] = []
+    folding = parallel.fold_shares
+
+    def counted(shares: list[parallel.Share]) -> list[parallel.Folded]:
+        calls.append(len(shares))
+        return folding(shares)
+
+    monkeypatch.setattr(parallel, "fold_shares", counted)
+    return calls
+
+
+def test_leagues_folded_in_processes_equal_the_serial_and_incremental_read_models(
+    sqlite_ledger: LeagueLedger, shared: list[int]
+) -> None:
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 1
+    serial = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == []
+    assert tables(sqlite_ledger) == incremental
+    sqlite_ledger.read_models.processes = 2
+    folded = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == [2]
+    assert folded == serial
+    assert tables(sqlite_ledger) == incremental
+
+
+def test_a_bad_event_and_a_league_without_creation_fold_as_faults_in_a_worker(
+    sqlite_ledger: LeagueLedger, shared: list[int]
+) -> None:
+    bad, lost = several_leagues(sqlite_ledger)
+    east = str(league_id("east"))
+    sqlite_ledger.read_models.processes = 2
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == [2]
+    faults = [*sqlite_ledger.view().select(FaultLine, league_id=east)]
+    faults += sqlite_ledger.view().select(FaultLine, league_id=lost)
+    assert [(f.league_id, f.seq) for f in faults] == [(east, bad), (lost, 1)]
+
+
+def test_commands_after_a_parallel_rebuild_catch_up_as_usual(
+    sqlite_ledger: LeagueLedger, shared: list[int]
+) -> None:
+    several_leagues(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 2
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    sqlite_ledger.adjust_treasury("east", "rats", 5_000, by="tester", reason="prize")
+    caught_up = tables(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 1
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert tables(sqlite_ledger) == caught_up
+
+
+SPLITS: list[tuple[dict[str, int], int, int, list[list[str]] | None]] = [
+    # events per league, processes, break-even: the shares, or None (fold serially)
+    ({"a": 100, "b": 100}, 2, 50, [["a"], ["b"]]),
+    ({"a": 100, "b": 10}, 2, 50, None),  # the small league is not worth a process
+    ({"a": 100}, 2, 1, None),  # one league cannot be shared
+    ({"a": 100, "b": 60, "c": 50}, 2, 50, [["a"], ["b", "c"]]),
+    ({"a": 90, "b": 60, "c": 50}, 3, 55, [["a"], ["b", "c"]]),  # three would leave one small
+    ({f"s{n}": 30 for n in range(6)}, 2, 50, [["s0", "s2", "s4"], ["s1", "s3", "s5"]]),  # a site
+]
+
+
+@pytest.mark.parametrize(("events", "processes", "break_even", "expected"), SPLITS)
+def test_leagues_are_shared_by_events_and_only_when_each_share_is_worth_a_process(
+    events: dict[str, int],
+    processes: int,
+    break_even: int,
+    expected: list[list[str]] | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "BREAK_EVEN", break_even)
+    extents = {league: (count, count) for league, count in events.items()}
+    assert parallel.split(extents, processes) == expected
+
+
+def test_an_in_memory_store_is_never_shared(tmp_path: Any) -> None:
+    from ledger.application.source import StoreSource
+
+    source = StoreSource(None, None, {"LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite"})  # type: ignore[arg-type]
+    assert source.reopen() is None
+    with_memory = {
+        "LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "LEDGER_SQLITE_DBNAME": ":memory:",
+    }
+    assert StoreSource(None, None, with_memory).reopen() is None  # type: ignore[arg-type]
+    on_disk = {**with_memory, "LEDGER_SQLITE_DBNAME": str(tmp_path / "ledger.db")}
+    opener: Callable[[], Any] | None = StoreSource(None, None, on_disk).reopen()  # type: ignore[arg-type]
+    assert opener is not None
