@@ -83,6 +83,6 @@ class Divergence(BaseModel):
     def sort_key(self) -> tuple[int, str, str, str]:
         return (self.seq, self.team or "", self.subject or "", self.rule)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Divergence:
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Divergence:
         """Itself: it is frozen, so a replay's clone (``Replayer.clone``) shares it."""
         return self
