@@ -208,7 +208,12 @@ class UnitOfWork:
                 f"league {league} is at version {row.version}, not {expected}:"
                 " read it again before changing it; nothing was recorded"
             )
-        log = log_at(row)
+        if row.created_at and row.last_hash:
+            log = log_at(row)
+        else:  # a row that does not say where the log stands: load the log itself
+            log = self.ledger.load_log(league)
+            if log.version != row.version:
+                raise Stale(f"league {league} changed while this command ran; nothing was recorded")
         ruleset = find_ruleset(row.ruleset, row.options)
         fold = Fold(self.store, ruleset, row.league_id)
         self.leagues[league] = Rehearsal(

@@ -191,3 +191,15 @@ def test_catching_up_with_nothing_to_do_takes_no_lock(sqlite_ledger: LeagueLedge
         holder.execute("ROLLBACK")
         holder.close()
     assert applied == [0]
+
+
+def test_a_league_row_that_does_not_say_where_the_log_stands_loads_the_log(
+    ledger: LeagueLedger,
+) -> None:
+    two_team_league(ledger)
+    table = table_of(LeagueRow)
+    with ledger.read_models.engine.begin() as conn:
+        conn.execute(table.update().values(created_at="", last_hash=""))
+    ledger.record_match("test", report(GAME), by="t")
+    events = list(ledger.source.league_events(str(league_id("test"))))
+    assert events[-1].prev_hash == events[-2].hash
