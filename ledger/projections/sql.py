@@ -129,13 +129,6 @@ def bulk_insert(conn: Connection, kind: type[Record], records: Sequence[Record])
     conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})', rows)
 
 
-def upsert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
-    """Insert-or-update ``kind``'s rows through the driver (see ``Shape``)."""
-    if records:
-        statement = upsert_statement(kind, conn.dialect.name)
-        driver_execute(conn, statement, shape_of(kind).rows(records), many=True)
-
-
 def driver_execute(
     conn: Connection, statement: str, params: Any, *, many: bool = False
 ) -> list[Any]:
@@ -221,6 +214,9 @@ class Shape:
     key: tuple[int, ...]
     """The positions of the key's columns in a row."""
     nested: bool
+    converters: tuple[Convert, ...] | None
+    """How each stored value becomes the field's value, for a record class whose fields
+    all have a plain form (None when one holds a nested model: then pydantic reads it)."""
 
     def rows(self, records: Iterable[Record]) -> list[tuple[Any, ...]]:
         return [self.row(record) for record in records]
@@ -235,10 +231,6 @@ class Shape:
 
     def key_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
         return tuple([row[index] for index in self.key])
-
-    converters: tuple[Convert, ...] | None
-    """How each stored value becomes the field's value, for a record class whose fields
-    all have a plain form (None when one holds a nested model: then pydantic reads it)."""
 
     def record(self, row: Sequence[Any], decode: bool) -> Record:
         """The record a stored row holds. ``decode``: the driver hands JSON columns back
