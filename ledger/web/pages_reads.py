@@ -135,6 +135,14 @@ def hire_choices(league: League, team: TeamRow) -> list[HireChoice]:
     return choices
 
 
+def star_choices(league: League) -> list[tuple[str, str, int]]:
+    """The edition's star players (id, name, price) by name, for a report's star hireling;
+    none where the edition keeps no star list (gold4 freeboots a star by his cost). Who
+    may play for whom is the command's check, as for a report file."""
+    stars = league.ruleset.stars().values()
+    return [(s.id, s.name, s.cost) for s in sorted(stars, key=lambda s: s.name)]
+
+
 @dataclass(frozen=True)
 class BuyChoice:
     item: SidelineItem

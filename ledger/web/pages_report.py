@@ -116,6 +116,8 @@ def report_form(
         concessions=CONCESSIONS,
         player_rows=PLAYER_ROWS,
         casualty_rows=CASUALTY_ROWS,
+        casualty_dice=list(found.ruleset.casualty_dice.items()),
+        stars=reads.star_choices(found),
         hireling_rows=HIRELING_ROWS,
         values=values,
         errors=errors,
@@ -271,7 +273,8 @@ async def submitted(
     def command(ledger: LeagueLedger, by: str) -> str:
         found = reads.open_league(ledger, league)
         games.append(game_in(found))
-        report = report_of(values, games[0], reads.report_dice(found, games[0]))
+        dice = reads.report_dice(found, games[0])
+        report = report_of(values, games[0], dice, found.ruleset.casualty_dice)
         team = submissions.submitting_team(call.principal, league, report)
         call.authorize_team("submit_report", team)
         roll = values.get("roll_missing") == "1"
@@ -295,14 +298,20 @@ async def submitted(
     return see_other(f"/leagues/{league}/submissions/{submission}")
 
 
-def report_of(values: Mapping[str, str], game: Game, dice: list[DiceNeed]) -> MatchReport:
-    """The documented report format (docs/match-report.md), from the form's fields."""
+def report_of(
+    values: Mapping[str, str],
+    game: Game,
+    dice: list[DiceNeed],
+    casualty_dice: Mapping[str, str],
+) -> MatchReport:
+    """The documented report format (docs/match-report.md), from the form's fields;
+    ``casualty_dice``: the rolls the edition reads a casualty from (its ``casualty_dice``)."""
     data: dict[str, Any] = {
         "match": game.match,
         "kind": game.kind,
         "home": side_of(values, "home", game.home),
         "away": side_of(values, "away", game.away),
-        "casualties": casualties_of(values),
+        "casualties": casualties_of(values, casualty_dice),
     }
     conceded = values.get("concession-team", "")
     if conceded in ("home", "away"):
@@ -371,7 +380,11 @@ def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:
     return {"player": player, **{k: v for k, v in stats.items() if v}}
 
 
-def casualties_of(values: Mapping[str, str]) -> list[dict[str, Any]]:
+def casualties_of(
+    values: Mapping[str, str], casualty_dice: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Each casualty row named a victim; its dice by the edition's purposes (BB2025: the
+    casualty D16 and the lasting injury D6; gold4: the injury 2D6, then the D6 or D66)."""
     found = []
     for i in range(CASUALTY_ROWS):
         row = f"cas-{i}"
@@ -381,12 +394,26 @@ def casualties_of(values: Mapping[str, str]) -> list[dict[str, Any]]:
         line: dict[str, Any] = {"victim": victim, "cause": values.get(f"{row}-cause", "block")}
         if values.get(f"{row}-by", "").strip():
             line["by"] = values[f"{row}-by"].strip()
-        for key in ("roll", "lasting"):
-            value = number(values, f"{row}-{key}", f"casualty {i + 1}'s {key} roll", low=1)
-            if value is not None:
-                line[key] = value
+        dice = casualty_rolls(values, row, casualty_dice)
+        if dice:
+            line["dice"] = dice
         found.append(line)
     return found
+
+
+def casualty_rolls(
+    values: Mapping[str, str], row: str, casualty_dice: Mapping[str, str]
+) -> dict[str, int | list[int]]:
+    rolls: dict[str, int | list[int]] = {}
+    for purpose in casualty_dice:
+        field = f"{row}-die-{purpose}"
+        try:
+            rolled = dice_values(values.get(field, ""), purpose)
+        except FieldInvalid as error:
+            raise FieldInvalid(field, error.message) from None
+        if rolled is not None:
+            rolls[purpose] = rolled
+    return rolls
 
 
 def dice_of(values: Mapping[str, str], needs: list[DiceNeed], data: dict[str, Any]) -> None:

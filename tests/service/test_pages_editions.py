@@ -18,12 +18,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from fastapi.testclient import TestClient
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.rules import find_ruleset
 from ledger.web.app import create_app
 from ledger.web.demo import demo_accounts
 from tests.cli.inprocess import ledger_from_script
@@ -31,7 +33,7 @@ from tests.service.conftest import CHEAP, password_of, sign_in
 
 LEAGUE = "owl"
 HOME = f"/leagues/{LEAGUE}"
-MATCH = "owl-friendly-1"
+MATCH = "owl-1"
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ team hire reavers lineman "Otto Brandt" --number 1
 team hire reavers blitzer "Griff Junior" --number 2
 team hire grudge lineman "Thorin Oakbeard" --number 1
 match record {MATCH}.yaml --roll
-"""
+""" + (f"match close {MATCH} --roll\n" if find_ruleset(ruleset).post_game_closes else "")
 
 
 def report(edition: Edition) -> dict[str, object]:
@@ -180,3 +182,97 @@ def test_the_hire_form_allows_no_more_of_a_position_than_the_roster_has_places(
     form = html.unescape(page(client, f"{HOME}/teams/reavers/hire"))
     left = 11 if ruleset == "gold4" else 14
     assert re.search(rf"{chosen.lineman} — 50,000 gp, {left} more allowed", form), form[-2000:]
+
+
+# --- the report form ---------------------------------------------------------------------------
+
+CASUALTY_DICE = {
+    "bb2020": (["Casualty (D16)", "Lasting injury (D6)"], {"casualty": "3"}),
+    "lrb6": (["Casualty (D68)", "Casualty d6 (D6)", "Casualty d8 (D8)"], {"casualty": "1 2"}),
+    "gold4": (
+        ["Injury (2D6)", "Specific injury (D6)", "Serious injury (D66)"],
+        {"injury": "5 5", "specific_injury": "1"},
+    ),
+}
+"""The casualty rolls each edition reads (its ``casualty_dice``) as the form's columns, and
+the rolls of a Badly Hurt entered in them: BB2020 D16 3, LRB6 D68 12, gold4 2D6 10 ('An
+Injury'; under 10 is refused as "stunned") then the specific injury D6 1."""
+
+
+def report_form(client: TestClient) -> str:
+    reply = client.get(f"{HOME}/report", params={"home": "reavers", "away": "grudge"})
+    assert reply.status_code == 200, reply.text[-800:]
+    return reply.text
+
+
+def post_report(client: TestClient, form: str, rolls: dict[str, str]) -> Any:
+    """Griff Junior scores in a friendly and hurts Thorin Oakbeard, with these rolls."""
+    options = re.findall(r'<option value="(p\d+)"[^>]*>(?:#\d+ )?([^<]+)</option>', form)
+    ids = {name: pid for pid, name in options}
+    return client.post(
+        f"{HOME}/report",
+        data={
+            "csrf": re.findall(r'name="csrf" value="([^"]+)"', form)[0],
+            "home": "reavers",
+            "away": "grudge",
+            "kind": "friendly",
+            "match": "owl-friendly-2",
+            "home-0-player": ids["Griff Junior"],
+            "home-0-td": "1",
+            "cas-0-victim": ids["Thorin Oakbeard"],
+            "cas-0-by": ids["Griff Junior"],
+            "roll_missing": "1",
+            **rolls,
+        },
+        follow_redirects=False,
+    )
+
+
+def test_the_report_forms_casualty_rolls_are_the_editions_own(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    ruleset, _ = edition
+    columns, rolled = CASUALTY_DICE[ruleset]
+    form = report_form(client)
+    headers = re.search(r"<legend>Casualties</legend>.*?<thead>(.*?)</thead>", form, re.DOTALL)
+    assert headers is not None
+    shown = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", headers[1])]
+    assert shown[4:] == columns
+    reply = post_report(
+        client, form, {f"cas-0-die-{purpose}": text for purpose, text in rolled.items()}
+    )
+    assert reply.status_code == 303, re.findall(r'class="problem"[^>]*>(.*?)</p>', reply.text)
+    shown_report = page(client, reply.headers["location"])
+    assert "Thorin Oakbeard by Griff Junior" in shown_report
+
+
+def test_a_star_hireling_is_picked_from_the_editions_stars(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    """BB2020 and LRB6 keep a star list; gold4 freeboots a star by his cost, so its form
+    has no star column."""
+    ruleset, _ = edition
+    form = html.unescape(report_form(client))
+    if ruleset == "gold4":
+        assert "Star player</th>" not in form
+    else:
+        assert "Star player</th>" in form
+        assert re.search(r'<option value="griff_oberwald">Griff Oberwald \([\d,]+\)</option>', form)
+    assert "Star player id" not in form
+
+
+def test_a_casualty_roll_that_is_not_numbers_is_listed_with_a_link_to_its_cell(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    ruleset, _ = edition
+    purpose = next(iter(CASUALTY_DICE[ruleset][1]))
+    field = f"cas-0-die-{purpose}"
+    reply = post_report(client, report_form(client), {field: "six"})
+    assert reply.status_code == 422
+    summary = html.unescape(reply.text)
+    assert (
+        f"<a href=\"#{field}\">the {purpose.replace('_', ' ')} roll is numbers, not 'six'</a>"
+        in summary
+    )
+    assert f'id="{field}" name="{field}"' in summary
+    assert 'value="six" aria-label="Casualty 1' in summary
