@@ -57,17 +57,41 @@ SIZES = {
 
 TIMED_LEAGUE = "bench"  # the (largest) league whose commands and queries are timed
 
+SHARED = {
+    "2 x 800": tuple(
+        Spec(teams=16, seasons=1, seed=s, division_size=16, slug=f"l{s}") for s in (1, 2)
+    ),
+    "2 x 2,000": tuple(
+        Spec(teams=16, seasons=3, seed=s, division_size=16, slug=f"l{s}") for s in (1, 2)
+    ),
+    "2 x 4,000": tuple(
+        Spec(teams=32, seasons=3, seed=s, division_size=16, slug=f"l{s}") for s in (1, 2)
+    ),
+    "2 x 8,000": tuple(
+        Spec(teams=64, seasons=3, seed=s, division_size=16, slug=f"l{s}") for s in (1, 2)
+    ),
+    "8 x 1,000": tuple(
+        Spec(teams=16, seasons=3, seed=s, division_size=8, slug=f"s{s}") for s in range(1, 9)
+    ),
+}
+"""Ledgers of several leagues (about that many events each), to find where folding them
+in parallel processes starts to pay (``--break-even``): the last is a site of many small
+leagues."""
+
 
 def ledger_of(size: int) -> Path:
     """The cached ledger for this size, generated on first use."""
-    path = CACHE / f"ledger-{size}.db"
+    return generated(CACHE / f"ledger-{size}.db", SIZES[size])
+
+
+def generated(path: Path, specs: tuple[Spec, ...]) -> Path:
     if not path.exists():
         CACHE.mkdir(exist_ok=True)
         partial = path.with_suffix(".partial.db")
         for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
             leftover.unlink(missing_ok=True)
         ledger = open_ledger(Settings(sqlite_path=partial))
-        for spec in SIZES[size]:
+        for spec in specs:
             started = time.perf_counter()
             summary = generate(ledger, spec)
             print(
@@ -119,22 +143,48 @@ def library_decode(ledger: LeagueLedger) -> float:
     return best_of(1, read)
 
 
-def rebuild_in_child(path: Path) -> dict[str, float]:
-    """Rebuild in a child process: its time and its own peak memory."""
-    code = (
-        "import json,resource,sys,time\n"
-        "from pathlib import Path\n"
-        "from ledger.bootstrap import Settings, open_ledger\n"
-        "ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))\n"
-        "started = time.perf_counter()\n"
-        "stats = ledger.read_models.rebuild(ledger.source)\n"
-        "seconds = time.perf_counter() - started\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
-        "print(json.dumps({'events': stats.events, 'seconds': seconds, 'peak': peak}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
-    )
+REBUILD = """
+import json, resource, sys, time
+from pathlib import Path
+from ledger.bootstrap import Settings, open_ledger
+from ledger.projections import parallel
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+if __name__ == "__main__":
+    ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))
+    ledger.read_models.processes = int(sys.argv[2]) or None
+    if sys.argv[3] != "-":
+        parallel.BREAK_EVEN = int(sys.argv[3])
+    started, before = time.perf_counter(), cpu()
+    stats = ledger.read_models.rebuild(ledger.source)
+    seconds, used = time.perf_counter() - started, cpu() - before
+    peaks = [resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024]
+    peaks += [worker.peak for worker in stats.workers]
+    print(json.dumps({
+        "events": stats.events, "seconds": seconds, "peak": max(peaks),
+        "cpu": used + sum(worker.cpu for worker in stats.workers),
+        "processes": len(stats.workers) or 1,
+    }))
+"""
+
+
+def rebuild_in_child(
+    path: Path, processes: int = 0, break_even: int | None = None
+) -> dict[str, float]:
+    """Rebuild in a child process: its wall time, the CPU time of the rebuild (the
+    workers' whole lives included, when it folded in several processes), and the peak
+    memory of the largest process. ``processes``: 0 lets the rebuild choose, 1 keeps it
+    serial; ``break_even`` replaces parallel.BREAK_EVEN."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "rebuild.py"  # a file: the workers import its main safely
+        script.write_text(REBUILD)
+        args = [str(path), str(processes), "-" if break_even is None else str(break_even)]
+        done = subprocess.run(
+            [sys.executable, str(script), *args], capture_output=True, text=True, check=True
+        )
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -288,6 +338,7 @@ def measure(size: int, samples: int) -> dict[str, Any]:
         "decode": count / decode,
         "rebuild": rebuild["events"] / rebuild["seconds"],
         "rebuild_seconds": rebuild["seconds"],
+        "rebuild_cpu": rebuild["cpu"],
         "peak_mib": rebuild["peak"] / 2**20,
         "p50_ms": percentile(times, 0.5) * 1000,
         "p99_ms": percentile(times, 0.99) * 1000,
@@ -295,20 +346,45 @@ def measure(size: int, samples: int) -> dict[str, Any]:
     }
 
 
+def break_even() -> str:
+    """Each ledger of several leagues rebuilt serially and in two processes (whatever
+    parallel.BREAK_EVEN says), each in a child process of its own."""
+    lines = [
+        f"Machine: {machine()}; load average {os.getloadavg()[0]:.2f} at the start",
+        "",
+        "| leagues | events | serial wall | serial CPU | parallel wall | parallel CPU |"
+        " wall saved | serial peak | largest process's peak |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, specs in SHARED.items():
+        slug = name.replace(" ", "").replace(",", "")
+        path = generated(CACHE / f"shared-{slug}.db", specs)
+        serial = rebuild_in_child(path, processes=1)
+        shared = rebuild_in_child(path, processes=2, break_even=0)
+        lines.append(
+            f"| {name} | {serial['events']:,} | {serial['seconds']:.2f} s | {serial['cpu']:.2f} s |"
+            f" {shared['seconds']:.2f} s | {shared['cpu']:.2f} s |"
+            f" {serial['seconds'] - shared['seconds']:+.2f} s |"
+            f" {serial['peak'] / 2**20:.0f} MiB | {shared['peak'] / 2**20:.0f} MiB |"
+        )
+    return "\n".join(lines)
+
+
 def report(results: list[dict[str, Any]], empty: list[float]) -> str:
     lines = [
         f"Machine: {machine()}",
         "",
         "| events | raw floor (json) | raw floor (orjson) | library decode | rebuild |"
-        " rebuild / floor (json) | rebuild time | peak memory | record p50 | record p99 |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        " rebuild / floor (json) | rebuild time | rebuild CPU | peak memory | record p50 |"
+        " record p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         lines.append(
             f"| {r['events']:,} | {r['raw_json']:,.0f}/s | {r['raw_orjson']:,.0f}/s |"
             f" {r['decode']:,.0f}/s | {r['rebuild']:,.0f}/s | {r['rebuild'] / r['raw_json']:.3f} |"
-            f" {r['rebuild_seconds']:.1f} s | {r['peak_mib']:.0f} MiB | {r['p50_ms']:.1f} ms |"
-            f" {r['p99_ms']:.1f} ms |"
+            f" {r['rebuild_seconds']:.1f} s | {r['rebuild_cpu']:.1f} s | {r['peak_mib']:.0f} MiB |"
+            f" {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms |"
         )
     lines += [
         "",
@@ -336,7 +412,15 @@ def main() -> None:
     parser.add_argument(
         "--record-only", action="store_true", help="time only the recording of a match"
     )
+    parser.add_argument(
+        "--break-even",
+        action="store_true",
+        help="only the rebuild of ledgers of several leagues, serial against parallel",
+    )
     args = parser.parse_args()
+    if args.break_even:
+        print(break_even())
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.record_only:
         print(record_only(sizes, args.samples))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import resource
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,10 @@ class Folded:
 
     events: int
     failed: tuple[str, int, str] | None = None
+    cpu: float = 0.0
+    """CPU seconds the worker process used, from its start (for the benchmarks)."""
+    peak: int = 0
+    """The worker's peak resident memory, in bytes."""
 
 
 def workers() -> int:
@@ -139,4 +144,10 @@ def fold_share(share: Share) -> Folded:
             continue
         settled.absorb(memory.all)
         settled.close()
-        return Folded(count)
+        return Folded(count, None, *own_usage())
+
+
+def own_usage() -> tuple[float, int]:
+    """This process's CPU seconds and peak memory in bytes (Linux counts KiB)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024

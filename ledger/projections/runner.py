@@ -21,7 +21,7 @@ import queue
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -103,6 +103,8 @@ Progress = Callable[[int], None]
 class RebuildStats:
     events: int
     position: int
+    workers: tuple[parallel.Folded, ...] = ()
+    """What each worker process reported, when the log was folded in several."""
 
 
 class ReadModels:
@@ -328,13 +330,12 @@ class ReadModels:
                     create_tables(conn)
                     if folded is None:
                         folded = self.fold_here(conn, source, corrections, faults, progress, folder)
-                    count, position, files = folded
-                    copy_into(conn, files)
+                    copy_into(conn, folded.files)
                     create_indexes(conn)
-                    set_position(conn, position)
+                    set_position(conn, folded.position)
             finally:
                 detach_all(conn)
-        return RebuildStats(events=count, position=position)
+        return RebuildStats(folded.events, folded.position, tuple(folded.workers))
 
     def shares(
         self,
@@ -367,15 +368,15 @@ class ReadModels:
             for number, leagues in enumerate(split)
         ]
 
-    def fold_shares(self, shares: list[Share], progress: Progress | None) -> Folding3:
-        count = 0
-        for done in parallel.fold_shares(shares):
+    def fold_shares(self, shares: list[Share], progress: Progress | None) -> LogFolded:
+        workers = parallel.fold_shares(shares)
+        for done in workers:
             if done.failed is not None:
                 raise FoldFailed(*done.failed)
-            count += done.events
+        count = sum(done.events for done in workers)
         if progress:
             progress(count)
-        return count, shares[0].position, [share.path for share in shares]
+        return LogFolded(count, shares[0].position, [share.path for share in shares], workers)
 
     def fold_here(
         self,
@@ -385,7 +386,7 @@ class ReadModels:
         faults: dict[str, dict[int, str]],
         progress: Progress | None,
         folder: str,
-    ) -> Folding3:
+    ) -> LogFolded:
         """Fold the whole log in this process: lines go to the tables from a thread as
         they come, settled records to a file, the rest stays in memory to the end."""
         settled = SettledFile(Path(folder) / "settled.db")
@@ -394,7 +395,7 @@ class ReadModels:
             count, position = self.fold_log(source, memory, corrections, faults, progress)
         settled.absorb(memory.all)
         settled.close()
-        return count, position, [settled.path]
+        return LogFolded(count, position, [settled.path])
 
     def fold_log(
         self,
@@ -490,9 +491,15 @@ class LineSink:
             raise self.failure
 
 
-Folding3 = tuple[int, int, list[Path]]
-"""A fold of the log: how many events, the position of the last, and the files holding
-its rows (ledger/projections/settled.py)."""
+@dataclass
+class LogFolded:
+    """A fold of the log: how many events, the position of the last, the files holding
+    its rows (ledger/projections/settled.py) and what the workers reported, if any."""
+
+    events: int
+    position: int
+    files: list[Path]
+    workers: list[parallel.Folded] = field(default_factory=list)
 
 
 def write_memory(conn: Connection, memory: MemoryStore) -> None:

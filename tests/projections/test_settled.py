@@ -1,0 +1,123 @@
+"""A rebuild's store that writes settled records to a file answers every question as the
+store that keeps everything in memory does (issue 14: memory that follows the current
+rosters, not the league's history)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ledger.domain.state import MatchRow, PlayerRow, Record
+from ledger.projections.settled import SettledFile, records_of
+from ledger.projections.store import MemoryStore
+
+LEAGUE = "league"
+TEAMS = ("reavers", "rats")
+
+
+def player(number: int, team: str, status: str, spp: int = 0) -> PlayerRow:
+    return PlayerRow.build(
+        league_id=LEAGUE,
+        player_id=f"p{number}",
+        team_id=team,
+        name=f"Player {number}",
+        roster="human",
+        position="lineman",
+        ma=6,
+        st=3,
+        ag=3,
+        av=9,
+        status=status,
+        spp=spp,
+    )
+
+
+def match(number: int, season: int, closed: tuple[str, ...]) -> MatchRow:
+    return MatchRow.build(
+        league_id=LEAGUE,
+        match_id=f"g{number}",
+        season=season,
+        home=TEAMS[0],
+        away=TEAMS[1],
+        status="played",
+        closed=closed,
+    )
+
+
+players = st.builds(
+    player,
+    st.integers(1, 6),
+    st.sampled_from(TEAMS),
+    st.sampled_from(["active", "retired", "dead", "fired", "left"]),
+    st.integers(0, 3),
+)
+matches = st.builds(
+    match,
+    st.integers(1, 4),
+    st.integers(1, 2),
+    st.sampled_from([(), TEAMS[:1], TEAMS, TEAMS[::-1]]),
+)
+
+QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
+    (PlayerRow, {"league_id": LEAGUE}),
+    (PlayerRow, {"league_id": LEAGUE, "team_id": "rats"}),
+    (PlayerRow, {"league_id": LEAGUE, "team_id": "reavers", "status": "dead"}),
+    (PlayerRow, {"league_id": LEAGUE, "team_id": "reavers", "status": "active"}),
+    (PlayerRow, {"league_id": LEAGUE, "spp": 2}),
+    (MatchRow, {"league_id": LEAGUE, "season": 1}),
+    (MatchRow, {"league_id": LEAGUE, "season": 2, "home": "reavers"}),
+]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(writes=st.lists(st.one_of(players, matches), min_size=1, max_size=40))
+def test_a_store_with_a_settled_file_answers_as_one_that_keeps_everything(
+    tmp_path: Path, writes: list[Record]
+) -> None:
+    path = tmp_path / "settled.db"
+    path.unlink(missing_ok=True)
+    plain, settled = MemoryStore(), MemoryStore(settled=SettledFile(path))
+    for record in writes:
+        plain.put(record)
+        settled.put(record)
+        for number in range(1, 7):
+            key = (LEAGUE, f"p{number}")
+            assert settled.get(PlayerRow, *key) == plain.get(PlayerRow, *key)
+        for kind, where in QUESTIONS:
+            expected = sorted(plain.select(kind, **where), key=lambda r: r.key_values())
+            assert settled.select(kind, **where) == expected
+        for team in TEAMS:
+            assert settled.roster(LEAGUE, team) == plain.roster(LEAGUE, team)
+    assert settled.settled is not None
+    settled.settled.absorb(settled.all)
+    settled.settled.close()
+    with sqlite3.connect(path) as db:
+        for kind in (PlayerRow, MatchRow):
+            written = [record for batch in records_of(db, kind) for record in batch]
+            assert written == plain.all(kind)
+
+
+def test_a_former_player_leaves_memory_and_comes_back_when_he_changes(tmp_path: Path) -> None:
+    store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
+    store.put(player(1, "rats", "active"))
+    store.put(player(1, "rats", "dead"))
+    assert store.records[PlayerRow] == {}  # out of memory
+    assert store.get(PlayerRow, LEAGUE, "p1") == player(1, "rats", "dead")
+    store.put(player(1, "rats", "active", spp=2))  # a correction brought him back
+    assert store.roster(LEAGUE, "rats") == [player(1, "rats", "active", spp=2)]
+    assert store.select(PlayerRow, league_id=LEAGUE, team_id="rats", status="dead") == []
+
+
+def test_a_match_settles_once_every_team_has_closed_it(tmp_path: Path) -> None:
+    store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
+    store.put(match(1, 1, TEAMS[:1]))
+    assert list(store.records[MatchRow]) == [(LEAGUE, "g1")]
+    store.put(match(1, 1, TEAMS))
+    assert store.records[MatchRow] == {}
+    assert store.select(MatchRow, league_id=LEAGUE, season=1) == [match(1, 1, TEAMS)]
