@@ -15,7 +15,7 @@ from cli.main import Session, pass_session
 from cli.output import WIDE, print_json, say, table
 from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problem
 from ledger.errors import InvalidOption
-from ledger.rules import RULESETS, find_ruleset
+from ledger.rules import REGISTRY, RULESETS, find_ruleset
 from ledger.words import plural
 
 
@@ -86,7 +86,7 @@ def league() -> None:
     "--ruleset",
     "ruleset_id",
     required=True,
-    help="Ruleset id or alias: bb2025, lrb6-zal, gold4, dz3 (see 'ledger rulesets').",
+    help=f"Ruleset id or alias: {', '.join(REGISTRY)} (see 'ledger rulesets').",
 )
 @click.option(
     "--option",

@@ -122,7 +122,7 @@ class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
     name: Name
     """The league's full name."""
     ruleset: Ref
-    """Stable ruleset id (``bb2025``, ``lrb6-zal``, ``gold4``, ``dz3``)."""
+    """Stable ruleset id, as ``ledger rulesets`` lists them (``bb2025``, ``lrb6-zal``...)."""
     options: dict[str, Any] = {}
     """The ruleset's named options, as validated by the ruleset at creation."""
     points: PointsScheme | None = None

@@ -17,6 +17,7 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.projections.describe import DESCRIBERS
+from ledger.rules import REGISTRY
 from ledger.words import plural, possessive
 from tests.cli.inprocess import run_ledger
 from tests.support import drain
@@ -97,6 +98,14 @@ def test_rulesets_name_their_books_not_seed_files() -> None:
     assert "seed 0" not in out
     assert "source: Blood Bowl 2025 rulebook, League Play chapter" in out
     assert "OBERWALD Crazy Coaches Edition" in out
+
+
+def test_league_create_offers_every_registered_ruleset(tmp_path: Path) -> None:
+    """The --ruleset help is the registry's ids, so an edition added (bb2020, lrb6) is
+    offered where a commissioner looks first."""
+    shown = " ".join(run_ledger(tmp_path / "none.db", "league", "create", "--help").out.split())
+    offered = shown.split("Ruleset id or alias: ")[1].split(" (see")[0]
+    assert offered.split(", ") == list(REGISTRY)
 
 
 def test_leaders_level_on_the_stat_share_a_place(demo: Path) -> None:
