@@ -67,9 +67,7 @@ class League:
         return {p.player_id: p.name for p in found if p is not None}
 
     def list_name(self, roster: str) -> str:
-        """A team list as the edition's books name it (``human`` -> Human)."""
-        found = self.ruleset.team_lists().get(roster)
-        return found.name if found is not None else roster.replace("_", " ")
+        return list_name(self.ruleset, roster)
 
     def position_name(self, player: PlayerRow) -> str:
         """A player's position as the edition's books name it; a star's is his star's name.
@@ -80,6 +78,13 @@ class League:
         found = self.ruleset.team_lists().get(player.roster)
         position = found.position(player.position) if found is not None else None
         return position.name if position is not None else player.position.replace("_", " ")
+
+
+def list_name(ruleset: Ruleset, roster: str) -> str:
+    """A team list as the edition's books name it (``human`` -> Human); an id the edition
+    does not know (a what-if's list under another edition) is shown as it is."""
+    found = ruleset.team_lists().get(roster)
+    return found.name if found is not None else roster.replace("_", " ")
 
 
 def open_league(ledger: LeagueLedger, slug: str) -> League:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -284,10 +285,11 @@ def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLR
     many = next((j for j in asked if j.asked.get("samples") is not None), None)
     compared = comparison_in(one)
     what = asked_label(found, asked[0])
+    target = asked_ruleset(found, asked[0])
     return page(
         request,
         "whatif_job.html.j2",
-        title=f"What if: {what}",
+        title=f"What if: {target.name}",
         crumbs=[
             ("Leagues", "/"),
             (found.row.name, f"/leagues/{found.slug}"),
@@ -299,6 +301,8 @@ def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLR
         spread_job=many,
         refresh=REFRESH if under_way(one, many) else None,
         what=what,
+        target=target,
+        list_names=(partial(reads.list_name, found.ruleset), partial(reads.list_name, target)),
         found=compared,
         spread=distributions_in(many),
         policies=used_policies(compared),
@@ -331,8 +335,11 @@ def distributions_in(job: Job | None) -> Distributions | None:
 
 def asked_label(league: reads.League, job: Job) -> str:
     """The what-if as ``ledger whatif`` names it: the ruleset and the options changed."""
-    asked = job.asked
-    return label(target_ruleset(league.row, asked["ruleset"], asked["options"]), league.row)
+    return label(asked_ruleset(league, job), league.row)
+
+
+def asked_ruleset(league: reads.League, job: Job) -> Ruleset:
+    return target_ruleset(league.row, job.asked["ruleset"], job.asked["options"])
 
 
 def again_path(league: reads.League, job: Job) -> str:

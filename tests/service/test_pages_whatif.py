@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from ledger.rules import RULESETS
+from ledger.rules import RULESETS, find_ruleset
 from ledger.web.api_whatif import JOBS, Jobs, Question, WhatIf
 from ledger.whatif.spec import target_ruleset
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
@@ -185,7 +185,7 @@ def test_a_finished_job_shows_the_comparison_and_writes_nothing(client: TestClie
     assert re.fullmatch(rf"{FORM}/[0-9a-f]{{32}}", path)
     html = settled(client, path)
     shown = text_of(html)
-    assert "What if: lrb6-zal" in shown
+    assert f"What if: {find_ruleset('lrb6-zal').name} [lrb6-zal" in shown
     assert "Standings, season 1" in shown
     for team in ("Reikland Reavers", "The Gouged Eye", "Grudgebearers"):
         assert team in shown
@@ -236,7 +236,7 @@ def test_the_form_as_a_browser_sends_it_asks_the_what_if_shown(client: TestClien
     )
     assert reply.status_code == 303, reply.text[-800:]
     shown = text_of(settled(client, reply.headers["location"])).replace("&#34;", '"')
-    assert 'What if: gold4 (appearance_fees="monty_haul")' in shown
+    assert '[gold4 (appearance_fees="monty_haul")]' in shown
     job = reply.headers["location"].rsplit("/", 1)[1]
     asked = client.get(f"/api/jobs/{job}").json()["asked"]
     assert asked["options"] == {
@@ -285,3 +285,25 @@ def test_a_job_of_samples_opened_alone_shows_its_distributions(client: TestClien
     assert "3 samples" in text_of(html)
     assert "dice seeds 8 to 10" in text_of(html)
     assert 'id="standings"' not in html
+
+
+def test_the_what_if_between_2025_and_2020_names_the_edition_and_the_team_lists(
+    client: TestClient,
+) -> None:
+    """The page's title and heading are the edition's name (its id and changed options in
+    brackets, as ``ledger whatif`` names it), and each side's team lists are named as
+    that side's edition prints them."""
+    sign_in(client, "jay")
+    reply = ask(client, {"ruleset": "bb2020", "samples": "1", "seed": "0", "season": ""})
+    assert reply.status_code == 303, reply.text[-800:]
+    html = settled(client, reply.headers["location"])
+    assert "<title>What if: Blood Bowl 2020, Second Season" in html
+    assert "What if: Blood Bowl 2020, Second Season [bb2020" in text_of(html)
+    treasury = html[html.index('id="treasury"') :]
+    rows = re.findall(
+        r"<tr><td class=\"team\">[^<]*</td>\s*<td>([^<]+)</td>.*?<td>([^<]+)</td>",
+        treasury,
+        re.DOTALL,
+    )
+    assert {real for real, _ in rows} == {"Human", "Orc", "Dwarf", "Skaven"}
+    assert {whatif for _, whatif in rows} == {"Human", "Orc", "Dwarf", "Skaven"}
