@@ -14,7 +14,8 @@ import pytest
 
 from ledger.domain.state import TeamRow
 from ledger.rules import find_ruleset
-from ledger.rules.bb2020.tables import tables
+from ledger.rules.bb2020.ruleset import BB2020 as Season2
+from ledger.rules.bb2020.tables import Tables, tables
 from ledger.rules.bb2025 import pregame
 
 SOURCE = Path(__file__).parent / "data" / "bb2020_s2" / "rules"
@@ -263,3 +264,19 @@ def test_the_sideline_a_team_may_buy_is_season_2s() -> None:
     }
     undead = team.model_copy(update={"roster": "shambling_undead"})
     assert "apothecary" not in BB2020.sideline_items(undead)
+
+
+class DearerStaff(Season2):
+    """Season 2 with a Cheerleader at 15,000: a table the 2025 file does not have."""
+
+    @classmethod
+    def tables(cls) -> Tables:
+        cheap = tables().sideline["cheerleader"]
+        dearer = {**tables().sideline, "cheerleader": cheap.model_copy(update={"price": 15_000})}
+        return tables().model_copy(update={"sideline": dearer})
+
+
+def test_a_variant_sells_its_sideline_from_its_own_tables_not_2025s() -> None:
+    team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="dwarf")
+    assert DearerStaff().sideline_items(team)["cheerleader"].price == 15_000
+    assert BB2020.sideline_items(team)["cheerleader"].price == 10_000

@@ -47,7 +47,8 @@ class BB2020(BB2025):
     data_dir = Path(__file__).parent / "data"
     advancement_dice = {"characteristic": "D16"}
 
-    def tables(self) -> Tables:
+    @classmethod
+    def tables(cls) -> Tables:
         return tables()
 
     def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:

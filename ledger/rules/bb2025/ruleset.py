@@ -16,7 +16,7 @@ give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -101,7 +101,8 @@ class BB2025(BaseRuleset):
         assert isinstance(self.options, BB2025Options)
         return self.options
 
-    def tables(self) -> Tables:
+    @classmethod
+    def tables(cls) -> Tables:
         """The edition's league tables; a variant (bb2020) reads its own file."""
         return tables()
 
@@ -118,7 +119,7 @@ class BB2025(BaseRuleset):
         return self.tables().dedicated_fans.start
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        return sideline_of(self.team_list(team.roster))
+        return sideline_of(self.tables, self.team_list(team.roster))
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
@@ -462,10 +463,13 @@ def star_casualty(casualty: Casualty) -> Casualty:
 
 
 @cache
-def sideline_of(team_list: TeamList) -> Mapping[str, SidelineItem]:
-    """The core rules' Sideline Staff and re-rolls a team list may buy (asked on every value
-    refresh, so built once per list)."""
-    t = tables()
+def sideline_of(
+    edition_tables: Callable[[], Tables], team_list: TeamList
+) -> Mapping[str, SidelineItem]:
+    """The core rules' Sideline Staff and re-rolls a team list may buy, from the edition's
+    own tables (asked on every value refresh, so built once per edition and list: the
+    classmethod ``tables`` is the same key for every instance of an edition)."""
+    t = edition_tables()
     items = {
         "reroll": SidelineItem(
             id="reroll",
