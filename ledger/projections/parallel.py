@@ -26,6 +26,7 @@ crash.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import multiprocessing
 import os
 import resource
@@ -36,7 +37,7 @@ from typing import Protocol
 
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.projections.faults import FoldFailed
-from ledger.projections.logfold import Faults, LogFolder
+from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import SettledFile
 from ledger.projections.store import MemoryStore
 
@@ -74,9 +75,10 @@ class Folded:
     events: int
     failed: tuple[str, int, str] | None = None
     cpu: float = 0.0
-    """CPU seconds the worker process used, from its start (for the benchmarks)."""
+    """CPU seconds the worker process used, from its start (for the benchmarks; 0 for
+    the share folded in the rebuilding process, which counts its own)."""
     peak: int = 0
-    """The worker's peak resident memory, in bytes."""
+    """The worker's peak resident memory, in bytes (0 likewise)."""
 
 
 def workers() -> int:
@@ -111,17 +113,29 @@ def balanced(
 
 
 def fold_shares(shares: list[Share]) -> list[Folded]:
+    """Fold the first share in this process while workers fold the others: one process
+    fewer to start, and this one has its modules imported already (the first share is
+    the largest: it has no start to pay for)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
         context.set_forkserver_preload([__name__])  # the fold's modules, imported once
-    with concurrent.futures.ProcessPoolExecutor(len(shares), mp_context=context) as pool:
-        return list(pool.map(fold_share, shares))
+    with concurrent.futures.ProcessPoolExecutor(len(shares) - 1, mp_context=context) as pool:
+        others = [pool.submit(fold_in_worker, share) for share in shares[1:]]
+        here = fold_share(shares[0])
+        return [here, *(future.result() for future in others)]
+
+
+def fold_in_worker(share: Share) -> Folded:
+    with few_collections():
+        done = fold_share(share)
+    cpu, peak = own_usage()
+    return dataclasses.replace(done, cpu=cpu, peak=peak)
 
 
 def fold_share(share: Share) -> Folded:
-    """In a worker: fold the share's leagues into its file. An event that fails is passed
-    over and the share folded again, as the serial rebuild does with the whole log."""
+    """Fold the share's leagues into its file. An event that fails is passed over and the
+    share folded again, as the serial rebuild does with the whole log."""
     source = share.opener()
     faults = {league: dict(known) for league, known in share.faults.items()}
     while True:
@@ -144,7 +158,7 @@ def fold_share(share: Share) -> Folded:
             continue
         settled.absorb(memory.all)
         settled.close()
-        return Folded(count, None, *own_usage())
+        return Folded(count)
 
 
 def own_usage() -> tuple[float, int]:

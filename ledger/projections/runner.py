@@ -16,7 +16,6 @@ The event source is a protocol so that this package does not depend on the appli
 from __future__ import annotations
 
 import contextlib
-import gc
 import queue
 import tempfile
 import threading
@@ -40,7 +39,7 @@ from ledger.projections.faults import (
     league_ruleset,
 )
 from ledger.projections.fold import Fold, corrections_of
-from ledger.projections.logfold import LogFolder
+from ledger.projections.logfold import LogFolder, few_collections
 from ledger.projections.members import SITE, SiteFold
 from ledger.projections.parallel import Share
 from ledger.projections.settled import SettledFile, copy_into, detach_all
@@ -416,25 +415,6 @@ class ReadModels:
             if progress:
                 progress(len(page))
         return count, position
-
-
-@contextlib.contextmanager
-def few_collections() -> Iterator[None]:
-    """Run the cyclic garbage collector rarely while a fold builds up state.
-
-    A fold allocates millions of records that live long and form no cycles; with the
-    default thresholds the collector walks the whole growing state again and again
-    (1.2-1.35x the fold's time, growing with the ledger). Objects from before are frozen
-    out of its sight, and a young generation of 50,000 objects keeps the walks rare.
-    """
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
 
 
 REFOLDED = cast(Folding, object())
