@@ -30,9 +30,9 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
 from ledger.rules.lrb6.postgame import Side
-from ledger.rules.lrb6.tables import tables
+from ledger.rules.lrb6.tables import Staff, tables
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
-from ledger.rules.schema import Position, StarPlayer
+from ledger.rules.schema import Position, StarPlayer, TeamList
 
 
 class LRB6(BaseRuleset):
@@ -64,13 +64,7 @@ class LRB6(BaseRuleset):
             fan_price=t.fan_factor.price,
             fan_max=t.fan_factor.start_max,
         )
-        for item_id, staff in t.sideline.items():
-            if item_id == "apothecary" and not team_list.apothecary:
-                continue
-            items[item_id] = SidelineItem(
-                id=item_id, name=staff.name, price=staff.price, max=staff.max
-            )
-        return items
+        return items | staff_items(t.sideline, team.roster, team_list)
 
     def check_hire(
         self,
@@ -212,3 +206,15 @@ def recoveries(sides: Sequence[Any]) -> Effects:
         for p in side.players
         if p.miss_next_game and p.status in ON_ROSTER
     ]
+
+
+def staff_items(
+    staff: Mapping[str, Staff], roster: str, team_list: TeamList
+) -> dict[str, SidelineItem]:
+    """The staff a team may hire (p.17): no Apothecary for a list without one, nothing a
+    table keeps from the team's list (ZAL 3e: no Wizard for the undead)."""
+    return {
+        item_id: SidelineItem(id=item_id, name=s.name, price=s.price, max=s.max)
+        for item_id, s in staff.items()
+        if roster not in s.not_for and (item_id != "apothecary" or team_list.apothecary)
+    }

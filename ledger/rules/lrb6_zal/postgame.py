@@ -24,12 +24,10 @@ from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Leaves
+from ledger.rules.lrb6.postgame import BOOKED, walkout_purpose
 from ledger.rules.lrb6_zal.options import Options
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.protocol import DiceNeed
-
-BOOKED = ("league", "playoff")
-"""Match kinds with a gate, winnings and a Fan Factor roll."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +77,6 @@ def walkout_players(t: Tables, side: Side) -> list[PlayerRow]:
         for p in side.players
         if p.status == "active" and (p.spp_earned >= t.forfeit.walkout_spp or p.kind == "star")
     ]
-
-
-def walkout_purpose(player: PlayerRow) -> str:
-    return f"walkout_{player.player_id}"
 
 
 # --- the dice the sequence needs ---------------------------------------------------------------
@@ -216,18 +210,3 @@ def walkouts(t: Tables, match: MatchRecorded, side: Side, dice: DiceBox) -> Effe
             note = f"left after the voluntary forfeit (rolled {roll}, ZAL 9b)"
             effects.append(Leaves(player=player.player_id, note=note))
     return effects
-
-
-def hireling_fees(match: MatchRecorded) -> Effects:
-    """ZAL 3k: what the mercenaries and freebooters of this match were paid."""
-    return [
-        Gold(
-            team=s.team,
-            amount=-h.price,
-            kind="hireling",
-            note=f"{h.name} ({h.kind}) for {match.match}",
-        )
-        for s in match.sheets()
-        for h in s.hirelings
-        if h.price > 0
-    ]

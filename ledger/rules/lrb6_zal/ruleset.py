@@ -30,7 +30,8 @@ from ledger.rules.base import rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
-from ledger.rules.lrb6.ruleset import recoveries
+from ledger.rules.lrb6.postgame import BOOKED, hireling_fees
+from ledger.rules.lrb6.ruleset import recoveries, staff_items
 from ledger.rules.lrb6_zal import (
     advancement,
     bounties,
@@ -92,15 +93,7 @@ class LRB6ZAL(LRB6):
             fan_price=t.fan_factor.price,
             fan_max=t.fan_factor.start_max,
         )
-        for item_id, staff in t.sideline.items():
-            if team.roster in staff.not_for or (
-                item_id == "apothecary" and not team_list.apothecary
-            ):
-                continue
-            items[item_id] = SidelineItem(
-                id=item_id, name=staff.name, price=staff.price, max=staff.max
-            )
-        return items
+        return items | staff_items(t.sideline, team.roster, team_list)
 
     def hire_price(
         self,
@@ -235,10 +228,11 @@ class LRB6ZAL(LRB6):
         self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
     ) -> Effects:
         if match.kind in ("exhibition", "unplayed"):
-            return postgame.hireling_fees(match)
+            return hireling_fees(match)
         t, sides = tables(), self.sides(match, view, league_id)
-        effects = recoveries(sides) + postgame.hireling_fees(match)
-        if match.kind in postgame.BOOKED:
+        # ZAL 3k: the mercenaries and freebooters of the match are paid as in LRB6
+        effects = recoveries(sides) + hireling_fees(match)
+        if match.kind in BOOKED:
             row = view.get(MatchRow, league_id, match.match)
             effects += postgame.money(t, self.opts, match, sides, dice)
             for side in sides:
@@ -247,7 +241,7 @@ class LRB6ZAL(LRB6):
                 )
                 effects += self.spp_outcomes(match, side.sheet)
         effects += self.injury_outcomes(match)
-        if match.kind not in postgame.BOOKED:
+        if match.kind not in BOOKED:
             return effects
         victims = {p.player_id: p for s in sides for p in s.players}
         effects += bounties.payouts(match, victims, self.casualty_earns_spp)
