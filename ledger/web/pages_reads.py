@@ -153,13 +153,21 @@ class BuyChoice:
     item: SidelineItem
     price: int
     held: int
+    drafting_only: bool = False
+    """Sold only while the team drafts, and it no longer does (BB2020 Dedicated Fans, LRB6
+    and gold4 Fan Factor): shown, not offered; the command refuses it anyway."""
 
 
 def buy_choices(league: League, team: TeamRow) -> list[BuyChoice]:
     """What the team may buy, at the price the ruleset asks of it now, and what it holds."""
     items = league.ruleset.sideline_items(team).values()
     return [
-        BuyChoice(item, league.ruleset.sideline_price(team, item.id, 1), held(team, item))
+        BuyChoice(
+            item,
+            league.ruleset.sideline_price(team, item.id, 1),
+            held(team, item),
+            drafting_only=item.draft_only and not team.drafting,
+        )
         for item in items
     ]
 

@@ -276,3 +276,21 @@ def test_a_casualty_roll_that_is_not_numbers_is_listed_with_a_link_to_its_cell(
     )
     assert f'id="{field}" name="{field}"' in summary
     assert 'value="six" aria-label="Casualty 1' in summary
+
+
+FANS = {"bb2020": "Dedicated Fans", "lrb6": "Fan Factor", "gold4": "Fan Factor"}
+"""What each edition sells only while a team drafts (the command refuses it after)."""
+
+
+def test_the_buy_form_does_not_offer_what_is_sold_only_while_drafting(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    ruleset, _ = edition
+    form = html.unescape(page(client, f"{HOME}/teams/reavers/buy"))
+    fans = re.search(rf"<option [^>]*>\s*{FANS[ruleset]} — ([^<]*)</option>", form)
+    assert fans is not None, form[-2500:]
+    assert "disabled" in fans.group(0)
+    assert fans.group(1).startswith("only while drafting, ")
+    reroll = re.search(r"<option [^>]*>\s*Team Re-roll — [\d,]+ gp", form)
+    assert reroll is not None
+    assert "disabled" not in reroll.group(0)
