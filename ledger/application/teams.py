@@ -19,24 +19,28 @@ from ledger.errors import (
     InvalidInput,
     NameTaken,
     NotAllowed,
-    PositionLimitReached,
-    RosterFull,
     SeasonState,
-    StaffLimit,
     TooFewPlayers,
+)
+from ledger.rules.problems import (
+    edition_buy,
+    edition_hire,
+    gold,
+    gold_enough,
+    held,
+    item_room,
+    position_room,
+    refuse,
+    roster_room,
+    sold,
+    unique_identity,
+    while_drafting,
 )
 from ledger.rules.protocol import Feature
 
 
-def gold(amount: int) -> str:
-    return f"{amount:,}"
-
-
 def afford(team: TeamRow, price: int, what: str) -> None:
-    if price > team.treasury:
-        raise InsufficientTreasury(
-            f"{what} costs {gold(price)} but {team.name} have {gold(team.treasury)} in the treasury"
-        )
+    refuse(gold_enough(team, price, what))
 
 
 def active_team(c: Context, team_id: str) -> TeamRow:
@@ -81,29 +85,15 @@ def plan_hire(
     kind = hireling_kind(c, hireling, from_match) if hireling else "star" if star else "regular"
     if kind == "star" and hireling:
         star = signed_star(c, hireling, from_match)  # a freebooted star, signed for good
-    if len(players) >= team_list.max_players:
-        raise RosterFull(
-            f"{team.name} already have {len(players)} players on the roster"
-            f" (at most {team_list.max_players})"
-        )
+    refuse(roster_room(team, players, team_list))
     if star is None:
-        position = c.ruleset.position(from_list or team.roster, position_id)
-        same = [
-            p
-            for p in players
-            if p.position == position.id and p.roster == position_list(from_list, team)
-        ]
-        if len(same) >= position.max:
-            raise PositionLimitReached(
-                f"{team.name} already have {len(same)} x {position.name} (at most {position.max})"
-            )
+        roster = position_list(from_list, team)
+        position = c.ruleset.position(roster, position_id)
+        refuse(position_room(team, players, position, roster))
         position_id, what = position.id, f"a {position.name}"
     else:
         position_id, what = star, c.ruleset.star(star).name
-    if any(p.name.casefold() == name.casefold() for p in players):
-        raise NameTaken(f"{team.name} already have a player called {name}")
-    if number is not None and any(p.number == number for p in players):
-        raise NameTaken(f"{team.name} already have a player wearing #{number}")
+    refuse(unique_identity(team, players, name, number))
     fields = {
         "team": team_id,
         "player": f"p{c.league.next_player}",
@@ -119,9 +109,7 @@ def plan_hire(
         "price": 0,
     }
     proposed = draft(ev.PlayerHired, fields)
-    problems = c.ruleset.check_hire(team, players, proposed, view=c.view, league_id=c.league_id)
-    if problems:
-        raise NotAllowed("; ".join(problems))
+    refuse(edition_hire(c.ruleset, team, players, proposed, view=c.view, league_id=c.league_id))
     fields["price"] = price = c.ruleset.hire_price(
         team, proposed, players, view=c.view, league_id=c.league_id
     )
@@ -176,21 +164,13 @@ def plan_status(c: Context, team_id: str, ref: str, event: type[ev.LedgerEvent])
 def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
-    if item_id not in items:
-        raise InvalidInput(
-            f"{c.ruleset.name} teams cannot buy '{item_id}' (items: {', '.join(sorted(items))})"
-        )
+    refuse(sold(c.ruleset, items, item_id))
     item = items[item_id]
     if count < 1:
         raise InvalidInput("buy at least one")
-    if item.draft_only and not team.drafting:
-        raise NotAllowed(f"{item.name} can only be bought while drafting the team")
-    have = held(team, item_id, item.counts_as)
-    if have + count > item.max:
-        raise StaffLimit(f"{team.name} have {have} x {item.name}; at most {item.max}")
-    problems = c.ruleset.check_buy(team, c.players(team_id), item_id, count)
-    if problems:
-        raise NotAllowed("; ".join(problems))
+    refuse(while_drafting(team, item))
+    refuse(item_room(team, item, held(team, item_id, item.counts_as), count))
+    refuse(edition_buy(c.ruleset, team, c.players(team_id), item_id, count))
     price = c.ruleset.sideline_price(team, item_id, count)
     afford(team, price, f"{count} x {item.name}")
     return [
@@ -199,14 +179,6 @@ def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
             {"team": team_id, "purchases": (Purchase(item=item_id, count=count, price=price),)},
         )
     ]
-
-
-def held(team: TeamRow, item: str, counts_as: str) -> int:
-    if counts_as == "reroll":
-        return team.rerolls
-    if counts_as == "fans":
-        return team.fans
-    return team.staff.get(item, 0)
 
 
 def plan_release(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:

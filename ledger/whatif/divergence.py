@@ -43,6 +43,7 @@ class Details(TypedDict):
     action: str
     subject: NotRequired[str | None]
     team: NotRequired[str | None]
+    code: NotRequired[str | None]
 
 
 class Divergence(BaseModel):
@@ -60,6 +61,10 @@ class Divergence(BaseModel):
     """What the target edition objects to: ``team-list``, ``position``, ``position-limit``,
     ``roster-full``, ``treasury``, ``advancement``, ``skill``, ``casualty``, ``feature``,
     ``star``, ``item``, ``fees``, ``match``, ``season``, ``player``..."""
+    code: str | None = None
+    """The stable code (``ledger.errors``) of the problem a command would refuse the same
+    decision with, when one of the rules of ``ledger.rules.problems`` decided: the replay
+    and the command answer a hire or a purchase with the same rule."""
     reason: str
     policy: str
     action: str
@@ -78,6 +83,7 @@ class Divergence(BaseModel):
             reason=details["reason"],
             policy=details["policy"],
             action=details["action"],
+            code=details.get("code"),
         )
 
     def sort_key(self) -> tuple[int, str, str, str]:

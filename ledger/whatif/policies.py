@@ -1,11 +1,14 @@
 """Decisions the target edition would not allow, and the documented policy for each.
 
 Before the replay applies a decision of the log (a hire, a purchase, an advancement, a fee,
-a fine...) it asks the target ruleset the questions the commands ask (``check_hire``,
-position limits, ``sideline_price`` against the replay's own treasury,
-``check_advancement``...) and, when the answer is no, applies the policy
-(``ledger.whatif.divergence.POLICIES``) and lists a divergence. Nothing here validates the
-league's own history: a replay under the league's own ruleset and options never gets here.
+a fine...) it asks the target ruleset the questions the commands ask and, when the answer
+is no, applies the policy (``ledger.whatif.divergence.POLICIES``) and lists a divergence.
+Hires and purchases are checked by the very functions the commands call
+(``ledger.rules.problems``: roster size, position limits, the edition's ``check_hire`` and
+``check_buy``, item limits, the replay's own treasury); each problem they return becomes a
+divergence carrying its code, so a replay and a command cannot disagree on those rules.
+Nothing here validates the league's own history: a replay under the league's own ruleset
+and options never gets here.
 
 Worked example: a team that bought two re-rolls after its first game in BB2025 (100,000
 each, doubled after the draft) has, replayed under dz3 where winnings came out lower,
@@ -14,18 +17,30 @@ only 150,000: it buys one (``buy-what-fits``) and the divergence says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.application.teams import held
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Purchase
 from ledger.errors import LedgerError
 from ledger.projections.appliers import APPLIERS
 from ledger.projections.fold import Fold
+from ledger.rules.problems import (
+    Problem,
+    edition_buy,
+    edition_hire,
+    gold_enough,
+    held,
+    item_room,
+    position_room,
+    roster_room,
+    sold,
+    while_drafting,
+)
 from ledger.rules.protocol import Ruleset, SidelineItem
+from ledger.rules.schema import Position, TeamList
 from ledger.whatif.advance import Fitter
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.translate import lineman
@@ -76,7 +91,9 @@ class Policies:
         action: str,
         subject: str | None = None,
         team: str | None = None,
+        problem: Problem | None = None,
     ) -> None:
+        """``problem``: the rule of ``ledger.rules.problems`` that decided, if one did."""
         self.divergences.append(
             Divergence.of(
                 event,
@@ -86,6 +103,7 @@ class Policies:
                 action=action,
                 subject=subject,
                 team=team,
+                code=problem.code if problem is not None else None,
             )
         )
 
@@ -123,75 +141,97 @@ class Policies:
     def player_hired(self, e: ev.PlayerHired) -> ev.PlayerHired | None:
         team = self.fold.team(e.team)
         players = on_roster(self.fold.players(e.team))
-        team_list = self.target.team_list(team.roster)
-        if len(players) >= team_list.max_players:
-            most = team_list.max_players
-            reason = f"{team.name} already have {len(players)} players (at most {most})"
-            self.diverge(e, "roster-full", reason, "skip", f"{e.name} is not hired", e.player)
+        for full in roster_room(team, players, self.target.team_list(team.roster)):
+            reason = f"{team.name} already have {full.have} players (at most {full.limit})"
+            not_hired = f"{e.name} is not hired"
+            self.diverge(e, "roster-full", reason, "skip", not_hired, e.player, problem=full)
             return None
         if e.kind != "star":
             found = self.within_limits(e, team, players)
             if found is None:
                 return None
             e = found
-        problems = self.target.check_hire(
-            team, players, e, view=self.fold.store, league_id=self.fold.league_id
-        )
+        store, league = self.fold.store, self.fold.league_id
+        problems = edition_hire(self.target, team, players, e, view=store, league_id=league)
         if problems:
-            self.diverge(e, "hire", "; ".join(problems), "skip", f"{e.name} is not hired", e.player)
+            reason, not_hired = sentences(problems), f"{e.name} is not hired"
+            self.diverge(e, "hire", reason, "skip", not_hired, e.player, problem=problems[0])
             return None
         return self.afford_hire(e, team, players)
 
     def within_limits(
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
     ) -> ev.PlayerHired | None:
-        team_list = self.target.team_list(team.roster)
-        position = team_list.position(e.position)
+        """Over its position's limit, a player is hired as the list's lineman if there is
+        room for one more of those, else not at all."""
+        team_list, position = self.position_of(e, team)
         if position is None:
             return e  # the translation fell back to a position that exists
-        if count_of(players, team.roster, position.id) < position.max:
-            return e
-        reason = f"the {team_list.name} list allows at most {position.max} x {position.name}"
-        instead = lineman(team_list)
-        if instead.id != position.id and count_of(players, team.roster, instead.id) < instead.max:
-            action = f"{e.name} is hired as {instead.name}"
-            self.diverge(e, "position-limit", reason, "lineman-instead", action, e.player)
-            return e.model_copy(update={"position": instead.id})
-        self.diverge(e, "position-limit", reason, "skip", f"{e.name} is not hired", e.player)
-        return None
+        roster = team_list.id
+        for full in position_room(team, players, position, roster):
+            reason = f"the {team_list.name} list allows at most {position.max} x {position.name}"
+            instead = lineman(team_list)
+            if instead.id != position.id and not position_room(team, players, instead, roster):
+                hired_as = f"{e.name} is hired as {instead.name}"
+                policy = "lineman-instead"
+                self.diverge(e, "position-limit", reason, policy, hired_as, e.player, problem=full)
+                return e.model_copy(update={"position": instead.id})
+            not_hired = f"{e.name} is not hired"
+            self.diverge(e, "position-limit", reason, "skip", not_hired, e.player, problem=full)
+            return None
+        return e
+
+    def position_of(self, e: ev.PlayerHired, team: TeamRow) -> tuple[TeamList, Position | None]:
+        """The target's list a hire is made from (an ally's, or the team's own) and his
+        position on it, if it has that position."""
+        team_list = self.target.team_lists().get(e.from_list or team.roster)
+        if team_list is None:  # the target has no such list to take allies from
+            team_list = self.target.team_list(team.roster)
+            return team_list, None
+        return team_list, team_list.position(e.position)
+
+    def no_room(self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]) -> bool:
+        """Whether a hire that waited for the treasury has lost its place on the roster."""
+        if roster_room(team, players, self.target.team_list(team.roster)):
+            return True
+        team_list, position = self.position_of(e, team)
+        return position is not None and bool(position_room(team, players, position, team_list.id))
 
     def afford_hire(
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
     ) -> ev.PlayerHired | None:
-        price = self.price(e, team, players)
-        if price <= team.treasury:
+        short = self.short_of_gold(e, team, players)
+        if not short:
             return e
+        price = short[0].price or 0
         reason = f"{e.name} costs {price:,}; the replay's treasury holds {team.treasury:,}"
-        self.diverge(e, "treasury", reason, "defer", "waits for the treasury", e.player)
+        action = "waits for the treasury"
+        self.diverge(e, "treasury", reason, "defer", action, e.player, problem=short[0])
         self.waiting[e.seq] = len(self.divergences) - 1
         self.hires.append(e)
         return None
 
-    def price(self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]) -> int:
+    def short_of_gold(
+        self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
+    ) -> list[Problem]:
         store, league = self.fold.store, self.fold.league_id
-        return self.target.hire_price(team, e, players, view=store, league_id=league)
+        price = self.target.hire_price(team, e, players, view=store, league_id=league)
+        return gold_enough(team, price, e.name)
 
     def sideline_purchased(self, e: ev.SidelinePurchased) -> ev.SidelinePurchased | None:
         team = self.fold.team(e.team)
         items = self.target.sideline_items(team)
         treasury, bought, kept = team.treasury, dict[str, int](), []
         for purchase in e.purchases:
-            item = items.get(purchase.item)
-            if item is None or (item.draft_only and not team.drafting):
-                why = "only while drafting" if item is not None else "not sold"
-                reason = f"{purchase.item}: {why} in {self.target.name}"
-                self.diverge(e, "item", reason, "skip", "not bought", purchase.item)
+            item = self.on_sale(e, team, items, purchase.item)
+            if item is None:
                 continue
             have = held(team, item.id, item.counts_as) + bought.get(item.id, 0)
-            count, reason = self.what_fits(team, item, purchase.count, have, treasury)
+            count, reason, cut = self.what_fits(team, item, purchase.count, have, treasury)
             if count < purchase.count:
                 done = f"bought {count}" if count else "bought none"
-                self.diverge(e, "treasury", reason, "buy-what-fits", done, item.id)
+                why = cut[0] if cut else None
+                self.diverge(e, "treasury", reason, "buy-what-fits", done, item.id, problem=why)
             if count > 0:
                 price = self.target.sideline_price(team, item.id, count)
                 treasury -= price
@@ -199,17 +239,44 @@ class Policies:
                 kept.append(Purchase(item=item.id, count=count, price=price))
         return e.model_copy(update={"purchases": tuple(kept)}) if kept else None
 
+    def on_sale(
+        self, e: ev.SidelinePurchased, team: TeamRow, items: Mapping[str, SidelineItem], item: str
+    ) -> SidelineItem | None:
+        """The item, if the target sells it to the team now; else a divergence and None."""
+        found = items.get(item)
+        refused = sold(self.target, items, item) if found is None else while_drafting(team, found)
+        if not refused:
+            return found
+        why = "only while drafting" if found is not None else "not sold"
+        reason = f"{item}: {why} in {self.target.name}"
+        self.diverge(e, "item", reason, "skip", "not bought", item, problem=refused[0])
+        return None
+
     def what_fits(
         self, team: TeamRow, item: SidelineItem, wanted: int, have: int, treasury: int
-    ) -> tuple[int, str]:
-        """How many of ``wanted`` the target's limit, its checks and the treasury allow."""
-        count = min(wanted, item.max - have)
-        problems = self.target.check_buy(team, self.fold.players(team.team_id), item.id, count)
-        if count > 0 and problems:
-            return 0, "; ".join(problems)
-        while count > 0 and self.target.sideline_price(team, item.id, count) > treasury:
-            count -= 1
-        return count, f"{wanted} x {item.name}: at most {item.max}, gold {treasury:,}"
+    ) -> tuple[int, str, list[Problem]]:
+        """How many of ``wanted`` the target's limit, its checks and the treasury allow,
+        why fewer, and the problems that cut it (none when all of it fits)."""
+        over = item_room(team, item, have, wanted)
+        count = max(0, item.max - have) if over else wanted
+        players = self.fold.players(team.team_id)
+        refused = edition_buy(self.target, team, players, item.id, count) if count > 0 else []
+        if refused:
+            return 0, sentences(refused), refused
+        cut = over
+        while count > 0:
+            short = self.gold_for(team, item, count, treasury)
+            if not short:
+                break
+            cut, count = cut or short, count - 1
+        reason = f"{wanted} x {item.name}: at most {item.max}, gold {treasury:,}"
+        return count, reason, cut
+
+    def gold_for(
+        self, team: TeamRow, item: SidelineItem, count: int, treasury: int
+    ) -> list[Problem]:
+        price = self.target.sideline_price(team, item.id, count)
+        return gold_enough(team, price, f"{count} x {item.name}", treasury)
 
     def sideline_released(self, e: ev.SidelineReleased) -> ev.SidelineReleased | None:
         team = self.fold.team(e.team)
@@ -321,8 +388,8 @@ class Policies:
         return e
 
 
-def count_of(players: Sequence[PlayerRow], roster: str, position: str) -> int:
-    return sum(1 for p in players if p.position == position and p.roster == roster)
+def sentences(problems: Sequence[Problem]) -> str:
+    return "; ".join(p.sentence for p in problems)
 
 
 def gold_of(event: ev.LedgerEvent) -> int:

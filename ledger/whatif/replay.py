@@ -34,7 +34,7 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.matchday import Matchday
-from ledger.whatif.policies import Policies, count_of
+from ledger.whatif.policies import Policies
 from ledger.whatif.translate import Step, Translator
 
 GOLD_EVENTS = (
@@ -222,15 +222,10 @@ class Replayer:
         for hire in list(self.policies.hires):
             team = self.fold.team(hire.team)
             players = on_roster(self.fold.players(hire.team))
-            if self.policies.price(hire, team, players) > team.treasury:
+            if self.policies.short_of_gold(hire, team, players):
                 continue
             self.policies.hires.remove(hire)
-            team_list = self.target.team_list(team.roster)
-            position = team_list.position(hire.position)
-            full = len(players) >= team_list.max_players or (
-                position is not None and count_of(players, team.roster, position.id) >= position.max
-            )
-            if full:
+            if self.policies.no_room(hire, team, players):
                 self.policies.resolve(hire.seq, "not hired: no room left on the roster", "skip")
                 continue
             self.policies.resolve(hire.seq, f"hired later (at event {at})")

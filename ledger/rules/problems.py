@@ -1,0 +1,181 @@
+"""Hiring and buying rules as functions that return the problems they find.
+
+Every edition limits a team the same way: a roster of at most ``TeamList.max_players``,
+at most ``Position.max`` of each position of its list, at most ``SidelineItem.max`` of
+each sideline item, items sold only where its sideline table lists them (some only while
+drafting), whatever its own ``check_hire`` and ``check_buy`` add, and nothing bought
+beyond the treasury. The numbers come from each edition's data files; these functions are
+the one place the rules are checked. A command raises the first problem as its
+``LedgerError`` (``refuse``); a what-if replay turns each into a divergence
+(``ledger.whatif.policies``). A rule checked here and again beside a command or a replay
+would let the two drift apart silently.
+
+Worked example: a Human team (0-2 Blitzers) holding two Blitzers asks for a third:
+``position_room(team, players, blitzer, "human")`` is
+``[Problem(PositionLimitReached, "Reavers already have 2 x Blitzer (at most 2)", have=2,
+limit=2)]``; ``ledger team hire`` prints ``error[position-limit]: Reavers already have 2 x
+Blitzer (at most 2)`` and a replay of a league that hired him hires him as a Lineman.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ledger.domain.events import PlayerHired
+from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.errors import (
+    InsufficientTreasury,
+    InvalidInput,
+    LedgerError,
+    NameTaken,
+    NotAllowed,
+    PositionLimitReached,
+    RosterFull,
+    StaffLimit,
+)
+from ledger.rules.protocol import Ruleset, SidelineItem
+from ledger.rules.schema import Position, TeamList
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One rule a decision breaks: the error a command raises for it (whose ``code`` is
+    stable: the CLI prints it, the service returns it) and the sentence it says, with the
+    numbers a what-if replay decides by (how far over a limit, how short of gold)."""
+
+    error: type[LedgerError]
+    sentence: str
+    have: int | None = None
+    """How many there already are (players, of a position, of an item), or the gold held."""
+    limit: int | None = None
+    """The most the rule allows."""
+    price: int | None = None
+    """What the refused decision costs."""
+
+    @property
+    def code(self) -> str:
+        return self.error.code
+
+
+def refuse(problems: Sequence[Problem]) -> None:
+    """Raise the first problem as its error. The sentences of the others with the same
+    code join it, so a commissioner reads at once every reason an edition's own check
+    gives (its ``check_*`` answers sentences, not codes)."""
+    if problems:
+        first = problems[0]
+        same = [p.sentence for p in problems if p.error is first.error]
+        raise first.error("; ".join(same))
+
+
+def gold(amount: int) -> str:
+    return f"{amount:,}"
+
+
+# --- hiring ------------------------------------------------------------------------------
+
+
+def roster_room(team: TeamRow, players: Sequence[PlayerRow], team_list: TeamList) -> list[Problem]:
+    """A roster holds at most the list's ``max_players`` (16 in every edition so far)."""
+    if len(players) < team_list.max_players:
+        return []
+    sentence = (
+        f"{team.name} already have {len(players)} players on the roster"
+        f" (at most {team_list.max_players})"
+    )
+    return [Problem(RosterFull, sentence, have=len(players), limit=team_list.max_players)]
+
+
+def position_room(
+    team: TeamRow, players: Sequence[PlayerRow], position: Position, roster: str
+) -> list[Problem]:
+    """At most ``position.max`` players of a position of the list ``roster`` (the team's
+    own, or the list an ally is hired from)."""
+    same = count_of(players, roster, position.id)
+    if same < position.max:
+        return []
+    sentence = f"{team.name} already have {same} x {position.name} (at most {position.max})"
+    return [Problem(PositionLimitReached, sentence, have=same, limit=position.max)]
+
+
+def count_of(players: Sequence[PlayerRow], roster: str, position: str) -> int:
+    return sum(1 for p in players if p.position == position and p.roster == roster)
+
+
+def unique_identity(
+    team: TeamRow, players: Sequence[PlayerRow], name: str, number: int | None
+) -> list[Problem]:
+    """Names and shirt numbers are unique within a roster, so a commissioner can name a
+    player by either. Not an edition's rule: a replay keeps the names it was given."""
+    problems = []
+    if any(p.name.casefold() == name.casefold() for p in players):
+        problems.append(Problem(NameTaken, f"{team.name} already have a player called {name}"))
+    if number is not None and any(p.number == number for p in players):
+        problems.append(Problem(NameTaken, f"{team.name} already have a player wearing #{number}"))
+    return problems
+
+
+def edition_hire(
+    ruleset: Ruleset,
+    team: TeamRow,
+    players: Sequence[PlayerRow],
+    event: PlayerHired,
+    *,
+    view: LeagueView,
+    league_id: str,
+) -> list[Problem]:
+    """Whatever the edition adds (stars, allies, secret weapons...): ``check_hire``."""
+    found = ruleset.check_hire(team, players, event, view=view, league_id=league_id)
+    return [Problem(NotAllowed, sentence) for sentence in found]
+
+
+def gold_enough(team: TeamRow, price: int, what: str, treasury: int | None = None) -> list[Problem]:
+    """Nothing is bought beyond the treasury (``treasury`` when what is left of it is not
+    yet the team's: a replay buying several items of one purchase)."""
+    held = team.treasury if treasury is None else treasury
+    if price <= held:
+        return []
+    sentence = f"{what} costs {gold(price)} but {team.name} have {gold(held)} in the treasury"
+    return [Problem(InsufficientTreasury, sentence, have=held, price=price)]
+
+
+# --- buying --------------------------------------------------------------------------------
+
+
+def sold(ruleset: Ruleset, items: Mapping[str, SidelineItem], item_id: str) -> list[Problem]:
+    """Only what the edition's sideline table sells (``Ruleset.sideline_items``)."""
+    if item_id in items:
+        return []
+    sentence = f"{ruleset.name} teams cannot buy '{item_id}' (items: {', '.join(sorted(items))})"
+    return [Problem(InvalidInput, sentence)]
+
+
+def while_drafting(team: TeamRow, item: SidelineItem) -> list[Problem]:
+    """Some items (BB2025 Dedicated Fans) are bought only while the team is drafting."""
+    if not item.draft_only or team.drafting:
+        return []
+    return [Problem(NotAllowed, f"{item.name} can only be bought while drafting the team")]
+
+
+def held(team: TeamRow, item: str, counts_as: str) -> int:
+    """How many of a sideline item a team holds."""
+    if counts_as == "reroll":
+        return team.rerolls
+    if counts_as == "fans":
+        return team.fans
+    return team.staff.get(item, 0)
+
+
+def item_room(team: TeamRow, item: SidelineItem, have: int, count: int) -> list[Problem]:
+    """At most ``item.max`` of an item (re-rolls, Dedicated Fans, each kind of staff)."""
+    if have + count <= item.max:
+        return []
+    sentence = f"{team.name} have {have} x {item.name}; at most {item.max}"
+    return [Problem(StaffLimit, sentence, have=have, limit=item.max)]
+
+
+def edition_buy(
+    ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
+) -> list[Problem]:
+    """Whatever the edition adds (gold4's free re-roll of a single-list team): ``check_buy``."""
+    return [Problem(NotAllowed, s) for s in ruleset.check_buy(team, players, item, count)]
