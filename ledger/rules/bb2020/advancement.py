@@ -18,9 +18,15 @@ from functools import cache
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.rules.bb2020.tables import Tables, skills
-from ledger.rules.bb2025.advancement import limit_problems, skill_base
+from ledger.rules.bb2025.advancement import (
+    SkillTable,
+    cost,
+    limit_problems,
+    skill_base,
+    skill_problems,
+)
 from ledger.rules.protocol import AdvancementResult
-from ledger.rules.schema import Position, Skill
+from ledger.rules.schema import Position
 
 ACCESS = {
     "random_primary": "primary",
@@ -35,17 +41,8 @@ skill': a chosen Secondary skill, +40,000)."""
 
 
 @cache
-def skills_by_base() -> dict[str, Skill]:
-    return {skill_base(s.name): s for s in skills().skills}
-
-
-def find_skill(name: str) -> Skill | None:
-    return skills_by_base().get(skill_base(name))
-
-
-def cost(t: Tables, player: PlayerRow, kind: str) -> int:
-    row = t.advancement_costs[min(len(player.advancements), len(t.advancement_costs) - 1)]
-    return int(getattr(row, kind))
+def skill_table() -> SkillTable:
+    return SkillTable("Season 2", skills().skills)
 
 
 def result(t: Tables, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
@@ -78,18 +75,11 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
         return characteristic_problems(t, player, position, event)
     if event.kind in ROLLED:
         return random_problems(player, position, event, ACCESS[event.kind])
-    return skill_problems(player, position, event, ACCESS[event.kind])
+    return skill_problems(skill_table(), player, position, event, ACCESS[event.kind])
 
 
 def categories(position: Position, access: str) -> tuple[str, ...]:
     return position.primary if access == "primary" else position.secondary
-
-
-def table_skill(category: str, roll: tuple[int, ...]) -> Skill:
-    """'New Skills': two D6 one after the other on the Skill table: the first picks the
-    half (1-3 or 4-6), the second the row (skills.yaml holds the table in its order)."""
-    column = [s for s in skills().skills if s.category == category]
-    return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
 
 
 def random_problems(
@@ -108,7 +98,7 @@ def random_problems(
     gained = next(
         (
             skill.name
-            for skill in (table_skill(category, roll) for roll in rolls)
+            for skill in (skill_table().rolled(category, roll) for roll in rolls)
             if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
         ),
         None,
@@ -136,7 +126,7 @@ def characteristic_problems(
         ]
     if event.characteristic is None:
         # 'the player may instead choose a Secondary skill'
-        return skill_problems(player, position, event, "secondary")
+        return skill_problems(skill_table(), player, position, event, "secondary")
     allowed = t.characteristic_improvement[roll.values[0]]
     if event.characteristic not in allowed:
         return [
@@ -144,22 +134,3 @@ def characteristic_problems(
             f" not {event.characteristic.upper()}"
         ]
     return limit_problems(t, player, position, event.characteristic)
-
-
-def skill_problems(
-    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
-) -> list[str]:
-    if not event.skill:
-        return ["name the skill the player takes"]
-    skill = find_skill(event.skill)
-    if skill is None:
-        return [f"'{event.skill}' is not a Season 2 skill"]
-    allowed = categories(position, access)
-    if skill.category not in allowed:
-        return [
-            f"{skill.name} ({skill.category}) is not a {access} skill for a"
-            f" {position.name} ({''.join(allowed) or 'none'})"
-        ]
-    if any(skill_base(s) == skill_base(skill.name) for s in player.skills):
-        return [f"{player.name} already has {skill.name}"]
-    return []

@@ -8,7 +8,8 @@ skills, has a Current Value of 85,000 + 3 x 20,000 = 145,000.
 from __future__ import annotations
 
 import re
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
@@ -29,13 +30,32 @@ def skill_base(name: str) -> str:
     return re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower()
 
 
+@dataclass(frozen=True)
+class SkillTable:
+    """An edition's skills: found by name whatever the bracket says, rolled by column of
+    the Skill Table (skills.yaml holds each category in the table's order); ``book`` names
+    the edition in a refusal. bb2020 builds its own from its own skills.yaml."""
+
+    book: str
+    skills: tuple[Skill, ...]
+
+    @cached_property
+    def by_base(self) -> dict[str, Skill]:
+        return {skill_base(s.name): s for s in self.skills}
+
+    def find(self, name: str) -> Skill | None:
+        return self.by_base.get(skill_base(name))
+
+    def rolled(self, category: str, roll: tuple[int, ...]) -> Skill:
+        """'New Skills': two D6 one after the other: the first picks the half of the
+        column (1-3 or 4-6), the second the skill."""
+        column = [s for s in self.skills if s.category == category]
+        return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
+
+
 @cache
-def skills_by_base() -> dict[str, Skill]:
-    return {skill_base(s.name): s for s in skills().skills}
-
-
-def find_skill(name: str) -> Skill | None:
-    return skills_by_base().get(skill_base(name))
+def skill_table() -> SkillTable:
+    return SkillTable("BB2025", skills().skills)
 
 
 def cost(t: Tables, player: PlayerRow, kind: str) -> int:
@@ -52,7 +72,7 @@ def result(
         return AdvancementResult(
             spp_cost=spp, value_increase=increase, characteristic=event.characteristic
         )
-    skill = find_skill(event.skill or "")
+    skill = skill_table().find(event.skill or "")
     access = "primary" if skill and skill.category in position.primary else "secondary"
     increase = t.value_increase[access] + (
         t.value_increase["elite"] if skill and skill.elite else 0
@@ -77,14 +97,7 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
         return characteristic_problems(t, player, position, event)
     if event.kind == "random_primary":
         return random_problems(player, position, event)
-    return skill_problems(player, position, event, SKILL_KINDS[event.kind])
-
-
-def table_skill(category: str, roll: tuple[int, ...]) -> Skill:
-    """'New Skills': two D6 one after the other: the first picks the part of the Skill
-    Table (1-3 or 4-6), the second the skill (skills.yaml holds the table in its order)."""
-    column = [s for s in skills().skills if s.category == category]
-    return column[(0 if roll[0] <= 3 else 6) + roll[1] - 1]
+    return skill_problems(skill_table(), player, position, event, SKILL_KINDS[event.kind])
 
 
 def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
@@ -100,7 +113,7 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
     rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
     offered = [
         skill.name
-        for skill in (table_skill(category, roll) for roll in rolls)
+        for skill in (skill_table().rolled(category, roll) for roll in rolls)
         if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
     ][:2]
     if len(offered) < 2:
@@ -129,7 +142,7 @@ def characteristic_problems(
     allowed = t.characteristic_improvement[roll.values[0]]
     if event.characteristic is None:
         # 'they can choose to select a Primary or Secondary Skill instead'
-        return skill_problems(player, position, event, "any")
+        return skill_problems(skill_table(), player, position, event, "any")
     if event.characteristic not in allowed:
         return [
             f"a D8 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
@@ -157,13 +170,15 @@ def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) 
 
 
 def skill_problems(
-    player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
+    table: SkillTable, player: PlayerRow, position: Position, event: PlayerAdvanced, access: str
 ) -> list[str]:
+    """A chosen skill: the edition's, of the ``access`` (primary, secondary or any) the
+    player's position gives, and one he lacks."""
     if not event.skill:
         return ["name the skill the player takes"]
-    skill = find_skill(event.skill)
+    skill = table.find(event.skill)
     if skill is None:
-        return [f"'{event.skill}' is not a BB2025 skill"]
+        return [f"'{event.skill}' is not a {table.book} skill"]
     categories = {
         "primary": position.primary,
         "secondary": position.secondary,
