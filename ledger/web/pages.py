@@ -177,6 +177,7 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         team_name=team_name(found, row.team_id),
         targets=found.ruleset.characteristic_targets,
         games=games,
+        opponents=reads.opponents(found, games),
         injuries=[g for g in games if g.injury],
         history=found.queries.history(f"player:{row.player_id}"),
     )

@@ -294,3 +294,9 @@ def test_the_buy_form_does_not_offer_what_is_sold_only_while_drafting(
     reroll = re.search(r"<option [^>]*>\s*Team Re-roll — [\d,]+ gp", form)
     assert reroll is not None
     assert "disabled" not in reroll.group(0)
+
+
+def test_a_players_career_names_each_games_opponent(client: TestClient) -> None:
+    career = page(client, f"{HOME}/players/Griff Junior")
+    section = career[career.index('id="career"') :]
+    assert f'<a href="{HOME}/matches/{MATCH}">v The Gouged Eye</a>' in section
