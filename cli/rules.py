@@ -45,12 +45,17 @@ def ruleset_of(session: Session, given: str | None) -> Ruleset:
     if given is not None:
         return find_ruleset(given)
     try:
-        league = session.ledger().league_row(session.league())
+        return league_ruleset(session)
     except (NotFound, AmbiguousLeague) as error:  # no ledger, no league, several
         known = ", ".join(cls.id for cls in RULESETS)
         raise InvalidInput(
             f"name a ruleset ({known}): there is no league to take it from ({error.message})"
         ) from None
+
+
+def league_ruleset(session: Session) -> Ruleset:
+    """The league's ruleset with its options (a missing ledger or league is its own error)."""
+    league = session.ledger().league_row(session.league())
     return find_ruleset(league.ruleset, league.options)
 
 

@@ -8,7 +8,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import gold, say
-from cli.rules import ruleset_of
+from cli.rules import league_ruleset
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.rules.dice import fresh_roll
 
@@ -212,7 +212,7 @@ def advance(
 ) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
-    shapes = {**DICE_OF_PURPOSE, **ruleset_of(session, None).advancement_dice}
+    shapes = {**DICE_OF_PURPOSE, **league_ruleset(session).advancement_dice}
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
     if roll_it:
         rolls += ledger_rolls(kind, rolls, player, shapes["characteristic"])

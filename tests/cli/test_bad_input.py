@@ -341,6 +341,17 @@ def test_a_reading_command_on_a_missing_ledger_file_creates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_advancing_on_a_missing_ledger_or_league_names_what_is_missing(
+    league: Path, tmp_path: Path
+) -> None:
+    """The edition's characteristic die is the league's: with no league to read it from, the
+    refusal is the missing ledger or league, as for any command (there is no ruleset to
+    name in 'team advance')."""
+    advance = ("team", "advance", "reavers", "Human 1", "characteristic")
+    refused(tmp_path / "owll.db", "no-ledger", *advance)
+    refused(league, "unknown-league", "--league", "owll", *advance)
+
+
 def test_creating_a_league_says_it_made_a_new_ledger_file(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     done = run_ledger(db, "league", "create", "owl", "--name", "OWL", "--ruleset", "bb2025")
