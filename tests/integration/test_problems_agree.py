@@ -1,0 +1,168 @@
+"""A command and a what-if replay answer the same hire or purchase with the same rule.
+
+Each case is a league log written under one edition whose last decision (a hire, a
+purchase) the target edition may not allow. It is replayed under the target: the replay's
+divergence for that decision names a problem code. The same decision, in the target's
+terms, is then asked of the command (``plan_hire``, ``plan_buy``) on the replay's own state
+just before it: the command refuses with the same code, or both let it through. A rule
+changed in one of them and not the other fails here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from ledger.application.context import Context
+from ledger.application.teams import plan_buy, plan_hire
+from ledger.domain import events as ev
+from ledger.domain.state import LeagueRow
+from ledger.domain.values import Purchase
+from ledger.errors import LedgerError
+from ledger.rules import find_ruleset
+from ledger.whatif.replay import replay, translate
+from tests.support import Book, sheet
+
+
+@dataclass
+class Case:
+    source: str
+    target: str
+    roster: str
+    positions: list[str]
+    decision: Callable[[Book], ev.LedgerEvent]
+    treasury: int = 0
+    """Gold left in the source's treasury after the players are hired."""
+    played: bool = field(default=False)
+    """Whether a first game was played before the decision (the draft is over)."""
+
+
+def hire(position: str, star: str | None = None) -> Callable[[Book], ev.LedgerEvent]:
+    def record(book: Book) -> ev.LedgerEvent:
+        kind = {"kind": "star", "star": star} if star else {}
+        player = f"p{book.players + 1}"
+        fields = {"team": "t", "player": player, "name": "New", "position": position}
+        return book.record(ev.PlayerHired, **fields, **kind, price=0)  # the replay prices it
+
+    return record
+
+
+def buy(item: str, count: int) -> Callable[[Book], ev.LedgerEvent]:
+    def record(book: Book) -> ev.LedgerEvent:
+        bought = Purchase(item=item, count=count, price=0)
+        return book.record(ev.SidelinePurchased, team="t", purchases=(bought,))
+
+    return record
+
+
+CASES: dict[str, tuple[Case, str | None]] = {
+    "a hire that fits both": (
+        Case("bb2025", "dz3", "human", ["lineman"] * 11, hire("lineman"), 100_000),
+        None,
+    ),
+    "a 13th dz3 lineman": (
+        Case("bb2025", "dz3", "human", ["lineman"] * 12, hire("lineman"), 100_000),
+        "position-limit",
+    ),
+    "a 3rd BB2025 orc blitzer (hired as a lineman by the replay)": (
+        Case("lrb6-zal", "bb2025", "orc", ["blitzer"] * 2 + ["lineman"] * 7, hire("blitzer")),
+        "position-limit",
+    ),
+    "a 17th player": (
+        Case("lrb6-zal", "bb2025", "human", ["lineman"] * 16, hire("lineman"), 100_000),
+        "roster-full",
+    ),
+    "a lineman dz3 prices beyond the treasury": (
+        Case("bb2025", "dz3", "human", ["blitzer"] * 2 + ["lineman"] * 8, hire("lineman")),
+        "insufficient-treasury",
+    ),
+    "a star LRB6 only induces": (
+        Case(
+            "bb2025",
+            "lrb6",
+            "orc",
+            ["lineman"] * 11,
+            hire("the_mighty_zug", "the_mighty_zug"),
+            500_000,
+        ),
+        "not-allowed",
+    ),
+    "re-rolls the treasury pays for": (
+        Case("lrb6-zal", "dz3", "chaos", ["beastman"] * 11, buy("reroll", 2), 180_000),
+        None,
+    ),
+    "a third re-roll dz3 prices beyond the treasury": (
+        Case("lrb6-zal", "dz3", "chaos", ["beastman"] * 11, buy("reroll", 3), 180_000),
+        "insufficient-treasury",
+    ),
+    "a second apothecary": (
+        Case("lrb6-zal", "bb2025", "human", ["lineman"] * 11, buy("apothecary", 2), 200_000),
+        "staff-limit",
+    ),
+    "an apothecary BB2025 Nurgle teams may not have": (
+        Case("lrb6-zal", "bb2025", "nurgle", ["rotter"] * 11, buy("apothecary", 1), 100_000),
+        "invalid-input",
+    ),
+    "Dedicated Fans after the draft": (
+        Case(
+            "lrb6",
+            "bb2025",
+            "human",
+            ["lineman"] * 11,
+            buy("fan_factor", 1),
+            100_000,
+            played=True,
+        ),
+        "not-allowed",
+    ),
+}
+
+
+def league(case: Case) -> tuple[Book, ev.LedgerEvent]:
+    book = Book(case.source)
+    book.team("t", case.roster, case.positions, treasury=case.treasury)
+    if case.played:
+        book.team("u", case.roster, case.positions)
+        book.record(ev.MatchRecorded, match="m1", season=1, home=sheet("t"), away=sheet("u"))
+    return book, case.decision(book)
+
+
+def replayed(book: Book, decision: ev.LedgerEvent, target: str) -> tuple[str | None, object]:
+    """The code of the replay's first divergence about the decision, and the decision in
+    the target's terms."""
+    events = book.events()
+    outcome = replay(events, find_ruleset(target))
+    codes = [d.code for d in outcome.divergences if d.seq == decision.seq and d.code]
+    [step] = [s for s in translate(events, find_ruleset(target)) if s.original is decision]
+    return (codes[0] if codes else None), step.event
+
+
+def commanded(book: Book, decision: ev.LedgerEvent, target: str) -> str | None:
+    """The code the command refuses the decision with, on the replay's state before it."""
+    ruleset = find_ruleset(target)
+    before = replay(book.events()[:-1], ruleset)
+    found = before.store.get(LeagueRow, before.league_id)
+    assert found is not None
+    c = Context(view=before.store, league=found, ruleset=ruleset)
+    try:
+        if isinstance(decision, ev.PlayerHired):
+            plan_hire(c, "t", decision.position, decision.name, None, star=decision.star)
+        else:
+            assert isinstance(decision, ev.SidelinePurchased)
+            [wanted] = decision.purchases
+            plan_buy(c, "t", wanted.item, wanted.count)
+    except LedgerError as refused:
+        return refused.code
+    return None
+
+
+@pytest.mark.parametrize(("case", "code"), list(CASES.values()), ids=list(CASES))
+def test_the_command_and_the_replay_report_the_same_problem(case: Case, code: str | None) -> None:
+    book, decision = league(case)
+    by_replay, translated = replayed(book, decision, case.target)
+    assert translated is not None
+    assert isinstance(translated, ev.PlayerHired | ev.SidelinePurchased)
+    by_command = commanded(book, translated, case.target)
+    assert (by_replay, by_command) == (code, code)

@@ -1,0 +1,246 @@
+"""Each hiring and buying rule of ledger/rules/problems.py returns its problem, with its code.
+
+Given this team and these players, under this edition, a rule returns these problems
+(code and sentence) or none. The sentences are the ones ``ledger team hire`` and ``ledger
+team buy`` print after ``error[code]:``; the numbers are what a what-if replay decides by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from ledger.application.context import draft
+from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.errors import (
+    InsufficientTreasury,
+    InvalidInput,
+    NameTaken,
+    NotAllowed,
+    PositionLimitReached,
+)
+from ledger.projections.store import MemoryStore
+from ledger.rules import find_ruleset
+from ledger.rules.problems import (
+    Problem,
+    edition_buy,
+    edition_hire,
+    gold_enough,
+    held,
+    item_room,
+    position_room,
+    refuse,
+    roster_room,
+    sold,
+    unique_identity,
+    while_drafting,
+)
+
+BB2025, GOLD4, LRB6 = find_ruleset("bb2025"), find_ruleset("gold4"), find_ruleset("lrb6")
+REAVERS = TeamRow(
+    league_id="l", team_id="reavers", name="Reavers", coach="c", roster="human", treasury=15_000
+)
+PLAYED = REAVERS.model_copy(update={"drafting": False, "rerolls": 7, "staff": {"apothecary": 1}})
+
+
+def players(*positions: str, roster: str = "human") -> list[PlayerRow]:
+    """One player per position, named after it and numbered from 1."""
+    return [
+        PlayerRow(
+            league_id="l",
+            player_id=f"p{n}",
+            team_id="reavers",
+            name=f"{position.title()} {n}",
+            number=n,
+            roster=roster,
+            position=position,
+            ma=6,
+            st=3,
+            ag=3,
+            av=9,
+        )
+        for n, position in enumerate(positions, start=1)
+    ]
+
+
+def hired(position: str, star: str | None = None) -> ev.PlayerHired:
+    """The hire a command is about to record (as ``plan_hire`` drafts it)."""
+    kind = "star" if star else "regular"
+    fields = {"team": "reavers", "player": "p99", "name": "New", "position": position}
+    return draft(ev.PlayerHired, {**fields, "kind": kind, "star": star, "price": 0})
+
+
+BLITZER = BB2025.position("human", "blitzer")
+LINEMAN = BB2025.position("human", "lineman")
+ITEMS = BB2025.sideline_items(PLAYED)
+EMPTY = MemoryStore()
+
+Rule = Callable[[], list[Problem]]
+CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
+    (
+        "a sixteenth player fits",
+        lambda: roster_room(REAVERS, players(*["lineman"] * 15), BB2025.team_list("human")),
+        [],
+    ),
+    (
+        "a seventeenth does not",
+        lambda: roster_room(REAVERS, players(*["lineman"] * 16), BB2025.team_list("human")),
+        [("roster-full", "Reavers already have 16 players on the roster (at most 16)")],
+    ),
+    (
+        "a second Blitzer fits",
+        lambda: position_room(REAVERS, players("blitzer"), BLITZER, "human"),
+        [],
+    ),
+    (
+        "a third Blitzer does not",
+        lambda: position_room(REAVERS, players("blitzer", "blitzer"), BLITZER, "human"),
+        [("position-limit", "Reavers already have 2 x Human Blitzer (at most 2)")],
+    ),
+    (
+        "players of another list do not count against the team's own",
+        lambda: position_room(
+            REAVERS, players("blitzer", "blitzer", roster="ally"), BLITZER, "human"
+        ),
+        [],
+    ),
+    (
+        "a name is unique whatever its case, and so is a number",
+        lambda: unique_identity(REAVERS, players("lineman"), "LINEMAN 1", 1),
+        [
+            ("name-taken", "Reavers already have a player called LINEMAN 1"),
+            ("name-taken", "Reavers already have a player wearing #1"),
+        ],
+    ),
+    (
+        "a new name and no number",
+        lambda: unique_identity(REAVERS, players("lineman"), "Griff", None),
+        [],
+    ),
+    (
+        "LRB6 stars are induced, never hired (pp.70-71)",
+        lambda: edition_hire(
+            LRB6, REAVERS, [], hired("mighty_zug", star="mighty_zug"), view=EMPTY, league_id="l"
+        ),
+        [
+            (
+                "not-allowed",
+                "LRB6 Star Players are induced for one game (a report's hirelings), never hired",
+            )
+        ],
+    ),
+    (
+        "a BB2025 lineman is the edition's to allow",
+        lambda: edition_hire(BB2025, REAVERS, [], hired("lineman"), view=EMPTY, league_id="l"),
+        [],
+    ),
+    (
+        "a Blitzer the treasury cannot pay",
+        lambda: gold_enough(REAVERS, BLITZER.cost, "a Human Blitzer"),
+        [
+            (
+                "insufficient-treasury",
+                "a Human Blitzer costs 85,000 but Reavers have 15,000 in the treasury",
+            )
+        ],
+    ),
+    (
+        "what is left of the treasury, when it is not yet the team's",
+        lambda: gold_enough(REAVERS, 10_000, "1 x Cheerleader", treasury=5_000),
+        [
+            (
+                "insufficient-treasury",
+                "1 x Cheerleader costs 10,000 but Reavers have 5,000 in the treasury",
+            )
+        ],
+    ),
+    ("the whole treasury may be spent", lambda: gold_enough(REAVERS, 15_000, "a thing"), []),
+    (
+        "BB2025 sells no wizard from the sideline",
+        lambda: sold(BB2025, ITEMS, "wizard"),
+        [
+            (
+                "invalid-input",
+                "Blood Bowl 2025, Third Season teams cannot buy 'wizard' (items: apothecary,"
+                " assistant_coach, cheerleader, dedicated_fans, reroll)",
+            )
+        ],
+    ),
+    ("it sells re-rolls", lambda: sold(BB2025, ITEMS, "reroll"), []),
+    (
+        "Dedicated Fans only while drafting",
+        lambda: while_drafting(PLAYED, ITEMS["dedicated_fans"]),
+        [("not-allowed", "Dedicated Fans can only be bought while drafting the team")],
+    ),
+    (
+        "Dedicated Fans while drafting",
+        lambda: while_drafting(REAVERS, ITEMS["dedicated_fans"]),
+        [],
+    ),
+    (
+        "an eighth re-roll fits",
+        lambda: item_room(PLAYED, ITEMS["reroll"], held(PLAYED, "reroll", "reroll"), 1),
+        [],
+    ),
+    (
+        "a ninth does not",
+        lambda: item_room(PLAYED, ITEMS["reroll"], held(PLAYED, "reroll", "reroll"), 2),
+        [("staff-limit", "Reavers have 7 x Team Re-roll; at most 8")],
+    ),
+    (
+        "a second Apothecary does not",
+        lambda: item_room(PLAYED, ITEMS["apothecary"], held(PLAYED, "apothecary", "staff"), 1),
+        [("staff-limit", "Reavers have 1 x Apothecary; at most 1")],
+    ),
+    (
+        "gold4's free re-roll is not for a team with allies (BUYING RE-ROLLS & FAN FACTORS)",
+        lambda: edition_buy(GOLD4, REAVERS, players("ogre", roster="ogre"), "free_reroll", 1),
+        [
+            (
+                "not-allowed",
+                "Reavers have allies (Ogre 1): the free re-roll 'does not apply to mixed race"
+                " teams' (BUYING RE-ROLLS & FAN FACTORS)",
+            )
+        ],
+    ),
+    (
+        "gold4's free re-roll for a single-list team",
+        lambda: edition_buy(GOLD4, REAVERS, players("lineman"), "free_reroll", 1),
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_each_rule_returns_its_problem_with_its_code(
+    rule: Rule, expected: Sequence[tuple[str, str]]
+) -> None:
+    assert [(p.code, p.sentence) for p in rule()] == list(expected)
+
+
+def test_a_problem_carries_the_numbers_a_replay_decides_by() -> None:
+    [full] = position_room(REAVERS, players("blitzer", "blitzer"), BLITZER, "human")
+    assert (full.error, full.have, full.limit) == (PositionLimitReached, 2, 2)
+    [short] = gold_enough(REAVERS, LINEMAN.cost, "a Human Lineman")
+    assert (short.error, short.have, short.price) == (InsufficientTreasury, 15_000, 50_000)
+
+
+def test_a_command_raises_the_first_problem_as_its_error() -> None:
+    """The others of the same code join its sentence (an edition's several reasons read at
+    once, as before); a problem of another code waits for the commissioner's next try."""
+    problems = [
+        Problem(NotAllowed, "first reason"),
+        Problem(InvalidInput, "another kind"),
+        Problem(NotAllowed, "second reason"),
+    ]
+    with pytest.raises(NotAllowed) as raised:
+        refuse(problems)
+    assert (raised.value.code, raised.value.message) == (
+        "not-allowed",
+        "first reason; second reason",
+    )
+    with pytest.raises(NameTaken, match=r"^only$"):
+        refuse([Problem(NameTaken, "only")])
+    refuse([])  # no problem, nothing raised
