@@ -112,6 +112,15 @@ def test_every_die_purpose_of_the_editions_is_documented() -> None:
         assert purpose in documented, purpose
 
 
+def test_every_edition_has_its_dice_in_the_match_report_guide() -> None:
+    """A league of each registered edition finds its own dice table (bb2020 and lrb6 were
+    added without one)."""
+    text = (DOCS / "match-report.md").read_text(encoding="utf-8")
+    section = text[text.index("### Every die, by purpose") :]
+    headed = set(re.findall(r"^\*\*([a-z0-9-]+)\*\*$", section, flags=re.MULTILINE))
+    assert headed == {cls.id for cls in RULESETS}
+
+
 def test_a_close_without_its_dice_names_them_all(outputs: dict[str, Outcome]) -> None:
     line = outputs["match close without dice"].error_line
     assert line.startswith(
