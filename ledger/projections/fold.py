@@ -70,8 +70,12 @@ class Fold:
     """Stored events found not to apply (by number, with why): passed over and reported
     (ledger/projections/faults.py finds them)."""
     dice: DiceBox = field(init=False)
-    reports: dict[str, tuple[int, bool]] = field(default_factory=dict)
-    """The latest report of each match met so far: its event number, and whether voided."""
+    every_correction: bool = False
+    """Whether ``corrections`` names every event the log corrects (a rebuild reads them
+    all first): then only the closes of corrected reports need keeping."""
+    reports: dict[str, int] = field(default_factory=dict)
+    """The latest report of each match met so far: its event number, negative if voided
+    (one int per match: a rebuild meets every match of the league's history)."""
     closes: dict[int, list[int]] = field(default_factory=dict)
     """The post-game closes that follow each report (by the report's event number)."""
     touched: set[str] = field(default_factory=set)
@@ -111,13 +115,17 @@ class Fold:
         with that report, so that a voided match can be recorded and closed again and
         what its closes moved (Expensive Mistakes) goes with it."""
         if isinstance(event, ev.MatchRecorded):
-            self.reports[event.match] = (event.seq, voided)
+            self.reports[event.match] = -event.seq if voided else event.seq
         elif isinstance(event, ev.PostGameClosed) and event.match in self.reports:
-            report, report_voided = self.reports[event.match]
-            if not voided:
-                self.closes.setdefault(report, []).append(event.seq)
-            return voided or report_voided
+            report = self.reports[event.match]
+            if not voided and self.may_be_voided(report):
+                self.closes.setdefault(abs(report), []).append(event.seq)
+            return voided or report < 0
         return voided
+
+    def may_be_voided(self, report: int) -> bool:
+        """Whether a correction may yet void this report (and its closes with it)."""
+        return not self.every_correction or abs(report) in self.corrections
 
     def voided_with(self, event: LedgerEvent) -> list[int]:
         """The closes that a correction voiding a match report voids with it."""

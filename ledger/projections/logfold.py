@@ -71,6 +71,7 @@ class LogFolder:
             league_id,
             corrections=self.corrections.get(league_id, {}),
             faults=self.faults.get(league_id, {}),
+            every_correction=True,
         )
 
 

@@ -35,6 +35,8 @@ from ledger.domain.state import (
     PlayerRow,
     R,
     Record,
+    SeasonRow,
+    StandingRow,
 )
 from ledger.projections.sql import (
     bulk_insert,
@@ -65,7 +67,10 @@ SETTLING: dict[type[Record], Callable[[Any], bool]] = {
     PlayerRow: player_settled,
     MatchRow: match_settled,
 }
-"""The record classes that settle, and when."""
+"""The record classes that settle by themselves, and when. A season's standings settle
+when the season closes (``SettledFile.closes_season``)."""
+
+SETTLED_KINDS: tuple[type[Record], ...] = (*SETTLING, StandingRow)
 
 SETTLED_STATUS: dict[type[Record], frozenset[str]] = {
     PlayerRow: GONE,
@@ -90,8 +95,10 @@ class SettledFile:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("BEGIN")
         self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
-            kind: {} for kind in SETTLING
+            kind: {} for kind in SETTLED_KINDS
         }
+        self.closed: set[tuple[str, int]] = set()
+        """The closed seasons (league, season): their standings are settled."""
         self.waiting = 0
         self.lines: list[Line] = []
         """A worker's lines, written in batches (a serial rebuild writes its own)."""
@@ -100,14 +107,32 @@ class SettledFile:
     # --- the fold's side ---------------------------------------------------------------
 
     def takes(self, record: Record) -> bool:
+        if isinstance(record, StandingRow):
+            return (record.league_id, record.season) in self.closed
         settled = SETTLING.get(type(record))
         return settled is not None and settled(record)
 
+    def closes_season(self, record: Record) -> tuple[str, int] | None:
+        """The season ``record`` closes, if it is a closed season's row."""
+        if not isinstance(record, SeasonRow) or record.status != "closed":
+            return None
+        self.closed.add((record.league_id, record.season))
+        return record.league_id, record.season
+
     def could_hold(self, kind: type[Record], where: dict[str, Any]) -> bool:
         """Whether records of ``kind`` matching ``where`` may be in the file."""
+        if kind is StandingRow:
+            return self.holds_season(where)
         if kind not in SETTLING:
             return False
         return "status" not in where or where["status"] in SETTLED_STATUS[kind]
+
+    def holds_season(self, where: dict[str, Any]) -> bool:
+        if "season" not in where:
+            return bool(self.closed)
+        if "league_id" not in where:
+            return any(season == where["season"] for _, season in self.closed)
+        return (where["league_id"], where["season"]) in self.closed
 
     def put(self, record: Record) -> None:
         self.pending[type(record)][record.key_values()] = record
@@ -187,7 +212,7 @@ def create_schema(db: sqlite3.Connection) -> None:
 
 def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
     """The field combinations the fold selects settled records by."""
-    if kind not in SETTLING:
+    if kind not in SETTLED_KINDS:
         return ()
     return tuple((field,) for field in kind.indexes) + kind.grouped
 

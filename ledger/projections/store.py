@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
+from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record, StandingRow
 
 if TYPE_CHECKING:
     from ledger.projections.settled import SettledFile
@@ -76,17 +76,25 @@ class MemoryStore:
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
         found = self.records[kind].get(key)
-        if found is None and self.settled is not None and self.settled.could_hold(kind, {}):
-            return self.settled.get(kind, key)
+        if found is None and self.in_settled(kind, key):
+            return self.settled.get(kind, key)  # type: ignore[union-attr]
         return cast("R | None", found)
+
+    def in_settled(self, kind: type[Record], key: tuple[Any, ...]) -> bool:
+        """Whether the record of ``key`` may have settled (when memory lacks it)."""
+        where = dict(zip(kind.key, key, strict=True))
+        return self.settled is not None and self.settled.could_hold(kind, where)
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         found = self.in_memory(kind, where)
-        if self.settled is None or not self.settled.could_hold(kind, where):
+        if self.settled is None:
             return found
-        table = self.records[kind]
-        settled = [r for r in self.settled.select(kind, where) if r.key_values() not in table]
-        return sorted([*found, *settled], key=lambda r: r.key_values())
+        if self.settled.could_hold(kind, where):
+            table = self.records[kind]
+            found += [r for r in self.settled.select(kind, where) if r.key_values() not in table]
+        # In key order, as the SQL store answers: a record that settles and comes back
+        # would otherwise move in memory's order of insertion.
+        return sorted(found, key=lambda r: r.key_values())
 
     def in_memory(self, kind: type[R], where: dict[str, Any]) -> list[R]:
         table = self.records[kind]
@@ -134,10 +142,13 @@ class MemoryStore:
         return [table[key] for key in keys]  # type: ignore[misc]
 
     def put(self, record: Record) -> None:
-        if self.settled is not None and self.settled.takes(record):
-            self.drop(type(record), record.key_values())
-            self.settled.put(record)
-            return
+        if self.settled is not None:
+            if self.settled.takes(record):
+                self.settle(type(record), record.key_values(), record)
+                return
+            closed = self.settled.closes_season(record)
+            if closed is not None:
+                self.settle_standings(*closed)
         kind, key = type(record), record.key_values()
         table = self.records[kind]
         old = table.get(key)
@@ -155,6 +166,17 @@ class MemoryStore:
             self.ordered.pop((kind, fields, now), None)
             self.forget_roster(kind, fields, key, now)
         table[key] = record
+
+    def settle(self, kind: type[Record], key: tuple[Any, ...], record: Record) -> None:
+        assert self.settled is not None
+        self.drop(kind, key)
+        self.settled.put(record)
+
+    def settle_standings(self, league_id: str, season: int) -> None:
+        """A closed season's standings leave memory (a league's past seasons add up)."""
+        keys = self.index.get((StandingRow, ("season",), (season,)), set())
+        for key in [key for key in keys if key[0] == league_id]:
+            self.settle(StandingRow, key, self.records[StandingRow][key])
 
     def drop(self, kind: type[Record], key: tuple[Any, ...]) -> None:
         """Forget a record and its place in the buckets (it has settled)."""

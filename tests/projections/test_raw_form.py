@@ -45,7 +45,7 @@ def test_a_rebuild_that_fails_half_way_leaves_the_read_models_as_they_were(
     def killed(*_: object) -> None:
         raise KeyboardInterrupt  # as a kill would stop it, after the tables were dropped
 
-    monkeypatch.setattr(runner, "write_memory", killed)
+    monkeypatch.setattr(runner, "copy_into", killed)
     with pytest.raises(KeyboardInterrupt):
         sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert raw_tables(tmp_path / "ledger.db") == before

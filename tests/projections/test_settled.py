@@ -1,6 +1,6 @@
 """A rebuild's store that writes settled records to a file answers every question as the
-store that keeps everything in memory does (issue 14: memory that follows the current
-rosters, not the league's history)."""
+store that keeps everything in memory does, in key order as the SQL store answers (issue
+14: memory that follows the current rosters, not the league's history)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.domain.state import MatchRow, PlayerRow, Record
+from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, StandingRow
 from ledger.projections.settled import SettledFile, records_of
 from ledger.projections.store import MemoryStore
 
@@ -48,6 +48,14 @@ def match(number: int, season: int, closed: tuple[str, ...]) -> MatchRow:
     )
 
 
+def standing(season: int, team: str, points: int) -> StandingRow:
+    return StandingRow.build(league_id=LEAGUE, season=season, team_id=team, points=points)
+
+
+def season(number: int, status: str) -> SeasonRow:
+    return SeasonRow.build(league_id=LEAGUE, season=number, status=status)
+
+
 players = st.builds(
     player,
     st.integers(1, 6),
@@ -62,6 +70,9 @@ matches = st.builds(
     st.sampled_from([(), TEAMS[:1], TEAMS, TEAMS[::-1]]),
 )
 
+standings = st.builds(standing, st.integers(1, 2), st.sampled_from(TEAMS), st.integers(0, 3))
+seasons = st.builds(season, st.integers(1, 2), st.sampled_from(["open", "closed"]))
+
 QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
     (PlayerRow, {"league_id": LEAGUE}),
     (PlayerRow, {"league_id": LEAGUE, "team_id": "rats"}),
@@ -70,13 +81,16 @@ QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
     (PlayerRow, {"league_id": LEAGUE, "spp": 2}),
     (MatchRow, {"league_id": LEAGUE, "season": 1}),
     (MatchRow, {"league_id": LEAGUE, "season": 2, "home": "reavers"}),
+    (StandingRow, {"league_id": LEAGUE, "season": 1}),
+    (StandingRow, {"league_id": LEAGUE}),
+    (SeasonRow, {"league_id": LEAGUE}),
 ]
 
 
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(writes=st.lists(st.one_of(players, matches), min_size=1, max_size=40))
+@given(writes=st.lists(st.one_of(players, matches, standings, seasons), min_size=1, max_size=50))
 def test_a_store_with_a_settled_file_answers_as_one_that_keeps_everything(
     tmp_path: Path, writes: list[Record]
 ) -> None:
@@ -89,6 +103,10 @@ def test_a_store_with_a_settled_file_answers_as_one_that_keeps_everything(
         for number in range(1, 7):
             key = (LEAGUE, f"p{number}")
             assert settled.get(PlayerRow, *key) == plain.get(PlayerRow, *key)
+        for team in TEAMS:
+            assert settled.get(StandingRow, LEAGUE, 1, team) == plain.get(
+                StandingRow, LEAGUE, 1, team
+            )
         for kind, where in QUESTIONS:
             expected = sorted(plain.select(kind, **where), key=lambda r: r.key_values())
             assert settled.select(kind, **where) == expected
@@ -98,7 +116,7 @@ def test_a_store_with_a_settled_file_answers_as_one_that_keeps_everything(
     settled.settled.absorb(settled.all)
     settled.settled.close()
     with sqlite3.connect(path) as db:
-        for kind in (PlayerRow, MatchRow):
+        for kind in (PlayerRow, MatchRow, StandingRow, SeasonRow):
             written = [record for batch in records_of(db, kind) for record in batch]
             assert written == plain.all(kind)
 
@@ -121,3 +139,14 @@ def test_a_match_settles_once_every_team_has_closed_it(tmp_path: Path) -> None:
     store.put(match(1, 1, TEAMS))
     assert store.records[MatchRow] == {}
     assert store.select(MatchRow, league_id=LEAGUE, season=1) == [match(1, 1, TEAMS)]
+
+
+def test_a_closed_seasons_standings_leave_memory(tmp_path: Path) -> None:
+    store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
+    for team in TEAMS:
+        store.put(standing(1, team, 3))
+    store.put(season(1, "closed"))
+    assert store.records[StandingRow] == {}
+    assert store.select(StandingRow, league_id=LEAGUE, season=1) == [
+        standing(1, team, 3) for team in sorted(TEAMS)
+    ]
