@@ -5,7 +5,8 @@ round's fixtures, latest results, pending reports for members), a team, a player
 match, the audit trail. Each is guarded like the API (``guard.needs``: who may read the
 league, before anything is read) and reads the read models as they stand
 (``pages_reads``). The forms are in ``pages_forms`` (hire, buy, correct) and
-``pages_report`` (the match report workflow); a refusal is a page with the reason
+``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
+game); a refusal is a page with the reason
 (``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
 """
 
@@ -22,7 +23,14 @@ from ledger.errors import UnknownTeam
 from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_sheets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
-from ledger.web import pages_answers, pages_close, pages_forms, pages_report, pages_whatif
+from ledger.web import (
+    pages_answers,
+    pages_close,
+    pages_forms,
+    pages_report,
+    pages_sign,
+    pages_whatif,
+)
 from ledger.web import pages_reads as reads
 from ledger.web.auth import memo
 from ledger.web.guard import needs
@@ -220,6 +228,8 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         names=names,
         players=found.player_names(ids),
         hired=hireling_sheets(found.queries, row, event) if event is not None else [],
+        signed=reads.signed_hirelings(ledger, found, row),
+        may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
         hired_source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
         history=found.queries.history(f"match:{match}"),
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
@@ -258,3 +268,4 @@ router.include_router(pages_report.router)
 router.include_router(pages_answers.router)
 router.include_router(pages_whatif.router)
 router.include_router(pages_close.router)
+router.include_router(pages_sign.router)

@@ -48,6 +48,8 @@ class Edition:
     source: str
     lineman: str
     """The Human Lineman's printed name."""
+    signing: int
+    """What the edition asks to sign the hireling after the game."""
 
 
 EDITIONS = {
@@ -57,6 +59,7 @@ EDITIONS = {
         3 + 1,
         "Blood Bowl 2020 League Play, &#39;Hiring, Firing and Temporarily Retiring&#39;, step 5",
         "Human Lineman",
+        50_000,  # his Hiring Fee, no Value Increase (seed 001 step 5)
     ),
     "lrb6": Edition(
         {"id": "h1", "name": "Jo Journey", "kind": "journeyman", "position": "lineman"},
@@ -64,6 +67,7 @@ EDITIONS = {
         3 + 1,
         "the Journeyman rule as ZAL Season 5 rule 8a states it for LRB6",
         "Lineman",
+        50_000,  # the Lineman's list price
     ),
     "gold4": Edition(
         {
@@ -77,6 +81,7 @@ EDITIONS = {
         3 + 1,
         "3rd edition freebooters, as OBERWALD &#39;Freebooters&#39; rules them",
         "Lineman",
+        90_000,  # the Blitzer's full list price: the freeboot fee is lost (seed 004)
     ),
 }
 
@@ -152,7 +157,7 @@ def test_a_hireling_who_played_has_a_game_line_with_his_spp(
     text = page(client, f"{HOME}/matches/{MATCH}")
     name = str(chosen.hireling["name"])
     cells = hireling_row(text, name)
-    assert cells[0] == f"{name} {chosen.shown_as}"
+    assert cells[0] == f"{name} {chosen.shown_as} Sign him"  # jay coaches his team
     # TD, completions, interceptions, MVP, SPP
     assert cells[1:] == ["1", "1", "0", "0", str(chosen.spp)]
     assert "keeps them; not signed, he leaves with them" in text
@@ -300,3 +305,34 @@ def test_a_players_career_names_each_games_opponent(client: TestClient) -> None:
     career = page(client, f"{HOME}/players/Griff Junior")
     section = career[career.index('id="career"') :]
     assert f'<a href="{HOME}/matches/{MATCH}">v The Gouged Eye</a>' in section
+
+
+def test_a_coach_signs_the_hireling_who_keeps_his_spp(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    _, chosen = edition
+    name = str(chosen.hireling["name"])
+    match_page = page(client, f"{HOME}/matches/{MATCH}")
+    path = f"{HOME}/teams/reavers/sign/{MATCH}/h1"
+    assert f'<a class="sign" href="{path}">Sign him</a>' in match_page
+    form = html.unescape(page(client, path))
+    assert f"earned {chosen.spp} SPP" in " ".join(re.sub(r"<[^>]+>", "", form).split())
+    assert f"the edition asks {chosen.signing:,} to sign him" in re.sub(r"<[^>]+>", "", form)
+    csrf = re.findall(r'name="csrf" value="([^"]+)"', form)[0]
+    reply = client.post(path, data={"csrf": csrf, "number": "7"}, follow_redirects=False)
+    assert reply.status_code == 303, re.findall(r'class="problem"[^>]*>(.*?)</p>', reply.text)
+    player = reply.headers["location"]
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page(client, player)).split())
+    assert f"SPP (to spend) {chosen.spp}" in shown
+    after = page(client, f"{HOME}/matches/{MATCH}")
+    assert f'<a href="{player}">{name}</a>' in after
+    assert hireling_row(after, name)[0].endswith(", signed")
+    assert "Sign him" not in after
+
+
+def test_the_other_coach_may_not_sign_the_hireling(client: TestClient) -> None:
+    client.cookies.clear()
+    sign_in(client, "steve")
+    assert "Sign him" not in page(client, f"{HOME}/matches/{MATCH}")
+    refused = client.get(f"{HOME}/teams/reavers/sign/{MATCH}/h1")
+    assert refused.status_code == 403
