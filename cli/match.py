@@ -172,7 +172,8 @@ def inducements(
     session: Session, match_id: str, team_id: str, items: tuple[str, ...], reason: str | None
 ) -> None:
     """TEAM_ID buys its inducements for fixture MATCH_ID (none: no --buy). The team with the
-    higher CTV goes first; the other then spends petty cash (BB2025 'Inducements')."""
+    higher value for the game (CTV in BB2020 and BB2025, TV in LRB6) goes first; the other
+    then spends petty cash."""
     wanted = dict(parse_count(entry, "--buy") for entry in items)
     session.ledger().buy_inducements(
         session.league(), match_id, team_id, wanted, by=session.user, reason=reason
