@@ -14,21 +14,23 @@ from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_ros
 from ledger.domain.values import Characteristic, DiceRoll, Purchase
 from ledger.errors import (
     InsufficientTreasury,
-    InvalidAdvancement,
     InvalidDice,
     InvalidInput,
     NameTaken,
     NotAllowed,
     SeasonState,
-    TooFewPlayers,
 )
 from ledger.rules.problems import (
+    edition_advancement,
     edition_buy,
+    edition_fire,
     edition_hire,
+    edition_release,
     gold,
     gold_enough,
     held,
     item_room,
+    let_go,
     position_room,
     refuse,
     roster_room,
@@ -147,9 +149,7 @@ def current_player(c: Context, team_id: str, ref: str) -> PlayerRow:
 def plan_fire(c: Context, team_id: str, ref: str) -> list[Fact]:
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
-    problems = c.ruleset.check_fire(team, c.players(team_id), player)
-    if problems:
-        raise TooFewPlayers("; ".join(problems))
+    refuse(edition_fire(c.ruleset, team, c.players(team_id), player))
     return [(ev.PlayerFired, {"team": team_id, "player": player.player_id})]
 
 
@@ -186,11 +186,8 @@ def plan_release(c: Context, team_id: str, item_id: str, count: int) -> list[Fac
     items = c.ruleset.sideline_items(team)
     item = items.get(item_id)
     have = held(team, item_id, item.counts_as if item else "staff")
-    if count < 1 or have < count:
-        raise InvalidInput(f"{team.name} have {have} x {item_id}; cannot let {count} go")
-    problems = c.ruleset.check_release(team, item_id)
-    if problems:
-        raise NotAllowed("; ".join(problems))
+    refuse(let_go(team, item_id, have, count))
+    refuse(edition_release(c.ruleset, team, item_id))
     return [(ev.SidelineReleased, {"team": team_id, "item": item_id, "count": count})]
 
 
@@ -227,9 +224,8 @@ def plan_advance(
         "category": category,
         "dice": dice,
     }
-    problems = c.ruleset.check_advancement(player, team, draft(ev.PlayerAdvanced, fields))
-    if problems:
-        raise InvalidAdvancement("; ".join(problems))
+    proposed = draft(ev.PlayerAdvanced, fields)
+    refuse(edition_advancement(c.ruleset, player, team, proposed))
     return [(ev.PlayerAdvanced, fields)]
 
 

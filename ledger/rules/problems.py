@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.domain.events import PlayerHired
+from ledger.domain.events import PlayerAdvanced, PlayerHired
 from ledger.domain.state import LeagueView, PlayerRow, TeamRow
 from ledger.errors import (
     InsufficientTreasury,
+    InvalidAdvancement,
     InvalidInput,
     LedgerError,
     NameTaken,
@@ -33,6 +34,7 @@ from ledger.errors import (
     PositionLimitReached,
     RosterFull,
     StaffLimit,
+    TooFewPlayers,
 )
 from ledger.rules.protocol import Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
@@ -179,3 +181,36 @@ def edition_buy(
 ) -> list[Problem]:
     """Whatever the edition adds (gold4's free re-roll of a single-list team): ``check_buy``."""
     return [Problem(NotAllowed, s) for s in ruleset.check_buy(team, players, item, count)]
+
+
+# --- firing, letting staff go, advancing -------------------------------------------------
+# An edition's own checks answer sentences, not codes: each keeps the code its command has
+# always refused with.
+
+
+def edition_fire(
+    ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
+) -> list[Problem]:
+    """BB2025: never below 11 players eligible for the next game, never a contracted star."""
+    return [Problem(TooFewPlayers, s) for s in ruleset.check_fire(team, players, player)]
+
+
+def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
+    """At least one, and no more than the team holds."""
+    if 1 <= count <= have:
+        return []
+    sentence = f"{team.name} have {have} x {item}; cannot let {count} go"
+    return [Problem(InvalidInput, sentence, have=have)]
+
+
+def edition_release(ruleset: Ruleset, team: TeamRow, item: str) -> list[Problem]:
+    """BB2025: team re-rolls stay on the roster once drafted."""
+    return [Problem(NotAllowed, s) for s in ruleset.check_release(team, item)]
+
+
+def edition_advancement(
+    ruleset: Ruleset, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
+) -> list[Problem]:
+    """The edition's advancement rules (SPP, categories, the dice)."""
+    found = ruleset.check_advancement(player, team, event)
+    return [Problem(InvalidAdvancement, s) for s in found]

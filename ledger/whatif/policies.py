@@ -31,9 +31,11 @@ from ledger.rules.problems import (
     Problem,
     edition_buy,
     edition_hire,
+    edition_release,
     gold_enough,
     held,
     item_room,
+    let_go,
     position_room,
     roster_room,
     sold,
@@ -282,14 +284,17 @@ class Policies:
         team = self.fold.team(e.team)
         item = self.target.sideline_items(team).get(e.item)
         have = held(team, e.item, item.counts_as if item else "staff")
-        problems = self.target.check_release(team, e.item)
-        if have <= 0 or problems:
-            reason = "; ".join(problems) or f"{team.name} hold no {e.item} in the replay"
-            self.diverge(e, "item", reason, "skip", "nothing let go", e.item)
+        short = let_go(team, e.item, have, e.count)
+        refused = edition_release(self.target, team, e.item)
+        if have <= 0 or refused:
+            reason = sentences(refused) or f"{team.name} hold no {e.item} in the replay"
+            first = (short or refused)[0]  # the command's first answer to the same release
+            self.diverge(e, "item", reason, "skip", "nothing let go", e.item, problem=first)
             return None
-        if have < e.count:
+        if short:
             reason = f"{team.name} hold {have} x {e.item} in the replay"
-            self.diverge(e, "item", reason, "buy-what-fits", f"let {have} go", e.item)
+            let = f"let {have} go"
+            self.diverge(e, "item", reason, "buy-what-fits", let, e.item, problem=short[0])
             return e.model_copy(update={"count": have})
         return e
 

@@ -1,11 +1,12 @@
-"""A command and a what-if replay answer the same hire or purchase with the same rule.
+"""A command and a what-if replay answer the same hire, purchase or release with one rule.
 
 Each case is a league log written under one edition whose last decision (a hire, a
-purchase) the target edition may not allow. It is replayed under the target: the replay's
-divergence for that decision names a problem code. The same decision, in the target's
-terms, is then asked of the command (``plan_hire``, ``plan_buy``) on the replay's own state
-just before it: the command refuses with the same code, or both let it through. A rule
-changed in one of them and not the other fails here.
+purchase, staff let go) the target edition may not allow. It is replayed under the
+target: the replay's divergence for that decision names a problem code. The same decision,
+in the target's terms, is then asked of the command (``plan_hire``, ``plan_buy``,
+``plan_release``) on the replay's own state just before it: the command refuses with the
+same code, or both let it through. A rule changed in one of them and not the other fails
+here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from ledger.application.context import Context
-from ledger.application.teams import plan_buy, plan_hire
+from ledger.application.teams import plan_buy, plan_hire, plan_release
 from ledger.domain import events as ev
 from ledger.domain.state import LeagueRow
 from ledger.domain.values import Purchase
@@ -53,6 +54,17 @@ def buy(item: str, count: int) -> Callable[[Book], ev.LedgerEvent]:
     def record(book: Book) -> ev.LedgerEvent:
         bought = Purchase(item=item, count=count, price=0)
         return book.record(ev.SidelinePurchased, team="t", purchases=(bought,))
+
+    return record
+
+
+def release(item: str, held: int, count: int) -> Callable[[Book], ev.LedgerEvent]:
+    """Buy ``held`` of an item (at its source price), then let ``count`` of them go."""
+
+    def record(book: Book) -> ev.LedgerEvent:
+        bought = Purchase(item=item, count=held, price=held * 60_000)
+        book.record(ev.SidelinePurchased, team="t", purchases=(bought,))
+        return book.record(ev.SidelineReleased, team="t", item=item, count=count)
 
     return record
 
@@ -117,6 +129,26 @@ CASES: dict[str, tuple[Case, str | None]] = {
         ),
         "not-allowed",
     ),
+    "a re-roll let go while drafting": (
+        Case("lrb6-zal", "bb2025", "chaos", ["beastman"] * 11, release("reroll", 2, 1), 120_000),
+        None,
+    ),
+    "more re-rolls let go than the replay's team holds": (
+        Case("lrb6-zal", "bb2025", "chaos", ["beastman"] * 11, release("reroll", 1, 2), 60_000),
+        "invalid-input",
+    ),
+    "a BB2025 re-roll let go after the draft": (
+        Case(
+            "lrb6-zal",
+            "bb2025",
+            "chaos",
+            ["beastman"] * 11,
+            release("reroll", 1, 1),
+            60_000,
+            played=True,
+        ),
+        "not-allowed",
+    ),
 }
 
 
@@ -149,10 +181,12 @@ def commanded(book: Book, decision: ev.LedgerEvent, target: str) -> str | None:
     try:
         if isinstance(decision, ev.PlayerHired):
             plan_hire(c, "t", decision.position, decision.name, None, star=decision.star)
-        else:
-            assert isinstance(decision, ev.SidelinePurchased)
+        elif isinstance(decision, ev.SidelinePurchased):
             [wanted] = decision.purchases
             plan_buy(c, "t", wanted.item, wanted.count)
+        else:
+            assert isinstance(decision, ev.SidelineReleased)
+            plan_release(c, "t", decision.item, decision.count)
     except LedgerError as refused:
         return refused.code
     return None
@@ -163,6 +197,6 @@ def test_the_command_and_the_replay_report_the_same_problem(case: Case, code: st
     book, decision = league(case)
     by_replay, translated = replayed(book, decision, case.target)
     assert translated is not None
-    assert isinstance(translated, ev.PlayerHired | ev.SidelinePurchased)
+    assert isinstance(translated, ev.PlayerHired | ev.SidelinePurchased | ev.SidelineReleased)
     by_command = commanded(book, translated, case.target)
     assert (by_replay, by_command) == (code, code)

@@ -1,4 +1,4 @@
-"""Each hiring and buying rule of ledger/rules/problems.py returns its problem, with its code.
+"""Each rule of ledger/rules/problems.py returns its problem, with its code.
 
 Given this team and these players, under this edition, a rule returns these problems
 (code and sentence) or none. The sentences are the ones ``ledger team hire`` and ``ledger
@@ -25,11 +25,15 @@ from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.rules.problems import (
     Problem,
+    edition_advancement,
     edition_buy,
+    edition_fire,
     edition_hire,
+    edition_release,
     gold_enough,
     held,
     item_room,
+    let_go,
     position_room,
     refuse,
     roster_room,
@@ -70,6 +74,11 @@ def hired(position: str, star: str | None = None) -> ev.PlayerHired:
     kind = "star" if star else "regular"
     fields = {"team": "reavers", "player": "p99", "name": "New", "position": position}
     return draft(ev.PlayerHired, {**fields, "kind": kind, "star": star, "price": 0})
+
+
+def advanced(skill: str) -> ev.PlayerAdvanced:
+    fields = {"team": "reavers", "player": "p1", "kind": "chosen_primary", "skill": skill}
+    return draft(ev.PlayerAdvanced, {**fields, "characteristic": None, "category": None})
 
 
 BLITZER = BB2025.position("human", "blitzer")
@@ -208,6 +217,51 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     (
         "gold4's free re-roll for a single-list team",
         lambda: edition_buy(GOLD4, REAVERS, players("lineman"), "free_reroll", 1),
+        [],
+    ),
+    (
+        "BB2025: never below 11 players eligible for the next game",
+        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 11), players("lineman")[0]),
+        [
+            (
+                "too-few-players",
+                "firing Lineman 1 would leave Reavers with 10 players eligible for the next game"
+                " (at least 11)",
+            )
+        ],
+    ),
+    (
+        "a twelfth player may go",
+        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 12), players("lineman")[0]),
+        [],
+    ),
+    (
+        "no more re-rolls let go than the team holds",
+        lambda: let_go(PLAYED, "reroll", 7, 8),
+        [("invalid-input", "Reavers have 7 x reroll; cannot let 8 go")],
+    ),
+    (
+        "nor none at all",
+        lambda: let_go(PLAYED, "reroll", 7, 0),
+        [("invalid-input", "Reavers have 7 x reroll; cannot let 0 go")],
+    ),
+    ("all of them", lambda: let_go(PLAYED, "reroll", 7, 7), []),
+    (
+        "BB2025 re-rolls stay once drafted",
+        lambda: edition_release(BB2025, PLAYED, "reroll"),
+        [("not-allowed", "BB2025 team re-rolls cannot be removed from the roster once drafted")],
+    ),
+    ("while drafting they may go", lambda: edition_release(BB2025, REAVERS, "reroll"), []),
+    (
+        "a chosen primary skill costs 6 SPP as a first advancement (BB2025)",
+        lambda: edition_advancement(BB2025, players("lineman")[0], PLAYED, advanced("block")),
+        [("invalid-advancement", "Lineman 1 has 0 SPP; chosen primary costs 6 as advancement 1")],
+    ),
+    (
+        "with 6 SPP he may",
+        lambda: edition_advancement(
+            BB2025, players("lineman")[0].model_copy(update={"spp": 6}), PLAYED, advanced("block")
+        ),
         [],
     ),
 ]
