@@ -314,7 +314,7 @@ def test_a_coach_signs_the_hireling_who_keeps_his_spp(
     name = str(chosen.hireling["name"])
     match_page = page(client, f"{HOME}/matches/{MATCH}")
     path = f"{HOME}/teams/reavers/sign/{MATCH}/h1"
-    assert f'<a class="sign" href="{path}">Sign him</a>' in match_page
+    assert f'<a class="sign" href="{path}" aria-label="Sign {name}">Sign him</a>' in match_page
     form = html.unescape(page(client, path))
     assert f"earned {chosen.spp} SPP" in " ".join(re.sub(r"<[^>]+>", "", form).split())
     assert f"the edition asks {chosen.signing:,} to sign him" in re.sub(r"<[^>]+>", "", form)
