@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ledger.domain.values import Effect
 
 SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
 """Skill categories: Agility, Devious (BB2025), General, Mutation (Physical in 3rd/4th
@@ -26,6 +28,32 @@ edition), Passing, Strength, Trait (4th edition traits)."""
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Range(Frozen):
+    """A closed range of a roll, a rating or a number of fans: ``{from: 11, to: 20}``."""
+
+    start: int = Field(alias="from")
+    end: int = Field(alias="to")
+
+    def holds(self, value: int) -> bool:
+        return self.start <= value <= self.end
+
+
+class Band(Range):
+    """A range of a die roll and what it means: ``{from: 7, to: 9, outcome: ...}``, with
+    its effects (``effect: -av`` is written for one)."""
+
+    outcome: str
+    effects: tuple[Effect, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_effect(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "effect" in data:
+            data = {**data, "effects": (data["effect"],)}
+            del data["effect"]
+        return data
 
 
 class Position(Frozen):

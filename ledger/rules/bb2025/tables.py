@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
-
-from ledger.domain.values import Characteristic, Effect
-from ledger.rules.schema import Frozen, SkillList, load_yaml
+from ledger.domain.values import Characteristic
+from ledger.rules.schema import Band, Frozen, SkillList, load_yaml
 
 DATA = Path(__file__).parent / "data"
 
@@ -22,23 +20,6 @@ class AdvancementCosts(Frozen):
     chosen_primary: int
     chosen_secondary: int
     characteristic: int
-
-
-class Band(Frozen):
-    """A range of a die roll and what it means: ``{from: 7, to: 9, outcome: ...}``."""
-
-    start: int = Field(alias="from")
-    end: int = Field(alias="to")
-    outcome: str
-    effects: tuple[Effect, ...] = ()
-
-    @model_validator(mode="before")
-    @classmethod
-    def _single_effect(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "effect" in data:
-            data = {**data, "effects": (data["effect"],)}
-            del data["effect"]
-        return data
 
 
 class Winnings(Frozen):

@@ -20,19 +20,10 @@ from pathlib import Path
 
 from pydantic import Field, model_validator
 
-from ledger.domain.values import Characteristic, Effect
-from ledger.rules.schema import Frozen, Skill, StarPlayer, load_yaml
+from ledger.domain.values import Characteristic
+from ledger.rules.schema import Band, Frozen, Skill, StarPlayer, load_yaml
 
 DATA = Path(__file__).parent / "data"
-
-
-class Band(Frozen):
-    """A range of a die roll and what it means: ``{from: 4, to: 5, outcome: ...}``."""
-
-    start: int = Field(alias="from")
-    end: int = Field(alias="to")
-    outcome: str
-    effects: tuple[Effect, ...] = ()
 
 
 class Level(Frozen):

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from ledger.domain.values import Characteristic, Effect
+from ledger.domain.values import Characteristic
+from ledger.rules import schema
 from ledger.rules.schema import Frozen, Inducement, SkillCategory, SkillList, load_yaml
 
 DATA = Path(__file__).parent / "data"
@@ -26,28 +27,9 @@ DATA = Path(__file__).parent / "data"
 Result = Literal["win", "draw", "loss"]
 
 
-class Range(Frozen):
-    """A closed range of a roll, a rating or a number of fans: ``{from: 11, to: 20}``."""
-
-    start: int = Field(alias="from")
-    end: int = Field(alias="to")
-
-    def holds(self, value: int) -> bool:
-        return self.start <= value <= self.end
-
-
-class Band(Range):
-    outcome: str
+class Band(schema.Band):
     name: str = ""
-    effects: tuple[Effect, ...] = ()
-
-    @model_validator(mode="before")
-    @classmethod
-    def _single_effect(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "effect" in data:
-            data = {**data, "effects": (data["effect"],)}
-            del data["effect"]
-        return data
+    """The result's name as the book prints it (the Casualty Table's 'Smashed Hand')."""
 
 
 class SppLevel(Frozen):

@@ -18,8 +18,8 @@ from typing import Literal
 from pydantic import model_validator
 
 from ledger.rules.lrb6 import tables as lrb6
-from ledger.rules.lrb6.tables import Band, Range, Staff, StarRoll, ValueModifiers
-from ledger.rules.schema import Frozen, load_yaml
+from ledger.rules.lrb6.tables import Band, Staff, StarRoll, ValueModifiers
+from ledger.rules.schema import Frozen, Range, load_yaml
 
 DATA = Path(__file__).parent / "data"
 
