@@ -228,7 +228,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         names=names,
         players=found.player_names(ids),
         hired=hireling_sheets(found.queries, row, event) if event is not None else [],
-        signed=reads.signed_hirelings(ledger, found, row),
+        signed=pages_sign.signed_hirelings(ledger, found, row),
         may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
         hired_source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
         history=found.queries.history(f"match:{match}"),

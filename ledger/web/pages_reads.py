@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass, replace
-from typing import Any
 
 import orjson
 
@@ -214,39 +213,6 @@ def recorded_match(ledger: LeagueLedger, league: League, seq: int) -> ev.MatchRe
         return None
     event = ledger.mapper.to_domain_event(found[0])
     return event if isinstance(event, ev.MatchRecorded) else None
-
-
-def signed_hirelings(ledger: LeagueLedger, league: League, row: MatchRow) -> dict[str, str]:
-    """The match's hirelings their team signed after it, by hireling id: the player each
-    became (a ``PlayerHired`` naming the hireling and the match)."""
-    if row.recorded_seq is None:
-        return {}
-    signed = {h: signed_as(ledger, league, row, h, kept) for h, kept in row.hirelings.items()}
-    return {h: player for h, player in signed.items() if player is not None}
-
-
-def signed_as(
-    ledger: LeagueLedger, league: League, row: MatchRow, hireling: str, kept: dict[str, Any]
-) -> str | None:
-    """Only the team's later hires whose summary names him are read from the log; any
-    later hire may be his (seed 000 rule 3k: "after the game (or later during the season)")."""
-    for ref in league.queries.history(f"team:{kept.get('team', '')}"):
-        named = str(kept.get("name", "")) in ref.summary
-        if ref.event_type != "PlayerHired" or ref.voided or ref.seq < (row.recorded_seq or 0):
-            continue
-        hired = read_event(ledger, league, ref.seq) if named else None
-        if isinstance(hired, ev.PlayerHired) and (hired.from_match, hired.hireling) == (
-            row.match_id,
-            hireling,
-        ):
-            return hired.player
-    return None
-
-
-def read_event(ledger: LeagueLedger, league: League, seq: int) -> ev.LedgerEvent | None:
-    stored = ledger.recorder.select_events(league_id(league.slug), gt=seq - 1, lte=seq, limit=1)
-    event = ledger.mapper.to_domain_event(stored[0]) if stored else None
-    return event if isinstance(event, ev.LedgerEvent) else None
 
 
 def match_lines(league: League, match: str) -> list[PlayerGameLine]:

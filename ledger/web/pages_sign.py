@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
+from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError, UnknownPlayer
 from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_position
@@ -43,6 +44,39 @@ router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 SIGN_FIELDS = {"name-taken": "number", "invalid-input": "form"}
 PATH = "/leagues/{league}/teams/{team}/sign/{match}/{hireling}"
+
+
+def signed_hirelings(ledger: LeagueLedger, league: reads.League, row: MatchRow) -> dict[str, str]:
+    """The match's hirelings their team signed after it, by hireling id: the player each
+    became (a ``PlayerHired`` naming the hireling and the match)."""
+    if row.recorded_seq is None:
+        return {}
+    signed = {h: signed_as(ledger, league, row, h, kept) for h, kept in row.hirelings.items()}
+    return {h: player for h, player in signed.items() if player is not None}
+
+
+def signed_as(
+    ledger: LeagueLedger, league: reads.League, row: MatchRow, hireling: str, kept: dict[str, Any]
+) -> str | None:
+    """Only the team's later hires whose summary names him are read from the log; any
+    later hire may be his (seed 000 rule 3k: "after the game (or later during the season)")."""
+    for ref in league.queries.history(f"team:{kept.get('team', '')}"):
+        named = str(kept.get("name", "")) in ref.summary
+        if ref.event_type != "PlayerHired" or ref.voided or ref.seq < (row.recorded_seq or 0):
+            continue
+        hired = read_event(ledger, league, ref.seq) if named else None
+        if isinstance(hired, ev.PlayerHired) and (hired.from_match, hired.hireling) == (
+            row.match_id,
+            hireling,
+        ):
+            return hired.player
+    return None
+
+
+def read_event(ledger: LeagueLedger, league: reads.League, seq: int) -> ev.LedgerEvent | None:
+    stored = ledger.recorder.select_events(league_id(league.slug), gt=seq - 1, lte=seq, limit=1)
+    event = ledger.mapper.to_domain_event(stored[0]) if stored else None
+    return event if isinstance(event, ev.LedgerEvent) else None
 
 
 def played(league: reads.League, team: str, match: str, hireling: str) -> dict[str, Any]:
