@@ -248,7 +248,8 @@ def test_the_report_forms_casualty_rolls_are_the_editions_own(
     )
     assert reply.status_code == 303, re.findall(r'class="problem"[^>]*>(.*?)</p>', reply.text)
     shown_report = page(client, reply.headers["location"])
-    assert "Thorin Oakbeard by Griff Junior" in shown_report
+    entered = ", ".join(f"{p.replace('_', ' ')} {text}" for p, text in rolled.items())
+    assert f"Thorin Oakbeard by Griff Junior (block, {entered})" in shown_report
 
 
 def test_a_star_hireling_is_picked_from_the_editions_stars(
