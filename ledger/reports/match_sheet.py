@@ -247,7 +247,7 @@ HIRELING_SPP_SOURCES = {
     "bb2025": "Blood Bowl 2025 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
     "bb2020": "Blood Bowl 2020 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
     "lrb6-zal": "ZAL Season 5, rules 3k and 8a",
-    "lrb6": "the Journeyman rule as ZAL Season 5 rule 8a states it for LRB6",
+    "lrb6": "LRB6 as ZAL Season 5 rules 3k and 8a state it",
     "dz3": "OBERWALD 'Freebooters'",
     "gold4": "3rd edition freebooters, as OBERWALD 'Freebooters' rules them",
 }

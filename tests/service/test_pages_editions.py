@@ -65,7 +65,7 @@ EDITIONS = {
         {"id": "h1", "name": "Jo Journey", "kind": "journeyman", "position": "lineman"},
         "journeyman: Lineman",
         3 + 1,
-        "the Journeyman rule as ZAL Season 5 rule 8a states it for LRB6",
+        "LRB6 as ZAL Season 5 rules 3k and 8a state it",
         "Lineman",
         50_000,  # the Lineman's list price
     ),
