@@ -317,7 +317,9 @@ class ReadModels:
         leagues enough to share (ledger/projections/parallel.py), else in this one."""
         self.rulesets.clear()
         with (
-            tempfile.TemporaryDirectory(prefix="ledger-rebuild-") as folder,
+            tempfile.TemporaryDirectory(
+                prefix="ledger-rebuild-", dir=scratch(self.engine)
+            ) as folder,
             self.engine.connect() as conn,
         ):
             shares = self.shares(conn, source, corrections, faults, Path(folder))
@@ -480,6 +482,16 @@ class LogFolded:
     position: int
     files: list[Path]
     workers: list[parallel.Folded] = field(default_factory=list)
+
+
+def scratch(engine: Engine) -> str | None:
+    """Where a rebuild's files go: beside a SQLite database (the disk that holds its read
+    models has room for them; the system's temporary folder may be memory), else the
+    system's temporary folder."""
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return str(Path(database).resolve().parent)
 
 
 def write_memory(conn: Connection, memory: MemoryStore) -> None:
