@@ -184,7 +184,8 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     "dice",
     multiple=True,
     metavar="PURPOSE=VALUES",
-    help="A roll made for it, e.g. characteristic=7 (a D8; a D16 in bb2020) or skill=3,5.",
+    help="A roll made for it, e.g. characteristic=7 (the edition's die: a D8 in bb2025,"
+    " a D16 in bb2020), random_skill=3,5 (a Skill Table roll) or star_roll=4,4.",
 )
 @click.option(
     "--roll",
@@ -212,10 +213,10 @@ def advance(
 ) -> None:
     """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
-    shapes = {**DICE_OF_PURPOSE, **league_ruleset(session).advancement_dice}
+    shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
     if roll_it:
-        rolls += ledger_rolls(kind, rolls, player, shapes["characteristic"])
+        rolls += ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6"))
     session.ledger().advance_player(
         session.league(),
         team_id,
@@ -235,7 +236,7 @@ def advance(
 
 
 def ledger_rolls(
-    kind: str, given: tuple[DiceRoll, ...], player: str, die: str = "D8"
+    kind: str, given: tuple[DiceRoll, ...], player: str, die: str
 ) -> tuple[DiceRoll, ...]:
     """The dice an advancement needs that were not given: the characteristic die (``die``:
     the edition's), the two Skill Table rolls of a random skill."""
@@ -250,10 +251,9 @@ def ledger_rolls(
     return rolled
 
 
-DICE_OF_PURPOSE = {"characteristic": "D8", "skill": "D6"}
-
-
-def parse_roll(entry: str, shapes: Mapping[str, str] = DICE_OF_PURPOSE) -> DiceRoll:
+def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:
+    """PURPOSE=VALUES as a roll of the die ``shapes`` names for the purpose (D6 if none):
+    ``characteristic=14`` is a D16 in bb2020, ``random_skill=3,5`` two D6."""
     purpose, _, raw = entry.partition("=")
     values = die_values(raw, entry)
     if not values:

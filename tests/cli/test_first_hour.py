@@ -98,11 +98,16 @@ def test_the_injured_players_history_names_his_injury(outputs: dict[str, Outcome
     assert "lasting injury (misses the next game, -1 AV)" in history
 
 
-def test_every_die_purpose_of_the_editions_is_documented() -> None:
+def documented_purposes() -> set[str]:
+    """The purposes docs/match-report.md lists under 'Every die, by purpose'."""
     text = (DOCS / "match-report.md").read_text(encoding="utf-8")
     section = text[text.index("### Every die, by purpose") :]
     first_cells = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
-    documented = {name for cell in first_cells for name in re.findall(r"`([^`]+)`", cell)}
+    return {name for cell in first_cells for name in re.findall(r"`([^`]+)`", cell)}
+
+
+def test_every_die_purpose_of_the_editions_is_documented() -> None:
+    documented = documented_purposes()
     for cls in RULESETS:
         for purpose in cls.casualty_dice:
             assert purpose in documented, (cls.id, purpose)
@@ -119,6 +124,15 @@ def test_every_edition_has_its_dice_in_the_match_report_guide() -> None:
     section = text[text.index("### Every die, by purpose") :]
     headed = set(re.findall(r"^\*\*([a-z0-9-]+)\*\*$", section, flags=re.MULTILINE))
     assert headed == {cls.id for cls in RULESETS}
+
+
+def test_the_advance_help_gives_dice_under_purposes_the_rules_read() -> None:
+    """Its examples are purposes of the guide's dice tables ('skill=3,5' was read by no
+    rule: a random skill's rolls are 'random_skill')."""
+    shown = " ".join(run_argv(["ledger", "team", "advance", "--help"]).out.split())
+    examples = re.findall(r"\b([a-z_]+)=\d", shown.split("--die PURPOSE=VALUES")[1])
+    assert examples
+    assert set(examples) <= documented_purposes(), examples
 
 
 def test_a_close_without_its_dice_names_them_all(outputs: dict[str, Outcome]) -> None:
