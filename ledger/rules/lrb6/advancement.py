@@ -104,10 +104,16 @@ def result(
 
 
 def due_problems(
-    t: RollTables, player: PlayerRow, position: Position | None, event: PlayerAdvanced
+    t: RollTables,
+    player: PlayerRow,
+    position: Position | None,
+    event: PlayerAdvanced,
+    cite: str = "LRB6 p.26",
 ) -> list[str]:
+    """Whether a Star Player Roll is due; ``cite`` is the rule as the league's edition
+    states it (ZAL 17 for lrb6-zal)."""
     if event.kind != ROLL:
-        return ["LRB6 players improve by Star Player Rolls: use kind star_roll (LRB6 p.26)"]
+        return [f"players improve by Star Player Rolls: use kind star_roll ({cite})"]
     if player.status != "active" or player.kind == "star" or position is None:
         return [f"{player.name} takes no Star Player Rolls ({player.status}, {player.kind})"]
     if rolls_due(t, player) < 1:
