@@ -82,6 +82,8 @@ SETTLED_STATUS: dict[type[Record], frozenset[str]] = {
 BATCH = 2000
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 5000
+ABSENT = 20_000
+"""Keys known to be absent that are remembered at most (then forgotten all at once)."""
 
 
 class SettledFile:
@@ -97,6 +99,10 @@ class SettledFile:
         self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
             kind: {} for kind in SETTLED_KINDS
         }
+        self.absent: set[tuple[type[Record], tuple[Any, ...]]] = set()
+        """Keys asked for and not found (a match's journeymen, named in its history line,
+        are never players): asked again, memory answers first, and a record that settles
+        later leaves this set."""
         self.closed: set[tuple[str, int]] = set()
         """The closed seasons (league, season): their standings are settled."""
         self.waiting = 0
@@ -135,7 +141,9 @@ class SettledFile:
         return (where["league_id"], where["season"]) in self.closed
 
     def put(self, record: Record) -> None:
-        self.pending[type(record)][record.key_values()] = record
+        kind, key = type(record), record.key_values()
+        self.pending[kind][key] = record
+        self.absent.discard((kind, key))
         self.waiting += 1
         if self.waiting >= BATCH:
             self.flush()
@@ -144,8 +152,15 @@ class SettledFile:
         waiting = self.pending[kind].get(key)
         if waiting is not None:
             return waiting  # type: ignore[return-value]
+        if (kind, key) in self.absent:
+            return None
         found = self.fetch(kind, kind.key, key)
-        return found[0] if found else None
+        if found:
+            return found[0]
+        if len(self.absent) >= ABSENT:
+            self.absent.clear()
+        self.absent.add((kind, key))
+        return None
 
     def select(self, kind: type[R], where: dict[str, Any]) -> list[R]:
         self.flush()
