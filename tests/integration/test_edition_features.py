@@ -1,6 +1,8 @@
 """A command for an optional mechanic is refused, naming the mechanic, exactly in the
 editions without it (``Ruleset.features``): temporary retirement (BB2020/2025), bounties
-(ZAL 21), long-term star contracts (Spike! 2021, under bb2020 and bb2025)."""
+(ZAL 21), long-term star contracts (Spike! 2021, under bb2020 and bb2025), the off-season
+re-draft (BB2020/2025), special play cards (ZAL 8d), inducements (BB2020/2025, LRB6) and
+appearance fees (4th edition)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,24 @@ COMMANDS: dict[Feature, tuple[Command, str]] = {
         lambda ledger, player: ledger.order_star_draft("facts", by="tester"),
         "leagues have no long-term star contracts",
     ),
+    Feature.REDRAFT: (
+        lambda ledger, player: ledger.redraft("facts", "t1", by="tester"),
+        "leagues have no off-season re-drafts",
+    ),
+    Feature.CARDS: (
+        lambda ledger, player: ledger.play_card("facts", "t1", "bankruptcy", by="tester"),
+        "leagues have no special play cards",
+    ),
+    Feature.INDUCEMENTS: (
+        lambda ledger, player: ledger.buy_inducements("facts", "m1", "t1", {}, by="tester"),
+        "leagues buy no inducements",
+    ),
+    Feature.APPEARANCE_FEES: (
+        lambda ledger, player: ledger.pay_appearance_fees(
+            "facts", "m1", "t1", [player], by="tester"
+        ),
+        "leagues have no appearance fees",
+    ),
 }
 
 
@@ -54,3 +74,7 @@ def test_a_mechanic_the_edition_lacks_is_refused_by_name(
     for feature, (command, missing) in COMMANDS.items():
         refused = refusal(sqlite_ledger, command, players[0])
         assert (missing in refused) is (feature not in ruleset.features), (feature, refused)
+
+
+def test_every_optional_mechanic_has_its_command_here() -> None:
+    assert set(COMMANDS) == set(Feature)
