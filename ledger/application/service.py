@@ -11,6 +11,7 @@ times; then it is refused. Nothing is ever written by a command that raised.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, ClassVar
@@ -66,8 +67,8 @@ class LeagueLedger(Application[UUID]):
         """Where the ledger's own dice come from (``--roll``); seeded for synthetic leagues."""
         self.conflicts = 0
         """Saves refused by a concurrent writer and retried (for tests and benchmarks)."""
-        self.unit: UnitOfWork | None = None
-        """The unit of work the commands now run in (``atomic``), if any."""
+        self.local = threading.local()
+        """What belongs to the thread running a command (see ``unit``)."""
         self.actor: Actor | None = None
         """Who the commands now run for (``acting``): their events record its account."""
 
@@ -112,6 +113,19 @@ class LeagueLedger(Application[UUID]):
 
     def lost_a_race(self) -> None:
         self.conflicts += 1
+
+    @property
+    def unit(self) -> UnitOfWork | None:
+        """The unit of work this thread's commands now run in (``atomic``), if any. A unit
+        belongs to the thread that opened it: the service reads on other threads while a
+        write runs, and they must see the stored read models (through connections of their
+        own), not the write's rehearsal."""
+        unit: UnitOfWork | None = getattr(self.local, "unit", None)
+        return unit
+
+    @unit.setter
+    def unit(self, unit: UnitOfWork | None) -> None:
+        self.local.unit = unit
 
     @contextmanager
     def acting(self, actor: Actor) -> Iterator[None]:

@@ -23,7 +23,14 @@ from ledger.application.unit import UnitOfWork, log_at
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
-from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, LeagueRow, PlayerRow, Record
+from ledger.domain.state import (
+    ENTITY_RECORDS,
+    LINE_RECORDS,
+    LeagueRow,
+    PlayerRow,
+    Record,
+    TeamRow,
+)
 from ledger.projections.sql import SqlStore, shape_of, table_of
 from tests.support import report, two_team_league
 
@@ -203,3 +210,30 @@ def test_a_league_row_that_does_not_say_where_the_log_stands_loads_the_log(
     ledger.record_match("test", report(GAME), by="t")
     events = list(ledger.source.league_events(str(league_id("test"))))
     assert events[-1].prev_hash == events[-2].hash
+
+
+def test_another_thread_reads_the_stored_books_while_a_command_is_rehearsed(
+    ledger: LeagueLedger,
+) -> None:
+    """The service reads on other threads while a write runs: they must see the stored
+    read models through their own connections, never the write's rehearsal (nor the
+    connection it reads through)."""
+    two_team_league(ledger)
+    league = str(league_id("test"))
+    before = ledger.view().get(TeamRow, league, "rats")
+    assert before is not None
+    seen: list[int] = []
+    with ledger.atomic():
+        ledger.buy("test", "rats", "reroll", by="t")
+        rehearsed = ledger.view().get(TeamRow, league, "rats")
+        assert rehearsed is not None
+        assert rehearsed.rerolls == before.rerolls + 1
+
+        def read() -> None:
+            found = ledger.view().get(TeamRow, league, "rats")
+            seen.append(found.rerolls if found else -1)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=30)
+    assert seen == [before.rerolls]
