@@ -18,9 +18,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ledger.application import submissions
-from ledger.domain.state import MatchRow, SubmissionRow, TeamRow
+from ledger.application.service import LeagueLedger
+from ledger.domain.events import MatchRecorded
+from ledger.domain.state import EventRef, MatchRow, SubmissionRow, TeamRow
 from ledger.errors import UnknownTeam
-from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_sheets
+from ledger.reports.match_sheet import (
+    HIRELING_SPP_SOURCES,
+    corrections_of,
+    hireling_sheets,
+    read_report,
+)
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import (
@@ -208,7 +215,8 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
     row = reads.match_row(found, match)
-    event = reads.recorded_match(ledger, found, row.recorded_seq) if row.recorded_seq else None
+    history = found.queries.history(f"match:{match}")
+    event, amended_by = report_as_held(ledger, found, row, history)
     lines = reads.match_lines(found, match)
     ids = {line.player_id for line in lines}
     if event is not None:
@@ -224,6 +232,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         league=found,
         match=row,
         event=event,
+        amended_by=amended_by,
         lines=lines,
         names=names,
         players=found.player_names(ids),
@@ -231,11 +240,27 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         signed=pages_sign.signed_hirelings(ledger, found, row),
         may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
         hired_source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
-        history=found.queries.history(f"match:{match}"),
+        history=history,
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
         may_correct=row.status == "played" and may(who(request), found.row, "correct"),
         closable=closable(request, found, row),
     )
+
+
+def report_as_held(
+    ledger: LeagueLedger, league: reads.League, row: MatchRow, history: list[EventRef]
+) -> tuple[MatchRecorded | None, int | None]:
+    """The recorded report as the fold reads it, its latest amendment applied (as ``ledger
+    match show`` shows it: the game lines beside it are the amended game's), and the event
+    that amended it; None for a report the read models pass over as a fault."""
+    seq = row.recorded_seq
+    if seq is None or reads.recorded_match(ledger, league, seq) is None:
+        return None, None
+    corrections = corrections_of(history, {seq})
+    amendments = [c.seq for c in corrections if c.target == seq]
+    report = read_report(ledger, league.queries, seq, corrections)
+    amended = amendments and report is not None and row.status == "played"  # not a void
+    return report, amendments[-1] if amended else None
 
 
 def closable(request: Request, league: reads.League, row: MatchRow) -> list[str]:

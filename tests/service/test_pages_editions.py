@@ -24,7 +24,10 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from ledger.application.reports import MatchReport
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.log import league_id
+from ledger.domain.state import MatchRow
 from ledger.rules import find_ruleset
 from ledger.web.app import create_app
 from ledger.web.demo import demo_accounts
@@ -337,3 +340,30 @@ def test_the_other_coach_may_not_sign_the_hireling(client: TestClient) -> None:
     assert "Sign him" not in page(client, f"{HOME}/matches/{MATCH}")
     refused = client.get(f"{HOME}/teams/reavers/sign/{MATCH}/h1")
     assert refused.status_code == 403
+
+
+def test_an_amended_report_is_shown_as_amended_beside_its_game_lines(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    """The commissioner amends the game: the hireling passed twice and did not score. The
+    report on the page is the amended one, as its SPP are (2 completions: 2 SPP)."""
+    _, chosen = edition
+    service = client.app.state.service  # type: ignore[attr-defined]
+    ledger = service.ledger
+    row = ledger.view().get(MatchRow, str(league_id(LEAGUE)), MATCH)
+    assert row is not None
+    assert row.recorded_seq is not None
+    amended = report(chosen)
+    amended["home"]["players"][0] = {"player": "h1", "comp": 2}  # type: ignore[index]
+    with service.writing:
+        ledger.correct_match(
+            LEAGUE,
+            row.recorded_seq,
+            MatchReport.model_validate(amended),
+            by="commissioner",
+            reason="he passed twice and did not score",
+        )
+    text = page(client, f"{HOME}/matches/{MATCH}")
+    assert re.search(r"As amended by <a href=\"#corrections\">event \d+</a>", text)
+    assert hireling_row(text, str(chosen.hireling["name"]))[1:] == ["0", "2", "0", "0", "2"]
+    assert "Reikland Reavers: 0 TD" in text
