@@ -1,7 +1,9 @@
 """Commands about teams and their players: register, hire, fire, buy, advance.
 
 Each ``plan_*`` function validates against the league's state and ruleset and returns the
-facts to append; it raises a ``LedgerError`` (and so writes nothing) on any violation.
+facts to append; it raises a ``LedgerError`` (and so writes nothing) on any violation. The
+rules a what-if replay also applies (hiring, buying, letting staff go) are the functions of
+``ledger.rules.problems``: a command raises the first problem they return (``refuse``).
 """
 
 from __future__ import annotations
