@@ -16,7 +16,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import print_json, say, table
 from ledger.application.access import Membership
-from ledger.application.accounts import Accounts
+from ledger.application.accounts import Accounts, check_password
 from ledger.errors import InvalidInput
 
 
@@ -58,6 +58,8 @@ def add(
 ) -> None:
     """Add the account NAME (or grant a role to an existing one) with a password."""
     password = read_password(password_stdin, prompt=True)
+    if password is not None:
+        check_password(password)  # before anything is written: a refused add writes nothing
     ledger = session.ledger()
     accounts = Accounts(ledger)
     with ledger.atomic():
