@@ -34,6 +34,7 @@ def league_info(queries: Queries) -> LeagueInfo:
         rating_key=ruleset.rating_key,
         rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
         characteristic_targets=ruleset.characteristic_targets,
+        rating_in_gold=ruleset.rating_in_gold,
     )
 
 

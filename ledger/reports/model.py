@@ -33,6 +33,9 @@ class LeagueInfo(Part):
     value_labels: dict[str, str] = Field(description="Team figures by key, e.g. tv -> TV.")
     rating_key: str = Field(description="The headline team figure (tv for BB2025, tr before).")
     rating_label: str
+    rating_in_gold: bool = Field(
+        default=True, description="The headline figure is gold (TV), not points (TR)."
+    )
     characteristic_targets: bool = Field(
         description="AG, PA and AV are targets (3+) rather than plain numbers."
     )

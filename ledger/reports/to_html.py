@@ -98,7 +98,7 @@ def figure_charts(report: SeasonReport) -> list[Drawings]:
             f"{label} over the season",
             f"Each team's {label} at each of its games, from its first, and at the end of"
             " the season.",
-            f"{label} (gold pieces)",
+            f"{label} ({'gold pieces' if report.league.rating_in_gold else 'points'})",
         ),
         draw(
             "treasury",

@@ -70,6 +70,7 @@ class BaseRuleset:
     Options: ClassVar[type[BaseModel]] = NoOptions
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
+    rating_in_gold: ClassVar[bool] = True
     features: ClassVar[frozenset[Feature]] = frozenset()
     characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}

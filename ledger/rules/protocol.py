@@ -114,6 +114,8 @@ class Ruleset(Protocol):
     value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: ClassVar[str]
+    rating_in_gold: ClassVar[bool]
+    """Whether the headline figure is gold (a team value) or points (a Team Rating)."""
     data_dir: ClassVar[Path]
     """Where the edition's data files live (team lists, skills, stars, tables)."""
     options: BaseModel

@@ -27,6 +27,7 @@ from ledger.reports.positions import RunningTable
 from ledger.reports.seasons import END, Window, season_windows
 from ledger.reports.service import make_report, queries_of
 from ledger.reports.sources import read_sources
+from ledger.reports.to_html import figure_charts
 from ledger.reports.whatif import Comparison, comparison_for
 
 DEMO = "demo"
@@ -400,3 +401,17 @@ def test_a_past_season_closes_where_the_next_one_opens(sqlite_ledger: LeagueLedg
     assert "Late Signing" not in [p.name for p in reavers[0].players]
     assert "Late Signing" in [p.name for p in reavers[1].players]
     assert first.season.last_event < second.season.first_event
+
+
+@pytest.mark.parametrize(("in_gold", "axis"), [(True, "TV (gold pieces)"), (False, "TR (points)")])
+def test_the_rating_chart_says_whether_its_figure_is_gold_or_points(
+    demo_report: SeasonReport, in_gold: bool, axis: str
+) -> None:
+    """A Team Rating (gold4, dz3, lrb6-zal) is points, not gold (the ruleset says which)."""
+    league = demo_report.league.model_copy(
+        update={"rating_in_gold": in_gold, "rating_label": axis.split()[0]}
+    )
+    charts = figure_charts(demo_report.model_copy(update={"league": league}))
+    drawn = str(charts[0])
+    assert axis in drawn
+    assert ("gold pieces" in drawn) == in_gold

@@ -4,6 +4,9 @@ instead of comparing ids: given an edition, expect these facts.
 - Characteristic targets: Blood Bowl 2020 (Season 2) and 2025 print Agility, Passing and
   Armour as the roll needed (AG 3+, PA 4+, AV 9+); LRB6, ZAL, 4th and 3rd edition print
   them as plain numbers (AG 3, AV 8), as each book's team lists do.
+- The headline figure in gold or in points: Team Value (BB2020/2025, LRB6) is gold; a
+  Team Rating (ZAL 1, 4th edition's 'Team Ratings', 3rd edition's Spike! system, see
+  ../shared/seeds/README.md) is points: value / 10,000 plus SPP / 5.
 - Optional mechanics (``Ruleset.features``): which commands an edition has at all.
 - The casualty dice a report gives: BB2020/2025 a D16 then a D6 for a Lasting Injury
   (Casualty Table and Lasting Injury Table); LRB6 and ZAL a D68 (Competition Rules p.25);
@@ -28,6 +31,15 @@ CHARACTERISTIC_TARGETS = {
     "bb2025": True,
     "bb2020": True,
     "lrb6": False,
+    "lrb6-zal": False,
+    "gold4": False,
+    "dz3": False,
+}
+
+RATING_IN_GOLD = {
+    "bb2025": True,
+    "bb2020": True,
+    "lrb6": True,
     "lrb6-zal": False,
     "gold4": False,
     "dz3": False,
@@ -62,7 +74,7 @@ CASUALTY_DICE = {
 }
 
 
-@pytest.mark.parametrize("table", [CHARACTERISTIC_TARGETS, FEATURES, CASUALTY_DICE])
+@pytest.mark.parametrize("table", [CHARACTERISTIC_TARGETS, RATING_IN_GOLD, FEATURES, CASUALTY_DICE])
 def test_every_registered_edition_has_its_facts_written_down(table: dict[str, object]) -> None:
     assert set(table) == set(REGISTRY)
 
@@ -90,3 +102,11 @@ def test_a_casualty_is_reported_with_the_edition_dice(
     ruleset_id: str, dice: dict[str, str]
 ) -> None:
     assert dict(find_ruleset(ruleset_id).casualty_dice) == dice
+
+
+@pytest.mark.parametrize(("ruleset_id", "in_gold"), RATING_IN_GOLD.items())
+def test_the_season_report_knows_whether_the_rating_is_gold(ruleset_id: str, in_gold: bool) -> None:
+    book = Book(ruleset_id)
+    state = book.fold()
+    queries = Queries.over(state, book.league(state), book.ruleset)
+    assert league_info(queries).rating_in_gold is in_gold
