@@ -298,7 +298,7 @@ class UnitOfWork:
         if refolded or not self.ledger.read_models.commit_rehearsal(
             self.ledger.source, self.store, ids
         ):
-            self.ledger.catch_up()  # others' events came between: fold ours after them
+            self.ledger.catch_up()  # refolded, or others' events came between ours
         return events
 
     def try_writing(self) -> None:
