@@ -33,6 +33,7 @@ from ledger.rules.problems import (
     held,
     item_room,
     let_go,
+    not_below_nothing,
     position_room,
     refuse,
     roster_room,
@@ -197,11 +198,7 @@ def plan_adjust(c: Context, team_id: str, amount: int, reason: str | None) -> li
     team = active_team(c, team_id)
     if not reason:
         raise InvalidInput("a treasury adjustment needs a reason (--reason)")
-    if team.treasury + amount < 0:
-        raise InsufficientTreasury(
-            f"{team.name} have {gold(team.treasury)}; an adjustment of"
-            f" {gold(amount)} would leave the treasury negative"
-        )
+    refuse(not_below_nothing(team, amount))
     return [(ev.TreasuryAdjusted, {"team": team_id, "amount": amount})]
 
 

@@ -141,6 +141,17 @@ def gold_enough(team: TeamRow, price: int, what: str, treasury: int | None = Non
     return [Problem(InsufficientTreasury, sentence, have=held, price=price)]
 
 
+def not_below_nothing(team: TeamRow, amount: int) -> list[Problem]:
+    """A treasury adjustment (a fine) never leaves the treasury negative."""
+    if team.treasury + amount >= 0:
+        return []
+    sentence = (
+        f"{team.name} have {gold(team.treasury)}; an adjustment of"
+        f" {gold(amount)} would leave the treasury negative"
+    )
+    return [Problem(InsufficientTreasury, sentence, have=team.treasury, price=-amount)]
+
+
 # --- buying --------------------------------------------------------------------------------
 
 

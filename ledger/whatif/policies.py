@@ -36,6 +36,7 @@ from ledger.rules.problems import (
     held,
     item_room,
     let_go,
+    not_below_nothing,
     position_room,
     roster_room,
     sold,
@@ -300,11 +301,12 @@ class Policies:
 
     def treasury_adjusted(self, e: ev.TreasuryAdjusted) -> ev.TreasuryAdjusted:
         team = self.fold.team(e.team)
-        if e.amount >= 0 or team.treasury + e.amount >= 0:
-            return e
-        reason = f"a fine of {-e.amount:,} but the replay's treasury holds {team.treasury:,}"
-        self.diverge(e, "treasury", reason, "take-what-there-is", f"took {team.treasury:,}")
-        return e.model_copy(update={"amount": -team.treasury})
+        for short in not_below_nothing(team, e.amount):
+            reason = f"a fine of {-e.amount:,} but the replay's treasury holds {team.treasury:,}"
+            took, policy = f"took {team.treasury:,}", "take-what-there-is"
+            self.diverge(e, "treasury", reason, policy, took, problem=short)
+            return e.model_copy(update={"amount": -team.treasury})
+        return e
 
     def player_advanced(self, e: ev.PlayerAdvanced) -> ev.PlayerAdvanced | None:
         player = self.fold.player(e.player)
@@ -358,11 +360,11 @@ class Policies:
 
     def bounty_posted(self, e: ev.BountyPosted) -> ev.BountyPosted | None:
         team = self.fold.team(e.team)
-        if e.amount <= team.treasury:
-            return e
-        reason = f"a bounty of {e.amount:,}; the treasury holds {team.treasury:,}"
-        self.diverge(e, "treasury", reason, "skip", "no bounty posted", e.player)
-        return None
+        for short in gold_enough(team, e.amount, f"a bounty of {e.amount:,}"):
+            reason = f"a bounty of {e.amount:,}; the treasury holds {team.treasury:,}"
+            self.diverge(e, "treasury", reason, "skip", "no bounty posted", e.player, problem=short)
+            return None
+        return e
 
     def appearance_fees_paid(self, e: ev.AppearanceFeesPaid) -> ev.AppearanceFeesPaid | None:
         team, kept, treasury = self.fold.team(e.team), [], self.fold.team(e.team).treasury

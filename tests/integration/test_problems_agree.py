@@ -1,12 +1,12 @@
-"""A command and a what-if replay answer the same hire, purchase or release with one rule.
+"""A command and a what-if replay answer the same decision with the same rule.
 
 Each case is a league log written under one edition whose last decision (a hire, a
-purchase, staff let go) the target edition may not allow. It is replayed under the
-target: the replay's divergence for that decision names a problem code. The same decision,
-in the target's terms, is then asked of the command (``plan_hire``, ``plan_buy``,
-``plan_release``) on the replay's own state just before it: the command refuses with the
-same code, or both let it through. A rule changed in one of them and not the other fails
-here.
+purchase, staff let go, a fine, a bounty) the target edition may not allow. It is replayed
+under the target: the replay's divergence for that decision names a problem code. The same
+decision, in the target's terms, is then asked of the command (``plan_hire``,
+``plan_buy``, ``plan_release``, ``plan_adjust``, ``plan_bounty``) on the replay's own state
+just before it: the command refuses with the same code, or both let it through. A rule
+changed in one of them and not the other fails here.
 """
 
 from __future__ import annotations
@@ -17,12 +17,19 @@ from dataclasses import dataclass, field
 import pytest
 
 from ledger.application.context import Context
-from ledger.application.teams import plan_buy, plan_hire, plan_release
+from ledger.application.teams import (
+    plan_adjust,
+    plan_bounty,
+    plan_buy,
+    plan_hire,
+    plan_release,
+)
 from ledger.domain import events as ev
 from ledger.domain.state import LeagueRow
 from ledger.domain.values import Purchase
 from ledger.errors import LedgerError
 from ledger.rules import find_ruleset
+from ledger.rules.protocol import Ruleset
 from ledger.whatif.replay import replay, translate
 from tests.support import Book, sheet
 
@@ -38,6 +45,11 @@ class Case:
     """Gold left in the source's treasury after the players are hired."""
     played: bool = field(default=False)
     """Whether a first game was played before the decision (the draft is over)."""
+    options: dict[str, object] | None = None
+    """The target's options (another edition's, or the same edition's with other options)."""
+
+    def ruleset(self) -> Ruleset:
+        return find_ruleset(self.target, self.options)
 
 
 def hire(position: str, star: str | None = None) -> Callable[[Book], ev.LedgerEvent]:
@@ -65,6 +77,23 @@ def release(item: str, held: int, count: int) -> Callable[[Book], ev.LedgerEvent
         bought = Purchase(item=item, count=held, price=held * 60_000)
         book.record(ev.SidelinePurchased, team="t", purchases=(bought,))
         return book.record(ev.SidelineReleased, team="t", item=item, count=count)
+
+    return record
+
+
+def fine(amount: int) -> Callable[[Book], ev.LedgerEvent]:
+    def record(book: Book) -> ev.LedgerEvent:
+        return book.record(ev.TreasuryAdjusted, team="t", amount=-amount)
+
+    return record
+
+
+def bounty(amount: int) -> Callable[[Book], ev.LedgerEvent]:
+    """ZAL 21: gold on the head of a player of another team."""
+
+    def record(book: Book) -> ev.LedgerEvent:
+        [target, *_] = book.team("u", "human", ["lineman"] * 11)
+        return book.record(ev.BountyPosted, team="t", player=target, amount=amount)
 
     return record
 
@@ -149,6 +178,38 @@ CASES: dict[str, tuple[Case, str | None]] = {
         ),
         "not-allowed",
     ),
+    "a fine the treasury covers": (
+        Case("bb2025", "dz3", "human", ["lineman"] * 11, fine(20_000), 100_000),
+        None,
+    ),
+    "a fine beyond the replay's treasury": (
+        Case("bb2025", "dz3", "human", ["blitzer"] * 2 + ["lineman"] * 9, fine(100_000)),
+        "insufficient-treasury",
+    ),
+    "a bounty the treasury covers": (
+        Case(
+            "lrb6-zal",
+            "lrb6-zal",
+            "human",
+            ["lineman"] * 11,
+            bounty(20_000),
+            50_000,
+            options={"fame_in_winnings": True},
+        ),
+        None,
+    ),
+    "a bounty beyond the treasury": (
+        Case(
+            "lrb6-zal",
+            "lrb6-zal",
+            "human",
+            ["lineman"] * 11,
+            bounty(60_000),
+            50_000,
+            options={"fame_in_winnings": True},
+        ),
+        "insufficient-treasury",
+    ),
 }
 
 
@@ -161,19 +222,18 @@ def league(case: Case) -> tuple[Book, ev.LedgerEvent]:
     return book, case.decision(book)
 
 
-def replayed(book: Book, decision: ev.LedgerEvent, target: str) -> tuple[str | None, object]:
+def replayed(book: Book, decision: ev.LedgerEvent, target: Ruleset) -> tuple[str | None, object]:
     """The code of the replay's first divergence about the decision, and the decision in
     the target's terms."""
     events = book.events()
-    outcome = replay(events, find_ruleset(target))
+    outcome = replay(events, target)
     codes = [d.code for d in outcome.divergences if d.seq == decision.seq and d.code]
-    [step] = [s for s in translate(events, find_ruleset(target)) if s.original is decision]
+    [step] = [s for s in translate(events, target) if s.original is decision]
     return (codes[0] if codes else None), step.event
 
 
-def commanded(book: Book, decision: ev.LedgerEvent, target: str) -> str | None:
+def commanded(book: Book, decision: ev.LedgerEvent, ruleset: Ruleset) -> str | None:
     """The code the command refuses the decision with, on the replay's state before it."""
-    ruleset = find_ruleset(target)
     before = replay(book.events()[:-1], ruleset)
     found = before.store.get(LeagueRow, before.league_id)
     assert found is not None
@@ -184,9 +244,13 @@ def commanded(book: Book, decision: ev.LedgerEvent, target: str) -> str | None:
         elif isinstance(decision, ev.SidelinePurchased):
             [wanted] = decision.purchases
             plan_buy(c, "t", wanted.item, wanted.count)
-        else:
-            assert isinstance(decision, ev.SidelineReleased)
+        elif isinstance(decision, ev.SidelineReleased):
             plan_release(c, "t", decision.item, decision.count)
+        elif isinstance(decision, ev.TreasuryAdjusted):
+            plan_adjust(c, "t", decision.amount, "a fine")
+        else:
+            assert isinstance(decision, ev.BountyPosted)
+            plan_bounty(c, "t", decision.player, decision.amount)
     except LedgerError as refused:
         return refused.code
     return None
@@ -195,8 +259,7 @@ def commanded(book: Book, decision: ev.LedgerEvent, target: str) -> str | None:
 @pytest.mark.parametrize(("case", "code"), list(CASES.values()), ids=list(CASES))
 def test_the_command_and_the_replay_report_the_same_problem(case: Case, code: str | None) -> None:
     book, decision = league(case)
-    by_replay, translated = replayed(book, decision, case.target)
-    assert translated is not None
-    assert isinstance(translated, ev.PlayerHired | ev.SidelinePurchased | ev.SidelineReleased)
-    by_command = commanded(book, translated, case.target)
+    by_replay, translated = replayed(book, decision, case.ruleset())
+    assert isinstance(translated, ev.LedgerEvent)
+    by_command = commanded(book, translated, case.ruleset())
     assert (by_replay, by_command) == (code, code)

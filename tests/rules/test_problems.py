@@ -34,6 +34,7 @@ from ledger.rules.problems import (
     held,
     item_room,
     let_go,
+    not_below_nothing,
     position_room,
     refuse,
     roster_room,
@@ -166,6 +167,17 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ],
     ),
     ("the whole treasury may be spent", lambda: gold_enough(REAVERS, 15_000, "a thing"), []),
+    (
+        "a fine never leaves the treasury negative",
+        lambda: not_below_nothing(REAVERS, -20_000),
+        [
+            (
+                "insufficient-treasury",
+                "Reavers have 15,000; an adjustment of -20,000 would leave the treasury negative",
+            )
+        ],
+    ),
+    ("a fine may empty it", lambda: not_below_nothing(REAVERS, -15_000), []),
     (
         "BB2025 sells no wizard from the sideline",
         lambda: sold(BB2025, ITEMS, "wizard"),
