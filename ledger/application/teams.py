@@ -30,6 +30,7 @@ from ledger.rules.problems import (
     edition_release,
     gold,
     gold_enough,
+    has_feature,
     held,
     item_room,
     let_go,
@@ -229,8 +230,7 @@ def plan_advance(
 
 
 def require(c: Context, feature: Feature, what: str) -> None:
-    if feature not in c.ruleset.features:
-        raise NotAllowed(f"{c.ruleset.name} leagues have no {what}")
+    refuse(has_feature(c.ruleset, feature, what))
 
 
 def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:

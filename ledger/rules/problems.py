@@ -36,7 +36,7 @@ from ledger.errors import (
     StaffLimit,
     TooFewPlayers,
 )
-from ledger.rules.protocol import Ruleset, SidelineItem
+from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
 
 
@@ -72,6 +72,14 @@ def refuse(problems: Sequence[Problem]) -> None:
 
 def gold(amount: int) -> str:
     return f"{amount:,}"
+
+
+def has_feature(ruleset: Ruleset, feature: Feature, what: str) -> list[Problem]:
+    """An optional mechanic (bounties, re-drafts, temporary retirement...) exists only in
+    the editions whose ``Ruleset.features`` name it."""
+    if feature in ruleset.features:
+        return []
+    return [Problem(NotAllowed, f"{ruleset.name} leagues have no {what}")]
 
 
 # --- hiring ------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from ledger.rules.problems import (
     edition_hire,
     edition_release,
     gold_enough,
+    has_feature,
     held,
     item_room,
     let_go,
@@ -42,21 +43,21 @@ from ledger.rules.problems import (
     sold,
     while_drafting,
 )
-from ledger.rules.protocol import Ruleset, SidelineItem
+from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
 from ledger.whatif.advance import Fitter
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.translate import lineman
 
-FEATURES: dict[type[ev.LedgerEvent], tuple[str, str]] = {
-    ev.InducementsBought: ("inducements", "inducements"),
-    ev.BountyPosted: ("bounties", "bounties"),
-    ev.CardPlayed: ("cards", "special play cards in the books"),
-    ev.TeamRedrafted: ("redraft", "off-season re-drafts: the team carries on as it stood"),
-    ev.PlayerTemporarilyRetired: ("temporary_retirement", "temporary retirement"),
-    ev.StarDraftOrdered: ("star_contracts", "star player contracts"),
-    ev.StarSigned: ("star_contracts", "star player contracts"),
-    ev.AppearanceFeesPaid: ("appearance_fees", "appearance fees"),
+FEATURES: dict[type[ev.LedgerEvent], tuple[Feature, str]] = {
+    ev.InducementsBought: (Feature.INDUCEMENTS, "inducements"),
+    ev.BountyPosted: (Feature.BOUNTIES, "bounties"),
+    ev.CardPlayed: (Feature.CARDS, "special play cards in the books"),
+    ev.TeamRedrafted: (Feature.REDRAFT, "off-season re-drafts: the team carries on as it stood"),
+    ev.PlayerTemporarilyRetired: (Feature.TEMPORARY_RETIREMENT, "temporary retirement"),
+    ev.StarDraftOrdered: (Feature.STAR_CONTRACTS, "star player contracts"),
+    ev.StarSigned: (Feature.STAR_CONTRACTS, "star player contracts"),
+    ev.AppearanceFeesPaid: (Feature.APPEARANCE_FEES, "appearance fees"),
 }
 """Events that only exist with an optional mechanic of an edition (``Ruleset.features``)."""
 
@@ -129,14 +130,9 @@ class Policies:
     def decide(self, event: ev.LedgerEvent) -> ev.LedgerEvent | None:
         """The event to apply (possibly changed), or ``None`` to leave it out."""
         needed = FEATURES.get(type(event))
-        if needed is not None and needed[0] not in self.target.features:
-            self.diverge(
-                event,
-                "feature",
-                f"{self.target.name} leagues have no {needed[1]}",
-                "skip",
-                "left out" + (", the gold stays in the treasury" if gold_of(event) else ""),
-            )
+        for missing in has_feature(self.target, *needed) if needed is not None else []:
+            left_out = "left out" + (", the gold stays in the treasury" if gold_of(event) else "")
+            self.diverge(event, "feature", missing.sentence, "skip", left_out, problem=missing)
             return None
         decide = DECISIONS.get(type(event))
         return decide(self, event) if decide is not None else event

@@ -210,6 +210,10 @@ CASES: dict[str, tuple[Case, str | None]] = {
         ),
         "insufficient-treasury",
     ),
+    "a bounty in an edition without bounties": (
+        Case("lrb6-zal", "bb2025", "human", ["lineman"] * 11, bounty(20_000), 50_000),
+        "not-allowed",
+    ),
 }
 
 

@@ -31,6 +31,7 @@ from ledger.rules.problems import (
     edition_hire,
     edition_release,
     gold_enough,
+    has_feature,
     held,
     item_room,
     let_go,
@@ -42,6 +43,7 @@ from ledger.rules.problems import (
     unique_identity,
     while_drafting,
 )
+from ledger.rules.protocol import Feature
 
 BB2025, GOLD4, LRB6 = find_ruleset("bb2025"), find_ruleset("gold4"), find_ruleset("lrb6")
 REAVERS = TeamRow(
@@ -89,6 +91,12 @@ EMPTY = MemoryStore()
 
 Rule = Callable[[], list[Problem]]
 CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
+    (
+        "BB2025 leagues post no bounties (a ZAL mechanic)",
+        lambda: has_feature(BB2025, Feature.BOUNTIES, "bounties"),
+        [("not-allowed", "Blood Bowl 2025, Third Season leagues have no bounties")],
+    ),
+    ("BB2025 leagues re-draft", lambda: has_feature(BB2025, Feature.REDRAFT, "re-drafts"), []),
     (
         "a sixteenth player fits",
         lambda: roster_room(REAVERS, players(*["lineman"] * 15), BB2025.team_list("human")),
