@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -51,11 +52,7 @@ GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
 
 
-def player_settled(player: PlayerRow) -> bool:
-    return player.status in GONE
-
-
-def match_settled(match: MatchRow) -> bool:
+def match_closed(match: MatchRow) -> bool:
     """Played, and every team in it has closed its post-game sequence (an exhibition,
     which opens no sequence, stays in memory: friendlies are few)."""
     return match.status == "played" and all(
@@ -63,32 +60,25 @@ def match_settled(match: MatchRow) -> bool:
     )
 
 
-SETTLING: dict[type[Record], Callable[[Any], bool]] = {
-    PlayerRow: player_settled,
-    MatchRow: match_settled,
-}
-"""The record classes that settle by themselves, and when. A season's standings settle
-when the season closes (``SettledFile.closes_season``)."""
+SETTLED_KINDS: tuple[type[Record], ...] = (PlayerRow, MatchRow, StandingRow)
+"""What settles: a player who is gone; a closed match of a season before last (a
+re-draft reads last season's games, a season's close its own); a closed season's
+standings."""
 
-SETTLED_KINDS: tuple[type[Record], ...] = (*SETTLING, StandingRow)
-
-SETTLED_STATUS: dict[type[Record], frozenset[str]] = {
-    PlayerRow: GONE,
-    MatchRow: frozenset({"played"}),
-}
-"""The only statuses a settled record of each class can have: a question for another
-(a team's active players) need not be asked of the file."""
+WATCHED = frozenset({*SETTLED_KINDS, SeasonRow})
+"""The record classes whose writing may settle something (a season's row settles its
+standings when it closes, and the matches of the season before last when it starts)."""
 
 BATCH = 2000
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 5000
-ABSENT = 20_000
-"""Keys known to be absent that are remembered at most (then forgotten all at once)."""
 
 
 class SettledFile:
     """One SQLite file with every read-model table, indexed for the questions the fold
     asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
+
+    watched = WATCHED
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -99,12 +89,16 @@ class SettledFile:
         self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
             kind: {} for kind in SETTLED_KINDS
         }
-        self.absent: set[tuple[type[Record], tuple[Any, ...]]] = set()
-        """Keys asked for and not found (a match's journeymen, named in its history line,
-        are never players): asked again, memory answers first, and a record that settles
-        later leaves this set."""
+        self.keys = KeySieve()
+        """The keys of the records in the file, in a sieve that answers "not there" for
+        certain: most keys asked for are not (a player named by his hiring, a journeyman
+        by a history line), and the database is not asked about them."""
+        self.seasons: dict[str, int] = {}
+        """Each league's latest season."""
         self.closed: set[tuple[str, int]] = set()
         """The closed seasons (league, season): their standings are settled."""
+        self.match_seasons: set[tuple[str, int | None]] = set()
+        """The seasons (league, season) some of whose matches settled."""
         self.waiting = 0
         self.lines: list[Line] = []
         """A worker's lines, written in batches (a serial rebuild writes its own)."""
@@ -113,37 +107,46 @@ class SettledFile:
     # --- the fold's side ---------------------------------------------------------------
 
     def takes(self, record: Record) -> bool:
+        """Whether ``record`` has settled (and goes to the file)."""
+        if isinstance(record, PlayerRow):
+            return record.status in GONE
         if isinstance(record, StandingRow):
             return (record.league_id, record.season) in self.closed
-        settled = SETTLING.get(type(record))
-        return settled is not None and settled(record)
+        if not isinstance(record, MatchRow) or not match_closed(record):
+            return False
+        if record.season is not None and record.season >= self.seasons.get(record.league_id, 0) - 1:
+            return False
+        self.match_seasons.add((record.league_id, record.season))
+        return True
 
-    def closes_season(self, record: Record) -> tuple[str, int] | None:
-        """The season ``record`` closes, if it is a closed season's row."""
-        if not isinstance(record, SeasonRow) or record.status != "closed":
+    def settles(self, record: Record) -> tuple[type[Record], str, int] | None:
+        """The records that ``record`` lets settle, as (class, league, season): a closed
+        season's standings; when a season starts, the matches of the season before last."""
+        if not isinstance(record, SeasonRow):
             return None
-        self.closed.add((record.league_id, record.season))
-        return record.league_id, record.season
+        league_id, season = record.league_id, record.season
+        if record.status == "closed":
+            self.closed.add((league_id, season))
+            return StandingRow, league_id, season
+        if season > self.seasons.get(league_id, 0):
+            self.seasons[league_id] = season
+            return MatchRow, league_id, season - 2
+        return None
 
     def could_hold(self, kind: type[Record], where: dict[str, Any]) -> bool:
         """Whether records of ``kind`` matching ``where`` may be in the file."""
+        if kind is PlayerRow:
+            return where.get("status", "dead") in GONE
+        if kind is MatchRow:
+            return where.get("status", "played") == "played" and within(self.match_seasons, where)
         if kind is StandingRow:
-            return self.holds_season(where)
-        if kind not in SETTLING:
-            return False
-        return "status" not in where or where["status"] in SETTLED_STATUS[kind]
-
-    def holds_season(self, where: dict[str, Any]) -> bool:
-        if "season" not in where:
-            return bool(self.closed)
-        if "league_id" not in where:
-            return any(season == where["season"] for _, season in self.closed)
-        return (where["league_id"], where["season"]) in self.closed
+            return within(self.closed, where)
+        return False
 
     def put(self, record: Record) -> None:
         kind, key = type(record), record.key_values()
         self.pending[kind][key] = record
-        self.absent.discard((kind, key))
+        self.keys.add(key)
         self.waiting += 1
         if self.waiting >= BATCH:
             self.flush()
@@ -152,15 +155,10 @@ class SettledFile:
         waiting = self.pending[kind].get(key)
         if waiting is not None:
             return waiting  # type: ignore[return-value]
-        if (kind, key) in self.absent:
+        if key not in self.keys:
             return None
         found = self.fetch(kind, kind.key, key)
-        if found:
-            return found[0]
-        if len(self.absent) >= ABSENT:
-            self.absent.clear()
-        self.absent.add((kind, key))
-        return None
+        return found[0] if found else None
 
     def select(self, kind: type[R], where: dict[str, Any]) -> list[R]:
         self.flush()
@@ -168,7 +166,7 @@ class SettledFile:
 
     def fetch(self, kind: type[R], fields: tuple[str, ...], values: tuple[Any, ...]) -> list[R]:
         shape = shape_of(kind)
-        rows = self.db.execute(select_statement(kind, fields, "sqlite"), values).fetchall()
+        rows = self.db.execute(matching(kind, fields), values).fetchall()
         return [shape.record(row, decode=True) for row in rows]  # type: ignore[misc]
 
     def flush(self) -> None:
@@ -213,6 +211,28 @@ class SettledFile:
         self.db.close()
 
 
+class KeySieve:
+    """A Bloom filter of record keys: a key never added is reported absent (almost
+    always: one in about 7,000 false alarms at 300,000 keys, which cost one query); a key
+    added is always reported present. Two MiB, however many keys."""
+
+    BITS = 1 << 24
+
+    def __init__(self) -> None:
+        self.bits = bytearray(self.BITS // 8)
+
+    def places(self, key: tuple[Any, ...]) -> tuple[int, int, int]:
+        mask = self.BITS - 1
+        return hash(key) & mask, hash((key, 1)) & mask, hash((key, 2)) & mask
+
+    def add(self, key: tuple[Any, ...]) -> None:
+        for place in self.places(key):
+            self.bits[place >> 3] |= 1 << (place & 7)
+
+    def __contains__(self, key: tuple[Any, ...]) -> bool:
+        return all(self.bits[place >> 3] & (1 << (place & 7)) for place in self.places(key))
+
+
 def create_schema(db: sqlite3.Connection) -> None:
     dialect = sqlite.dialect()
     for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
@@ -223,6 +243,24 @@ def create_schema(db: sqlite3.Connection) -> None:
             db.execute(
                 f'CREATE INDEX "ix_settled_{table.name}_{number}" ON "{table.name}" ({columns})'
             )
+
+
+@cache
+def matching(kind: type[Record], fields: tuple[str, ...]) -> str:
+    """The rows whose ``fields`` hold given values, None included (``IS``, where SQL's
+    ``=`` would match no NULL: memory answers a question for a match of no season)."""
+    columns = ", ".join(quoted(name) for name in shape_of(kind).columns)
+    where = " AND ".join(f"{quoted(name)} IS ?" for name in fields)
+    return f"SELECT {columns} FROM {quoted(kind.table)}" + (f" WHERE {where}" if where else "")
+
+
+def within(seasons: set[tuple[str, Any]], where: dict[str, Any]) -> bool:
+    """Whether records of the seasons ``where`` asks for may be among ``seasons``."""
+    if "season" not in where:
+        return bool(seasons)
+    if "league_id" not in where:
+        return any(season == where["season"] for _, season in seasons)
+    return (where["league_id"], where["season"]) in seasons
 
 
 def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record, StandingRow
+from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
 
 if TYPE_CHECKING:
     from ledger.projections.settled import SettledFile
@@ -142,13 +142,13 @@ class MemoryStore:
         return [table[key] for key in keys]  # type: ignore[misc]
 
     def put(self, record: Record) -> None:
-        if self.settled is not None:
+        if self.settled is not None and type(record) in self.settled.watched:
             if self.settled.takes(record):
                 self.settle(type(record), record.key_values(), record)
                 return
-            closed = self.settled.closes_season(record)
-            if closed is not None:
-                self.settle_standings(*closed)
+            released = self.settled.settles(record)
+            if released is not None:
+                self.settle_season(*released)
         kind, key = type(record), record.key_values()
         table = self.records[kind]
         old = table.get(key)
@@ -172,11 +172,15 @@ class MemoryStore:
         self.drop(kind, key)
         self.settled.put(record)
 
-    def settle_standings(self, league_id: str, season: int) -> None:
-        """A closed season's standings leave memory (a league's past seasons add up)."""
-        keys = self.index.get((StandingRow, ("season",), (season,)), set())
+    def settle_season(self, kind: type[Record], league_id: str, season: int) -> None:
+        """Write out a season's records of ``kind`` that have now settled (a closed
+        season's standings, the closed matches of the season before last)."""
+        assert self.settled is not None
+        keys = self.index.get((kind, ("season",), (season,)), set())
         for key in [key for key in keys if key[0] == league_id]:
-            self.settle(StandingRow, key, self.records[StandingRow][key])
+            record = self.records[kind][key]
+            if self.settled.takes(record):
+                self.settle(kind, key, record)
 
     def drop(self, kind: type[Record], key: tuple[Any, ...]) -> None:
         """Forget a record and its place in the buckets (it has settled)."""

@@ -36,7 +36,7 @@ def player(number: int, team: str, status: str, spp: int = 0) -> PlayerRow:
     )
 
 
-def match(number: int, season: int, closed: tuple[str, ...]) -> MatchRow:
+def match(number: int, season: int | None, closed: tuple[str, ...]) -> MatchRow:
     return MatchRow.build(
         league_id=LEAGUE,
         match_id=f"g{number}",
@@ -66,12 +66,12 @@ players = st.builds(
 matches = st.builds(
     match,
     st.integers(1, 4),
-    st.integers(1, 2),
+    st.sampled_from([None, 1, 2, 3]),
     st.sampled_from([(), TEAMS[:1], TEAMS, TEAMS[::-1]]),
 )
 
-standings = st.builds(standing, st.integers(1, 2), st.sampled_from(TEAMS), st.integers(0, 3))
-seasons = st.builds(season, st.integers(1, 2), st.sampled_from(["open", "closed"]))
+standings = st.builds(standing, st.integers(1, 3), st.sampled_from(TEAMS), st.integers(0, 3))
+seasons = st.builds(season, st.integers(1, 4), st.sampled_from(["open", "closed"]))
 
 QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
     (PlayerRow, {"league_id": LEAGUE}),
@@ -81,6 +81,8 @@ QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
     (PlayerRow, {"league_id": LEAGUE, "spp": 2}),
     (MatchRow, {"league_id": LEAGUE, "season": 1}),
     (MatchRow, {"league_id": LEAGUE, "season": 2, "home": "reavers"}),
+    (MatchRow, {"league_id": LEAGUE, "season": None}),
+    (MatchRow, {"league_id": LEAGUE}),
     (StandingRow, {"league_id": LEAGUE, "season": 1}),
     (StandingRow, {"league_id": LEAGUE}),
     (SeasonRow, {"league_id": LEAGUE}),
@@ -132,13 +134,19 @@ def test_a_former_player_leaves_memory_and_comes_back_when_he_changes(tmp_path: 
     assert store.select(PlayerRow, league_id=LEAGUE, team_id="rats", status="dead") == []
 
 
-def test_a_match_settles_once_every_team_has_closed_it(tmp_path: Path) -> None:
+def test_a_closed_match_settles_when_the_season_after_next_starts(tmp_path: Path) -> None:
+    """A re-draft reads last season's games and a season's close its own: those stay."""
     store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
-    store.put(match(1, 1, TEAMS[:1]))
-    assert list(store.records[MatchRow]) == [(LEAGUE, "g1")]
+    store.put(season(1, "open"))
     store.put(match(1, 1, TEAMS))
+    store.put(season(2, "open"))
+    assert list(store.records[MatchRow]) == [(LEAGUE, "g1")]
+    store.put(season(3, "open"))
     assert store.records[MatchRow] == {}
     assert store.select(MatchRow, league_id=LEAGUE, season=1) == [match(1, 1, TEAMS)]
+    store.put(match(2, 2, TEAMS[:1]))  # not closed by both: stays
+    store.put(season(4, "open"))
+    assert list(store.records[MatchRow]) == [(LEAGUE, "g2")]
 
 
 def test_a_closed_seasons_standings_leave_memory(tmp_path: Path) -> None:
