@@ -14,6 +14,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import WIDE, gold, print_json, progress, say, table
 from ledger.errors import InvalidInput
+from ledger.rules import REGISTRY
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
 from ledger.whatif.service import ask, comparison
@@ -27,7 +28,7 @@ from ledger.whatif.spec import label, parse_options
     "--ruleset",
     "ruleset_id",
     metavar="ID",
-    help="Ruleset to replay under: bb2025, lrb6-zal, gold4, dz3 (default: the league's own).",
+    help=f"Ruleset to replay under: {', '.join(REGISTRY)} (default: the league's own).",
 )
 @click.option(
     "--option",

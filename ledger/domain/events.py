@@ -272,20 +272,24 @@ class TreasuryAdjusted(LedgerEvent):
     """Gold added (negative: taken)."""
 
 
+AdvancementKind = Literal[
+    "random_primary",
+    "chosen_primary",
+    "random_secondary",
+    "chosen_secondary",
+    "characteristic",
+    "star_roll",
+]
+
+
 class PlayerAdvanced(LedgerEvent):
     """A player spent SPP (or a star player roll) on an advancement."""
 
     team: Ref
     player: Ref
-    kind: Literal[
-        "random_primary",
-        "chosen_primary",
-        "random_secondary",
-        "chosen_secondary",
-        "characteristic",
-        "star_roll",
-    ]
-    """Which Advancement Table column (BB2025), or a star player roll (older editions)."""
+    kind: AdvancementKind
+    """Which Advancement Table column (BB2025; BB2020 adds a random secondary skill), or a
+    star player roll (older editions)."""
     skill: Name | None = None
     """The skill taken, if any."""
     characteristic: Characteristic | None = None

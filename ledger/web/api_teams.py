@@ -11,12 +11,11 @@ one): each is authorized inside the write, and the teams are closed all-or-nothi
 
 from __future__ import annotations
 
-from typing import Literal
-
 from fastapi import APIRouter, Response
 from pydantic import Field
 
 from ledger.application.service import LeagueLedger
+from ledger.domain.events import AdvancementKind
 from ledger.domain.state import MatchRow
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.errors import UnknownMatch
@@ -81,7 +80,7 @@ def release(call: Calling, league: str, team: str, body: Release, response: Resp
 
 class Roll(Body):
     """A roll made at the table: ``{"purpose": "characteristic", "dice": "D8", "values":
-    [7]}``; a random primary skill is two ``random_skill`` D6 (``"2D6"``)."""
+    [7]}`` (a D16 in BB2020); a random skill is two ``random_skill`` D6 (``"2D6"``)."""
 
     purpose: str = Short
     dice: str = Field(pattern=r"^([1-9][0-9]?)?D(3|6|8|16|66|68)$", max_length=4)
@@ -89,9 +88,7 @@ class Roll(Body):
 
 
 class Advance(Body):
-    kind: Literal[
-        "random_primary", "chosen_primary", "chosen_secondary", "characteristic", "star_roll"
-    ]
+    kind: AdvancementKind
     skill: str | None = Field(default=None, min_length=1, max_length=64)
     characteristic: Characteristic | None = None
     dice: list[Roll] = Field(default=[], max_length=8)
@@ -106,7 +103,7 @@ def advance(
     call: Calling, league: str, team: str, player: str, body: Advance, response: Response
 ) -> Written:
     """The player spends SPP on an advancement (``ledger team advance``): a skill, or a
-    characteristic with the D8 rolled at the table."""
+    characteristic with the edition's die rolled at the table."""
     rolls = tuple(
         DiceRoll(purpose=r.purpose, dice=r.dice, values=tuple(r.values)) for r in body.dice
     )

@@ -222,3 +222,18 @@ def test_the_accounts_list_is_an_admins_and_holds_no_secret(
     for secret in world.tokens.values():
         assert secret not in reply.text
     assert "argon2" not in reply.text
+
+
+def test_every_advancement_kind_of_the_books_reaches_the_rules(
+    client: TestClient, world: World
+) -> None:
+    """The API takes every kind the event has (BB2020's random secondary skill too); the
+    league's edition decides: this BB2025 league refuses it by the book, not as a malformed
+    request."""
+    path = f"{REAVERS}/players/Griff Junior/advancements"
+    before = event_count(client)
+    reply = client.post(path, json={"kind": "random_secondary"}, headers=world.auth("jay"))
+    assert reply.status_code == 409, reply.text
+    assert reply.json()["code"] == "invalid-advancement"
+    assert "BB2025 has no random secondary skills" in reply.json()["detail"]
+    assert event_count(client) == before
