@@ -156,8 +156,8 @@ def cpu():
 if __name__ == "__main__":
     ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))
     ledger.read_models.processes = int(sys.argv[2]) or None
-    if sys.argv[3] != "-":
-        parallel.BREAK_EVEN = int(sys.argv[3])
+    if sys.argv[3] != "-":  # every league its own process: no minimum, no head start
+        parallel.BREAK_EVEN, parallel.HEAD_START = int(sys.argv[3]), 0
     started, before = time.perf_counter(), cpu()
     stats = ledger.read_models.rebuild(ledger.source)
     seconds, used = time.perf_counter() - started, cpu() - before
@@ -178,7 +178,7 @@ def rebuild_in_child(
     """Rebuild in a child process: its wall time, the CPU time of the rebuild (the
     workers' whole lives included, when it folded in several processes), and the peak
     memory of the largest process. ``processes``: 0 lets the rebuild choose, 1 keeps it
-    serial; ``break_even`` replaces parallel.BREAK_EVEN."""
+    serial; ``break_even`` replaces parallel.BREAK_EVEN (and no share gets a head start)."""
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "rebuild.py"  # a file: the workers import its main safely
         script.write_text(REBUILD)

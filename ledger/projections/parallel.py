@@ -42,9 +42,15 @@ from ledger.projections.settled import SettledFile
 from ledger.projections.store import MemoryStore
 
 BREAK_EVEN = 4000
-"""Events the smaller share must hold for two processes to beat one: below it, starting
-the workers and copying their files costs more than the second core saves (measured:
-bench/run.py --parallel, docs/performance.md)."""
+"""Events each share must hold for two processes to beat one. A serial rebuild already
+uses the second core for a part of its work (its lines are written from a thread), and
+a worker first starts an interpreter and imports the fold (about a second of CPU); from
+the CPU each process spent (bench/run.py --break-even), two leagues of 4,000 events are
+where the busier process's work plus the start comes to the serial rebuild's time."""
+
+HEAD_START = 2000
+"""Events the rebuilding process folds while a worker starts: the workers' shares are
+made that much smaller."""
 
 
 class LeagueSource(Protocol):
@@ -93,7 +99,7 @@ def split(extents: Mapping[str, tuple[int, int]], parts: int) -> list[list[str]]
     at least ``BREAK_EVEN`` events; None when not even two shares would."""
     while parts >= 2:
         shares, sizes = balanced(extents, parts)
-        if min(sizes) >= BREAK_EVEN:
+        if min(sizes) >= max(BREAK_EVEN, 1):
             return shares
         parts -= 1
     return None
@@ -102,14 +108,15 @@ def split(extents: Mapping[str, tuple[int, int]], parts: int) -> list[list[str]]
 def balanced(
     extents: Mapping[str, tuple[int, int]], parts: int
 ) -> tuple[list[list[str]], list[int]]:
-    """The largest league first, each to the lightest share so far."""
+    """The largest league first, each to the share with the least work so far; the first
+    share (the rebuilding process's) counts no start, the workers' ``HEAD_START``."""
     shares: list[list[str]] = [[] for _ in range(parts)]
-    sizes = [0] * parts
+    work = [0] + [HEAD_START] * (parts - 1)
     for league_id in sorted(extents, key=lambda league: (-extents[league][0], league)):
-        lightest = sizes.index(min(sizes))
+        lightest = work.index(min(work))
         shares[lightest].append(league_id)
-        sizes[lightest] += extents[league_id][0]
-    return shares, sizes
+        work[lightest] += extents[league_id][0]
+    return shares, [sum(extents[league][0] for league in share) for share in shares]
 
 
 def fold_shares(shares: list[Share]) -> list[Folded]:

@@ -89,6 +89,7 @@ def shared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every league worth a process of its own, on any machine; records how many shares
     each parallel fold had."""
     monkeypatch.setattr(parallel, "BREAK_EVEN", 1)
+    monkeypatch.setattr(parallel, "HEAD_START", 0)
     calls: list[int] = []
     folding = parallel.fold_shares
 
@@ -145,11 +146,13 @@ def test_commands_after_a_parallel_rebuild_catch_up_as_usual(
 
 
 SPLITS: list[tuple[dict[str, int], int, int, list[list[str]] | None]] = [
-    # events per league, processes, break-even: the shares, or None (fold serially)
+    # events per league, processes, break-even: the shares, or None (fold serially); the
+    # first share is the rebuilding process's, and a worker's start counts 20 events
     ({"a": 100, "b": 100}, 2, 50, [["a"], ["b"]]),
     ({"a": 100, "b": 10}, 2, 50, None),  # the small league is not worth a process
     ({"a": 100}, 2, 1, None),  # one league cannot be shared
     ({"a": 100, "b": 60, "c": 50}, 2, 50, [["a"], ["b", "c"]]),
+    ({"a": 100, "b": 90, "c": 15}, 2, 50, [["a", "c"], ["b"]]),  # the worker starts late
     ({"a": 90, "b": 60, "c": 50}, 3, 55, [["a"], ["b", "c"]]),  # three would leave one small
     ({f"s{n}": 30 for n in range(6)}, 2, 50, [["s0", "s2", "s4"], ["s1", "s3", "s5"]]),  # a site
 ]
@@ -164,6 +167,7 @@ def test_leagues_are_shared_by_events_and_only_when_each_share_is_worth_a_proces
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(parallel, "BREAK_EVEN", break_even)
+    monkeypatch.setattr(parallel, "HEAD_START", 20)
     extents = {league: (count, count) for league, count in events.items()}
     assert parallel.split(extents, processes) == expected
 
