@@ -154,8 +154,9 @@ class TeamRow(Record):
     registered_seq: int = 0
     extras: dict[str, Any] = {}
     """Ruleset-specific running state (bounties, star contracts, ...)."""
-    fees_paid: dict[str, tuple[str, ...]] = {}
-    """Appearance fees paid (4th edition): the players paid for, by match id."""
+    fees_paid: dict[str, dict[str, int]] = {}
+    """Appearance fees paid (4th edition), by match id: what was paid for each player or
+    freebooted star (by his id in the report)."""
 
 
 class PlayerRow(Record):

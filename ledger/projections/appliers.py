@@ -410,7 +410,9 @@ def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
     for fee in e.fees:
         f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {fee.item}")
     team = f.team(e.team)
-    paid = (*team.fees_paid.get(e.match, ()), *(fee.item for fee in e.fees))
+    paid = dict(team.fees_paid.get(e.match, {}))
+    for fee in e.fees:
+        paid[fee.item] = paid.get(fee.item, 0) + fee.price
     f.put_team(team.model_copy(update={"fees_paid": {**team.fees_paid, e.match: paid}}))
 
 

@@ -96,6 +96,20 @@ def test_paying_a_freebooted_stars_fee_lets_him_play() -> None:
     assert check(book, with_zug(Performance(player="zug", touchdowns=1))) == []
 
 
+def test_a_fee_paid_for_a_cheaper_cost_does_not_cover_a_dearer_star() -> None:
+    """The fee is checked against the cost his report line gives, not only against his id
+    having been paid for: 25,000 paid for a 51,000 star does not cover a 330,000 one."""
+    book, _, _ = league(treasury=300_000)
+    pay(book, "zug=51000")
+    problems = check(book, with_zug(Performance(player="zug", touchdowns=1), price=330_000))
+    assert len(problems) == 1
+    assert (
+        "asks an appearance fee of 100,000 that humans did not pay (paid 25,000)" in (problems[0])
+    )
+    pay(book, "zug=330000")  # his fee at the cost he plays at, paid before the report
+    assert check(book, with_zug(Performance(player="zug", touchdowns=1), price=330_000)) == []
+
+
 @pytest.mark.parametrize(
     ("ref", "error"),
     [

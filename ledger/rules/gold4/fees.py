@@ -13,8 +13,9 @@ freeboot him (gold4 has no star list to read it from): he counts cost / 1,000 SP
 his fee is paid before the report under the id his hireling line will carry
 (``ledger match fees MATCH TEAM zug=120000``).
 
-Payments are ``AppearanceFeesPaid`` events; the fold records the ids paid for on the team
-(``TeamRow.fees_paid``, by match), which is what the check below reads.
+Payments are ``AppearanceFeesPaid`` events; the fold records what was paid for each id on the
+team (``TeamRow.fees_paid``, by match), which is what the check below reads: a freebooted
+star's fee must cover the cost his report line gives, not only have been paid for his id.
 
 Worked example: The Mighty Zug costs 120,000, so he counts as 120 SPP: in a Balanced league he
 asks 50,000 before every match, from the very first - on the roster or freebooted.
@@ -46,10 +47,10 @@ def star_fee(cost: int, level: FeeLevel) -> int:
     return fees.fee(fees.star_player_spp(cost), level)
 
 
-def paid_for(view: LeagueView, league_id: str, team_id: str, match_id: str) -> set[str]:
-    """Player ids whose fee the team paid for this match (recorded on the team)."""
+def paid_for(view: LeagueView, league_id: str, team_id: str, match_id: str) -> dict[str, int]:
+    """What the team paid for this match, by player or hireling id (recorded on the team)."""
     team = view.get(TeamRow, league_id, team_id)
-    return set(team.fees_paid.get(match_id, ())) if team is not None else set()
+    return dict(team.fees_paid.get(match_id, {})) if team is not None else {}
 
 
 def problems(match: MatchRecorded, view: LeagueView, league_id: str, level: FeeLevel) -> list[str]:
@@ -71,7 +72,7 @@ def problems(match: MatchRecorded, view: LeagueView, league_id: str, level: FeeL
 
 
 def freebooted_star_problems(
-    match: MatchRecorded, sheet: TeamSheet, paid: set[str], level: FeeLevel
+    match: MatchRecorded, sheet: TeamSheet, paid: dict[str, int], level: FeeLevel
 ) -> list[str]:
     found = []
     for star in (h for h in sheet.hirelings if h.kind == "star"):
@@ -80,10 +81,13 @@ def freebooted_star_problems(
                 f"freebooted star {star.name}: give his cost as his price (gold4 has no star"
                 " list; his fee counts cost / 1,000 SPP)"
             )
-        elif star.id not in paid and unpaid_star_played(star, sheet, match, level):
+        elif paid.get(star.id, 0) < star_fee(star.price, level) and unpaid_star_played(
+            star, sheet, match, level
+        ):
+            short = f" (paid {paid[star.id]:,})" if star.id in paid else ""
             found.append(
                 f"freebooted star {star.name} (cost {star.price:,}) asks an appearance fee of"
-                f" {star_fee(star.price, level):,} that {sheet.team} did not pay for"
+                f" {star_fee(star.price, level):,} that {sheet.team} did not pay{short} for"
                 f" {match.match}: he does not play (run 'ledger match fees {match.match}"
                 f" {sheet.team} {star.id}={star.price}' first)"
             )
@@ -97,7 +101,7 @@ def unpaid_star_played(
 
 
 def unpaid_players(
-    sheet: TeamSheet, view: LeagueView, league_id: str, level: FeeLevel, paid: set[str]
+    sheet: TeamSheet, view: LeagueView, league_id: str, level: FeeLevel, paid: dict[str, int]
 ) -> list[PlayerRow]:
     rows = (view.get(PlayerRow, league_id, p.player) for p in sheet.players)
     return [
