@@ -4,8 +4,11 @@ Catch-up reads only the events after the stored position and applies them throug
 ``SqlStore`` in pages, each page flushed with its position in one transaction, so a
 crash never half-applies an event. A correction changes how earlier events read, so when
 one arrives its league is refolded from its own log and rewritten (corrections are rare;
-leagues are independent). A rebuild streams the whole log through the same fold into
-memory, writing append-only lines as it goes and the entities once at the end.
+leagues are independent). A rebuild streams the whole log through the same fold, in
+worker processes too when the ledger holds leagues enough (ledger/projections/
+parallel.py): lines are written as they come, records that have settled (former
+players, closed matches, past standings) leave memory for a file beside the database
+(ledger/projections/settled.py), and the tables are written in one transaction.
 
 A stored event that cannot be read or applied never stops either: its league is refolded
 with the event passed over and recorded as a fault (ledger/projections/faults.py).
@@ -16,11 +19,9 @@ The event source is a protocol so that this package does not depend on the appli
 from __future__ import annotations
 
 import contextlib
-import queue
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -28,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
-from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line, SiteRow
+from ledger.domain.state import ENTITY_RECORDS, LeagueRow, SiteRow
 from ledger.projections import parallel
 from ledger.projections.faults import (
     NO_CREATION,
@@ -44,7 +45,6 @@ from ledger.projections.members import SITE, SiteFold
 from ledger.projections.parallel import Share
 from ledger.projections.settled import SettledFile, copy_into, detach_all
 from ledger.projections.sql import (
-    ALL_TABLES,
     MARKS,
     METADATA,
     POSITION,
@@ -56,12 +56,20 @@ from ledger.projections.sql import (
     insert_lines,
 )
 from ledger.projections.store import MemoryStore
+from ledger.projections.writing import (
+    REBUILT,
+    LineSink,
+    LogFolded,
+    begin_ddl,
+    create_indexes,
+    create_tables,
+    scratch,
+)
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
 
 PAGE = 1000
 REBUILD_BACKLOG = 20_000
-LINE_BATCH = 5000
 NAME = "read-models"
 
 
@@ -420,108 +428,13 @@ class ReadModels:
 
 
 REFOLDED = cast(Folding, object())
-
-REBUILT = [*ALL_TABLES, POSITION]
-"""The tables a rebuild drops and writes again."""
 """Marks, in a catch-up's folds, a league that was just refolded from its log."""
-
-
-class LineSink:
-    """Writes the rebuild's append-only lines into its transaction in batches, from a
-    thread of their own: the database's work on a batch (the driver lets go of the
-    interpreter while SQLite or PostgreSQL works) overlaps the fold of the next events,
-    on the other core. Memory stays flat: at most a few batches wait."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-        self.pending: list[Line] = []
-        self.batches: queue.Queue[list[Line] | None] = queue.Queue(maxsize=4)
-        self.failure: BaseException | None = None
-        self.writer = threading.Thread(target=self.write, name="rebuild-lines", daemon=True)
-        self.writer.start()
-
-    def add(self, line: Line) -> None:
-        self.pending.append(line)
-        if len(self.pending) >= LINE_BATCH:
-            self.hand_over()
-
-    def hand_over(self) -> None:
-        if self.failure is not None:
-            raise self.failure
-        self.batches.put(self.pending)
-        self.pending = []
-
-    def write(self) -> None:
-        while (batch := self.batches.get()) is not None:
-            if self.failure is None:
-                try:
-                    insert_lines(self.conn, batch)
-                except BaseException as error:  # raised again in the folding thread
-                    self.failure = error
-
-    def __enter__(self) -> LineSink:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        """Write what is left and wait for the writer, whose failure is raised here; if
-        the fold failed, only stop the writer (the transaction is rolled back)."""
-        if kind is None and self.pending:
-            self.hand_over()
-        self.batches.put(None)
-        self.writer.join()
-        if kind is None and self.failure is not None:
-            raise self.failure
-
-
-@dataclass
-class LogFolded:
-    """A fold of the log: how many events, the position of the last, the files holding
-    its rows (ledger/projections/settled.py) and what the workers reported, if any."""
-
-    events: int
-    position: int
-    files: list[Path]
-    workers: list[parallel.Folded] = field(default_factory=list)
-
-
-def scratch(engine: Engine) -> str | None:
-    """Where a rebuild's files go: beside a SQLite database (the disk that holds its read
-    models has room for them; the system's temporary folder may be memory), else the
-    system's temporary folder."""
-    database = engine.url.database if engine.dialect.name == "sqlite" else None
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return None
-    return str(Path(database).resolve().parent)
 
 
 def write_memory(conn: Connection, memory: MemoryStore) -> None:
     for kind in ENTITY_RECORDS:
         bulk_insert(conn, kind, memory.all(kind))
     insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
-
-
-def create_tables(conn: Connection) -> None:
-    """The read models' tables without their secondary indexes: a rebuild loads the
-    rows first and indexes them once at the end, which is cheaper than keeping every
-    index in order through millions of inserts."""
-    for table in REBUILT:
-        conn.execute(sa.schema.CreateTable(table))
-
-
-def create_indexes(conn: Connection) -> None:
-    for table in REBUILT:
-        for index in table.indexes:
-            index.create(conn)
-
-
-def begin_ddl(conn: Connection) -> None:
-    """Make the rebuild's dropping and creating of tables part of its transaction. Python's
-    sqlite3 driver opens a transaction only before INSERT, UPDATE or DELETE, so a DROP
-    TABLE would commit at once and a rebuild killed half-way would leave the read models
-    empty; an explicit BEGIN holds the whole rebuild in one transaction (PostgreSQL's DDL
-    is transactional already)."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def lock_position(conn: Connection) -> int:

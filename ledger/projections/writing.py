@@ -1,0 +1,114 @@
+"""How a rebuild writes its tables: the lines from a thread as the fold goes, the tables
+without their secondary indexes until the rows are in, all of it inside one transaction,
+and its files (ledger/projections/settled.py) beside the database."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ledger.domain.state import Line
+from ledger.projections import parallel
+from ledger.projections.sql import ALL_TABLES, POSITION, insert_lines
+
+LINE_BATCH = 5000
+
+REBUILT = [*ALL_TABLES, POSITION]
+"""The tables a rebuild drops and writes again."""
+
+
+class LineSink:
+    """Writes the rebuild's append-only lines into its transaction in batches, from a
+    thread of their own: the database's work on a batch (the driver lets go of the
+    interpreter while SQLite or PostgreSQL works) overlaps the fold of the next events,
+    on the other core. Memory stays flat: at most a few batches wait."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.pending: list[Line] = []
+        self.batches: queue.Queue[list[Line] | None] = queue.Queue(maxsize=4)
+        self.failure: BaseException | None = None
+        self.writer = threading.Thread(target=self.write, name="rebuild-lines", daemon=True)
+        self.writer.start()
+
+    def add(self, line: Line) -> None:
+        self.pending.append(line)
+        if len(self.pending) >= LINE_BATCH:
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+        self.batches.put(self.pending)
+        self.pending = []
+
+    def write(self) -> None:
+        while (batch := self.batches.get()) is not None:
+            if self.failure is None:
+                try:
+                    insert_lines(self.conn, batch)
+                except BaseException as error:  # raised again in the folding thread
+                    self.failure = error
+
+    def __enter__(self) -> LineSink:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        """Write what is left and wait for the writer, whose failure is raised here; if
+        the fold failed, only stop the writer (the transaction is rolled back)."""
+        if kind is None and self.pending:
+            self.hand_over()
+        self.batches.put(None)
+        self.writer.join()
+        if kind is None and self.failure is not None:
+            raise self.failure
+
+
+@dataclass
+class LogFolded:
+    """A fold of the log: how many events, the position of the last, the files holding
+    its rows (ledger/projections/settled.py) and what the workers reported, if any."""
+
+    events: int
+    position: int
+    files: list[Path]
+    workers: list[parallel.Folded] = field(default_factory=list)
+
+
+def scratch(engine: Engine) -> str | None:
+    """Where a rebuild's files go: beside a SQLite database (the disk that holds its read
+    models has room for them; the system's temporary folder may be memory), else the
+    system's temporary folder."""
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return str(Path(database).resolve().parent)
+
+
+def create_tables(conn: Connection) -> None:
+    """The read models' tables without their secondary indexes: a rebuild loads the
+    rows first and indexes them once at the end, which is cheaper than keeping every
+    index in order through millions of inserts."""
+    for table in REBUILT:
+        conn.execute(sa.schema.CreateTable(table))
+
+
+def create_indexes(conn: Connection) -> None:
+    for table in REBUILT:
+        for index in table.indexes:
+            index.create(conn)
+
+
+def begin_ddl(conn: Connection) -> None:
+    """Make the rebuild's dropping and creating of tables part of its transaction. Python's
+    sqlite3 driver opens a transaction only before INSERT, UPDATE or DELETE, so a DROP
+    TABLE would commit at once and a rebuild killed half-way would leave the read models
+    empty; an explicit BEGIN holds the whole rebuild in one transaction (PostgreSQL's DDL
+    is transactional already)."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
