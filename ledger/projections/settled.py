@@ -61,13 +61,13 @@ def match_closed(match: MatchRow) -> bool:
 
 
 SETTLED_KINDS: tuple[type[Record], ...] = (PlayerRow, MatchRow, StandingRow)
-"""What settles: a player who is gone; a closed match of a season before last (a
-re-draft reads last season's games, a season's close its own); a closed season's
-standings."""
+"""What settles: a player who is gone; a closed match once the next season has started
+(a season's close reads its games, and so do the re-drafts that follow it, before the
+next season starts); a closed season's standings."""
 
 WATCHED = frozenset({*SETTLED_KINDS, SeasonRow})
 """The record classes whose writing may settle something (a season's row settles its
-standings when it closes, and the matches of the season before last when it starts)."""
+standings when it closes, and the last season's closed matches when it starts)."""
 
 BATCH = 2000
 """Settled records kept in memory before they are written (reads look there first)."""
@@ -114,14 +114,14 @@ class SettledFile:
             return (record.league_id, record.season) in self.closed
         if not isinstance(record, MatchRow) or not match_closed(record):
             return False
-        if record.season is not None and record.season >= self.seasons.get(record.league_id, 0) - 1:
+        if record.season is not None and record.season >= self.seasons.get(record.league_id, 0):
             return False
         self.match_seasons.add((record.league_id, record.season))
         return True
 
     def settles(self, record: Record) -> tuple[type[Record], str, int] | None:
         """The records that ``record`` lets settle, as (class, league, season): a closed
-        season's standings; when a season starts, the matches of the season before last."""
+        season's standings; when a season starts, the closed matches of the last one."""
         if not isinstance(record, SeasonRow):
             return None
         league_id, season = record.league_id, record.season
@@ -130,7 +130,7 @@ class SettledFile:
             return StandingRow, league_id, season
         if season > self.seasons.get(league_id, 0):
             self.seasons[league_id] = season
-            return MatchRow, league_id, season - 2
+            return MatchRow, league_id, season - 1
         return None
 
     def could_hold(self, kind: type[Record], where: dict[str, Any]) -> bool:

@@ -134,18 +134,17 @@ def test_a_former_player_leaves_memory_and_comes_back_when_he_changes(tmp_path: 
     assert store.select(PlayerRow, league_id=LEAGUE, team_id="rats", status="dead") == []
 
 
-def test_a_closed_match_settles_when_the_season_after_next_starts(tmp_path: Path) -> None:
-    """A re-draft reads last season's games and a season's close its own: those stay."""
+def test_a_closed_match_settles_when_the_next_season_starts(tmp_path: Path) -> None:
+    """A season's close reads its games, and so do the re-drafts after it: those stay."""
     store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
     store.put(season(1, "open"))
     store.put(match(1, 1, TEAMS))
-    store.put(season(2, "open"))
     assert list(store.records[MatchRow]) == [(LEAGUE, "g1")]
-    store.put(season(3, "open"))
+    store.put(season(2, "open"))
     assert store.records[MatchRow] == {}
     assert store.select(MatchRow, league_id=LEAGUE, season=1) == [match(1, 1, TEAMS)]
     store.put(match(2, 2, TEAMS[:1]))  # not closed by both: stays
-    store.put(season(4, "open"))
+    store.put(season(3, "open"))
     assert list(store.records[MatchRow]) == [(LEAGUE, "g2")]
 
 
