@@ -41,12 +41,15 @@ from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import SettledFile
 from ledger.projections.store import MemoryStore
 
-BREAK_EVEN = 4000
+BREAK_EVEN = 8000
 """Events each share must hold for two processes to beat one. A serial rebuild already
-uses the second core for a part of its work (its lines are written from a thread), and
-a worker first starts an interpreter and imports the fold (about a second of CPU); from
-the CPU each process spent (bench/run.py --break-even), two leagues of 4,000 events are
-where the busier process's work plus the start comes to the serial rebuild's time."""
+uses the second core for a part of its work (its lines are written from a thread); a
+worker first starts an interpreter and imports the fold, and the rebuilding process
+copies the workers' rows and builds the indexes alone at the end. Measured with
+bench/run.py --break-even on this 2-core machine shared with other work (load average
+2.3): two leagues of 4,000 events lost 0.3 s in two processes, two of 8,000 saved 0.35
+s; on a busier machine (4.3) 4,000 already saved 0.5 s. The threshold is the quieter
+measurement's."""
 
 HEAD_START = 2000
 """Events the rebuilding process folds while a worker starts: the workers' shares are
