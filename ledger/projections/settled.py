@@ -69,9 +69,9 @@ WATCHED = frozenset({*SETTLED_KINDS, SeasonRow})
 """The record classes whose writing may settle something (a season's row settles its
 standings when it closes, and the last season's closed matches when it starts)."""
 
-BATCH = 2000
+BATCH = 500
 """Settled records kept in memory before they are written (reads look there first)."""
-LINE_BATCH = 5000
+LINE_BATCH = 2000
 
 
 class SettledFile:

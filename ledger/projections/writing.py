@@ -16,7 +16,11 @@ from ledger.domain.state import Line
 from ledger.projections import parallel
 from ledger.projections.sql import ALL_TABLES, POSITION, insert_lines
 
-LINE_BATCH = 5000
+LINE_BATCH = 2000
+"""Lines per batch handed to the writer. At most ``WAITING`` batches wait: lines are the
+largest records a rebuild makes (a history line carries its event's summary), and the
+memory they hold while they wait is most of a rebuild's memory beyond its state."""
+WAITING = 2
 
 REBUILT = [*ALL_TABLES, POSITION]
 """The tables a rebuild drops and writes again."""
@@ -31,7 +35,7 @@ class LineSink:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.pending: list[Line] = []
-        self.batches: queue.Queue[list[Line] | None] = queue.Queue(maxsize=4)
+        self.batches: queue.Queue[list[Line] | None] = queue.Queue(maxsize=WAITING)
         self.failure: BaseException | None = None
         self.writer = threading.Thread(target=self.write, name="rebuild-lines", daemon=True)
         self.writer.start()
