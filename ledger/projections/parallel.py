@@ -14,7 +14,10 @@ inside ``ledger serve`` the parent runs threads (the server's, the database pool
 rebuild's line writer), and a forked child gets copies of their locks in whatever state
 they were, held ones included, and of the pool's open connections; the next use of one
 can hang the child or corrupt a connection the parent still uses. A forkserver child
-is forked from a clean process that only ever imported this module.
+is forked from a clean process that only ever imported this module. As with every use
+of these start methods, a worker imports the program's main module, so a program that
+rebuilds must keep its work under ``if __name__ == "__main__"`` (the ``ledger`` command
+and service do); if a worker cannot start or dies, the rebuild folds serially instead.
 
 Only SQLite folds in parallel. PostgreSQL rebuilds serially: the rows of a worker's file
 would reach it through the parent anyway, decoded and sent again row by row (no ATTACH
@@ -122,10 +125,11 @@ def balanced(
     return shares, [sum(extents[league][0] for league in share) for share in shares]
 
 
-def fold_shares(shares: list[Share]) -> list[Folded]:
+def fold_shares(shares: list[Share]) -> list[Folded] | None:
     """Fold the first share in this process while workers fold the others: one process
     fewer to start, and this one has its modules imported already (the first share is
-    the largest: it has no start to pay for)."""
+    the largest: it has no start to pay for). None when a worker could not start or
+    died: then the caller folds the whole log itself."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     if method == "forkserver":
@@ -133,7 +137,10 @@ def fold_shares(shares: list[Share]) -> list[Folded]:
     with concurrent.futures.ProcessPoolExecutor(len(shares) - 1, mp_context=context) as pool:
         others = [pool.submit(fold_in_worker, share) for share in shares[1:]]
         here = fold_share(shares[0])
-        return [here, *(future.result() for future in others)]
+        try:
+            return [here, *(future.result() for future in others)]
+        except concurrent.futures.process.BrokenProcessPool:
+            return None
 
 
 def fold_in_worker(share: Share) -> Folded:

@@ -377,8 +377,11 @@ class ReadModels:
             for number, leagues in enumerate(split)
         ]
 
-    def fold_shares(self, shares: list[Share], progress: Progress | None) -> LogFolded:
+    def fold_shares(self, shares: list[Share], progress: Progress | None) -> LogFolded | None:
+        """The shares folded in processes, or None if a worker was lost (fold here)."""
         workers = parallel.fold_shares(shares)
+        if workers is None:
+            return None
         for done in workers:
             if done.failed is not None:
                 raise FoldFailed(*done.failed)

@@ -3,6 +3,9 @@ both equal the read models caught up event by event (issue 14, point 4)."""
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
+import os
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -143,6 +146,28 @@ def test_commands_after_a_parallel_rebuild_catch_up_as_usual(
     sqlite_ledger.read_models.processes = 1
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert tables(sqlite_ledger) == caught_up
+
+
+def dies_in_a_worker(opener: Callable[[], Any]) -> Any:
+    if multiprocessing.parent_process() is not None:
+        os._exit(3)  # as a worker killed by the system would end
+    return opener()
+
+
+def test_a_rebuild_whose_worker_dies_folds_the_log_itself(
+    sqlite_ledger: LeagueLedger, shared: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    opener = sqlite_ledger.source.reopen()
+    assert opener is not None
+    dying = functools.partial(dies_in_a_worker, opener)
+    monkeypatch.setattr(sqlite_ledger.source, "reopen", lambda: dying)
+    sqlite_ledger.read_models.processes = 2
+    stats = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == [2, 2]  # again after the fold here met the bad event and started over
+    assert stats.workers == ()
+    assert tables(sqlite_ledger) == incremental
 
 
 SPLITS: list[tuple[dict[str, int], int, int, list[list[str]] | None]] = [
