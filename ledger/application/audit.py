@@ -106,8 +106,8 @@ def check_one(
 
 
 def known_version(topic: str, state: dict[str, Any]) -> bool:
-    """An event stored under an older shape names its class version, which the hash leaves
-    out (an upcast on read must not break the chain); it must be one its class has had."""
+    """An event stored under a newer shape names its class version (covered by its hash);
+    it must be one its class has had."""
     if "class_version" not in state:
         return True
     cls = getattr(events, topic.rpartition(":")[2], None)

@@ -93,18 +93,24 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
 
     def stored(self) -> dict[str, Any]:
         """The event as stored: defaults are left out (a match report's many zero counters
-        would triple its size), and the hash covers exactly what is stored."""
-        return self.model_dump(mode="json", exclude_defaults=True)
+        would triple its size), its class version is in (from version 2), and the hash
+        covers exactly what is stored."""
+        state = self.model_dump(mode="json", exclude_defaults=True)
+        if self.class_version > 1:
+            state["class_version"] = self.class_version
+        return state
 
 
 def content_hash(topic: str, stored: dict[str, Any]) -> str:
     """The chained hash of one stored event: its topic and its content without the hash.
 
-    The content includes ``prev_hash``, so each event's hash covers the whole log before it.
-    It is computed from the stored JSON, not from a re-encoded object, so upcasting an old
-    event on read never makes the audit fail.
+    The content includes ``prev_hash``, so each event's hash covers the whole log before it,
+    and ``class_version``, so that no one can make an event read as an older version (and
+    be upcast into another meaning) without breaking the chain. It is computed from the
+    stored JSON, not from a re-encoded object, so upcasting an old event on read never makes
+    the audit fail.
     """
-    content = {k: v for k, v in stored.items() if k not in ("hash", "class_version")}
+    content = {k: v for k, v in stored.items() if k != "hash"}
     canonical = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
     return hashlib.sha256(topic.encode() + b"\n" + canonical).hexdigest()
 
@@ -137,8 +143,9 @@ class LeagueCreated(LedgerEvent, CanInitAggregate[UUID]):
     def upcast_v1_v2(state: dict[str, Any]) -> None:
         """Version 1 recorded the 2025 rulebook's ruleset as ``bb2020``: such a league
         reads as ``bb2025``, the ruleset it was played under. Only the decoded event
-        changes: the stored JSON, and so the hash chain over it, stays as recorded
-        (content_hash leaves ``class_version`` out, and the audit reads the raw JSON)."""
+        changes: the stored JSON, and so the hash chain over it, stays as recorded (the
+        audit reads the raw JSON). A version-2 event's hash covers its class version, so
+        taking it out to have a Season 2 league read as 2025 breaks the chain."""
         if state.get("ruleset") == "bb2020":
             state["ruleset"] = "bb2025"
 

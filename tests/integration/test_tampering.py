@@ -139,7 +139,7 @@ def test_the_same_content_written_differently_is_detected(
     ]
 
 
-def test_a_class_version_the_hash_leaves_out_cannot_be_slipped_in(
+def test_a_class_version_slipped_in_breaks_the_chain(
     played: tuple[LeagueLedger, str], tmp_path: Path
 ) -> None:
     ledger, slug = played
@@ -148,7 +148,7 @@ def test_a_class_version_the_hash_leaves_out_cannot_be_slipped_in(
         write_state(db, 7, orjson.dumps({**orjson.loads(original), "class_version": 2}))
     found = verify_chain(ledger.recorder, league_id(slug), slug)
     assert [b.seq for b in found.breaks] == [7]
-    assert "class version" in found.breaks[0].problem
+    assert "does not match its hash" in found.breaks[0].problem  # the hash covers it
 
 
 def test_a_league_whose_every_event_was_deleted_is_not_intact(
@@ -167,3 +167,24 @@ def test_a_league_that_was_never_created_is_not_intact(sqlite_ledger: LeagueLedg
     found = verify_chain(sqlite_ledger.recorder, league_id("nowhere"), "nowhere")
     assert not found.ok
     assert found.events == 0
+
+
+def test_a_season_2_league_cannot_be_made_to_read_as_2025(
+    sqlite_ledger: LeagueLedger, tmp_path: Path
+) -> None:
+    """A version-2 creation event naming ``bb2020`` is Season 2; taken back to version 1
+    (its ``class_version`` deleted), the upcast would read it as ``bb2025``. The hash covers
+    the class version, so the audit finds the edit at event 1."""
+    sqlite_ledger.create_league("s2", "Season Two", "bb2020", by="tester")
+    lid = league_id("s2")
+    db = sqlite3.connect(tmp_path / "ledger.db", isolation_level=None)
+    where = "WHERE originator_id = ? AND originator_version = 1"
+    (original,) = db.execute(f"SELECT state FROM stored_events {where}", (lid.hex,)).fetchone()
+    assert b'"class_version":2' in original
+    state = orjson.loads(original)
+    del state["class_version"]
+    db.execute(f"UPDATE stored_events SET state = ? {where}", (orjson.dumps(state), lid.hex))
+    found = verify_chain(sqlite_ledger.recorder, lid, "s2")
+    assert [b.seq for b in found.breaks][:1] == [1]
+    assert "does not match its hash" in found.breaks[0].problem
+    db.close()
