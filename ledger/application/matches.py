@@ -35,7 +35,7 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
-from ledger.rules.protocol import DiceNeed
+from ledger.rules.protocol import DiceNeed, Feature
 from ledger.words import possessive
 
 
@@ -562,7 +562,7 @@ def plan_card(
     roll_missing: bool,
 ) -> list[Fact]:
     """A special play card whose effect the league's edition books (ZAL 8d)."""
-    if "cards" not in c.ruleset.features:
+    if Feature.CARDS not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues have no special play cards in the books")
     c.team(team_id)
     fields: dict[str, Any] = {
@@ -590,7 +590,7 @@ def plan_card(
 
 def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[Fact]:
     """4th edition appearance fees: each player paid for may play; the rest may not."""
-    if "appearance_fees" not in c.ruleset.features:
+    if Feature.APPEARANCE_FEES not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues have no appearance fees")
     team = c.team(team_id)
     fees = []
@@ -632,9 +632,9 @@ def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
 
 
 def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]) -> list[Fact]:
-    """BB2025 'Inducements': the higher-CTV team buys first, from its treasury; then the
-    lower-CTV team spends its petty cash (and at most 50,000 of its treasury)."""
-    if "inducements" not in c.ruleset.features:
+    """BB2025 'Inducements': the team of higher value (CTV; TV in LRB6) buys first, from its
+    treasury; then the other spends its petty cash (and at most 50,000 of its treasury)."""
+    if Feature.INDUCEMENTS not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues buy no inducements this way")
     match = c.match(match_id)
     if match is None or match.status != "scheduled":
@@ -648,9 +648,10 @@ def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, 
     value = c.ruleset.game_value(team, c.players(team_id))
     other_value = c.ruleset.game_value(other, c.players(other_id))
     if value < other_value and other_id not in match.inducements:
+        label = c.ruleset.game_value_label
         raise NotAllowed(
-            f"{other.name} (CTV {other_value:,}) buy their inducements first;"
-            f" {team.name} have CTV {value:,}"
+            f"{other.name} ({label} {other_value:,}) buy their inducements first;"
+            f" {team.name} have {label} {value:,}"
         )
     spent = int(match.inducements.get(other_id, {}).get("treasury_spent", 0))
     budget = c.ruleset.inducement_budget(value, other_value, spent, team.treasury)

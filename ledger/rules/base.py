@@ -71,6 +71,7 @@ class BaseRuleset:
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
     rating_in_gold: ClassVar[bool] = True
+    game_value_label: ClassVar[str] = "TV"
     features: ClassVar[frozenset[Feature]] = frozenset()
     characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}

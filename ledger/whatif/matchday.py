@@ -26,6 +26,7 @@ from ledger.domain import events as ev
 from ledger.domain.values import Purchase, TeamSheet
 from ledger.errors import LedgerError
 from ledger.projections.fold import Fold
+from ledger.rules.protocol import Feature
 from ledger.whatif.policies import Policies
 
 
@@ -84,7 +85,7 @@ class Matchday:
 
     def match(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
         e = self.without_absent(e)
-        if "appearance_fees" in self.policies.target.features and e.kind != "unplayed":
+        if Feature.APPEARANCE_FEES in self.policies.target.features and e.kind != "unplayed":
             e = self.fees(e)
         if self.policies.explain:
             self.checks(e)

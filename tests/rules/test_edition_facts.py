@@ -45,6 +45,15 @@ RATING_IN_GOLD = {
     "dz3": False,
 }
 
+GAME_VALUE_LABEL = {  # the figure inducements and handicaps compare
+    "bb2025": "CTV",
+    "bb2020": "CTV",
+    "lrb6": "TV",
+    "lrb6-zal": "TR",
+    "gold4": "TR",
+    "dz3": "TR",
+}
+
 FEATURES = {
     "bb2025": {
         Feature.INDUCEMENTS,
@@ -74,7 +83,9 @@ CASUALTY_DICE = {
 }
 
 
-@pytest.mark.parametrize("table", [CHARACTERISTIC_TARGETS, RATING_IN_GOLD, FEATURES, CASUALTY_DICE])
+@pytest.mark.parametrize(
+    "table", [CHARACTERISTIC_TARGETS, RATING_IN_GOLD, GAME_VALUE_LABEL, FEATURES, CASUALTY_DICE]
+)
 def test_every_registered_edition_has_its_facts_written_down(table: dict[str, object]) -> None:
     assert set(table) == set(REGISTRY)
 
@@ -110,3 +121,10 @@ def test_the_season_report_knows_whether_the_rating_is_gold(ruleset_id: str, in_
     state = book.fold()
     queries = Queries.over(state, book.league(state), book.ruleset)
     assert league_info(queries).rating_in_gold is in_gold
+
+
+@pytest.mark.parametrize(("ruleset_id", "label"), GAME_VALUE_LABEL.items())
+def test_the_game_value_is_called_what_the_books_call_it(ruleset_id: str, label: str) -> None:
+    ruleset = find_ruleset(ruleset_id)
+    assert ruleset.game_value_label == label
+    assert label in ruleset.value_labels.values()
