@@ -4,11 +4,11 @@ models' own tables.
 A rebuild used to hold every record it ever made until it wrote them at the end: every
 former player of every season, every match ever played (1.8 GiB at 10^6 events). A
 record that no later event is likely to change is *settled*: a player who died, was fired
-or left; a match played whose post-game sequences are all closed. ``MemoryStore`` hands a
-settled record to a ``SettledFile`` and forgets it, and reads it back from there if an
-event does name it again (a re-signed star's past seasons, a hireling's match, a name in
-a history line, a season's matches at its close or a team's at its re-draft). Nothing is
-lost if one does change again: it comes back to memory, and memory's copy wins.
+or left; a match closed by every team, once the next season has started; the standings
+of a closed season. ``MemoryStore`` hands a settled record to a ``SettledFile`` and
+forgets it, and reads it back from there if an event does name it again (a re-signed
+star's past seasons, a hireling's match, an older season's games). Nothing is lost if
+one does change again: it comes back to memory, and memory's copy wins.
 
 The same file is what a parallel rebuild's worker hands back (ledger/projections/
 parallel.py): its leagues' lines, settled records and, at the end, the rest of its
