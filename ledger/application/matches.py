@@ -35,6 +35,7 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
+from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.words import possessive
 
@@ -562,8 +563,7 @@ def plan_card(
     roll_missing: bool,
 ) -> list[Fact]:
     """A special play card whose effect the league's edition books (ZAL 8d)."""
-    if Feature.CARDS not in c.ruleset.features:
-        raise NotAllowed(f"{c.ruleset.name} leagues have no special play cards in the books")
+    refuse(has_feature(c.ruleset, Feature.CARDS, "special play cards in the books"))
     c.team(team_id)
     fields: dict[str, Any] = {
         "match": match_id,
@@ -590,8 +590,7 @@ def plan_card(
 
 def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[Fact]:
     """4th edition appearance fees: each player paid for may play; the rest may not."""
-    if Feature.APPEARANCE_FEES not in c.ruleset.features:
-        raise NotAllowed(f"{c.ruleset.name} leagues have no appearance fees")
+    refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
     team = c.team(team_id)
     fees = []
     for ref in refs:

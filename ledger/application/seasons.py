@@ -11,6 +11,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
+from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import Feature
 from ledger.words import possessive
 
@@ -195,8 +196,7 @@ def plan_close(c: Context) -> list[Fact]:
 
 
 def require_contracts(c: Context) -> SeasonRow:
-    if Feature.STAR_CONTRACTS not in c.ruleset.features:
-        raise NotAllowed(f"{c.ruleset.name} leagues have no long-term star contracts")
+    refuse(has_feature(c.ruleset, Feature.STAR_CONTRACTS, "long-term star contracts"))
     if not c.league.options.get("star_player_contracts"):
         raise NotAllowed(
             "this league does not use long-term star contracts"
