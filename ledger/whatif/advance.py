@@ -176,7 +176,9 @@ class Fitter:
     def dice_sets(self, event: PlayerAdvanced, choice: Choice) -> Iterator[tuple[DiceRoll, ...]]:
         scheme = self.scheme
         if scheme.kind == "spend":
-            wanted = scheme.characteristic_dice
+            # the characteristic die is the edition's own (a D8 in bb2025, a D16 in bb2020)
+            die = self.target.advancement_dice.get("characteristic")
+            wanted = mapping.Roll(purpose="characteristic", dice=die) if die else None
             needed = (wanted,) if choice.kind == "characteristic" and wanted is not None else ()
             yield self.with_rolls(event, needed)
             return

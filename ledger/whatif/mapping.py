@@ -75,7 +75,6 @@ class Roll(Frozen):
 class Scheme(Frozen):
     kind: Literal["spend", "roll"]
     dice: tuple[tuple[Roll, ...], ...] = ()
-    characteristic_dice: Roll | None = None
 
 
 class SchemeTable(Frozen):
