@@ -19,6 +19,8 @@ from pydantic import (
     model_validator,
 )
 
+from ledger.words import plural
+
 # --- bounds ---------------------------------------------------------------------------
 # Every event is checked against these before it is stored (DESIGN.md decision 9), and
 # re-checked when read back: so each bound is one that no real league's fact comes near,
@@ -132,8 +134,7 @@ class DiceRoll(Value):
         if sides in (66, 68):
             return self  # D66/D68 are read as two digits; checked by the ruleset.
         if len(self.values) != count:
-            noun = "value" if count == 1 else "values"
-            raise ValueError(f"{self.dice} needs {count} {noun}, got {len(self.values)}")
+            raise ValueError(f"{self.dice} needs {plural(count, 'value')}, got {len(self.values)}")
         if any(not 1 <= v <= sides for v in self.values):
             raise ValueError(f"{self.dice} values must be 1-{sides}, got {list(self.values)}")
         return self
