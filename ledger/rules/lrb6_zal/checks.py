@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.values import Hireling
+from ledger.rules.lrb6.checks import eligible
 from ledger.rules.lrb6.postgame import BOOKED
 from ledger.rules.lrb6_zal import hiring
 from ledger.rules.lrb6_zal.postgame import Side, voluntary_forfeit
-from ledger.rules.lrb6_zal.rating import eligible, handicap
+from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.schema import StarPlayer, TeamList
 from ledger.words import possessive

@@ -14,23 +14,13 @@ TR 89 + 7 = 96. A rival of TR 120 is 24 points above, so the Humans gain 1 bonus
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from ledger.domain.state import PlayerRow
 from ledger.rules.lrb6_zal.tables import HandicapRow, Tables
-
-PLAYING = "active"
 
 
 def rating(t: Tables, gold: int, spp: int, counts_spp: bool) -> int:
     """Gold / 10,000 plus SPP / 5, each rounded down (3rd edition Team Rating)."""
     tr = t.team_rating
     return gold // tr.gold_per_point + (spp // tr.spp_per_point if counts_spp else 0)
-
-
-def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:
-    """Players who may play the next match: on the roster and not missing it injured."""
-    return [p for p in players if p.status == PLAYING and not p.miss_next_game]
 
 
 def handicap(t: Tables, ours: int, theirs: int) -> HandicapRow:

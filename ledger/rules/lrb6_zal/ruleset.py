@@ -30,6 +30,7 @@ from ledger.rules.base import rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
+from ledger.rules.lrb6.checks import eligible
 from ledger.rules.lrb6.postgame import BOOKED, hireling_fees
 from ledger.rules.lrb6.ruleset import recoveries, staff_items
 from ledger.rules.lrb6_zal import (
@@ -157,7 +158,7 @@ class LRB6ZAL(LRB6):
 
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
-        playing = rating.eligible(players)
+        playing = eligible(players)
         hired = sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
         gold = sum(p.value for p in playing) + self.sideline_gold(team) + hired
         spp = sum(p.spp_earned for p in playing)
