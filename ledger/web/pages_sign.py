@@ -21,10 +21,9 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
-from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError, UnknownPlayer
-from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_position
+from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_position, read_event
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -64,19 +63,13 @@ def signed_as(
         named = str(kept.get("name", "")) in ref.summary
         if ref.event_type != "PlayerHired" or ref.voided or ref.seq < (row.recorded_seq or 0):
             continue
-        hired = read_event(ledger, league, ref.seq) if named else None
+        hired = read_event(ledger, league.queries, ref.seq) if named else None
         if isinstance(hired, ev.PlayerHired) and (hired.from_match, hired.hireling) == (
             row.match_id,
             hireling,
         ):
             return hired.player
     return None
-
-
-def read_event(ledger: LeagueLedger, league: reads.League, seq: int) -> ev.LedgerEvent | None:
-    stored = ledger.recorder.select_events(league_id(league.slug), gt=seq - 1, lte=seq, limit=1)
-    event = ledger.mapper.to_domain_event(stored[0]) if stored else None
-    return event if isinstance(event, ev.LedgerEvent) else None
 
 
 def played(league: reads.League, team: str, match: str, hireling: str) -> dict[str, Any]:
