@@ -105,28 +105,14 @@ def has_model(annotation: Any) -> bool:
 
 
 def bulk_insert(conn: Connection, kind: type[Record], records: Sequence[Record]) -> None:
-    """Insert many new rows. On SQLite the driver's executemany takes plain tuples (JSON
-    columns serialised here), skipping SQLAlchemy's per-row work: rebuilds write millions."""
+    """Insert many new rows. On SQLite the driver's executemany takes plain tuples (the
+    rows of ``Shape``), skipping SQLAlchemy's per-row work: rebuilds write millions."""
     if not records:
         return
-    table = table_of(kind)
     if conn.dialect.name != "sqlite" or nested(kind):
-        conn.execute(table.insert(), [row_of(r) for r in records])
+        conn.execute(table_of(kind).insert(), [row_of(r) for r in records])
         return
-    names = list(kind.model_fields)
-    json_columns = {c.name for c in table.columns if isinstance(c.type, sa.JSON)}
-    encode = [(name, name in json_columns) for name in names]
-    rows = [
-        tuple(
-            json_text(v) if is_json and v is not None else v
-            for name, is_json in encode
-            for v in (r.__dict__[name],)
-        )
-        for r in records
-    ]
-    marks = ", ".join("?" for _ in names)
-    columns = ", ".join(f'"{name}"' for name in names)  # 'values' is an SQL keyword
-    conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})', rows)
+    conn.exec_driver_sql(insert_statement(kind, "sqlite"), shape_of(kind).rows(records))
 
 
 def driver_execute(
