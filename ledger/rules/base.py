@@ -70,7 +70,6 @@ class BaseRuleset:
     Options: ClassVar[type[BaseModel]] = NoOptions
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
-    rating_in_gold: ClassVar[bool] = True
     game_value_label: ClassVar[str] = "TV"
     features: ClassVar[frozenset[Feature]] = frozenset()
     characteristic_targets: ClassVar[bool] = False
@@ -96,6 +95,12 @@ class BaseRuleset:
 
     def describe_options(self) -> dict[str, Any]:
         return self.options.model_dump(mode="json")
+
+    @property
+    def rating_in_gold(self) -> bool:
+        """A team value is gold; a Team Rating (``tr``) is points: value / 10,000 plus
+        SPP / 5."""
+        return self.rating_key != "tr"
 
     # --- building a team -------------------------------------------------------------
 

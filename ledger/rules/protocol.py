@@ -114,10 +114,14 @@ class Ruleset(Protocol):
     value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: ClassVar[str]
-    rating_in_gold: ClassVar[bool]
     game_value_label: ClassVar[str]
     """What ``game_value`` is called in the edition's books (CTV in BB2025, TV in LRB6)."""
-    """Whether the headline figure is gold (a team value) or points (a Team Rating)."""
+
+    @property
+    def rating_in_gold(self) -> bool:
+        """Whether the headline figure is gold (a team value) or points (a Team Rating)."""
+        ...
+
     data_dir: ClassVar[Path]
     """Where the edition's data files live (team lists, skills, stars, tables)."""
     options: BaseModel

@@ -45,7 +45,6 @@ class DZ3(BaseRuleset):
     Options = DZ3Options
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    rating_in_gold = False  # a Team Rating is points: value / 10,000 plus SPP / 5
     game_value_label = "TR"
     casualty_dice = injuries.CASUALTY_DICE
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
