@@ -36,6 +36,7 @@ from ledger.projections.sql import SqlStore, table_of
 from ledger.reports.build import build_report
 from ledger.reports.render import Format, render
 from ledger.rules import find_ruleset
+from ledger.rules.problems import while_drafting
 from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
 
 RESULTS_SHOWN = 8
@@ -166,7 +167,7 @@ def buy_choices(league: League, team: TeamRow) -> list[BuyChoice]:
             item,
             league.ruleset.sideline_price(team, item.id, 1),
             held(team, item),
-            drafting_only=item.draft_only and not team.drafting,
+            drafting_only=bool(while_drafting(team, item)),
         )
         for item in items
     ]
