@@ -14,13 +14,13 @@ from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import Line
 from ledger.projections import parallel
+from ledger.projections.settled import LINE_BATCH
 from ledger.projections.sql import ALL_TABLES, POSITION, insert_lines
 
-LINE_BATCH = 2000
-"""Lines per batch handed to the writer. At most ``WAITING`` batches wait: lines are the
-largest records a rebuild makes (a history line carries its event's summary), and the
-memory they hold while they wait is most of a rebuild's memory beyond its state."""
 WAITING = 2
+"""Batches of lines (``LINE_BATCH``) that may wait for the writer: lines are the largest
+records a rebuild makes (a history line carries its event's summary), and the memory they
+hold while they wait is most of a rebuild's memory beyond its state."""
 
 REBUILT = [*ALL_TABLES, POSITION]
 """The tables a rebuild drops and writes again."""
