@@ -21,9 +21,11 @@ from ledger.rules.bb2020.tables import Tables, skills
 from ledger.rules.bb2025.advancement import (
     SkillTable,
     cost,
+    eligible_problems,
     limit_problems,
     skill_base,
     skill_problems,
+    spp_problems,
 )
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
@@ -59,18 +61,12 @@ def result(t: Tables, player: PlayerRow, event: PlayerAdvanced) -> AdvancementRe
 
 
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
-    if player.status != "active" or player.kind != "regular":
-        return [f"{player.name} cannot take advancements ({player.status}, {player.kind})"]
-    if len(player.advancements) >= len(t.advancement_costs):
-        return [f"{player.name} already has {len(player.advancements)} advancements (Legend)"]
+    if found := eligible_problems(t, player):
+        return found
     if event.kind not in (*ACCESS, "characteristic"):
         return [f"Season 2 has no '{event.kind}' advancement"]
-    spp = cost(t, player, event.kind)
-    if player.spp < spp:
-        return [
-            f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
-            f" costs {spp} as advancement {len(player.advancements) + 1}"
-        ]
+    if found := spp_problems(t, player, event.kind):
+        return found
     if event.kind == "characteristic":
         return characteristic_problems(t, player, position, event)
     if event.kind in ROLLED:

@@ -81,23 +81,37 @@ def result(
 
 
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
-    if player.status != "active" or player.kind != "regular":
-        return [f"{player.name} cannot take advancements ({player.status}, {player.kind})"]
-    if len(player.advancements) >= len(t.advancement_costs):
-        return [f"{player.name} already has {len(player.advancements)} advancements (Legend)"]
+    if found := eligible_problems(t, player):
+        return found
     if event.kind == "random_secondary":
         return ["BB2025 has no random secondary skills on the Advancement Table"]
-    spp = cost(t, player, event.kind)
-    if player.spp < spp:
-        return [
-            f"{player.name} has {player.spp} SPP; {event.kind.replace('_', ' ')}"
-            f" costs {spp} as advancement {len(player.advancements) + 1}"
-        ]
+    if found := spp_problems(t, player, event.kind):
+        return found
     if event.kind == "characteristic":
         return characteristic_problems(t, player, position, event)
     if event.kind == "random_primary":
         return random_problems(player, position, event)
     return skill_problems(skill_table(), player, position, event, SKILL_KINDS[event.kind])
+
+
+def eligible_problems(t: Tables, player: PlayerRow) -> list[str]:
+    """Only a regular player on the roster advances, and no further than a Legend."""
+    if player.status != "active" or player.kind != "regular":
+        return [f"{player.name} cannot take advancements ({player.status}, {player.kind})"]
+    if len(player.advancements) >= len(t.advancement_costs):
+        return [f"{player.name} already has {len(player.advancements)} advancements (Legend)"]
+    return []
+
+
+def spp_problems(t: Tables, player: PlayerRow, kind: str) -> list[str]:
+    """The player holds the SPP this advancement costs as his next one."""
+    spp = cost(t, player, kind)
+    if player.spp >= spp:
+        return []
+    return [
+        f"{player.name} has {player.spp} SPP; {kind.replace('_', ' ')}"
+        f" costs {spp} as advancement {len(player.advancements) + 1}"
+    ]
 
 
 def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
