@@ -72,8 +72,8 @@ class BB2025(BaseRuleset):
     id = "bb2025"
     name = "Blood Bowl 2025, Third Season"
     book: ClassVar[str] = "BB2025"
-    game_value_label = "CTV"
     """How a refusal names the edition whose rule it is (a variant names its own)."""
+    game_value_label = "CTV"
     source = "Blood Bowl 2025 rulebook, League Play chapter; Spike! Almanac 2021 (options)"
     """The books, as ``ledger rulesets`` names them (the module docstrings cite the seed
     files: seed 001 and seed 003)."""
