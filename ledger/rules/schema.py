@@ -12,6 +12,7 @@ Passing characteristic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -54,6 +55,14 @@ class Band(Range):
             data = {**data, "effects": (data["effect"],)}
             del data["effect"]
         return data
+
+
+R = TypeVar("R", bound=Range)
+
+
+def band(bands: Sequence[R], roll: int) -> R | None:
+    """The row of a table whose range holds ``roll``; None when no row does."""
+    return next((b for b in bands if b.holds(roll)), None)
 
 
 class Position(Frozen):

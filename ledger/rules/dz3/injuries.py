@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import InvalidInput
 from ledger.rules.base import checked_effects
-from ledger.rules.dz3.tables import Tables, band, d66
-from ledger.rules.schema import Band
+from ledger.rules.dz3.tables import Tables, d66
+from ledger.rules.schema import Band, band
 
 CASUALTY_DICE = {"casualty": "D6", "serious_injury": "D66"}
 SERIOUS = "serious_injury"

@@ -230,10 +230,6 @@ def stars() -> dict[str, DZStar]:
     return {s.id: s for s in load_yaml(DATA / "stars.yaml", DZStarList).stars}
 
 
-def band(bands: tuple[Band, ...], roll: int) -> Band | None:
-    return next((b for b in bands if b.start <= roll <= b.end), None)
-
-
 def d66(values: tuple[int, ...]) -> int | None:
     """A D66 as entered: two dice (6, 3) or one two-digit value 63; None if neither."""
     if len(values) == 2 and all(1 <= v <= 6 for v in values):

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import InvalidDice, InvalidInput
 from ledger.rules.base import checked_effects
-from ledger.rules.lrb6.tables import Band, Tables, band
+from ledger.rules.lrb6.tables import Band, Tables
+from ledger.rules.schema import band
 
 DICE = {"casualty": "D68", "casualty_d6": "D6", "casualty_d8": "D8"}
 """Purposes a report may give for a casualty, with their dice."""

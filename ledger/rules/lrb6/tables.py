@@ -144,7 +144,3 @@ def tables() -> Tables:
 @cache
 def skills() -> SkillList:
     return load_yaml(DATA / "skills.yaml", SkillList)
-
-
-def band(bands: tuple[Band, ...], roll: int) -> Band | None:
-    return next((b for b in bands if b.holds(roll)), None)

@@ -22,10 +22,9 @@ from ledger.domain.state import PlayerRow
 from ledger.domain.values import DiceRoll, Effect
 from ledger.rules.lrb6 import advancement as lrb6
 from ledger.rules.lrb6.advancement import ROLL, dice_of, rolls_taken
-from ledger.rules.lrb6.tables import band
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.protocol import AdvancementResult
-from ledger.rules.schema import Position
+from ledger.rules.schema import Position, band
 
 AGEING, EFFECT = "ageing", "ageing_effect"
 
