@@ -70,7 +70,6 @@ class BaseRuleset:
     Options: ClassVar[type[BaseModel]] = NoOptions
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
-    game_value_label: ClassVar[str] = "TV"
     features: ClassVar[frozenset[Feature]] = frozenset()
     characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}
@@ -95,6 +94,11 @@ class BaseRuleset:
 
     def describe_options(self) -> dict[str, Any]:
         return self.options.model_dump(mode="json")
+
+    @property
+    def game_value_label(self) -> str:
+        """The headline figure's name (TV, TR) unless an edition's game value is another."""
+        return self.value_labels[self.rating_key]
 
     @property
     def rating_in_gold(self) -> bool:

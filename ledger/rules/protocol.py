@@ -114,8 +114,11 @@ class Ruleset(Protocol):
     value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: ClassVar[str]
-    game_value_label: ClassVar[str]
-    """What ``game_value`` is called in the edition's books (CTV in BB2025, TV in LRB6)."""
+
+    @property
+    def game_value_label(self) -> str:
+        """What ``game_value`` is called in the edition's books (CTV in BB2025, TV in LRB6)."""
+        ...
 
     @property
     def rating_in_gold(self) -> bool:

@@ -45,7 +45,6 @@ class DZ3(BaseRuleset):
     Options = DZ3Options
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    game_value_label = "TR"
     casualty_dice = injuries.CASUALTY_DICE
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},

@@ -68,7 +68,6 @@ class Gold4(BaseRuleset):
     )
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    game_value_label = "TR"
     features = frozenset({Feature.APPEARANCE_FEES})
     casualty_dice = injuries.CASUALTY_DICE
 

@@ -58,7 +58,6 @@ class LRB6ZAL(LRB6):
     Options = ZalOptions
     value_labels = {"tr": "TR"}
     rating_key = "tr"
-    game_value_label = "TR"
     features = frozenset({Feature.BOUNTIES, Feature.CARDS})
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
