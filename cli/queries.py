@@ -162,11 +162,11 @@ def standings(session: Session, season: int | None, as_json: bool) -> None:
 STANDING_COLUMNS = ["P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-", "bonus", "pts"]
 
 
-def standing_line(r: TableRow, figures: list[str], rank: int) -> list[object]:
+def standing_line(r: TableRow, figures: list[str]) -> list[object]:
     """One team's line: rank, name, the edition's figures (TR; TV and CTV), the table."""
     row = r.row
     return [
-        rank,
+        r.rank,
         r.name,
         *(gold(r.values.get(key)) for key in figures),
         *(row.played, row.won, row.drawn, row.lost, row.td_for, row.td_against),
@@ -205,7 +205,7 @@ def print_standings(found: Standings) -> None:
     numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
-        lines = [standing_line(r, figures, r.rank) for r in rows]
+        lines = [standing_line(r, figures) for r in rows]
         drops = standing_drops(len(figures))
         say(table(headers, lines, right=numbers, wrap=(1, len(headers) - 1), drop=drops))
         if any(r.separated_by for r in rows):
