@@ -8,7 +8,7 @@ from achievements, league tables with tie-breakers. The numbers are always the e
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
@@ -477,6 +477,11 @@ class BaseRuleset:
         scheme: PointsScheme,
     ) -> list[Ranked]:
         return rank_table(rows, results, scheme)
+
+
+def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:
+    """Players who may play the next match: on the roster and not missing it injured."""
+    return [p for p in players if p.status == "active" and not p.miss_next_game]
 
 
 def rerolls_and_fan_factor(

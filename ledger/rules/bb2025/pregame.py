@@ -18,15 +18,12 @@ from functools import cache
 from pathlib import Path
 
 from ledger.domain.state import PlayerRow
+from ledger.rules.base import eligible
 from ledger.rules.bb2025.tables import DATA
 from ledger.rules.schema import Inducement, InducementList, Position, TeamList, load_yaml
 
 SQUAD = 11
 TOP_UP_LIMIT = 50_000
-
-
-def available(players: Sequence[PlayerRow]) -> list[PlayerRow]:
-    return [p for p in players if p.status == "active" and not p.miss_next_game]
 
 
 def journeyman_position(team_list: TeamList) -> Position | None:
@@ -36,7 +33,7 @@ def journeyman_position(team_list: TeamList) -> Position | None:
 
 
 def journeymen_needed(players: Sequence[PlayerRow]) -> int:
-    return max(0, SQUAD - len(available(players)))
+    return max(0, SQUAD - len(eligible(players)))
 
 
 def petty_cash(ctv: int, other_ctv: int, other_spent: int) -> int:

@@ -33,7 +33,7 @@ from ledger.domain.events import (
 from ledger.domain.state import ON_ROSTER, LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
-from ledger.rules.base import BaseRuleset, checked_effects
+from ledger.rules.base import BaseRuleset, checked_effects, eligible
 from ledger.rules.bb2025 import (
     advancement,
     contracts,
@@ -132,11 +132,11 @@ class BB2025(BaseRuleset):
                 f"{player.name} is under contract for the season and may never be fired"
                 " (Spike! 2021 'Signing Star Players')"
             ]
-        eligible = [p for p in players if p.status == "active" and not p.miss_next_game]
-        if player in eligible and len(eligible) - 1 < 11:
+        fit = eligible(players)
+        if player in fit and len(fit) - 1 < 11:
             return [
                 f"firing {player.name} would leave {team.name} with"
-                f" {len(eligible) - 1} players eligible for the next game (at least 11)"
+                f" {len(fit) - 1} players eligible for the next game (at least 11)"
             ]
         return []
 

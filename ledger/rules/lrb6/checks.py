@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Hireling, TeamSheet
+from ledger.rules.base import eligible
 from ledger.rules.lrb6.tables import Tables
 from ledger.rules.schema import StarPlayer, TeamList
 from ledger.words import possessive
@@ -30,11 +31,6 @@ MERCENARY_PREMIUM = 30_000
 """pp.70-71 'Mercenaries': the position's price plus 30,000."""
 MAX_STARS = 2
 """pp.70-71 'Star Players (0-2)'."""
-
-
-def eligible(players: Sequence[PlayerRow]) -> list[PlayerRow]:
-    """Players who may play the next match: on the roster and not missing it injured."""
-    return [p for p in players if p.status == "active" and not p.miss_next_game]
 
 
 def concession_problems(match: MatchRecorded) -> list[str]:

@@ -25,7 +25,7 @@ from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import LedgerError
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.base import BaseRuleset, eligible, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
@@ -184,7 +184,7 @@ class LRB6(BaseRuleset):
 
     def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
         """pp.70-71: the fit players and the journeymen the team must take."""
-        fit = checks.eligible(players)
+        fit = eligible(players)
         lineman = pregame.journeyman_position(self.team_list(team.roster))
         journeymen = pregame.journeymen_needed(tables(), fit) * (lineman.cost if lineman else 0)
         return sum(p.value for p in fit) + self.sideline_gold(team) + journeymen

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.values import Hireling
-from ledger.rules.lrb6.checks import eligible
+from ledger.rules.base import eligible
 from ledger.rules.lrb6.postgame import BOOKED
 from ledger.rules.lrb6_zal import hiring
 from ledger.rules.lrb6_zal.postgame import Side, voluntary_forfeit

@@ -26,11 +26,10 @@ from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, Play
 from ledger.domain.state import ON_ROSTER, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Hireling, TeamSheet
 from ledger.errors import LedgerError
-from ledger.rules.base import rerolls_and_fan_factor
+from ledger.rules.base import eligible, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
-from ledger.rules.lrb6.checks import eligible
 from ledger.rules.lrb6.postgame import BOOKED, hireling_fees
 from ledger.rules.lrb6.ruleset import recoveries, staff_items
 from ledger.rules.lrb6_zal import (
