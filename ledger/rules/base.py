@@ -11,7 +11,7 @@ import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -443,8 +443,7 @@ class BaseRuleset:
             return "loss" if match.concession.team == team else "win"
         if match.kind == "unplayed":
             return "loss"
-        ours, theirs = scores(match, team)
-        return "win" if ours > theirs else "draw" if ours == theirs else "loss"
+        return by_score(*scores(match, team))
 
     def match_points(
         self, match: MatchRecorded, team: str, scheme: PointsScheme
@@ -538,6 +537,11 @@ def scores(match: MatchRecorded, team: str) -> tuple[int, int]:
     ours = next(s.touchdowns for s in sheets if s.team == team)
     theirs = max((s.touchdowns for s in sheets if s.team != team), default=0)
     return ours, theirs
+
+
+def by_score(ours: int, theirs: int) -> Literal["win", "draw", "loss"]:
+    """Win, draw or loss as the two scores (touchdowns, or a shoot-out's penalties) say."""
+    return "win" if ours > theirs else "draw" if ours == theirs else "loss"
 
 
 def opponent(match: MatchRecorded, sheet: TeamSheet) -> TeamSheet:

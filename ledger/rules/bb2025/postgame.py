@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ledger.domain.events import MatchRecorded, PostGameClosed
 from ledger.domain.state import LeagueView, PlayerRow, TeamRow, roster_of
 from ledger.domain.values import DiceRoll, TeamSheet
-from ledger.rules.base import opponent
+from ledger.rules.base import by_score, opponent
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
@@ -45,7 +45,7 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
         ours, theirs = match.shootout.penalties_home, match.shootout.penalties_away
         if not home:
             ours, theirs = theirs, ours
-    return "win" if ours > theirs else "draw" if ours == theirs else "loss"
+    return by_score(ours, theirs)
 
 
 # --- which dice the sequence needs ---------------------------------------------------------

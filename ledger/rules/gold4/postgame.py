@@ -20,7 +20,7 @@ from __future__ import annotations
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import opponent
+from ledger.rules.base import by_score, opponent
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
@@ -44,8 +44,7 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     loser = conceded_by(match)
     if loser is not None:
         return "loss" if loser == sheet.team else "win"
-    theirs = opponent(match, sheet).touchdowns
-    return "win" if sheet.touchdowns > theirs else "draw" if sheet.touchdowns == theirs else "loss"
+    return by_score(sheet.touchdowns, opponent(match, sheet).touchdowns)
 
 
 def team(view: LeagueView, league_id: str, team_id: str) -> TeamRow:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
+from ledger.rules.base import by_score, scores
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Leaves
 from ledger.rules.lrb6.tables import Result, Tables
@@ -56,9 +57,7 @@ def result(match: MatchRecorded, team: str) -> Result:
     """A conceding team loses whatever the score; otherwise the score decides."""
     if match.concession is not None:
         return "loss" if match.concession.team == team else "win"
-    ours = next(s.touchdowns for s in match.sheets() if s.team == team)
-    theirs = max(s.touchdowns for s in match.sheets() if s.team != team)
-    return "win" if ours > theirs else "draw" if ours == theirs else "loss"
+    return by_score(*scores(match, team))
 
 
 def fame(t: Tables, ours: int, theirs: int) -> int:

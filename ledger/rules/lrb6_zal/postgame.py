@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
+from ledger.rules.base import by_score, scores
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Leaves
 from ledger.rules.lrb6.postgame import BOOKED, walkout_purpose
@@ -58,9 +59,7 @@ def voluntary_forfeit(match: MatchRecorded) -> str | None:
 
 
 def outcome(match: MatchRecorded, team: str) -> str:
-    ours = next(s.touchdowns for s in match.sheets() if s.team == team)
-    theirs = max(s.touchdowns for s in match.sheets() if s.team != team)
-    return "win" if ours > theirs else "draw" if ours == theirs else "loss"
+    return by_score(*scores(match, team))
 
 
 def fame(t: Tables, ours: int, theirs: int) -> int:
