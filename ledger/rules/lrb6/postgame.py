@@ -17,6 +17,7 @@ twice as many, FAME +2. It wins with a team value of 1,800,000: (D6 4 + 2 + 1) x
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
@@ -167,11 +168,25 @@ def fan_factor(t: Tables, match: MatchRecorded, side: Side, dice: DiceBox) -> Ef
 def walkouts(t: Tables, match: MatchRecorded, side: Side, dice: DiceBox) -> Effects:
     if conceded_by(match) != side.team_id:
         return []
+    players, leaves_on = walkout_players(t, side), t.concession.walkout_leaves_on
+    return walkout_rolls(players, side.sheet, dice, leaves_on, ("his team conceded", "p.29"))
+
+
+def walkout_rolls(
+    players: Sequence[PlayerRow],
+    sheet: TeamSheet,
+    dice: DiceBox,
+    leaves_on: tuple[int, ...],
+    after: tuple[str, str],
+) -> Effects:
+    """A D6 for each player of ``sheet``'s team who may walk out: a roll in ``leaves_on``
+    and he leaves; ``after`` names what he walked out after and the rule (lrb6-zal rolls
+    so after a voluntary forfeit)."""
     effects: Effects = []
-    for player in walkout_players(t, side):
-        roll = dice.roll(side.sheet.dice, walkout_purpose(player), "D6", side.team_id)[0]
-        if roll in t.concession.walkout_leaves_on:
-            note = f"left after his team conceded (rolled {roll}, p.29)"
+    for player in players:
+        roll = dice.roll(sheet.dice, walkout_purpose(player), "D6", sheet.team)[0]
+        if roll in leaves_on:
+            note = f"left after {after[0]} (rolled {roll}, {after[1]})"
             effects.append(Leaves(player=player.player_id, note=note))
     return effects
 

@@ -24,8 +24,8 @@ from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
 from ledger.rules.base import by_score, scores
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Fans, Gold, Leaves
-from ledger.rules.lrb6.postgame import BOOKED, walkout_purpose
+from ledger.rules.effects import Effects, Fans, Gold
+from ledger.rules.lrb6.postgame import BOOKED, walkout_purpose, walkout_rolls
 from ledger.rules.lrb6_zal.options import Options
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.protocol import DiceNeed
@@ -202,10 +202,5 @@ def fan_modifiers(t: Tables, match: MatchRecorded, side: Side, stage: str) -> di
 def walkouts(t: Tables, match: MatchRecorded, side: Side, dice: DiceBox) -> Effects:
     if voluntary_forfeit(match) != side.team_id:
         return []
-    effects: Effects = []
-    for player in walkout_players(t, side):
-        roll = dice.roll(side.sheet.dice, walkout_purpose(player), "D6", side.team_id)[0]
-        if roll in t.forfeit.walkout_leaves_on:
-            note = f"left after the voluntary forfeit (rolled {roll}, ZAL 9b)"
-            effects.append(Leaves(player=player.player_id, note=note))
-    return effects
+    players, leaves_on = walkout_players(t, side), t.forfeit.walkout_leaves_on
+    return walkout_rolls(players, side.sheet, dice, leaves_on, ("the voluntary forfeit", "ZAL 9b"))
