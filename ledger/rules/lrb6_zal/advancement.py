@@ -22,6 +22,7 @@ from ledger.domain.state import PlayerRow
 from ledger.domain.values import DiceRoll, Effect
 from ledger.rules.lrb6 import advancement as lrb6
 from ledger.rules.lrb6.advancement import ROLL, dice_of, rolls_taken
+from ledger.rules.lrb6.tables import tables as lrb6_tables
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, band
@@ -56,7 +57,8 @@ def ageing_effect(
     stat = effect.lstrip("-")
     current = getattr(player, stat)
     start = getattr(position, stat) if position else current
-    if current - 1 < max(t.ageing.min_value, start - t.ageing.max_reduction):
+    limit = lrb6_tables().injury_limits  # ZAL 19: 'the rule remains' (LRB6 p.25)
+    if current - 1 < max(limit.min_value, start - limit.max_reduction):
         return None  # ZAL 19: 'no characteristic may be reduced by more than 2 points'
     return effect
 

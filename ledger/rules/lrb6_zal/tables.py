@@ -52,8 +52,8 @@ class Hurdle(Frozen):
 class Ageing(Frozen):
     hurdles: tuple[Hurdle, ...]
     effects: tuple[Band, ...]
-    max_reduction: int
-    min_value: int
+    """What a failed hurdle costs; never beyond LRB6's injury limits (ZAL 19: 'the rule
+    remains', lrb6's ``injury_limits``)."""
 
     def target(self, title: str) -> int:
         return next(h.target for h in self.hurdles if h.title == title)
