@@ -243,27 +243,6 @@ def players(
     return found
 
 
-HIRELING_SPP_SOURCES = {
-    "bb2025": "Blood Bowl 2025 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
-    "bb2020": "Blood Bowl 2020 League Play, 'Hiring, Firing and Temporarily Retiring', step 5",
-    "lrb6-zal": "ZAL Season 5, rules 3k and 8a",
-    "lrb6": "LRB6 as ZAL Season 5 rules 3k and 8a state it",
-    "dz3": "OBERWALD 'Freebooters'",
-    "gold4": "3rd edition freebooters, as OBERWALD 'Freebooters' rules them",
-}
-"""Where each edition says what a one-game player's SPP are (the page's note cites it).
-
-Read from the texts in ../shared/seeds/: a hireling earns SPP in his game like anyone, and
-keeps them only if the team signs him after it. Seed 001 step 5: "A hired Journeyman ...
-will retain any SPP gained during the game ... Any Journeymen not hired are permanently
-lost"; seed 000 rule 3k (mercenaries) "may nevertheless collect experience points (SPP)
-during the match", rule 8a (journeymen) "may retain these, should the coach choose to
-purchase the Journeyman after the match"; seed 004 'Freebooters': "The original
-'freeboot fee' is lost but any SPPs are kept". Not signed, his SPP leave with him: they
-are no roster player's and count in no team total. Star players earn none in BB2020 and
-BB2025 (seed 001 'Recording Star Player Points')."""
-
-
 def hireling_sheets(
     queries: Queries, row: MatchRow | None, report: ev.MatchRecorded
 ) -> list[PlayerSheet]:

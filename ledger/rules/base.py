@@ -95,6 +95,17 @@ class BaseRuleset:
     def describe_options(self) -> dict[str, Any]:
         return self.options.model_dump(mode="json")
 
+    hireling_spp_source: ClassVar[str] = ""
+    """Read from the texts in ../shared/seeds/: a hireling earns SPP in his game like anyone,
+    and keeps them only if the team signs him after it. Seed 001 step 5: "A hired Journeyman
+    ... will retain any SPP gained during the game ... Any Journeymen not hired are
+    permanently lost"; seed 000 rule 3k (mercenaries) "may nevertheless collect experience
+    points (SPP) during the match", rule 8a (journeymen) "may retain these, should the coach
+    choose to purchase the Journeyman after the match"; seed 004 'Freebooters': "The
+    original 'freeboot fee' is lost but any SPPs are kept". Not signed, his SPP leave with
+    him: they are no roster player's and count in no team total. Star players earn none in
+    BB2020 and BB2025 (seed 001 'Recording Star Player Points')."""
+
     @property
     def game_value_label(self) -> str:
         """The headline figure's name (TV, TR) unless an edition's game value is another."""

@@ -114,6 +114,8 @@ class Ruleset(Protocol):
     value_labels: ClassVar[Mapping[str, str]]
     """Team figures this edition shows, e.g. ``{"tv": "TV", "ctv": "CTV"}``."""
     rating_key: ClassVar[str]
+    hireling_spp_source: ClassVar[str]
+    """Where the edition says what a one-game player's SPP are (a page's note cites it)."""
 
     @property
     def game_value_label(self) -> str:

@@ -23,7 +23,6 @@ from ledger.domain.events import MatchRecorded
 from ledger.domain.state import EventRef, MatchRow, SubmissionRow, TeamRow
 from ledger.errors import UnknownTeam
 from ledger.reports.match_sheet import (
-    HIRELING_SPP_SOURCES,
     corrections_of,
     hireling_sheets,
     read_report,
@@ -239,7 +238,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         hired=hireling_sheets(found.queries, row, event) if event is not None else [],
         signed=pages_sign.signed_hirelings(ledger, found, row),
         may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
-        hired_source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
+        hired_source=found.ruleset.hireling_spp_source or None,
         history=history,
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
         may_correct=row.status == "played" and may(who(request), found.row, "correct"),

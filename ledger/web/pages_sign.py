@@ -23,7 +23,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError, UnknownPlayer
-from ledger.reports.match_sheet import HIRELING_SPP_SOURCES, hireling_position, read_event
+from ledger.reports.match_sheet import hireling_position, read_event
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -135,7 +135,7 @@ def sign_form(
             found.queries, team, kind, kept.get("position"), kept.get("star")
         ),
         price=asked_price(found, row, match, hireling),
-        source=HIRELING_SPP_SOURCES.get(found.ruleset.id),
+        source=found.ruleset.hireling_spp_source or None,
         values=values,
         errors=errors,
     )

@@ -128,3 +128,9 @@ def test_the_game_value_is_called_what_the_books_call_it(ruleset_id: str, label:
     ruleset = find_ruleset(ruleset_id)
     assert ruleset.game_value_label == label
     assert label in ruleset.value_labels.values()
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(REGISTRY))
+def test_every_edition_says_where_a_hireling_s_spp_are_ruled(ruleset_id: str) -> None:
+    """The match and signing pages cite it beside an unsigned hireling's SPP."""
+    assert find_ruleset(ruleset_id).hireling_spp_source

@@ -38,6 +38,9 @@ this Player type is the team's Lineman positional' (Rules and Regulations)."""
 class BB2020(BB2025):
     id = "bb2020"
     name = "Blood Bowl 2020, Second Season"
+    hireling_spp_source = (
+        "Blood Bowl 2020 League Play, 'Hiring, Firing and Temporarily Retiring', step 5"
+    )
     book = "BB2020"
     source = (
         "Blood Bowl 2020 rulebook (Second Season Edition) and FAQ, as transcribed by BBBase;"

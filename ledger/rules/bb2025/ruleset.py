@@ -71,6 +71,9 @@ class BB2025Options(BaseModel):
 class BB2025(BaseRuleset):
     id = "bb2025"
     name = "Blood Bowl 2025, Third Season"
+    hireling_spp_source = (
+        "Blood Bowl 2025 League Play, 'Hiring, Firing and Temporarily Retiring', step 5"
+    )
     book: ClassVar[str] = "BB2025"
     """How a refusal names the edition whose rule it is (a variant names its own)."""
     game_value_label = "CTV"

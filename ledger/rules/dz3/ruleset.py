@@ -38,6 +38,7 @@ from ledger.rules.schema import Skill, StarPlayer
 class DZ3(BaseRuleset):
     id = "dz3"
     name = "3rd edition Death Zone (OBERWALD)"
+    hireling_spp_source = "OBERWALD 'Freebooters'"
     source = "OBERWALD Crazy Coaches Edition v2.06, on the 3rd edition Handbook and Death Zone"
     """The books, as ``ledger rulesets`` names them (seed 004 in the docstrings)."""
     aliases = ("bb3", "3rd", "deathzone", "death-zone", "oberwald")

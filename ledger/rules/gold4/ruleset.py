@@ -56,6 +56,7 @@ class Gold4Options(BaseModel):
 class Gold4(BaseRuleset):
     id = "gold4"
     name = 'Blood Bowl 4th edition "Gold"'
+    hireling_spp_source = "3rd edition freebooters, as OBERWALD 'Freebooters' rules them"
     source = "4th edition Gold rules, on the 3rd edition Handbook and Death Zone"
     """The books, as ``ledger rulesets`` names them (seed 002 in the docstrings)."""
     aliases = ("bb4", "4th", "gold", "fourth")

@@ -38,6 +38,7 @@ from ledger.rules.schema import Position, StarPlayer, TeamList
 class LRB6(BaseRuleset):
     id = "lrb6"
     name = "Living Rulebook 6"
+    hireling_spp_source = "LRB6 as ZAL Season 5 rules 3k and 8a state it"
     source = "Blood Bowl Living Rulebook 6 (Competition Rules, 2010)"
     aliases: ClassVar[tuple[str, ...]] = ("lrb", "lrb6.0", "crp")
     data_dir = Path(__file__).parent / "data"

@@ -51,6 +51,7 @@ from ledger.rules.schema import StarPlayer
 class LRB6ZAL(LRB6):
     id = "lrb6-zal"
     name = "LRB6 with ZAL Season 5 rules"
+    hireling_spp_source = "ZAL Season 5, rules 3k and 8a"
     source = "Zürchheim Alchemists' League rules, Season 5, on the Living Rulebook 6 (2010)"
     """The books, as ``ledger rulesets`` names them (seed 000 in the docstrings)."""
     aliases = ("zal", "lrb6zal")
