@@ -90,14 +90,22 @@ EDITIONS = {
 
 
 def script(ruleset: str) -> str:
-    return f"""league create {LEAGUE} --name "Old World League" --ruleset {ruleset}
+    return (
+        f"""league create {LEAGUE} --name "Old World League" --ruleset {ruleset}
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register grudge --name "The Gouged Eye" --coach Steve --roster orc
 team hire reavers lineman "Otto Brandt" --number 1
 team hire reavers blitzer "Griff Junior" --number 2
 team hire grudge lineman "Thorin Oakbeard" --number 1
 match record {MATCH}.yaml --roll
-""" + (f"match close {MATCH} --roll\n" if find_ruleset(ruleset).post_game_closes else "")
+"""
+        + (f"match close {MATCH} --roll\n" if find_ruleset(ruleset).post_game_closes else "")
+        + (
+            # The close rolls BB2020's Expensive Mistakes, whose Catastrophe can leave 20,000:
+            # prize money keeps the signing below from hanging on that roll.
+            'team adjust reavers 200000 --reason "league prize"\n'
+        )
+    )
 
 
 def report(edition: Edition) -> dict[str, object]:
