@@ -59,7 +59,12 @@ Role = Literal["admin", "commissioner", "coach"]
 class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
     """Base of every league event: the envelope every fact carries."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    # defer_build: a model's validator is built when first used, not at import; a read
+    # command that decodes no event (ledger standings) skips building most of the 66
+    # models of ledger.domain (about 0.15 s of its start-up).
+    model_config = ConfigDict(
+        defer_build=True, frozen=True, extra="forbid", use_attribute_docstrings=True
+    )
     class_version: ClassVar[int] = 1
     summary_template: ClassVar[str] = ""
 

@@ -20,7 +20,8 @@ from ledger.domain.values import Division
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: see LedgerEvent's model_config
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
     table: ClassVar[str]
     key: ClassVar[tuple[str, ...]]
     indexes: ClassVar[tuple[str, ...]] = ()

@@ -114,7 +114,10 @@ DiceSource = Literal["table", "ledger"]
 
 
 class Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    # defer_build: see LedgerEvent's model_config
+    model_config = ConfigDict(
+        defer_build=True, frozen=True, extra="forbid", use_attribute_docstrings=True
+    )
 
 
 class DiceRoll(Value):
