@@ -41,6 +41,7 @@ from ledger.web import (
 from ledger.web.answers import Answers
 from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
 from ledger.web.guard import Guarded
+from ledger.web.heap import Heap
 from ledger.web.idempotency import Idempotency
 from ledger.web.known import Known
 
@@ -95,9 +96,14 @@ def open_service(settings: Settings, hasher: PasswordHasher | None) -> Service:
     )
 
 
-def create_app(settings: Settings, *, hasher: PasswordHasher | None = None) -> FastAPI:
+def create_app(
+    settings: Settings, *, hasher: PasswordHasher | None = None, settle: bool = False
+) -> FastAPI:
     """The service over the ledger ``settings`` name. ``hasher``: argon2's parameters
-    (cheap ones in tests; the library's defaults otherwise)."""
+    (cheap ones in tests; the library's defaults otherwise). ``settle``: a serving
+    process's garbage collection (``heap``); not in tests, whose processes outlive many
+    apps and would keep each one's cycles frozen."""
+    heap = Heap() if settle else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -106,6 +112,8 @@ def create_app(settings: Settings, *, hasher: PasswordHasher | None = None) -> F
         # their own and fight over the GIL (docs/performance.md, the service).
         to_thread.current_default_thread_limiter().total_tokens = THREADS
         app.state.service = open_service(settings, hasher)
+        if heap is not None:
+            heap.started()
         try:
             yield
         finally:
@@ -128,14 +136,14 @@ def create_app(settings: Settings, *, hasher: PasswordHasher | None = None) -> F
     app.include_router(api_seasons.router)
     app.include_router(api_whatif.router)
     app.include_router(pages.router)
-    app.add_middleware(RequestContext)
+    app.add_middleware(RequestContext, heap=heap)
     return app
 
 
 def serve_app() -> FastAPI:
     """The application ``ledger serve`` runs in each worker: settings from the
     environment (``LEDGER_DB``, ``LEDGER_DATABASE_URL``), which the command sets."""
-    return create_app(settings_from())
+    return create_app(settings_from(), settle=True)
 
 
 health = APIRouter()
@@ -152,8 +160,9 @@ class RequestContext:
     each request an id (recorded on its events, sent back as ``X-Request-ID``), refuses
     bodies over ``MAX_BODY``, and sets the login form's CSRF cookie when a page made one."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, heap: Heap | None = None) -> None:
         self.app = app
+        self.heap = heap
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -182,6 +191,8 @@ class RequestContext:
             await send(message)
 
         await self.app(scope, receive, sending)
+        if self.heap is not None:
+            self.heap.served()
 
 
 def too_large(scope: Scope) -> bool:
