@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import (
     EventRef,
@@ -95,6 +95,25 @@ def plays(match: MatchRow, team: str | None) -> bool:
 def plays_row(row: sa.RowMapping, team: str | None) -> bool:
     """``plays`` of a match's row as the database gives it, before it is decoded."""
     return team is None or team in (row["home"], row["away"], *(row["others"] or ()))
+
+
+def newest_played(conn: Connection, league_id: str, limit: int, team: str | None) -> list[str]:
+    """The ids of the last ``limit`` matches recorded (of ``team``, when named), newest
+    first: from the newest back, a page of narrow rows at a time."""
+    t = table_of(MatchRow)
+    newest = (
+        sa.select(t.c.match_id, t.c.home, t.c.away, t.c.others)
+        .where(t.c.league_id == league_id, t.c.status == "played")
+        .order_by(t.c.recorded_seq.desc())
+    )
+    if team is None:
+        newest = newest.limit(limit)
+    found: list[str] = []
+    for part in conn.execute(newest).mappings().partitions(64):
+        found += [r["match_id"] for r in part if plays_row(r, team)]
+        if len(found) >= limit:
+            break
+    return found[:limit]
 
 
 class Queries:
@@ -251,21 +270,16 @@ class Queries:
         if self.engine is None:  # a what-if's state in memory
             played = [m for m in self.matches() if m.status == "played" and plays(m, team)]
             return sorted(played, key=lambda m: m.recorded_seq or 0, reverse=True)[:limit]
-        # From the newest back, a page at a time: a page shows the last few results, and
-        # decoding every match of a long-running league for them cost most of its time.
+        # The ids first, newest first and in narrow rows (only the teams' columns), then
+        # the few full rows shown: decoding whole matches, their JSON columns and models, to
+        # keep a page of results was most of a league page's time after each write.
         t = table_of(MatchRow)
-        newest = (
-            sa.select(t)
-            .where(t.c.league_id == self.league_id, t.c.status == "played")
-            .order_by(t.c.recorded_seq.desc())
-        )
-        found: list[MatchRow] = []
         with self.engine.connect() as conn:
-            for part in conn.execute(newest).mappings().partitions(64):
-                found += [MatchRow.model_validate(dict(r)) for r in part if plays_row(r, team)]
-                if len(found) >= limit:
-                    break
-        return found[:limit]
+            ids = newest_played(conn, self.league_id, limit, team)
+            chosen = sa.select(t).where(t.c.league_id == self.league_id, t.c.match_id.in_(ids))
+            rows = conn.execute(chosen).mappings().all()
+        by_id = {r["match_id"]: MatchRow.model_validate(dict(r)) for r in rows}
+        return [by_id[i] for i in ids if i in by_id]
 
     def season_row(self, season: int) -> SeasonRow | None:
         return self.store.get(SeasonRow, self.league_id, season)
