@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from ledger.application.commands import ClosePostGame, RecordMatch
 from ledger.application.reports import parse_report
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -252,12 +253,14 @@ def latency(path: Path, samples: int, cpu: list[float] | None = None) -> list[fl
             home, away = free_pair(ledger, league, rng)
             report = friendly(ledger, league, home, away, n)
             started, used = time.perf_counter(), time.process_time()
-            ledger.record_match(league, report, by="bench", roll_missing=True)
+            ledger.handle(RecordMatch(league, report, roll_missing=True), by="bench")
             times.append(time.perf_counter() - started)
             if cpu is not None:
                 cpu.append(time.process_time() - used)
             for team in (home, away):
-                ledger.close_post_game(league, f"bench-{n}", team, by="bench", roll_missing=True)
+                ledger.handle(
+                    ClosePostGame(league, f"bench-{n}", team, roll_missing=True), by="bench"
+                )
         close_ledger(ledger)
     return times
 

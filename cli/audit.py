@@ -31,6 +31,7 @@ from ledger.application.checkpoints import (
     read_checkpoint,
     record_checkpoint,
 )
+from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.reports import read_report
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
@@ -282,18 +283,15 @@ def correct(
         raise click.UsageError("choose one of --void, --set, --amend or --report")
     ledger, league = session.ledger(), session.league()
     if report_file is not None:
-        ledger.correct_match(
-            league, event, read_report(report_file), by=session.user, reason=reason
+        ledger.handle(
+            CorrectMatch(league, event, read_report(report_file)), by=session.user, reason=reason
         )
     else:
         amendment = read_amendment(amend_file) if amend_file else parse_sets(sets)
-        ledger.correct(
-            league,
-            event,
-            "void" if void else "amend",
+        ledger.handle(
+            Correct(league, event, "void" if void else "amend", amendment=amendment),
             by=session.user,
             reason=reason,
-            amendment=amendment,
         )
     from cli.queries import queries_for
 

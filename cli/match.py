@@ -8,6 +8,13 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, print_json, say, table
+from ledger.application.commands import (
+    BuyInducements,
+    CloseMatch,
+    PayAppearanceFees,
+    PlayCard,
+    RecordMatch,
+)
 from ledger.application.reports import read_report
 from ledger.domain.state import MatchRow
 from ledger.errors import InvalidInput
@@ -33,8 +40,10 @@ def record(session: Session, report: Path, roll_missing: bool, reason: str | Non
     """Record the match REPORT (a YAML or JSON file; see docs/match-report.md)."""
     parsed = read_report(report)
     ledger = session.ledger()
-    match_id = ledger.record_match(
-        session.league(), parsed, by=session.user, roll_missing=roll_missing, reason=reason
+    match_id = ledger.handle(
+        RecordMatch(session.league(), parsed, roll_missing=roll_missing),
+        by=session.user,
+        reason=reason,
     )
     say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
     if ledger.unit is not None:
@@ -117,13 +126,9 @@ def close(
     row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
     chosen = teams or (still_open(row) if row else ())
     given = dict(parse_die(d) for d in dice)
-    ledger.close_match(
-        league,
-        match_id,
-        chosen,
+    ledger.handle(
+        CloseMatch(league, match_id, chosen, dice=given, roll_missing=roll_missing),
         by=session.user,
-        dice=given,
-        roll_missing=roll_missing,
         reason=reason,
     )
     for team in chosen:
@@ -175,8 +180,8 @@ def inducements(
     higher value for the game (CTV in BB2020 and BB2025, TV in LRB6) goes first; the other
     then spends petty cash."""
     wanted = dict(parse_count(entry, "--buy") for entry in items)
-    session.ledger().buy_inducements(
-        session.league(), match_id, team_id, wanted, by=session.user, reason=reason
+    session.ledger().handle(
+        BuyInducements(session.league(), match_id, team_id, wanted), by=session.user, reason=reason
     )
     say(f"{team_id} bought its inducements for {match_id}.")
 
@@ -207,15 +212,17 @@ def card(
     reason: str | None,
 ) -> None:
     """TEAM_ID played special play CARD with an effect on the books (e.g. bankruptcy)."""
-    session.ledger().play_card(
-        session.league(),
-        team_id,
-        card,
+    session.ledger().handle(
+        PlayCard(
+            session.league(),
+            team_id,
+            card,
+            match=match_id,
+            against=against,
+            dice=dict(parse_die(d) for d in dice),
+            roll_missing=roll_missing,
+        ),
         by=session.user,
-        match=match_id,
-        against=against,
-        dice=dict(parse_die(d) for d in dice),
-        roll_missing=roll_missing,
         reason=reason,
     )
     say(f"{team_id} played {card}.")
@@ -232,8 +239,10 @@ def fees(
 ) -> None:
     """TEAM_ID pays the appearance fees of PLAYERS before MATCH_ID (4th edition); a star
     freebooted for the match is named HIRELING_ID=COST (his id in the report, his cost)."""
-    session.ledger().pay_appearance_fees(
-        session.league(), match_id, team_id, list(players), by=session.user, reason=reason
+    session.ledger().handle(
+        PayAppearanceFees(session.league(), match_id, team_id, list(players)),
+        by=session.user,
+        reason=reason,
     )
     say(f"{team_id} paid appearance fees for {', '.join(players)}.")
 

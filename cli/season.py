@@ -6,6 +6,14 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import say
+from ledger.application.commands import (
+    CloseSeason,
+    OrderStarDraft,
+    SchedulePlayoffs,
+    ScheduleSeason,
+    SignStar,
+    StartSeason,
+)
 from ledger.domain.values import Division
 from ledger.errors import InvalidInput
 from ledger.words import plural
@@ -49,12 +57,14 @@ def start(
     session: Session, divisions: tuple[str, ...], playoff_teams: int, name: str, reason: str | None
 ) -> None:
     """Start the next season."""
-    number = session.ledger().start_season(
-        session.league(),
-        [parse_division(d) for d in divisions],
+    number = session.ledger().handle(
+        StartSeason(
+            session.league(),
+            [parse_division(d) for d in divisions],
+            playoff_teams=playoff_teams,
+            name=name,
+        ),
         by=session.user,
-        playoff_teams=playoff_teams,
-        name=name,
         reason=reason,
     )
     say(f"Season {number} started with {plural(len(divisions), 'division')}.")
@@ -72,8 +82,8 @@ def start(
 @pass_session
 def schedule(session: Session, legs: int, reason: str | None) -> None:
     """Schedule a round robin in every division of the current season."""
-    count = session.ledger().schedule_season(
-        session.league(), by=session.user, legs=legs, reason=reason
+    count = session.ledger().handle(
+        ScheduleSeason(session.league(), legs=legs), by=session.user, reason=reason
     )
     say(f"Scheduled {count} fixtures: see 'ledger match list'.")
 
@@ -88,8 +98,10 @@ def schedule(session: Session, legs: int, reason: str | None) -> None:
 @pass_session
 def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
     """Draw the play-offs (or their next round) from the results so far."""
-    count = session.ledger().schedule_playoffs(
-        session.league(), by=session.user, dungeon_bowl=dungeon_bowl, reason=reason
+    count = session.ledger().handle(
+        SchedulePlayoffs(session.league(), dungeon_bowl=dungeon_bowl),
+        by=session.user,
+        reason=reason,
     )
     say(f"Scheduled {plural(count, 'play-off fixture')}: see 'ledger match list'.")
 
@@ -99,7 +111,7 @@ def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
 @pass_session
 def close(session: Session, reason: str | None) -> None:
     """Close the current season: prizes and the League Trophy are awarded."""
-    session.ledger().close_season(session.league(), by=session.user, reason=reason)
+    session.ledger().handle(CloseSeason(session.league()), by=session.user, reason=reason)
     say("Season closed.")
 
 
@@ -114,11 +126,12 @@ def close(session: Session, reason: str | None) -> None:
 @pass_session
 def star_draft(session: Session, drawn: str | None, reason: str | None) -> None:
     """Set the order in which teams sign a star (Spike! 2021 long-term contracts)."""
-    order = session.ledger().order_star_draft(
-        session.league(),
+    order = session.ledger().handle(
+        OrderStarDraft(
+            session.league(), drawn=[t.strip() for t in drawn.split(",")] if drawn else None
+        ),
         by=session.user,
         reason=reason,
-        drawn=[t.strip() for t in drawn.split(",")] if drawn else None,
     )
     say("Star draft order: " + ", ".join(order))
 
@@ -130,7 +143,9 @@ def star_draft(session: Session, drawn: str | None, reason: str | None) -> None:
 @pass_session
 def sign(session: Session, team_id: str, star: str, reason: str | None) -> None:
     """TEAM_ID signs STAR for the season, free (Spike! 2021 long-term contracts)."""
-    session.ledger().sign_star(session.league(), team_id, star, by=session.user, reason=reason)
+    session.ledger().handle(
+        SignStar(session.league(), team_id, star), by=session.user, reason=reason
+    )
     say(f"{team_id} signed {star} for the season.")
 
 

@@ -9,6 +9,18 @@ import click
 from cli.main import Session, pass_session
 from cli.output import gold, say
 from cli.rules import league_ruleset
+from ledger.application.commands import (
+    AdjustTreasury,
+    AdvancePlayer,
+    Buy,
+    FirePlayer,
+    HirePlayer,
+    PostBounty,
+    Redraft,
+    RegisterTeam,
+    Release,
+    RetirePlayer,
+)
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.rules.dice import fresh_roll
 
@@ -39,8 +51,10 @@ def register(
 ) -> None:
     """Register TEAM_ID (lower-case letters, digits and dashes)."""
     league = session.league()
-    session.ledger().register_team(
-        league, team_id, name, coach, roster, by=session.user, treasury=treasury, reason=reason
+    session.ledger().handle(
+        RegisterTeam(league, team_id, name, coach, roster, treasury=treasury),
+        by=session.user,
+        reason=reason,
     )
     say(f"Registered {name} ({team_id}) in {league}.")
 
@@ -82,18 +96,20 @@ def hire(
     """Hire NAME for TEAM_ID at POSITION (a position id of the team list)."""
     if bool(journeyman) != bool(match_id):
         raise click.UsageError("--journeyman and --match go together")
-    player = session.ledger().hire_player(
-        session.league(),
-        team_id,
-        position,
-        name,
+    player = session.ledger().handle(
+        HirePlayer(
+            session.league(),
+            team_id,
+            position,
+            name,
+            number=number,
+            journeyman=journeyman,
+            match=match_id,
+            star=position if star else None,
+            from_list=from_list,
+            equipment=equipment,
+        ),
         by=session.user,
-        number=number,
-        journeyman=journeyman,
-        match=match_id,
-        star=position if star else None,
-        from_list=from_list,
-        equipment=equipment,
         reason=reason,
     )
     say(f"Hired {name} ({position}) for {team_id} as {player}.")
@@ -106,7 +122,9 @@ def hire(
 @pass_session
 def fire(session: Session, team_id: str, player: str, reason: str | None) -> None:
     """Fire PLAYER (name, #number or id) from TEAM_ID."""
-    session.ledger().fire_player(session.league(), team_id, player, by=session.user, reason=reason)
+    session.ledger().handle(
+        FirePlayer(session.league(), team_id, player), by=session.user, reason=reason
+    )
     say(f"Fired {player} from {team_id}.")
 
 
@@ -117,8 +135,8 @@ def fire(session: Session, team_id: str, player: str, reason: str | None) -> Non
 @pass_session
 def retire(session: Session, team_id: str, player: str, reason: str | None) -> None:
     """Temporarily retire PLAYER (BB2025): on the roster, out of CTV and the season."""
-    session.ledger().retire_player(
-        session.league(), team_id, player, by=session.user, reason=reason
+    session.ledger().handle(
+        RetirePlayer(session.league(), team_id, player), by=session.user, reason=reason
     )
     say(f"{player} of {team_id} is temporarily retiring.")
 
@@ -132,7 +150,9 @@ def retire(session: Session, team_id: str, player: str, reason: str | None) -> N
 def buy(session: Session, team_id: str, item: str, count: int, reason: str | None) -> None:
     """Buy ITEM for TEAM_ID: reroll, assistant_coach, cheerleader, apothecary,
     dedicated_fans... (as the ruleset allows)."""
-    session.ledger().buy(session.league(), team_id, item, count, by=session.user, reason=reason)
+    session.ledger().handle(
+        Buy(session.league(), team_id, item, count), by=session.user, reason=reason
+    )
     say(f"{team_id} bought {count} x {item}.")
 
 
@@ -144,7 +164,9 @@ def buy(session: Session, team_id: str, item: str, count: int, reason: str | Non
 @pass_session
 def release(session: Session, team_id: str, item: str, count: int, reason: str | None) -> None:
     """Let go of staff or other bought items (no refund)."""
-    session.ledger().release(session.league(), team_id, item, count, by=session.user, reason=reason)
+    session.ledger().handle(
+        Release(session.league(), team_id, item, count), by=session.user, reason=reason
+    )
     say(f"{team_id} let go {count} x {item}.")
 
 
@@ -155,8 +177,8 @@ def release(session: Session, team_id: str, item: str, count: int, reason: str |
 @pass_session
 def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     """Add AMOUNT (negative to take) to TEAM_ID's treasury, with a reason."""
-    session.ledger().adjust_treasury(
-        session.league(), team_id, amount, by=session.user, reason=reason
+    session.ledger().handle(
+        AdjustTreasury(session.league(), team_id, amount), by=session.user, reason=reason
     )
     say(f"{team_id} treasury adjusted by {gold(amount)}.")
 
@@ -217,16 +239,18 @@ def advance(
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
     if roll_it:
         rolls += ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6"))
-    session.ledger().advance_player(
-        session.league(),
-        team_id,
-        player,
-        kind,
+    session.ledger().handle(
+        AdvancePlayer(
+            session.league(),
+            team_id,
+            player,
+            kind,
+            skill=skill,
+            characteristic=characteristic,
+            dice=rolls,
+            category=category,
+        ),
         by=session.user,
-        skill=skill,
-        characteristic=characteristic,
-        dice=rolls,
-        category=category,
         reason=reason,
     )
     say(
@@ -332,14 +356,16 @@ def redraft(
         purpose, _, player = head.partition(":")
         rolls.setdefault(purpose, {})[player] = list(die_values(values, entry))
     carried = carried_items(carry)
-    session.ledger().redraft(
-        session.league(),
-        team_id,
+    session.ledger().handle(
+        Redraft(
+            session.league(),
+            team_id,
+            keep=keep,
+            carry=carried,
+            dice=rolls,
+            roll_missing=roll_missing,
+        ),
         by=session.user,
-        keep=keep,
-        carry=carried,
-        dice=rolls,
-        roll_missing=roll_missing,
         reason=reason,
     )
     say(f"{team_id} re-drafted for next season: see 'ledger roster {team_id}'.")
@@ -353,7 +379,7 @@ def redraft(
 @pass_session
 def bounty(session: Session, team_id: str, player: str, amount: int, reason: str | None) -> None:
     """TEAM_ID puts AMOUNT on PLAYER's head (ZAL bounties)."""
-    session.ledger().post_bounty(
-        session.league(), team_id, player, amount, by=session.user, reason=reason
+    session.ledger().handle(
+        PostBounty(session.league(), team_id, player, amount), by=session.user, reason=reason
     )
     say(f"{team_id} posted a bounty of {gold(amount)} on {player}.")

@@ -3,7 +3,9 @@
 SQLite is the default (a file, ``ledger.db`` in the current directory, or ``--db PATH``,
 or ``LEDGER_DB``); ``LEDGER_DATABASE_URL=postgresql://user:password@host:port/db``
 selects PostgreSQL. The events go in the eventsourcing library's tables and the read
-models in ``rm_*`` tables of the same database. Nothing connects at import time.
+models in ``rm_*`` tables of the same database. Nothing connects at import time. The
+ledger's commands are answered by the handlers of ``ledger.application.handlers.HANDLERS``,
+installed here.
 
 SQLite needs no setup: its tables are made (if missing) on every open, which its file
 lock makes safe. PostgreSQL's schema is created once, not on every open: the library's
@@ -33,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from ledger.application.handlers import HANDLERS
 from ledger.application.service import LeagueLedger
 from ledger.errors import NoLedger, StoreError
 from ledger.projections.runner import ReadModels
@@ -91,7 +94,7 @@ def open_ledger(
     env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
     read_models = ReadModels(engine)
     current = read_models.create()
-    ledger = LeagueLedger(env=env, read_models=read_models, roller=roller)
+    ledger = LeagueLedger(env=env, read_models=read_models, handlers=HANDLERS, roller=roller)
     return caught_up(ledger, current)
 
 
@@ -159,7 +162,10 @@ def open_postgres(url: str, roller: random.Random | None) -> LeagueLedger:
             if schema_version(read_models.engine) != schema_wanted():  # not done meanwhile
                 create_schema(env, read_models)
     ledger = LeagueLedger(
-        env={**env, "LEDGER_CREATE_TABLE": "n"}, read_models=read_models, roller=roller
+        env={**env, "LEDGER_CREATE_TABLE": "n"},
+        read_models=read_models,
+        handlers=HANDLERS,
+        roller=roller,
     )
     return caught_up(ledger, current=True)
 
@@ -207,7 +213,9 @@ def create_schema(env: dict[str, str], read_models: ReadModels) -> None:
     """The library's tables and functions, the read models (refolded if their shape
     changed), then the version: all idempotent, so a process killed half-way leaves
     work that the next open simply does again."""
-    ledger = LeagueLedger(env={**env, "LEDGER_CREATE_TABLE": "y"}, read_models=read_models)
+    ledger = LeagueLedger(
+        env={**env, "LEDGER_CREATE_TABLE": "y"}, read_models=read_models, handlers=HANDLERS
+    )
     try:
         caught_up(ledger, read_models.create())
         with read_models.engine.begin() as conn:

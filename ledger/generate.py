@@ -22,13 +22,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.application import matches, seasons, teams
 from ledger.application.batch import Batch
-from ledger.application.context import Fact
+from ledger.application.commands import (
+    AdvancePlayer,
+    Buy,
+    ClosePostGame,
+    CloseSeason,
+    HirePlayer,
+    RecordMatch,
+    Redraft,
+    RegisterTeam,
+    ScheduleSeason,
+    StartSeason,
+)
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
-from ledger.application.unit import Plan
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
@@ -85,11 +94,6 @@ CASUALTY_WEIGHTS = (30, 35, 22, 10, 3)
 Progress = Callable[[int], None]
 
 
-def command(plan: Callable[..., list[Fact]], *args: Any) -> Plan:
-    """A command's plan with its arguments, as ``Batch.run`` takes it."""
-    return lambda context: plan(context, *args)
-
-
 @dataclass(frozen=True)
 class Spec:
     teams: int = 16
@@ -142,9 +146,7 @@ def draft(batch: Batch, rng: random.Random, number: int) -> str:
     team_id = f"t{number:03d}"
     team_list = rng.choice(draftable(batch))
     name = f"{rng.choice(ADJECTIVES)} {rng.choice(NOUNS)} {number}"
-    batch.run(
-        lambda c: teams.plan_register(c, team_id, name, f"Coach {number}", team_list.id, None)
-    )
+    batch.handle(RegisterTeam(batch.league, team_id, name, f"Coach {number}", team_list.id))
     lineman = line_position(team_list)
     for position in squad(team_list, rng):
         hire(batch, team_id, position)
@@ -191,7 +193,7 @@ def hire(batch: Batch, team_id: str, position: str) -> bool:
     number = len(batch.fold.players(team_id)) + 1
     name = f"{team_id}-{number}"
     try:
-        batch.run(lambda c: teams.plan_hire(c, team_id, position, name, None))
+        batch.handle(HirePlayer(batch.league, team_id, position, name))
     except LedgerError:
         return False
     return True
@@ -212,7 +214,7 @@ def buy_what_helps(batch: Batch, team_id: str) -> None:
     ):
         if item_id in items:
             try:
-                batch.run(command(teams.plan_buy, team_id, item_id, count))
+                batch.handle(Buy(batch.league, team_id, item_id, count))
             except LedgerError:
                 continue
 
@@ -230,7 +232,9 @@ def redraft_all(batch: Batch, ids: Sequence[str]) -> None:
         while keep:
             try:
                 kept, carried = list(keep), {i: n for i, n in carry.items() if n}
-                batch.run(command(teams.plan_redraft, team_id, kept, carried, {}, True))
+                batch.handle(
+                    Redraft(batch.league, team_id, keep=kept, carry=carried, roll_missing=True)
+                )
                 break
             except LedgerError:
                 keep.pop()  # over budget: let the most recently hired go
@@ -244,8 +248,8 @@ def play_season(
     batch: Batch, rng: random.Random, ids: Sequence[str], size: int, progress: Progress | None
 ) -> int:
     divisions = split(rng, ids, size)
-    batch.run(lambda c: seasons.plan_start(c, divisions, 0, ""))
-    batch.run(lambda c: seasons.plan_schedule(c, 1))
+    batch.handle(StartSeason(batch.league, divisions))
+    batch.handle(ScheduleSeason(batch.league))
     season = batch.context().league.current_season
     fixtures = sorted(
         batch.state.select(MatchRow, league_id=batch.fold.league_id, season=season),
@@ -255,7 +259,7 @@ def play_season(
         play(batch, rng, fixture)
         if progress:
             progress(1)
-    batch.run(seasons.plan_close)
+    batch.handle(CloseSeason(batch.league))
     return len(fixtures)
 
 
@@ -269,7 +273,7 @@ def split(rng: random.Random, ids: Sequence[str], size: int) -> list[Division]:
 
 def play(batch: Batch, rng: random.Random, fixture: MatchRow) -> None:
     report = synthetic_report(batch, rng, fixture)
-    batch.run(lambda c: matches.plan_record(c, report, True))
+    batch.handle(RecordMatch(batch.league, report, roll_missing=True))
     for team_id in (fixture.home, fixture.away):
         after_the_game(batch, team_id, fixture.match_id)
 
@@ -374,7 +378,7 @@ def as_rolls(ruleset: Ruleset, rolled: dict[str, list[int]]) -> tuple[DiceRoll, 
 def after_the_game(batch: Batch, team_id: str, match_id: str) -> None:
     advance_who_must(batch, team_id)
     refill(batch, team_id)
-    batch.run(lambda c: matches.plan_close(c, match_id, team_id, {}, True))
+    batch.handle(ClosePostGame(batch.league, match_id, team_id, roll_missing=True))
 
 
 def refill(batch: Batch, team_id: str) -> None:
@@ -417,10 +421,8 @@ def take_a_skill(batch: Batch, team: TeamRow, player: PlayerRow) -> bool:
                 },
             )
             if not batch.ruleset.check_advancement(player, team, proposed):
-                batch.run(
-                    command(
-                        teams.plan_advance, team.team_id, player.player_id, kind, skill, None, ()
-                    )
+                batch.handle(
+                    AdvancePlayer(batch.league, team.team_id, player.player_id, kind, skill=skill)
                 )
                 return True
     return False

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from ledger.application.commands import HirePlayer, RegisterTeam
 from ledger.application.reports import MatchReport, parse_report
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -145,9 +146,11 @@ def create_league(
 def draft_team(
     ledger: LeagueLedger, league: str, team: str, roster: str, positions: Sequence[str]
 ) -> list[str]:
-    ledger.register_team(league, team, team.title(), "coach", roster, by="tester")
+    ledger.handle(RegisterTeam(league, team, team.title(), "coach", roster), by="tester")
     return [
-        ledger.hire_player(league, team, position, f"{team} {i + 1}", number=i + 1, by="tester")
+        ledger.handle(
+            HirePlayer(league, team, position, f"{team} {i + 1}", number=i + 1), by="tester"
+        )
         for i, position in enumerate(positions)
     ]
 

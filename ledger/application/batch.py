@@ -12,7 +12,9 @@ and nothing of the batch after its last save would be written).
 from __future__ import annotations
 
 from types import TracebackType
+from typing import TypeVar
 
+from ledger.application.commands import Command
 from ledger.application.context import Context
 from ledger.application.service import LeagueLedger
 from ledger.application.unit import Plan
@@ -24,11 +26,13 @@ from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 
 SAVE_EVERY = 5_000
+R = TypeVar("R")
 
 
 class Batch:
     def __init__(self, ledger: LeagueLedger, league: str, *, by: str) -> None:
         self.ledger = ledger
+        self.league = league
         self.by = by
         self.log: LeagueLog = ledger.load_log(league)
         events = list(ledger.source.league_events(str(self.log.id)))
@@ -41,17 +45,28 @@ class Batch:
         self.fold.apply_all(events)
         self.recorded = 0
 
-    def context(self) -> Context:
+    def context(self, reason: str | None = None) -> Context:
         league = self.state.get(LeagueRow, str(self.log.id))
         assert league is not None
         return Context(
-            view=self.state, league=league, ruleset=self.ruleset, roller=self.ledger.roller
+            view=self.state,
+            league=league,
+            ruleset=self.ruleset,
+            roller=self.ledger.roller,
+            reason=reason,
         )
+
+    def handle(self, command: Command[R], reason: str | None = None) -> R:
+        """Validate and record one command through the ledger's handler of it, as
+        ``LeagueLedger.handle`` does (the command's league is the batch's)."""
+        handler = self.ledger.handlers[type(command)]
+        reason = command.why(reason)
+        return command.answer(self.run(lambda c: handler(c, command), reason))
 
     def run(self, plan: Plan, reason: str | None = None) -> list[LedgerEvent]:
         """Validate and record one command's facts (raises a LedgerError, records nothing,
         when the plan refuses)."""
-        facts = plan(self.context())
+        facts = plan(self.context(reason))
         events = [
             self.log.record(cls, recorded_by=self.by, reason=reason, **fields)
             for cls, fields in facts

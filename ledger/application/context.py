@@ -7,14 +7,14 @@ shirt number) lives here, with errors that say what exists instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll
-from ledger.errors import PlayerNotInTeam, UnknownPlayer, UnknownTeam
+from ledger.errors import LedgerError, PlayerNotInTeam, UnknownPlayer, UnknownTeam
 from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
 
@@ -36,6 +36,15 @@ class Context:
     ruleset: Ruleset
     roller: random.Random = field(default_factory=random.SystemRandom)
     """Where the ledger's own dice come from (seeded for synthetic leagues)."""
+    reason: str | None = None
+    """Why the command is asked (the reason its events record): some commands need one."""
+    stored: Callable[[str], Iterable[LedgerEvent]] | None = None
+    """The league's stored events, for the commands that read its history (corrections)."""
+
+    def history(self) -> list[LedgerEvent]:
+        if self.stored is None:
+            raise LedgerError(f"league {self.league.slug}'s history cannot be read here")
+        return list(self.stored(self.league_id))
 
     def roll(self, purpose: str, dice: str, subject: str | None) -> DiceRoll:
         return fresh_roll(purpose, dice, subject, self.roller)

@@ -19,10 +19,9 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Fact, draft
 from ledger.application.matches import resolve_report
-from ledger.application.reports import MatchReport
-from ledger.application.source import StoreSource
 from ledger.domain import events as ev
 from ledger.domain.state import FaultLine, LeagueRow, TreasuryLine
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
@@ -43,15 +42,9 @@ ENVELOPE = {
 }
 
 
-def plan_correct(
-    source: StoreSource,
-    c: Context,
-    target: int,
-    action: str,
-    amendment: dict[str, Any],
-    reason: str | None,
-) -> list[Fact]:
-    return correction(c, list(source.league_events(c.league_id)), target, action, amendment, reason)
+def plan_correct(c: Context, command: Correct) -> list[Fact]:
+    amendment = dict(command.amendment or {})
+    return correction(c, c.history(), command.target, command.action, amendment, c.reason)
 
 
 def correction(
@@ -91,14 +84,13 @@ def event_at(c: Context, events: list[ev.LedgerEvent], target: int) -> ev.Ledger
     return original
 
 
-def plan_correct_match(
-    source: StoreSource, c: Context, target: int, report: MatchReport, reason: str | None
-) -> list[Fact]:
+def plan_correct_match(c: Context, command: CorrectMatch) -> list[Fact]:
     """Amend a recorded match with a corrected report: only the fields that differ.
 
     The report is checked against the league as it stood before the match, so that the
     injuries the match itself caused do not bar its own players."""
-    events = list(source.league_events(c.league_id))
+    target, report, reason = command.target, command.report, c.reason
+    events = c.history()
     original = next((e for e in events if e.seq == target), None)
     if not isinstance(original, ev.MatchRecorded):
         raise InvalidInput(f"event {target} is not a match report")

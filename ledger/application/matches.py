@@ -8,6 +8,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ledger.application.commands import (
+    BuyInducements,
+    CloseMatch,
+    ClosePostGame,
+    PayAppearanceFees,
+    PlayCard,
+    RecordMatch,
+)
 from ledger.application.context import Context, Fact
 from ledger.application.context import draft as unsaved
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
@@ -56,8 +64,8 @@ class Side:
         return set(self.players) | set(self.hirelings)
 
 
-def plan_record(c: Context, report: MatchReport, roll_missing: bool) -> list[Fact]:
-    return [(ev.MatchRecorded, resolve_report(c, report, roll_missing))]
+def plan_record(c: Context, command: RecordMatch) -> list[Fact]:
+    return [(ev.MatchRecorded, resolve_report(c, command.report, command.roll_missing))]
 
 
 def resolve_report(
@@ -381,9 +389,9 @@ def describe_need(need: DiceNeed) -> str:
 # --- closing the post-game sequence ------------------------------------------------------------
 
 
-def plan_close(
-    c: Context, match_id: str, team_id: str, entries: dict[str, int | list[int]], roll_missing: bool
-) -> list[Fact]:
+def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
+    match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
+    roll_missing = command.roll_missing
     match = played_match(c, match_id)
     if team_id not in (match.home, match.away, *match.others):
         raise InvalidInput(f"{team_id} did not play match {match_id}")
@@ -407,6 +415,27 @@ def plan_close(
     if unexpected:
         raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
     return [(ev.PostGameClosed, {"match": match_id, "team": team_id, "dice": tuple(rolls)})]
+
+
+def plan_close_match(c: Context, command: CloseMatch) -> list[Fact]:
+    """Each team's close in turn, all or none, the dice shared among them; unless the
+    ledger may roll, a close lacking dice is refused naming every die each team needs."""
+    shares = share_close_dice(c, command.match, command.teams, command.dice)
+    if not command.roll_missing:
+        check_close_dice(c, command.match, shares)
+    facts: list[Fact] = []
+    for team in command.teams:
+        if any(fact[1]["team"] == team for fact in facts):  # as a second close of it would say
+            raise NotAllowed(f"{team} already closed the post-game sequence of {command.match}")
+        close = ClosePostGame(
+            command.league,
+            command.match,
+            team,
+            dice=shares[team],
+            roll_missing=command.roll_missing,
+        )
+        facts += plan_close(c, close)
+    return facts
 
 
 def played_match(c: Context, match_id: str) -> MatchRow:
@@ -553,16 +582,10 @@ def spans(values: list[int]) -> str:
 # --- pre-game and in-game facts that reach the books ------------------------------------------
 
 
-def plan_card(
-    c: Context,
-    match_id: str | None,
-    team_id: str,
-    card: str,
-    against: str | None,
-    entries: dict[str, int | list[int]],
-    roll_missing: bool,
-) -> list[Fact]:
+def plan_card(c: Context, command: PlayCard) -> list[Fact]:
     """A special play card whose effect the league's edition books (ZAL 8d)."""
+    match_id, team_id, card, against = command.match, command.team, command.card, command.against
+    entries, roll_missing = dict(command.dice or {}), command.roll_missing
     refuse(has_feature(c.ruleset, Feature.CARDS, "special play cards in the books"))
     c.team(team_id)
     fields: dict[str, Any] = {
@@ -588,8 +611,9 @@ def plan_card(
     return [(ev.CardPlayed, fields)]
 
 
-def plan_fees(c: Context, match_id: str, team_id: str, refs: list[str]) -> list[Fact]:
+def plan_fees(c: Context, command: PayAppearanceFees) -> list[Fact]:
     """4th edition appearance fees: each player paid for may play; the rest may not."""
+    match_id, team_id, refs = command.match, command.team, command.players
     refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
     team = c.team(team_id)
     fees = []
@@ -630,9 +654,10 @@ def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
     )
 
 
-def plan_inducements(c: Context, match_id: str, team_id: str, wanted: dict[str, int]) -> list[Fact]:
+def plan_inducements(c: Context, command: BuyInducements) -> list[Fact]:
     """BB2025 'Inducements': the team of higher value (CTV; TV in LRB6) buys first, from its
     treasury; then the other spends its petty cash (and at most 50,000 of its treasury)."""
+    match_id, team_id, wanted = command.match, command.team, dict(command.wanted)
     if Feature.INDUCEMENTS not in c.ruleset.features:
         raise NotAllowed(f"{c.ruleset.name} leagues buy no inducements this way")
     match = c.match(match_id)

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+from ledger.application.commands import (
+    CloseSeason,
+    OrderStarDraft,
+    SchedulePlayoffs,
+    ScheduleSeason,
+    SignStar,
+    StartSeason,
+)
 from ledger.application.context import Context, Fact
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, SeasonRow, StandingRow
-from ledger.domain.values import Division, Fixture
+from ledger.domain.values import Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
 from ledger.rules.problems import has_feature, refuse
@@ -25,9 +33,8 @@ def current_season(c: Context) -> SeasonRow:
     return season
 
 
-def plan_start(
-    c: Context, divisions: Sequence[Division], playoff_teams: int, name: str
-) -> list[Fact]:
+def plan_start(c: Context, command: StartSeason) -> list[Fact]:
+    divisions, playoff_teams, name = command.divisions, command.playoff_teams, command.name
     number = c.league.current_season + 1
     previous = c.view.get(SeasonRow, c.league_id, c.league.current_season)
     if previous is not None and previous.status != "closed":
@@ -61,7 +68,8 @@ def fixtures_of(c: Context, season: int) -> list[MatchRow]:
     return list(c.view.select(MatchRow, league_id=c.league_id, season=season))
 
 
-def plan_schedule(c: Context, legs: int) -> list[Fact]:
+def plan_schedule(c: Context, command: ScheduleSeason) -> list[Fact]:
+    legs = command.legs
     season = current_season(c)
     if season.status != "open":
         raise SeasonState(f"season {season.season} is closed")
@@ -108,7 +116,8 @@ def division_tables(c: Context, season: SeasonRow) -> dict[str, list[str]]:
     }
 
 
-def plan_playoffs(c: Context, dungeon_bowl: bool) -> list[Fact]:
+def plan_playoffs(c: Context, command: SchedulePlayoffs) -> list[Fact]:
+    dungeon_bowl = command.dungeon_bowl
     season = current_season(c)
     matches = fixtures_of(c, season.season)
     regular = [m for m in matches if m.stage == "regular"]
@@ -172,7 +181,7 @@ def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) 
     return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
 
 
-def plan_close(c: Context) -> list[Fact]:
+def plan_close(c: Context, command: CloseSeason) -> list[Fact]:
     season = current_season(c)
     if season.status == "closed":
         raise SeasonState(f"season {season.season} is already closed")
@@ -208,9 +217,10 @@ def require_contracts(c: Context) -> SeasonRow:
     return season
 
 
-def plan_star_draft(c: Context, drawn: Sequence[str] | None) -> list[Fact]:
+def plan_star_draft(c: Context, command: OrderStarDraft) -> list[Fact]:
     """The signing order; ``drawn`` is the hat draw of the teams that are drawn (all teams
     in a first season, the new teams afterwards), or None to let the ledger draw."""
+    drawn = command.drawn
     season = require_contracts(c)
     if season.star_draft:
         raise SeasonState(f"season {season.season}'s star draft order is already set")
@@ -246,7 +256,8 @@ def last_table(c: Context, season: int) -> list[str]:
     return [r.team_id for r in c.ruleset.rank(rows, results, scheme)]
 
 
-def plan_sign(c: Context, team_id: str, star_id: str) -> list[Fact]:
+def plan_sign(c: Context, command: SignStar) -> list[Fact]:
+    team_id, star_id = command.team, command.star
     season = require_contracts(c)
     if not season.star_draft:
         raise SeasonState("set the star draft order first: 'ledger season star-draft'")

@@ -12,26 +12,26 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Snapshot
 from eventsourcing.utils import get_topic
 
-from ledger.application import corrections, matches, seasons, teams, transfer
+from ledger.application import transfer
 from ledger.application.access import Actor
+from ledger.application.commands import Command
 from ledger.application.context import Context
-from ledger.application.reports import MatchReport
+from ledger.application.handlers import Handler
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
-from ledger.domain import events as ev
 from ledger.domain.events import LedgerEvent
 from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow
-from ledger.domain.values import Characteristic, DiceRoll, Division, PointsScheme
+from ledger.domain.values import PointsScheme
 from ledger.errors import (
     AmbiguousLeague,
     LeagueUnreadable,
@@ -41,8 +41,11 @@ from ledger.errors import (
 from ledger.persistence.mapper import LedgerMapper
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
+from ledger.projections.store import Store
 from ledger.rules import find_ruleset
 from ledger.words import possessive
+
+R = TypeVar("R")
 
 
 class LeagueLedger(Application[UUID]):
@@ -56,6 +59,7 @@ class LeagueLedger(Application[UUID]):
         env: Mapping[str, str] | None = None,
         *,
         read_models: ReadModels | None = None,
+        handlers: Mapping[type[Command[Any]], Handler] | None = None,
         roller: random.Random | None = None,
     ) -> None:
         super().__init__(env)
@@ -63,6 +67,10 @@ class LeagueLedger(Application[UUID]):
         if read_models is None:
             raise ValueError("LeagueLedger needs its read models (see ledger.bootstrap)")
         self.read_models = read_models
+        if handlers is None:
+            raise ValueError("LeagueLedger needs its command handlers (see ledger.bootstrap)")
+        self.handlers = handlers
+        """Each command's handler (``ledger.application.handlers.HANDLERS``)."""
         self.roller = roller or random.SystemRandom()
         """Where the ledger's own dice come from (``--roll``); seeded for synthetic leagues."""
         self.conflicts = 0
@@ -197,14 +205,15 @@ class LeagueLedger(Application[UUID]):
 
     # --- reading ---------------------------------------------------------------------------
 
-    def view(self) -> SqlStore:
+    def view(self) -> Store:
         """The read models; inside ``atomic()``, as the unit's commands so far left them
-        (so that a script's second line finds the league its first line created)."""
+        (so that a script's second line finds the league its first line created). Callers
+        read it through the store protocol, whatever holds the rows (SQL, or memory)."""
         if self.unit is not None:
             return self.unit.store
         return SqlStore(self.read_models.engine)
 
-    def league_row(self, league: str, view: SqlStore | None = None) -> LeagueRow:
+    def league_row(self, league: str, view: Store | None = None) -> LeagueRow:
         row = (view or self.view()).get(LeagueRow, str(league_id(league)))
         if row is None:
             raise self.unknown_league(league)
@@ -247,7 +256,17 @@ class LeagueLedger(Application[UUID]):
         )
 
     # --- commands ----------------------------------------------------------------------------
-    # Each validates through a plan in teams.py / matches.py / seasons.py / corrections.py.
+
+    def handle(self, command: Command[R], *, by: str, reason: str | None = None) -> R:
+        """Run ``command`` through its handler (``handlers.HANDLERS``, installed by the
+        composition root) as ``run`` runs a plan, and answer what the command answers."""
+        handler = self.handlers.get(type(command))
+        if handler is None:
+            raise LedgerError(f"this ledger has no handler for {type(command).__name__}")
+        events = self.run(
+            command.league, lambda c: handler(c, command), by=by, reason=command.why(reason)
+        )
+        return command.answer(events)
 
     def create_league(
         self,
@@ -271,366 +290,3 @@ class LeagueLedger(Application[UUID]):
             points=points,
         )
         return self.league_row(slug)
-
-    def register_team(
-        self,
-        league: str,
-        team: str,
-        name: str,
-        coach: str,
-        roster: str,
-        *,
-        by: str,
-        treasury: int | None = None,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_register(c, team, name, coach, roster, treasury),
-            by=by,
-            reason=reason,
-        )
-
-    def hire_player(
-        self,
-        league: str,
-        team: str,
-        position: str,
-        name: str,
-        *,
-        by: str,
-        number: int | None = None,
-        journeyman: str | None = None,
-        match: str | None = None,
-        star: str | None = None,
-        from_list: str | None = None,
-        equipment: Sequence[str] = (),
-        reason: str | None = None,
-    ) -> str:
-        events = self.run(
-            league,
-            lambda c: teams.plan_hire(
-                c,
-                team,
-                position,
-                name,
-                number,
-                journeyman,
-                match,
-                star,
-                from_list,
-                tuple(equipment),
-            ),
-            by=by,
-            reason=reason,
-        )
-        hired = events[0]
-        assert isinstance(hired, ev.PlayerHired)
-        return hired.player
-
-    def fire_player(
-        self, league: str, team: str, player: str, *, by: str, reason: str | None = None
-    ) -> None:
-        self.run(league, lambda c: teams.plan_fire(c, team, player), by=by, reason=reason)
-
-    def retire_player(
-        self, league: str, team: str, player: str, *, by: str, reason: str | None = None
-    ) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_status(c, team, player, ev.PlayerTemporarilyRetired),
-            by=by,
-            reason=reason,
-        )
-
-    def buy(
-        self,
-        league: str,
-        team: str,
-        item: str,
-        count: int = 1,
-        *,
-        by: str,
-        reason: str | None = None,
-    ) -> None:
-        self.run(league, lambda c: teams.plan_buy(c, team, item, count), by=by, reason=reason)
-
-    def release(
-        self,
-        league: str,
-        team: str,
-        item: str,
-        count: int = 1,
-        *,
-        by: str,
-        reason: str | None = None,
-    ) -> None:
-        self.run(league, lambda c: teams.plan_release(c, team, item, count), by=by, reason=reason)
-
-    def adjust_treasury(self, league: str, team: str, amount: int, *, by: str, reason: str) -> None:
-        self.run(league, lambda c: teams.plan_adjust(c, team, amount, reason), by=by, reason=reason)
-
-    def advance_player(
-        self,
-        league: str,
-        team: str,
-        player: str,
-        kind: str,
-        *,
-        by: str,
-        skill: str | None = None,
-        characteristic: Characteristic | None = None,
-        dice: tuple[DiceRoll, ...] = (),
-        category: str | None = None,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_advance(
-                c, team, player, kind, skill, characteristic, dice, category
-            ),
-            by=by,
-            reason=reason,
-        )
-
-    def record_match(
-        self,
-        league: str,
-        report: MatchReport,
-        *,
-        by: str,
-        roll_missing: bool = False,
-        reason: str | None = None,
-    ) -> str:
-        events = self.run(
-            league, lambda c: matches.plan_record(c, report, roll_missing), by=by, reason=reason
-        )
-        recorded = events[0]
-        assert isinstance(recorded, ev.MatchRecorded)
-        return recorded.match
-
-    def close_post_game(
-        self,
-        league: str,
-        match: str,
-        team: str,
-        *,
-        by: str,
-        dice: Mapping[str, int | list[int]] | None = None,
-        roll_missing: bool = False,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: matches.plan_close(c, match, team, dict(dice or {}), roll_missing),
-            by=by,
-            reason=reason,
-        )
-
-    def close_match(
-        self,
-        league: str,
-        match: str,
-        teams: Sequence[str],
-        *,
-        by: str,
-        dice: Mapping[str, int | list[int]],
-        roll_missing: bool = False,
-        reason: str | None = None,
-    ) -> None:
-        """Close the post-game sequence of ``match`` for each of ``teams``, all or none:
-        the dice go to the teams that need them (``matches.share_close_dice``); unless the
-        ledger may roll, a close lacking dice is refused naming every die each team needs."""
-        shares = matches.share_close_dice(self.context(league), match, teams, dice)
-        if not roll_missing:
-            matches.check_close_dice(self.context(league), match, shares)
-        with self.atomic():
-            for team in teams:
-                self.close_post_game(
-                    league,
-                    match,
-                    team,
-                    by=by,
-                    dice=shares[team],
-                    roll_missing=roll_missing,
-                    reason=reason,
-                )
-
-    def start_season(
-        self,
-        league: str,
-        divisions: Sequence[Division],
-        *,
-        by: str,
-        playoff_teams: int = 0,
-        name: str = "",
-        reason: str | None = None,
-    ) -> int:
-        events = self.run(
-            league,
-            lambda c: seasons.plan_start(c, divisions, playoff_teams, name),
-            by=by,
-            reason=reason,
-        )
-        started = events[0]
-        assert isinstance(started, ev.SeasonStarted)
-        return started.season
-
-    def schedule_season(
-        self, league: str, *, by: str, legs: int = 1, reason: str | None = None
-    ) -> int:
-        events = self.run(league, lambda c: seasons.plan_schedule(c, legs), by=by, reason=reason)
-        return fixture_count(events)
-
-    def schedule_playoffs(
-        self, league: str, *, by: str, dungeon_bowl: bool = False, reason: str | None = None
-    ) -> int:
-        events = self.run(
-            league, lambda c: seasons.plan_playoffs(c, dungeon_bowl), by=by, reason=reason
-        )
-        return fixture_count(events)
-
-    def close_season(self, league: str, *, by: str, reason: str | None = None) -> None:
-        self.run(league, seasons.plan_close, by=by, reason=reason)
-
-    def redraft(
-        self,
-        league: str,
-        team: str,
-        *,
-        by: str,
-        keep: Sequence[str] = (),
-        carry: Mapping[str, int] | None = None,
-        dice: Mapping[str, Mapping[str, int | list[int]]] | None = None,
-        roll_missing: bool = False,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: teams.plan_redraft(
-                c,
-                team,
-                list(keep),
-                dict(carry or {}),
-                {k: dict(v) for k, v in (dice or {}).items()},
-                roll_missing,
-            ),
-            by=by,
-            reason=reason,
-        )
-
-    def buy_inducements(
-        self,
-        league: str,
-        match: str,
-        team: str,
-        wanted: Mapping[str, int],
-        *,
-        by: str,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: matches.plan_inducements(c, match, team, dict(wanted)),
-            by=by,
-            reason=reason,
-        )
-
-    def order_star_draft(
-        self, league: str, *, by: str, drawn: Sequence[str] | None = None, reason: str | None = None
-    ) -> list[str]:
-        events = self.run(
-            league,
-            lambda c: seasons.plan_star_draft(c, drawn),
-            by=by,
-            reason=reason or ("hat draw by the ledger" if drawn is None else None),
-        )
-        ordered = events[0]
-        assert isinstance(ordered, ev.StarDraftOrdered)
-        return list(ordered.order)
-
-    def sign_star(
-        self, league: str, team: str, star: str, *, by: str, reason: str | None = None
-    ) -> None:
-        self.run(league, lambda c: seasons.plan_sign(c, team, star), by=by, reason=reason)
-
-    def post_bounty(
-        self,
-        league: str,
-        team: str,
-        player: str,
-        amount: int,
-        *,
-        by: str,
-        reason: str | None = None,
-    ) -> None:
-        self.run(league, lambda c: teams.plan_bounty(c, team, player, amount), by=by, reason=reason)
-
-    def play_card(
-        self,
-        league: str,
-        team: str,
-        card: str,
-        *,
-        by: str,
-        match: str | None = None,
-        against: str | None = None,
-        dice: Mapping[str, int | list[int]] | None = None,
-        roll_missing: bool = False,
-        reason: str | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: matches.plan_card(
-                c, match, team, card, against, dict(dice or {}), roll_missing
-            ),
-            by=by,
-            reason=reason,
-        )
-
-    def pay_appearance_fees(
-        self,
-        league: str,
-        match: str,
-        team: str,
-        players: list[str],
-        *,
-        by: str,
-        reason: str | None = None,
-    ) -> None:
-        self.run(league, lambda c: matches.plan_fees(c, match, team, players), by=by, reason=reason)
-
-    def correct_match(
-        self, league: str, target: int, report: MatchReport, *, by: str, reason: str
-    ) -> None:
-        self.run(
-            league,
-            lambda c: corrections.plan_correct_match(self.source, c, target, report, reason),
-            by=by,
-            reason=reason,
-        )
-
-    def correct(
-        self,
-        league: str,
-        target: int,
-        action: str,
-        *,
-        by: str,
-        reason: str,
-        amendment: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.run(
-            league,
-            lambda c: corrections.plan_correct(
-                self.source, c, target, action, dict(amendment or {}), reason
-            ),
-            by=by,
-            reason=reason,
-        )
-
-
-def fixture_count(events: list[LedgerEvent]) -> int:
-    scheduled = events[0]
-    assert isinstance(scheduled, ev.FixturesScheduled)
-    return len(scheduled.fixtures)

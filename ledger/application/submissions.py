@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from ledger.application import matches
 from ledger.application.access import Principal
+from ledger.application.commands import RecordMatch
 from ledger.application.context import Context, Fact
 from ledger.application.reports import MatchReport
 from ledger.application.unit import retried
@@ -75,7 +76,7 @@ def plan_submit(
     check_nothing_waiting(c, report.match)
     # Every check of 'ledger match record', now; the facts are recorded only once the
     # report is confirmed or approved (and checked again then, against the league as it is).
-    matches.plan_record(c, report, roll_missing)
+    matches.plan_record(c, RecordMatch(c.league.slug, report, roll_missing=roll_missing))
     fields = {
         "submission": next_id(c),
         "match": report.match,
@@ -124,7 +125,8 @@ def plan_recorded(c: Context, submission: str) -> list[Fact]:
     since the report was submitted, or the commissioner may have recorded the match)."""
     row = submission_in(c, submission)
     try:
-        return matches.plan_record(c, report_of(row), row.roll_missing)
+        command = RecordMatch(c.league.slug, report_of(row), roll_missing=row.roll_missing)
+        return matches.plan_record(c, command)
     except LedgerError as error:
         raise type(error)(
             f"report {submission} cannot be recorded as it stands: {error.message}"

@@ -10,10 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.application.commands import (
+    AdjustTreasury,
+    AdvancePlayer,
+    Buy,
+    FirePlayer,
+    HirePlayer,
+    PostBounty,
+    Redraft,
+    RegisterTeam,
+    Release,
+    RetirePlayer,
+)
 from ledger.application.context import Context, Fact, draft
 from ledger.domain import events as ev
 from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
-from ledger.domain.values import Characteristic, DiceRoll, Purchase
+from ledger.domain.values import DiceRoll, Purchase
 from ledger.errors import (
     InsufficientTreasury,
     InvalidDice,
@@ -56,9 +68,9 @@ def active_team(c: Context, team_id: str) -> TeamRow:
     return team
 
 
-def plan_register(
-    c: Context, team_id: str, name: str, coach: str, roster: str, treasury: int | None
-) -> list[Fact]:
+def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
+    team_id, name, coach, roster = command.team, command.name, command.coach, command.roster
+    treasury = command.treasury
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
         raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
     c.ruleset.team_list(roster)  # refuses an unknown team list, naming the known ones
@@ -73,18 +85,15 @@ def plan_register(
     ]
 
 
-def plan_hire(
-    c: Context,
-    team_id: str,
-    position_id: str,
-    name: str,
-    number: int | None,
-    hireling: str | None = None,
-    from_match: str | None = None,
-    star: str | None = None,
-    from_list: str | None = None,
-    equipment: tuple[str, ...] = (),
-) -> list[Fact]:
+def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
+    team_id, position_id, name, number = (
+        command.team,
+        command.position,
+        command.name,
+        command.number,
+    )
+    hireling, from_match, star = command.journeyman, command.match, command.star
+    from_list, equipment = command.from_list, tuple(command.equipment)
     team = active_team(c, team_id)
     team_list = c.ruleset.team_list(team.roster)
     players = on_roster(c.players(team_id))
@@ -150,22 +159,23 @@ def current_player(c: Context, team_id: str, ref: str) -> PlayerRow:
     return player
 
 
-def plan_fire(c: Context, team_id: str, ref: str) -> list[Fact]:
+def plan_fire(c: Context, command: FirePlayer) -> list[Fact]:
+    team_id, ref = command.team, command.player
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
     refuse(edition_fire(c.ruleset, team, c.players(team_id), player))
     return [(ev.PlayerFired, {"team": team_id, "player": player.player_id})]
 
 
-def plan_status(c: Context, team_id: str, ref: str, event: type[ev.LedgerEvent]) -> list[Fact]:
-    active_team(c, team_id)
-    player = current_player(c, team_id, ref)
-    if event is ev.PlayerTemporarilyRetired:
-        check_retirement(c, player)
-    return [(event, {"team": team_id, "player": player.player_id})]
+def plan_retire(c: Context, command: RetirePlayer) -> list[Fact]:
+    active_team(c, command.team)
+    player = current_player(c, command.team, command.player)
+    check_retirement(c, player)
+    return [(ev.PlayerTemporarilyRetired, {"team": command.team, "player": player.player_id})]
 
 
-def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
+def plan_buy(c: Context, command: Buy) -> list[Fact]:
+    team_id, item_id, count = command.team, command.item, command.count
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
     refuse(sold(c.ruleset, items, item_id))
@@ -185,7 +195,8 @@ def plan_buy(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
     ]
 
 
-def plan_release(c: Context, team_id: str, item_id: str, count: int) -> list[Fact]:
+def plan_release(c: Context, command: Release) -> list[Fact]:
+    team_id, item_id, count = command.team, command.item, command.count
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
     item = items.get(item_id)
@@ -195,34 +206,27 @@ def plan_release(c: Context, team_id: str, item_id: str, count: int) -> list[Fac
     return [(ev.SidelineReleased, {"team": team_id, "item": item_id, "count": count})]
 
 
-def plan_adjust(c: Context, team_id: str, amount: int, reason: str | None) -> list[Fact]:
+def plan_adjust(c: Context, command: AdjustTreasury) -> list[Fact]:
+    team_id, amount = command.team, command.amount
     team = active_team(c, team_id)
-    if not reason:
+    if not c.reason:
         raise InvalidInput("a treasury adjustment needs a reason (--reason)")
     refuse(not_below_nothing(team, amount))
     return [(ev.TreasuryAdjusted, {"team": team_id, "amount": amount})]
 
 
-def plan_advance(
-    c: Context,
-    team_id: str,
-    ref: str,
-    kind: str,
-    skill: str | None,
-    characteristic: Characteristic | None,
-    dice: tuple[DiceRoll, ...],
-    category: str | None = None,
-) -> list[Fact]:
+def plan_advance(c: Context, command: AdvancePlayer) -> list[Fact]:
+    team_id = command.team
     team = active_team(c, team_id)
-    player = current_player(c, team_id, ref)
+    player = current_player(c, team_id, command.player)
     fields: dict[str, Any] = {
         "team": team_id,
         "player": player.player_id,
-        "kind": kind,
-        "skill": skill,
-        "characteristic": characteristic,
-        "category": category,
-        "dice": dice,
+        "kind": command.kind,
+        "skill": command.skill,
+        "characteristic": command.characteristic,
+        "category": command.category,
+        "dice": command.dice,
     }
     proposed = draft(ev.PlayerAdvanced, fields)
     refuse(edition_advancement(c.ruleset, player, team, proposed))
@@ -233,8 +237,9 @@ def require(c: Context, feature: Feature, what: str) -> None:
     refuse(has_feature(c.ruleset, feature, what))
 
 
-def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
+def plan_bounty(c: Context, command: PostBounty) -> list[Fact]:
     """ZAL 21: any team may put gold on a player's head, at any time but during a game."""
+    team_id, ref, amount = command.team, command.player, command.amount
     require(c, Feature.BOUNTIES, "bounties")
     team = active_team(c, team_id)
     target = next(
@@ -250,15 +255,11 @@ def plan_bounty(c: Context, team_id: str, ref: str, amount: int) -> list[Fact]:
     return [(ev.BountyPosted, {"team": team_id, "player": target.player_id, "amount": amount})]
 
 
-def plan_redraft(
-    c: Context,
-    team_id: str,
-    keep: list[str],
-    carry: dict[str, int],
-    entries: dict[str, dict[str, int | list[int]]],
-    roll_missing: bool,
-) -> list[Fact]:
+def plan_redraft(c: Context, command: Redraft) -> list[Fact]:
     """BB2025 'Off-season and Re-drafting': between a closed season and the next."""
+    team_id, keep, carry = command.team, list(command.keep), dict(command.carry or {})
+    entries = {k: dict(v) for k, v in (command.dice or {}).items()}
+    roll_missing = command.roll_missing
     require(c, Feature.REDRAFT, "off-season re-drafts")
     team = active_team(c, team_id)
     season = c.league.current_season + 1

@@ -145,6 +145,8 @@ class UnitOfWork:
                 league=rehearsal.row(),
                 ruleset=rehearsal.ruleset,
                 roller=self.ledger.roller,
+                reason=reason,
+                stored=self.ledger.source.league_events,
             )
             return self.record(rehearsal, plan(context), by=by, reason=reason)
 

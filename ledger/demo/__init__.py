@@ -12,6 +12,14 @@ from typing import Any
 
 import yaml
 
+from ledger.application.commands import (
+    AdvancePlayer,
+    Buy,
+    ClosePostGame,
+    HirePlayer,
+    RecordMatch,
+    RegisterTeam,
+)
 from ledger.application.reports import read_report
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow
@@ -39,32 +47,38 @@ def build_demo(ledger: LeagueLedger, by: str = "demo") -> str:
 
 
 def draft(ledger: LeagueLedger, slug: str, team: dict[str, Any], by: str) -> None:
-    ledger.register_team(slug, team["id"], team["name"], team["coach"], team["roster"], by=by)
+    ledger.handle(
+        RegisterTeam(slug, team["id"], team["name"], team["coach"], team["roster"]), by=by
+    )
     for position, name, number in team["players"]:
-        ledger.hire_player(slug, team["id"], position, name, number=number, by=by)
+        ledger.handle(HirePlayer(slug, team["id"], position, name, number=number), by=by)
     for item, count in team["buy"]:
-        ledger.buy(slug, team["id"], item, count, by=by)
+        ledger.handle(Buy(slug, team["id"], item, count), by=by)
 
 
 def run_step(ledger: LeagueLedger, slug: str, step: dict[str, Any], by: str) -> None:
     if "record" in step:
-        ledger.record_match(slug, read_report(HERE / "reports" / step["record"]), by=by)
+        ledger.handle(RecordMatch(slug, read_report(HERE / "reports" / step["record"])), by=by)
     elif "advance" in step:
         a = step["advance"]
-        ledger.advance_player(
-            slug,
-            a["team"],
-            a["player"],
-            a["kind"],
+        ledger.handle(
+            AdvancePlayer(
+                slug,
+                a["team"],
+                a["player"],
+                a["kind"],
+                skill=a.get("skill"),
+                characteristic=a.get("characteristic"),
+                category=a.get("category"),
+                dice=rolls(a.get("dice", {})),
+            ),
             by=by,
-            skill=a.get("skill"),
-            characteristic=a.get("characteristic"),
-            category=a.get("category"),
-            dice=rolls(a.get("dice", {})),
         )
     elif "hire" in step:
         h = step["hire"]
-        ledger.hire_player(slug, h["team"], h["position"], h["name"], number=h.get("number"), by=by)
+        ledger.handle(
+            HirePlayer(slug, h["team"], h["position"], h["name"], number=h.get("number")), by=by
+        )
     elif "close" in step:
         close(ledger, slug, step["close"], by)
     else:
@@ -79,7 +93,7 @@ def close(ledger: LeagueLedger, slug: str, spec: dict[str, Any], by: str) -> Non
         assert row is not None, spec
         teams = [row.home, row.away]
     for team in teams:
-        ledger.close_post_game(slug, spec["match"], team, dice=spec.get("dice", {}), by=by)
+        ledger.handle(ClosePostGame(slug, spec["match"], team, dice=spec.get("dice", {})), by=by)
 
 
 def rolls(entries: dict[str, list[Any]]) -> tuple[DiceRoll, ...]:

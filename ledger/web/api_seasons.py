@@ -13,6 +13,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
+from ledger.application.commands import (
+    CloseSeason,
+    RecordMatch,
+    SchedulePlayoffs,
+    ScheduleSeason,
+    StartSeason,
+)
 from ledger.application.reports import MatchReport
 from ledger.domain.values import Division
 from ledger.reports.render import FORMATS
@@ -52,12 +59,9 @@ def start(call: Calling, league: str, body: Start, response: Response) -> Starte
     """Start the next season with its divisions (``ledger season start``)."""
     divisions = [Division(name=d.name, teams=tuple(d.teams)) for d in body.divisions]
     season = call.write(
-        lambda ledger, by: ledger.start_season(
-            league,
-            divisions,
+        lambda ledger, by: ledger.handle(
+            StartSeason(league, divisions, playoff_teams=body.playoff_teams, name=body.name),
             by=by,
-            playoff_teams=body.playoff_teams,
-            name=body.name,
             reason=body.reason,
         )
     )
@@ -79,7 +83,9 @@ class Scheduled(Written):
 def schedule(call: Calling, league: str, body: Schedule, response: Response) -> Scheduled:
     """A round robin in every division of the current season (``ledger season schedule``)."""
     count = call.write(
-        lambda ledger, by: ledger.schedule_season(league, by=by, legs=body.legs, reason=body.reason)
+        lambda ledger, by: ledger.handle(
+            ScheduleSeason(league, legs=body.legs), by=by, reason=body.reason
+        )
     )
     return Scheduled(**receipt(call, response), fixtures=count)
 
@@ -95,8 +101,8 @@ class Playoffs(Body):
 def playoffs(call: Calling, league: str, body: Playoffs, response: Response) -> Scheduled:
     """Draw the play-offs, or their next round, from the results so far."""
     count = call.write(
-        lambda ledger, by: ledger.schedule_playoffs(
-            league, by=by, dungeon_bowl=body.dungeon_bowl, reason=body.reason
+        lambda ledger, by: ledger.handle(
+            SchedulePlayoffs(league, dungeon_bowl=body.dungeon_bowl), by=by, reason=body.reason
         )
     )
     return Scheduled(**receipt(call, response), fixtures=count)
@@ -111,7 +117,7 @@ class Why(Body):
 def close(call: Calling, league: str, response: Response, body: Why | None = None) -> Written:
     """Close the current season: prizes and the League Trophy are awarded."""
     reason = body.reason if body else None
-    call.write(lambda ledger, by: ledger.close_season(league, by=by, reason=reason))
+    call.write(lambda ledger, by: ledger.handle(CloseSeason(league), by=by, reason=reason))
     return Written(**receipt(call, response))
 
 
@@ -132,8 +138,8 @@ def record(
     """Record a match report directly (the commissioner; coaches submit theirs to
     ``.../reports``), checked as ``ledger match record`` checks it."""
     match = call.write(
-        lambda ledger, by: ledger.record_match(
-            league, body, by=by, roll_missing=roll_missing, reason=reason
+        lambda ledger, by: ledger.handle(
+            RecordMatch(league, body, roll_missing=roll_missing), by=by, reason=reason
         )
     )
     return Recorded(**receipt(call, response), match=match)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 from pydantic import Field
 
+from ledger.application import commands as cmd
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind
 from ledger.domain.state import MatchRow
@@ -44,7 +45,9 @@ def fire(
 ) -> Written:
     """Fire a player (name, ``#number`` or id): off the roster for good."""
     reason = body.reason if body else None
-    call.write(lambda ledger, by: ledger.fire_player(league, team, player, by=by, reason=reason))
+    call.write(
+        lambda ledger, by: ledger.handle(cmd.FirePlayer(league, team, player), by=by, reason=reason)
+    )
     return Written(**receipt(call, response))
 
 
@@ -55,7 +58,11 @@ def retire(
 ) -> Written:
     """Temporarily retire a player (BB2025): on the roster, out of CTV and the season."""
     reason = body.reason if body else None
-    call.write(lambda ledger, by: ledger.retire_player(league, team, player, by=by, reason=reason))
+    call.write(
+        lambda ledger, by: ledger.handle(
+            cmd.RetirePlayer(league, team, player), by=by, reason=reason
+        )
+    )
     return Written(**receipt(call, response))
 
 
@@ -71,8 +78,8 @@ def release(call: Calling, league: str, team: str, body: Release, response: Resp
     """Let go of sideline staff or other bought items (no refund), as ``ledger team
     release`` does."""
     call.write(
-        lambda ledger, by: ledger.release(
-            league, team, body.item, body.count, by=by, reason=body.reason
+        lambda ledger, by: ledger.handle(
+            cmd.Release(league, team, body.item, body.count), by=by, reason=body.reason
         )
     )
     return Written(**receipt(call, response))
@@ -108,16 +115,18 @@ def advance(
         DiceRoll(purpose=r.purpose, dice=r.dice, values=tuple(r.values)) for r in body.dice
     )
     call.write(
-        lambda ledger, by: ledger.advance_player(
-            league,
-            team,
-            player,
-            body.kind,
+        lambda ledger, by: ledger.handle(
+            cmd.AdvancePlayer(
+                league,
+                team,
+                player,
+                body.kind,
+                skill=body.skill,
+                characteristic=body.characteristic,
+                dice=rolls,
+                category=body.category,
+            ),
             by=by,
-            skill=body.skill,
-            characteristic=body.characteristic,
-            dice=rolls,
-            category=body.category,
             reason=body.reason,
         )
     )
@@ -140,8 +149,8 @@ def inducements(
     """The team buys its inducements for a fixture (the higher CTV first, then the other
     spends its petty cash), as ``ledger match inducements``."""
     call.write(
-        lambda ledger, by: ledger.buy_inducements(
-            league, body.match, team, body.items, by=by, reason=body.reason
+        lambda ledger, by: ledger.handle(
+            cmd.BuyInducements(league, body.match, team, body.items), by=by, reason=body.reason
         )
     )
     return Written(**receipt(call, response))
@@ -165,14 +174,16 @@ def redraft(call: Calling, league: str, team: str, body: Redraft, response: Resp
     """Re-draft the team for the next season (BB2025 off-season): its coach chooses whom
     to re-hire and what to carry, as ``ledger team redraft``."""
     call.write(
-        lambda ledger, by: ledger.redraft(
-            league,
-            team,
+        lambda ledger, by: ledger.handle(
+            cmd.Redraft(
+                league,
+                team,
+                keep=body.keep,
+                carry=body.carry,
+                dice=body.dice,
+                roll_missing=body.roll_missing,
+            ),
             by=by,
-            keep=body.keep,
-            carry=body.carry,
-            dice=body.dice,
-            roll_missing=body.roll_missing,
             reason=body.reason,
         )
     )
@@ -207,13 +218,9 @@ def close(call: Calling, league: str, match: str, body: Close, response: Respons
         chosen = body.teams or closable(ledger, call, match)
         for team in chosen:
             call.authorize_team("close_post_game", team)
-        ledger.close_match(
-            league,
-            match,
-            chosen,
+        ledger.handle(
+            cmd.CloseMatch(league, match, chosen, dice=body.dice, roll_missing=body.roll_missing),
             by=by,
-            dice=body.dice,
-            roll_missing=body.roll_missing,
             reason=body.reason,
         )
         return list(chosen)

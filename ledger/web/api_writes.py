@@ -15,6 +15,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.web.api import LeagueInfo, info
 from ledger.web.auth import service_of
@@ -190,8 +191,8 @@ class Hired(Written):
 def hire(call: Calling, league: str, team: str, body: Hire, response: Response) -> Hired:
     """Hire a player for the team (its coach, or the commissioner), paid from its treasury."""
     player = call.write(
-        lambda ledger, by: ledger.hire_player(
-            league, team, body.position, body.name, number=body.number, by=by
+        lambda ledger, by: ledger.handle(
+            HirePlayer(league, team, body.position, body.name, number=body.number), by=by
         )
     )
     return Hired(**receipt(call, response), player=player)
@@ -206,7 +207,7 @@ class Purchase(Body):
 @needs("buy")
 def buy(call: Calling, league: str, team: str, body: Purchase, response: Response) -> Written:
     """Buy re-rolls, staff or fans for the team from its treasury."""
-    call.write(lambda ledger, by: ledger.buy(league, team, body.item, body.count, by=by))
+    call.write(lambda ledger, by: ledger.handle(Buy(league, team, body.item, body.count), by=by))
     return Written(**receipt(call, response))
 
 
@@ -227,8 +228,10 @@ class Correction(Body):
 def correct(call: Calling, league: str, body: Correction, response: Response) -> Written:
     """Void or amend an event, with a reason: a compensating event, never an edit."""
     call.write(
-        lambda ledger, by: ledger.correct(
-            league, body.event, body.action, by=by, reason=body.reason, amendment=body.amendment
+        lambda ledger, by: ledger.handle(
+            Correct(league, body.event, body.action, amendment=body.amendment),
+            by=by,
+            reason=body.reason,
         )
     )
     return Written(**receipt(call, response))
@@ -246,8 +249,8 @@ class Adjustment(Body):
 def adjust_treasury(call: Calling, league: str, body: Adjustment, response: Response) -> Written:
     """Add gold to a team's treasury, or take some, with the reason (the commissioner)."""
     call.write(
-        lambda ledger, by: ledger.adjust_treasury(
-            league, body.team, body.amount, by=by, reason=body.reason
+        lambda ledger, by: ledger.handle(
+            AdjustTreasury(league, body.team, body.amount), by=by, reason=body.reason
         )
     )
     return Written(**receipt(call, response))

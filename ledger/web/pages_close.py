@@ -1,6 +1,6 @@
 """A coach closes their team's post-game sequence from the match page: the dice the
 league's rules still ask of the team, each with what it is for, or the ledger rolls them.
-The same application step as ``ledger match close`` and the API (``close_match``); a
+The same command as ``ledger match close`` and the API (``CloseMatch``); a
 die whose need depends on another's result (BB2025 Expensive Mistakes: the D6, then the
 amount's D3 or 2D6) appears once the die before it is entered.
 """
@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application import matches
+from ledger.application.commands import CloseMatch
 from ledger.application.service import LeagueLedger
 from ledger.errors import LedgerError
 from ledger.rules.protocol import DiceNeed
@@ -118,7 +119,9 @@ async def close(request: Request, league: str, match: str, team: str, call: Call
 
     def command(ledger: LeagueLedger, by: str) -> None:
         roll = values.get("roll_missing") == "1"
-        ledger.close_match(league, match, [team], by=by, dice=entries_of(values), roll_missing=roll)
+        ledger.handle(
+            CloseMatch(league, match, [team], dice=entries_of(values), roll_missing=roll), by=by
+        )
 
     try:
         await run_in_threadpool(call.write, command)

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application.commands import Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.domain.values import validation_problem
@@ -159,7 +160,9 @@ async def hire(request: Request, league: str, team: str, call: Calling) -> Respo
         name = required(values, "name", "give the new player a name")
         shirt = number(values, "number", "a shirt number", low=1)
         return str(
-            valid(lambda: ledger.hire_player(league, team, position, name, by=by, number=shirt))
+            valid(
+                lambda: ledger.handle(HirePlayer(league, team, position, name, number=shirt), by=by)
+            )
         )
 
     try:
@@ -216,7 +219,7 @@ async def buy(request: Request, league: str, team: str, call: Calling) -> Respon
     def command(ledger: LeagueLedger, by: str) -> None:
         item = required(values, "item", "choose what to buy")
         count = number(values, "count", "how many", low=1) or 1
-        valid(lambda: ledger.buy(league, team, item, count, by=by))
+        valid(lambda: ledger.handle(Buy(league, team, item, count), by=by))
 
     try:
         await run_in_threadpool(call.write, command)
@@ -282,7 +285,9 @@ async def correct(request: Request, league: str, seq: int, call: Calling) -> Res
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
         amendment = amendment_of(values.get("amendment", "")) if action == "amend" else {}
         valid(
-            lambda: ledger.correct(league, seq, action, by=by, reason=reason, amendment=amendment)
+            lambda: ledger.handle(
+                Correct(league, seq, action, amendment=amendment), by=by, reason=reason
+            )
         )
 
     try:

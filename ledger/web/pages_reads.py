@@ -32,7 +32,8 @@ from ledger.domain.state import (
 from ledger.domain.values import TeamSheet
 from ledger.errors import UnknownMatch
 from ledger.projections.queries import Queries
-from ledger.projections.sql import SqlStore, table_of
+from ledger.projections.sql import table_of
+from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.render import Format, render
 from ledger.rules import find_ruleset
@@ -50,7 +51,7 @@ class League:
     row: LeagueRow
     ruleset: Ruleset
     queries: Queries
-    view: SqlStore
+    view: Store
 
     @property
     def slug(self) -> str:

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application.commands import HirePlayer
 from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -161,15 +162,11 @@ async def sign(
         name = str(kept.get("name", ""))
         return str(
             valid(
-                lambda: ledger.hire_player(
-                    league,
-                    team,
-                    position,
-                    name,
+                lambda: ledger.handle(
+                    HirePlayer(
+                        league, team, position, name, number=shirt, journeyman=hireling, match=match
+                    ),
                     by=by,
-                    number=shirt,
-                    journeyman=hireling,
-                    match=match,
                 )
             )
         )

@@ -12,6 +12,7 @@ from argon2 import PasswordHasher
 from ledger.application.access import Actor, Membership, Principal, authorize
 from ledger.application.accounts import Accounts
 from ledger.application.audit import verify_chain
+from ledger.application.commands import AdjustTreasury
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
@@ -106,7 +107,7 @@ def test_the_acting_account_is_the_who_of_its_events(
     slug = league_with_members(ledger, accounts)
     anna = Actor(name="Anna Reaver", account="anna", role="coach", via="api", request_id="r1")
     with ledger.acting(anna):
-        ledger.adjust_treasury(slug, "reavers", 1_000, by="typed by the client", reason="x")
+        ledger.handle(AdjustTreasury(slug, "reavers", 1_000), by="typed by the client", reason="x")
     last = list(ledger.source.league_events(str(league_id(slug))))[-1]
     assert (last.recorded_by, last.account, last.acting_as, last.via, last.request_id) == (
         "Anna Reaver",

@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from ledger.application.audit import verify_chain
+from ledger.application.commands import Buy, ClosePostGame, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.bootstrap import Settings
@@ -37,10 +38,10 @@ GAME = {
 
 def played_league(ledger: LeagueLedger) -> str:
     slug = two_team_league(ledger)
-    ledger.buy(slug, "reavers", "reroll", 1, by="tester")
-    ledger.record_match(slug, report(GAME), by="tester")
-    ledger.close_post_game(slug, "g1", "reavers", by="tester", dice={"expensive_mistakes": 5})
-    ledger.close_post_game(slug, "g1", "rats", by="tester", dice={"expensive_mistakes": 4})
+    ledger.handle(Buy(slug, "reavers", "reroll", 1), by="tester")
+    ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
+    ledger.handle(ClosePostGame(slug, "g1", "reavers", dice={"expensive_mistakes": 5}), by="tester")
+    ledger.handle(ClosePostGame(slug, "g1", "rats", dice={"expensive_mistakes": 4}), by="tester")
     return slug
 
 

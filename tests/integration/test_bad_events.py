@@ -14,6 +14,7 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from ledger.application.audit import verify_chain
+from ledger.application.commands import AdjustTreasury, Buy, Correct
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.bootstrap import Settings
@@ -158,7 +159,7 @@ def test_a_bad_stored_event_is_reported_and_the_league_goes_on(
     assert "Zen of Python" not in capsys.readouterr().out
     # every command still works, and the next one chains after the bad event
     assert verify_chain(ledger.recorder, league_id(slug), slug).ok
-    ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+    ledger.handle(AdjustTreasury(slug, "reavers", 5_000), by="tester", reason="prize")
     after = ledger.view().get(TeamRow, league, "reavers")
     assert after is not None
     assert after.treasury == treasury.treasury + 5_000
@@ -168,10 +169,10 @@ def test_a_bad_stored_event_is_reported_and_the_league_goes_on(
     assert snapshot(ledger, league) == before
     # a correction elsewhere is not refused because of the fault it did not cause
     adjusted = ledger.load_log(slug).version
-    ledger.correct(slug, adjusted, "void", by="tester", reason="no prize after all")
+    ledger.handle(Correct(slug, adjusted, "void"), by="tester", reason="no prize after all")
     assert [f.seq for f in ledger.view().select(FaultLine, league_id=league)] == [seq]
     # and voiding the bad event heals the league
-    ledger.correct(slug, seq, "void", by="tester", reason="not ours")
+    ledger.handle(Correct(slug, seq, "void"), by="tester", reason="not ours")
     assert ledger.view().select(FaultLine, league_id=league) == []
 
 
@@ -202,7 +203,7 @@ def test_a_command_whose_event_would_not_apply_is_refused_with_nothing_written(
     head = ledger.source.head()
 
     with pytest.raises(EventDoesNotApply, match=r"a bug in the fold.*nothing was recorded"):
-        ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+        ledger.handle(AdjustTreasury(slug, "reavers", 5_000), by="tester", reason="prize")
     assert ledger.source.head() == head
 
 
@@ -216,10 +217,10 @@ def test_a_unit_of_work_is_all_or_nothing(ledger: LeagueLedger) -> None:
 
     def two_commands() -> None:
         with ledger.atomic() as unit:
-            ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+            ledger.handle(AdjustTreasury(slug, "reavers", 5_000), by="tester", reason="prize")
             reavers = unit.store.get(TeamRow, league, "reavers")
             seen.append(reavers.treasury if reavers else 0)
-            ledger.adjust_treasury(slug, "nobody", 5_000, by="tester", reason="prize")
+            ledger.handle(AdjustTreasury(slug, "nobody", 5_000), by="tester", reason="prize")
 
     with pytest.raises(LedgerError, match="nobody"):
         two_commands()
@@ -232,8 +233,8 @@ def test_a_unit_of_work_stores_its_commands_together(ledger: LeagueLedger) -> No
     slug = played_league(ledger)
     head = ledger.source.head()
     with ledger.atomic():
-        ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
-        ledger.adjust_treasury(slug, "rats", 7_000, by="tester", reason="prize")
+        ledger.handle(AdjustTreasury(slug, "reavers", 5_000), by="tester", reason="prize")
+        ledger.handle(AdjustTreasury(slug, "rats", 7_000), by="tester", reason="prize")
         assert ledger.source.head() == head  # nothing stored until the unit ends
     assert ledger.source.head() == head + 2
     rebuilt_from = snapshot(ledger, str(league_id(slug)))
@@ -248,9 +249,9 @@ def test_a_unit_whose_command_failed_half_way_is_never_stored(ledger: LeagueLedg
 
     def careless_caller() -> None:
         with ledger.atomic():
-            ledger.buy(slug, "reavers", "reroll", 1, by="tester")
+            ledger.handle(Buy(slug, "reavers", "reroll", 1), by="tester")
             with contextlib.suppress(EventDoesNotApply):  # goes on regardless
-                ledger.adjust_treasury(slug, "reavers", 5_000, by="tester", reason="prize")
+                ledger.handle(AdjustTreasury(slug, "reavers", 5_000), by="tester", reason="prize")
 
     with pytest.raises(EventDoesNotApply, match="failed half-way"):
         careless_caller()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.application.commands import AdvancePlayer, Buy, ClosePostGame, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
@@ -46,9 +47,9 @@ def game(match: str) -> dict[str, object]:
 def close(ledger: LeagueLedger, match: str, dwarves_roll: bool) -> None:
     """Expensive Mistakes with a D6 of 5 (Crisis Averted below 400,000 in both editions);
     the Dwarves roll only where their treasury has reached 100,000."""
-    ledger.close_post_game("l", match, "reavers", dice={"expensive_mistakes": 5}, by="t")
+    ledger.handle(ClosePostGame("l", match, "reavers", dice={"expensive_mistakes": 5}), by="t")
     dice = {"expensive_mistakes": 5} if dwarves_roll else {}
-    ledger.close_post_game("l", match, "dwarves", dice=dice, by="t")
+    ledger.handle(ClosePostGame("l", match, "dwarves", dice=dice), by="t")
 
 
 def season(
@@ -57,12 +58,14 @@ def season(
     create_league(ledger, "l", ruleset)
     draft_team(ledger, "l", "reavers", "human", reavers)
     draft_team(ledger, "l", "dwarves", "dwarf", DWARVES)
-    ledger.buy("l", "dwarves", "reroll", 2, by="t")
-    ledger.record_match("l", report(game("m1")), by="t")
-    ledger.advance_player("l", "reavers", "reavers 1", "chosen_primary", skill="Sure Hands", by="t")
+    ledger.handle(Buy("l", "dwarves", "reroll", 2), by="t")
+    ledger.handle(RecordMatch("l", report(game("m1"))), by="t")
+    ledger.handle(
+        AdvancePlayer("l", "reavers", "reavers 1", "chosen_primary", skill="Sure Hands"), by="t"
+    )
     close(ledger, "m1", dwarves_roll=ruleset == "bb2020")
-    ledger.record_match("l", report(game("m2")), by="t")
-    ledger.advance_player("l", "reavers", "reavers 1", by="t", **second)  # type: ignore[arg-type]
+    ledger.handle(RecordMatch("l", report(game("m2"))), by="t")
+    ledger.handle(AdvancePlayer("l", "reavers", "reavers 1", **second), by="t")  # type: ignore[arg-type]
     close(ledger, "m2", dwarves_roll=ruleset == "bb2020")
     return "l"
 

@@ -38,6 +38,7 @@ from ledger.application.checkpoints import (
     make_checkpoint,
     record_checkpoint,
 )
+from ledger.application.commands import AdjustTreasury
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings
 from ledger.domain.events import content_hash
@@ -170,8 +171,8 @@ def test_a_log_extended_after_its_checkpoint_passes_and_counts_what_is_not_cover
 ) -> None:
     ledger, slug = played
     checkpoint = sign(ledger, slug)
-    ledger.adjust_treasury(slug, "reavers", 10_000, by="tester", reason="sponsor")
-    ledger.adjust_treasury(slug, "rats", -5_000, by="tester", reason="fine")
+    ledger.handle(AdjustTreasury(slug, "reavers", 10_000), by="tester", reason="sponsor")
+    ledger.handle(AdjustTreasury(slug, "rats", -5_000), by="tester", reason="fine")
     found = check(ledger, checkpoint)
     assert found.problems == []
     assert (found.signed_events, found.events, found.uncovered) == (29, 31, 2)
@@ -248,14 +249,14 @@ def test_a_forged_append_after_the_checkpoint_waits_for_the_next_trusted_checkpo
     assert (found.problems, found.uncovered) == ([], 1)
 
     trusted = open_ledgers(Settings(sqlite_path=trusted_copy, user="tester"))
-    trusted.adjust_treasury(slug, "rats", 20_000, by="tester", reason="sponsor")
+    trusted.handle(AdjustTreasury(slug, "rats", 20_000), by="tester", reason="sponsor")
     assert "the log up to event 30 was rewritten" in check(ledger, sign(trusted, slug)).problems[0]
 
 
 def test_an_altered_checkpoint_fails_its_signature(played: tuple[LeagueLedger, str]) -> None:
     ledger, slug = played
     earlier = sign(ledger, slug)
-    ledger.adjust_treasury(slug, "reavers", 10_000, by="tester", reason="sponsor")
+    ledger.handle(AdjustTreasury(slug, "reavers", 10_000), by="tester", reason="sponsor")
     later = sign(ledger, slug)
     moved_back = later.model_copy(update={"events": earlier.events, "head_hash": earlier.head_hash})
     assert check(ledger, later).ok
@@ -305,7 +306,7 @@ def test_the_report_prints_the_latest_checkpoint_even_after_a_rebuild(
     assert latest_checkpoint(engine, league_id(slug)) is None
     assert make_report(ledger, slug).audit.checkpoint is None
     record_checkpoint(engine, sign(ledger, slug), key.public_key())
-    ledger.adjust_treasury(slug, "reavers", 10_000, by="tester", reason="sponsor")
+    ledger.handle(AdjustTreasury(slug, "reavers", 10_000), by="tester", reason="sponsor")
     latest = sign(ledger, slug)
     record_checkpoint(engine, latest, key.public_key())
     ledger.read_models.rebuild(ledger.source)

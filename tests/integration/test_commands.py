@@ -9,6 +9,15 @@ from collections.abc import Callable
 
 import pytest
 
+from ledger.application.commands import (
+    AdjustTreasury,
+    Buy,
+    ClosePostGame,
+    FirePlayer,
+    HirePlayer,
+    RecordMatch,
+    RegisterTeam,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
 from ledger.errors import (
@@ -72,14 +81,14 @@ def test_a_drafted_team_pays_list_prices_from_its_treasury(ledger: LeagueLedger)
     two_team_league(ledger)
     # Human: 2 Blitzers 85,000, a Thrower 75,000, 8 Linemen 50,000 = 645,000
     assert team(ledger, "reavers").treasury == 1_000_000 - 645_000
-    ledger.buy("test", "reavers", "reroll", 2, by="tester")
+    ledger.handle(Buy("test", "reavers", "reroll", 2), by="tester")
     assert team(ledger, "reavers").treasury == 355_000 - 2 * 50_000
     assert team(ledger, "reavers").values == {"tv": 745_000, "ctv": 745_000}
 
 
 def test_a_recorded_match_pays_winnings_and_awards_spp(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    ledger.record_match("test", report(FIRST_GAME), by="tester")
+    ledger.handle(RecordMatch("test", report(FIRST_GAME)), by="tester")
     league_id = ledger.league_row("test").league_id
     view = ledger.view()
     # Fan Attendance (1 Dedicated Fan + D3 of 2) + (1 + 1) = 5:
@@ -107,62 +116,66 @@ def test_unknown_team_and_position_are_refused(ledger: LeagueLedger) -> None:
     refused(
         ledger,
         UnknownTeam,
-        lambda: ledger.hire_player("test", "nobody", "lineman", "X", by="t"),
+        lambda: ledger.handle(HirePlayer("test", "nobody", "lineman", "X"), by="t"),
         "no team 'nobody'",
     )
     refused(
         ledger,
         UnknownPosition,
-        lambda: ledger.hire_player("test", "reavers", "wizard", "X", by="t"),
+        lambda: ledger.handle(HirePlayer("test", "reavers", "wizard", "X"), by="t"),
         "has no position 'wizard'",
     )
 
 
 def test_a_seventeenth_player_is_refused(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=2_000_000)
+    ledger.handle(
+        RegisterTeam("test", "reavers", "Reavers", "coach", "human", treasury=2_000_000), by="t"
+    )
     for i in range(16):
-        ledger.hire_player("test", "reavers", "lineman", f"L{i}", by="t")
+        ledger.handle(HirePlayer("test", "reavers", "lineman", f"L{i}"), by="t")
     refused(
         ledger,
         RosterFull,
-        lambda: ledger.hire_player("test", "reavers", "lineman", "L16", by="t"),
+        lambda: ledger.handle(HirePlayer("test", "reavers", "lineman", "L16"), by="t"),
         "16 players",
     )
 
 
 def test_position_quantities_are_enforced(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t")
-    ledger.hire_player("test", "reavers", "blitzer", "B1", by="t")
-    ledger.hire_player("test", "reavers", "blitzer", "B2", by="t")
+    ledger.handle(RegisterTeam("test", "reavers", "Reavers", "coach", "human"), by="t")
+    ledger.handle(HirePlayer("test", "reavers", "blitzer", "B1"), by="t")
+    ledger.handle(HirePlayer("test", "reavers", "blitzer", "B2"), by="t")
     refused(
         ledger,
         PositionLimitReached,
-        lambda: ledger.hire_player("test", "reavers", "blitzer", "B3", by="t"),
+        lambda: ledger.handle(HirePlayer("test", "reavers", "blitzer", "B3"), by="t"),
         "at most 2",
     )
 
 
 def test_overspending_is_refused(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=100_000)
-    ledger.hire_player("test", "reavers", "blitzer", "B1", by="t")
+    ledger.handle(
+        RegisterTeam("test", "reavers", "Reavers", "coach", "human", treasury=100_000), by="t"
+    )
+    ledger.handle(HirePlayer("test", "reavers", "blitzer", "B1"), by="t")
     refused(
         ledger,
         InsufficientTreasury,
-        lambda: ledger.hire_player("test", "reavers", "blitzer", "B2", by="t"),
+        lambda: ledger.handle(HirePlayer("test", "reavers", "blitzer", "B2"), by="t"),
         "costs 85,000 but .* 15,000",
     )
 
 
 def test_the_same_match_cannot_be_recorded_twice(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    ledger.record_match("test", report(FIRST_GAME), by="t")
+    ledger.handle(RecordMatch("test", report(FIRST_GAME)), by="t")
     refused(
         ledger,
         MatchAlreadyRecorded,
-        lambda: ledger.record_match("test", report(FIRST_GAME), by="t"),
+        lambda: ledger.handle(RecordMatch("test", report(FIRST_GAME)), by="t"),
         "already recorded",
     )
 
@@ -179,16 +192,16 @@ def test_a_report_naming_a_player_of_another_team_is_refused(ledger: LeagueLedge
     refused(
         ledger,
         PlayerNotInTeam,
-        lambda: ledger.record_match("test", report(wrong), by="t"),
+        lambda: ledger.handle(RecordMatch("test", report(wrong)), by="t"),
         "plays for rats, not reavers",
     )
 
 
 def test_a_dead_player_cannot_play(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    ledger.record_match("test", report(FIRST_GAME), by="t")
-    ledger.close_post_game("test", "g1", "reavers", by="t", roll_missing=True)
-    ledger.close_post_game("test", "g1", "rats", by="t", roll_missing=True)
+    ledger.handle(RecordMatch("test", report(FIRST_GAME)), by="t")
+    ledger.handle(ClosePostGame("test", "g1", "reavers", roll_missing=True), by="t")
+    ledger.handle(ClosePostGame("test", "g1", "rats", roll_missing=True), by="t")
     second = {
         "match": "g2",
         "home": {"team": "rats", "players": [{"player": "rats 4"}]},
@@ -197,7 +210,7 @@ def test_a_dead_player_cannot_play(ledger: LeagueLedger) -> None:
     refused(
         ledger,
         PlayerUnavailable,
-        lambda: ledger.record_match("test", report(second), by="t", roll_missing=True),
+        lambda: ledger.handle(RecordMatch("test", report(second), roll_missing=True), by="t"),
         "is dead",
     )
 
@@ -212,10 +225,10 @@ def test_missing_dice_are_named_unless_the_ledger_rolls_them(ledger: LeagueLedge
     refused(
         ledger,
         InvalidDice,
-        lambda: ledger.record_match("test", report(bare), by="t"),
+        lambda: ledger.handle(RecordMatch("test", report(bare)), by="t"),
         "fan_factor .D3. for reavers",
     )
-    ledger.record_match("test", report(bare), by="t", roll_missing=True)
+    ledger.handle(RecordMatch("test", report(bare), roll_missing=True), by="t")
     row = ledger.view().get(MatchRow, ledger.league_row("test").league_id, "g1")
     assert row is not None
     assert row.status == "played"
@@ -226,7 +239,7 @@ def test_firing_below_eleven_eligible_players_is_refused(ledger: LeagueLedger) -
     refused(
         ledger,
         TooFewPlayers,
-        lambda: ledger.fire_player("test", "reavers", "reavers 5", by="t"),
+        lambda: ledger.handle(FirePlayer("test", "reavers", "reavers 5"), by="t"),
         "at least 11",
     )
 
@@ -262,8 +275,8 @@ def test_a_malformed_report_is_refused_before_anything_is_read() -> None:
 def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
     create_league(ledger)
     draft_team(ledger, "test", "reavers", "human", HUMAN_ELEVEN[:1])
-    ledger.adjust_treasury(
-        "test", "reavers", 20_000, by="the commissioner", reason="fair play award"
+    ledger.handle(
+        AdjustTreasury("test", "reavers", 20_000), by="the commissioner", reason="fair play award"
     )
     last = list(ledger.source.league_events(ledger.league_row("test").league_id))[-1]
     assert (last.recorded_by, last.reason) == ("the commissioner", "fair play award")
@@ -271,11 +284,11 @@ def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
 
 def test_a_long_league_log_is_snapshotted_and_reloads(ledger: LeagueLedger) -> None:
     create_league(ledger)
-    ledger.register_team(
-        "test", "reavers", "Reavers", "coach", "human", by="t", treasury=10_000_000
+    ledger.handle(
+        RegisterTeam("test", "reavers", "Reavers", "coach", "human", treasury=10_000_000), by="t"
     )
     for i in range(250):
-        ledger.adjust_treasury("test", "reavers", 1_000, by="t", reason=f"fine {i}")
+        ledger.handle(AdjustTreasury("test", "reavers", 1_000), by="t", reason=f"fine {i}")
     log = ledger.load_log("test")
     assert log.version == 252
     assert log.last_hash == list(ledger.source.league_events(str(log.id)))[-1].hash

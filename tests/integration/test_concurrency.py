@@ -20,6 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 from ledger.application import teams
+from ledger.application.commands import AdjustTreasury, FirePlayer, HirePlayer, RegisterTeam
 from ledger.application.context import Context, Fact
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -33,7 +34,9 @@ from tests.support import create_league
 def league_with_one_purchase_left(ledger: LeagueLedger) -> None:
     create_league(ledger)
     # 100,000: enough for one Blitzer (85,000), not two.
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=100_000)
+    ledger.handle(
+        RegisterTeam("test", "reavers", "Reavers", "coach", "human", treasury=100_000), by="t"
+    )
 
 
 def hired(ledger: LeagueLedger) -> list[PlayerRow]:
@@ -48,10 +51,10 @@ def test_a_writer_that_lost_the_race_revalidates_and_is_refused(
     raced: list[bool] = []
 
     def plan_racing_another_writer(c: Context) -> list[Fact]:
-        facts = teams.plan_hire(c, "reavers", "blitzer", "First", None)
+        facts = teams.plan_hire(c, HirePlayer("test", "reavers", "blitzer", "First"))
         if not raced:  # the other writer commits between our check and our save
             raced.append(True)
-            second.hire_player("test", "reavers", "blitzer", "Second", by="rival")
+            second.handle(HirePlayer("test", "reavers", "blitzer", "Second"), by="rival")
         return facts
 
     with pytest.raises(InsufficientTreasury, match="15,000"):
@@ -67,7 +70,7 @@ def hire_in_another_process(settings: Settings, name: str, start: Any, results: 
     ledger = open_ledger(settings)
     try:
         start.wait()
-        ledger.hire_player("test", "reavers", "blitzer", name, by=name)
+        ledger.handle(HirePlayer("test", "reavers", "blitzer", name), by=name)
         results.put((name, "hired"))
     except LedgerError as error:
         results.put((name, error.code))
@@ -145,14 +148,14 @@ def plan_commands(writer: int) -> Iterator[tuple[str, str, int]]:
 
 def run_command(ledger: LeagueLedger, reason: str, kind: str, amount: int) -> None:
     if kind == "adjust":
-        ledger.adjust_treasury("test", "reavers", amount, by=reason, reason=reason)
+        ledger.handle(AdjustTreasury("test", "reavers", amount), by=reason, reason=reason)
     elif kind == "hire":
-        ledger.hire_player("test", "reavers", "lineman", reason, by=reason, reason=reason)
+        ledger.handle(HirePlayer("test", "reavers", "lineman", reason), by=reason, reason=reason)
     else:
         mine = reason.split("-")[0] + "-"
         victims = [p.name for p in hired(ledger) if p.name.startswith(mine) and p.status != "fired"]
         victim = victims[0] if victims else "none"
-        ledger.fire_player("test", "reavers", victim, by=reason, reason=reason)
+        ledger.handle(FirePlayer("test", "reavers", victim), by=reason, reason=reason)
 
 
 def writer_process(settings: Settings, writer: int, start: Any, results: Any) -> None:
@@ -235,7 +238,9 @@ def test_eight_writers_racing_for_one_treasury_lose_nothing_and_break_nothing(
 ) -> None:
     ledger = open_ledgers(shared_settings)
     create_league(ledger)
-    ledger.register_team("test", "reavers", "Reavers", "coach", "human", by="t", treasury=START)
+    ledger.handle(
+        RegisterTeam("test", "reavers", "Reavers", "coach", "human", treasury=START), by="t"
+    )
     before = stored_reasons(ledger)
 
     outcomes: list[Outcome] = race(shared_settings, writer_process, WRITERS)

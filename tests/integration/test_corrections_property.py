@@ -33,6 +33,13 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.application.commands import (
+    AdvancePlayer,
+    ClosePostGame,
+    Correct,
+    CorrectMatch,
+    RecordMatch,
+)
 from ledger.application.matches import close_rolls
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -232,12 +239,12 @@ class Commissioner:
         return self.ledger.league_row(LEAGUE).version
 
     def record(self, row: MatchRow, game: Report) -> int:
-        self.ledger.record_match(LEAGUE, report(game.data(row, self.victims)), by="tester")
+        self.ledger.handle(RecordMatch(LEAGUE, report(game.data(row, self.victims))), by="tester")
         return self.version()
 
     def close(self, row: MatchRow, team_id: str, dice: CloseDice) -> int:
         entries = self.entries(team_id, dice)
-        self.ledger.close_post_game(LEAGUE, row.match_id, team_id, by="tester", dice=entries)
+        self.ledger.handle(ClosePostGame(LEAGUE, row.match_id, team_id, dice=entries), by="tester")
         return self.version()
 
     def entries(self, team_id: str, dice: CloseDice) -> dict[str, int | list[int]]:
@@ -256,12 +263,12 @@ class Commissioner:
         return entries
 
     def void(self, seq: int) -> None:
-        self.ledger.correct(LEAGUE, seq, "void", by="tester", reason="a mistake")
+        self.ledger.handle(Correct(LEAGUE, seq, "void"), by="tester", reason="a mistake")
 
     def amend(self, seq: int, row: MatchRow, game: Report) -> None:
         fixed = report(game.data(row, self.victims))
         try:
-            self.ledger.correct_match(LEAGUE, seq, fixed, by="tester", reason="a mistake")
+            self.ledger.handle(CorrectMatch(LEAGUE, seq, fixed), by="tester", reason="a mistake")
         except InvalidInput as error:
             # A wrong report may read as the right one once recorded (a die it does not
             # need): then there is nothing to amend, and the ledger says so.
@@ -469,7 +476,9 @@ class Meddler:
         if owed:
             match_id, team = owed[a % len(owed)]
             self.advance_if_due(team)
-            self.ledger.close_post_game(LEAGUE, match_id, team, by="tester", roll_missing=True)
+            self.ledger.handle(
+                ClosePostGame(LEAGUE, match_id, team, roll_missing=True), by="tester"
+            )
 
     def void(self, a: int, b: int, c: int) -> None:
         """A match report or a post-game close; now and then one already voided."""
@@ -483,7 +492,9 @@ class Meddler:
         with self.ledger.read_models.engine.connect() as conn:
             found = sorted({int(seq) for seq in conn.execute(query).scalars()})
         if found:
-            self.ledger.correct(LEAGUE, found[a % len(found)], "void", by="tester", reason="x")
+            self.ledger.handle(
+                Correct(LEAGUE, found[a % len(found)], "void"), by="tester", reason="x"
+            )
 
     def rerecord(self, a: int, b: int, c: int) -> None:
         """Void a match and record it again at once, with the same match id."""
@@ -491,12 +502,14 @@ class Meddler:
         if played:
             row = played[a % len(played)]
             with self.ledger.atomic():
-                self.ledger.correct(LEAGUE, row.recorded_seq or 0, "void", by="t", reason="x")
+                self.ledger.handle(
+                    Correct(LEAGUE, row.recorded_seq or 0, "void"), by="t", reason="x"
+                )
                 self.record_again(row, b, c)
 
     def record_again(self, row: MatchRow, b: int, c: int) -> None:
-        self.ledger.record_match(
-            LEAGUE, report(self.lineup(row, b, c)), by="tester", roll_missing=True
+        self.ledger.handle(
+            RecordMatch(LEAGUE, report(self.lineup(row, b, c)), roll_missing=True), by="tester"
         )
 
     def amend(self, a: int, b: int, c: int) -> None:
@@ -519,8 +532,8 @@ class Meddler:
                 data[place] = {"team": sheet.team, "players": lines, "dice": dice}
             # the same casualties, else none (whoever they hurt is healed)
             data["casualties"] = [casualty_line(cas) for cas in event.casualties if c % 2]
-            self.ledger.correct_match(
-                LEAGUE, row.recorded_seq or 0, report(data), by="tester", reason="x"
+            self.ledger.handle(
+                CorrectMatch(LEAGUE, row.recorded_seq or 0, report(data)), by="tester", reason="x"
             )
 
     def advance_if_due(self, team: str) -> None:
@@ -529,14 +542,16 @@ class Meddler:
         for player in rows:
             if player.status == "active" and player.spp >= 14 and not player.advancements:
                 eight = DiceRoll(purpose="characteristic", dice="D8", values=(8,))
-                self.ledger.advance_player(
-                    LEAGUE,
-                    team,
-                    player.player_id,
-                    "characteristic",
+                self.ledger.handle(
+                    AdvancePlayer(
+                        LEAGUE,
+                        team,
+                        player.player_id,
+                        "characteristic",
+                        characteristic="av",
+                        dice=(eight,),
+                    ),
                     by="tester",
-                    characteristic="av",
-                    dice=(eight,),
                 )
 
     def go_on(self) -> None:
@@ -546,17 +561,17 @@ class Meddler:
         for team in teams:
             for match_id in team.open_games:
                 self.advance_if_due(team.team_id)
-                self.ledger.close_post_game(
-                    LEAGUE, match_id, team.team_id, by="tester", roll_missing=True
+                self.ledger.handle(
+                    ClosePostGame(LEAGUE, match_id, team.team_id, roll_missing=True), by="tester"
                 )
         row = self.matches("scheduled")[0]
-        self.ledger.record_match(
-            LEAGUE, report(self.lineup(row, 1, 2)), by="tester", roll_missing=True
+        self.ledger.handle(
+            RecordMatch(LEAGUE, report(self.lineup(row, 1, 2)), roll_missing=True), by="tester"
         )
         for team_id in (row.home, row.away):
             self.advance_if_due(team_id)
-            self.ledger.close_post_game(
-                LEAGUE, row.match_id, team_id, by="tester", roll_missing=True
+            self.ledger.handle(
+                ClosePostGame(LEAGUE, row.match_id, team_id, roll_missing=True), by="tester"
             )
 
 

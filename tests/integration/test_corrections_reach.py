@@ -20,6 +20,16 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from ledger.application.commands import (
+    ClosePostGame,
+    Correct,
+    CorrectMatch,
+    HirePlayer,
+    RecordMatch,
+    RegisterTeam,
+    ScheduleSeason,
+    StartSeason,
+)
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -47,12 +57,14 @@ def build_season(ledger: LeagueLedger) -> None:
     draft_team(ledger, "test", "reavers", "human", HUMAN_ELEVEN)
     draft_team(ledger, "test", "rats", "skaven", SKAVEN_ELEVEN)
     draft_team(ledger, "test", "elves", "human", HUMAN_ELEVEN)
-    ledger.register_team("test", "orcs", "Orcs", "coach", "orc", by="tester", treasury=POOR)
+    ledger.handle(RegisterTeam("test", "orcs", "Orcs", "coach", "orc", treasury=POOR), by="tester")
     for i in range(11):
-        ledger.hire_player("test", "orcs", "lineman", f"orcs {i + 1}", number=i + 1, by="tester")
+        ledger.handle(
+            HirePlayer("test", "orcs", "lineman", f"orcs {i + 1}", number=i + 1), by="tester"
+        )
     teams = ("reavers", "rats", "elves", "orcs")
-    ledger.start_season("test", [Division(name="North", teams=teams)], by="tester")
-    ledger.schedule_season("test", by="tester", legs=2)
+    ledger.handle(StartSeason("test", [Division(name="North", teams=teams)]), by="tester")
+    ledger.handle(ScheduleSeason("test", legs=2), by="tester")
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +172,9 @@ def log(ledger: LeagueLedger) -> list[ev.LedgerEvent]:
 
 def close_both(ledger: LeagueLedger, row: MatchRow, **dice: dict[str, int]) -> None:
     for team_id in (row.home, row.away):
-        ledger.close_post_game("test", row.match_id, team_id, by="tester", dice=dice.get(team_id))
+        ledger.handle(
+            ClosePostGame("test", row.match_id, team_id, dice=dice.get(team_id)), by="tester"
+        )
 
 
 # --- problem 2: a void reaches the post-game sequence ------------------------------------------
@@ -168,7 +182,7 @@ def close_both(ledger: LeagueLedger, row: MatchRow, **dice: dict[str, int]) -> N
 
 def test_a_voided_match_can_be_recorded_again_and_closed_again(season: LeagueLedger) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first), by="tester")
+    season.handle(RecordMatch("test", game(first)), by="tester")
     # The reavers (about 400,000) roll 3: a minor incident, D3 x 10,000 lost.
     close_both(
         season,
@@ -176,13 +190,15 @@ def test_a_voided_match_can_be_recorded_again_and_closed_again(season: LeagueLed
         reavers={"expensive_mistakes": 3, "expensive_mistakes_amount": 3},
         rats={"expensive_mistakes": 5},
     )
-    season.correct(
-        "test", recorded_seq(season, first.match_id), "void", by="tester", reason="wrong game"
+    season.handle(
+        Correct("test", recorded_seq(season, first.match_id), "void"),
+        by="tester",
+        reason="wrong game",
     )
-    season.record_match("test", game(first, scorer=3), by="tester")
+    season.handle(RecordMatch("test", game(first, scorer=3)), by="tester")
     close_both(season, first, reavers={"expensive_mistakes": 5}, rats={"expensive_mistakes": 5})
     later = fixture(season, "reavers", "elves")
-    season.record_match("test", game(later), by="tester")
+    season.handle(RecordMatch("test", game(later)), by="tester")
     close_both(season, later, reavers={"expensive_mistakes": 5}, elves={"expensive_mistakes": 5})
     assert team(season, "reavers").open_games == ()
     assert team(season, "rats").open_games == ()
@@ -191,7 +207,7 @@ def test_a_voided_match_can_be_recorded_again_and_closed_again(season: LeagueLed
 def test_what_a_voided_close_moved_is_gone(season: LeagueLedger) -> None:
     first = fixture(season, "reavers", "rats")
     before = team(season, "reavers").treasury
-    season.record_match("test", game(first), by="tester")
+    season.handle(RecordMatch("test", game(first)), by="tester")
     close_both(
         season,
         first,
@@ -199,8 +215,10 @@ def test_what_a_voided_close_moved_is_gone(season: LeagueLedger) -> None:
         rats={"expensive_mistakes": 5},
     )
     assert team(season, "reavers").treasury < before + 50_000  # the winnings, less 30,000
-    season.correct(
-        "test", recorded_seq(season, first.match_id), "void", by="tester", reason="wrong game"
+    season.handle(
+        Correct("test", recorded_seq(season, first.match_id), "void"),
+        by="tester",
+        reason="wrong game",
     )
     assert team(season, "reavers").treasury == before
     row = season.view().get(MatchRow, league_id(season), first.match_id)
@@ -212,11 +230,11 @@ def test_the_void_names_the_closes_it_voids_and_history_shows_them_voided(
     season: LeagueLedger,
 ) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first), by="tester")
+    season.handle(RecordMatch("test", game(first)), by="tester")
     close_both(season, first, reavers={"expensive_mistakes": 5}, rats={"expensive_mistakes": 5})
     recorded = recorded_seq(season, first.match_id)
     closes = [recorded + 1, recorded + 2]
-    season.correct("test", recorded, "void", by="tester", reason="wrong game")
+    season.handle(Correct("test", recorded, "void"), by="tester", reason="wrong game")
     lines = {line.seq: line for line in history(season, f"match:{first.match_id}")}
     assert all(lines[seq].voided for seq in (recorded, *closes))
     correction = lines[recorded + 3]
@@ -231,14 +249,16 @@ def test_a_voided_and_rerecorded_match_cannot_be_restored_beside_its_new_record(
     season: LeagueLedger,
 ) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first), by="tester")
+    season.handle(RecordMatch("test", game(first)), by="tester")
     recorded = recorded_seq(season, first.match_id)
-    season.correct("test", recorded, "void", by="tester", reason="wrong game")
-    season.record_match("test", game(first, scorer=3), by="tester")
+    season.handle(Correct("test", recorded, "void"), by="tester", reason="wrong game")
+    season.handle(RecordMatch("test", game(first, scorer=3)), by="tester")
     before = version(season)
     with pytest.raises(CorrectionRefused, match="recorded again"):
-        season.correct(
-            "test", recorded, "amend", by="tester", reason="undo", amendment={"weather": "nice"}
+        season.handle(
+            Correct("test", recorded, "amend", amendment={"weather": "nice"}),
+            by="tester",
+            reason="undo",
         )
     assert version(season) == before
 
@@ -251,14 +271,18 @@ def test_the_latest_match_can_be_amended_when_a_player_was_hurt_in_it(
     season: LeagueLedger, roll: int
 ) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first, casualty=hurt(first, 4, roll)), by="tester")
+    season.handle(RecordMatch("test", game(first, casualty=hurt(first, 4, roll))), by="tester")
     recorded = recorded_seq(season, first.match_id)
     with pytest.raises(InvalidInput, match="nothing to amend"):
-        season.correct_match(
-            "test", recorded, game(first, casualty=hurt(first, 4, roll)), by="t", reason="same"
+        season.handle(
+            CorrectMatch("test", recorded, game(first, casualty=hurt(first, 4, roll))),
+            by="t",
+            reason="same",
         )
-    season.correct_match(
-        "test", recorded, game(first, scorer=3, casualty=hurt(first, 4, roll)), by="t", reason="x"
+    season.handle(
+        CorrectMatch("test", recorded, game(first, scorer=3, casualty=hurt(first, 4, roll))),
+        by="t",
+        reason="x",
     )
     assert player(season, f"{first.home} 3").touchdowns == 1
     assert player(season, f"{first.home} 1").touchdowns == 0
@@ -270,15 +294,15 @@ def test_an_amended_match_still_refuses_a_player_who_had_to_miss_it(
     season: LeagueLedger,
 ) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first, casualty=hurt(first, 4, 8)), by="tester")
+    season.handle(RecordMatch("test", game(first, casualty=hurt(first, 4, 8))), by="tester")
     close_both(season, first, reavers={"expensive_mistakes": 5}, rats={"expensive_mistakes": 5})
     second = fixture(season, "rats", "elves")
-    season.record_match("test", game(second), by="tester")
+    season.handle(RecordMatch("test", game(second)), by="tester")
     # rats 4 was still hurt from the first game
     fixed = game(second, scorer=4) if second.home == "rats" else game(second, away=4)
     with pytest.raises(PlayerUnavailable, match="must miss this game"):
-        season.correct_match(
-            "test", recorded_seq(season, second.match_id), fixed, by="t", reason="x"
+        season.handle(
+            CorrectMatch("test", recorded_seq(season, second.match_id), fixed), by="t", reason="x"
         )
 
 
@@ -295,7 +319,7 @@ def ledger_cli(db: Path, *args: str) -> Any:
 
 def test_a_die_only_one_team_needs_goes_to_that_team(season: LeagueLedger, db: Path) -> None:
     row = fixture(season, "reavers", "orcs")
-    season.record_match("test", game(row), by="tester")
+    season.handle(RecordMatch("test", game(row)), by="tester")
     assert team(season, "orcs").treasury < 100_000
     ledger_cli(db, "match", "close", row.match_id, "--die", "expensive_mistakes=4")
     closes = [e for e in log(season) if isinstance(e, ev.PostGameClosed)]
@@ -304,7 +328,7 @@ def test_a_die_only_one_team_needs_goes_to_that_team(season: LeagueLedger, db: P
 
 def test_a_die_both_teams_need_may_differ_by_team(season: LeagueLedger, db: Path) -> None:
     row = fixture(season, "reavers", "rats")
-    season.record_match("test", game(row), by="tester")
+    season.handle(RecordMatch("test", game(row)), by="tester")
     ledger_cli(
         db,
         "match",
@@ -324,7 +348,7 @@ def test_a_die_both_teams_need_may_differ_by_team(season: LeagueLedger, db: Path
 
 def test_a_die_no_team_needs_is_refused(season: LeagueLedger, db: Path) -> None:
     row = fixture(season, "reavers", "orcs")
-    season.record_match("test", game(row), by="tester")
+    season.handle(RecordMatch("test", game(row)), by="tester")
     before = version(season)
     with pytest.raises(InvalidDice, match=r"no team .*needs"):
         ledger_cli(
@@ -337,7 +361,7 @@ def test_a_die_no_team_needs_is_refused(season: LeagueLedger, db: Path) -> None:
 
 def test_closing_both_teams_is_all_or_nothing(season: LeagueLedger, db: Path) -> None:
     row = fixture(season, "reavers", "rats")
-    season.record_match("test", game(row), by="tester")
+    season.handle(RecordMatch("test", game(row)), by="tester")
     before = version(season)
     given = f"{row.home}:expensive_mistakes=4"
     with pytest.raises(InvalidDice, match=f"for {row.away} needs expensive_mistakes"):
@@ -354,7 +378,7 @@ def test_ledger_correct_says_which_closes_went_with_the_match(
     season: LeagueLedger, db: Path
 ) -> None:
     first = fixture(season, "reavers", "rats")
-    season.record_match("test", game(first), by="tester")
+    season.handle(RecordMatch("test", game(first)), by="tester")
     close_both(season, first, reavers={"expensive_mistakes": 5}, rats={"expensive_mistakes": 5})
     recorded = recorded_seq(season, first.match_id)
     done = ledger_cli(db, "correct", str(recorded), "--void", "--reason", "wrong game")

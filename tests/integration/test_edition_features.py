@@ -10,6 +10,15 @@ from collections.abc import Callable
 
 import pytest
 
+from ledger.application.commands import (
+    BuyInducements,
+    OrderStarDraft,
+    PayAppearanceFees,
+    PlayCard,
+    PostBounty,
+    Redraft,
+    RetirePlayer,
+)
 from ledger.application.service import LeagueLedger
 from ledger.errors import LedgerError
 from ledger.rules import REGISTRY, find_ruleset
@@ -21,32 +30,34 @@ Command = Callable[[LeagueLedger, str], object]
 
 COMMANDS: dict[Feature, tuple[Command, str]] = {
     Feature.TEMPORARY_RETIREMENT: (
-        lambda ledger, player: ledger.retire_player("facts", "t1", player, by="tester"),
+        lambda ledger, player: ledger.handle(RetirePlayer("facts", "t1", player), by="tester"),
         "leagues have no temporary retirement",
     ),
     Feature.BOUNTIES: (
-        lambda ledger, player: ledger.post_bounty("facts", "t1", player, 10_000, by="tester"),
+        lambda ledger, player: ledger.handle(
+            PostBounty("facts", "t1", player, 10_000), by="tester"
+        ),
         "leagues have no bounties",
     ),
     Feature.STAR_CONTRACTS: (
-        lambda ledger, player: ledger.order_star_draft("facts", by="tester"),
+        lambda ledger, player: ledger.handle(OrderStarDraft("facts"), by="tester"),
         "leagues have no long-term star contracts",
     ),
     Feature.REDRAFT: (
-        lambda ledger, player: ledger.redraft("facts", "t1", by="tester"),
+        lambda ledger, player: ledger.handle(Redraft("facts", "t1"), by="tester"),
         "leagues have no off-season re-drafts",
     ),
     Feature.CARDS: (
-        lambda ledger, player: ledger.play_card("facts", "t1", "bankruptcy", by="tester"),
+        lambda ledger, player: ledger.handle(PlayCard("facts", "t1", "bankruptcy"), by="tester"),
         "leagues have no special play cards",
     ),
     Feature.INDUCEMENTS: (
-        lambda ledger, player: ledger.buy_inducements("facts", "m1", "t1", {}, by="tester"),
+        lambda ledger, player: ledger.handle(BuyInducements("facts", "m1", "t1", {}), by="tester"),
         "leagues buy no inducements",
     ),
     Feature.APPEARANCE_FEES: (
-        lambda ledger, player: ledger.pay_appearance_fees(
-            "facts", "m1", "t1", [player], by="tester"
+        lambda ledger, player: ledger.handle(
+            PayAppearanceFees("facts", "m1", "t1", [player]), by="tester"
         ),
         "leagues have no appearance fees",
     ),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from ledger.application.commands import AdjustTreasury, Buy, HirePlayer, PostBounty, Release
 from ledger.application.context import Context
 from ledger.application.teams import (
     plan_adjust,
@@ -241,20 +242,23 @@ def commanded(book: Book, decision: ev.LedgerEvent, ruleset: Ruleset) -> str | N
     before = replay(book.events()[:-1], ruleset)
     found = before.store.get(LeagueRow, before.league_id)
     assert found is not None
-    c = Context(view=before.store, league=found, ruleset=ruleset)
+    c = Context(view=before.store, league=found, ruleset=ruleset, reason="a fine")
+    slug = found.slug
     try:
         if isinstance(decision, ev.PlayerHired):
-            plan_hire(c, "t", decision.position, decision.name, None, star=decision.star)
+            plan_hire(
+                c, HirePlayer(slug, "t", decision.position, decision.name, star=decision.star)
+            )
         elif isinstance(decision, ev.SidelinePurchased):
             [wanted] = decision.purchases
-            plan_buy(c, "t", wanted.item, wanted.count)
+            plan_buy(c, Buy(slug, "t", wanted.item, wanted.count))
         elif isinstance(decision, ev.SidelineReleased):
-            plan_release(c, "t", decision.item, decision.count)
+            plan_release(c, Release(slug, "t", decision.item, decision.count))
         elif isinstance(decision, ev.TreasuryAdjusted):
-            plan_adjust(c, "t", decision.amount, "a fine")
+            plan_adjust(c, AdjustTreasury(slug, "t", decision.amount))
         else:
             assert isinstance(decision, ev.BountyPosted)
-            plan_bounty(c, "t", decision.player, decision.amount)
+            plan_bounty(c, PostBounty(slug, "t", decision.player, decision.amount))
     except LedgerError as refused:
         return refused.code
     return None

@@ -15,6 +15,14 @@ from pathlib import Path
 import pytest
 
 from ledger.application.audit import verify_chain
+from ledger.application.commands import (
+    AdjustTreasury,
+    ClosePostGame,
+    Correct,
+    FirePlayer,
+    HirePlayer,
+    RecordMatch,
+)
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
@@ -229,10 +237,12 @@ def test_the_audit_appendix_matches_audit_verify(
 
 
 def test_corrections_fired_players_are_reported_with_who_and_why(demo: LeagueLedger) -> None:
-    demo.adjust_treasury(DEMO, "gouged-eye", 10_000, by="Dan", reason="fair play award")
+    demo.handle(AdjustTreasury(DEMO, "gouged-eye", 10_000), by="Dan", reason="fair play award")
     target = demo.league_row(DEMO).version
-    demo.correct(DEMO, target, "void", by="the commissioner", reason="entered twice")
-    demo.fire_player(DEMO, "reikland-reavers", "Emil Kraus", by="Jay", reason="asked to leave")
+    demo.handle(Correct(DEMO, target, "void"), by="the commissioner", reason="entered twice")
+    demo.handle(
+        FirePlayer(DEMO, "reikland-reavers", "Emil Kraus"), by="Jay", reason="asked to leave"
+    )
     made = make_report(demo, DEMO)
     [correction] = made.audit.corrections
     assert (correction.recorded_by, correction.reason, correction.target) == (
@@ -370,24 +380,26 @@ def test_a_past_season_closes_where_the_next_one_opens(sqlite_ledger: LeagueLedg
 
     two_team_league(sqlite_ledger)
     for season, match in ((1, "a"), (2, "b")):
-        sqlite_ledger.record_match(
-            "test",
-            report(
-                {
-                    "match": match,
-                    "season": season,
-                    "round": 1,
-                    "home": {"team": "reavers", "touchdowns": 1},
-                    "away": {"team": "rats"},
-                }
+        sqlite_ledger.handle(
+            RecordMatch(
+                "test",
+                report(
+                    {
+                        "match": match,
+                        "season": season,
+                        "round": 1,
+                        "home": {"team": "reavers", "touchdowns": 1},
+                        "away": {"team": "rats"},
+                    }
+                ),
+                roll_missing=True,
             ),
             by="t",
-            roll_missing=True,
         )
         for team in ("reavers", "rats"):
-            sqlite_ledger.close_post_game("test", match, team, by="t", roll_missing=True)
+            sqlite_ledger.handle(ClosePostGame("test", match, team, roll_missing=True), by="t")
         if season == 1:
-            sqlite_ledger.hire_player("test", "reavers", "lineman", "Late Signing", by="t")
+            sqlite_ledger.handle(HirePlayer("test", "reavers", "lineman", "Late Signing"), by="t")
     first, second = make_report(sqlite_ledger, "test", 1), make_report(sqlite_ledger, "test")
     assert second.season.number == 2
     assert first.season.roster_note

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import AdvancePlayer, ClosePostGame, HirePlayer, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, StandingRow, TeamRow
 from ledger.reports.render import Format
@@ -83,8 +84,8 @@ def advance_ready(ledger: LeagueLedger, league: str, team: str) -> None:
             and player.spp >= CHARACTERISTIC[len(player.advancements)]
         ):
             skill = next(s for s in GENERAL if s not in player.skills)
-            ledger.advance_player(
-                league, team, player.name, "chosen_primary", skill=skill, by="tester"
+            ledger.handle(
+                AdvancePlayer(league, team, player.name, "chosen_primary", skill=skill), by="tester"
             )
             found = ledger.view().get(PlayerRow, league_id, player.player_id)
             assert found is not None
@@ -95,11 +96,13 @@ def replace_the_dead(ledger: LeagueLedger, league: str, team: str, season: int) 
     """Hire a lineman for the one who died, when the treasury allows (both cost 50,000)."""
     found = ledger.view().get(TeamRow, ledger.league_row(league).league_id, team)
     if found is not None and found.treasury >= 50_000:
-        ledger.hire_player(
-            league,
-            team,
-            "lineman" if team.startswith("h") else "clanrat",
-            f"{team} replacement {season}",
+        ledger.handle(
+            HirePlayer(
+                league,
+                team,
+                "lineman" if team.startswith("h") else "clanrat",
+                f"{team} replacement {season}",
+            ),
             by="tester",
         )
 
@@ -116,10 +119,12 @@ def play_season(
             death = round_number == 1 and count == 1
             data = game(f"s{season}-m{count}", season, count, home, away, death)
             data["round"] = round_number
-            ledger.record_match(league, report(data), by="tester", roll_missing=True)
+            ledger.handle(RecordMatch(league, report(data), roll_missing=True), by="tester")
             for team in (home, away):
                 advance_ready(ledger, league, team)
-                ledger.close_post_game(league, data["match"], team, by="tester", roll_missing=True)
+                ledger.handle(
+                    ClosePostGame(league, data["match"], team, roll_missing=True), by="tester"
+                )
             if death:
                 replace_the_dead(ledger, league, away, season)
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import ClosePostGame, HirePlayer, RecordMatch, RegisterTeam
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
 from ledger.reports.charts import NARROW, compact_gold, line_path, positions_chart, value_ticks
@@ -326,22 +327,26 @@ def test_the_html_is_one_self_contained_file_with_a_series_per_team(
 
 def test_names_are_escaped_in_html_and_markdown(sqlite_ledger: LeagueLedger) -> None:
     create_league(sqlite_ledger, "odd")
-    sqlite_ledger.register_team("odd", "pipes", "Orcs | <b>Goblins</b>", "Ann", "human", by="t")
+    sqlite_ledger.handle(
+        RegisterTeam("odd", "pipes", "Orcs | <b>Goblins</b>", "Ann", "human"), by="t"
+    )
     for index, position in enumerate(HUMAN_ELEVEN):
-        sqlite_ledger.hire_player("odd", "pipes", position, f"P{index}", by="t")
+        sqlite_ledger.handle(HirePlayer("odd", "pipes", position, f"P{index}"), by="t")
     draft_team(sqlite_ledger, "odd", "rats", "skaven", SKAVEN_ELEVEN)
-    sqlite_ledger.record_match(
-        "odd",
-        report(
-            {
-                "match": "g1",
-                "round": 1,
-                "home": {"team": "pipes", "touchdowns": 1},
-                "away": {"team": "rats", "touchdowns": 0},
-            }
+    sqlite_ledger.handle(
+        RecordMatch(
+            "odd",
+            report(
+                {
+                    "match": "g1",
+                    "round": 1,
+                    "home": {"team": "pipes", "touchdowns": 1},
+                    "away": {"team": "rats", "touchdowns": 0},
+                }
+            ),
+            roll_missing=True,
         ),
         by="t",
-        roll_missing=True,
     )
     made = make_report(sqlite_ledger, "odd")
     html, markdown = render_html(made), render_markdown(made)
@@ -367,9 +372,11 @@ def test_teams_level_on_every_tie_breaker_share_their_place(
             "home": {"team": home, "touchdowns": 1},
             "away": {"team": away, "touchdowns": score},
         }
-        sqlite_ledger.record_match(league, report(game), by="t", roll_missing=True)
+        sqlite_ledger.handle(RecordMatch(league, report(game), roll_missing=True), by="t")
         for team in (home, away):
-            sqlite_ledger.close_post_game(league, f"g{number}", team, by="t", roll_missing=True)
+            sqlite_ledger.handle(
+                ClosePostGame(league, f"g{number}", team, roll_missing=True), by="t"
+            )
     # The Reavers and the Rats drew 1-1 and both beat the Gouged Eye 1-0: no tie-breaker
     # separates them.
     made = make_report(sqlite_ledger, league)

@@ -12,6 +12,14 @@ from collections.abc import Sequence
 
 import pytest
 
+from ledger.application.commands import (
+    ClosePostGame,
+    CloseSeason,
+    RecordMatch,
+    SchedulePlayoffs,
+    ScheduleSeason,
+    StartSeason,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Division
@@ -31,22 +39,26 @@ def play(ledger: LeagueLedger, fixtures: Sequence[MatchRow], kind: str = "league
     away side's (so the tables are not all alike); then close both post-games."""
     for fixture in fixtures:
         home_wins = fixture.home < fixture.away
-        ledger.record_match(
-            "league",
-            report(
-                {
-                    "match": fixture.match_id,
-                    "kind": kind,
-                    "home": {"team": fixture.home, "touchdowns": 2 if home_wins else 1},
-                    "away": {"team": fixture.away, "touchdowns": 1 if home_wins else 2},
-                }
+        ledger.handle(
+            RecordMatch(
+                "league",
+                report(
+                    {
+                        "match": fixture.match_id,
+                        "kind": kind,
+                        "home": {"team": fixture.home, "touchdowns": 2 if home_wins else 1},
+                        "away": {"team": fixture.away, "touchdowns": 1 if home_wins else 2},
+                    }
+                ),
+                roll_missing=True,
             ),
             by="tester",
-            roll_missing=True,
         )
         for team in (fixture.home, fixture.away):
             advance_ready(ledger, "league", team)
-            ledger.close_post_game("league", fixture.match_id, team, by="tester", roll_missing=True)
+            ledger.handle(
+                ClosePostGame("league", fixture.match_id, team, roll_missing=True), by="tester"
+            )
 
 
 def scheduled(ledger: LeagueLedger) -> list[MatchRow]:
@@ -63,19 +75,21 @@ def season_played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     for index, team in enumerate((*NORTH, *SOUTH)):
         roster, positions = ROSTERS[index % 2]
         draft_team(sqlite_ledger, "league", team, roster, positions)
-    sqlite_ledger.start_season(
-        "league",
-        [Division(name="North", teams=NORTH), Division(name="South", teams=SOUTH)],
-        playoff_teams=4,
+    sqlite_ledger.handle(
+        StartSeason(
+            "league",
+            [Division(name="North", teams=NORTH), Division(name="South", teams=SOUTH)],
+            playoff_teams=4,
+            name="The Spring Cup",
+        ),
         by="tester",
-        name="The Spring Cup",
     )
-    sqlite_ledger.schedule_season("league", by="tester")
+    sqlite_ledger.handle(ScheduleSeason("league"), by="tester")
     play(sqlite_ledger, scheduled(sqlite_ledger))
     for _ in range(2):  # the semi-finals, then the final and the third-place game
-        sqlite_ledger.schedule_playoffs("league", by="tester")
+        sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
         play(sqlite_ledger, scheduled(sqlite_ledger), kind="playoff")
-    sqlite_ledger.close_season("league", by="tester")
+    sqlite_ledger.handle(CloseSeason("league"), by="tester")
     return sqlite_ledger
 
 
@@ -109,8 +123,8 @@ def test_the_closing_treasury_includes_the_prizes(season_played: LeagueLedger) -
 
 
 def test_the_next_season_starts_at_its_season_started_event(season_played: LeagueLedger) -> None:
-    season_played.start_season(
-        "league", [Division(name="All", teams=(*NORTH, *SOUTH))], by="tester"
+    season_played.handle(
+        StartSeason("league", [Division(name="All", teams=(*NORTH, *SOUTH))]), by="tester"
     )
     first, second = make_report(season_played, "league", 1), make_report(season_played, "league", 2)
     assert second.season.first_event == first.season.last_event + 1

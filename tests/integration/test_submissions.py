@@ -10,6 +10,7 @@ import pytest
 
 from ledger.application import submissions as sub
 from ledger.application.access import Actor, Membership, Principal, authorize
+from ledger.application.commands import FirePlayer, HirePlayer, RecordMatch
 from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -70,7 +71,7 @@ def test_a_confirmed_report_is_recorded_as_the_commissioner_would_record_it(
     assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
     assert sub.confirm(ledger, slug, submission, "rats", by="Rob") == "g1"
     direct = two_team_league(ledger, "direct")
-    ledger.record_match(direct, report(GAME), by="tester")
+    ledger.handle(RecordMatch(direct, report(GAME)), by="tester")
     assert books(ledger, slug) == books(ledger, direct)
     assert events_of(ledger, slug)[-3:] == ["ReportSubmitted", "ReportConfirmed", "MatchRecorded"]
     recorded = list(ledger.source.league_events(str(league_id(slug))))[-1]
@@ -161,7 +162,7 @@ def test_a_report_is_checked_when_it_is_submitted(ledger: LeagueLedger) -> None:
         sub.submit(ledger, slug, "reavers", report({**GAME, "match": None}), by="Anna")
     with pytest.raises(NotAllowed, match="orcs did not play the match"):
         sub.submit(ledger, slug, "orcs", report(GAME), by="Olaf")
-    ledger.record_match(slug, report(GAME), by="tester")
+    ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
     with pytest.raises(MatchAlreadyRecorded):
         sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
     assert event_count(ledger) == count + 1  # the commissioner's record only
@@ -171,7 +172,7 @@ def test_confirming_a_match_the_commissioner_recorded_meanwhile_is_refused(
     ledger: LeagueLedger,
 ) -> None:
     slug, submission = submitted(ledger)
-    ledger.record_match(slug, report(GAME), by="tester")
+    ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
     count = event_count(ledger)
     with pytest.raises(MatchAlreadyRecorded, match="report s1 cannot be recorded as it stands"):
         sub.confirm(ledger, slug, submission, "rats", by="Rob")
@@ -185,9 +186,9 @@ def test_a_confirmation_whose_match_cannot_be_recorded_stores_nothing(
     ledger: LeagueLedger,
 ) -> None:
     slug, submission = submitted(ledger)
-    ledger.hire_player(slug, "reavers", "lineman", "reavers 12", by="tester")  # 11 stay
+    ledger.handle(HirePlayer(slug, "reavers", "lineman", "reavers 12"), by="tester")  # 11 stay
     scorer = ledger.context(slug).player("reavers 1", "reavers")
-    ledger.fire_player(slug, "reavers", scorer.player_id, by="tester")
+    ledger.handle(FirePlayer(slug, "reavers", scorer.player_id), by="tester")
     count = event_count(ledger)
     with pytest.raises(PlayerUnavailable, match="was fired and cannot play"):
         sub.confirm(ledger, slug, submission, "rats", by="Rob")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.application.commands import AdvancePlayer, Buy, ClosePostGame, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
@@ -54,12 +55,16 @@ def bb2025_league(ledger: LeagueLedger) -> str:
     create_league(ledger, "hand")
     draft_team(ledger, "hand", "reavers", "human", ["lineman"] * 11)
     draft_team(ledger, "hand", "rats", "skaven", ["clanrat"] * 11)
-    ledger.buy("hand", "reavers", "dedicated_fans", 2, by="tester")
-    ledger.buy("hand", "rats", "dedicated_fans", 1, by="tester")
-    ledger.record_match("hand", report(MATCH), by="tester")
-    ledger.advance_player("hand", "reavers", "reavers 1", "chosen_primary", skill="Block", by="t")
+    ledger.handle(Buy("hand", "reavers", "dedicated_fans", 2), by="tester")
+    ledger.handle(Buy("hand", "rats", "dedicated_fans", 1), by="tester")
+    ledger.handle(RecordMatch("hand", report(MATCH)), by="tester")
+    ledger.handle(
+        AdvancePlayer("hand", "reavers", "reavers 1", "chosen_primary", skill="Block"), by="t"
+    )
     for team in ("reavers", "rats"):
-        ledger.close_post_game("hand", "m1", team, dice={"expensive_mistakes": 5}, by="tester")
+        ledger.handle(
+            ClosePostGame("hand", "m1", team, dice={"expensive_mistakes": 5}), by="tester"
+        )
     return "hand"
 
 

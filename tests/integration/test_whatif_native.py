@@ -17,6 +17,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from ledger.application.commands import (
+    AdjustTreasury,
+    AdvancePlayer,
+    Correct,
+    HirePlayer,
+    PostBounty,
+    RecordMatch,
+)
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record
@@ -53,17 +61,20 @@ def zal_season(ledger: LeagueLedger) -> str:
     """Two ZAL games through the commands, with a bounty, a Star Player Roll, a forfeit, a
     journeyman signed, and two corrections (one voided fine, one amended match)."""
     zal_league(ledger)
-    ledger.record_match("zal", report(FIRST), by="tester")
-    ledger.post_bounty("zal", "gouged", "reavers 1", 30_000, by="tester")
+    ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
+    ledger.handle(PostBounty("zal", "gouged", "reavers 1", 30_000), by="tester")
     dice = (make_roll("star_roll", "2D6", 6, 6), make_roll("ageing", "2D6", 2, 1))
-    ledger.advance_player(
-        "zal", "reavers", "reavers 1", "star_roll", by="tester", characteristic="st", dice=dice
+    ledger.handle(
+        AdvancePlayer("zal", "reavers", "reavers 1", "star_roll", characteristic="st", dice=dice),
+        by="tester",
     )
-    ledger.adjust_treasury("zal", "reavers", -10_000, by="tester", reason="a fine")
+    ledger.handle(AdjustTreasury("zal", "reavers", -10_000), by="tester", reason="a fine")
     fine = ledger.source.head()
-    ledger.record_match("zal", report(zal_forfeit_report()), by="tester")
-    ledger.hire_player("zal", "reavers", "lineman", "Jo", by="tester", journeyman="j1", match="r2")
-    ledger.correct("zal", fine, "void", by="tester", reason="the fine was a mistake")
+    ledger.handle(RecordMatch("zal", report(zal_forfeit_report())), by="tester")
+    ledger.handle(
+        HirePlayer("zal", "reavers", "lineman", "Jo", journeyman="j1", match="r2"), by="tester"
+    )
+    ledger.handle(Correct("zal", fine, "void"), by="tester", reason="the fine was a mistake")
     return "zal"
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from ledger.application.commands import Buy, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.application.unit import UnitOfWork, log_at
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -99,7 +100,7 @@ def test_rows_read_on_either_backend_are_typed_as_validation_types_them(
     ledger: LeagueLedger,
 ) -> None:
     two_team_league(ledger)
-    ledger.record_match("test", report(GAME), by="t")
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
     store = SqlStore(ledger.read_models.engine)
     for kind in (LeagueRow, PlayerRow):
         for row in stored_rows(ledger, kind):
@@ -128,7 +129,7 @@ def test_a_changed_record_is_not_replaced_by_its_stored_row(ledger: LeagueLedger
 
 def test_the_log_restored_from_the_league_row_is_the_stored_log(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
-    ledger.record_match("test", report(GAME), by="t")
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
     stored = vars(ledger.load_log("test"))
     restored = vars(log_at(ledger.league_row("test")))
     # the time of the last event is not kept in the row; the next event sets it
@@ -151,11 +152,11 @@ def test_a_writer_that_got_in_first_makes_the_command_start_again_on_fresh_state
         if not interrupted:
             interrupted.append(True)
             with open_ledger_beside(ledger) as other:
-                other.buy("test", "rats", "reroll", by="other")
+                other.handle(Buy("test", "rats", "reroll"), by="other")
         trial(unit)
 
     monkeypatch.setattr(UnitOfWork, "try_writing", another_writer_first)
-    ledger.record_match("test", report(GAME), by="t")
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
     assert ledger.conflicts == 1
     kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
     assert kinds[-2:] == ["SidelinePurchased", "MatchRecorded"]
@@ -207,7 +208,7 @@ def test_a_league_row_that_does_not_say_where_the_log_stands_loads_the_log(
     table = table_of(LeagueRow)
     with ledger.read_models.engine.begin() as conn:
         conn.execute(table.update().values(created_at="", last_hash=""))
-    ledger.record_match("test", report(GAME), by="t")
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
     events = list(ledger.source.league_events(str(league_id("test"))))
     assert events[-1].prev_hash == events[-2].hash
 
@@ -224,7 +225,7 @@ def test_another_thread_reads_the_stored_books_while_a_command_is_rehearsed(
     assert before is not None
     seen: list[int] = []
     with ledger.atomic():
-        ledger.buy("test", "rats", "reroll", by="t")
+        ledger.handle(Buy("test", "rats", "reroll"), by="t")
         rehearsed = ledger.view().get(TeamRow, league, "rats")
         assert rehearsed is not None
         assert rehearsed.rerolls == before.rerolls + 1

@@ -18,6 +18,15 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.application.commands import (
+    AdvancePlayer,
+    Buy,
+    ClosePostGame,
+    Correct,
+    FirePlayer,
+    HirePlayer,
+    RecordMatch,
+)
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import MatchRow, PlayerGameLine, PlayerRow, StandingRow, TeamRow
@@ -97,11 +106,13 @@ class Commissioner:
 
     def hire(self, a: int, b: int, c: int) -> None:
         team = self.team(a)
-        self.ledger.hire_player("test", team, TEAMS[team][1], f"{team} extra {b}-{c}", by="t")
+        self.ledger.handle(
+            HirePlayer("test", team, TEAMS[team][1], f"{team} extra {b}-{c}"), by="t"
+        )
 
     def buy(self, a: int, b: int, c: int) -> None:
         item = ["reroll", "assistant_coach", "cheerleader", "apothecary"][b % 4]
-        self.ledger.buy("test", self.team(a), item, 1 + c % 2, by="t")
+        self.ledger.handle(Buy("test", self.team(a), item, 1 + c % 2), by="t")
 
     def game(self, a: int, b: int, c: int) -> None:
         home, away = self.team(a), self.team(a + 1 + b % 2)
@@ -127,18 +138,20 @@ class Commissioner:
                     "lasting": 1 + b % 6,
                 }
             )
-        self.ledger.record_match(
-            "test",
-            report(
-                {
-                    "match": f"g{self.games}",
-                    "home": {"team": home, "players": lines[home]},
-                    "away": {"team": away, "players": lines[away]},
-                    "casualties": casualties,
-                }
+        self.ledger.handle(
+            RecordMatch(
+                "test",
+                report(
+                    {
+                        "match": f"g{self.games}",
+                        "home": {"team": home, "players": lines[home]},
+                        "away": {"team": away, "players": lines[away]},
+                        "casualties": casualties,
+                    }
+                ),
+                roll_missing=True,
             ),
             by="t",
-            roll_missing=True,
         )
         for team in (home, away):
             self.close_for(team)
@@ -148,18 +161,20 @@ class Commissioner:
         for match in row.open_games if row else ():
             for player in self.players(team):
                 self.skill_if_due(team, player)
-            self.ledger.close_post_game("test", match, team, by="t", roll_missing=True)
+            self.ledger.handle(ClosePostGame("test", match, team, roll_missing=True), by="t")
 
     def skill_if_due(self, team: str, player: PlayerRow) -> None:
         if player.spp >= 14:
-            self.ledger.advance_player(
-                "test",
-                team,
-                player.player_id,
-                "characteristic",
+            self.ledger.handle(
+                AdvancePlayer(
+                    "test",
+                    team,
+                    player.player_id,
+                    "characteristic",
+                    characteristic="av",
+                    dice=(self.d8(),),
+                ),
                 by="t",
-                characteristic="av",
-                dice=(self.d8(),),
             )
 
     def d8(self) -> Any:
@@ -173,15 +188,17 @@ class Commissioner:
         if players:
             player = players[b % len(players)]
             skill = ["Block", "Dodge", "Tackle", "Wrestle", "Sure Hands"][c % 5]
-            self.ledger.advance_player(
-                "test", team, player.player_id, "chosen_primary", by="t", skill=skill
+            self.ledger.handle(
+                AdvancePlayer("test", team, player.player_id, "chosen_primary", skill=skill), by="t"
             )
 
     def fire(self, a: int, b: int, c: int) -> None:
         team = self.team(a)
         players = self.players(team)
         if players:
-            self.ledger.fire_player("test", team, players[b % len(players)].player_id, by="t")
+            self.ledger.handle(
+                FirePlayer("test", team, players[b % len(players)].player_id), by="t"
+            )
 
     def played(self) -> list[MatchRow]:
         view = self.ledger.view()
@@ -191,19 +208,21 @@ class Commissioner:
         matches = self.played()
         if matches:
             target = matches[a % len(matches)].recorded_seq or 0
-            self.ledger.correct("test", target, "void", by="t", reason="wrong game")
+            self.ledger.handle(Correct("test", target, "void"), by="t", reason="wrong game")
 
     def amend(self, a: int, b: int, c: int) -> None:
         matches = self.played()
         if matches:
             match = matches[a % len(matches)]
-            self.ledger.correct(
-                "test",
-                match.recorded_seq or 0,
-                "amend",
+            self.ledger.handle(
+                Correct(
+                    "test",
+                    match.recorded_seq or 0,
+                    "amend",
+                    amendment={"weather": f"sweltering {b}"},
+                ),
                 by="t",
                 reason="the dice were misread",
-                amendment={"weather": f"sweltering {b}"},
             )
 
 
@@ -239,23 +258,25 @@ def test_incremental_read_models_equal_a_full_rebuild(
 def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger = sqlite_ledger
     league(ledger)
-    ledger.record_match(
-        "test",
-        report(
-            {
-                "match": "g1",
-                "home": {
-                    "team": "reavers",
-                    "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
-                    "dice": {"fan_factor": 2, "dedicated_fans": 6},
-                },
-                "away": {
-                    "team": "rats",
-                    "players": [{"player": "rats 1", "mvp": 1}],
-                    "dice": {"fan_factor": 1, "dedicated_fans": 6},
-                },
-                "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-            }
+    ledger.handle(
+        RecordMatch(
+            "test",
+            report(
+                {
+                    "match": "g1",
+                    "home": {
+                        "team": "reavers",
+                        "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
+                        "dice": {"fan_factor": 2, "dedicated_fans": 6},
+                    },
+                    "away": {
+                        "team": "rats",
+                        "players": [{"player": "rats 1", "mvp": 1}],
+                        "dice": {"fan_factor": 1, "dedicated_fans": 6},
+                    },
+                    "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
+                }
+            ),
         ),
         by="t",
     )
@@ -267,7 +288,7 @@ def test_a_voided_match_disappears_from_every_read_model(played: LeagueLedger) -
     league_id = ledger.league_row("test").league_id
     seq = ledger.view().get(MatchRow, league_id, "g1").recorded_seq  # type: ignore[union-attr]
     treasury_before_game = 1_000_000 - 11 * 50_000
-    ledger.correct("test", seq or 0, "void", by="commissioner", reason="recorded in error")
+    ledger.handle(Correct("test", seq or 0, "void"), by="commissioner", reason="recorded in error")
     view = ledger.view()
     assert view.get(MatchRow, league_id, "g1") is None  # an ad-hoc match: gone entirely
     standing = view.get(StandingRow, league_id, 1, "reavers")
@@ -300,28 +321,35 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
     ledger = played
     league_id = ledger.league_row("test").league_id
     seq = ledger.view().get(MatchRow, league_id, "g1").recorded_seq  # type: ignore[union-attr]
-    ledger.correct(
-        "test",
-        seq or 0,
-        "amend",
+    ledger.handle(
+        Correct(
+            "test",
+            seq or 0,
+            "amend",
+            amendment={
+                "home": {
+                    "team": "reavers",
+                    "touchdowns": 1,
+                    "players": [{"player": "p1", "touchdowns": 1, "mvps": 1}],
+                    "dice": [
+                        {
+                            "purpose": "fan_factor",
+                            "dice": "D3",
+                            "values": [2],
+                            "subject": "reavers",
+                        },
+                        {
+                            "purpose": "dedicated_fans",
+                            "dice": "D6",
+                            "values": [6],
+                            "subject": "reavers",
+                        },
+                    ],
+                }
+            },
+        ),
         by="commissioner",
         reason="one TD, not two",
-        amendment={
-            "home": {
-                "team": "reavers",
-                "touchdowns": 1,
-                "players": [{"player": "p1", "touchdowns": 1, "mvps": 1}],
-                "dice": [
-                    {"purpose": "fan_factor", "dice": "D3", "values": [2], "subject": "reavers"},
-                    {
-                        "purpose": "dedicated_fans",
-                        "dice": "D6",
-                        "values": [6],
-                        "subject": "reavers",
-                    },
-                ],
-            }
-        },
     )
     view = ledger.view()
     scorer = view.get(PlayerRow, league_id, "p1")

@@ -16,6 +16,15 @@ import sqlalchemy as sa
 from eventsourcing.persistence import StoredEvent
 
 from ledger.application.accounts import Accounts
+from ledger.application.commands import (
+    AdjustTreasury,
+    Buy,
+    ClosePostGame,
+    Correct,
+    FirePlayer,
+    HirePlayer,
+    RecordMatch,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import content_hash
 from ledger.domain.log import league_id
@@ -48,10 +57,12 @@ def several_leagues(ledger: LeagueLedger) -> tuple[int, str]:
     for slug in ("north", "south"):
         played(ledger, slug)
     two_team_league(ledger, "east")
-    spare = ledger.hire_player("east", "rats", "clanrat", "Spare", number=12, by="tester")
-    ledger.fire_player("east", "rats", spare, by="tester")
-    ledger.adjust_treasury("south", "reavers", 10_000, by="tester", reason="prize")
-    ledger.correct("south", ledger.load_log("south").version, "void", by="tester", reason="no")
+    spare = ledger.handle(HirePlayer("east", "rats", "clanrat", "Spare", number=12), by="tester")
+    ledger.handle(FirePlayer("east", "rats", spare), by="tester")
+    ledger.handle(AdjustTreasury("south", "reavers", 10_000), by="tester", reason="prize")
+    ledger.handle(
+        Correct("south", ledger.load_log("south").version, "void"), by="tester", reason="no"
+    )
     bad = plant(ledger, "east", TREASURY, {"team": "ghosts", "amount": 1})
     Accounts(ledger).add("jay", "Jay", by="tester")
     lost = orphan(ledger)
@@ -64,10 +75,10 @@ TREASURY = "ledger.domain.events:TreasuryAdjusted"
 
 def played(ledger: LeagueLedger, slug: str) -> None:
     two_team_league(ledger, slug)
-    ledger.buy(slug, "reavers", "reroll", 1, by="tester")
-    ledger.record_match(slug, report(GAME), by="tester")
-    ledger.close_post_game(slug, "g1", "reavers", by="tester", dice={"expensive_mistakes": 5})
-    ledger.close_post_game(slug, "g1", "rats", by="tester", dice={"expensive_mistakes": 4})
+    ledger.handle(Buy(slug, "reavers", "reroll", 1), by="tester")
+    ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
+    ledger.handle(ClosePostGame(slug, "g1", "reavers", dice={"expensive_mistakes": 5}), by="tester")
+    ledger.handle(ClosePostGame(slug, "g1", "rats", dice={"expensive_mistakes": 4}), by="tester")
 
 
 def orphan(ledger: LeagueLedger) -> str:
@@ -141,7 +152,7 @@ def test_commands_after_a_parallel_rebuild_catch_up_as_usual(
     several_leagues(sqlite_ledger)
     sqlite_ledger.read_models.processes = 2
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
-    sqlite_ledger.adjust_treasury("east", "rats", 5_000, by="tester", reason="prize")
+    sqlite_ledger.handle(AdjustTreasury("east", "rats", 5_000), by="tester", reason="prize")
     caught_up = tables(sqlite_ledger)
     sqlite_ledger.read_models.processes = 1
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)

@@ -21,6 +21,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ledger.application.commands import (
+    AdjustTreasury,
+    AdvancePlayer,
+    Buy,
+    ClosePostGame,
+    CloseSeason,
+    FirePlayer,
+    HirePlayer,
+    PlayCard,
+    PostBounty,
+    RecordMatch,
+    RegisterTeam,
+    StartSeason,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
@@ -185,12 +199,16 @@ class Season:
         ruleset = self.ruleset
         for index, roster in enumerate(chosen_lists(ruleset)):
             team = f"t{index + 1}"
-            self.ledger.register_team(self.slug, team, f"Team {index + 1}", "coach", roster, by=BY)
+            self.ledger.handle(
+                RegisterTeam(self.slug, team, f"Team {index + 1}", "coach", roster), by=BY
+            )
             for number, position in enumerate(starting_positions(ruleset.team_list(roster)), 1):
-                self.ledger.hire_player(self.slug, team, position, f"{team}-{number}", by=BY)
+                self.ledger.handle(HirePlayer(self.slug, team, position, f"{team}-{number}"), by=BY)
             self.draft_sideline(team)
             self.teams.append(team)
-        self.ledger.start_season(self.slug, [Division(name="", teams=tuple(self.teams))], by=BY)
+        self.ledger.handle(
+            StartSeason(self.slug, [Division(name="", teams=tuple(self.teams))]), by=BY
+        )
         return self
 
     @classmethod
@@ -206,8 +224,8 @@ class Season:
         items = self.ruleset.sideline_items(self.team(team))
         fans = next((i for i in items.values() if i.counts_as == "fans" and i.draft_only), None)
         if fans is not None:
-            self.ledger.buy(self.slug, team, fans.id, 2, by=BY)
-        self.ledger.buy(self.slug, team, "reroll", 1, by=BY)
+            self.ledger.handle(Buy(self.slug, team, fans.id, 2), by=BY)
+        self.ledger.handle(Buy(self.slug, team, "reroll", 1), by=BY)
 
     def play(self, steps: Sequence[Step]) -> None:
         for op, a, b, seed in steps:
@@ -219,7 +237,7 @@ class Season:
             for team in (match.home, match.away):
                 if self.ruleset.post_game_closes and team not in match.closed:
                     self.close(match.match_id, team)
-        self.attempt(lambda: self.ledger.close_season(self.slug, by=BY))
+        self.attempt(lambda: self.ledger.handle(CloseSeason(self.slug), by=BY))
 
     # --- reading ------------------------------------------------------------------------
 
@@ -254,7 +272,9 @@ class Season:
         if (
             self.attempt(
                 lambda: recorded.append(
-                    self.ledger.record_match(self.slug, report(data), by=BY, roll_missing=True)
+                    self.ledger.handle(
+                        RecordMatch(self.slug, report(data), roll_missing=True), by=BY
+                    )
                 )
             )
             and self.ruleset.post_game_closes
@@ -324,12 +344,14 @@ class Season:
     def close(self, match_id: str, team: str) -> None:
         """Close a post-game sequence; BB2025 first spends the SPP that must be spent."""
         if not self.attempt(
-            lambda: self.ledger.close_post_game(self.slug, match_id, team, by=BY, roll_missing=True)
+            lambda: self.ledger.handle(
+                ClosePostGame(self.slug, match_id, team, roll_missing=True), by=BY
+            )
         ):
             self.take_due_advancements(team)
             self.attempt(
-                lambda: self.ledger.close_post_game(
-                    self.slug, match_id, team, by=BY, roll_missing=True
+                lambda: self.ledger.handle(
+                    ClosePostGame(self.slug, match_id, team, roll_missing=True), by=BY
                 )
             )
 
@@ -350,8 +372,8 @@ class Season:
 
     def advance(self, team_id: str, player_id: str, skill: str) -> None:
         self.attempt(
-            lambda: self.ledger.advance_player(
-                self.slug, team_id, player_id, "chosen_primary", by=BY, skill=skill
+            lambda: self.ledger.handle(
+                AdvancePlayer(self.slug, team_id, player_id, "chosen_primary", skill=skill), by=BY
             )
         )
 
@@ -361,27 +383,27 @@ class Season:
         self.hired += 1
         name = f"{team}-new-{self.hired}"
         position = positions[b % len(positions)].id
-        self.attempt(lambda: self.ledger.hire_player(self.slug, team, position, name, by=BY))
+        self.attempt(lambda: self.ledger.handle(HirePlayer(self.slug, team, position, name), by=BY))
 
     def step_buy(self, a: int, b: int, seed: int) -> None:
         team = self.teams[a % 4]
         items = sorted(self.ruleset.sideline_items(self.team(team)))
         item, count = items[b % len(items)], 1 + seed % 2
-        self.attempt(lambda: self.ledger.buy(self.slug, team, item, count, by=BY))
+        self.attempt(lambda: self.ledger.handle(Buy(self.slug, team, item, count), by=BY))
 
     def step_fire(self, a: int, b: int, seed: int) -> None:
         team = self.teams[a % 4]
         roster = self.roster(team)
         if roster:
             player = roster[b % len(roster)].player_id
-            self.attempt(lambda: self.ledger.fire_player(self.slug, team, player, by=BY))
+            self.attempt(lambda: self.ledger.handle(FirePlayer(self.slug, team, player), by=BY))
 
     def step_adjust(self, a: int, b: int, seed: int) -> None:
         team, amount = self.teams[a % 4], (b % 9 - 6) * 25_000
         if amount:
             self.attempt(
-                lambda: self.ledger.adjust_treasury(
-                    self.slug, team, amount, by=BY, reason="contract suite"
+                lambda: self.ledger.handle(
+                    AdjustTreasury(self.slug, team, amount), by=BY, reason="contract suite"
                 )
             )
 
@@ -399,14 +421,16 @@ class Season:
             return
         against = victims[seed % len(victims)].player_id if card == "injured_in_practice" else None
         self.attempt(
-            lambda: self.ledger.play_card(
-                self.slug,
-                team,
-                card,
+            lambda: self.ledger.handle(
+                PlayCard(
+                    self.slug,
+                    team,
+                    card,
+                    match=last.match_id,
+                    against=against or opponent,
+                    roll_missing=True,
+                ),
                 by=BY,
-                match=last.match_id,
-                against=against or opponent,
-                roll_missing=True,
             )
         )
 
@@ -416,7 +440,9 @@ class Season:
         if targets:
             target = targets[b % len(targets)].name
             amount = 10_000 * (1 + seed % 5)
-            self.attempt(lambda: self.ledger.post_bounty(self.slug, team, target, amount, by=BY))
+            self.attempt(
+                lambda: self.ledger.handle(PostBounty(self.slug, team, target, amount), by=BY)
+            )
 
 
 A_SHORT_SEASON: list[Step] = [

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.application.commands import (
+    ClosePostGame,
+    CloseSeason,
+    FirePlayer,
+    OrderStarDraft,
+    RecordMatch,
+    SchedulePlayoffs,
+    ScheduleSeason,
+    SignStar,
+    StartSeason,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
@@ -108,15 +119,15 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
         draft_team(
             ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
         )
-    ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t")
-    order = ledger.order_star_draft("test", by="t", drawn=["rob", "jay", "ann", "dan"])
+    ledger.handle(StartSeason("test", [Division(name="", teams=tuple(teams))]), by="t")
+    order = ledger.handle(OrderStarDraft("test", drawn=["rob", "jay", "ann", "dan"]), by="t")
     assert order == ["rob", "jay", "ann", "dan"]
     with pytest.raises(NotAllowed, match="rob's turn"):
-        ledger.sign_star("test", "jay", "griff_oberwald", by="t")
-    ledger.sign_star("test", "rob", "morg_n_thorg", by="t")
+        ledger.handle(SignStar("test", "jay", "griff_oberwald"), by="t")
+    ledger.handle(SignStar("test", "rob", "morg_n_thorg"), by="t")
     with pytest.raises(NotAllowed, match="signed already"):
-        ledger.sign_star("test", "jay", "morg_n_thorg", by="t")
-    ledger.sign_star("test", "jay", "griff_oberwald", by="t")
+        ledger.handle(SignStar("test", "jay", "morg_n_thorg"), by="t")
+    ledger.handle(SignStar("test", "jay", "griff_oberwald"), by="t")
     league_id = ledger.league_row("test").league_id
     griff = next(
         p
@@ -124,7 +135,7 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
         if p.kind == "star"
     )
     with pytest.raises(TooFewPlayers, match="may never be fired"):
-        ledger.fire_player("test", "jay", griff.player_id, by="t")
+        ledger.handle(FirePlayer("test", "jay", griff.player_id), by="t")
     team = ledger.view().get(TeamRow, league_id, "jay")
     assert team is not None
     assert team.treasury == 1_000_000 - 11 * 50_000
@@ -140,27 +151,29 @@ def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:
         t.model_dump()
         for t in ledger.view().select(TeamRow, league_id=ledger.league_row("test").league_id)
     ]
-    ledger.record_match(
-        "test",
-        report(
-            {
-                "match": "all-stars",
-                "kind": "exhibition",
-                "home": {
-                    "team": "jay",
-                    "touchdowns": 3,
-                    "hirelings": [
-                        {
-                            "id": "s1",
-                            "name": "Griff Oberwald",
-                            "kind": "star",
-                            "star": "griff_oberwald",
-                        }
-                    ],
-                    "players": [{"player": "s1", "td": 3}],
-                },
-                "away": {"team": "dan", "touchdowns": 1},
-            }
+    ledger.handle(
+        RecordMatch(
+            "test",
+            report(
+                {
+                    "match": "all-stars",
+                    "kind": "exhibition",
+                    "home": {
+                        "team": "jay",
+                        "touchdowns": 3,
+                        "hirelings": [
+                            {
+                                "id": "s1",
+                                "name": "Griff Oberwald",
+                                "kind": "star",
+                                "star": "griff_oberwald",
+                            }
+                        ],
+                        "players": [{"player": "s1", "td": 3}],
+                    },
+                    "away": {"team": "dan", "touchdowns": 1},
+                }
+            ),
         ),
         by="t",
     )
@@ -183,8 +196,10 @@ def test_a_dungeon_bowl_final_names_one_winner_among_three(sqlite_ledger: League
     teams = ["jay", "dan", "rob", "sam"]
     for team in teams:
         draft_team(ledger, "test", team, "human", ["lineman"] * 11)
-    ledger.start_season("test", [Division(name="", teams=tuple(teams))], by="t", playoff_teams=3)
-    ledger.schedule_season("test", by="t")
+    ledger.handle(
+        StartSeason("test", [Division(name="", teams=tuple(teams))], playoff_teams=3), by="t"
+    )
+    ledger.handle(ScheduleSeason("test"), by="t")
     league_id = ledger.league_row("test").league_id
 
     def team_row(team: str) -> TeamRow:
@@ -193,31 +208,24 @@ def test_a_dungeon_bowl_final_names_one_winner_among_three(sqlite_ledger: League
         return row
 
     for match in ledger.view().select(MatchRow, league_id=league_id, season=1):
-        ledger.record_match(
-            "test",
-            report({"match": match.match_id, "home": {"team": match.home, "touchdowns": 1},
-                    "away": {"team": match.away, "touchdowns": 0}}),
-            by="t",
-            roll_missing=True,
-        )  # fmt: skip
+        played = report({"match": match.match_id, "home": {"team": match.home, "touchdowns": 1},
+                         "away": {"team": match.away, "touchdowns": 0}})  # fmt: skip
+        ledger.handle(RecordMatch("test", played, roll_missing=True), by="t")
         for team in (match.home, match.away):
-            ledger.close_post_game("test", match.match_id, team, by="t", roll_missing=True)
-    assert ledger.schedule_playoffs("test", by="t", dungeon_bowl=True) == 1
+            ledger.handle(ClosePostGame("test", match.match_id, team, roll_missing=True), by="t")
+    assert ledger.handle(SchedulePlayoffs("test", dungeon_bowl=True), by="t") == 1
     final = ledger.view().get(MatchRow, league_id, "s1-dungeon-bowl-final")
     assert final is not None
     assert final.stage == "final"
     home, away, other = (final.home, final.away, *final.others)
-    ledger.record_match(
-        "test",
-        report({"match": final.match_id, "kind": "playoff", "winner": other,
-                "home": {"team": home}, "away": {"team": away}, "others": [{"team": other}]}),
-        by="t",
-        roll_missing=True,
-    )  # fmt: skip
+    played = report({"match": final.match_id, "kind": "playoff", "winner": other,
+                     "home": {"team": home}, "away": {"team": away},
+                     "others": [{"team": other}]})  # fmt: skip
+    ledger.handle(RecordMatch("test", played, roll_missing=True), by="t")
     for team in (home, away, other):
-        ledger.close_post_game("test", final.match_id, team, by="t", roll_missing=True)
+        ledger.handle(ClosePostGame("test", final.match_id, team, roll_missing=True), by="t")
     before = {t: team_row(t).treasury for t in teams}
-    ledger.close_season("test", by="t")
+    ledger.handle(CloseSeason("test"), by="t")
     gained = {t: team_row(t).treasury - before[t] for t in teams}
     assert gained == {t: 100_000 if t == other else 0 for t in teams}
     assert team_row(other).trophy

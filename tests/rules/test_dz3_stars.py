@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.values import Hireling, Performance
@@ -301,16 +302,18 @@ def test_a_freebooter_signed_after_the_match_keeps_his_spp_at_full_list_price() 
 
 
 def test_the_hire_command_refuses_a_star_another_team_holds(sqlite_ledger: LeagueLedger) -> None:
-    """Alt (c) through ``LeagueLedger.hire_player`` (``ledger team hire ... --star``): the
+    """Alt (c) through the ``HirePlayer`` command (``ledger team hire ... --star``): the
     refusal names the holder and writes nothing."""
     ledger = sqlite_ledger
     create_league(ledger, "dz", "dz3", {"star_duplicates": "not_in_league"})
     draft_team(ledger, "dz", "orcs", "orc", ["lineman"] * 8)
     draft_team(ledger, "dz", "reavers", "human", ["lineman"] * 8)
-    ledger.hire_player("dz", "orcs", "morg_n_thorg", "Morg", by="tester", star="morg_n_thorg")
+    ledger.handle(
+        HirePlayer("dz", "orcs", "morg_n_thorg", "Morg", star="morg_n_thorg"), by="tester"
+    )
     before = event_count(ledger)
     with pytest.raises(NotAllowed, match="Morg 'n' Thorg plays for orcs"):
-        ledger.hire_player(
-            "dz", "reavers", "morg_n_thorg", "Morg", by="tester", star="morg_n_thorg"
+        ledger.handle(
+            HirePlayer("dz", "reavers", "morg_n_thorg", "Morg", star="morg_n_thorg"), by="tester"
         )
     assert event_count(ledger) == before

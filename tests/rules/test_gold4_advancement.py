@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import AdvancePlayer
 from ledger.application.context import Context
 from ledger.application.teams import plan_advance
 from ledger.domain import events as ev
@@ -45,7 +46,16 @@ def advance(book: Book, player: str, dice: tuple[int, int], **choice: Any) -> No
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
     rolled = (roll("star_roll", "2D6", *dice),)
     ((cls, fields),) = plan_advance(
-        c, "us", player, "star_roll", choice.get("skill"), choice.get("characteristic"), rolled
+        c,
+        AdvancePlayer(
+            c.league.slug,
+            "us",
+            player,
+            "star_roll",
+            skill=choice.get("skill"),
+            characteristic=choice.get("characteristic"),
+            dice=rolled,
+        ),
     )
     book.record(cls, **fields)
 

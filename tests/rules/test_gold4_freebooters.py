@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import PayAppearanceFees
 from ledger.application.context import Context
 from ledger.application.matches import plan_fees
 from ledger.domain import events as ev
@@ -67,7 +68,7 @@ def check(book: Book, home: TeamSheet) -> list[str]:
 def pay(book: Book, *refs: str) -> None:
     state = book.fold()
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
-    for cls, fields in plan_fees(c, "m1", "humans", list(refs)):
+    for cls, fields in plan_fees(c, PayAppearanceFees(c.league.slug, "m1", "humans", list(refs))):
         book.record(cls, **fields)
 
 

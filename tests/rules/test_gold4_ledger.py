@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import PayAppearanceFees, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.errors import RuleViolation
@@ -62,21 +63,26 @@ def test_every_starting_team_is_rated_100(gold: LeagueLedger) -> None:
 
 
 def test_an_unpaid_star_is_refused_until_his_fee_is_paid(gold: LeagueLedger) -> None:
-    gold.record_match("gold", game("f1", "friendly", "orcs 9", 17), by="tester")
+    gold.handle(RecordMatch("gold", game("f1", "friendly", "orcs 9", 17)), by="tester")
     with pytest.raises(RuleViolation, match="appearance fee of 25,000"):
-        gold.record_match("gold", game("g2", "league", "orcs 9", 1), by="tester", roll_missing=True)
+        gold.handle(
+            RecordMatch("gold", game("g2", "league", "orcs 9", 1), roll_missing=True), by="tester"
+        )
     before = team(gold, "orcs").treasury
-    gold.pay_appearance_fees("gold", "g2", "orcs", ["orcs 9"], by="tester")
+    gold.handle(PayAppearanceFees("gold", "g2", "orcs", ["orcs 9"]), by="tester")
     assert team(gold, "orcs").treasury == before - 25_000
-    gold.record_match("gold", game("g2", "league", "orcs 9", 1), by="tester", roll_missing=True)
+    gold.handle(
+        RecordMatch("gold", game("g2", "league", "orcs 9", 1), roll_missing=True), by="tester"
+    )
 
 
 def test_a_concession_moves_all_the_losers_money(gold: LeagueLedger) -> None:
     money = team(gold, "humans").treasury
     before = team(gold, "orcs").treasury
     conceded = {"concession": {"team": "humans", "kind": "conceded"}}
-    gold.record_match(
-        "gold", game("g1", "league", "orcs 9", 1, **conceded), by="tester", roll_missing=True
+    gold.handle(
+        RecordMatch("gold", game("g1", "league", "orcs 9", 1, **conceded), roll_missing=True),
+        by="tester",
     )
     assert team(gold, "humans").treasury == 0
     assert team(gold, "orcs").treasury > before + money  # plus the winner's own winnings

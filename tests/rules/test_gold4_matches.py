@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import PayAppearanceFees
 from ledger.application.context import Context
 from ledger.application.matches import plan_fees
 from ledger.domain import events as ev
@@ -353,13 +354,13 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
     state = book.fold()
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
     before = book.team_row("humans").treasury
-    ((cls, fields),) = plan_fees(c, "m2", "humans", [humans[0]])
+    ((cls, fields),) = plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[0]]))
     book.record(cls, **fields)
     assert book.team_row("humans").treasury == before - 25_000
     star = Performance(player=humans[0], touchdowns=1)
     assert book.ruleset.check_match(fee_match(humans, star), book.fold(), book.league_id) == []
     with pytest.raises(InvalidInput, match="asks no appearance fee"):
-        plan_fees(c, "m2", "humans", [humans[1]])
+        plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[1]]))
 
 
 def test_a_monty_haul_league_charges_no_fees() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import Buy, HirePlayer
 from ledger.application.context import Context
 from ledger.application.teams import plan_buy, plan_hire
 from ledger.domain import events as ev
@@ -34,12 +35,14 @@ def hire(book: Book, team: str, position: str, name: str, **extra: Any) -> dict[
     c, _ = context(book)
     ((cls, fields),) = plan_hire(
         c,
-        team,
-        position,
-        name,
-        None,
-        from_list=extra.get("from_list"),
-        equipment=tuple(extra.get("equipment", ())),
+        HirePlayer(
+            c.league.slug,
+            team,
+            position,
+            name,
+            from_list=extra.get("from_list"),
+            equipment=tuple(extra.get("equipment", ())),
+        ),
     )
     book.record(cls, **fields)
     return fields
@@ -52,7 +55,7 @@ def refused(book: Book, team: str, position: str, match: str, **extra: Any) -> N
 
 def buy(book: Book, team: str, item: str, count: int = 1) -> int:
     c, _ = context(book)
-    ((cls, fields),) = plan_buy(c, team, item, count)
+    ((cls, fields),) = plan_buy(c, Buy(c.league.slug, team, item, count))
     book.record(cls, **fields)
     price: int = fields["purchases"][0].price
     return price
@@ -245,7 +248,7 @@ def test_other_races_have_no_free_reroll() -> None:
     c, _ = context(book)
     assert "free_reroll" not in book.ruleset.sideline_items(book.team_row("humans"))
     with pytest.raises(LedgerError, match="cannot buy 'free_reroll'"):
-        plan_buy(c, "humans", "free_reroll", 1)
+        plan_buy(c, Buy(c.league.slug, "humans", "free_reroll", 1))
 
 
 def test_a_team_with_the_free_reroll_may_not_draft_allies() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from ledger.application.commands import PlayCard, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.errors import InvalidInput, NotAllowed
 from ledger.rules.lrb6_zal.cards import Draw, draw
@@ -44,30 +45,33 @@ def test_the_lower_rated_team_books_its_bonus_cards_before_kick_off(
     ledger = sqlite_ledger
     zal_league(ledger)
     before = event_count(ledger)
-    ledger.play_card(
-        "zal", "reavers", "bonus_cards", by="tester", against="gouged", dice={"cards": 6}
+    ledger.handle(
+        PlayCard("zal", "reavers", "bonus_cards", against="gouged", dice={"cards": 6}), by="tester"
     )
     assert event_count(ledger) == before + 1
     refused(
         ledger,
         NotAllowed,
-        lambda: ledger.play_card(
-            "zal", "gouged", "bonus_cards", by="tester", against="reavers", dice={"cards": 2}
+        lambda: ledger.handle(
+            PlayCard("zal", "gouged", "bonus_cards", against="reavers", dice={"cards": 2}),
+            by="tester",
         ),
         r"gouged \(TR 83\) v reavers \(TR 72\): no bonus cards",
     )
     refused(
         ledger,
         InvalidInput,
-        lambda: ledger.play_card("zal", "reavers", "bonus_cards", by="tester", dice={"cards": 2}),
+        lambda: ledger.handle(
+            PlayCard("zal", "reavers", "bonus_cards", dice={"cards": 2}), by="tester"
+        ),
         "name the opponent",
     )
-    ledger.record_match("zal", report(FIRST), by="tester")
+    ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
     refused(
         ledger,
         NotAllowed,
-        lambda: ledger.play_card(
-            "zal", "reavers", "bonus_cards", by="tester", match="r1", dice={"cards": 2}
+        lambda: ledger.handle(
+            PlayCard("zal", "reavers", "bonus_cards", match="r1", dice={"cards": 2}), by="tester"
         ),
         "already recorded",
     )

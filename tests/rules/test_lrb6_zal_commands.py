@@ -10,6 +10,14 @@ from typing import Any
 
 import pytest
 
+from ledger.application.commands import (
+    AdvancePlayer,
+    Buy,
+    HirePlayer,
+    PlayCard,
+    PostBounty,
+    RecordMatch,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, StandingRow, TeamRow
 from ledger.errors import (
@@ -47,8 +55,8 @@ def zal_league(ledger: LeagueLedger, options: dict[str, Any] | None = None) -> s
     ledger.create_league("zal", "ZAL", "lrb6-zal", by="tester", options=options)
     draft_team(ledger, "zal", "reavers", "human", HUMANS)
     draft_team(ledger, "zal", "gouged", "orc", ORCS)
-    ledger.buy("zal", "reavers", "fan_factor", 5, by="tester")
-    ledger.buy("zal", "gouged", "fan_factor", 4, by="tester")
+    ledger.handle(Buy("zal", "reavers", "fan_factor", 5), by="tester")
+    ledger.handle(Buy("zal", "gouged", "fan_factor", 4), by="tester")
     return "zal"
 
 
@@ -69,7 +77,7 @@ def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
     ledger = sqlite_ledger
     zal_league(ledger)
     assert row(ledger, TeamRow, "reavers").values == {"tr": 72}  # 670,000 + 5 Fan Factor
-    ledger.record_match("zal", report(FIRST), by="tester")
+    ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
     reavers, gouged = row(ledger, TeamRow, "reavers"), row(ledger, TeamRow, "gouged")
     # gate 31,000: Reavers TR 72 (+3, +1 win, D6 4), Gouged TR 83 (+3, D6 2)
     assert (reavers.treasury, gouged.treasury) == (
@@ -83,27 +91,35 @@ def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
     standing = row(ledger, StandingRow, 1, "reavers")
     assert (standing.won, standing.points, standing.cas_for, standing.cas_against) == (1, 3, 1, 1)
 
-    ledger.post_bounty("zal", "gouged", "reavers 1", 30_000, by="tester")
+    ledger.handle(PostBounty("zal", "gouged", "reavers 1", 30_000), by="tester")
     roll_dice = (make_roll("star_roll", "2D6", 6, 6), make_roll("ageing", "2D6", 2, 1))
-    ledger.advance_player(
-        "zal", "reavers", "reavers 1", "star_roll", by="tester", characteristic="st", dice=roll_dice
+    ledger.handle(
+        AdvancePlayer(
+            "zal", "reavers", "reavers 1", "star_roll", characteristic="st", dice=roll_dice
+        ),
+        by="tester",
     )
     assert row(ledger, PlayerRow, "p1").st == 4
     refused(
         ledger,
         InvalidAdvancement,
-        lambda: ledger.advance_player(
-            "zal", "reavers", "reavers 1", "star_roll", by="tester", skill="Dodge", dice=roll_dice
+        lambda: ledger.handle(
+            AdvancePlayer(
+                "zal", "reavers", "reavers 1", "star_roll", skill="Dodge", dice=roll_dice
+            ),
+            by="tester",
         ),
         "none is due",
     )
 
-    ledger.record_match("zal", report(zal_forfeit_report()), by="tester")
+    ledger.handle(RecordMatch("zal", report(zal_forfeit_report())), by="tester")
     gouged_after = row(ledger, TeamRow, "gouged")
     assert gouged_after.fans == 2  # gave up: one Fan Factor lost
     assert gouged_after.treasury == gouged.treasury - 30_000 + 30_000  # posted, then paid
     assert row(ledger, PlayerRow, "p1").status == "dead"
-    ledger.hire_player("zal", "reavers", "lineman", "Jo", by="tester", journeyman="j1", match="r2")
+    ledger.handle(
+        HirePlayer("zal", "reavers", "lineman", "Jo", journeyman="j1", match="r2"), by="tester"
+    )
     jo = next(
         p
         for p in ledger.view().select(PlayerRow, league_id=reavers.league_id, team_id="reavers")
@@ -128,32 +144,32 @@ def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> No
     refused(
         ledger,
         RuleViolation,
-        lambda: ledger.record_match("zal", report(too_many_mvps), by="tester"),
+        lambda: ledger.handle(RecordMatch("zal", report(too_many_mvps)), by="tester"),
         "reavers named 2 MVPs where ZAL allows 1",
     )
     refused(
         ledger,
         RuleViolation,
-        lambda: ledger.buy("zal", "reavers", "fan_factor", 5, by="tester"),
+        lambda: ledger.handle(Buy("zal", "reavers", "fan_factor", 5), by="tester"),
         "at most 9",
     )
     refused(
         ledger,
         InvalidInput,
-        lambda: ledger.play_card("zal", "reavers", "robbery", by="tester", against="gouged"),
+        lambda: ledger.handle(PlayCard("zal", "reavers", "robbery", against="gouged"), by="tester"),
         "name the match",
     )
     refused(
         ledger,
         NotAllowed,
-        lambda: ledger.play_card("zal", "reavers", "robbery", by="tester", match="r1"),
+        lambda: ledger.handle(PlayCard("zal", "reavers", "robbery", match="r1"), by="tester"),
         "no recorded report yet",
     )
-    ledger.record_match("zal", report(FIRST), by="tester")
+    ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
     refused(
         ledger,
         NotAllowed,
-        lambda: ledger.buy("zal", "reavers", "fan_factor", 1, by="tester"),
+        lambda: ledger.handle(Buy("zal", "reavers", "fan_factor", 1), by="tester"),
         "only be bought while drafting",
     )
 
@@ -163,9 +179,11 @@ def test_robbery_takes_the_victims_winnings_of_the_match(sqlite_ledger: LeagueLe
     season above); the Gouged Eye's thief rolls a 6 and takes all of it."""
     ledger = sqlite_ledger
     zal_league(ledger)
-    ledger.record_match("zal", report(FIRST), by="tester")
+    ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
     before = {t: row(ledger, TeamRow, t).treasury for t in ("reavers", "gouged")}
-    ledger.play_card("zal", "gouged", "robbery", by="tester", match="r1", dice={"robbery": 6})
+    ledger.handle(
+        PlayCard("zal", "gouged", "robbery", match="r1", dice={"robbery": 6}), by="tester"
+    )
     after = {t: row(ledger, TeamRow, t).treasury for t in ("reavers", "gouged")}
     assert after == {"reavers": before["reavers"] - 80_000, "gouged": before["gouged"] + 80_000}
 
@@ -176,28 +194,32 @@ def test_every_option_set_records_a_match_the_same_way_twice(
 ) -> None:
     ledger = sqlite_ledger
     zal_league(ledger, options)
-    ledger.play_card(
-        "zal", "gouged", "bankruptcy", by="tester", against="reavers", roll_missing=True
+    ledger.handle(
+        PlayCard("zal", "gouged", "bankruptcy", against="reavers", roll_missing=True), by="tester"
     )
-    ledger.play_card(
-        "zal",
-        "gouged",
-        "injured_in_practice",
-        by="tester",
-        against="p3",
-        dice={"casualty_d6": 5, "casualty_d8": 3},  # Smashed Hip: he still plays
-    )
-    ledger.record_match(
-        "zal",
-        report(
-            {
-                **FIRST,
-                "home": {**FIRST["home"], "dice": {}},
-                "away": {**FIRST["away"], "dice": {}},
-            }
+    ledger.handle(
+        PlayCard(
+            "zal",
+            "gouged",
+            "injured_in_practice",
+            against="p3",
+            dice={"casualty_d6": 5, "casualty_d8": 3},
         ),
         by="tester",
-        roll_missing=True,
+    )
+    ledger.handle(
+        RecordMatch(
+            "zal",
+            report(
+                {
+                    **FIRST,
+                    "home": {**FIRST["home"], "dice": {}},
+                    "away": {**FIRST["away"], "dice": {}},
+                }
+            ),
+            roll_missing=True,
+        ),
+        by="tester",
     )
     before = {t: row(ledger, TeamRow, t) for t in ("reavers", "gouged")}
     ledger.read_models.rebuild(ledger.source)

@@ -24,6 +24,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from ledger.application.commands import CorrectMatch
 from ledger.application.reports import MatchReport
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.log import league_id
@@ -364,10 +365,8 @@ def test_an_amended_report_is_shown_as_amended_beside_its_game_lines(
     amended = report(chosen)
     amended["home"]["players"][0] = {"player": "h1", "comp": 2}  # type: ignore[index]
     with service.writing:
-        ledger.correct_match(
-            LEAGUE,
-            row.recorded_seq,
-            MatchReport.model_validate(amended),
+        ledger.handle(
+            CorrectMatch(LEAGUE, row.recorded_seq, MatchReport.model_validate(amended)),
             by="commissioner",
             reason="he passed twice and did not score",
         )

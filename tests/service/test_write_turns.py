@@ -21,14 +21,14 @@ def test_waiting_writes_leave_the_threads_to_reads(
 ) -> None:
     client.portal.call(set_threads, 2)  # type: ignore[union-attr]
     release, started = threading.Event(), threading.Event()
-    hire = LeagueLedger.hire_player
+    handle = LeagueLedger.handle
 
     def slow_hire(self: LeagueLedger, *args: Any, **kwargs: Any) -> Any:
         started.set()
         assert release.wait(20)
-        return hire(self, *args, **kwargs)
+        return handle(self, *args, **kwargs)
 
-    monkeypatch.setattr(LeagueLedger, "hire_player", slow_hire)
+    monkeypatch.setattr(LeagueLedger, "handle", slow_hire)
     answers: dict[str, int] = {}
 
     def post(name: str) -> None:

@@ -1,0 +1,298 @@
+"""The commands a league's books take: one small frozen object for each thing a
+commissioner or a coach asks the ledger to record.
+
+A command says what is asked, in the words of the one asking (a player by name or
+``#number``, dice as entered); it checks nothing. Its handler (``ledger.application.
+handlers.HANDLERS``, installed by ``ledger.bootstrap``) validates it against the league's
+state and ruleset and returns what to record, or raises the ``LedgerError`` of the first
+rule it breaks. ``LeagueLedger.handle(command, by=..., reason=...)`` runs it; the CLI, the
+service, the demo and the generator all go through it. Who asks and why are not part of
+the command: they are the envelope of every event it records.
+
+Worked example::
+
+    ledger.handle(HirePlayer("reavers-league", "reavers", "lineman", "Otto"), by="ann")
+
+records one ``PlayerHired`` and answers the new player's id (``HirePlayer.answer``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, Generic, TypeVar
+
+from ledger.application.reports import MatchReport
+from ledger.domain import events as ev
+from ledger.domain.events import LedgerEvent
+from ledger.domain.values import Characteristic, DiceRoll, Division
+
+R = TypeVar("R", covariant=True)
+Dice = Mapping[str, int | list[int]]
+"""Dice as entered: a roll's purpose and its value (or values)."""
+
+
+@dataclass(frozen=True)
+class Command(Generic[R]):
+    """A request about one league; ``answer`` is what ``handle`` gives back to its caller
+    (the new player's id, the season's number...), read from the events it recorded."""
+
+    league: str
+
+    def answer(self, events: Sequence[LedgerEvent]) -> R:
+        raise TypeError(f"{type(self).__name__} names no answer")  # every command overrides
+
+    def why(self, reason: str | None) -> str | None:
+        """The reason its events record when none is given."""
+        return reason
+
+
+@dataclass(frozen=True)
+class Change(Command[None]):
+    """A command that answers nothing but what it recorded."""
+
+    def answer(self, events: Sequence[LedgerEvent]) -> None:
+        return None
+
+
+E = TypeVar("E", bound=LedgerEvent)
+
+
+def first(events: Sequence[LedgerEvent], kind: type[E]) -> E:
+    found = events[0]
+    if not isinstance(found, kind):  # a handler records its own event first: a bug otherwise
+        raise TypeError(f"expected {kind.__name__} first, not {type(found).__name__}")
+    return found
+
+
+# --- teams and players -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegisterTeam(Change):
+    team: str
+    name: str
+    coach: str
+    roster: str
+    _: KW_ONLY
+    treasury: int | None = None
+    """None: the edition's starting treasury."""
+
+
+@dataclass(frozen=True)
+class HirePlayer(Command[str]):
+    team: str
+    position: str
+    name: str
+    _: KW_ONLY
+    number: int | None = None
+    journeyman: str | None = None
+    """A hireling of ``match`` hired for good (his id in that match's report)."""
+    match: str | None = None
+    star: str | None = None
+    from_list: str | None = None
+    """Another team list the position comes from (an edition's allies)."""
+    equipment: Sequence[str] = ()
+
+    def answer(self, events: Sequence[LedgerEvent]) -> str:
+        return first(events, ev.PlayerHired).player
+
+
+@dataclass(frozen=True)
+class FirePlayer(Change):
+    team: str
+    player: str
+    """Name, ``#number`` or id."""
+
+
+@dataclass(frozen=True)
+class RetirePlayer(Change):
+    team: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Buy(Change):
+    team: str
+    item: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Release(Change):
+    team: str
+    item: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class AdjustTreasury(Change):
+    """Needs a reason (the one given to ``handle``)."""
+
+    team: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class AdvancePlayer(Change):
+    team: str
+    player: str
+    kind: str
+    _: KW_ONLY
+    skill: str | None = None
+    characteristic: Characteristic | None = None
+    dice: tuple[DiceRoll, ...] = ()
+    category: str | None = None
+
+
+@dataclass(frozen=True)
+class PostBounty(Change):
+    team: str
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Redraft(Change):
+    team: str
+    _: KW_ONLY
+    keep: Sequence[str] = ()
+    carry: Mapping[str, int] | None = None
+    dice: Mapping[str, Dice] | None = None
+    """By purpose, each player's roll."""
+    roll_missing: bool = False
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordMatch(Command[str]):
+    report: MatchReport
+    _: KW_ONLY
+    roll_missing: bool = False
+
+    def answer(self, events: Sequence[LedgerEvent]) -> str:
+        return first(events, ev.MatchRecorded).match
+
+
+@dataclass(frozen=True)
+class ClosePostGame(Change):
+    match: str
+    team: str
+    _: KW_ONLY
+    dice: Dice | None = None
+    roll_missing: bool = False
+
+
+@dataclass(frozen=True)
+class CloseMatch(Change):
+    """Close the post-game sequence of ``match`` for each of ``teams``, all or none: the
+    dice go to the teams that need them (``matches.share_close_dice``); unless the ledger
+    may roll, a close lacking dice is refused naming every die each team needs."""
+
+    match: str
+    teams: Sequence[str]
+    _: KW_ONLY
+    dice: Dice
+    roll_missing: bool = False
+
+
+@dataclass(frozen=True)
+class BuyInducements(Change):
+    match: str
+    team: str
+    wanted: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class PlayCard(Change):
+    team: str
+    card: str
+    _: KW_ONLY
+    match: str | None = None
+    against: str | None = None
+    dice: Dice | None = None
+    roll_missing: bool = False
+
+
+@dataclass(frozen=True)
+class PayAppearanceFees(Change):
+    match: str
+    team: str
+    players: Sequence[str]
+
+
+# --- seasons -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartSeason(Command[int]):
+    divisions: Sequence[Division]
+    _: KW_ONLY
+    playoff_teams: int = 0
+    name: str = ""
+
+    def answer(self, events: Sequence[LedgerEvent]) -> int:
+        return first(events, ev.SeasonStarted).season
+
+
+@dataclass(frozen=True)
+class ScheduleSeason(Command[int]):
+    """Answers how many fixtures it scheduled."""
+
+    _: KW_ONLY
+    legs: int = 1
+
+    def answer(self, events: Sequence[LedgerEvent]) -> int:
+        return len(first(events, ev.FixturesScheduled).fixtures)
+
+
+@dataclass(frozen=True)
+class SchedulePlayoffs(Command[int]):
+    _: KW_ONLY
+    dungeon_bowl: bool = False
+
+    def answer(self, events: Sequence[LedgerEvent]) -> int:
+        return len(first(events, ev.FixturesScheduled).fixtures)
+
+
+@dataclass(frozen=True)
+class CloseSeason(Change):
+    pass
+
+
+@dataclass(frozen=True)
+class OrderStarDraft(Command[list[str]]):
+    _: KW_ONLY
+    drawn: Sequence[str] | None = None
+    """The hat draw; None lets the ledger draw."""
+
+    def answer(self, events: Sequence[LedgerEvent]) -> list[str]:
+        return list(first(events, ev.StarDraftOrdered).order)
+
+    def why(self, reason: str | None) -> str | None:
+        return reason or ("hat draw by the ledger" if self.drawn is None else None)
+
+
+@dataclass(frozen=True)
+class SignStar(Change):
+    team: str
+    star: str
+
+
+# --- corrections (each needs a reason) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorrectMatch(Change):
+    target: int
+    report: MatchReport
+
+
+@dataclass(frozen=True)
+class Correct(Change):
+    target: int
+    action: str
+    _: KW_ONLY
+    amendment: Mapping[str, Any] | None = None
