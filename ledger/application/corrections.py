@@ -96,10 +96,10 @@ def plan_correct_match(c: Context, command: CorrectMatch) -> list[Fact]:
         raise InvalidInput(f"event {target} is not a match report")
     if report.match not in (None, original.match):
         raise InvalidInput(f"event {target} records match {original.match}, not {report.match}")
-    fields = resolve_report(
+    draft = resolve_report(
         context_before(c, events, target), report, roll_missing=False, amending=original
     )
-    after = {k: to_jsonable_python(v) for k, v in fields.items()}
+    after = {k: to_jsonable_python(v) for k, v in draft.fields().items()}
     amendment = changes(original, corrections_of(events).get(target), after)
     if not amendment:
         raise InvalidInput(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -23,10 +23,12 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow, roster_of
 from ledger.domain.values import (
     Casualty,
+    Concession,
     DiceRoll,
     Hireling,
     Performance,
     Purchase,
+    Shootout,
     TeamSheet,
     dice_shape,
 )
@@ -64,14 +66,59 @@ class Side:
         return set(self.players) | set(self.hirelings)
 
 
+@dataclass(frozen=True)
+class MatchDraft:
+    """The ``MatchRecorded`` a report resolves to, typed: each step of resolving it makes
+    the next draft instead of changing one in place, and the ruleset is asked about it as
+    the unsaved event it would be (``proposed``). Its fields are validated once, by the
+    event the command records from them (``fields``)."""
+
+    match: str
+    season: int | None
+    round: int | None
+    kind: str
+    casualties: tuple[Casualty, ...]
+    concession: Concession | None
+    shootout: Shootout | None
+    weather: str | None
+    referee: str | None
+    played_on: str | None
+    winner: str | None
+    home: TeamSheet
+    away: TeamSheet
+    others: tuple[TeamSheet, ...] = ()
+    dice: tuple[DiceRoll, ...] = ()
+    """The match-level rolls (those about no team or player)."""
+
+    def sheets(self) -> tuple[TeamSheet, ...]:
+        return (self.home, self.away, *self.others)
+
+    def rolled(
+        self, sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]
+    ) -> MatchDraft:
+        """This draft with ``rolls``: each on the sheet of the side it is about, the rest
+        at the match's level."""
+        home, away, *others = (sheet(side, report, rolls) for side in sides)
+        match_level = tuple(r for r in rolls if r.subject is None)
+        return replace(self, home=home, away=away, others=tuple(others), dice=match_level)
+
+    def fields(self) -> dict[str, Any]:
+        """The ``MatchRecorded`` fields, in the order the event lists them when stored."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def proposed(self) -> ev.MatchRecorded:
+        return unsaved(ev.MatchRecorded, self.fields())
+
+
 def plan_record(c: Context, command: RecordMatch) -> list[Fact]:
-    return [(ev.MatchRecorded, resolve_report(c, command.report, command.roll_missing))]
+    draft = resolve_report(c, command.report, command.roll_missing)
+    return [(ev.MatchRecorded, draft.fields())]
 
 
 def resolve_report(
     c: Context, report: MatchReport, roll_missing: bool, amending: ev.MatchRecorded | None = None
-) -> dict[str, Any]:
-    """The fields of a ``MatchRecorded`` for this report, checked against the league.
+) -> MatchDraft:
+    """The ``MatchRecorded`` this report records, checked against the league.
 
     When ``amending`` an earlier report, ``c`` is the league as it stood just before that
     report (corrections.context_before): its players are checked as they were then, not
@@ -90,20 +137,23 @@ def resolve_report(
             check_post_game_closed(c, side.team)
     casualties = tuple(resolve_casualty(c, line, sides) for line in report.casualties)
     check_concession(report, sides)
-    draft: dict[str, Any] = {
-        "match": match_id,
-        "season": season,
-        "round": round_,
-        "kind": report.kind,
-        "casualties": casualties,
-        "concession": report.concession,
-        "shootout": report.shootout,
-        "weather": report.weather,
-        "referee": report.referee,
-        "played_on": report.played_on,
-        "winner": report.winner,
-        **sheets(sides, report, ()),
-    }
+    home, away, *others = (sheet(side, report, ()) for side in sides)
+    draft = MatchDraft(
+        match=match_id,
+        season=season,
+        round=round_,
+        kind=report.kind,
+        casualties=casualties,
+        concession=report.concession,
+        shootout=report.shootout,
+        weather=report.weather,
+        referee=report.referee,
+        played_on=report.played_on,
+        winner=report.winner,
+        home=home,
+        away=away,
+        others=tuple(others),
+    )
     rolls = given_dice(c, draft, sides, report)
     if amending is not None:
         rolls += tuple(
@@ -113,10 +163,8 @@ def resolve_report(
             if not any(g.purpose == r.purpose and g.subject == r.subject for g in rolls)
         )
         rolls += tuple(r for r in amending.dice if r not in rolls)
-    draft.update(sheets(sides, report, rolls))
-    draft["dice"] = tuple(r for r in rolls if r.subject is None)
-    draft = complete_dice(c, draft, sides, report, roll_missing)
-    problems = c.ruleset.check_match(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
+    draft = complete_dice(c, draft.rolled(sides, report, rolls), sides, report, roll_missing)
+    problems = c.ruleset.check_match(draft.proposed(), c.view, c.league_id)
     if problems:
         raise RuleViolation("; ".join(problems))
     return draft
@@ -302,11 +350,6 @@ def check_concession(report: MatchReport, sides: list[Side]) -> None:
         raise InvalidInput(f"{report.concession.team} conceded but did not play this match")
 
 
-def sheets(sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]) -> dict[str, Any]:
-    built = [sheet(side, report, rolls) for side in sides]
-    return {"home": built[0], "away": built[1], "others": tuple(built[2:])}
-
-
 def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamSheet:
     scored = sum(p.touchdowns for p in side.players.values())
     touchdowns = side.report.touchdowns if side.report.touchdowns is not None else scored
@@ -328,10 +371,10 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
 
 
 def given_dice(
-    c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport
+    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport
 ) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    needs = c.ruleset.match_dice(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
+    needs = c.ruleset.match_dice(draft.proposed(), c.view, c.league_id)
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -360,12 +403,12 @@ def side_rolls(
 
 
 def complete_dice(
-    c: Context, draft: dict[str, Any], sides: list[Side], report: MatchReport, roll_missing: bool
-) -> dict[str, Any]:
+    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport, roll_missing: bool
+) -> MatchDraft:
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
-    rolls = [r for s in (draft["home"], draft["away"], *draft["others"]) for r in s.dice]
-    rolls += list(draft["dice"])
-    needs = c.ruleset.match_dice(unsaved(ev.MatchRecorded, draft), c.view, c.league_id)
+    rolls = [r for s in draft.sheets() for r in s.dice]
+    rolls += list(draft.dice)
+    needs = c.ruleset.match_dice(draft.proposed(), c.view, c.league_id)
     missing = [
         n
         for n in needs
@@ -377,9 +420,7 @@ def complete_dice(
             " with --roll): " + "; ".join(describe_need(n) for n in missing)
         )
     rolls += [c.roll(n.purpose, n.dice, n.subject) for n in missing]
-    draft.update(sheets(sides, report, tuple(rolls)))
-    draft["dice"] = tuple(r for r in rolls if r.subject is None)
-    return draft
+    return draft.rolled(sides, report, tuple(rolls))
 
 
 def describe_need(need: DiceNeed) -> str:
