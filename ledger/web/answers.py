@@ -41,6 +41,8 @@ MAX_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_ANSWER = 4 * 1024 * 1024
 """An answer larger than this (a season report's zip of a big league) is not kept."""
+COMPUTING = 2
+"""Answers computed at once in a process (``Answers.computing``)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,12 @@ def keepable(reply: Response) -> Kept | None:
 class Answers:
     """The kept answers of one process, least recently used first out."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(
+        self,
+        max_entries: int = MAX_ENTRIES,
+        max_bytes: int = MAX_BYTES,
+        computing: int = COMPUTING,
+    ) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.entries: OrderedDict[Hashable, Kept] = OrderedDict()
@@ -91,6 +98,13 @@ class Answers:
         self.lock = threading.Lock()
         self.turns: dict[Hashable, asyncio.Lock] = {}
         self.waiting: dict[Hashable, int] = {}
+        self.computing = asyncio.Semaphore(computing)
+        """Where a missed answer waits to be computed. Right after a write every page of
+        the league misses at once; computed side by side they share one interpreter
+        lock, so each takes as long as all of them, and so does the next write, which
+        gets one share of the lock among them. Two at a time, the first is done first
+        and a write waits behind at most two (a long one, a season report, does not hold
+        up every other). Reads answered from here never wait for it."""
 
     def get(self, key: Hashable) -> Kept | None:
         with self.lock:

@@ -166,7 +166,8 @@ async def remembered(
         kept = kept_answers.get(key)  # computed by the request this one waited for
         if kept is not None:
             return kept.response()
-        reply = await inner(request)
+        async with kept_answers.computing:
+            reply = await inner(request)
         if reply.status_code == 200 and "etag" not in reply.headers:
             reply.headers["ETag"] = etag(version)
         fresh = answers.keepable(reply)

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from ledger.application.accounts import Accounts
 from ledger.projections.queries import Queries
-from ledger.web.answers import Answers, Kept
+from ledger.web.answers import COMPUTING, Answers, Kept
 from tests.service.conftest import CHEAP, LEAGUE, World, ledger_of, sign_in
 
 REAVERS = "reikland-reavers"
@@ -67,6 +67,58 @@ def test_readers_arriving_together_wait_for_one_computation(
     assert len(replies) == 4
     assert len(set(replies)) == 1
     assert computed == [1]
+
+
+def test_misses_of_different_answers_are_computed_two_at_a_time(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four callers miss the standings together (four answers, one per caller): two are
+    computed side by side, the others wait for a turn rather than share the interpreter."""
+    running: list[int] = []
+    most: list[int] = []
+    lock = threading.Lock()
+    standings = Queries.standings
+
+    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
+        with lock:
+            running.append(1)
+            most.append(len(running))
+        time.sleep(0.2)
+        with lock:
+            running.pop()
+        return standings(self, *args, **kwargs)
+
+    monkeypatch.setattr(Queries, "standings", slow)
+    statuses: list[int] = []
+
+    def read(account: str) -> None:
+        statuses.append(client.get(STANDINGS, headers=world.auth(account)).status_code)
+
+    readers = [threading.Thread(target=read, args=(a,)) for a in ("jay", "dan", "steve", "rob")]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(30)
+    assert statuses == [200] * 4
+    assert len(most) == 4
+    assert max(most) == COMPUTING
+
+
+def test_a_page_after_a_write_shows_it(client: TestClient, world: World) -> None:
+    page = f"/leagues/{LEAGUE}/teams/{REAVERS}"
+    sign_in(client, "jay")
+    before = client.get(page)
+    hired = client.post(
+        f"{TEAM}/players",
+        json={"position": "lineman", "name": "Paged Fresh"},
+        headers=world.auth("jay"),
+    )
+    assert hired.status_code == 201, hired.text
+    after = client.get(page)
+    assert before.status_code == after.status_code == 200
+    assert "Paged Fresh" not in before.text
+    assert "Paged Fresh" in after.text
+    assert after.headers["etag"] == hired.headers["etag"] != before.headers["etag"]
 
 
 def test_a_write_moves_the_version_and_the_next_read_shows_it(
