@@ -11,7 +11,7 @@ them and appends them in one transaction, or nothing (``unit.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from ledger.application import commands as cmd
 from ledger.application import corrections, matches, seasons, teams
@@ -20,29 +20,38 @@ from ledger.application.context import Context, Fact
 Handler = Callable[[Context, Any], list[Fact]]
 """``(context, command) -> facts``; ``Any`` because each takes its own command type."""
 
-HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = {
-    cmd.RegisterTeam: teams.plan_register,
-    cmd.HirePlayer: teams.plan_hire,
-    cmd.FirePlayer: teams.plan_fire,
-    cmd.RetirePlayer: teams.plan_retire,
-    cmd.Buy: teams.plan_buy,
-    cmd.Release: teams.plan_release,
-    cmd.AdjustTreasury: teams.plan_adjust,
-    cmd.AdvancePlayer: teams.plan_advance,
-    cmd.PostBounty: teams.plan_bounty,
-    cmd.Redraft: teams.plan_redraft,
-    cmd.RecordMatch: matches.plan_record,
-    cmd.ClosePostGame: matches.plan_close,
-    cmd.CloseMatch: matches.plan_close_match,
-    cmd.BuyInducements: matches.plan_inducements,
-    cmd.PlayCard: matches.plan_card,
-    cmd.PayAppearanceFees: matches.plan_fees,
-    cmd.StartSeason: seasons.plan_start,
-    cmd.ScheduleSeason: seasons.plan_schedule,
-    cmd.SchedulePlayoffs: seasons.plan_playoffs,
-    cmd.CloseSeason: seasons.plan_close,
-    cmd.OrderStarDraft: seasons.plan_star_draft,
-    cmd.SignStar: seasons.plan_sign,
-    cmd.CorrectMatch: corrections.plan_correct_match,
-    cmd.Correct: corrections.plan_correct,
-}
+C = TypeVar("C", bound=cmd.Command[Any])
+
+
+def on(kind: type[C], handler: Callable[[Context, C], list[Fact]]) -> tuple[type[C], Handler]:
+    """One row of the table; mypy checks that the handler takes that very command."""
+    return kind, handler
+
+
+ROWS = (
+    on(cmd.RegisterTeam, teams.plan_register),
+    on(cmd.HirePlayer, teams.plan_hire),
+    on(cmd.FirePlayer, teams.plan_fire),
+    on(cmd.RetirePlayer, teams.plan_retire),
+    on(cmd.Buy, teams.plan_buy),
+    on(cmd.Release, teams.plan_release),
+    on(cmd.AdjustTreasury, teams.plan_adjust),
+    on(cmd.AdvancePlayer, teams.plan_advance),
+    on(cmd.PostBounty, teams.plan_bounty),
+    on(cmd.Redraft, teams.plan_redraft),
+    on(cmd.RecordMatch, matches.plan_record),
+    on(cmd.ClosePostGame, matches.plan_close),
+    on(cmd.CloseMatch, matches.plan_close_match),
+    on(cmd.BuyInducements, matches.plan_inducements),
+    on(cmd.PlayCard, matches.plan_card),
+    on(cmd.PayAppearanceFees, matches.plan_fees),
+    on(cmd.StartSeason, seasons.plan_start),
+    on(cmd.ScheduleSeason, seasons.plan_schedule),
+    on(cmd.SchedulePlayoffs, seasons.plan_playoffs),
+    on(cmd.CloseSeason, seasons.plan_close),
+    on(cmd.OrderStarDraft, seasons.plan_star_draft),
+    on(cmd.SignStar, seasons.plan_sign),
+    on(cmd.CorrectMatch, corrections.plan_correct_match),
+    on(cmd.Correct, corrections.plan_correct),
+)
+HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = dict(ROWS)
