@@ -45,7 +45,7 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
-from ledger.rules.problems import has_feature, refuse
+from ledger.rules.problems import Problem, has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.words import possessive
 
@@ -165,8 +165,7 @@ def resolve_report(
         rolls += tuple(r for r in amending.dice if r not in rolls)
     draft = complete_dice(c, draft.rolled(sides, report, rolls), sides, report, roll_missing)
     problems = c.ruleset.check_match(draft.proposed(), c.view, c.league_id)
-    if problems:
-        raise RuleViolation("; ".join(problems))
+    refuse([Problem(RuleViolation, sentence) for sentence in problems])
     return draft
 
 
@@ -440,8 +439,7 @@ def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
         raise NotAllowed(f"{team_id} already closed the post-game sequence of {match_id}")
     team = c.team(team_id)
     problems = c.ruleset.check_close(team, c.players(team_id))
-    if problems:
-        raise RuleViolation("; ".join(problems))
+    refuse([Problem(RuleViolation, sentence) for sentence in problems])
 
     def missing(need: DiceNeed) -> DiceRoll:
         if not roll_missing:
