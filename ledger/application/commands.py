@@ -18,6 +18,7 @@ records one ``PlayerHired`` and answers the new player's id (``HirePlayer.answer
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Generic, TypeVar
@@ -33,14 +34,15 @@ Dice = Mapping[str, int | list[int]]
 
 
 @dataclass(frozen=True)
-class Command(Generic[R]):
+class Command(ABC, Generic[R]):
     """A request about one league; ``answer`` is what ``handle`` gives back to its caller
-    (the new player's id, the season's number...), read from the events it recorded."""
+    (the new player's id, the season's number...), read from the events it recorded.
+    Abstract: a command that does not say what it answers cannot be made."""
 
     league: str
 
-    def answer(self, events: Sequence[LedgerEvent]) -> R:
-        raise TypeError(f"{type(self).__name__} names no answer")  # every command overrides
+    @abstractmethod
+    def answer(self, events: Sequence[LedgerEvent]) -> R: ...
 
     def why(self, reason: str | None) -> str | None:
         """The reason its events record when none is given."""
