@@ -220,7 +220,7 @@ def ruleset_entries() -> list[dict[str, Any]]:
             "options": {
                 name: describe_option(field) for name, field in cls.Options.model_fields.items()
             },
-            "team_lists": sorted(cls().team_lists()),
+            "team_lists": sorted(cls().catalogue.team_lists()),
         }
         for cls in RULESETS
     ]

@@ -66,7 +66,7 @@ def league_ruleset(session: Session) -> Ruleset:
 def teams(session: Session, ruleset_id: str | None, as_json: bool) -> None:
     """The team lists of RULESET, with their re-roll price and special rules."""
     ruleset = ruleset_of(session, ruleset_id)
-    lists = sorted(ruleset.team_lists().values(), key=lambda t: t.id)
+    lists = sorted(ruleset.catalogue.team_lists().values(), key=lambda t: t.id)
     if as_json:
         print_json({"ruleset": ruleset.id, "teams": [team_summary(t) for t in lists]})
         return
@@ -117,7 +117,7 @@ def team(session: Session, names: tuple[str, ...], as_json: bool) -> None:
             f" TEAM_LIST; its lists: ledger rules teams {names[0]})"
         )
     ruleset = ruleset_of(session, names[0] if len(names) == 2 else None)
-    found = ruleset.team_list(names[-1])
+    found = ruleset.catalogue.team_list(names[-1])
     if as_json:
         print_json({"ruleset": ruleset.id, **found.model_dump(mode="json")})
     else:
@@ -172,7 +172,7 @@ def position_line(p: Position, targets: bool) -> list[object]:
 def stars(session: Session, ruleset_id: str | None, as_json: bool) -> None:
     """The star players of RULESET: price, profile, skills and who they play for."""
     ruleset = ruleset_of(session, ruleset_id)
-    found = sorted(ruleset.stars().values(), key=lambda s: s.id)
+    found = sorted(ruleset.catalogue.stars().values(), key=lambda s: s.id)
     if as_json:
         print_json({"ruleset": ruleset.id, "stars": found})
         return
@@ -213,7 +213,7 @@ def skills(session: Session, ruleset_id: str | None, as_json: bool) -> None:
     """The skills (and traits) of RULESET by category, as a team list's access letters
     name them (G General, A Agility, S Strength, P Passing, M Mutation, D Devious, T Trait)."""
     ruleset = ruleset_of(session, ruleset_id)
-    found = ruleset.skills()
+    found = ruleset.catalogue.skills()
     if as_json:
         print_json({"ruleset": ruleset.id, "skills": found})
         return

@@ -161,7 +161,7 @@ def draftable(batch: Batch) -> list[TeamList]:
     budget = batch.ruleset.starting_treasury()
     return [
         t
-        for _, t in sorted(batch.ruleset.team_lists().items())
+        for _, t in sorted(batch.ruleset.catalogue.team_lists().items())
         if (line := line_position(t)) is not None
         and line.max >= 11
         and line.cost * 11 <= budget * 0.8
@@ -383,7 +383,7 @@ def after_the_game(batch: Batch, team_id: str, match_id: str) -> None:
 
 def refill(batch: Batch, team_id: str) -> None:
     team = batch.fold.team(team_id)
-    line = line_position(batch.ruleset.team_list(team.roster))
+    line = line_position(batch.ruleset.catalogue.team_list(team.roster))
     while (
         len(available(batch, team_id)) < 11
         and len([p for p in batch.fold.players(team_id) if p.status in ("active", "retired")]) < 16
@@ -433,6 +433,6 @@ _skills: dict[str, list[str]] = {}
 
 def known_skills(batch: Batch) -> list[str]:
     if batch.ruleset.id not in _skills:
-        found = batch.ruleset.skills()
+        found = batch.ruleset.catalogue.skills()
         _skills[batch.ruleset.id] = sorted(s.name for s in found if s.category != "T")
     return _skills[batch.ruleset.id]

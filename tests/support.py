@@ -57,7 +57,7 @@ class Book:
     ) -> list[str]:
         """Register a team and hire one player per position at list price; the
         treasury left is ``treasury`` (default: exactly what the players cost)."""
-        costs = [self.ruleset.position(roster, p).cost for p in positions]
+        costs = [self.ruleset.catalogue.position(roster, p).cost for p in positions]
         start = sum(costs) + (treasury or 0)
         self.record(
             ev.TeamRegistered,

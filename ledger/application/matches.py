@@ -45,6 +45,7 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
+from ledger.projections.gather import card_rows, match_rows
 from ledger.rules.problems import Problem, has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.words import possessive
@@ -164,7 +165,10 @@ def resolve_report(
         )
         rolls += tuple(r for r in amending.dice if r not in rolls)
     draft = complete_dice(c, draft.rolled(sides, report, rolls), sides, report, roll_missing)
-    problems = c.ruleset.check_match(draft.proposed(), c.view, c.league_id)
+    match = draft.proposed()
+    problems = c.ruleset.check_match(
+        match, match_rows(c.view, c.league_id, match, c.ruleset, checking=True)
+    )
     refuse([Problem(RuleViolation, sentence) for sentence in problems])
     return draft
 
@@ -197,9 +201,9 @@ def check_hireling(c: Context, team: TeamRow, hireling: Hireling) -> None:
     """A journeyman or mercenary plays as a position of the team's own list; a star is
     one the edition knows (``error[unknown-position]`` naming the ones it has)."""
     if hireling.position is not None:
-        c.ruleset.position(team.roster, hireling.position)
+        c.ruleset.catalogue.position(team.roster, hireling.position)
     if hireling.star is not None:
-        c.ruleset.star(hireling.star)
+        c.ruleset.catalogue.star(hireling.star)
 
 
 def resolve_side(c: Context, report: SideReport) -> Side:
@@ -373,7 +377,8 @@ def given_dice(
     c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport
 ) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    needs = c.ruleset.match_dice(draft.proposed(), c.view, c.league_id)
+    match = draft.proposed()
+    needs = c.ruleset.match_dice(match, match_rows(c.view, c.league_id, match, c.ruleset))
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -407,7 +412,8 @@ def complete_dice(
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
     rolls = [r for s in draft.sheets() for r in s.dice]
     rolls += list(draft.dice)
-    needs = c.ruleset.match_dice(draft.proposed(), c.view, c.league_id)
+    match = draft.proposed()
+    needs = c.ruleset.match_dice(match, match_rows(c.view, c.league_id, match, c.ruleset))
     missing = [
         n
         for n in needs
@@ -634,7 +640,8 @@ def plan_card(c: Context, command: PlayCard) -> list[Fact]:
         "against": against,
         "dice": (),
     }
-    needs = c.ruleset.card_dice(unsaved(ev.CardPlayed, fields), c.view, c.league_id)
+    played = unsaved(ev.CardPlayed, fields)
+    needs = c.ruleset.card_dice(played, card_rows(c.view, c.league_id, played))
     rolls = []
     for need in needs:
         if need.purpose in entries:

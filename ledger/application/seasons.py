@@ -273,7 +273,7 @@ def plan_sign(c: Context, command: SignStar) -> list[Fact]:
             if turn
             else "every team has signed its star this season"
         )
-    star = c.ruleset.star(star_id)
+    star = c.ruleset.catalogue.star(star_id)
     if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(signed.values())):
         raise NotAllowed(
             f"{star.name} is signed already or does not play for {team_id}"

@@ -34,6 +34,7 @@ from ledger.errors import (
     NotAllowed,
     SeasonState,
 )
+from ledger.projections.gather import hire_rows, redraft_rows
 from ledger.rules.problems import (
     edition_advancement,
     edition_buy,
@@ -73,7 +74,7 @@ def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
     treasury = command.treasury
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
         raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
-    c.ruleset.team_list(roster)  # refuses an unknown team list, naming the known ones
+    c.ruleset.catalogue.team_list(roster)  # refuses an unknown team list, naming the known ones
     start = c.ruleset.starting_treasury() if treasury is None else treasury
     if start < 0:
         raise InvalidInput("a starting treasury cannot be negative")
@@ -95,7 +96,7 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     hireling, from_match, star = command.journeyman, command.match, command.star
     from_list, equipment = command.from_list, tuple(command.equipment)
     team = active_team(c, team_id)
-    team_list = c.ruleset.team_list(team.roster)
+    team_list = c.ruleset.catalogue.team_list(team.roster)
     players = on_roster(c.players(team_id))
     kind = hireling_kind(c, hireling, from_match) if hireling else "star" if star else "regular"
     if kind == "star" and hireling:
@@ -103,11 +104,11 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     refuse(roster_room(team, players, team_list))
     if star is None:
         roster = position_list(from_list, team)
-        position = c.ruleset.position(roster, position_id)
+        position = c.ruleset.catalogue.position(roster, position_id)
         refuse(position_room(team, players, position, roster))
         position_id, what = position.id, f"a {position.name}"
     else:
-        position_id, what = star, c.ruleset.star(star).name
+        position_id, what = star, c.ruleset.catalogue.star(star).name
     refuse(unique_identity(team, players, name, number))
     fields = {
         "team": team_id,
@@ -124,10 +125,9 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
         "price": 0,
     }
     proposed = draft(ev.PlayerHired, fields)
-    refuse(edition_hire(c.ruleset, team, players, proposed, view=c.view, league_id=c.league_id))
-    fields["price"] = price = c.ruleset.hire_price(
-        team, proposed, players, view=c.view, league_id=c.league_id
-    )
+    rows = hire_rows(c.view, c.league_id, team, proposed, players, checking=c.ruleset)
+    refuse(edition_hire(c.ruleset, proposed, rows))
+    fields["price"] = price = c.ruleset.hire_price(proposed, rows)
     afford(team, price, what)
     return [(ev.PlayerHired, fields)]
 
@@ -275,7 +275,7 @@ def plan_redraft(c: Context, command: Redraft) -> list[Fact]:
         if p.kind == "regular"
     )
     staff = tuple(carried(c, team, item, count) for item, count in carry.items())
-    funds, how = c.ruleset.redraft_budget(team, c.view, c.league_id, season)
+    funds, how = c.ruleset.redraft_budget(redraft_rows(c.view, c.league_id, team, season), season)
     cost = sum(p.price for p in (*players, *staff))
     if cost > funds:
         raise InsufficientTreasury(

@@ -7,7 +7,7 @@ leaving a figure the audit reports instead of a log that cannot be replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger.domain import events as ev
@@ -21,12 +21,14 @@ from ledger.domain.state import (
     TeamRow,
     roster_of,
 )
-from ledger.domain.values import Casualty
+from ledger.domain.values import Casualty, PointsScheme
 from ledger.projections.fold import Fold
+from ledger.projections.gather import card_rows, hire_rows, match_rows, redraft_rows, season_rows
 from ledger.projections.members import MEMBER_APPLIERS
 from ledger.projections.submissions import SUBMISSION_APPLIERS
 from ledger.rules.base import scores
 from ledger.rules.effects import Gold, Trophy
+from ledger.rules.protocol import Tally
 
 
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
@@ -85,7 +87,7 @@ def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
 
 
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
-    effects = f.ruleset.season_outcomes(e, f.store, f.league_id)
+    effects = f.ruleset.season_outcomes(e, season_rows(f.store, f.league_id, e.season))
     f.apply_effects(e.seq, effects, {})
     season = f.store.get(SeasonRow, f.league_id, e.season)
     if season is not None:
@@ -114,7 +116,7 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     price = (
         e.price
         if f.native
-        else f.ruleset.hire_price(team, e, f.players(e.team), view=f.store, league_id=f.league_id)
+        else f.ruleset.hire_price(e, hire_rows(f.store, f.league_id, team, e, f.players(e.team)))
     )
     player = f.ruleset.new_player(e, team, f.league_id)
     if e.hireling and e.from_match:
@@ -134,7 +136,7 @@ def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str)
     if match is None or hireling_id not in match.hirelings:
         return player
     spp = int(match.hirelings[hireling_id].get("spp", 0))
-    natural = f.ruleset.position(player.roster, player.position).skills
+    natural = f.ruleset.catalogue.position(player.roster, player.position).skills
     skills = tuple(s for s in player.skills if not s.lower().startswith("loner") or s in natural)
     kind = "star" if player.kind == "star" else "regular"
     return player.model_copy(
@@ -226,9 +228,11 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
-    for sheet in e.sheets():  # one read per side: the rules below ask for players one by one
+    for sheet in e.others:  # one read per side (home and away: gathered with the rows below)
         roster_of(f.store, f.league_id, sheet.team)
-    row = match_row(f, e)
+    scheme = f.ruleset.points_scheme(f.league().points)
+    tallies = {s.team: f.ruleset.tally(e, s.team, scheme) for s in (e.home, e.away)}
+    row = match_row(f, e, tallies)
     hirelings = {
         h.id: {
             "name": h.name,
@@ -241,7 +245,7 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
         for s in e.sheets()
         for h in s.hirelings
     }
-    effects = f.ruleset.match_outcomes(e, f.store, f.league_id, f.dice)
+    effects = f.ruleset.match_outcomes(e, match_rows(f.store, f.league_id, e, f.ruleset), f.dice)
     earned = f.apply_effects(e.seq, effects, hirelings)
     count_games(f, e, earned)
     winnings: dict[str, int] = {}
@@ -258,14 +262,14 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
             )
         )
     if e.kind in ("league", "unplayed") and row.season is not None:
-        update_standings(f, e, row)
+        update_standings(f, e, row, tallies, scheme)
     f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
 
 
-def match_row(f: Fold, e: ev.MatchRecorded) -> MatchRow:
+def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:
     scheduled = f.store.get(MatchRow, f.league_id, e.match)
     season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
-    home_cas, away_cas = (f.ruleset.spp_casualties(e, s.team) for s in (e.home, e.away))
+    home_cas, away_cas = (tallies[s.team].casualties for s in (e.home, e.away))
     row = scheduled or MatchRow(
         league_id=f.league_id, match_id=e.match, home=e.home.team, away=e.away.team, kind=e.kind
     )
@@ -359,10 +363,14 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             )
 
 
-def update_standings(f: Fold, e: ev.MatchRecorded, row: MatchRow) -> None:
+def update_standings(
+    f: Fold,
+    e: ev.MatchRecorded,
+    row: MatchRow,
+    tallies: Mapping[str, Tally],
+    scheme: PointsScheme,
+) -> None:
     assert row.season is not None
-    league = f.league()
-    scheme = f.ruleset.points_scheme(league.points)
     for sheet, cas_for, cas_against in (
         (e.home, row.home_casualties, row.away_casualties),
         (e.away, row.away_casualties, row.home_casualties),
@@ -370,8 +378,8 @@ def update_standings(f: Fold, e: ev.MatchRecorded, row: MatchRow) -> None:
         standing = f.store.get(StandingRow, f.league_id, row.season, sheet.team) or StandingRow(
             league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division
         )
-        points, bonus = f.ruleset.match_points(e, sheet.team, scheme)
-        result = f.ruleset.match_result(e, sheet.team)
+        tally = tallies[sheet.team]
+        points, bonus, result = tally.points, tally.bonus, tally.result
         ours, theirs = scores(e, sheet.team)
         f.store.put(
             standing.model_copy(
@@ -425,7 +433,8 @@ def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
 
 
 def card_played(f: Fold, e: ev.CardPlayed) -> None:
-    f.apply_effects(e.seq, f.ruleset.card_outcomes(e, f.store, f.league_id, f.dice), {})
+    rows = card_rows(f.store, f.league_id, e)
+    f.apply_effects(e.seq, f.ruleset.card_outcomes(e, rows, f.dice), {})
 
 
 def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
@@ -448,7 +457,8 @@ def star_signed(f: Fold, e: ev.StarSigned) -> None:
 
 
 def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
-    effects = f.ruleset.redraft_outcomes(e, f.store, f.league_id, f.dice)
+    rows = redraft_rows(f.store, f.league_id, f.team(e.team), e.season)
+    effects = f.ruleset.redraft_outcomes(e, rows, f.dice)
     f.apply_effects(e.seq, effects, {})
     team = f.team(e.team)
     f.put_team(team.model_copy(update={"drafting": True, "season": e.season}))

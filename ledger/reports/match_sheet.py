@@ -290,10 +290,12 @@ def hireling_position(
     """The name the books print for a hireling's position on his team's list, or his star
     player's name ('' when the edition has no star list to name him from, as gold4)."""
     if kind == "star":
-        found = queries.ruleset.stars().get(star or "")
+        found = queries.ruleset.catalogue.stars().get(star or "")
         return found.name if found is not None else ""
     team = queries.store.get(TeamRow, queries.league_id, team_id)
-    team_list = queries.ruleset.team_lists().get(team.roster) if team is not None else None
+    team_list = (
+        queries.ruleset.catalogue.team_lists().get(team.roster) if team is not None else None
+    )
     line = team_list.position(position or "") if team_list is not None else None
     return line.name if line is not None else (position or "").replace("_", " ")
 

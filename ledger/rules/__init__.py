@@ -35,13 +35,13 @@ name typed by hand that is no id loads them all to look for it."""
 
 
 @cache
-def loaded(where: str) -> type[BaseRuleset]:
+def loaded(where: str) -> type[BaseRuleset[Any]]:
     module, name = where.split(":")
-    found: type[BaseRuleset] = getattr(importlib.import_module(module), name)
+    found: type[BaseRuleset[Any]] = getattr(importlib.import_module(module), name)
     return found
 
 
-def ruleset_class(name: str) -> type[BaseRuleset]:
+def ruleset_class(name: str) -> type[BaseRuleset[Any]]:
     wanted = name.strip().lower()
     if wanted in REGISTRY:
         return loaded(REGISTRY[wanted])
@@ -56,7 +56,7 @@ def ruleset_class(name: str) -> type[BaseRuleset]:
     )
 
 
-def all_rulesets() -> tuple[type[BaseRuleset], ...]:
+def all_rulesets() -> tuple[type[BaseRuleset[Any]], ...]:
     return tuple(loaded(where) for where in REGISTRY.values())
 
 

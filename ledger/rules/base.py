@@ -8,12 +8,14 @@ from achievements, league tables with tie-breakers. The numbers are always the e
 from __future__ import annotations
 
 import typing
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypeVar
 
 from ledger.domain.events import (
     CardPlayed,
@@ -24,7 +26,7 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -34,7 +36,8 @@ from ledger.domain.values import (
     PointsScheme,
     TeamSheet,
 )
-from ledger.errors import InvalidInput, InvalidOption, UnknownPosition, UnknownTeam
+from ledger.errors import InvalidInput, InvalidOption
+from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.protocol import (
@@ -45,9 +48,10 @@ from ledger.rules.protocol import (
     Feature,
     Ranked,
     SidelineItem,
+    Tally,
 )
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import (
-    Position,
     Skill,
     StarPlayer,
     TeamList,
@@ -61,13 +65,24 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class BaseRuleset:
+OptionsT = TypeVar("OptionsT", bound=BaseModel, default=NoOptions)
+"""An edition's named options (a frozen pydantic model), given as the class's type
+argument: ``class BB2025(BaseRuleset[BB2025Options])``."""
+
+
+class BaseRuleset(ABC, Generic[OptionsT]):
+    """The shared rules. An edition must say what it pays (``spp_table``) and how its
+    players advance (``advancement``, ``check_advancement``): the base has no default, so
+    an edition without them cannot be instantiated (and mypy says so where it is built)."""
+
     id: ClassVar[str]
     name: ClassVar[str]
     source: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     data_dir: ClassVar[Path]
     Options: ClassVar[type[BaseModel]] = NoOptions
+    """The options model, taken from the class's type argument (``__init_subclass__``)."""
+    options: OptionsT
     value_labels: ClassVar[Mapping[str, str]] = {"tv": "TV"}
     rating_key: ClassVar[str] = "tv"
     features: ClassVar[frozenset[Feature]] = frozenset()
@@ -75,13 +90,20 @@ class BaseRuleset:
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     advancement_dice: ClassVar[Mapping[str, str]] = {}
     post_game_closes: ClassVar[bool] = False
-    spp_table: ClassVar[Mapping[str, int]] = {}
-    """SPP per achievement: touchdown, completion, interception, casualty, mvp,
-    superb_throw, throw, landing."""
+    reads_former_players: ClassVar[bool] = False
+    reads_league_stars: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            for arg in typing.get_args(base):
+                if isinstance(arg, type) and issubclass(arg, BaseModel):
+                    cls.Options = arg
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         try:
-            self.options: BaseModel = self.Options.model_validate(dict(options or {}))
+            # The one place options are typed: Options is the class's own OptionsT.
+            self.options = typing.cast(OptionsT, self.Options.model_validate(dict(options or {})))
         except ValidationError as error:
             problem = error.errors()[0]
             where = ".".join(str(p) for p in problem["loc"]) or "options"
@@ -94,6 +116,11 @@ class BaseRuleset:
 
     def describe_options(self) -> dict[str, Any]:
         return self.options.model_dump(mode="json")
+
+    @abstractmethod
+    def spp_table(self) -> Mapping[str, int]:
+        """SPP per achievement: touchdown, completion, interception, casualty, mvp,
+        superb_throw, throw, landing (and what else the edition pays for)."""
 
     hireling_spp_source: ClassVar[str] = ""
     """Read from the texts in ../shared/seeds/: a hireling earns SPP in his game like anyone,
@@ -120,34 +147,21 @@ class BaseRuleset:
     # --- building a team -------------------------------------------------------------
 
     @cached_property
-    def _team_lists(self) -> dict[str, TeamList]:
+    def catalogue(self) -> Catalogue:
+        """The edition's team lists, positions, stars and skills."""
+        return Catalogue(self.name, self.load_team_lists, self.load_stars, self.load_skills)
+
+    def load_team_lists(self) -> Mapping[str, TeamList]:
+        """The team lists of ``data_dir/teams`` (an edition may read them otherwise)."""
         return load_team_lists(self.data_dir / "teams")
 
-    def team_lists(self) -> Mapping[str, TeamList]:
-        return self._team_lists
+    def load_stars(self) -> Mapping[str, StarPlayer]:
+        path = self.data_dir / "stars.yaml"
+        return {s.id: s for s in load_stars(path).stars} if path.exists() else {}
 
-    def team_list(self, roster: str) -> TeamList:
-        try:
-            return self._team_lists[roster]
-        except KeyError:
-            known = ", ".join(sorted(self._team_lists))
-            raise UnknownTeam(
-                f"{self.name} has no team list '{roster}' (known: {known})",
-                given=roster,
-                known=self._team_lists,
-            ) from None
-
-    def position(self, roster: str, position: str) -> Position:
-        found = self.team_list(roster).position(position)
-        if found is None:
-            names = ", ".join(p.id for p in self.team_list(roster).positions)
-            raise UnknownPosition(
-                f"the {self.team_list(roster).name} list has no position '{position}'"
-                f" (positions: {names})",
-                given=position,
-                known=(p.id for p in self.team_list(roster).positions),
-            )
-        return found
+    def load_skills(self) -> Sequence[Skill]:
+        path = self.data_dir / "skills.yaml"
+        return load_skills(path).skills if path.exists() else ()
 
     def starting_treasury(self) -> int:
         return 1_000_000
@@ -155,20 +169,12 @@ class BaseRuleset:
     def starting_fans(self) -> int:
         return 0
 
-    def hire_price(
-        self,
-        team: TeamRow,
-        event: PlayerHired,
-        players: Sequence[PlayerRow],
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> int:
+    def hire_price(self, event: PlayerHired, rows: HireRows) -> int:
         """List price of what the event hires: a position of the team's (or an allied)
         list, or a star player."""
         if event.kind == "star" and event.star:
-            return self.star(event.star).cost
-        return self.position(event.from_list or team.roster, event.position).cost
+            return self.catalogue.star(event.star).cost
+        return self.catalogue.position(event.from_list or rows.team.roster, event.position).cost
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         return {}
@@ -183,7 +189,7 @@ class BaseRuleset:
             star = self.star_player(event.star, event.player, team, league_id, event.seq)
             return star.model_copy(update={"price_paid": event.price, "number": event.number})
         roster = event.from_list or team.roster
-        position = self.position(roster, event.position)
+        position = self.catalogue.position(roster, event.position)
         player = PlayerRow(
             league_id=league_id,
             player_id=event.player,
@@ -219,32 +225,9 @@ class BaseRuleset:
         """Edition rules on a purchase beyond its price and limit."""
         return []
 
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
         """Edition rules on who may be hired beyond roster size and position limits."""
         return []
-
-    def stars(self) -> Mapping[str, StarPlayer]:
-        path = self.data_dir / "stars.yaml"
-        return {s.id: s for s in load_stars(path).stars} if path.exists() else {}
-
-    def skills(self) -> Sequence[Skill]:
-        """The skills (and traits) of the edition's tables, in the order printed."""
-        path = self.data_dir / "skills.yaml"
-        return load_skills(path).skills if path.exists() else ()
-
-    def star(self, star_id: str) -> StarPlayer:
-        stars = self.stars()
-        if star_id not in stars:
-            raise UnknownPosition(f"{self.name} has no star player '{star_id}'")
-        return stars[star_id]
 
     def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
         return [*drawn, *(t for t in last_table if t not in drawn)]
@@ -256,7 +239,7 @@ class BaseRuleset:
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow:
         """A star on a team's roster: valued at his cost, earning no SPP."""
-        found = self.star(star)
+        found = self.catalogue.star(star)
         player = PlayerRow(
             league_id=league_id,
             player_id=player_id,
@@ -292,7 +275,9 @@ class BaseRuleset:
 
     def sideline_value(self, team: TeamRow) -> int:
         items = self.sideline_items(team)
-        reroll = self.team_list(team.roster).reroll_cost * (team.rerolls + int(team.trophy))
+        reroll = self.catalogue.team_list(team.roster).reroll_cost * (
+            team.rerolls + int(team.trophy)
+        )
         staff = sum(
             items[item].price * count
             for item, count in team.staff.items()
@@ -320,15 +305,13 @@ class BaseRuleset:
             raise InvalidInput("give each casualty's outcome (and its effects)")
         return outcome, checked_effects(effects)
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
         return []
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
         return []
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
         effects: Effects = []
         for sheet in match.sheets():
             effects += self.spp_outcomes(match, sheet)
@@ -352,10 +335,11 @@ class BaseRuleset:
             for c in casualties
             if c.inflicted_by == performance.player and self.casualty_earns_spp(c)
         )
+        table = self.spp_table()
         parts = [
-            (name, count, count * self.spp_table.get(name, 0))
+            (name, count, count * table.get(name, 0))
             for name, count in earned.items()
-            if count and self.spp_table.get(name, 0)
+            if count and table.get(name, 0)
         ]
         note = ", ".join(f"{count} {name.replace('_', ' ')} ({spp})" for name, count, spp in parts)
         return sum(spp for _, _, spp in parts), note
@@ -375,31 +359,25 @@ class BaseRuleset:
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]:
         return []
 
-    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    def card_dice(self, event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
         return []
 
     def appearance_fee(self, player: PlayerRow) -> int:
         return 0
 
-    def card_outcomes(
-        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
+    def card_outcomes(self, event: CardPlayed, rows: MatchRows, dice: DiceBox) -> Effects:
         return []
 
     def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]:
         return []
 
-    def redraft_budget(
-        self, team: TeamRow, view: LeagueView, league_id: str, season: int
-    ) -> tuple[int, str]:
-        return team.treasury, "the treasury (no re-draft rules in this edition)"
+    def redraft_budget(self, rows: RedraftRows, season: int) -> tuple[int, str]:
+        return rows.team.treasury, "the treasury (no re-draft rules in this edition)"
 
     def rehire_price(self, player: PlayerRow, season: int) -> int:
         return player.value
 
-    def redraft_outcomes(
-        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
+    def redraft_outcomes(self, event: TeamRedrafted, rows: RedraftRows, dice: DiceBox) -> Effects:
         return []
 
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
@@ -410,13 +388,15 @@ class BaseRuleset:
 
     # --- advancement ---------------------------------------------------------------------
 
+    @abstractmethod
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
-        raise NotImplementedError(f"{self.name} has no advancement rules yet")
+        """What an advancement costs and gives under this edition."""
 
+    @abstractmethod
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
-        return [f"{self.name} has no advancement rules in this ledger yet"]
+        """Why this edition refuses the advancement (none: it may be taken)."""
 
     # --- before a game ----------------------------------------------------------------
 
@@ -439,13 +419,24 @@ class BaseRuleset:
             return [f"{playoff_teams} play-off places but only {teams} teams"]
         return [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
 
-    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects:
+    def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
         return []
 
     # --- the league table ----------------------------------------------------------------
 
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
         return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
+
+    def tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally:
+        """The team's result, league points, bonus points and counted casualties: what an
+        edition rules through ``match_result``, ``match_points`` and ``spp_casualties``."""
+        points, bonus = self.match_points(match, team, scheme)
+        return Tally(
+            result=self.match_result(match, team),
+            points=points,
+            bonus=bonus,
+            casualties=self.spp_casualties(match, team),
+        )
 
     def match_result(self, match: MatchRecorded, team: str) -> str:
         """Win, draw or loss for the league table: a conceding team loses whatever the
@@ -466,6 +457,8 @@ class BaseRuleset:
         return points, self.bonus_points(match, team, scheme)
 
     def bonus_points(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> int:
+        if not scheme.bonus:
+            return 0  # most leagues: nothing to count
         ours, theirs = scores(match, team)
         earned = {
             "three_touchdowns": ours >= 3,
@@ -492,6 +485,14 @@ class BaseRuleset:
 def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:
     """Players who may play the next match: on the roster and not missing it injured."""
     return [p for p in players if p.status == "active" and not p.miss_next_game]
+
+
+def unaffordable_hirelings(sheet: TeamSheet, treasury: int) -> int | None:
+    """What a report's one-game players cost, when the treasury cannot pay it: they are
+    paid from it before the match (LRB6 pp.70-71, ZAL 3k, OBERWALD 'Freebooters' as gold4
+    reads them). None when it can. Each edition words the refusal its own way."""
+    spent = sum(h.price for h in sheet.hirelings)
+    return spent if spent > max(0, treasury) else None
 
 
 def rerolls_and_fan_factor(

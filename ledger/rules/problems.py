@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.domain.events import PlayerAdvanced, PlayerHired
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import (
     InsufficientTreasury,
     InvalidAdvancement,
@@ -37,6 +37,7 @@ from ledger.errors import (
     TooFewPlayers,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
+from ledger.rules.rows import HireRows
 from ledger.rules.schema import Position, TeamList
 
 
@@ -125,17 +126,9 @@ def unique_identity(
     return problems
 
 
-def edition_hire(
-    ruleset: Ruleset,
-    team: TeamRow,
-    players: Sequence[PlayerRow],
-    event: PlayerHired,
-    *,
-    view: LeagueView,
-    league_id: str,
-) -> list[Problem]:
+def edition_hire(ruleset: Ruleset, event: PlayerHired, rows: HireRows) -> list[Problem]:
     """Whatever the edition adds (stars, allies, secret weapons...): ``check_hire``."""
-    found = ruleset.check_hire(team, players, event, view=view, league_id=league_id)
+    found = ruleset.check_hire(event, rows)
     return [Problem(NotAllowed, sentence) for sentence in found]
 
 

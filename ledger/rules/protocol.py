@@ -2,12 +2,15 @@
 
 The fold (ledger/projections) and the commands (ledger/application) only ever ask a
 ruleset these questions. Each edition answers them from its own tables; what-if replays
-ask a different ruleset the same questions about the same events.
+ask a different ruleset the same questions about the same events. A ruleset is given the
+rows it reads (``rows.py``, gathered by ``ledger/projections/gather.py``), never a store;
+what an edition offers (lists, positions, stars, skills) is asked of its ``catalogue``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol
@@ -23,11 +26,12 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import LeagueView, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
+from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.schema import Position, Skill, StarPlayer, TeamList
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 
 
 class Frozen(BaseModel):
@@ -81,6 +85,19 @@ LEVEL = "team order"
 table lists them in team-id order, which is no sporting reason (they share a place)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """One team's line from one match, as the league table counts it (a plain record: the
+    fold makes two per match)."""
+
+    result: str
+    """win, draw or loss."""
+    points: int
+    bonus: int
+    casualties: int
+    """Casualties it inflicted that the edition counts (the table's columns, bonus points)."""
+
+
 class Ranked(Frozen):
     team_id: str
     rank: int
@@ -129,7 +146,12 @@ class Ruleset(Protocol):
 
     data_dir: ClassVar[Path]
     """Where the edition's data files live (team lists, skills, stars, tables)."""
-    options: BaseModel
+
+    @property
+    def options(self) -> BaseModel:
+        """The league's named options, typed by each edition (``BaseRuleset[OptionsT]``)."""
+        ...
+
     features: ClassVar[frozenset[Feature]]
     """Optional league mechanics this edition has."""
     characteristic_targets: ClassVar[bool]
@@ -137,20 +159,14 @@ class Ruleset(Protocol):
     rosters, reports and the service's pages show them so."""
 
     # --- building a team -------------------------------------------------------------
-    def team_lists(self) -> Mapping[str, TeamList]: ...
-    def team_list(self, roster: str) -> TeamList: ...
-    def position(self, roster: str, position: str) -> Position: ...
+    @property
+    def catalogue(self) -> Catalogue:
+        """Its team lists, positions, star players and skills (``catalogue.py``)."""
+        ...
+
     def starting_treasury(self) -> int: ...
     def starting_fans(self) -> int: ...
-    def hire_price(
-        self,
-        team: TeamRow,
-        event: PlayerHired,
-        players: Sequence[PlayerRow],
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> int: ...
+    def hire_price(self, event: PlayerHired, rows: HireRows) -> int: ...
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
     def sideline_price(self, team: TeamRow, item: str, count: int) -> int: ...
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow: ...
@@ -161,20 +177,9 @@ class Ruleset(Protocol):
     def check_buy(
         self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
     ) -> list[str]: ...
-    def stars(self) -> Mapping[str, StarPlayer]: ...
-    def skills(self) -> Sequence[Skill]: ...
-    def star(self, star_id: str) -> StarPlayer: ...
     def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]: ...
     def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool: ...
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]: ...
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]: ...
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow: ...
@@ -186,8 +191,6 @@ class Ruleset(Protocol):
 
     # --- matches and the post-game sequence ---------------------------------------------
     def casualty_earns_spp(self, casualty: Casualty) -> bool: ...
-    def spp_casualties(self, match: MatchRecorded, team: str) -> int: ...
-    def casualty_effects(self, casualty: Casualty) -> Casualty: ...
     def check_casualty(self, casualty: Casualty) -> list[str]: ...
 
     casualty_dice: ClassVar[Mapping[str, str]]
@@ -203,29 +206,28 @@ class Ruleset(Protocol):
     post_game_closes: ClassVar[bool]
     """Whether a team must close each game's post-game sequence before its next game."""
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]: ...
-    def match_dice(
-        self, match: MatchRecorded, view: LeagueView, league_id: str
-    ) -> list[DiceNeed]: ...
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects: ...
+    reads_former_players: ClassVar[bool]
+    """Whether the edition's match rules read a team's former players too (the gatherer
+    then reads them back; else it gives the current roster, which the fold keeps)."""
+    reads_league_stars: ClassVar[bool]
+    """Whether the edition's hiring and match checks look at every star of the league
+    (OBERWALD: 'first to hire Morg will get him'): the gatherer then reads them."""
+
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]: ...
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]: ...
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects: ...
     def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]: ...
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects: ...
     def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]: ...
 
-    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]: ...
+    def card_dice(self, event: CardPlayed, rows: MatchRows) -> list[DiceNeed]: ...
     def appearance_fee(self, player: PlayerRow) -> int: ...
-    def card_outcomes(
-        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects: ...
+    def card_outcomes(self, event: CardPlayed, rows: MatchRows, dice: DiceBox) -> Effects: ...
     def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]: ...
-    def redraft_budget(
-        self, team: TeamRow, view: LeagueView, league_id: str, season: int
-    ) -> tuple[int, str]: ...
+    def redraft_budget(self, rows: RedraftRows, season: int) -> tuple[int, str]: ...
     def rehire_price(self, player: PlayerRow, season: int) -> int: ...
     def redraft_outcomes(
-        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
+        self, event: TeamRedrafted, rows: RedraftRows, dice: DiceBox
     ) -> Effects: ...
 
     # --- advancement ---------------------------------------------------------------------
@@ -243,14 +245,11 @@ class Ruleset(Protocol):
 
     # --- seasons -----------------------------------------------------------------------
     def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]: ...
-    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects: ...
+    def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects: ...
 
     # --- the league table ----------------------------------------------------------------
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme: ...
-    def match_result(self, match: MatchRecorded, team: str) -> str: ...
-    def match_points(
-        self, match: MatchRecorded, team: str, scheme: PointsScheme
-    ) -> tuple[int, int]: ...
+    def tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally: ...
     def rank(
         self,
         rows: Sequence[StandingRow],

@@ -367,7 +367,7 @@ def rulesets() -> list[RulesetInfo]:
             source=cls.source,
             figures=list(cls.value_labels.values()),
             options=cls.Options.model_json_schema(),
-            team_lists=sorted(cls().team_lists()),
+            team_lists=sorted(cls().catalogue.team_lists()),
         )
         for cls in RULESETS
     ]
@@ -377,7 +377,7 @@ def rulesets() -> list[RulesetInfo]:
 def team_list(ruleset: str, roster: str) -> TeamList:
     """A team list: its positions with prices, limits and characteristics."""
     chosen = ruleset_class(ruleset)()
-    lists = chosen.team_lists()
+    lists = chosen.catalogue.team_lists()
     if roster not in lists:
         raise UnknownRuleset(f"no team list '{roster}' in {chosen.id}")
-    return chosen.team_list(roster)
+    return chosen.catalogue.team_list(roster)

@@ -130,7 +130,7 @@ def hire_form(
         team=row,
         choices=reads.hire_choices(found, row),
         players=len(roster),
-        max_players=found.ruleset.team_list(row.roster).max_players,
+        max_players=found.ruleset.catalogue.team_list(row.roster).max_players,
         values=values,
         errors=errors,
     )

@@ -31,6 +31,7 @@ from ledger.domain.state import (
 )
 from ledger.domain.values import TeamSheet
 from ledger.errors import UnknownMatch
+from ledger.projections.gather import match_rows
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
 from ledger.projections.store import Store
@@ -75,9 +76,9 @@ class League:
         """A player's position as the edition's books name it; a star's is his star's name.
         An id the edition does not know (a ledger read under another) is shown as it is."""
         if player.kind == "star":
-            star = self.ruleset.stars().get(player.position)
+            star = self.ruleset.catalogue.stars().get(player.position)
             return star.name if star is not None else player.position.replace("_", " ")
-        found = self.ruleset.team_lists().get(player.roster)
+        found = self.ruleset.catalogue.team_lists().get(player.roster)
         position = found.position(player.position) if found is not None else None
         return position.name if position is not None else player.position.replace("_", " ")
 
@@ -85,7 +86,7 @@ class League:
 def list_name(ruleset: Ruleset, roster: str) -> str:
     """A team list as the edition's books name it (``human`` -> Human); an id the edition
     does not know (a what-if's list under another edition) is shown as it is."""
-    found = ruleset.team_lists().get(roster)
+    found = ruleset.catalogue.team_lists().get(roster)
     return found.name if found is not None else roster.replace("_", " ")
 
 
@@ -132,7 +133,7 @@ def hire_choices(league: League, team: TeamRow) -> list[HireChoice]:
     left of the position's limit and the places left on the roster (a team of 9 under a
     16-player list has 7 places, whatever its Lineman limit of 0-16 leaves)."""
     roster = league.queries.roster(team.team_id).players
-    team_list = league.ruleset.team_list(team.roster)
+    team_list = league.ruleset.catalogue.team_list(team.roster)
     places = max(team_list.max_players - len(roster), 0)
     choices = []
     for position in team_list.positions:
@@ -146,7 +147,7 @@ def star_choices(league: League) -> list[tuple[str, str, int]]:
     """The edition's star players (id, name, price) by name, for a report's star hireling;
     none where the edition keeps no star list (gold4 freeboots a star by his cost). Who
     may play for whom is the command's check, as for a report file."""
-    stars = league.ruleset.stars().values()
+    stars = league.ruleset.catalogue.stars().values()
     return [(s.id, s.name, s.cost) for s in sorted(stars, key=lambda s: s.name)]
 
 
@@ -262,7 +263,8 @@ def report_dice(league: League, game: Game) -> list[DiceNeed]:
                 "concession": None,
             },
         )
-        for need in league.ruleset.match_dice(played, league.view, league.row.league_id):
+        rows = match_rows(league.view, league.row.league_id, played, league.ruleset)
+        for need in league.ruleset.match_dice(played, rows):
             needs.setdefault((need.purpose, need.subject), need)
     return list(needs.values())
 

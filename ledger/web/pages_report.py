@@ -126,7 +126,7 @@ def report_form(
 
 def side(league: reads.League, key: str, team: str) -> Side:
     row = league.queries.team(team)
-    positions = league.ruleset.team_list(row.roster).positions
+    positions = league.ruleset.catalogue.team_list(row.roster).positions
     return Side(key, row, league.queries.roster(team).players, [(p.id, p.name) for p in positions])
 
 

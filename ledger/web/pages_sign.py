@@ -24,6 +24,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError, UnknownPlayer
+from ledger.projections.gather import hire_rows
 from ledger.reports.match_sheet import hireling_position, read_event
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
@@ -101,9 +102,9 @@ def asked_price(league: reads.League, team: TeamRow, match: str, hireling: str) 
     }
     players = league.view.select(PlayerRow, league_id=league.row.league_id, team_id=team.team_id)
     try:
-        return league.ruleset.hire_price(
-            team, draft(ev.PlayerHired, fields), players, view=league.view, league_id=team.league_id
-        )
+        hired = draft(ev.PlayerHired, fields)
+        rows = hire_rows(league.view, team.league_id, team, hired, players)
+        return league.ruleset.hire_price(hired, rows)
     except LedgerError:
         return None
 

@@ -26,6 +26,7 @@ from ledger.domain import events as ev
 from ledger.domain.values import Purchase, TeamSheet
 from ledger.errors import LedgerError
 from ledger.projections.fold import Fold
+from ledger.projections.gather import match_rows
 from ledger.rules.protocol import Feature
 from ledger.whatif.policies import Policies
 
@@ -153,7 +154,8 @@ class Matchday:
     def checks(self, e: ev.MatchRecorded) -> None:
         target, fold = self.policies.target, self.fold
         try:
-            problems = target.check_match(e, fold.store, fold.league_id)
+            rows = match_rows(fold.store, fold.league_id, e, target, checking=True)
+            problems = target.check_match(e, rows)
         except LedgerError as error:
             problems = [error.message]
         for problem in problems:

@@ -27,6 +27,7 @@ from ledger.domain.values import Purchase
 from ledger.errors import LedgerError
 from ledger.projections.appliers import APPLIERS
 from ledger.projections.fold import Fold
+from ledger.projections.gather import hire_rows
 from ledger.rules.problems import (
     Problem,
     edition_buy,
@@ -140,7 +141,7 @@ class Policies:
     def player_hired(self, e: ev.PlayerHired) -> ev.PlayerHired | None:
         team = self.fold.team(e.team)
         players = on_roster(self.fold.players(e.team))
-        for full in roster_room(team, players, self.target.team_list(team.roster)):
+        for full in roster_room(team, players, self.target.catalogue.team_list(team.roster)):
             reason = f"{team.name} already have {full.have} players (at most {full.limit})"
             not_hired = f"{e.name} is not hired"
             self.diverge(e, "roster-full", reason, "skip", not_hired, e.player, problem=full)
@@ -151,7 +152,8 @@ class Policies:
                 return None
             e = found
         store, league = self.fold.store, self.fold.league_id
-        problems = edition_hire(self.target, team, players, e, view=store, league_id=league)
+        rows = hire_rows(store, league, team, e, players, checking=self.target)
+        problems = edition_hire(self.target, e, rows)
         if problems:
             reason, not_hired = sentences(problems), f"{e.name} is not hired"
             self.diverge(e, "hire", reason, "skip", not_hired, e.player, problem=problems[0])
@@ -183,15 +185,15 @@ class Policies:
     def position_of(self, e: ev.PlayerHired, team: TeamRow) -> tuple[TeamList, Position | None]:
         """The target's list a hire is made from (an ally's, or the team's own) and his
         position on it, if it has that position."""
-        team_list = self.target.team_lists().get(e.from_list or team.roster)
+        team_list = self.target.catalogue.team_lists().get(e.from_list or team.roster)
         if team_list is None:  # the target has no such list to take allies from
-            team_list = self.target.team_list(team.roster)
+            team_list = self.target.catalogue.team_list(team.roster)
             return team_list, None
         return team_list, team_list.position(e.position)
 
     def no_room(self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]) -> bool:
         """Whether a hire that waited for the treasury has lost its place on the roster."""
-        if roster_room(team, players, self.target.team_list(team.roster)):
+        if roster_room(team, players, self.target.catalogue.team_list(team.roster)):
             return True
         team_list, position = self.position_of(e, team)
         return position is not None and bool(position_room(team, players, position, team_list.id))
@@ -213,8 +215,8 @@ class Policies:
     def short_of_gold(
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
     ) -> list[Problem]:
-        store, league = self.fold.store, self.fold.league_id
-        price = self.target.hire_price(team, e, players, view=store, league_id=league)
+        rows = hire_rows(self.fold.store, self.fold.league_id, team, e, players)
+        price = self.target.hire_price(e, rows)
         return gold_enough(team, price, e.name)
 
     def sideline_purchased(self, e: ev.SidelinePurchased) -> ev.SidelinePurchased | None:
@@ -377,7 +379,7 @@ class Policies:
 
     def star_signed(self, e: ev.StarSigned) -> ev.StarSigned | None:
         try:
-            self.target.star(e.star)
+            self.target.catalogue.star(e.star)
         except LedgerError:
             reason = f"{self.target.name} has no star player {e.star}"
             self.diverge(e, "star", reason, "skip", "not signed", e.player)

@@ -121,7 +121,7 @@ class Translator:
         return event.model_copy(update={"roster": roster, "treasury": treasury})
 
     def team_list(self, event: ev.TeamRegistered) -> tuple[str, mapping.TeamRow | None]:
-        known = self.target.team_lists()
+        known = self.target.catalogue.team_lists()
         same = self.identical or mapping.same_family(self.source.id, self.target.id)
         if same and event.roster in known:
             return event.roster, None
@@ -148,7 +148,7 @@ class Translator:
     def position(self, event: ev.LedgerEvent, team: str, position_id: str, who: str) -> str:
         """``who`` is the player's (or hireling's) id, for the divergence."""
         """The target position for a source position of ``team``'s list."""
-        team_list = self.target.team_list(self.rosters[team])
+        team_list = self.target.catalogue.team_list(self.rosters[team])
         if mapping.same_family(self.source.id, self.target.id):
             mapped: str | None = position_id
         else:
@@ -200,7 +200,7 @@ class Translator:
     def star(self, event: ev.LedgerEvent, star_id: str, who: str) -> str | None:
         mapped = mapping.star(self.source.id, self.target.id, star_id)
         try:
-            self.target.star(mapped)
+            self.target.catalogue.star(mapped)
         except LedgerError:
             self.note(
                 event,

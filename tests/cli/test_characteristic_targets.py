@@ -58,7 +58,9 @@ def test_a_roster_writes_characteristics_as_the_edition_does(
     db = tmp_path / "ledger.db"
     run_ledger(db, "league", "create", "facts", "--name", "Facts", "--ruleset", ruleset_id)
     run_ledger(db, "team", "register", "t1", "--name", "T1", "--coach", "C", "--roster", team_list)
-    for number, position in enumerate(starting_positions(ruleset.team_list(team_list))[:3], 1):
+    for number, position in enumerate(
+        starting_positions(ruleset.catalogue.team_list(team_list))[:3], 1
+    ):
         run_ledger(db, "team", "hire", "t1", position, f"Player {number}", check=True)
     shown = run_ledger(db, "roster", "t1", check=True)
     assert written_as_targets(shown.out) == {CHARACTERISTIC_TARGETS[ruleset_id]}

@@ -60,7 +60,7 @@ def game(match: str, home: str, away: str, scores: tuple[int, int]) -> dict[str,
 
 def draft_lines(ruleset: Ruleset, team: str, roster: str) -> list[str]:
     lines = [f'team register {team} --name "{team.title()}" --coach Coach --roster {roster}']
-    for number, position in enumerate(starting_positions(ruleset.team_list(roster)), 1):
+    for number, position in enumerate(starting_positions(ruleset.catalogue.team_list(roster)), 1):
         lines.append(f'team hire {team} {position} "{team} {number}" --number {number}')
     return lines
 

@@ -80,7 +80,11 @@ def test_a_mechanic_the_edition_lacks_is_refused_by_name(
     roster = chosen_lists(ruleset)[0]
     create_league(sqlite_ledger, "facts", ruleset_id)
     players = draft_team(
-        sqlite_ledger, "facts", "t1", roster, starting_positions(ruleset.team_list(roster))[:2]
+        sqlite_ledger,
+        "facts",
+        "t1",
+        roster,
+        starting_positions(ruleset.catalogue.team_list(roster))[:2],
     )
     for feature, (command, missing) in COMMANDS.items():
         refused = refusal(sqlite_ledger, command, players[0])

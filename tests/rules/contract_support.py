@@ -1,8 +1,8 @@
 """A short league driven through the real commands under any ruleset, for the contract suite.
 
 ``Season`` opens a league on a ledger, drafts four teams from team lists every edition has
-(Human, Orc, Skaven, Dwarf; positions picked from ``ruleset.team_lists()``), starts a season
-and then plays a sequence of ``Step``s: hires, purchases, match reports with scores,
+(Human, Orc, Skaven, Dwarf; positions picked from ``ruleset.catalogue.team_lists()``),
+starts a season and then plays a sequence of ``Step``s: hires, purchases, match reports with scores,
 casualties and concessions (each followed by its post-game closes where the edition has
 them), firings, treasury adjustments, cards and bounties. Steps are edition-neutral numbers,
 so hypothesis can vary them for every ruleset alike; what a step means comes from the
@@ -113,7 +113,7 @@ def starting_positions(team_list: TeamList) -> list[str]:
 
 
 def chosen_lists(ruleset: Ruleset) -> list[str]:
-    known = ruleset.team_lists()
+    known = ruleset.catalogue.team_lists()
     found = [t for t in TEAM_LISTS if t in known]
     return (found + [t for t in sorted(known) if t not in found])[:4]
 
@@ -202,7 +202,9 @@ class Season:
             self.ledger.handle(
                 RegisterTeam(self.slug, team, f"Team {index + 1}", "coach", roster), by=BY
             )
-            for number, position in enumerate(starting_positions(ruleset.team_list(roster)), 1):
+            for number, position in enumerate(
+                starting_positions(ruleset.catalogue.team_list(roster)), 1
+            ):
                 self.ledger.handle(HirePlayer(self.slug, team, position, f"{team}-{number}"), by=BY)
             self.draft_sideline(team)
             self.teams.append(team)
@@ -362,7 +364,7 @@ class Season:
         for player in self.roster(team_id):
             if not ruleset.check_close(team, [player]):
                 continue
-            primary = ruleset.position(player.roster, player.position).primary
+            primary = ruleset.catalogue.position(player.roster, player.position).primary
             skill = next(
                 s.name
                 for s in bb2025_skills().skills
@@ -379,7 +381,7 @@ class Season:
 
     def step_hire(self, a: int, b: int, seed: int) -> None:
         team = self.teams[a % 4]
-        positions = self.ruleset.team_list(self.team(team).roster).positions
+        positions = self.ruleset.catalogue.team_list(self.team(team).roster).positions
         self.hired += 1
         name = f"{team}-new-{self.hired}"
         position = positions[b % len(positions)].id

@@ -14,6 +14,7 @@ import pytest
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Performance
+from ledger.projections.gather import redraft_rows
 from ledger.rules import find_ruleset
 from ledger.rules.bb2025 import pregame
 from ledger.rules.bb2025.postgame import mishap
@@ -27,7 +28,7 @@ BB2025 = find_ruleset("bb2025")
 
 def blitzer(ruleset: Ruleset, advancements: int = 0, spp: int = 100) -> PlayerRow:
     """A Human Blitzer (85,000 in both editions) with SPP to spend."""
-    position = ruleset.position("human", "blitzer")
+    position = ruleset.catalogue.position("human", "blitzer")
     return PlayerRow(
         league_id="l",
         player_id="p1",
@@ -90,11 +91,11 @@ def mistake(treasury: int, d6: int) -> Callable[[Ruleset], object]:
 
 
 def position(roster: str, position_id: str, field: str) -> Callable[[Ruleset], object]:
-    return lambda r: getattr(r.position(roster, position_id), field)
+    return lambda r: getattr(r.catalogue.position(roster, position_id), field)
 
 
 def reroll(roster: str) -> Callable[[Ruleset], object]:
-    return lambda r: r.team_list(roster).reroll_cost
+    return lambda r: r.catalogue.team_list(roster).reroll_cost
 
 
 RULES = [
@@ -254,7 +255,7 @@ def test_winnings_are_half_the_attendance_plus_touchdowns_without_a_stalling_bon
 )
 def test_journeymen_come_from_the_0_12_line_too(roster: str, line: str) -> None:
     """'Player Positions': the team's Lineman is its 0-12 or 0-16 line (2025 needs 0-16)."""
-    found = BB2020.journeyman_position(BB2020.team_list(roster))  # type: ignore[attr-defined]
+    found = BB2020.journeyman_position(BB2020.catalogue.team_list(roster))  # type: ignore[attr-defined]
     assert found is not None
     assert found.id == line
 
@@ -284,6 +285,7 @@ def test_a_redrafted_team_keeps_its_dedicated_fans_in_season_2(ruleset: str, fan
     event = ev.TeamRedrafted.model_construct(
         team="rats", season=2, players=(), kept=(), seq=99, dice=()
     )
-    effects = book.ruleset.redraft_outcomes(event, state, book.league_id, DiceBox(book.league_id))
+    rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
+    effects = book.ruleset.redraft_outcomes(event, rows, DiceBox(book.league_id))
     redrafted = [e for e in effects if hasattr(e, "fans")]
     assert [e.fans for e in redrafted] == [fans]

@@ -112,12 +112,12 @@ def test_the_value_increase_table_is_the_printed_one() -> None:
 def test_each_achievement_earns_the_printed_spp(passage: str, achievement: str) -> None:
     found = re.search(passage, page("post-game_sequence.md"))
     assert found is not None
-    assert BB2020.spp_table[achievement] == int(found[1])
+    assert BB2020.spp_table()[achievement] == int(found[1])
 
 
 def test_no_spp_is_printed_for_a_thrown_player_landing() -> None:
     """Season 2 pays the thrower (Throwing Completion), never the thrown player."""
-    assert "landing" not in BB2020.spp_table
+    assert "landing" not in BB2020.spp_table()
 
 
 # --- Expensive Mistakes, winnings, fans, the draft ------------------------------------------
@@ -239,15 +239,15 @@ def test_the_skill_table_is_the_printed_one_in_its_order() -> None:
     """'Skill Categories': the 2D6 random selection reads the table in this order."""
     columns = {"A": 2, "G": 3, "M": 4, "P": 5, "S": 6}
     printed_rows = rows(page("skills_and_traits.md"), r"\d\u2011\d")
-    ours = BB2020.skills()
+    ours = BB2020.catalogue.skills()
     for category, index in columns.items():
         printed = [re.sub(r"[\[\]*]", "", r[index]).strip() for r in printed_rows]
         assert [s.name for s in ours if s.category == category] == printed, category
 
 
 def test_season_2_has_no_devious_skills_and_no_elite_skills() -> None:
-    assert {s.category for s in BB2020.skills()} == {"A", "G", "M", "P", "S", "T"}
-    assert not any(s.elite for s in BB2020.skills())
+    assert {s.category for s in BB2020.catalogue.skills()} == {"A", "G", "M", "P", "S", "T"}
+    assert not any(s.elite for s in BB2020.catalogue.skills())
 
 
 def test_the_sideline_a_team_may_buy_is_season_2s() -> None:

@@ -78,7 +78,7 @@ def section(page: str, title: str) -> str:
 
 
 def team_of(path: Path) -> TeamList:
-    return BB2020.team_list(path.stem.lower())
+    return BB2020.catalogue.team_list(path.stem.lower())
 
 
 def same_skills(ours: tuple[str, ...], printed: tuple[str, ...]) -> bool:
@@ -99,7 +99,7 @@ def position_differences(ours: Position, printed: Printed) -> list[str]:
 
 
 def test_every_season_2_team_of_the_source_is_a_team_list_and_no_other() -> None:
-    assert sorted(BB2020.team_lists()) == sorted(p.stem.lower() for p in PAGES)
+    assert sorted(BB2020.catalogue.team_lists()) == sorted(p.stem.lower() for p in PAGES)
     assert len(PAGES) == 29
 
 

@@ -7,6 +7,7 @@ import pytest
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, SeasonRow, StandingRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, Fixture, PointsScheme
+from ledger.projections.gather import redraft_rows
 from ledger.rules import find_ruleset
 from ledger.rules.base import rank_table
 from ledger.rules.bb2025 import advancement, pregame, redraft
@@ -262,7 +263,7 @@ def test_journeymen_fill_the_team_to_eleven_and_count_in_ctv() -> None:
     state = book.fold()
     players = state.select(PlayerRow, league_id=book.league_id, team_id="rats")
     assert pregame.journeymen_needed(players) == 2
-    team_list = BB2025.team_list("skaven")
+    team_list = BB2025.catalogue.team_list("skaven")
     assert pregame.journeyman_position(team_list) == team_list.position("clanrat")
     team = book.team_row("rats", state)
     assert BB2025.game_value(team, players) == 9 * 50_000 + 2 * 50_000
@@ -297,7 +298,8 @@ def test_raise_funds(
                 winner=winner,
             )
         )
-    found, _ = redraft.budget(tables(), book.team_row("t", state), state, book.league_id, 2, capped)
+    rows = redraft_rows(state, book.league_id, book.team_row("t", state), 2)
+    found, _ = redraft.budget(tables(), rows, 2, capped)
     assert found == budget
 
 
@@ -322,9 +324,8 @@ def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
     )
     from ledger.rules.dice import DiceBox
 
-    effects = BB2025.redraft_outcomes(
-        redraft_event, state, book.league_id, DiceBox(league=book.league_id)
-    )
+    rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
+    effects = BB2025.redraft_outcomes(redraft_event, rows, DiceBox(league=book.league_id))
     healed = [e for e in effects if getattr(e, "what", None) == "niggling"]
     assert len(healed) == 1  # 3 + 1 heals, 2 + 1 does not
 

@@ -22,6 +22,7 @@ from ledger.domain.values import Casualty, Division, Hireling, Performance, Team
 from ledger.errors import NotAllowed, TooFewPlayers
 from ledger.rules.bb2025.contracts import draft_order
 from ledger.rules.bb2025.ruleset import BB2025
+from tests.rules.seam import checked
 from tests.support import Book, create_league, draft_team, report, roll, sheet
 
 
@@ -272,7 +273,7 @@ def test_all_star_rosters_follow_the_draft_rules(
         ),
     )
     assert isinstance(match, ev.MatchRecorded)
-    problems = BB2025().check_match(match, view, book.league_id)
+    problems = checked(BB2025(), view, book.league_id, match)
     if refusal is None:
         assert problems == []
     else:
@@ -286,7 +287,7 @@ def referee_problems(referee: str | None) -> list[str]:
         ev.MatchRecorded, match="g1", referee=referee, home=sheet("jay"), away=sheet("dan")
     )
     assert isinstance(match, ev.MatchRecorded)
-    return book.ruleset.check_match(match, view, book.league_id)
+    return checked(book.ruleset, view, book.league_id, match)
 
 
 @pytest.mark.parametrize("referee", ["generic", "Elnos Lawkeeper", "redkur_forgebeard", None])

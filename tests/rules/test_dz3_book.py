@@ -26,6 +26,7 @@ from ledger.domain.values import (
 )
 from ledger.projections.store import MemoryStore
 from ledger.rules.dz3.tables import tables
+from tests.rules.seam import checked
 from tests.support import Book, roll
 
 E = TypeVar("E", bound=ev.LedgerEvent)
@@ -47,7 +48,7 @@ def drafted(
     book: Book, team_id: str, roster: str, positions: Sequence[str], budget: int = 1_000_000
 ) -> list[str]:
     """A team registered with ``budget`` that hires one player per position at list price."""
-    cost = sum(book.ruleset.position(roster, p).cost for p in positions)
+    cost = sum(book.ruleset.catalogue.position(roster, p).cost for p in positions)
     return book.team(team_id, roster, positions, treasury=budget - cost)
 
 
@@ -134,7 +135,7 @@ def problems(
         casualties=tuple(casualties),
         concession=concession,
     )
-    return book.ruleset.check_match(draft, book.fold(), book.league_id)
+    return checked(book.ruleset, book.fold(), book.league_id, draft)
 
 
 def unrecorded(cls: type[E], **fields: Any) -> E:
@@ -155,11 +156,11 @@ def roster(book: Book, team_id: str) -> tuple[TeamRow, list[PlayerRow]]:
 # --- every starting team has TR 100 ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("roster_id", sorted(dz3().ruleset.team_lists()))
+@pytest.mark.parametrize("roster_id", sorted(dz3().ruleset.catalogue.team_lists()))
 def test_every_starting_team_has_tr_100(roster_id: str) -> None:
     """seeds README: 'every starting team has TR 100', whatever it bought at list price."""
     book = dz3()
-    team_list = book.ruleset.team_list(roster_id)
+    team_list = book.ruleset.catalogue.team_list(roster_id)
     line = next(p.id for p in team_list.positions if "lineman" in p.keywords)
     drafted(book, "t", roster_id, [line] * 11)
     assert tr(book, "t") == 100

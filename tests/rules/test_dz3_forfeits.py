@@ -18,6 +18,7 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.domain.values import Concession, Performance
+from tests.rules.seam import dice_for
 from tests.rules.test_dz3_book import dz3, play, problems, rolls, side, two_teams, unrecorded
 
 
@@ -133,7 +134,7 @@ def test_a_voluntary_forfeit_needs_no_winnings_or_fan_factor_dice() -> None:
         casualties=(),
         concession=forfeit("forfeit_voluntary"),
     )
-    needs = book.ruleset.match_dice(draft, book.fold(), book.league_id)
+    needs = dice_for(book.ruleset, book.fold(), book.league_id, draft)
     assert {(n.purpose, n.subject) for n in needs} == {
         ("winnings", "reavers"),
         ("fan_factor", "reavers"),

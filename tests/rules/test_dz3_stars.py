@@ -23,6 +23,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.values import Hireling, Performance
 from ledger.errors import NotAllowed
+from ledger.projections.gather import hire_rows
 from ledger.rules.dz3.tables import stars
 from tests.rules.test_dz3_book import (
     drafted,
@@ -57,7 +58,8 @@ def hire_problems(book: Book, team: str, **fields: Any) -> list[str]:
     draft = unrecorded(ev.PlayerHired, team=team, player="new", name="New", price=0, **fields)
     team_row, players = roster(book, team)
     state = book.fold()
-    return book.ruleset.check_hire(team_row, players, draft, view=state, league_id=book.league_id)
+    rows = hire_rows(state, book.league_id, team_row, draft, players, checking=book.ruleset)
+    return book.ruleset.check_hire(draft, rows)
 
 
 def star_hire(book: Book, team: str, star: str) -> list[str]:
@@ -126,7 +128,10 @@ def test_a_26_spp_player_is_not_a_star() -> None:
     )
     assert (
         book.ruleset.check_hire(
-            team, [veteran, *players[1:]], draft, view=book.fold(), league_id=book.league_id
+            draft,
+            hire_rows(
+                book.fold(), book.league_id, team, draft, [veteran, *players[1:]], book.ruleset
+            ),
         )
         == []
     )
@@ -282,7 +287,7 @@ def test_a_freebooter_signed_after_the_match_keeps_his_spp_at_full_list_price() 
         price=0,
     )
     price = book.ruleset.hire_price(
-        team, draft, players, view=book.fold(), league_id=book.league_id
+        draft, hire_rows(book.fold(), book.league_id, team, draft, players)
     )
     assert price == 70_000  # the catcher's list price; the 30,000 fee is lost
     before = tr(book, "reavers")

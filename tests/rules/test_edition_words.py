@@ -26,7 +26,7 @@ def test_a_skill_bought_with_spp_is_refused_citing_the_league_s_own_rule(
     ruleset: str, rule: str
 ) -> None:
     rules = find_ruleset(ruleset)
-    lineman = rules.position("human", "lineman")
+    lineman = rules.catalogue.position("human", "lineman")
     player = PlayerRow(
         league_id="l",
         player_id="p",

@@ -23,6 +23,7 @@ from ledger.domain.state import PlayerRow
 from ledger.domain.values import Hireling, Performance, TeamSheet
 from ledger.errors import InvalidInput
 from ledger.rules.gold4.fees import star_fee
+from tests.rules.seam import checked
 from tests.rules.test_gold4_matches import draft, gold_lines, league, play
 from tests.support import Book, sheet
 
@@ -62,7 +63,7 @@ def with_zug(line: Performance | None, price: int = 120_000) -> TeamSheet:
 
 def check(book: Book, home: TeamSheet) -> list[str]:
     match = draft(match="m1", home=home, away=sheet("orcs"))
-    return book.ruleset.check_match(match, book.fold(), book.league_id)
+    return checked(book.ruleset, book.fold(), book.league_id, match)
 
 
 def pay(book: Book, *refs: str) -> None:

@@ -19,10 +19,24 @@ from ledger.domain import events as ev
 from ledger.domain.state import TreasuryLine
 from ledger.domain.values import Concession, DiceRoll, Division, Performance, Purchase, TeamSheet
 from ledger.errors import InvalidInput
+from ledger.projections.gather import match_rows
 from ledger.rules.gold4.league_tables import deathzone
+from ledger.rules.protocol import DiceNeed
 from tests.support import Book, roll, sheet
 
 PLAYERS = ["lineman"] * 11
+
+
+def checked(book: Book, match: ev.MatchRecorded) -> list[str]:
+    """What the ruleset finds wrong with a report, against the books as they stand."""
+    rows = match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+    return book.ruleset.check_match(match, rows)
+
+
+def dice_of(book: Book, match: ev.MatchRecorded) -> list[DiceNeed]:
+    return book.ruleset.match_dice(
+        match, match_rows(book.fold(), book.league_id, match, book.ruleset)
+    )
 
 
 def league(fans: tuple[int, int] = (0, 0), treasury: int = 0) -> tuple[Book, list[str], list[str]]:
@@ -30,7 +44,7 @@ def league(fans: tuple[int, int] = (0, 0), treasury: int = 0) -> tuple[Book, lis
     book = Book("gold4")
     teams = []
     for (team_id, roster), ff in zip((("humans", "human"), ("orcs", "orc")), fans, strict=True):
-        cost = sum(book.ruleset.position(roster, p).cost for p in PLAYERS)
+        cost = sum(book.ruleset.catalogue.position(roster, p).cost for p in PLAYERS)
         teams.append(book.team(team_id, roster, PLAYERS, treasury=1_000_000 - cost))
         if ff:
             book.record(
@@ -190,14 +204,13 @@ def test_players_with_51_spp_leave_a_conceding_team_on_1_to_3() -> None:
     veterans(book, orcs)
     needs = {
         n.purpose
-        for n in book.ruleset.match_dice(
+        for n in dice_of(
+            book,
             draft(
                 home=sheet("humans"),
                 away=sheet("orcs"),
                 concession=Concession(team="orcs", kind="conceded"),
             ),
-            book.fold(),
-            book.league_id,
         )
     }
     assert {f"walkout_{orcs[0]}", f"walkout_{orcs[1]}"} <= needs
@@ -219,9 +232,9 @@ def test_the_winner_of_a_concession_takes_the_losers_mvp_and_the_loser_awards_no
         away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
         concession=Concession(team="orcs", kind="conceded"),
     )
-    assert book.ruleset.check_match(match, state, book.league_id) == [
-        "orcs awarded 1 MVPs where gold4 allows 0"
-    ]
+    assert book.ruleset.check_match(
+        match, match_rows(state, book.league_id, match, book.ruleset, checking=True)
+    ) == ["orcs awarded 1 MVPs where gold4 allows 0"]
 
 
 def test_a_concession_is_a_win_in_the_league_table_whatever_the_score() -> None:
@@ -251,7 +264,9 @@ def test_one_mvp_per_team_and_per_player() -> None:
         home=sheet("humans", 0, [Performance(player=humans[0], mvps=2)]),
         away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
     )
-    assert book.ruleset.check_match(match, book.fold(), book.league_id) == [
+    assert book.ruleset.check_match(
+        match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+    ) == [
         "humans awarded 2 MVPs where gold4 allows 1",
         f"{humans[0]} was given 2 MVPs: no player may receive more than 1",
     ]
@@ -268,11 +283,16 @@ def test_the_lower_rated_team_awards_handicap_mvps() -> None:
         home=home,
         away=sheet("orcs"),
     )
-    assert book.ruleset.check_match(match, book.fold(), book.league_id) == []
+    assert (
+        book.ruleset.check_match(
+            match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+        )
+        == []
+    )
     off = Book("gold4", {"handicap_mvps": False}).ruleset
-    assert off.check_match(match, book.fold(), book.league_id) == [
-        "humans awarded 2 MVPs where gold4 allows 1"
-    ]
+    assert off.check_match(
+        match, match_rows(book.fold(), book.league_id, match, off, checking=True)
+    ) == ["humans awarded 2 MVPs where gold4 allows 1"]
 
 
 # --- appearance fees ----------------------------------------------------------------------------
@@ -323,7 +343,7 @@ def test_a_player_whose_fee_was_not_paid_does_not_play() -> None:
         kind="friendly",
     )
     star = Performance(player=humans[0], touchdowns=1)
-    problems = book.ruleset.check_match(fee_match(humans, star), book.fold(), book.league_id)
+    problems = checked(book, fee_match(humans, star))
     assert len(problems) == 1
     assert "asks an appearance fee of 25,000 that humans did not pay for m2" in problems[0]
 
@@ -339,7 +359,7 @@ def test_an_unpaid_player_may_still_be_the_mvp() -> None:
         kind="friendly",
     )
     mvp = Performance(player=humans[0], mvps=1)
-    assert book.ruleset.check_match(fee_match(humans, mvp), book.fold(), book.league_id) == []
+    assert checked(book, fee_match(humans, mvp)) == []
 
 
 def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
@@ -358,7 +378,7 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
     book.record(cls, **fields)
     assert book.team_row("humans").treasury == before - 25_000
     star = Performance(player=humans[0], touchdowns=1)
-    assert book.ruleset.check_match(fee_match(humans, star), book.fold(), book.league_id) == []
+    assert checked(book, fee_match(humans, star)) == []
     with pytest.raises(InvalidInput, match="asks no appearance fee"):
         plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[1]]))
 
@@ -379,19 +399,17 @@ def test_a_monty_haul_league_charges_no_fees() -> None:
         home=sheet("humans", 1, [Performance(player=star, touchdowns=1)]),
         away=sheet("orcs"),
     )
-    assert book.ruleset.check_match(match, book.fold(), book.league_id) == []
+    assert (
+        book.ruleset.check_match(
+            match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+        )
+        == []
+    )
 
 
 def test_dice_a_report_gives_are_shaped_by_the_fan_factor() -> None:
     book, _, _ = league(fans=(4, 0))
-    needs = book.ruleset.match_dice(
-        draft(
-            home=sheet("humans"),
-            away=sheet("orcs"),
-        ),
-        book.fold(),
-        book.league_id,
-    )
+    needs = dice_of(book, draft(home=sheet("humans"), away=sheet("orcs")))
     shapes = {(n.purpose, n.subject): n.dice for n in needs}
     assert shapes == {
         ("gate", "humans"): "4D6",

@@ -66,7 +66,7 @@ def buy(book: Book, team: str, item: str, count: int = 1) -> int:
 
 def test_gold_team_lists_are_third_edition_plus_additions_plus_big_guy_teams() -> None:
     book = Book("gold4")
-    lists = book.ruleset.team_lists()
+    lists = book.ruleset.catalogue.team_lists()
     assert {"minotaur", "ogre", "treeman"} <= set(lists)
     assert lists["goblin"].position("troll") is not None
     assert lists["goblin"].position("fanatic") is not None
@@ -153,7 +153,7 @@ def test_goblin_and_halfling_teams_pay_double_for_allies_but_rate_them_at_list(
     what you actually paid'."""
     book = Book("gold4")
     book.team("t", roster, [], treasury=1_000_000)
-    cost = book.ruleset.position(ally, ally).cost
+    cost = book.ruleset.catalogue.position(ally, ally).cost
     fields = hire(book, "t", ally, "Big Lad", from_list=ally)
     assert fields["price"] == 2 * cost
     assert book.player_row(fields["player"]).value == cost
@@ -232,7 +232,7 @@ def test_free_reroll_races_get_one_free_starting_reroll_that_team_rating_ignores
     """BUYING RE-ROLLS & FAN FACTORS; Q&A: the team rating 'remains at 100'."""
     book = Book("gold4")
     book.team("dwarves", "dwarf", DWARF_ELEVEN, treasury=0)
-    spent = sum(book.ruleset.position("dwarf", p).cost for p in DWARF_ELEVEN)
+    spent = sum(book.ruleset.catalogue.position("dwarf", p).cost for p in DWARF_ELEVEN)
     book.record(ev.TreasuryAdjusted, team="dwarves", amount=1_000_000 - spent, reason="budget")
     assert buy(book, "dwarves", "free_reroll") == 0
     assert buy(book, "dwarves", "reroll") == 40_000

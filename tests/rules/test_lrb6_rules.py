@@ -17,10 +17,12 @@ import pytest
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Concession, DiceRoll, Performance, Purchase, TeamSheet
+from ledger.projections.gather import hire_rows, match_rows
 from ledger.rules import find_ruleset
 from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6.postgame import fame
 from ledger.rules.lrb6.tables import tables
+from tests.rules.seam import checked, dice_for
 from tests.rules.test_lrb6_zal_book import gold_lines
 from tests.support import Book, roll
 
@@ -75,11 +77,9 @@ class League:
             "casualties": tuple(casualties),
             "concession": concession,
         }
-        problems = self.ruleset.check_match(
-            ev.MatchRecorded.model_construct(**fields, kind="league", dice=(), others=()),
-            self.book.fold(),
-            self.book.league_id,
-        )
+        match = ev.MatchRecorded.model_construct(**fields, kind="league", dice=(), others=())
+        rows = match_rows(self.book.fold(), self.book.league_id, match, self.ruleset, checking=True)
+        problems = self.ruleset.check_match(match, rows)
         assert problems == [], problems
         self.book.record(ev.MatchRecorded, **fields)
         return match_id
@@ -259,7 +259,7 @@ def test_the_fan_factor_roll_asks_3d6_of_a_winner_and_2d6_of_the_others() -> Non
         dice=(),
         others=(),
     )
-    needs = league.ruleset.match_dice(draft, league.book.fold(), league.book.league_id)
+    needs = dice_for(league.ruleset, league.book.fold(), league.book.league_id, draft)
     fan_dice = {n.subject: n.dice for n in needs if n.purpose == "fan_factor"}
     assert fan_dice == {"humans": "3D6", "orcs": "2D6"}
 
@@ -303,7 +303,7 @@ def test_which_concessions_each_edition_takes(ruleset: str, kind: str, refused: 
         dice=(),
         others=(),
     )
-    problems = league.ruleset.check_match(draft, league.book.fold(), league.book.league_id)
+    problems = checked(league.ruleset, league.book.fold(), league.book.league_id, draft)
     assert any("conce" in p or "forfeit" in p for p in problems) == refused
 
 
@@ -502,11 +502,7 @@ def test_hiring_a_star_player_for_good(ruleset: str, refusal: str) -> None:
         price=320_000,
     )
     state = league.book.fold()
-    problems = league.ruleset.check_hire(
-        league.team_row("humans"),
-        players(league, "humans"),
-        hired,
-        view=state,
-        league_id=league.book.league_id,
-    )
+    team, squad = league.team_row("humans"), players(league, "humans")
+    rows = hire_rows(state, league.book.league_id, team, hired, squad, checking=league.ruleset)
+    problems = league.ruleset.check_hire(hired, rows)
     assert any(refusal in p for p in problems), problems

@@ -58,7 +58,7 @@ class Zal:
         treasury: int = 0,
     ) -> list[str]:
         """Draft a team; ``treasury`` is what is left once everything is bought."""
-        reroll = self.ruleset.team_list(roster).reroll_cost
+        reroll = self.ruleset.catalogue.team_list(roster).reroll_cost
         items = {"fan_factor": (fans, 10_000 * fans), "reroll": (rerolls, reroll * rerolls)}
         for item in staff:
             items[item] = (1, {"apothecary": 50_000, "wizard": 150_000}.get(item, 10_000))
@@ -76,7 +76,7 @@ class Zal:
     def hire_star(self, team: str, star: str) -> str:
         self.book.players += 1
         player = f"p{self.book.players}"
-        cost = self.ruleset.star(star).cost
+        cost = self.ruleset.catalogue.star(star).cost
         self.book.record(
             ev.PlayerHired,
             team=team,

@@ -16,9 +16,11 @@ from ledger.domain import events as ev
 from ledger.domain.state import TeamRow
 from ledger.domain.values import Concession, Hireling
 from ledger.errors import InvalidInput, NotAllowed
+from ledger.projections.gather import card_rows, hire_rows
 from ledger.rules.lrb6_zal.advancement import hurdle
 from ledger.rules.lrb6_zal.hiring import signing_price
 from ledger.rules.lrb6_zal.tables import tables
+from tests.rules.seam import checked
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -229,13 +231,9 @@ def star_hire(zal: Zal, team: str, star: str) -> list[str]:
         "price": 0,
     }
     event = ev.PlayerHired.model_construct(**fields)
-    return zal.ruleset.check_hire(
-        zal.team_row(team, state),
-        zal.players(team, state),
-        event,
-        view=state,
-        league_id=zal.league_id,
-    )
+    players = zal.players(team, state)
+    rows = hire_rows(state, zal.league_id, zal.team_row(team, state), event, players)
+    return zal.ruleset.check_hire(event, rows)
 
 
 def orcs_after_a_match(treasury: int = 1_000_000) -> Zal:
@@ -285,13 +283,13 @@ def test_a_freebooted_star_costs_half_price_from_the_second_match() -> None:
         id="s1", name="Bomber", kind="star", star="bomber_dribblesnot", price=30_000
     )
     draft = zal.draft_match(side("humans"), side("orcs", hirelings=[freebooter]))
-    assert zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == []
+    assert checked(zal.ruleset, zal.fold(), zal.league_id, draft) == []
     zal.match(draft.home, draft.away)
     assert gold_lines(zal.fold(), "orcs", "hireling") == [-30_000]
     first = Zal()
     first.team("humans", "human", HUMANS)
     first.team("orcs", "orc", ORCS, treasury=100_000)
-    assert first.ruleset.check_match(draft, first.fold(), first.league_id)
+    assert checked(first.ruleset, first.fold(), first.league_id, draft)
 
 
 # --- mercenaries and journeymen (ZAL 3k, 8a) --------------------------------------------------
@@ -306,7 +304,7 @@ def test_a_mercenary_costs_half_price_and_collects_spp(price: int, ok: bool) -> 
     draft = zal.draft_match(
         side("humans", 1, [played("m1", touchdowns=1)], hirelings=[max_]), side("orcs")
     )
-    assert (zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == []) is ok
+    assert (checked(zal.ruleset, zal.fold(), zal.league_id, draft) == []) is ok
     zal.match(draft.home, draft.away, match="m1")
     assert zal.match_row("m1", zal.fold()).hirelings["m1"]["spp"] == 3
 
@@ -338,7 +336,7 @@ def test_journeymen_are_free_linemen_up_to_eleven_players() -> None:
 
     def check(*hired: Hireling) -> list[str]:
         draft = zal.draft_match(side("humans", hirelings=hired), side("orcs"))
-        return zal.ruleset.check_match(draft, zal.fold(), zal.league_id)
+        return checked(zal.ruleset, zal.fold(), zal.league_id, draft)
 
     jo = Hireling(id="j1", name="Jo", kind="journeyman", position="lineman")
     jim = Hireling(id="j2", name="Jim", kind="journeyman", position="lineman")
@@ -403,7 +401,7 @@ def test_a_team_needs_a_fan_factor_before_its_first_match() -> None:
     zal.team("humans", "human", HUMANS, fans=0)
     zal.team("orcs", "orc", ORCS)
     draft = zal.draft_match(side("humans", fans=0), side("orcs"))
-    assert zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == [
+    assert checked(zal.ruleset, zal.fold(), zal.league_id, draft) == [
         "Humans need at least 1 Fan Factor, paid for, before their first match (ZAL 3c)"
     ]
 
@@ -481,7 +479,8 @@ def test_a_team_that_gave_up_earned_nothing_to_rob() -> None:
 
 def card_needs(zal: Zal, **fields: Any) -> Any:
     event = ev.CardPlayed.model_construct(**{"team": "humans", "card": "robbery", **fields})
-    return zal.ruleset.card_dice(event.model_copy(update={"dice": ()}), zal.fold(), zal.league_id)
+    event = event.model_copy(update={"dice": ()})
+    return zal.ruleset.card_dice(event, card_rows(zal.fold(), zal.league_id, event))
 
 
 def test_robbery_needs_a_recorded_match_both_teams_played() -> None:
@@ -545,13 +544,14 @@ def test_other_cards_do_not_reach_the_books() -> None:
     zal = Zal()
     zal.team("humans", "human", HUMANS)
     fields: dict[str, Any] = {"team": "humans", "card": "Away Fans Banned", "dice": ()}
+    event = ev.CardPlayed.model_construct(**fields)
     with pytest.raises(InvalidInput, match="no effect on the books"):
-        zal.ruleset.card_dice(ev.CardPlayed.model_construct(**fields), zal.fold(), zal.league_id)
+        zal.ruleset.card_dice(event, card_rows(zal.fold(), zal.league_id, event))
 
 
 def test_zal_admits_its_24_team_lists() -> None:
     """ZAL 3a: the 12 original teams, the 10 of version 3.0 ('Elf' and 'Pro-Elf' are one
     LRB6 list) and the three BBRC supplement teams."""
-    lists = Zal().ruleset.team_lists()
+    lists = Zal().ruleset.catalogue.team_lists()
     assert len(lists) == 24
     assert {"chaos_pact", "slann", "underworld", "khemri", "human", "orc"} <= set(lists)

@@ -17,6 +17,7 @@ from ledger.domain.values import Concession, Fixture
 from ledger.errors import InvalidDice, InvalidInput
 from ledger.rules.dice import DiceBox
 from ledger.rules.lrb6_zal.tables import tables
+from tests.rules.seam import checked, dice_for
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -255,7 +256,7 @@ def test_a_voluntary_forfeit_is_won_3_0_or_by_a_higher_score(
         side("orcs", score[1]),
         concession=Concession(team="orcs", kind="forfeit_voluntary"),
     )
-    assert (zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == []) is ok
+    assert (checked(zal.ruleset, zal.fold(), zal.league_id, draft) == []) is ok
 
 
 def test_lrb6_concessions_are_zal_forfeits() -> None:
@@ -265,7 +266,7 @@ def test_lrb6_concessions_are_zal_forfeits() -> None:
     draft = zal.draft_match(
         side("humans", 3), side("orcs"), concession=Concession(team="orcs", kind="conceded")
     )
-    assert zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == [
+    assert checked(zal.ruleset, zal.fold(), zal.league_id, draft) == [
         "ZAL forfeits are forfeit_forced (ZAL 9a) or forfeit_voluntary (ZAL 9b), not conceded"
     ]
 
@@ -323,10 +324,10 @@ def test_a_voluntary_forfeit_asks_a_walkout_roll_for_each_veteran_and_star() -> 
         side("orcs", 0),
         concession=Concession(team="orcs", kind="forfeit_voluntary"),
     )
-    needs = zal.ruleset.match_dice(draft, zal.fold(), zal.league_id)
+    needs = dice_for(zal.ruleset, zal.fold(), zal.league_id, draft)
     orc_rolls = sorted(n.purpose for n in needs if n.subject == "orcs")
     assert orc_rolls == ["gate", f"walkout_{orcs[0]}", f"walkout_{star}", "winnings"]
-    assert zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == []
+    assert checked(zal.ruleset, zal.fold(), zal.league_id, draft) == []
 
 
 @pytest.mark.parametrize(
@@ -348,7 +349,7 @@ def test_a_voluntary_forfeit_moves_the_mvp_to_the_winner(
         side("orcs", 0, [played(p, mvps=1) for p in orcs[:forfeiter_mvps]]),
         concession=Concession(team="orcs", kind="forfeit_voluntary"),
     )
-    assert len(zal.ruleset.check_match(draft, zal.fold(), zal.league_id)) == problems
+    assert len(checked(zal.ruleset, zal.fold(), zal.league_id, draft)) == problems
 
 
 def test_a_forced_forfeit_is_played_out_as_usual() -> None:
@@ -360,7 +361,7 @@ def test_a_forced_forfeit_is_played_out_as_usual() -> None:
         side("orcs", 1, [played(orcs[0], mvps=1)]),
         concession=Concession(team="orcs", kind="forfeit_forced"),
     )
-    assert zal.ruleset.check_match(draft, zal.fold(), zal.league_id) == []
+    assert checked(zal.ruleset, zal.fold(), zal.league_id, draft) == []
     zal.match(draft.home, draft.away, concession=draft.concession)
     state = zal.fold()
     assert gold_lines(state, "orcs", "winnings") == [40_000]  # gate 6,000: 3 + 1

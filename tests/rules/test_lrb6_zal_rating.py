@@ -16,6 +16,7 @@ from ledger.domain.values import Hireling
 from ledger.rules.lrb6_zal.postgame import fame
 from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import tables
+from tests.rules.seam import checked, dice_for
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -147,7 +148,7 @@ def test_the_underdog_names_its_bonus_mvps(human_mvps: int, orc_mvps: int, probl
         side("humans", 0, [played(p, mvps=1) for p in humans[:human_mvps]]),
         side("orcs", 0, [played(p, mvps=1) for p in orcs[:orc_mvps]]),
     )
-    found = zal.ruleset.check_match(draft, zal.fold(), zal.league_id)
+    found = checked(zal.ruleset, zal.fold(), zal.league_id, draft)
     assert len(found) == problems
 
 
@@ -186,7 +187,7 @@ def test_the_gate_is_one_d6_per_fan_factor_per_coach() -> None:
     zal.team("humans", "human", HUMANS, fans=5)
     zal.team("orcs", "orc", ORCS, fans=0)
     draft = zal.draft_match(side("humans", fans=5), side("orcs", fans=0))
-    needs = zal.ruleset.match_dice(draft, zal.fold(), zal.league_id)
+    needs = dice_for(zal.ruleset, zal.fold(), zal.league_id, draft)
     gate = {(n.subject, n.dice) for n in needs if n.purpose == "gate"}
     assert gate == {("humans", "5D6")}  # no Fan Factor, no gate dice
 
@@ -259,7 +260,7 @@ def test_winnings_are_the_roll_plus_the_table_plus_one_for_the_win(
     zal.team("humans", "human", HUMANS, fans=5)  # TR 72
     zal.team("orcs", "orc", ORCS, fans=4)  # TR 83
     orc_rolls: dict[str, int | tuple[int, ...] | None] = {"D6": 3, "2D6": (3, 3), "none": None}
-    orc_roll = orc_rolls[zal.ruleset.opts.winnings_roll]
+    orc_roll = orc_rolls[zal.ruleset.options.winnings_roll]
     zal.match(
         side("humans", 2, fans=5, gate=[6] * 5, winnings=human_roll),
         side("orcs", 1, fans=4, gate=[6] * 4, winnings=orc_roll),

@@ -21,7 +21,6 @@ from ledger.errors import (
     NotAllowed,
     PositionLimitReached,
 )
-from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.rules.problems import (
     Problem,
@@ -44,6 +43,7 @@ from ledger.rules.problems import (
     while_drafting,
 )
 from ledger.rules.protocol import Feature
+from ledger.rules.rows import HireRows, TeamRows
 
 BB2025, GOLD4, LRB6 = find_ruleset("bb2025"), find_ruleset("gold4"), find_ruleset("lrb6")
 REAVERS = TeamRow(
@@ -84,10 +84,9 @@ def advanced(skill: str) -> ev.PlayerAdvanced:
     return draft(ev.PlayerAdvanced, {**fields, "characteristic": None, "category": None})
 
 
-BLITZER = BB2025.position("human", "blitzer")
-LINEMAN = BB2025.position("human", "lineman")
+BLITZER = BB2025.catalogue.position("human", "blitzer")
+LINEMAN = BB2025.catalogue.position("human", "lineman")
 ITEMS = BB2025.sideline_items(PLAYED)
-EMPTY = MemoryStore()
 
 Rule = Callable[[], list[Problem]]
 CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
@@ -99,12 +98,16 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ("BB2025 leagues re-draft", lambda: has_feature(BB2025, Feature.REDRAFT, "re-drafts"), []),
     (
         "a sixteenth player fits",
-        lambda: roster_room(REAVERS, players(*["lineman"] * 15), BB2025.team_list("human")),
+        lambda: roster_room(
+            REAVERS, players(*["lineman"] * 15), BB2025.catalogue.team_list("human")
+        ),
         [],
     ),
     (
         "a seventeenth does not",
-        lambda: roster_room(REAVERS, players(*["lineman"] * 16), BB2025.team_list("human")),
+        lambda: roster_room(
+            REAVERS, players(*["lineman"] * 16), BB2025.catalogue.team_list("human")
+        ),
         [("roster-full", "Reavers already have 16 players on the roster (at most 16)")],
     ),
     (
@@ -140,7 +143,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     (
         "LRB6 stars are induced, never hired (pp.70-71)",
         lambda: edition_hire(
-            LRB6, REAVERS, [], hired("mighty_zug", star="mighty_zug"), view=EMPTY, league_id="l"
+            LRB6, hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ()))
         ),
         [
             (
@@ -151,7 +154,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "a BB2025 lineman is the edition's to allow",
-        lambda: edition_hire(BB2025, REAVERS, [], hired("lineman"), view=EMPTY, league_id="l"),
+        lambda: edition_hire(BB2025, hired("lineman"), HireRows(TeamRows(REAVERS, ()))),
         [],
     ),
     (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_the_option_tables_are_the_generated_ones() -> None:
 
 
 @pytest.mark.parametrize("cls", RULESETS, ids=[cls.id for cls in RULESETS])
-def test_the_page_names_every_ruleset_alias_and_option(cls: type[BaseRuleset]) -> None:
+def test_the_page_names_every_ruleset_alias_and_option(cls: type[BaseRuleset[Any]]) -> None:
     index = PAGE[PAGE.index("## The editions") : PAGE.index("## Options")]
     row = next(line for line in index.splitlines() if line.startswith(f"| `{cls.id}` |"))
     assert all(f"`{alias}`" in row for alias in cls.aliases)

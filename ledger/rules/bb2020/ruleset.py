@@ -57,7 +57,7 @@ class BB2020(BB2025):
     def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
         """'Passing Interference': "A Deflection earns the player 1 SPP" (2025 pays none)."""
         amount, note = super().spp_for(performance, casualties)
-        earned = performance.deflections * self.spp_table.get("deflection", 0)
+        earned = performance.deflections * self.spp_table().get("deflection", 0)
         if not earned:
             return amount, note
         part = f"{performance.deflections} deflection ({earned})"

@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.events import MatchRecorded, PostGameClosed
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow, roster_of
+from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import DiceRoll, TeamSheet
 from ledger.rules.base import by_score, opponent
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
 from ledger.rules.protocol import DiceNeed
+from ledger.rules.rows import MatchRows
 
 COUNTED = ("league", "playoff")
 
@@ -51,16 +52,14 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
 # --- which dice the sequence needs ---------------------------------------------------------
 
 
-def match_dice(t: Tables, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+def match_dice(t: Tables, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
     for sheet in (match.home, match.away):
-        needs += team_dice(t, match, sheet, view, league_id)
+        needs += team_dice(t, match, sheet, rows)
     return needs
 
 
-def team_dice(
-    t: Tables, match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
-) -> list[DiceNeed]:
+def team_dice(t: Tables, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> list[DiceNeed]:
     team = sheet.team
     needs: list[DiceNeed] = []
     if match.kind in COUNTED:
@@ -90,7 +89,7 @@ def team_dice(
                 why="Conceding: Dedicated Fans -D3",
             )
         )
-        needs += walkout_dice(t, team, view, league_id)
+        needs += walkout_dice(t, rows.players(team))
     if match.kind in (*COUNTED, "unplayed") and result(match, sheet) != "draw":
         needs.append(
             DiceNeed(purpose="dedicated_fans", dice="D6", subject=team, why="Update Dedicated Fans")
@@ -98,10 +97,10 @@ def team_dice(
     return needs
 
 
-def walkout_dice(t: Tables, team: str, view: LeagueView, league_id: str) -> list[DiceNeed]:
+def walkout_dice(t: Tables, players: Sequence[PlayerRow]) -> list[DiceNeed]:
     veterans = [
         p
-        for p in view.select(PlayerRow, league_id=league_id, team_id=team)
+        for p in players
         if p.status == "active" and len(p.advancements) >= t.concession.walkout_advancements
     ]
     return [
@@ -118,17 +117,15 @@ def walkout_dice(t: Tables, team: str, view: LeagueView, league_id: str) -> list
 # --- what the sequence does ------------------------------------------------------------------
 
 
-def match_outcomes(
-    t: Tables, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-) -> Effects:
+def match_outcomes(t: Tables, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
     if match.kind == "exhibition":
         return []
     effects: Effects = []
     if match.kind != "friendly":
-        effects += recoveries(match, view, league_id)
+        effects += recoveries(match, rows)
     if match.kind not in (*COUNTED, "unplayed"):
         return effects
-    teams = {s.team: view.get(TeamRow, league_id, s.team) for s in (match.home, match.away)}
+    teams = {s.team: rows.team(s.team) for s in (match.home, match.away)}
     factors = (
         {
             team: row.fans
@@ -144,16 +141,16 @@ def match_outcomes(
         assert team_row is not None  # commands only record matches of registered teams
         effects += winnings(t, match, sheet, sum(factors.values()), dice)
         effects += fans(t, match, sheet, team_row, dice)
-        effects += concession_walkouts(t, match, sheet, view, league_id, dice)
+        effects += concession_walkouts(t, match, sheet, rows, dice)
     return effects
 
 
-def recoveries(match: MatchRecorded, view: LeagueView, league_id: str) -> Effects:
+def recoveries(match: MatchRecorded, rows: MatchRows) -> Effects:
     """Players who missed this game are back for the next ('Prepare for Next Fixture')."""
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
         for sheet in (match.home, match.away)
-        for p in roster_of(view, league_id, sheet.team)
+        for p in on_roster(rows.players(sheet.team))
         if p.miss_next_game
     ]
 
@@ -215,14 +212,13 @@ def concession_walkouts(
     t: Tables,
     match: MatchRecorded,
     sheet: TeamSheet,
-    view: LeagueView,
-    league_id: str,
+    rows: MatchRows,
     dice: DiceBox,
 ) -> Effects:
     if not conceded(match, sheet.team):
         return []
     effects: Effects = []
-    for need in walkout_dice(t, sheet.team, view, league_id):
+    for need in walkout_dice(t, rows.players(sheet.team)):
         roll = dice.roll(sheet.dice, "walkout", "D6", need.subject)[0]
         if roll in t.concession.walkout_leaves_on and need.subject:
             effects.append(Leaves(player=need.subject, note=f"quit after the concession ({roll})"))

@@ -20,11 +20,12 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, cast
 
 from ledger.domain.events import TeamRedrafted
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Forgets, Gold, Heals, Leaves, Sideline
 from ledger.rules.protocol import DiceNeed
+from ledger.rules.rows import RedraftRows
 from ledger.rules.schema import Position
 
 Reduction = Literal["-ma", "-st", "-ag", "-pa", "-av"]
@@ -83,18 +84,10 @@ def dice_needed(players: Sequence[PlayerRow], positions: Mapping[str, Position])
     return needs
 
 
-def budget(
-    t: Tables, team: TeamRow, view: LeagueView, league_id: str, season: int, capped: bool
-) -> tuple[int, str]:
-    """The Re-draft Budget from the season before ``season``."""
-    played = [
-        m
-        for side in ("home", "away")
-        for m in view.select(
-            MatchRow, league_id=league_id, season=season - 1, **{side: team.team_id}
-        )
-        if m.kind == "league" and m.status == "played"
-    ]
+def budget(t: Tables, rows: RedraftRows, season: int, capped: bool) -> tuple[int, str]:
+    """The Re-draft Budget from the season before ``season`` (``rows.last_season``)."""
+    team = rows.team
+    played = [m for m in rows.last_season if m.kind == "league" and m.status == "played"]
     wins = sum(1 for m in played if m.winner == team.team_id)
     draws = sum(1 for m in played if m.winner is None)
     r = t.redraft

@@ -30,7 +30,7 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import ON_ROSTER, LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
 from ledger.errors import InvalidInput
 from ledger.rules.base import BaseRuleset, checked_effects, eligible
@@ -47,6 +47,7 @@ from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.rows import MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import Position, TeamList
 
 
@@ -68,7 +69,7 @@ class BB2025Options(BaseModel):
     (generic, Elnos Lawkeeper, Redkur Forgebeard); their rules are played at the table."""
 
 
-class BB2025(BaseRuleset):
+class BB2025(BaseRuleset[BB2025Options]):
     id = "bb2025"
     name = "Blood Bowl 2025, Third Season"
     hireling_spp_source = (
@@ -82,7 +83,6 @@ class BB2025(BaseRuleset):
     files: seed 001 and seed 003)."""
     aliases = ("bb25", "blood-bowl-2025", "2025")
     data_dir = Path(__file__).parent / "data"
-    Options = BB2025Options
     value_labels = {"tv": "TV", "ctv": "CTV"}
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
@@ -100,18 +100,12 @@ class BB2025(BaseRuleset):
     )
     """Option sets the contract suite (tests/rules/test_contract.py) runs a league under."""
 
-    @property
-    def opts(self) -> BB2025Options:
-        assert isinstance(self.options, BB2025Options)
-        return self.options
-
     @classmethod
     def tables(cls) -> Tables:
         """The edition's league tables; a variant (bb2020) reads its own file."""
         return tables()
 
-    @property
-    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+    def spp_table(self) -> Mapping[str, int]:
         return self.tables().spp
 
     # --- team building -------------------------------------------------------------------
@@ -123,7 +117,7 @@ class BB2025(BaseRuleset):
         return self.tables().dedicated_fans.start
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        return sideline_of(self.tables, self.team_list(team.roster))
+        return sideline_of(self.tables, self.catalogue.team_list(team.roster))
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
@@ -153,9 +147,9 @@ class BB2025(BaseRuleset):
         return contracts.draft_order(drawn, last_table)
 
     def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
-        stars = self.stars()
+        stars = self.catalogue.stars()
         return contracts.may_sign(
-            stars[star_id], self.team_list(team.roster), stars.values(), signed
+            stars[star_id], self.catalogue.team_list(team.roster), stars.values(), signed
         )
 
     # --- values -----------------------------------------------------------------------------
@@ -242,16 +236,18 @@ class BB2025(BaseRuleset):
             effects += band(t.lasting_injury_table, lasting.values[0]).effects
         return found.outcome, effects
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
         problems = []
         if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
             problems.append(
                 f"{self.book} has no forfeits: a team concedes, with or without penalty"
             )
-        if self.opts.referees and (wrong := exhibitions.referee_problem(match.referee)):
+        if self.options.referees and (wrong := exhibitions.referee_problem(match.referee)):
             problems.append(wrong)
         if match.kind == "exhibition":
-            return problems + exhibitions.all_star_problems(match, self.stars(), self.book)
+            return problems + exhibitions.all_star_problems(
+                match, self.catalogue.stars(), self.book
+            )
         if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
@@ -263,7 +259,7 @@ class BB2025(BaseRuleset):
                     f" {allowed} ('Most Valuable Player', 'Conceding')"
                 )
             stars = {h.id for h in sheet.hirelings if h.kind == "star"}
-            stars |= contracted(match, view, league_id)
+            stars |= contracted(match, rows)
             if any(p.mvps for p in sheet.players if p.player in stars):
                 problems.append("star players cannot be given the MVP award")
         return problems
@@ -280,16 +276,14 @@ class BB2025(BaseRuleset):
         agreed = match.kind == "unplayed"
         return 2 if match.concession.kind == "conceded" or agreed else 1
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.match_dice(self.tables(), match, view, league_id)
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
+        return postgame.match_dice(self.tables(), match, rows)
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
-        effects = postgame.match_outcomes(self.tables(), match, view, league_id, dice)
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
+        effects = postgame.match_outcomes(self.tables(), match, rows, dice)
         if match.kind in ("friendly", "exhibition"):
             return effects  # 'Friendlies': no SPP, casualties count as Badly Hurt
-        stars = contracted(match, view, league_id)
+        stars = contracted(match, rows)
         for sheet in match.sheets():
             if not postgame.conceded(match, sheet.team):
                 effects += [
@@ -328,14 +322,14 @@ class BB2025(BaseRuleset):
         return advancement.problems(self.tables(), player, self.position_of(player), event)
 
     def position_of(self, player: PlayerRow) -> Position:
-        return self.position(player.roster, player.position)
+        return self.catalogue.position(player.roster, player.position)
 
     # --- before a game ('Pre-game Sequence') -------------------------------------------
 
     def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
         """CTV with the Journeymen the team must take ('Take on Journeymen')."""
         needed = pregame.journeymen_needed(players)
-        lineman = self.journeyman_position(self.team_list(team.roster))
+        lineman = self.journeyman_position(self.catalogue.team_list(team.roster))
         extra = needed * lineman.cost if lineman is not None else 0
         return self.team_values(team, players)["ctv"] + extra
 
@@ -344,7 +338,7 @@ class BB2025(BaseRuleset):
         return pregame.journeyman_position(team_list)
 
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        team_list = self.team_list(team.roster)
+        team_list = self.catalogue.team_list(team.roster)
         return {
             item.id: SidelineItem(
                 id=item.id,
@@ -379,21 +373,15 @@ class BB2025(BaseRuleset):
     def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]:
         return redraft.dice_needed(players, self.positions_of(players))
 
-    def redraft_budget(
-        self, team: TeamRow, view: LeagueView, league_id: str, season: int
-    ) -> tuple[int, str]:
-        return redraft.budget(self.tables(), team, view, league_id, season, self.opts.redraft_cap)
+    def redraft_budget(self, rows: RedraftRows, season: int) -> tuple[int, str]:
+        return redraft.budget(self.tables(), rows, season, self.options.redraft_cap)
 
     def rehire_price(self, player: PlayerRow, season: int) -> int:
         return redraft.rehire_price(self.tables(), player, season)
 
-    def redraft_outcomes(
-        self, event: TeamRedrafted, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
-        team = view.get(TeamRow, league_id, event.team)
-        assert team is not None  # commands re-draft registered teams only
-        players = view.select(PlayerRow, league_id=league_id, team_id=event.team)
-        funds = self.redraft_budget(team, view, league_id, event.season)
+    def redraft_outcomes(self, event: TeamRedrafted, rows: RedraftRows, dice: DiceBox) -> Effects:
+        team, players = rows.team, rows.side.players
+        funds = self.redraft_budget(rows, event.season)
         return redraft.outcomes(
             self.tables(),
             event,
@@ -419,19 +407,16 @@ class BB2025(BaseRuleset):
             f"division {name} has fewer than four teams ('Divisions')" for name in small
         ]
 
-    def season_outcomes(self, event: SeasonClosed, view: LeagueView, league_id: str) -> Effects:
-        league = view.get(LeagueRow, league_id)
-        scheme = self.points_scheme(league.points if league else None)
-        rows = season.whole_league(view, league_id, event.season)
-        matches = view.select(MatchRow, league_id=league_id, season=event.season)
+    def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
+        scheme = self.points_scheme(rows.points)
         results = [
             (m.home, m.away, m.home_score, m.away_score)
-            for m in matches
+            for m in rows.matches
             if m.status == "played" and m.kind == "league"
         ]
-        table = self.rank(rows, results, scheme)
+        table = self.rank(season.whole_league(rows.standings), results, scheme)
         return season.outcomes(
-            self.tables(), event, view, league_id, table, self.opts.star_player_contracts
+            self.tables(), event, rows, table, self.options.star_player_contracts
         )
 
     # --- the league table -----------------------------------------------------------------------
@@ -439,22 +424,22 @@ class BB2025(BaseRuleset):
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
         if recorded:
             return PointsScheme.model_validate(recorded)
-        if self.opts.bonus_points == "none":
+        if self.options.bonus_points == "none":
             return PointsScheme()
         return PointsScheme(
             bonus=("three_touchdowns", "clean_sheet", "three_casualties"),
-            bonus_mode=self.opts.bonus_points,
+            bonus_mode=self.options.bonus_points,
         )
 
 
-def contracted(match: MatchRecorded, view: LeagueView, league_id: str) -> set[str]:
+def contracted(match: MatchRecorded, rows: MatchRows) -> set[str]:
     """Players of the match who are stars under contract (Spike! 2021)."""
     named = {p.player for sheet in match.sheets() for p in sheet.players}
     named |= {c.victim for c in match.casualties}
     return {
         player_id
         for player_id in named
-        if (p := view.get(PlayerRow, league_id, player_id)) is not None and p.kind == "star"
+        if (p := rows.player(player_id)) is not None and p.kind == "star"
     }
 
 

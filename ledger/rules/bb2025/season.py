@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.events import SeasonClosed
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import MatchRow, StandingRow
 from ledger.domain.values import Fixture
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.effects import Effects, Gold, Leaves, Trophy
 from ledger.rules.playoffs import loser
 from ledger.rules.protocol import Ranked
+from ledger.rules.rows import SeasonRows
 
 ORDINALS = ("1st", "2nd", "3rd")
 
@@ -53,13 +54,11 @@ def as_fixture(match: MatchRow) -> Fixture:
 def outcomes(
     t: Tables,
     event: SeasonClosed,
-    view: LeagueView,
-    league_id: str,
+    rows: SeasonRows,
     table: Sequence[Ranked],
     contracts: bool,
 ) -> Effects:
-    matches = view.select(MatchRow, league_id=league_id, season=event.season)
-    places = podium(matches, table)
+    places = podium(rows.matches, table)
     effects: Effects = [
         Gold(
             team=team,
@@ -70,19 +69,18 @@ def outcomes(
         for i, (team, prize) in enumerate(zip(places, t.prizes, strict=False))
     ]
     if places:
-        for holder in view.select(TeamRow, league_id=league_id, trophy=True):
+        for holder in rows.trophy_holders:
             if holder.team_id != places[0]:
                 effects.append(Trophy(team=holder.team_id, held=False))
         effects.append(Trophy(team=places[0], held=True))
     if contracts:
         effects += [
             Leaves(player=p.player_id, note="contract expired")
-            for p in view.select(PlayerRow, league_id=league_id, kind="star")
+            for p in rows.league_stars
             if p.status == "active"
         ]
     return effects
 
 
-def whole_league(view: LeagueView, league_id: str, season: int) -> list[StandingRow]:
-    rows = view.select(StandingRow, league_id=league_id, season=season)
-    return [row.model_copy(update={"division": ""}) for row in rows]
+def whole_league(standings: Sequence[StandingRow]) -> list[StandingRow]:
+    return [row.model_copy(update={"division": ""}) for row in standings]

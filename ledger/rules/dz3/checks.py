@@ -183,7 +183,7 @@ def star_hireling_problems(
 
 
 def league_holders(g: Game) -> dict[str, str]:
-    return stars.holders(g.view.select(PlayerRow, league_id=g.league_id))
+    return stars.holders(g.rows.league_stars)
 
 
 def roster_star_problems(g: Game, sheet: TeamSheet) -> list[str]:

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
 from ledger.rules.base import opponent
 from ledger.rules.dz3.options import Options
 from ledger.rules.dz3.tables import Tables
+from ledger.rules.rows import MatchRows
 
 COUNTED = ("league", "playoff")
 PLAYED = ("league", "playoff", "friendly")
@@ -30,11 +31,10 @@ class Game:
     t: Tables
     opts: Options
     match: MatchRecorded
-    view: LeagueView
-    league_id: str
+    rows: MatchRows
 
     def team(self, team_id: str) -> TeamRow | None:
-        return self.view.get(TeamRow, self.league_id, team_id)
+        return self.rows.team(team_id)
 
     def rating(self, team_id: str) -> int:
         row = self.team(team_id)
@@ -45,10 +45,10 @@ class Game:
         return row.fans if row is not None else 0
 
     def players(self, team_id: str) -> list[PlayerRow]:
-        return list(self.view.select(PlayerRow, league_id=self.league_id, team_id=team_id))
+        return list(self.rows.players(team_id))
 
     def player(self, player_id: str) -> PlayerRow | None:
-        return self.view.get(PlayerRow, self.league_id, player_id)
+        return self.rows.player(player_id)
 
     def plays_for(self, sheet: TeamSheet, player_id: str) -> bool:
         """On this side's sheet, or on its roster (a report may name a player only in a
@@ -61,8 +61,7 @@ class Game:
         return row is not None and row.team_id == sheet.team
 
     def stage(self) -> str:
-        row = self.view.get(MatchRow, self.league_id, self.match.match)
-        return row.stage if row is not None else "regular"
+        return self.rows.stage()
 
     def sides(self) -> tuple[TeamSheet, TeamSheet]:
         return self.match.home, self.match.away

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow, on_roster
+from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
@@ -32,10 +32,11 @@ from ledger.rules.dz3.tables import skills as skill_list
 from ledger.rules.dz3.tables import stars as star_list
 from ledger.rules.effects import Effects
 from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, StarPlayer
 
 
-class DZ3(BaseRuleset):
+class DZ3(BaseRuleset[DZ3Options]):
     id = "dz3"
     name = "3rd edition Death Zone (OBERWALD)"
     hireling_spp_source = "OBERWALD 'Freebooters'"
@@ -43,10 +44,13 @@ class DZ3(BaseRuleset):
     """The books, as ``ledger rulesets`` names them (seed 004 in the docstrings)."""
     aliases = ("bb3", "3rd", "deathzone", "death-zone", "oberwald")
     data_dir = Path(__file__).parent.parent / "classic3" / "data"
-    Options = DZ3Options
     value_labels = {"tr": "TR"}
     rating_key = "tr"
     casualty_dice = injuries.CASUALTY_DICE
+    reads_league_stars = True
+    reads_former_players = True
+    """The card of every player who missed the game is rubbed out, a departed one too."""
+    """Alt (c) of duplicates: 'first to hire Morg will get him', across the league."""
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"handicap": "ratio", "fan_factor_damping": True},
@@ -57,31 +61,25 @@ class DZ3(BaseRuleset):
         {"forfeits": "c"},
     )
 
-    @property
-    def opts(self) -> DZ3Options:
-        assert isinstance(self.options, DZ3Options)  # set from Options by BaseRuleset.__init__
-        return self.options
-
-    @property
-    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+    def spp_table(self) -> Mapping[str, int]:
         return tables().spp
 
-    def game(self, match: MatchRecorded, view: LeagueView, league_id: str) -> Game:
-        return Game(tables(), self.opts, match, view, league_id)
+    def game(self, match: MatchRecorded, rows: MatchRows) -> Game:
+        return Game(tables(), self.options, match, rows)
 
     # --- building a team -------------------------------------------------------------------
 
     def starting_treasury(self) -> int:
         return tables().starting_treasury
 
-    def stars(self) -> Mapping[str, StarPlayer]:
+    def load_stars(self) -> Mapping[str, StarPlayer]:
         return star_list()
 
-    def skills(self) -> Sequence[Skill]:
+    def load_skills(self) -> Sequence[Skill]:
         return skill_list().skills
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        t, team_list = tables(), self.team_list(team.roster)
+        t, team_list = tables(), self.catalogue.team_list(team.roster)
         items = rerolls_and_fan_factor(
             reroll_price=team_list.reroll_cost,
             reroll_max=t.max_rerolls,
@@ -96,57 +94,44 @@ class DZ3(BaseRuleset):
                 )
         return items
 
-    def hire_price(
-        self,
-        team: TeamRow,
-        event: PlayerHired,
-        players: Sequence[PlayerRow],
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> int:
+    def hire_price(self, event: PlayerHired, rows: HireRows) -> int:
         """The full list price, also for a freebooter signed after the match: 'The original
         "freeboot fee" is lost but any SPPs are kept' (seed 004 'Freebooters')."""
-        return super().hire_price(team, event, players, view=view, league_id=league_id)
+        return super().hire_price(event, rows)
 
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
         """The star player variants; under Alt (b) of positions, stars fill positions. Alt
         (c) of duplicates looks at the whole league: a star on another team's roster is
         taken ("first to hire Morg will get him")."""
-        team_list = self.team_list(team.roster)
+        team, players = rows.team, rows.players
+        team_list = self.catalogue.team_list(team.roster)
         if event.kind == "star" and event.star:
             star = star_list().get(event.star)
             if star is None:
                 return [f"{self.name} has no star player '{event.star}'"]
-            holders = stars.holders(view.select(PlayerRow, league_id=league_id))
+            holders = stars.holders(rows.league_stars)
             return self.star_hire_problems(team, players, star) + stars.league_problems(
-                self.opts, star, team.team_id, holders
+                self.options, star, team.team_id, holders
             )
         if event.from_list is None:
             held = stars.roster_stars(players)
             taken = same_position(players, team.roster, event.position)
             taken += stars.stars_as(star_list(), held, team_list, event.position)
-            return stars.position_problems(self.opts, team_list, event.position, taken, event.name)
+            return stars.position_problems(
+                self.options, team_list, event.position, taken, event.name
+            )
         return []
 
     def star_hire_problems(
         self, team: TeamRow, players: Sequence[PlayerRow], star: DZStar
     ) -> list[str]:
-        team_list, held = self.team_list(team.roster), stars.roster_stars(players)
-        found = stars.star_problems(tables(), self.opts, star, team_list, held)
+        team_list, held = self.catalogue.team_list(team.roster), stars.roster_stars(players)
+        found = stars.star_problems(tables(), self.options, star, team_list, held)
         position = star.counts_as.get(team_list.id)
         if position is not None:
             taken = same_position(players, team.roster, position)
             taken += stars.stars_as(star_list(), held, team_list, position)
-            found += stars.position_problems(self.opts, team_list, position, taken, star.name)
+            found += stars.position_problems(self.options, team_list, position, taken, star.name)
         return found
 
     # --- values ----------------------------------------------------------------------------
@@ -158,8 +143,10 @@ class DZ3(BaseRuleset):
 
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
         t = tables()
-        value = rating.team_value(t, team, players, self.team_list(team.roster).reroll_cost)
-        if self.opts.team_rating == "upgrades":
+        value = rating.team_value(
+            t, team, players, self.catalogue.team_list(team.roster).reroll_cost
+        )
+        if self.options.team_rating == "upgrades":
             return {"tr": rating.upgrades_rating(t, value, players)}
         return {"tr": rating.spp_rating(t, value, players)}
 
@@ -178,17 +165,15 @@ class DZ3(BaseRuleset):
     ) -> tuple[str, tuple[Effect, ...]]:
         return injuries.from_report(tables(), outcome, effects, dice)
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
-        return checks.match_problems(self.game(match, view, league_id), dict(self.team_lists()))
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+        return checks.match_problems(self.game(match, rows), dict(self.catalogue.team_lists()))
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.match_dice(self.game(match, view, league_id))
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
+        return postgame.match_dice(self.game(match, rows))
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
         causes = frozenset(tables().casualty_spp_causes)
-        return postgame.match_outcomes(self.game(match, view, league_id), dice, causes)
+        return postgame.match_outcomes(self.game(match, rows), dice, causes)
 
     # --- advancement -----------------------------------------------------------------------
 
@@ -198,7 +183,7 @@ class DZ3(BaseRuleset):
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
-        position = self.team_list(player.roster).position(player.position)
+        position = self.catalogue.team_list(player.roster).position(player.position)
         if position is None:
             return [f"{player.name} ({player.position}) makes no star player rolls"]
         return advancement.problems(tables(), player, position, event)

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow
 from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
+from ledger.rules.rows import MatchRows
 
 FEE_KIND = "appearance fee"
 ROCK = "other"
@@ -47,19 +48,19 @@ def star_fee(cost: int, level: FeeLevel) -> int:
     return fees.fee(fees.star_player_spp(cost), level)
 
 
-def paid_for(view: LeagueView, league_id: str, team_id: str, match_id: str) -> dict[str, int]:
+def paid_for(rows: MatchRows, team_id: str, match_id: str) -> dict[str, int]:
     """What the team paid for this match, by player or hireling id (recorded on the team)."""
-    team = view.get(TeamRow, league_id, team_id)
+    team = rows.team(team_id)
     return dict(team.fees_paid.get(match_id, {})) if team is not None else {}
 
 
-def problems(match: MatchRecorded, view: LeagueView, league_id: str, level: FeeLevel) -> list[str]:
+def problems(match: MatchRecorded, rows: MatchRows, level: FeeLevel) -> list[str]:
     if match.kind == "unplayed":
         return []
     found: list[str] = []
     for sheet in match.sheets():
-        paid = paid_for(view, league_id, sheet.team, match.match)
-        for player in unpaid_players(sheet, view, league_id, level, paid):
+        paid = paid_for(rows, sheet.team, match.match)
+        for player in unpaid_players(sheet, rows, level, paid):
             if took_the_field(player.player_id, sheet, match.casualties):
                 found.append(
                     f"{player.name} ({player.spp_earned} SPP) asks an appearance fee of"
@@ -101,11 +102,13 @@ def unpaid_star_played(
 
 
 def unpaid_players(
-    sheet: TeamSheet, view: LeagueView, league_id: str, level: FeeLevel, paid: dict[str, int]
+    sheet: TeamSheet, rows: MatchRows, level: FeeLevel, paid: dict[str, int]
 ) -> list[PlayerRow]:
-    rows = (view.get(PlayerRow, league_id, p.player) for p in sheet.players)
+    found = (rows.player(p.player) for p in sheet.players)
     return [
-        row for row in rows if row is not None and row.player_id not in paid and fee(row, level) > 0
+        row
+        for row in found
+        if row is not None and row.player_id not in paid and fee(row, level) > 0
     ]
 
 

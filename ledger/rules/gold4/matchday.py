@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import LeagueView, PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
 from ledger.rules.gold4 import postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
+from ledger.rules.rows import MatchRows
 
 NO_SPP = "no_spp"
 
@@ -26,8 +26,7 @@ NO_SPP = "no_spp"
 @dataclass(frozen=True)
 class MatchChecks:
     match: MatchRecorded
-    view: LeagueView
-    league_id: str
+    rows: MatchRows
     handicap: bool
 
     def concession_problems(self) -> list[str]:
@@ -90,17 +89,17 @@ class MatchChecks:
         return deathzone().handicap.bonus_mvps(theirs - ours) if ours < theirs else 0
 
     def rating(self, team: str) -> int:
-        row = self.view.get(TeamRow, self.league_id, team)
+        row = self.rows.team(team)
         return row.values.get("tr", row.rating) if row else 0
 
     # --- who may earn SPP -------------------------------------------------------------------------
 
     def earns_no_spp(self, player_id: str, sheet: TeamSheet) -> bool:
-        row = self.view.get(PlayerRow, self.league_id, player_id)
+        row = self.rows.player(player_id)
         if row is not None:
             return rosters.has_keyword(row, NO_SPP)
         hireling = next((h for h in sheet.hirelings if h.id == player_id), None)
-        team = self.view.get(TeamRow, self.league_id, sheet.team)
+        team = self.rows.team(sheet.team)
         if hireling is None or hireling.position is None or team is None:
             return False
         team_list = rosters.team_lists().get(team.roster)

@@ -18,13 +18,14 @@ winners would also take the losers' whole treasury and roll their fan factor at 
 from __future__ import annotations
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import by_score, opponent
+from ledger.rules.base import by_score, opponent, unaffordable_hirelings
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.protocol import DiceNeed
+from ledger.rules.rows import MatchRows
 
 GATE_KINDS = ("league", "playoff")
 """Matches with a gate, winnings and a fan factor roll (reading: not friendlies)."""
@@ -47,8 +48,8 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     return by_score(sheet.touchdowns, opponent(match, sheet).touchdowns)
 
 
-def team(view: LeagueView, league_id: str, team_id: str) -> TeamRow:
-    row = view.get(TeamRow, league_id, team_id)
+def team(rows: MatchRows, team_id: str) -> TeamRow:
+    row = rows.team(team_id)
     assert row is not None  # commands only record matches of registered teams
     return row
 
@@ -56,23 +57,21 @@ def team(view: LeagueView, league_id: str, team_id: str) -> TeamRow:
 # --- which dice the sequence needs ----------------------------------------------------------
 
 
-def match_dice(match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
+def match_dice(match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
     for sheet in (match.home, match.away):
-        needs += team_dice(match, sheet, view, league_id)
+        needs += team_dice(match, sheet, rows)
     return needs
 
 
-def team_dice(
-    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
-) -> list[DiceNeed]:
-    row, dz = team(view, league_id, sheet.team), deathzone()
+def team_dice(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> list[DiceNeed]:
+    row, dz = team(rows, sheet.team), deathzone()
     needs: list[DiceNeed] = []
     if match.kind in GATE_KINDS and row.fans > 0:
         why = f"the gate: one D6 per point of fan factor ({row.fans})"
         needs.append(DiceNeed(purpose="gate", dice=f"{row.fans}D6", subject=sheet.team, why=why))
     if conceded_by(match) == sheet.team:
-        return needs + walkout_dice(sheet.team, view, league_id)
+        return needs + walkout_dice(sheet.team, rows)
     if match.kind in GATE_KINDS:
         needs.append(
             DiceNeed(purpose="winnings", dice=dz.winnings.die, subject=sheet.team, why="winnings")
@@ -89,7 +88,7 @@ def team_dice(
     return needs
 
 
-def walkout_dice(team_id: str, view: LeagueView, league_id: str) -> list[DiceNeed]:
+def walkout_dice(team_id: str, rows: MatchRows) -> list[DiceNeed]:
     """One D6 per player with 51+ SPP. The purpose names the player and the subject is the
     team, so the roll stays on the team's sheet even when he is not in the report."""
     rule = gold_rules().concession
@@ -100,7 +99,7 @@ def walkout_dice(team_id: str, view: LeagueView, league_id: str) -> list[DiceNee
             subject=team_id,
             why=f"{p.name} has {p.spp_earned} SPP: leaves on 1-3 after the concession",
         )
-        for p in walkout_candidates(team_id, view, league_id)
+        for p in walkout_candidates(team_id, rows)
     ]
 
 
@@ -108,9 +107,9 @@ def walkout_purpose(player: PlayerRow) -> str:
     return f"walkout_{player.player_id}"
 
 
-def walkout_candidates(team_id: str, view: LeagueView, league_id: str) -> list[PlayerRow]:
+def walkout_candidates(team_id: str, rows: MatchRows) -> list[PlayerRow]:
     least = gold_rules().concession.walkout_min_spp
-    players = view.select(PlayerRow, league_id=league_id, team_id=team_id)
+    players = rows.players(team_id)
     found = [p for p in players if p.status in ON_ROSTER and p.spp_earned >= least]
     return sorted(found, key=lambda p: p.player_id)
 
@@ -118,20 +117,18 @@ def walkout_candidates(team_id: str, view: LeagueView, league_id: str) -> list[P
 # --- what the sequence does ------------------------------------------------------------------
 
 
-def match_outcomes(
-    match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-) -> Effects:
+def match_outcomes(match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
     if match.kind == "exhibition":
         return []
     effects = freebooters(match)
-    effects += recoveries(match, view, league_id) if match.kind != "unplayed" else []
-    gate = gate_thousands(match, view, league_id, dice)
+    effects += recoveries(match, rows) if match.kind != "unplayed" else []
+    gate = gate_thousands(match, rows, dice)
     for sheet in (match.home, match.away):
-        row = team(view, league_id, sheet.team)
+        row = team(rows, sheet.team)
         effects += winnings(match, sheet, row, gate, dice)
-        effects += concession_gold(match, sheet, view, league_id)
+        effects += concession_gold(match, sheet, rows)
         effects += fan_factor(match, sheet, row, dice)
-        effects += walkouts(match, sheet, view, league_id, dice)
+        effects += walkouts(match, sheet, rows, dice)
     return effects
 
 
@@ -150,36 +147,37 @@ def freeboot_fees(match: MatchRecorded, team_id: str) -> int:
     return sum(h.price for s in match.sheets() if s.team == team_id for h in s.hirelings)
 
 
-def freebooter_problems(match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+def freebooter_problems(match: MatchRecorded, rows: MatchRows) -> list[str]:
     """One-game players are paid from the treasury before the match: it must hold enough."""
     found = []
     for sheet in match.sheets():
-        cost, held = freeboot_fees(match, sheet.team), team(view, league_id, sheet.team).treasury
-        if cost > max(0, held):
+        held = team(rows, sheet.team).treasury
+        cost = unaffordable_hirelings(sheet, held)
+        if cost is not None:
             found.append(
                 f"the freebooters of {sheet.team} cost {cost:,} but its treasury holds {held:,}"
             )
     return found
 
 
-def recoveries(match: MatchRecorded, view: LeagueView, league_id: str) -> Effects:
+def recoveries(match: MatchRecorded, rows: MatchRows) -> Effects:
     """Death Zone 'Miss Next Game': rubbed out at the end of the next match."""
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
         for sheet in (match.home, match.away)
-        for p in view.select(PlayerRow, league_id=league_id, team_id=sheet.team)
+        for p in rows.players(sheet.team)
         if p.miss_next_game
     ]
 
 
-def gate_thousands(match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox) -> int:
+def gate_thousands(match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> int:
     if match.kind not in GATE_KINDS:
         return 0
-    dz, scheduled = deathzone(), view.get(MatchRow, league_id, match.match)
+    dz, scheduled = deathzone(), rows.fixture
     bonus = dz.gate.stage_bonus_per_die.get(scheduled.stage, 0) if scheduled else 0
     total = 0
     for sheet in (match.home, match.away):
-        fans = team(view, league_id, sheet.team).fans
+        fans = team(rows, sheet.team).fans
         if fans > 0:
             rolled = dice.roll(sheet.dice, "gate", f"{fans}D6", sheet.team)
             total += sum(rolled) + bonus * len(rolled)
@@ -201,14 +199,12 @@ def winnings(
     return [Gold(team=sheet.team, amount=amount, kind="winnings", note=note)]
 
 
-def concession_gold(
-    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
-) -> Effects:
+def concession_gold(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> Effects:
     """'The winner gains all of the losers money': the conceding team's whole treasury."""
     loser = conceded_by(match)
     if loser is None or loser == sheet.team:
         return []
-    money = team(view, league_id, loser).treasury - freeboot_fees(match, loser)
+    money = team(rows, loser).treasury - freeboot_fees(match, loser)
     if money <= 0:
         return []
     note = f"{loser} conceded {match.match}: all of the loser's money"
@@ -238,14 +234,12 @@ def fan_factor(match: MatchRecorded, sheet: TeamSheet, row: TeamRow, dice: DiceB
     return []
 
 
-def walkouts(
-    match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str, dice: DiceBox
-) -> Effects:
+def walkouts(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows, dice: DiceBox) -> Effects:
     if conceded_by(match) != sheet.team:
         return []
     rule = gold_rules().concession
     effects: Effects = []
-    for player in walkout_candidates(sheet.team, view, league_id):
+    for player in walkout_candidates(sheet.team, rows):
         roll = dice.roll(sheet.dice, walkout_purpose(player), rule.walkout_die, sheet.team)[0]
         if roll in rule.walkout_leaves_on:
             note = f"{player.spp_earned} SPP, rolled {roll} after the concession: leaves"

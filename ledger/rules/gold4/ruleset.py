@@ -23,9 +23,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamSheet
-from ledger.errors import UnknownTeam
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -34,6 +33,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult, DiceNeed, Feature, SidelineItem
+from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, TeamList
 
 
@@ -53,7 +53,7 @@ class Gold4Options(BaseModel):
     """Death Zone Handicap Table: the team with the lower team rating may award bonus MVPs."""
 
 
-class Gold4(BaseRuleset):
+class Gold4(BaseRuleset[Gold4Options]):
     id = "gold4"
     name = 'Blood Bowl 4th edition "Gold"'
     hireling_spp_source = "3rd edition freebooters, as OBERWALD 'Freebooters' rules them"
@@ -61,7 +61,6 @@ class Gold4(BaseRuleset):
     """The books, as ``ledger rulesets`` names them (seed 002 in the docstrings)."""
     aliases = ("bb4", "4th", "gold", "fourth")
     data_dir = Path(__file__).parent / "data"
-    Options = Gold4Options
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"appearance_fees": "monty_haul"},
@@ -71,36 +70,23 @@ class Gold4(BaseRuleset):
     rating_key = "tr"
     features = frozenset({Feature.APPEARANCE_FEES})
     casualty_dice = injuries.CASUALTY_DICE
+    reads_former_players = True
+    """Death Zone 'Miss Next Game' is rubbed out of every player's card after the next
+    match, a player who has left too."""
 
-    @property
-    def opts(self) -> Gold4Options:
-        assert isinstance(self.options, Gold4Options)
-        return self.options
-
-    @property
-    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
+    def spp_table(self) -> Mapping[str, int]:
         return deathzone().spp
 
     # --- building a team ---------------------------------------------------------------------
 
-    def team_lists(self) -> Mapping[str, TeamList]:
+    def load_team_lists(self) -> Mapping[str, TeamList]:
+        """The 3rd edition lists with gold4's allies and secret weapons (``rosters``)."""
         return rosters.team_lists()
-
-    def team_list(self, roster: str) -> TeamList:
-        found = rosters.team_lists().get(roster)
-        if found is None:
-            known = ", ".join(sorted(rosters.team_lists()))
-            raise UnknownTeam(
-                f"{self.name} has no team list '{roster}' (known: {known})",
-                given=roster,
-                known=rosters.team_lists(),
-            )
-        return found
 
     def starting_treasury(self) -> int:
         return deathzone().starting_treasury
 
-    def skills(self) -> Sequence[Skill]:
+    def load_skills(self) -> Sequence[Skill]:
         """The Skills and Trait Table, each under its access letter (Daemonic: T)."""
         codes = gold_rules().category_codes
         return tuple(
@@ -109,7 +95,7 @@ class Gold4(BaseRuleset):
         )
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        team_list, side = self.team_list(team.roster), deathzone().sideline
+        team_list, side = self.catalogue.team_list(team.roster), deathzone().sideline
         items = {
             **rerolls_and_fan_factor(
                 reroll_price=team_list.reroll_cost,
@@ -144,18 +130,10 @@ class Gold4(BaseRuleset):
         )
         return {"free_reroll": item}
 
-    def hire_price(
-        self,
-        team: TeamRow,
-        event: PlayerHired,
-        players: Sequence[PlayerRow],
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> int:
+    def hire_price(self, event: PlayerHired, rows: HireRows) -> int:
         if event.kind == "star" and event.star:
-            return super().hire_price(team, event, players, view=view, league_id=league_id)
-        return rosters.hire_price(event, team)
+            return super().hire_price(event, rows)
+        return rosters.hire_price(event, rows.team)
 
     def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
         """'The cost of a weapon is added to the cost of the player using it' (SECRET WEAPONS)."""
@@ -172,19 +150,12 @@ class Gold4(BaseRuleset):
         )
         return armed.model_copy(update={"value": self.player_value(armed)})
 
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+        team, players = rows.team, rows.players
         free = team.staff.get("free_reroll", 0) > 0
         return [
             *rosters.ally_problems(team, players, event, free),
-            *rosters.weapon_problems(team, players, event, self.opts.secret_weapons),
+            *rosters.weapon_problems(team, players, event, self.options.secret_weapons),
         ]
 
     def check_buy(
@@ -233,7 +204,7 @@ class Gold4(BaseRuleset):
     def sideline_value(self, team: TeamRow) -> int:
         """Re-rolls at list price, never the League trophy (004 [JJ]) or the free one."""
         items = self.sideline_items(team)
-        rerolls = self.team_list(team.roster).reroll_cost * team.rerolls
+        rerolls = self.catalogue.team_list(team.roster).reroll_cost * team.rerolls
         staff = sum(
             items[item].price * count
             for item, count in team.staff.items()
@@ -257,33 +228,29 @@ class Gold4(BaseRuleset):
     def check_casualty(self, casualty: Casualty) -> list[str]:
         return injuries.problems(casualty)
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
-        checks = MatchChecks(match, view, league_id, self.opts.handicap_mvps)
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+        checks = MatchChecks(match, rows, self.options.handicap_mvps)
         return [
             *checks.concession_problems(),
             *checks.mvp_problems(),
-            *fees.problems(match, view, league_id, self.opts.appearance_fees),
-            *postgame.freebooter_problems(match, view, league_id),
+            *fees.problems(match, rows, self.options.appearance_fees),
+            *postgame.freebooter_problems(match, rows),
         ]
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.match_dice(match, view, league_id)
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
+        return postgame.match_dice(match, rows)
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
-        effects = postgame.match_outcomes(match, view, league_id, dice)
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
+        effects = postgame.match_outcomes(match, rows, dice)
         if match.kind in ("exhibition", "unplayed"):
             return effects
         for sheet in (match.home, match.away):
-            effects += self.gold_spp(match, sheet, view, league_id)
+            effects += self.gold_spp(match, sheet, rows)
         return effects + self.injury_outcomes(match)
 
-    def gold_spp(
-        self, match: MatchRecorded, sheet: TeamSheet, view: LeagueView, league_id: str
-    ) -> Effects:
+    def gold_spp(self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> Effects:
         """Death Zone SPP, except for players that 'may not earn SPPs' (Fanatic, Death Roller)."""
-        checks = MatchChecks(match, view, league_id, self.opts.handicap_mvps)
+        checks = MatchChecks(match, rows, self.options.handicap_mvps)
         barred = {p.player for p in sheet.players if checks.earns_no_spp(p.player, sheet)}
         return [
             e
@@ -292,7 +259,7 @@ class Gold4(BaseRuleset):
         ]
 
     def appearance_fee(self, player: PlayerRow) -> int:
-        return fees.fee(player, self.opts.appearance_fees)
+        return fees.fee(player, self.options.appearance_fees)
 
     def match_points(
         self, match: MatchRecorded, team: str, scheme: PointsScheme

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Hireling, TeamSheet
-from ledger.rules.base import eligible
+from ledger.rules.base import eligible, unaffordable_hirelings
 from ledger.rules.lrb6.tables import Tables
 from ledger.rules.schema import StarPlayer, TeamList
 from ledger.words import possessive
@@ -65,8 +65,8 @@ def hireling_problems(
         problems.append(
             f"{team.name} may field {allowed} journeymen, not {journeymen} (p.28: up to 11)"
         )
-    spent = sum(h.price for h in hired)
-    if spent > max(0, team.treasury):
+    spent = unaffordable_hirelings(sheet, team.treasury)
+    if spent is not None:
         problems.append(
             f"{possessive(team.name)} one-game players cost {spent:,}"
             f" but the treasury holds {team.treasury:,}"

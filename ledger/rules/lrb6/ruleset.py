@@ -22,20 +22,24 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import ON_ROSTER, LeagueView, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import LedgerError
-from ledger.rules.base import BaseRuleset, eligible, rerolls_and_fan_factor
+from ledger.rules.base import BaseRuleset, OptionsT, eligible, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
 from ledger.rules.lrb6.postgame import Side
-from ledger.rules.lrb6.tables import Staff, tables
+from ledger.rules.lrb6.tables import Common, Staff, tables
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Position, StarPlayer, TeamList
 
 
-class LRB6(BaseRuleset):
+class LRB6(BaseRuleset[OptionsT]):
+    """Generic over its options (none of its own) so that the ZAL overlay brings its own:
+    ``LRB6ZAL(LRB6[ZalOptions])``."""
+
     id = "lrb6"
     name = "Living Rulebook 6"
     hireling_spp_source = "LRB6 as ZAL Season 5 rules 3k and 8a state it"
@@ -44,20 +48,28 @@ class LRB6(BaseRuleset):
     data_dir = Path(__file__).parent / "data"
     features = frozenset({Feature.INDUCEMENTS})
     casualty_dice = casualties.DICE
+    reads_former_players = True
+    """Its match rules read every player the team has had, as they always have (they
+    look at the roster's by status)."""
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = ({},)
 
-    @property
-    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
-        return tables().spp
+    @classmethod
+    def tables(cls) -> Common:
+        """The league tables the shared rules below read (SPP, treasury, sideline, Fan
+        Factor price, casualty causes); an overlay (lrb6-zal) gives its own file."""
+        return tables()
+
+    def spp_table(self) -> Mapping[str, int]:
+        return self.tables().spp
 
     # --- building a team ------------------------------------------------------------------
 
     def starting_treasury(self) -> int:
-        return tables().starting_treasury
+        return self.tables().starting_treasury
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         """p.17: re-rolls (double after creation), Fan Factor while drafting, staff."""
-        t, team_list = tables(), self.team_list(team.roster)
+        t, team_list = self.tables(), self.catalogue.team_list(team.roster)
         items = rerolls_and_fan_factor(
             reroll_price=team_list.reroll_cost,
             reroll_max=t.max_rerolls,
@@ -67,15 +79,7 @@ class LRB6(BaseRuleset):
         )
         return items | staff_items(t.sideline, team.roster, team_list)
 
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
         """pp.70-71: Star Players play one game at a time, as inducements."""
         if event.kind == "star":
             return [
@@ -88,8 +92,8 @@ class LRB6(BaseRuleset):
     def starting_profile(self, player: PlayerRow) -> Position | StarPlayer | None:
         try:
             if player.kind == "star":
-                return self.star(player.position)
-            return self.position(player.roster, player.position)
+                return self.catalogue.star(player.position)
+            return self.catalogue.position(player.roster, player.position)
         except LedgerError:
             return None  # a what-if replay of another edition's position
 
@@ -110,12 +114,13 @@ class LRB6(BaseRuleset):
         return {"tv": sum(p.value for p in counted) + self.sideline_gold(team)}
 
     def sideline_gold(self, team: TeamRow) -> int:
-        return self.sideline_value(team) + team.fans * tables().fan_factor.price
+        return self.sideline_value(team) + team.fans * self.tables().fan_factor.price
 
     # --- matches --------------------------------------------------------------------------
 
     def casualty_earns_spp(self, casualty: Casualty) -> bool:
-        return casualty.inflicted_by is not None and casualty.cause in tables().spp_casualty_causes
+        causes = self.tables().spp_casualty_causes
+        return casualty.inflicted_by is not None and casualty.cause in causes
 
     def check_casualty(self, casualty: Casualty) -> list[str]:
         return casualties.problems(tables(), casualty)
@@ -125,32 +130,30 @@ class LRB6(BaseRuleset):
     ) -> tuple[str, tuple[Effect, ...]]:
         return casualties.from_report(tables(), outcome, effects, dice)
 
-    def sides_of(self, match: MatchRecorded, view: LeagueView, league_id: str) -> tuple[Side, ...]:
+    def sides_of(self, match: MatchRecorded, rows: MatchRows) -> tuple[Side, ...]:
         found = []
         for sheet in (match.home, match.away):
-            team = view.get(TeamRow, league_id, sheet.team)
+            team = rows.team(sheet.team)
             if team is None:
                 continue  # commands only record matches of registered teams
-            players = tuple(view.select(PlayerRow, league_id=league_id, team_id=sheet.team))
+            players = rows.players(sheet.team)
             value = self.team_values(team, players)["tv"]
             found.append(Side(sheet=sheet, team=team, players=players, value=value))
         return tuple(found)
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
         t, problems = tables(), checks.concession_problems(match)
-        for side in self.sides_of(match, view, league_id):
-            lists = (self.team_list(side.team.roster), self.stars())
+        for side in self.sides_of(match, rows):
+            lists = (self.catalogue.team_list(side.team.roster), self.catalogue.stars())
             problems += checks.mvp_problems(t, match, side.sheet)
             problems += checks.hireling_problems(t, side.team, side.players, side.sheet, lists)
         return problems
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.needs(tables(), match, self.sides_of(match, view, league_id))
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
+        return postgame.needs(tables(), match, self.sides_of(match, rows))
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
-        t, sides = tables(), self.sides_of(match, view, league_id)
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
+        t, sides = tables(), self.sides_of(match, rows)
         effects = postgame.hireling_fees(match)
         if match.kind in ("exhibition", "unplayed"):
             return effects
@@ -186,12 +189,12 @@ class LRB6(BaseRuleset):
     def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
         """pp.70-71: the fit players and the journeymen the team must take."""
         fit = eligible(players)
-        lineman = pregame.journeyman_position(self.team_list(team.roster))
+        lineman = pregame.journeyman_position(self.catalogue.team_list(team.roster))
         journeymen = pregame.journeymen_needed(tables(), fit) * (lineman.cost if lineman else 0)
         return sum(p.value for p in fit) + self.sideline_gold(team) + journeymen
 
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        return pregame.offer(tables(), self.team_list(team.roster))
+        return pregame.offer(tables(), self.catalogue.team_list(team.roster))
 
     def inducement_budget(
         self, value: int, other_value: int, other_spent: int, treasury: int

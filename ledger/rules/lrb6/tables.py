@@ -12,9 +12,10 @@ Worked example (spiralling expenses): a team value of 1,930,000 is one full band
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import Field
 
@@ -134,6 +135,31 @@ class Tables(Frozen):
     inducements: tuple[LrbInducement, ...]
     injury_limits: InjuryLimits
     casualty_table: tuple[Band, ...]
+
+
+class Priced(Protocol):
+    @property
+    def price(self) -> int: ...
+    @property
+    def start_max(self) -> int: ...
+
+
+class Common(Protocol):
+    """What LRB6's shared rules read of an edition's league tables: LRB6's own, or an
+    overlay's (``lrb6-zal`` keeps its numbers in its own file, with the same names)."""
+
+    @property
+    def starting_treasury(self) -> int: ...
+    @property
+    def spp(self) -> Mapping[str, int]: ...
+    @property
+    def spp_casualty_causes(self) -> tuple[str, ...]: ...
+    @property
+    def fan_factor(self) -> Priced: ...
+    @property
+    def sideline(self) -> Mapping[str, Staff]: ...
+    @property
+    def max_rerolls(self) -> int: ...
 
 
 @cache

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ledger.domain.events import CardPlayed
-from ledger.domain.state import LeagueView, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow
 from ledger.domain.values import Casualty, DiceRoll
 from ledger.errors import InvalidInput, NotAllowed
 from ledger.rules.dice import DiceBox
@@ -37,13 +37,11 @@ from ledger.rules.lrb6.tables import tables as lrb6_tables
 from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import Tables, share_of, take
 from ledger.rules.protocol import DiceNeed
+from ledger.rules.rows import MatchRows
 from ledger.words import possessive
 
 BONUS = "bonus_cards"
 CARDS = ("bankruptcy", "robbery", "injured_in_practice", BONUS)
-
-Earnings = Callable[[LeagueView, str, str, str], int | None]
-"""(view, league id, match id, team id) -> what the team earned in that match, if known."""
 
 Rating = Callable[[str], int | None]
 """Team id -> its Team Rating for its next match (ZAL 8a), None for an unknown team."""
@@ -78,32 +76,37 @@ def card_id(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 
-def opponent_in(view: LeagueView, league_id: str, match_id: str | None, team: str) -> str | None:
-    row = view.get(MatchRow, league_id, match_id) if match_id else None
+def earnings(row: MatchRow | None, team: str) -> int | None:
+    """What ``team`` earned in the match of ``row`` (for Robbery): the winnings the fold
+    booked for it. A team that gave up earned nothing, its winnings went to the winner
+    (ZAL 9b). None while the match is not recorded or ``team`` did not play it."""
+    if row is None or row.status != "played" or team not in (row.home, row.away, *row.others):
+        return None
+    return row.winnings.get(team, 0)
+
+
+def opponent_in(rows: MatchRows, match_id: str | None, team: str) -> str | None:
+    row = rows.fixture if match_id else None
     if row is None or team not in (row.home, row.away):
         return None
     return row.away if row.home == team else row.home
 
 
-def target_team(event: CardPlayed, view: LeagueView, league_id: str) -> str | None:
+def target_team(event: CardPlayed, rows: MatchRows) -> str | None:
     """The team the card was played on: ``against``, else the opponent in ``match``."""
-    if event.against and view.get(TeamRow, league_id, event.against) is not None:
+    if event.against and rows.team(event.against) is not None:
         return event.against
-    return opponent_in(view, league_id, event.match, event.team)
+    return opponent_in(rows, event.match, event.team)
 
 
-def target_player(event: CardPlayed, view: LeagueView, league_id: str) -> PlayerRow | None:
+def target_player(event: CardPlayed, rows: MatchRows) -> PlayerRow | None:
     if event.casualty is not None:
-        return view.get(PlayerRow, league_id, event.casualty.victim)
+        return rows.player(event.casualty.victim)
     ref = event.against or ""
-    found = view.get(PlayerRow, league_id, ref)
+    found = rows.player(ref)
     if found is not None:
         return found
-    everyone = [
-        p
-        for t in view.select(TeamRow, league_id=league_id)
-        for p in view.select(PlayerRow, league_id=league_id, team_id=t.team_id)
-    ]
+    everyone = [p for side in rows.teams.values() for p in side.players]
     named = [p for p in everyone if p.name.casefold() == ref.casefold() and p.status == "active"]
     return named[0] if len(named) == 1 else None
 
@@ -114,40 +117,37 @@ def target_player(event: CardPlayed, view: LeagueView, league_id: str) -> Player
 def needs(
     t: Tables,
     event: CardPlayed,
-    view: LeagueView,
-    league_id: str,
-    found: tuple[Earnings, Rating],
+    rows: MatchRows,
+    rating: Rating,
 ) -> list[DiceNeed]:
-    card, (earnings, rating) = card_id(event.card), found
+    card = card_id(event.card)
     if card not in CARDS:
         raise InvalidInput(
             f"'{event.card}' has no effect on the books in a ZAL league (cards: {', '.join(CARDS)})"
         )
     if card == BONUS:
-        return bonus_needs(t, event, view, league_id, rating)
+        return bonus_needs(t, event, rows, rating)
     if card == "injured_in_practice":
-        return injury_needs(event, view, league_id)
+        return injury_needs(event, rows)
     if card == "robbery":
-        return robbery_needs(event, view, league_id, earnings)
-    victim = target_team(event, view, league_id)
+        return robbery_needs(event, rows)
+    victim = target_team(event, rows)
     if victim is None:
         raise InvalidInput(f"{card}: name the team it was played on (--against) or the --match")
     return [DiceNeed(purpose=card, dice="D6", subject=victim, why=f"ZAL 8d: {card}")]
 
 
-def robbery_needs(
-    event: CardPlayed, view: LeagueView, league_id: str, earnings: Earnings
-) -> list[DiceNeed]:
+def robbery_needs(event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
     """Robbery steals from what the victim earned in a recorded match both teams played."""
     if event.match is None:
         raise InvalidInput("robbery: name the match whose earnings were stolen (--match)")
-    row = view.get(MatchRow, league_id, event.match)
+    row = rows.fixture
     if row is None or row.status != "played":
         raise NotAllowed(
             f"robbery: match {event.match} has no recorded report yet; the victim's"
             " earnings are known once it is recorded"
         )
-    victim = target_team(event, view, league_id)
+    victim = target_team(event, rows)
     playing = (row.home, row.away, *row.others)
     if victim == event.team:
         raise InvalidInput("robbery: a team cannot rob itself")
@@ -156,24 +156,22 @@ def robbery_needs(
             f"robbery: {event.team} and {victim or event.against} did not play each other"
             f" in {event.match}"
         )
-    if earnings(view, league_id, event.match, victim) is None:
+    if earnings(row, victim) is None:
         raise NotAllowed(f"robbery: {possessive(victim)} earnings of {event.match} are not known")
     why = f"ZAL 8d ii: robbing {victim} of its earnings in {event.match}"
     return [DiceNeed(purpose="robbery", dice="D6", subject=event.team, why=why)]
 
 
-def bonus_needs(
-    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, rating: Rating
-) -> list[DiceNeed]:
+def bonus_needs(t: Tables, event: CardPlayed, rows: MatchRows, rating: Rating) -> list[DiceNeed]:
     """Bonus cards are drawn before kick-off (pre-match 7), so they are booked before the
     report, at the Team Ratings the books hold then (ZAL 8a)."""
-    row = view.get(MatchRow, league_id, event.match) if event.match else None
+    row = rows.fixture if event.match else None
     if row is not None and row.status == "played":
         raise NotAllowed(
             f"{BONUS}: {event.match} is already recorded; bonus cards are drawn before"
             " kick-off (pre-match 7): book them before the report"
         )
-    other = target_team(event, view, league_id)
+    other = target_team(event, rows)
     if other is None or other == event.team:
         raise InvalidInput(
             f"{BONUS}: name the opponent (--against TEAM) or the scheduled fixture (--match)"
@@ -191,8 +189,8 @@ def bonus_needs(
     return [DiceNeed(purpose="cards", dice="D6", subject=event.team, why=why)]
 
 
-def injury_needs(event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
-    player = target_player(event, view, league_id)
+def injury_needs(event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
+    player = target_player(event, rows)
     if player is None:
         raise InvalidInput("injured_in_practice: name the player it was played on (--against)")
     why = f"ZAL 8d iv: {player.name} on the Casualty Table"
@@ -208,29 +206,27 @@ def injury_needs(event: CardPlayed, view: LeagueView, league_id: str) -> list[Di
 def outcomes(
     t: Tables,
     event: CardPlayed,
-    view: LeagueView,
-    league_id: str,
+    rows: MatchRows,
     dice: DiceBox,
-    earnings: Earnings,
 ) -> Effects:
     card = card_id(event.card)
     if card == "injured_in_practice":
-        return injured_in_practice(t, event, view, league_id, dice)
-    victim = target_team(event, view, league_id)
+        return injured_in_practice(t, event, rows, dice)
+    victim = target_team(event, rows)
     if victim is None or card not in ("bankruptcy", "robbery"):
         return []
     if card == "bankruptcy":
-        return bankruptcy(t, event, view, league_id, victim, dice)
-    earned = earnings(view, league_id, event.match, victim) if event.match else None
-    team = view.get(TeamRow, league_id, victim)
+        return bankruptcy(t, event, rows, victim, dice)
+    earned = earnings(rows.fixture, victim) if event.match else None
+    team = rows.team(victim)
     held = max(0, team.treasury) if team is not None else 0
     return robbery(t, event, victim, earned or 0, held, dice)
 
 
 def bankruptcy(
-    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, victim: str, dice: DiceBox
+    t: Tables, event: CardPlayed, rows: MatchRows, victim: str, dice: DiceBox
 ) -> Effects:
-    team = view.get(TeamRow, league_id, victim)
+    team = rows.team(victim)
     roll = dice.roll(event.dice, "bankruptcy", "D6", victim)[0]
     share = share_of(t.cards.bankruptcy, roll)
     lost = take(share, max(0, team.treasury if team else 0))
@@ -258,10 +254,8 @@ def robbery(
     ]
 
 
-def injured_in_practice(
-    t: Tables, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
-) -> Effects:
-    player = target_player(event, view, league_id)
+def injured_in_practice(t: Tables, event: CardPlayed, rows: MatchRows, dice: DiceBox) -> Effects:
+    player = target_player(event, rows)
     if player is None:
         return []
     casualty = event.casualty or practice_casualty(t, player.player_id, event.dice, dice)

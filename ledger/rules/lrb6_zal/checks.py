@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.values import Hireling
-from ledger.rules.base import eligible
+from ledger.rules.base import eligible, unaffordable_hirelings
 from ledger.rules.lrb6.postgame import BOOKED
 from ledger.rules.lrb6_zal import hiring
 from ledger.rules.lrb6_zal.postgame import Side, voluntary_forfeit
@@ -118,8 +118,8 @@ def hireling_problems(
             f"{team.name} may field {allowed} journeymen, not {journeymen}"
             f" (ZAL 8a: only up to 11 players)"
         )
-    spent = sum(h.price for h in hired)
-    if spent > max(0, team.treasury):
+    spent = unaffordable_hirelings(side.sheet, team.treasury)
+    if spent is not None:
         problems.append(
             f"{possessive(team.name)} hirelings cost {spent:,}"
             f" but the treasury holds {team.treasury:,}"

@@ -23,15 +23,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import ON_ROSTER, LeagueView, MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import Casualty, Hireling, TeamSheet
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
+from ledger.domain.values import Hireling, TeamSheet
 from ledger.errors import LedgerError
-from ledger.rules.base import eligible, rerolls_and_fan_factor
+from ledger.rules.base import eligible
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6.postgame import BOOKED, hireling_fees
-from ledger.rules.lrb6.ruleset import recoveries, staff_items
+from ledger.rules.lrb6.ruleset import recoveries
+from ledger.rules.lrb6.tables import Common
 from ledger.rules.lrb6_zal import (
     advancement,
     bounties,
@@ -45,17 +46,17 @@ from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import StarPlayer
 
 
-class LRB6ZAL(LRB6):
+class LRB6ZAL(LRB6[ZalOptions]):
     id = "lrb6-zal"
     name = "LRB6 with ZAL Season 5 rules"
     hireling_spp_source = "ZAL Season 5, rules 3k and 8a"
     source = "Zürchheim Alchemists' League rules, Season 5, on the Living Rulebook 6 (2010)"
     """The books, as ``ledger rulesets`` names them (seed 000 in the docstrings)."""
     aliases = ("zal", "lrb6zal")
-    Options = ZalOptions
     value_labels = {"tr": "TR"}
     rating_key = "tr"
     features = frozenset({Feature.BOUNTIES, Feature.CARDS})
@@ -67,72 +68,40 @@ class LRB6ZAL(LRB6):
         {"ageing_by": "roll_number", "value_modifiers": True, "all_casualties_count": False},
     )
 
-    @property
-    def opts(self) -> ZalOptions:
-        assert isinstance(self.options, ZalOptions)
-        return self.options
-
-    @property
-    def spp_table(self) -> Mapping[str, int]:  # type: ignore[override]
-        return tables().spp
+    @classmethod
+    def tables(cls) -> Common:
+        """ZAL's numbers for LRB6's shared rules: SPP, the starting treasury, the sideline
+        (re-rolls double after creation as in LRB6, ZAL 8c's 'Extra Training' cards
+        aside), the Fan Factor's price (3c) and which casualties earn SPP (16b)."""
+        return tables()
 
     # --- building a team --------------------------------------------------------------------
-
-    def starting_treasury(self) -> int:
-        return tables().starting_treasury
 
     def starting_fans(self) -> int:
         """ZAL 3c: every Fan Factor 'must be paid for'."""
         return 0
 
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        t, team_list = tables(), self.team_list(team.roster)
-        items = rerolls_and_fan_factor(
-            reroll_price=team_list.reroll_cost,
-            reroll_max=t.max_rerolls,
-            reroll_doubles=True,  # ZAL 8c: 'Extra Training' cards aside
-            fan_price=t.fan_factor.price,
-            fan_max=t.fan_factor.start_max,
-        )
-        return items | staff_items(t.sideline, team.roster, team_list)
-
-    def hire_price(
-        self,
-        team: TeamRow,
-        event: PlayerHired,
-        players: Sequence[PlayerRow],
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> int:
+    def hire_price(self, event: PlayerHired, rows: HireRows) -> int:
         """A hireling signed after his match pays full price (ZAL 3k, 8a), a mercenary
         plus the rise for the SPP he collected in that match."""
-        price = super().hire_price(team, event, players, view=view, league_id=league_id)
+        price = super().hire_price(event, rows)
         if event.hireling is None or event.from_match is None:
             return price
-        match = view.get(MatchRow, league_id, event.from_match)
+        match = rows.from_match
         played = match.hirelings.get(event.hireling, {}) if match is not None else {}
         kind = "mercenary" if played.get("kind") == "mercenary" else "journeyman"
         return hiring.signing_price(tables(), price, kind, int(played.get("spp", 0)))
 
-    def check_hire(
-        self,
-        team: TeamRow,
-        players: Sequence[PlayerRow],
-        event: PlayerHired,
-        *,
-        view: LeagueView,
-        league_id: str,
-    ) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
         if event.kind != "star" or not event.star:
             return []
-        star = self.stars().get(event.star)
+        star = self.catalogue.stars().get(event.star)
         if star is None:
             return [f"{self.name} has no star player '{event.star}'"]
-        return hiring.star_problems(tables(), team, star, self.held_stars(players))
+        return hiring.star_problems(tables(), rows.team, star, self.held_stars(rows.players))
 
     def held_stars(self, players: Sequence[PlayerRow]) -> list[StarPlayer]:
-        known = self.stars()
+        known = self.catalogue.stars()
         return [known[s] for s in hiring.roster_stars(players) if s in known]
 
     # --- values -------------------------------------------------------------------------------
@@ -142,17 +111,13 @@ class LRB6ZAL(LRB6):
         counted = [p for p in players if p.status in ON_ROSTER]
         gold = sum(p.value for p in counted) + self.sideline_gold(team)
         spp = sum(p.spp_earned for p in counted)
-        return {"tr": rating.rating(tables(), gold, spp, self.opts.tr_counts_spp)}
+        return {"tr": rating.rating(tables(), gold, spp, self.options.tr_counts_spp)}
 
     def sideline_gold(self, team: TeamRow) -> int:
         """Re-rolls, staff and Fan Factor at their price (LRB6 team value), and the
         treasury when the league counts it."""
-        fans = team.fans * tables().fan_factor.price
-        return (
-            self.sideline_value(team)
-            + fans
-            + (team.treasury if self.opts.tr_counts_treasury else 0)
-        )
+        treasury = team.treasury if self.options.tr_counts_treasury else 0
+        return super().sideline_gold(team) + treasury
 
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
@@ -160,29 +125,25 @@ class LRB6ZAL(LRB6):
         hired = sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
         gold = sum(p.value for p in playing) + self.sideline_gold(team) + hired
         spp = sum(p.spp_earned for p in playing)
-        return rating.rating(tables(), gold, spp, self.opts.tr_counts_spp)
+        return rating.rating(tables(), gold, spp, self.options.tr_counts_spp)
 
     def rated(self, hireling: Hireling) -> bool:
-        return hireling.kind == "journeyman" or self.opts.hirelings_in_match_tr == "all"
+        return hireling.kind == "journeyman" or self.options.hirelings_in_match_tr == "all"
 
     def hireling_value(self, team: TeamRow, hireling: Hireling) -> int:
         try:
             if hireling.kind == "star":
-                return self.star(hireling.star or "").cost
-            return self.position(team.roster, hireling.position or "").cost
+                return self.catalogue.star(hireling.star or "").cost
+            return self.catalogue.position(team.roster, hireling.position or "").cost
         except LedgerError:
             return 0  # check_match refuses these before they are recorded
 
     # --- matches ------------------------------------------------------------------------------
 
-    def casualty_earns_spp(self, casualty: Casualty) -> bool:
-        """ZAL 16b: a block (either player's) or a foul; no card, crowd, dodge or GFI."""
-        return casualty.inflicted_by is not None and casualty.cause in tables().spp_casualty_causes
-
     def spp_casualties(self, match: MatchRecorded, team: str) -> int:
         """Casualties a team inflicted, for the league table and the Fan Factor roll: ZAL 16b
         counts 'all Casualties that occurred during the match' (the option may narrow it)."""
-        if not self.opts.all_casualties_count:
+        if not self.options.all_casualties_count:
             return super().spp_casualties(match, team)
         ours = {i for s in match.sheets() if s.team == team for i in sheet_ids(s)}
         theirs = {i for s in match.sheets() if s.team != team for i in sheet_ids(s)}
@@ -192,14 +153,14 @@ class LRB6ZAL(LRB6):
             if c.victim in theirs or (c.victim not in ours and c.inflicted_by in ours)
         )
 
-    def sides(self, match: MatchRecorded, view: LeagueView, league_id: str) -> tuple[Side, ...]:
+    def sides(self, match: MatchRecorded, rows: MatchRows) -> tuple[Side, ...]:
         """Each side with its Team Rating for the match (ZAL 8a) instead of team value."""
         found = []
         for sheet in (match.home, match.away):
-            team = view.get(TeamRow, league_id, sheet.team)
+            team = rows.team(sheet.team)
             if team is None:
                 continue  # commands only record matches of registered teams
-            players = tuple(view.select(PlayerRow, league_id=league_id, team_id=sheet.team))
+            players = rows.players(sheet.team)
             found.append(
                 Side(
                     sheet=sheet,
@@ -211,31 +172,29 @@ class LRB6ZAL(LRB6):
             )
         return tuple(found)
 
-    def check_match(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[str]:
-        t, sides = tables(), self.sides(match, view, league_id)
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+        t, sides = tables(), self.sides(match, rows)
         problems = checks.forfeit_problems(t, match)
         for side in sides:
             other = next(s for s in sides if s is not side)
-            lists = checks.Lists(self.team_list(side.team.roster), self.stars())
+            lists = checks.Lists(self.catalogue.team_list(side.team.roster), self.catalogue.stars())
             problems += checks.mvp_problems(t, match, side, other)
             problems += checks.hireling_problems(t, side, lists, self.held_stars(side.players))
             problems += checks.fan_factor_problems(t, match, side)
         return problems
 
-    def match_dice(self, match: MatchRecorded, view: LeagueView, league_id: str) -> list[DiceNeed]:
-        return postgame.needs(tables(), self.opts, match, self.sides(match, view, league_id))
+    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
+        return postgame.needs(tables(), self.options, match, self.sides(match, rows))
 
-    def match_outcomes(
-        self, match: MatchRecorded, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
+    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
         if match.kind in ("exhibition", "unplayed"):
             return hireling_fees(match)
-        t, sides = tables(), self.sides(match, view, league_id)
+        t, sides = tables(), self.sides(match, rows)
         # ZAL 3k: the mercenaries and freebooters of the match are paid as in LRB6
         effects = recoveries(sides) + hireling_fees(match)
         if match.kind in BOOKED:
-            row = view.get(MatchRow, league_id, match.match)
-            effects += postgame.money(t, self.opts, match, sides, dice)
+            row = rows.fixture
+            effects += postgame.money(t, self.options, match, sides, dice)
             for side in sides:
                 effects += postgame.fan_factor(
                     t, match, side, row.stage if row else "regular", dice
@@ -261,34 +220,23 @@ class LRB6ZAL(LRB6):
 
     # --- cards ----------------------------------------------------------------------------------
 
-    def card_dice(self, event: CardPlayed, view: LeagueView, league_id: str) -> list[DiceNeed]:
+    def card_dice(self, event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
         def rating(team_id: str) -> int | None:
-            return self.next_match_rating(view, league_id, team_id)
+            return self.next_match_rating(rows, team_id)
 
-        return cards.needs(tables(), event, view, league_id, (self.match_earnings, rating))
+        return cards.needs(tables(), event, rows, rating)
 
-    def next_match_rating(self, view: LeagueView, league_id: str, team_id: str) -> int | None:
+    def next_match_rating(self, rows: MatchRows, team_id: str) -> int | None:
         """The Team Rating a team takes into its next match as the books stand (ZAL 8a):
         its fit players; one-game players are only known with the report."""
-        team = view.get(TeamRow, league_id, team_id)
+        team = rows.team(team_id)
         if team is None:
             return None
-        players = list(view.select(PlayerRow, league_id=league_id, team_id=team_id))
+        players = list(rows.players(team_id))
         return self.match_rating(team, players, TeamSheet(team=team_id, touchdowns=0))
 
-    def card_outcomes(
-        self, event: CardPlayed, view: LeagueView, league_id: str, dice: DiceBox
-    ) -> Effects:
-        return cards.outcomes(tables(), event, view, league_id, dice, self.match_earnings)
-
-    def match_earnings(self, view: LeagueView, league_id: str, match: str, team: str) -> int | None:
-        """What ``team`` earned in ``match`` (for Robbery): the winnings the fold booked for
-        it. A team that gave up earned nothing, its winnings went to the winner (ZAL 9b).
-        None while the match is not recorded or ``team`` did not play it."""
-        row = view.get(MatchRow, league_id, match)
-        if row is None or row.status != "played" or team not in (row.home, row.away, *row.others):
-            return None
-        return row.winnings.get(team, 0)
+    def card_outcomes(self, event: CardPlayed, rows: MatchRows, dice: DiceBox) -> Effects:
+        return cards.outcomes(tables(), event, rows, dice)
 
     # --- before a game -----------------------------------------------------------------------
 
@@ -304,7 +252,7 @@ class LRB6ZAL(LRB6):
     # --- advancement ---------------------------------------------------------------------------
 
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
-        position, opts = self.position_of(player), self.opts
+        position, opts = self.position_of(player), self.options
         return advancement.result(
             tables(), player, position, event, opts.value_modifiers, opts.ageing_by
         )
@@ -313,7 +261,7 @@ class LRB6ZAL(LRB6):
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
     ) -> list[str]:
         return advancement.problems(
-            tables(), player, self.position_of(player), event, self.opts.ageing_by
+            tables(), player, self.position_of(player), event, self.options.ageing_by
         )
 
 

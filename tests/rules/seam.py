@@ -1,0 +1,20 @@
+"""Asking a ruleset about a report as the commands do: the rows gathered from the books."""
+
+from __future__ import annotations
+
+from ledger.domain.events import MatchRecorded
+from ledger.domain.state import LeagueView
+from ledger.projections.gather import match_rows
+from ledger.rules.protocol import DiceNeed, Ruleset
+
+
+def checked(ruleset: Ruleset, state: LeagueView, league_id: str, match: MatchRecorded) -> list[str]:
+    """What ``ruleset`` finds wrong with a report against the books in ``state``."""
+    return ruleset.check_match(match, match_rows(state, league_id, match, ruleset, checking=True))
+
+
+def dice_for(
+    ruleset: Ruleset, state: LeagueView, league_id: str, match: MatchRecorded
+) -> list[DiceNeed]:
+    """The dice ``ruleset`` asks of a report against the books in ``state``."""
+    return ruleset.match_dice(match, match_rows(state, league_id, match, ruleset))
