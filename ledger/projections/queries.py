@@ -281,6 +281,24 @@ class Queries:
         by_id = {r["match_id"]: MatchRow.model_validate(dict(r)) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
 
+    def sides(self, match_ids: list[str]) -> dict[str, tuple[str, ...]]:
+        """The teams of each match named (home, away, then any others), in one query of
+        their columns: a player's career names the opponents of every game he played."""
+        if self.engine is None:  # a what-if's state in memory
+            wanted = set(match_ids)
+            return {
+                m.match_id: (m.home, m.away, *m.others)
+                for m in self.matches()
+                if m.match_id in wanted
+            }
+        t = table_of(MatchRow)
+        query = sa.select(t.c.match_id, t.c.home, t.c.away, t.c.others).where(
+            t.c.league_id == self.league_id, t.c.match_id.in_(match_ids)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return {match: (home, away, *(others or ())) for match, home, away, others in rows}
+
     def season_row(self, season: int) -> SeasonRow | None:
         return self.store.get(SeasonRow, self.league_id, season)
 

@@ -190,11 +190,11 @@ def opponents(league: League, games: list[PlayerGameLine]) -> dict[str, str]:
     """Each game's opposing team by name (every other team of a multi-team match), for a
     player's career: the match id alone says nothing to a reader."""
     names = league.team_names()
+    sides = league.queries.sides(sorted({game.match_id for game in games}))
     found: dict[str, str] = {}
     for game in games:
-        row = league.view.get(MatchRow, league.row.league_id, game.match_id)
-        if row is not None:
-            others = [t for t in (row.home, row.away, *row.others) if t != game.team_id]
+        if game.match_id in sides:
+            others = [t for t in sides[game.match_id] if t != game.team_id]
             found[game.match_id] = ", ".join(names.get(t, t) for t in others)
     return found
 
