@@ -167,6 +167,101 @@ class CorrectionRefused(RuleViolation):
     code = "correction-refused"
 
 
+# An edition's own rules (its ``check_*`` answers ``Problem`` values carrying these): each
+# refines the error its command refused with before it had a code of its own, so the exit
+# code and the HTTP status stay those of the parent.
+
+
+class ConcessionRefused(RuleViolation):
+    """A concession or forfeit the edition does not have, or recorded wrongly."""
+
+    code = "concession"
+
+
+class MvpRefused(RuleViolation):
+    """More MVPs than the edition awards, or one given to a player who may not have it."""
+
+    code = "mvp-award"
+
+
+class RefereeRefused(RuleViolation):
+    code = "referee"
+
+
+class HirelingRefused(RuleViolation):
+    """A star, mercenary, freebooter or journeyman a team may not field in this game."""
+
+    code = "hireling"
+
+
+class AppearanceFeeRefused(RuleViolation):
+    code = "appearance-fee"
+
+
+class FanFactorRefused(RuleViolation):
+    code = "fan-factor"
+
+
+class MatchSidesRefused(RuleViolation):
+    """More teams in one match than the edition plays."""
+
+    code = "match-sides"
+
+
+class AdvancementDue(RuleViolation):
+    """The post-game sequence closes only once every advancement due is taken."""
+
+    code = "advancement-due"
+
+
+class StarRefused(NotAllowed):
+    """A star player the edition does not let this team hire."""
+
+    code = "star-hire"
+
+
+class AllyRefused(NotAllowed):
+    code = "ally"
+
+
+class SecretWeaponRefused(NotAllowed):
+    code = "secret-weapon"
+
+
+class FreeRerollRefused(NotAllowed):
+    code = "free-reroll"
+
+
+class RerollsKept(NotAllowed):
+    """Team re-rolls that stay on the roster once the team is drafted."""
+
+    code = "rerolls-kept"
+
+
+class StarContracted(RuleViolation):
+    """A star under contract for the season, who may not be fired."""
+
+    code = "star-contract"
+
+
+class CasualtyDice(InvalidDice):
+    """Casualty dice that disagree with the outcome or effects reported."""
+
+    code = "casualty-dice"
+
+
+class PlayoffPlaces(InvalidInput):
+    code = "playoff-places"
+
+
+class EmptyDivision(InvalidInput):
+    code = "empty-division"
+
+
+class DivisionSize(InvalidInput):
+    code = "division-size"
+
+
 # --- the store ---------------------------------------------------------------------
 
 

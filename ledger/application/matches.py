@@ -41,12 +41,11 @@ from ledger.errors import (
     PlayerNotInTeam,
     PlayerUnavailable,
     PostGameOpen,
-    RuleViolation,
     UnknownMatch,
     UnknownPlayer,
 )
 from ledger.projections.gather import card_rows, match_rows
-from ledger.rules.problems import Problem, has_feature, refuse
+from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.words import possessive
 
@@ -166,10 +165,11 @@ def resolve_report(
         rolls += tuple(r for r in amending.dice if r not in rolls)
     draft = complete_dice(c, draft.rolled(sides, report, rolls), sides, report, roll_missing)
     match = draft.proposed()
-    problems = c.ruleset.check_match(
-        match, match_rows(c.view, c.league_id, match, c.ruleset, checking=True)
+    refuse(
+        c.ruleset.check_match(
+            match, match_rows(c.view, c.league_id, match, c.ruleset, checking=True)
+        )
     )
-    refuse([Problem(RuleViolation, sentence) for sentence in problems])
     return draft
 
 
@@ -303,7 +303,8 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         given = casualty.model_copy(update={"outcome": line.outcome})
         problems += c.ruleset.check_casualty(given)
     if problems:
-        raise InvalidDice(f"casualty of {line.victim}: " + "; ".join(problems))
+        first = problems[0]
+        raise first.error(f"casualty of {line.victim}: {first.sentence}")
     return casualty
 
 
@@ -444,8 +445,7 @@ def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
     if team_id in match.closed:
         raise NotAllowed(f"{team_id} already closed the post-game sequence of {match_id}")
     team = c.team(team_id)
-    problems = c.ruleset.check_close(team, c.players(team_id))
-    refuse([Problem(RuleViolation, sentence) for sentence in problems])
+    refuse(c.ruleset.check_close(team, c.players(team_id)))
 
     def missing(need: DiceNeed) -> DiceRoll:
         if not roll_missing:

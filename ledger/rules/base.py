@@ -36,10 +36,11 @@ from ledger.domain.values import (
     PointsScheme,
     TeamSheet,
 )
-from ledger.errors import InvalidInput, InvalidOption
+from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import (
     LEVEL,
     AdvancementResult,
@@ -213,19 +214,19 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
-    ) -> list[str]:
+    ) -> list[Problem]:
         return []
 
-    def check_release(self, team: TeamRow, item: str) -> list[str]:
+    def check_release(self, team: TeamRow, item: str) -> list[Problem]:
         return []
 
     def check_buy(
         self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
-    ) -> list[str]:
+    ) -> list[Problem]:
         """Edition rules on a purchase beyond its price and limit."""
         return []
 
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """Edition rules on who may be hired beyond roster size and position limits."""
         return []
 
@@ -294,7 +295,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         """The casualty as this edition reads it (the league's own edition: as recorded)."""
         return casualty
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
+    def check_casualty(self, casualty: Casualty) -> list[Problem]:
         return []
 
     def casualty_from_report(
@@ -305,7 +306,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
             raise InvalidInput("give each casualty's outcome (and its effects)")
         return outcome, checked_effects(effects)
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         return []
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
@@ -383,7 +384,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
         return []
 
-    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[Problem]:
         return []
 
     # --- advancement ---------------------------------------------------------------------
@@ -395,7 +396,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     @abstractmethod
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
+    ) -> list[Problem]:
         """Why this edition refuses the advancement (none: it may be taken)."""
 
     # --- before a game ----------------------------------------------------------------
@@ -413,11 +414,14 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     # --- seasons -----------------------------------------------------------------------
 
-    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]:
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[Problem]:
         teams = sum(len(d.teams) for d in divisions)
         if playoff_teams > teams:
-            return [f"{playoff_teams} play-off places but only {teams} teams"]
-        return [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
+            return [
+                Problem(PlayoffPlaces, f"{playoff_teams} play-off places but only {teams} teams")
+            ]
+        empty = [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
+        return found(EmptyDivision, empty)
 
     def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
         return []

@@ -19,14 +19,13 @@ Blitzer (at most 2)`` and a replay of a league that hired him hires him as a Lin
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.domain.events import PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import (
     InsufficientTreasury,
-    InvalidAdvancement,
     InvalidInput,
     LedgerError,
     NameTaken,
@@ -34,7 +33,6 @@ from ledger.errors import (
     PositionLimitReached,
     RosterFull,
     StaffLimit,
-    TooFewPlayers,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.rows import HireRows
@@ -62,13 +60,23 @@ class Problem:
 
 
 def refuse(problems: Sequence[Problem]) -> None:
-    """Raise the first problem as its error. The sentences of the others with the same
-    code join it, so a commissioner reads at once every reason an edition's own check
-    gives (its ``check_*`` answers sentences, not codes)."""
+    """Raise the first problem as its error, its sentence as it is.
+
+    Which is first: the order the rule lists them. A command's own checks come before the
+    edition's (``plan_hire``: roster size, position limit, name and number, the edition's
+    ``check_hire``, then the price); an edition's ``check_*`` lists its problems in the
+    order its book gives the rules (``check_match``: the concession, then each side's MVPs
+    and hirelings, home before away). The others are the what-if replay's: it turns each
+    into a divergence.
+    """
     if problems:
         first = problems[0]
-        same = [p.sentence for p in problems if p.error is first.error]
-        raise first.error("; ".join(same))
+        raise first.error(first.sentence)
+
+
+def found(error: type[LedgerError], sentences: Iterable[str]) -> list[Problem]:
+    """Each sentence a rule's helper says, as a problem of that rule (``error``'s code)."""
+    return [Problem(error, sentence) for sentence in sentences]
 
 
 def gold(amount: int) -> str:
@@ -128,8 +136,7 @@ def unique_identity(
 
 def edition_hire(ruleset: Ruleset, event: PlayerHired, rows: HireRows) -> list[Problem]:
     """Whatever the edition adds (stars, allies, secret weapons...): ``check_hire``."""
-    found = ruleset.check_hire(event, rows)
-    return [Problem(NotAllowed, sentence) for sentence in found]
+    return ruleset.check_hire(event, rows)
 
 
 def gold_enough(team: TeamRow, price: int, what: str, treasury: int | None = None) -> list[Problem]:
@@ -192,19 +199,17 @@ def edition_buy(
     ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
 ) -> list[Problem]:
     """Whatever the edition adds (gold4's free re-roll of a single-list team): ``check_buy``."""
-    return [Problem(NotAllowed, s) for s in ruleset.check_buy(team, players, item, count)]
+    return ruleset.check_buy(team, players, item, count)
 
 
 # --- firing, letting staff go, advancing -------------------------------------------------
-# An edition's own checks answer sentences, not codes: each keeps the code its command has
-# always refused with.
 
 
 def edition_fire(
     ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
 ) -> list[Problem]:
     """BB2025: never below 11 players eligible for the next game, never a contracted star."""
-    return [Problem(TooFewPlayers, s) for s in ruleset.check_fire(team, players, player)]
+    return ruleset.check_fire(team, players, player)
 
 
 def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
@@ -217,12 +222,11 @@ def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
 
 def edition_release(ruleset: Ruleset, team: TeamRow, item: str) -> list[Problem]:
     """BB2025: team re-rolls stay on the roster once drafted."""
-    return [Problem(NotAllowed, s) for s in ruleset.check_release(team, item)]
+    return ruleset.check_release(team, item)
 
 
 def edition_advancement(
     ruleset: Ruleset, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
 ) -> list[Problem]:
     """The edition's advancement rules (SPP, categories, the dice)."""
-    found = ruleset.check_advancement(player, team, event)
-    return [Problem(InvalidAdvancement, s) for s in found]
+    return ruleset.check_advancement(player, team, event)

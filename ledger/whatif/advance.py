@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll
+from ledger.errors import InvalidAdvancement
 from ledger.rules.dice import DiceBox
+from ledger.rules.problems import Problem
 from ledger.rules.protocol import Ruleset
 from ledger.whatif import mapping
 
@@ -56,8 +58,8 @@ class Attempt:
 
     event: PlayerAdvanced | None
     """The advancement to apply; ``None`` when the target allows none now."""
-    problems: tuple[str, ...] = ()
-    """Why the recorded choice is refused (the reason of a divergence)."""
+    problems: tuple[Problem, ...] = ()
+    """Why the recorded choice is refused (the reason of a divergence, the first its code)."""
     simulated: tuple[DiceRoll, ...] = ()
     """The rolls of ``event`` the log did not hold."""
     choice_matters: bool = True
@@ -84,9 +86,10 @@ class Fitter:
         choices = self.choices(event)
         first = next(choices, None)
         if first is None:
-            return Attempt(None, ("no advancement the target edition knows was recorded",))
+            unknown = "no advancement the target edition knows was recorded"
+            return Attempt(None, (Problem(InvalidAdvancement, unknown),))
         probe = self.probe(first)
-        refused: list[str] = []
+        refused: list[Problem] = []
         independent = True
         for rolls in self.dice_sets(event, first):
             problems = self.check(event, first, rolls, player, team)
@@ -112,7 +115,7 @@ class Fitter:
         rolls: tuple[DiceRoll, ...],
         player: PlayerRow,
         team: TeamRow,
-    ) -> list[str]:
+    ) -> list[Problem]:
         return self.target.check_advancement(player, team, self.build(event, choice, rolls))
 
     def build(

@@ -27,6 +27,7 @@ from ledger.domain.values import Purchase, TeamSheet
 from ledger.errors import LedgerError
 from ledger.projections.fold import Fold
 from ledger.projections.gather import match_rows
+from ledger.rules.problems import Problem
 from ledger.rules.protocol import Feature
 from ledger.whatif.policies import Policies
 
@@ -157,10 +158,16 @@ class Matchday:
             rows = match_rows(fold.store, fold.league_id, e, target, checking=True)
             problems = target.check_match(e, rows)
         except LedgerError as error:
-            problems = [error.message]
+            problems = [Problem(type(error), error.message)]
         for problem in problems:
             self.policies.diverge(
-                e, "match", problem, "kept-as-recorded", "the match stands", e.match
+                e,
+                "match",
+                problem.sentence,
+                "kept-as-recorded",
+                "the match stands",
+                e.match,
+                problem=problem,
             )
 
 

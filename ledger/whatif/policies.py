@@ -327,8 +327,8 @@ class Policies:
         attempt = self.fitter.attempt(e, player, self.fold.team(e.team))
         if attempt.event is None:
             if not waiting:
-                reason = "; ".join(attempt.problems)
-                self.diverge(e, "advancement", reason, "defer", "waits", e.player)
+                reason, first = sentences(attempt.problems), attempt.problems[0]
+                self.diverge(e, "advancement", reason, "defer", "waits", e.player, problem=first)
                 self.waiting[e.seq] = len(self.divergences) - 1
                 self.advances.setdefault(e.player, []).append(e)
             return None
@@ -337,13 +337,16 @@ class Policies:
             self.fold.dice.simulated[key] = self.fold.dice.simulated.get(key, 0) + 1
         if attempt.problems:
             took = describe_advancement(attempt.event)
-            reason = "; ".join(attempt.problems)
+            reason = sentences(attempt.problems)
             forced = attempt.event.characteristic or not attempt.event.skill
             policy = "roll-decides" if forced else "substitute-skill"
             if waiting:
                 self.resolve(e.seq, f"taken later as {took}", policy)
             else:
-                self.diverge(e, "advancement", reason, policy, f"took {took}", e.player)
+                first = attempt.problems[0]
+                self.diverge(
+                    e, "advancement", reason, policy, f"took {took}", e.player, problem=first
+                )
         elif waiting:
             self.resolve(e.seq, f"taken later ({describe_advancement(attempt.event)})")
         return attempt.event
@@ -389,7 +392,14 @@ class Policies:
     def season_started(self, e: ev.SeasonStarted) -> ev.SeasonStarted:
         if self.explain:
             for problem in self.target.check_season(e.divisions, e.playoff_teams):
-                self.diverge(e, "season", problem, "kept-as-recorded", "the season stands")
+                self.diverge(
+                    e,
+                    "season",
+                    problem.sentence,
+                    "kept-as-recorded",
+                    "the season stands",
+                    problem=problem,
+                )
         return e
 
 

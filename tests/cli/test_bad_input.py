@@ -140,7 +140,7 @@ def test_a_casualty_outcome_that_disagrees_with_its_roll_is_refused_naming_both(
         tmp_path,
         FINE_REPORT + "casualties: [{victim: Human 2, by: Skweek, roll: 3, outcome: dead}]\n",
     )
-    line = refused(league, "invalid-dice", "match", "record", str(report), "--roll")
+    line = refused(league, "casualty-dice", "match", "record", str(report), "--roll")
     assert "3" in line
     assert "badly_hurt" in line
     assert "dead" in line

@@ -1,11 +1,12 @@
 """A command and a what-if replay answer the same decision with the same rule.
 
 Each case is a league log written under one edition whose last decision (a hire, a
-purchase, staff let go, a fine, a bounty) the target edition may not allow. It is replayed
-under the target: the replay's divergence for that decision names a problem code. The same
-decision, in the target's terms, is then asked of the command (``plan_hire``,
-``plan_buy``, ``plan_release``, ``plan_adjust``, ``plan_bounty``) on the replay's own state
-just before it: the command refuses with the same code, or both let it through. A rule
+purchase, staff let go, a fine, a bounty, a season, a match) the target edition may not
+allow. It is replayed under the target: the replay's divergence for that decision names a
+problem code. The same decision, in the target's terms, is then asked of the command
+(``plan_hire``, ``plan_buy``, ``plan_release``, ``plan_adjust``, ``plan_bounty``,
+``plan_start``, ``plan_record``) on the replay's own state just before it: the command
+refuses with the same code, or both let it through. A rule
 changed in one of them and not the other fails here.
 """
 
@@ -16,8 +17,19 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ledger.application.commands import AdjustTreasury, Buy, HirePlayer, PostBounty, Release
+from ledger.application.commands import (
+    AdjustTreasury,
+    Buy,
+    HirePlayer,
+    PostBounty,
+    RecordMatch,
+    Release,
+    StartSeason,
+)
 from ledger.application.context import Context
+from ledger.application.matches import plan_record
+from ledger.application.reports import MatchReport
+from ledger.application.seasons import plan_start
 from ledger.application.teams import (
     plan_adjust,
     plan_bounty,
@@ -27,12 +39,12 @@ from ledger.application.teams import (
 )
 from ledger.domain import events as ev
 from ledger.domain.state import LeagueRow
-from ledger.domain.values import Purchase
+from ledger.domain.values import Concession, Division, Performance, Purchase
 from ledger.errors import LedgerError
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.replay import replay, translate
-from tests.support import Book, sheet
+from tests.support import Book, report, sheet
 
 
 @dataclass
@@ -99,6 +111,36 @@ def bounty(amount: int) -> Callable[[Book], ev.LedgerEvent]:
     return record
 
 
+def season() -> Callable[[Book], ev.LedgerEvent]:
+    """A second season of one division holding both teams."""
+
+    def record(book: Book) -> ev.LedgerEvent:
+        teams = Division(name="Only", teams=("t", "u"))
+        return book.record(ev.SeasonStarted, season=2, divisions=(teams,))
+
+    return record
+
+
+def match(kind: str | None = None, mvps: int = 0) -> Callable[[Book], ev.LedgerEvent]:
+    """A match t won 2-0 against u (both touchdowns and ``mvps`` MVPs to t's first player),
+    u giving up (``kind``) if it did."""
+
+    def record(book: Book) -> ev.LedgerEvent:
+        book.team("u", "human", ["lineman"] * 11)
+        given_up = Concession.model_validate({"team": "u", "kind": kind}) if kind else None
+        named = [Performance(player="p1", touchdowns=2, mvps=mvps)]
+        return book.record(
+            ev.MatchRecorded,
+            match="m1",
+            season=1,
+            home=sheet("t", 2, named),
+            away=sheet("u", 0),
+            concession=given_up,
+        )
+
+    return record
+
+
 CASES: dict[str, tuple[Case, str | None]] = {
     "a hire that fits both": (
         Case("bb2025", "dz3", "human", ["lineman"] * 11, hire("lineman"), 100_000),
@@ -129,7 +171,7 @@ CASES: dict[str, tuple[Case, str | None]] = {
             hire("the_mighty_zug", "the_mighty_zug"),
             500_000,
         ),
-        "not-allowed",
+        "star-hire",
     ),
     "re-rolls the treasury pays for": (
         Case("lrb6-zal", "dz3", "chaos", ["beastman"] * 11, buy("reroll", 2), 180_000),
@@ -177,7 +219,7 @@ CASES: dict[str, tuple[Case, str | None]] = {
             60_000,
             played=True,
         ),
-        "not-allowed",
+        "rerolls-kept",
     ),
     "a fine the treasury covers": (
         Case("bb2025", "dz3", "human", ["lineman"] * 11, fine(20_000), 100_000),
@@ -214,6 +256,28 @@ CASES: dict[str, tuple[Case, str | None]] = {
     "a bounty in an edition without bounties": (
         Case("lrb6-zal", "bb2025", "human", ["lineman"] * 11, bounty(20_000), 50_000),
         "not-allowed",
+    ),
+    # An edition's own check_* (check_season, check_match): the replay keeps the decision as
+    # recorded and says why, with the code the command refuses it with.
+    "a BB2025 division of two teams ('Divisions': at least four)": (
+        Case("lrb6", "bb2025", "human", ["lineman"] * 11, season(), played=True),
+        "division-size",
+    ),
+    "an LRB6 division of two teams (no least size)": (
+        Case("bb2025", "lrb6", "human", ["lineman"] * 11, season(), played=True),
+        None,
+    ),
+    "two MVPs where BB2025 awards one": (
+        Case("lrb6-zal", "bb2025", "human", ["lineman"] * 11, match(mvps=2)),
+        "mvp-award",
+    ),
+    "one MVP in BB2025": (
+        Case("lrb6-zal", "bb2025", "human", ["lineman"] * 11, match(mvps=1)),
+        None,
+    ),
+    "a concession LRB6 has": (
+        Case("bb2025", "lrb6", "human", ["lineman"] * 11, match(kind="conceded")),
+        None,
     ),
 }
 
@@ -256,12 +320,33 @@ def commanded(book: Book, decision: ev.LedgerEvent, ruleset: Ruleset) -> str | N
             plan_release(c, Release(slug, "t", decision.item, decision.count))
         elif isinstance(decision, ev.TreasuryAdjusted):
             plan_adjust(c, AdjustTreasury(slug, "t", decision.amount))
+        elif isinstance(decision, ev.SeasonStarted):
+            plan_start(c, StartSeason(slug, decision.divisions))
+        elif isinstance(decision, ev.MatchRecorded):
+            plan_record(c, RecordMatch(slug, match_report(decision), roll_missing=True))
         else:
             assert isinstance(decision, ev.BountyPosted)
             plan_bounty(c, PostBounty(slug, "t", decision.player, decision.amount))
     except LedgerError as refused:
         return refused.code
     return None
+
+
+def match_report(match: ev.MatchRecorded) -> MatchReport:
+    """The report a commissioner would give for the match: score, MVPs, concession."""
+    given_up = {"concession": match.concession.model_dump()} if match.concession else {}
+    sides = {
+        where: {
+            "team": side.team,
+            "touchdowns": side.touchdowns,
+            "players": [
+                {"player": p.player, "touchdowns": p.touchdowns, "mvps": p.mvps}
+                for p in side.players
+            ],
+        }
+        for where, side in (("home", match.home), ("away", match.away))
+    }
+    return report({**sides, **given_up})
 
 
 @pytest.mark.parametrize(("case", "code"), list(CASES.values()), ids=list(CASES))

@@ -20,6 +20,7 @@ from ledger.rules.bb2025 import pregame
 from ledger.rules.bb2025.postgame import mishap
 from ledger.rules.dice import DiceBox
 from ledger.rules.protocol import Ruleset
+from tests.rules.seam import said
 from tests.support import Book, roll, sheet
 
 BB2020 = find_ruleset("bb2020")
@@ -73,7 +74,7 @@ def refused(kind: str, skill: str, category: str, *dice: DiceRoll) -> Callable[[
     def problems(r: Ruleset) -> object:
         team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
         event = advanced(kind, skill).model_copy(update={"category": category, "dice": dice})
-        return bool(r.check_advancement(blitzer(r), team, event))
+        return bool(said(r.check_advancement(blitzer(r), team, event)))
 
     return problems
 
@@ -165,21 +166,21 @@ def test_the_characteristic_improvement_table_is_a_d16(d16: int, stat: str, allo
     PA, 15 ST or AG, 16 a characteristic of your choice."""
     team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
     event = advanced("characteristic", stat=stat, die=roll("characteristic", "D16", d16))
-    assert (BB2020.check_advancement(blitzer(BB2020), team, event) == []) == allowed
+    assert (said(BB2020.check_advancement(blitzer(BB2020), team, event)) == []) == allowed
 
 
 def test_a_characteristic_roll_may_be_a_chosen_secondary_skill_instead_at_40000() -> None:
     """'(or choose a Secondary skill)': a Blitzer (secondary A, P) takes Dodge on a D16 of 3."""
     team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
     event = advanced("characteristic", "Dodge", die=roll("characteristic", "D16", 3))
-    assert BB2020.check_advancement(blitzer(BB2020), team, event) == []
+    assert said(BB2020.check_advancement(blitzer(BB2020), team, event)) == []
     assert BB2020.advancement(blitzer(BB2020), event).value_increase == 40_000
 
 
 def test_a_2025_d8_is_no_season_2_characteristic_roll() -> None:
     team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
     event = advanced("characteristic", stat="ma", die=roll("characteristic", "D8", 5))
-    assert BB2020.check_advancement(blitzer(BB2020), team, event) == [
+    assert said(BB2020.check_advancement(blitzer(BB2020), team, event)) == [
         "a Season 2 characteristic improvement needs its D16 roll (purpose 'characteristic')"
     ]
 
@@ -207,7 +208,7 @@ def test_a_random_skill_is_the_first_roll_giving_a_skill_he_lacks(
         category="G",
         dice=tuple(roll("random_skill", "2D6", *r) for r in rolls),
     )
-    assert BB2020.check_advancement(blitzer(BB2020), team, event) == problems
+    assert said(BB2020.check_advancement(blitzer(BB2020), team, event)) == problems
 
 
 # --- winnings, fans, journeymen ---------------------------------------------------------------
@@ -270,7 +271,7 @@ def test_each_edition_reads_its_own_characteristic_die_when_both_are_given(
     dice = (roll("characteristic", "D8", 7), roll("characteristic", "D16", 15))
     for both in (dice, dice[::-1]):
         event = advanced("characteristic", stat=stat).model_copy(update={"dice": both})
-        assert ruleset.check_advancement(blitzer(ruleset), team, event) == []
+        assert said(ruleset.check_advancement(blitzer(ruleset), team, event)) == []
 
 
 @pytest.mark.parametrize(("ruleset", "fans"), [("bb2020", 5), ("bb2025", 1)])

@@ -14,6 +14,7 @@ from ledger.rules.bb2025 import advancement, pregame, redraft
 from ledger.rules.bb2025.tables import tables
 from ledger.rules.playoffs import first_round, qualifiers, round_robin
 from ledger.rules.protocol import LEVEL
+from tests.rules.seam import said
 from tests.support import Book, roll
 
 BB2025 = find_ruleset("bb2025")
@@ -97,8 +98,10 @@ def test_skweek_is_worth_145000_with_three_primary_skills() -> None:
         player = book.player_row(skweek, state)
         result = BB2025.advancement(player, advance("chosen_primary", skill))
         assert (
-            BB2025.check_advancement(
-                player, book.team_row("rats", state), advance("chosen_primary", skill)
+            said(
+                BB2025.check_advancement(
+                    player, book.team_row("rats", state), advance("chosen_primary", skill)
+                )
             )
             == []
         )
@@ -137,20 +140,24 @@ def test_skweek_is_worth_145000_with_three_primary_skills() -> None:
     ],
 )
 def test_the_characteristic_improvement_table(d8: int, stat: str, ok: bool) -> None:
-    problems = BB2025.check_advancement(
-        gutter_runner(),
-        None,  # type: ignore[arg-type]
-        advance("characteristic", stat=stat, d8=d8),
+    problems = said(
+        BB2025.check_advancement(
+            gutter_runner(),
+            None,  # type: ignore[arg-type]
+            advance("characteristic", stat=stat, d8=d8),
+        )
     )
     assert (problems == []) is ok
 
 
 def test_a_characteristic_improved_a_third_time_is_refused() -> None:
     twice = gutter_runner(advancements=({"characteristic": "ma"}, {"characteristic": "ma"}))
-    problems = BB2025.check_advancement(
-        twice,
-        None,  # type: ignore[arg-type]
-        advance("characteristic", stat="ma", d8=8),
+    problems = said(
+        BB2025.check_advancement(
+            twice,
+            None,  # type: ignore[arg-type]
+            advance("characteristic", stat="ma", d8=8),
+        )
     )
     assert problems == ["Skweek's MA has already been improved 2 times (at most 2)"]
 
@@ -159,10 +166,12 @@ def test_a_characteristic_at_its_maximum_is_refused() -> None:
     fast = gutter_runner(ma=9)
     assert (
         "maximum"
-        in BB2025.check_advancement(
-            fast,
-            None,  # type: ignore[arg-type]
-            advance("characteristic", stat="ma", d8=8),
+        in said(
+            BB2025.check_advancement(
+                fast,
+                None,  # type: ignore[arg-type]
+                advance("characteristic", stat="ma", d8=8),
+            )
         )[0]
     )
 
@@ -172,7 +181,7 @@ def random_skill(skill: str | None, category: str | None, *rolls: tuple[int, int
     event = ev.PlayerAdvanced.model_construct(
         team="rats", player="p1", kind="random_primary", skill=skill, category=category, dice=dice
     )
-    return BB2025.check_advancement(gutter_runner(), None, event)  # type: ignore[arg-type]
+    return said(BB2025.check_advancement(gutter_runner(), None, event))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -206,8 +215,8 @@ def test_a_random_skill_is_one_of_two_rolled_on_the_skill_table(
 def test_a_player_who_can_afford_a_characteristic_must_advance() -> None:
     """'Spending Star Player Points': enough SPP for a characteristic improvement means
     an advancement must be taken before the post-game sequence ends."""
-    assert BB2025.check_close(None, [gutter_runner(spp=14)])  # type: ignore[arg-type]
-    assert BB2025.check_close(None, [gutter_runner(spp=13)]) == []  # type: ignore[arg-type]
+    assert said(BB2025.check_close(None, [gutter_runner(spp=14)]))  # type: ignore[arg-type]
+    assert said(BB2025.check_close(None, [gutter_runner(spp=13)])) == []  # type: ignore[arg-type]
 
 
 def test_ctv_leaves_out_missing_and_temporarily_retired_players() -> None:

@@ -19,7 +19,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Division, Hireling, Performance, TeamSheet
-from ledger.errors import NotAllowed, TooFewPlayers
+from ledger.errors import NotAllowed, StarContracted
 from ledger.rules.bb2025.contracts import draft_order
 from ledger.rules.bb2025.ruleset import BB2025
 from tests.rules.seam import checked
@@ -135,7 +135,7 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
         for p in ledger.view().select(PlayerRow, league_id=league_id, team_id="jay")
         if p.kind == "star"
     )
-    with pytest.raises(TooFewPlayers, match="may never be fired"):
+    with pytest.raises(StarContracted, match="may never be fired"):
         ledger.handle(FirePlayer("test", "jay", griff.player_id), by="t")
     team = ledger.view().get(TeamRow, league_id, "jay")
     assert team is not None

@@ -17,6 +17,7 @@ import pytest
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.rules.protocol import Ruleset
+from tests.rules.seam import said
 from tests.rules.test_dz3_book import REAVERS, drafted, dz3, roster, tr
 from tests.support import roll
 
@@ -46,7 +47,7 @@ def check(
     dice: tuple[int, int], player_update: dict[str, Any] | None = None, **choice: Any
 ) -> list[str]:
     (ruleset, team), player = blitzer(**(player_update or {}))
-    return ruleset.check_advancement(player, team, star_roll(dice, **choice))
+    return said(ruleset.check_advancement(player, team, star_roll(dice, **choice)))
 
 
 @pytest.mark.parametrize(
@@ -122,7 +123,7 @@ def test_no_characteristic_rises_over_ten() -> None:
 def test_only_star_player_rolls() -> None:
     (ruleset, team), player = blitzer()
     event = star_roll((3, 5), kind="chosen_primary", skill="Mighty Blow")
-    assert ruleset.check_advancement(player, team, event) == [
+    assert said(ruleset.check_advancement(player, team, event)) == [
         "3rd edition players advance by star player rolls only (kind star_roll)"
     ]
 

@@ -11,6 +11,7 @@ from ledger.domain import events as ev
 from ledger.domain.values import Casualty, Effect, Fixture, Performance, TeamSheet
 from ledger.errors import InvalidInput
 from ledger.rules.dz3.tables import tables
+from tests.rules.seam import said
 from tests.rules.test_dz3_book import (
     buy,
     dz3,
@@ -361,4 +362,4 @@ def test_recorded_casualty_dice_must_agree_with_the_outcome(
     ruleset = dz3().ruleset
     shaped = tuple(roll(p, ruleset.casualty_dice[p], *values) for p, values in dice.items())
     casualty = Casualty(victim="x", cause="block", outcome=outcome, dice=shaped)
-    assert ruleset.check_casualty(casualty) == ([problem] if problem else [])
+    assert said(ruleset.check_casualty(casualty)) == ([problem] if problem else [])

@@ -25,6 +25,7 @@ from ledger.domain.values import Hireling, Performance
 from ledger.errors import NotAllowed
 from ledger.projections.gather import hire_rows
 from ledger.rules.dz3.tables import stars
+from tests.rules.seam import said
 from tests.rules.test_dz3_book import (
     drafted,
     dz3,
@@ -59,7 +60,7 @@ def hire_problems(book: Book, team: str, **fields: Any) -> list[str]:
     team_row, players = roster(book, team)
     state = book.fold()
     rows = hire_rows(state, book.league_id, team_row, draft, players, checking=book.ruleset)
-    return book.ruleset.check_hire(draft, rows)
+    return said(book.ruleset.check_hire(draft, rows))
 
 
 def star_hire(book: Book, team: str, star: str) -> list[str]:
@@ -127,11 +128,13 @@ def test_a_26_spp_player_is_not_a_star() -> None:
         from_list=None,
     )
     assert (
-        book.ruleset.check_hire(
-            draft,
-            hire_rows(
-                book.fold(), book.league_id, team, draft, [veteran, *players[1:]], book.ruleset
-            ),
+        said(
+            book.ruleset.check_hire(
+                draft,
+                hire_rows(
+                    book.fold(), book.league_id, team, draft, [veteran, *players[1:]], book.ruleset
+                ),
+            )
         )
         == []
     )

@@ -8,13 +8,14 @@ from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import InvalidInput
 from ledger.rules import find_ruleset
+from tests.rules.seam import said
 
 
 @pytest.mark.parametrize(("ruleset", "book"), [("bb2025", "BB2025"), ("bb2020", "BB2020")])
 def test_a_refusal_names_the_league_s_own_edition(ruleset: str, book: str) -> None:
     rules = find_ruleset(ruleset)
     team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="human", drafting=False)
-    assert rules.check_release(team, "reroll") == [
+    assert said(rules.check_release(team, "reroll")) == [
         f"{book} team re-rolls cannot be removed from the roster once drafted"
     ]
     with pytest.raises(InvalidInput, match=f"'broken' is not a {book} casualty outcome"):
@@ -42,6 +43,6 @@ def test_a_skill_bought_with_spp_is_refused_citing_the_league_s_own_rule(
     bought = PlayerAdvanced.model_construct(
         team="t", player="p", kind="chosen_primary", skill="Block", dice=()
     )
-    assert rules.check_advancement(player, team, bought) == [
+    assert said(rules.check_advancement(player, team, bought)) == [
         f"players improve by Star Player Rolls: use kind star_roll ({rule})"
     ]

@@ -20,6 +20,7 @@ from ledger.application.teams import plan_advance
 from ledger.domain import events as ev
 from ledger.domain.values import Performance
 from ledger.errors import InvalidAdvancement
+from tests.rules.seam import said
 from tests.support import Book, roll, sheet
 
 
@@ -73,8 +74,10 @@ def remove_trait(book: Book, player: str, dice: tuple[int, int], trait: str) -> 
     remove_trait` writes it (tests/rules/test_gold4_cli.py)."""
     event = star_roll(player, dice, skill=trait, category="remove_trait")
     state = book.fold()
-    return book.ruleset.check_advancement(
-        book.player_row(player, state), book.team_row("us", state), event
+    return said(
+        book.ruleset.check_advancement(
+            book.player_row(player, state), book.team_row("us", state), event
+        )
     )
 
 
@@ -242,9 +245,11 @@ def test_fanatics_and_death_rollers_earn_no_spp_and_never_roll() -> None:
     )
     assert book.player_row(fanatic).spp == 0
     refused_player = book.player_row(fanatic)
-    problems = book.ruleset.check_advancement(
-        refused_player,
-        book.team_row("gobs"),
-        star_roll(fanatic, (1, 2), team="gobs", skill="Block"),
+    problems = said(
+        book.ruleset.check_advancement(
+            refused_player,
+            book.team_row("gobs"),
+            star_roll(fanatic, (1, 2), team="gobs", skill="Block"),
+        )
     )
     assert problems == ["a Fanatic may not earn SPPs, so never rolls on the Star Player table"]

@@ -23,7 +23,7 @@ from ledger.domain.state import PlayerRow
 from ledger.domain.values import Hireling, Performance, TeamSheet
 from ledger.errors import InvalidInput
 from ledger.rules.gold4.fees import star_fee
-from tests.rules.seam import checked
+from tests.rules.seam import checked, said
 from tests.rules.test_gold4_matches import draft, gold_lines, league, play
 from tests.support import Book, sheet
 
@@ -159,7 +159,7 @@ def test_freebooters_the_treasury_cannot_pay_are_refused() -> None:
 def buy_problems(book: Book, team: str, item: str) -> list[str]:
     state = book.fold()
     roster = list(state.select(PlayerRow, league_id=book.league_id, team_id=team))
-    return book.ruleset.check_buy(book.team_row(team, state), roster, item, 1)
+    return said(book.ruleset.check_buy(book.team_row(team, state), roster, item, 1))
 
 
 @pytest.mark.parametrize(("ally", "refused"), [(False, False), (True, True)])

@@ -16,6 +16,7 @@ from ledger.domain.values import Casualty, CasualtyCause, DiceRoll, Performance
 from ledger.errors import InvalidInput
 from ledger.rules import find_ruleset
 from ledger.rules.gold4 import injuries
+from tests.rules.seam import said
 from tests.support import Book, roll, sheet
 
 GOLD = find_ruleset("gold4")
@@ -122,10 +123,10 @@ def test_a_recorded_casualty_must_agree_with_its_dice() -> None:
         effects=("miss_next_game",),
         dice=(roll("specific_injury", "D6", 6),),
     )
-    assert GOLD.check_casualty(casualty) == [
+    assert said(GOLD.check_casualty(casualty)) == [
         "a Specific Injury roll of 6 is dead, not seriously_injured"
     ]
-    assert GOLD.check_casualty(casualty.model_copy(update={"outcome": "stunned"})) == [
+    assert said(GOLD.check_casualty(casualty.model_copy(update={"outcome": "stunned"}))) == [
         "'stunned' is not a gold4 casualty outcome (badly_hurt, seriously_injured, dead)"
     ]
 

@@ -22,6 +22,7 @@ from ledger.errors import InvalidInput
 from ledger.projections.gather import match_rows
 from ledger.rules.gold4.league_tables import deathzone
 from ledger.rules.protocol import DiceNeed
+from tests.rules.seam import said
 from tests.support import Book, roll, sheet
 
 PLAYERS = ["lineman"] * 11
@@ -30,7 +31,7 @@ PLAYERS = ["lineman"] * 11
 def checked(book: Book, match: ev.MatchRecorded) -> list[str]:
     """What the ruleset finds wrong with a report, against the books as they stand."""
     rows = match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
-    return book.ruleset.check_match(match, rows)
+    return said(book.ruleset.check_match(match, rows))
 
 
 def dice_of(book: Book, match: ev.MatchRecorded) -> list[DiceNeed]:
@@ -232,8 +233,10 @@ def test_the_winner_of_a_concession_takes_the_losers_mvp_and_the_loser_awards_no
         away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
         concession=Concession(team="orcs", kind="conceded"),
     )
-    assert book.ruleset.check_match(
-        match, match_rows(state, book.league_id, match, book.ruleset, checking=True)
+    assert said(
+        book.ruleset.check_match(
+            match, match_rows(state, book.league_id, match, book.ruleset, checking=True)
+        )
     ) == ["orcs awarded 1 MVPs where gold4 allows 0"]
 
 
@@ -264,8 +267,10 @@ def test_one_mvp_per_team_and_per_player() -> None:
         home=sheet("humans", 0, [Performance(player=humans[0], mvps=2)]),
         away=sheet("orcs", 0, [Performance(player=orcs[0], mvps=1)]),
     )
-    assert book.ruleset.check_match(
-        match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+    assert said(
+        book.ruleset.check_match(
+            match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+        )
     ) == [
         "humans awarded 2 MVPs where gold4 allows 1",
         f"{humans[0]} was given 2 MVPs: no player may receive more than 1",
@@ -284,14 +289,16 @@ def test_the_lower_rated_team_awards_handicap_mvps() -> None:
         away=sheet("orcs"),
     )
     assert (
-        book.ruleset.check_match(
-            match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+        said(
+            book.ruleset.check_match(
+                match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+            )
         )
         == []
     )
     off = Book("gold4", {"handicap_mvps": False}).ruleset
-    assert off.check_match(
-        match, match_rows(book.fold(), book.league_id, match, off, checking=True)
+    assert said(
+        off.check_match(match, match_rows(book.fold(), book.league_id, match, off, checking=True))
     ) == ["humans awarded 2 MVPs where gold4 allows 1"]
 
 
@@ -400,8 +407,10 @@ def test_a_monty_haul_league_charges_no_fees() -> None:
         away=sheet("orcs"),
     )
     assert (
-        book.ruleset.check_match(
-            match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+        said(
+            book.ruleset.check_match(
+                match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
+            )
         )
         == []
     )

@@ -22,7 +22,7 @@ from ledger.rules import find_ruleset
 from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6.postgame import fame
 from ledger.rules.lrb6.tables import tables
-from tests.rules.seam import checked, dice_for
+from tests.rules.seam import checked, dice_for, said
 from tests.rules.test_lrb6_zal_book import gold_lines
 from tests.support import Book, roll
 
@@ -79,7 +79,7 @@ class League:
         }
         match = ev.MatchRecorded.model_construct(**fields, kind="league", dice=(), others=())
         rows = match_rows(self.book.fold(), self.book.league_id, match, self.ruleset, checking=True)
-        problems = self.ruleset.check_match(match, rows)
+        problems = said(self.ruleset.check_match(match, rows))
         assert problems == [], problems
         self.book.record(ev.MatchRecorded, **fields)
         return match_id
@@ -347,7 +347,7 @@ def star_roll(league: League, player: str, dice: tuple[int, int], **choice: Any)
     }
     row = league.player(player)
     event = ev.PlayerAdvanced.model_construct(**fields)
-    problems = league.ruleset.check_advancement(row, league.team_row(row.team_id), event)
+    problems = said(league.ruleset.check_advancement(row, league.team_row(row.team_id), event))
     if not problems:
         league.book.record(ev.PlayerAdvanced, **fields)
     return problems
@@ -504,5 +504,5 @@ def test_hiring_a_star_player_for_good(ruleset: str, refusal: str) -> None:
     state = league.book.fold()
     team, squad = league.team_row("humans"), players(league, "humans")
     rows = hire_rows(state, league.book.league_id, team, hired, squad, checking=league.ruleset)
-    problems = league.ruleset.check_hire(hired, rows)
+    problems = said(league.ruleset.check_hire(hired, rows))
     assert any(refusal in p for p in problems), problems

@@ -20,7 +20,7 @@ from ledger.projections.gather import card_rows, hire_rows
 from ledger.rules.lrb6_zal.advancement import hurdle
 from ledger.rules.lrb6_zal.hiring import signing_price
 from ledger.rules.lrb6_zal.tables import tables
-from tests.rules.seam import checked
+from tests.rules.seam import checked, said
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -67,7 +67,7 @@ def star_roll(
     event = ev.PlayerAdvanced.model_construct(**fields)
     state = zal.fold()
     row = zal.player(player, state)
-    problems = zal.ruleset.check_advancement(row, zal.team_row(row.team_id, state), event)
+    problems = said(zal.ruleset.check_advancement(row, zal.team_row(row.team_id, state), event))
     if not problems:
         zal.book.record(ev.PlayerAdvanced, **fields)
     return problems
@@ -233,7 +233,7 @@ def star_hire(zal: Zal, team: str, star: str) -> list[str]:
     event = ev.PlayerHired.model_construct(**fields)
     players = zal.players(team, state)
     rows = hire_rows(state, zal.league_id, zal.team_row(team, state), event, players)
-    return zal.ruleset.check_hire(event, rows)
+    return said(zal.ruleset.check_hire(event, rows))
 
 
 def orcs_after_a_match(treasury: int = 1_000_000) -> Zal:

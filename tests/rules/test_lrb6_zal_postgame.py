@@ -17,7 +17,7 @@ from ledger.domain.values import Concession, Fixture
 from ledger.errors import InvalidDice, InvalidInput
 from ledger.rules.dice import DiceBox
 from ledger.rules.lrb6_zal.tables import tables
-from tests.rules.seam import checked, dice_for
+from tests.rules.seam import checked, dice_for, said
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -222,9 +222,9 @@ def test_a_casualty_may_be_named_instead_of_rolled() -> None:
 def test_a_casualty_roll_must_agree_with_its_outcome() -> None:
     casualty = hurt("p1", "p2", outcome="gouged_eye", effects=["miss_next_game"])
     rolled = casualty.model_copy(update={"dice": (roll("casualty", "D68", 43),)})
-    assert Zal().ruleset.check_casualty(rolled) == []
+    assert said(Zal().ruleset.check_casualty(rolled)) == []
     wrong = casualty.model_copy(update={"dice": (roll("casualty", "D68", 44),)})
-    assert Zal().ruleset.check_casualty(wrong)
+    assert said(Zal().ruleset.check_casualty(wrong))
 
 
 def test_a_serious_injury_misses_the_next_match_and_lasts() -> None:

@@ -16,7 +16,7 @@ from ledger.domain.values import Hireling
 from ledger.rules.lrb6_zal.postgame import fame
 from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import tables
-from tests.rules.seam import checked, dice_for
+from tests.rules.seam import checked, dice_for, said
 from tests.rules.test_lrb6_zal_book import (
     HUMANS,
     ORCS,
@@ -173,10 +173,10 @@ def test_a_bonus_mvp_gives_a_star_player_roll_with_its_ageing_roll() -> None:
     }
     star_roll = roll("star_roll", "2D6", 2, 5)
     without_ageing = PlayerAdvanced.model_construct(**{**advance, "dice": (star_roll,)})
-    assert zal.ruleset.check_advancement(rookie, team, without_ageing)
+    assert said(zal.ruleset.check_advancement(rookie, team, without_ageing))
     ageing = roll("ageing", "2D6", 2, 2)
     with_ageing = PlayerAdvanced.model_construct(**{**advance, "dice": (star_roll, ageing)})
-    assert zal.ruleset.check_advancement(rookie, team, with_ageing) == []
+    assert said(zal.ruleset.check_advancement(rookie, team, with_ageing)) == []
 
 
 # --- gate and FAME ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 from ledger.application.context import draft
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Division
 from ledger.errors import (
     InsufficientTreasury,
     InvalidInput,
@@ -44,6 +45,7 @@ from ledger.rules.problems import (
 )
 from ledger.rules.protocol import Feature
 from ledger.rules.rows import HireRows, TeamRows
+from tests.support import roll
 
 BB2025, GOLD4, LRB6 = find_ruleset("bb2025"), find_ruleset("gold4"), find_ruleset("lrb6")
 REAVERS = TeamRow(
@@ -87,6 +89,13 @@ def advanced(skill: str) -> ev.PlayerAdvanced:
 BLITZER = BB2025.catalogue.position("human", "blitzer")
 LINEMAN = BB2025.catalogue.position("human", "lineman")
 ITEMS = BB2025.sideline_items(PLAYED)
+STAR = players("star")[0].model_copy(update={"kind": "star"})
+GUTTER = players("gutter_runner", roster="skaven")[0].model_copy(update={"spp": 14})
+
+
+def casualty(*dice: DiceRoll) -> Casualty:
+    return Casualty(victim="p1", cause="block", outcome="dead", dice=dice)
+
 
 Rule = Callable[[], list[Problem]]
 CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
@@ -147,7 +156,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ),
         [
             (
-                "not-allowed",
+                "star-hire",
                 "LRB6 Star Players are induced for one game (a report's hirelings), never hired",
             )
         ],
@@ -231,7 +240,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         lambda: edition_buy(GOLD4, REAVERS, players("ogre", roster="ogre"), "free_reroll", 1),
         [
             (
-                "not-allowed",
+                "free-reroll",
                 "Reavers have allies (Ogre 1): the free re-roll 'does not apply to mixed race"
                 " teams' (BUYING RE-ROLLS & FAN FACTORS)",
             )
@@ -272,7 +281,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     (
         "BB2025 re-rolls stay once drafted",
         lambda: edition_release(BB2025, PLAYED, "reroll"),
-        [("not-allowed", "BB2025 team re-rolls cannot be removed from the roster once drafted")],
+        [("rerolls-kept", "BB2025 team re-rolls cannot be removed from the roster once drafted")],
     ),
     ("while drafting they may go", lambda: edition_release(BB2025, REAVERS, "reroll"), []),
     (
@@ -286,6 +295,55 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
             BB2025, players("lineman")[0].model_copy(update={"spp": 6}), PLAYED, advanced("block")
         ),
         [],
+    ),
+    # An edition's own check_* answers problems with the code of the rule each names, in
+    # the order its book gives them.
+    (
+        "a star under contract is never fired (BB2025, Spike! 2021)",
+        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 12), STAR),
+        [
+            (
+                "star-contract",
+                "Star 1 is under contract for the season and may never be fired"
+                " (Spike! 2021 'Signing Star Players')",
+            )
+        ],
+    ),
+    (
+        "more play-off places than teams, then BB2025's four teams a division",
+        lambda: BB2025.check_season([Division(name="North", teams=("a", "b"))], 4),
+        [
+            ("playoff-places", "4 play-off places but only 2 teams"),
+            ("division-size", "division North has fewer than four teams ('Divisions')"),
+        ],
+    ),
+    (
+        "an empty division (LRB6 has no least size)",
+        lambda: LRB6.check_season(
+            [Division(name="North", teams=("a", "b")), Division(name="South", teams=())], 0
+        ),
+        [("empty-division", "division South has no teams")],
+    ),
+    (
+        "a BB2025 casualty roll is a D16",
+        lambda: BB2025.check_casualty(casualty(roll("casualty", "D6", 3))),
+        [("casualty-dice", "the BB2025 Casualty Table is a D16, not a D6")],
+    ),
+    (
+        "an LRB6 casualty roll is a D68",
+        lambda: LRB6.check_casualty(casualty(roll("casualty", "D6", 3))),
+        [("casualty-dice", "3 is not a D68 roll")],
+    ),
+    (
+        "BB2025: an advancement due is taken before the post-game closes",
+        lambda: BB2025.check_close(REAVERS, [GUTTER]),
+        [
+            (
+                "advancement-due",
+                "Gutter_Runner 1 has 14 SPP, enough for a characteristic improvement (14):"
+                " he must take an advancement first",
+            )
+        ],
     ),
 ]
 
@@ -305,8 +363,8 @@ def test_a_problem_carries_the_numbers_a_replay_decides_by() -> None:
 
 
 def test_a_command_raises_the_first_problem_as_its_error() -> None:
-    """The others of the same code join its sentence (an edition's several reasons read at
-    once, as before); a problem of another code waits for the commissioner's next try."""
+    """The first as the rule lists them, its sentence alone: the others wait for the
+    commissioner's next try (a what-if replay turns each into a divergence)."""
     problems = [
         Problem(NotAllowed, "first reason"),
         Problem(InvalidInput, "another kind"),
@@ -314,10 +372,7 @@ def test_a_command_raises_the_first_problem_as_its_error() -> None:
     ]
     with pytest.raises(NotAllowed) as raised:
         refuse(problems)
-    assert (raised.value.code, raised.value.message) == (
-        "not-allowed",
-        "first reason; second reason",
-    )
+    assert (raised.value.code, raised.value.message) == ("not-allowed", "first reason")
     with pytest.raises(NameTaken, match=r"^only$"):
         refuse([Problem(NameTaken, "only")])
     refuse([])  # no problem, nothing raised

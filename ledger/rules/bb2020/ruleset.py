@@ -24,9 +24,11 @@ from pathlib import Path
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Performance
+from ledger.errors import InvalidAdvancement
 from ledger.rules.bb2020 import advancement
 from ledger.rules.bb2020.tables import Tables, tables
 from ledger.rules.bb2025 import BB2025
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, TeamList
 
@@ -68,8 +70,9 @@ class BB2020(BB2025):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
-        return advancement.problems(self.tables(), player, self.position_of(player), event)
+    ) -> list[Problem]:
+        problems = advancement.problems(self.tables(), player, self.position_of(player), event)
+        return found(InvalidAdvancement, problems)
 
     def redraft_fans(self, team: TeamRow) -> int:
         """'Re-drafting' (FAQ): "A team's Dedicated Fans value will carry over onto the new

@@ -32,7 +32,20 @@ from ledger.domain.events import (
 )
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
-from ledger.errors import InvalidInput
+from ledger.errors import (
+    AdvancementDue,
+    CasualtyDice,
+    ConcessionRefused,
+    DivisionSize,
+    HirelingRefused,
+    InvalidAdvancement,
+    InvalidInput,
+    MvpRefused,
+    RefereeRefused,
+    RerollsKept,
+    StarContracted,
+    TooFewPlayers,
+)
 from ledger.rules.base import BaseRuleset, checked_effects, eligible
 from ledger.rules.bb2025 import (
     advancement,
@@ -46,6 +59,7 @@ from ledger.rules.bb2025 import (
 from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.rows import MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import Position, TeamList
@@ -121,26 +135,29 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
-    ) -> list[str]:
+    ) -> list[Problem]:
         """'Players may not be fired if it would take the number of players eligible for
         the next game below 11' (Hiring, Firing and Temporarily Retiring)."""
         if player.kind == "star":
-            return [
+            sentence = (
                 f"{player.name} is under contract for the season and may never be fired"
                 " (Spike! 2021 'Signing Star Players')"
-            ]
+            )
+            return [Problem(StarContracted, sentence)]
         fit = eligible(players)
         if player in fit and len(fit) - 1 < 11:
-            return [
+            sentence = (
                 f"firing {player.name} would leave {team.name} with"
                 f" {len(fit) - 1} players eligible for the next game (at least 11)"
-            ]
+            )
+            return [Problem(TooFewPlayers, sentence, have=len(fit) - 1, limit=11)]
         return []
 
-    def check_release(self, team: TeamRow, item: str) -> list[str]:
+    def check_release(self, team: TeamRow, item: str) -> list[Problem]:
         """Team re-rolls bought may not be removed once drafted (step 4 of Hiring...)."""
         if item == "reroll" and not team.drafting:
-            return [f"{self.book} team re-rolls cannot be removed from the roster once drafted"]
+            sentence = f"{self.book} team re-rolls cannot be removed from the roster once drafted"
+            return [Problem(RerollsKept, sentence)]
         return []
 
     def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
@@ -179,24 +196,31 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     # --- matches ----------------------------------------------------------------------------
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
+    def check_casualty(self, casualty: Casualty) -> list[Problem]:
         """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered."""
         t = self.tables()
         roll = next((d for d in casualty.dice if d.purpose == "casualty"), None)
         if roll is None:
             return []
         if roll.dice != "D16":
-            return [f"the {self.book} Casualty Table is a D16, not a {roll.dice}"]
+            return [
+                Problem(CasualtyDice, f"the {self.book} Casualty Table is a D16, not a {roll.dice}")
+            ]
         expected = band(t.casualty_table, roll.values[0])
         if casualty.outcome != expected.outcome:
-            return [
+            sentence = (
                 f"a casualty roll of {roll.values[0]} is {expected.outcome}, not {casualty.outcome}"
-            ]
+            )
+            return [Problem(CasualtyDice, sentence)]
         lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
         if expected.outcome == "lasting_injury" and lasting is not None:
             effect = band(t.lasting_injury_table, lasting.values[0]).effects[0]
             if effect not in casualty.effects:
-                return [f"a lasting injury roll of {lasting.values[0]} is {effect}"]
+                return [
+                    Problem(
+                        CasualtyDice, f"a lasting injury roll of {lasting.values[0]} is {effect}"
+                    )
+                ]
         return []
 
     def casualty_from_report(
@@ -236,32 +260,31 @@ class BB2025(BaseRuleset[BB2025Options]):
             effects += band(t.lasting_injury_table, lasting.values[0]).effects
         return found.outcome, effects
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         problems = []
         if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
-            problems.append(
-                f"{self.book} has no forfeits: a team concedes, with or without penalty"
-            )
+            sentence = f"{self.book} has no forfeits: a team concedes, with or without penalty"
+            problems.append(Problem(ConcessionRefused, sentence))
         if self.options.referees and (wrong := exhibitions.referee_problem(match.referee)):
-            problems.append(wrong)
+            problems.append(Problem(RefereeRefused, wrong))
         if match.kind == "exhibition":
-            return problems + exhibitions.all_star_problems(
-                match, self.catalogue.stars(), self.book
-            )
+            all_stars = exhibitions.all_star_problems(match, self.catalogue.stars(), self.book)
+            return problems + found(HirelingRefused, all_stars)
         if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
             awarded = sum(p.mvps for p in sheet.players)
             allowed = self.mvp_allowance(match, sheet.team)
             if awarded > allowed:
-                problems.append(
+                sentence = (
                     f"{sheet.team} awarded {awarded} MVPs where {self.book} allows"
                     f" {allowed} ('Most Valuable Player', 'Conceding')"
                 )
+                problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))
             stars = {h.id for h in sheet.hirelings if h.kind == "star"}
             stars |= contracted(match, rows)
             if any(p.mvps for p in sheet.players if p.player in stars):
-                problems.append("star players cannot be given the MVP award")
+                problems.append(Problem(MvpRefused, "star players cannot be given the MVP award"))
         return problems
 
     def mvp_allowance(self, match: MatchRecorded, team: str) -> int:
@@ -307,8 +330,8 @@ class BB2025(BaseRuleset[BB2025Options]):
     def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects:
         return postgame.close_outcomes(self.tables(), event, team, dice)
 
-    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[str]:
-        return postgame.must_advance(self.tables(), players)
+    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[Problem]:
+        return found(AdvancementDue, postgame.must_advance(self.tables(), players))
 
     # --- advancement -------------------------------------------------------------------------
 
@@ -318,8 +341,9 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
-        return advancement.problems(self.tables(), player, self.position_of(player), event)
+    ) -> list[Problem]:
+        problems = advancement.problems(self.tables(), player, self.position_of(player), event)
+        return found(InvalidAdvancement, problems)
 
     def position_of(self, player: PlayerRow) -> Position:
         return self.catalogue.position(player.roster, player.position)
@@ -399,13 +423,14 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     # --- seasons ---------------------------------------------------------------------------
 
-    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[str]:
+    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[Problem]:
         """'Divisions': "each Division should contain at least four teams"."""
         small = [d.name or "(unnamed)" for d in divisions if len(d.teams) < 4]
         problems = super().check_season(divisions, playoff_teams)
-        return problems + [
-            f"division {name} has fewer than four teams ('Divisions')" for name in small
-        ]
+        return problems + found(
+            DivisionSize,
+            [f"division {name} has fewer than four teams ('Divisions')" for name in small],
+        )
 
     def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
         scheme = self.points_scheme(rows.points)

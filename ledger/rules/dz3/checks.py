@@ -23,11 +23,13 @@ from collections.abc import Sequence
 
 from ledger.domain.state import PlayerRow, on_roster
 from ledger.domain.values import Hireling, TeamSheet
+from ledger.errors import ConcessionRefused, HirelingRefused, MatchSidesRefused, MvpRefused
 from ledger.rules.base import opponent
 from ledger.rules.dz3 import stars
 from ledger.rules.dz3.game import Game
 from ledger.rules.dz3.rating import handicap
 from ledger.rules.dz3.tables import stars as star_table
+from ledger.rules.problems import Problem, found
 from ledger.rules.schema import TeamList
 
 FORFEIT_KINDS = {
@@ -38,19 +40,21 @@ FORFEIT_KINDS = {
 }
 
 
-def match_problems(g: Game, team_lists: dict[str, TeamList]) -> list[str]:
+def match_problems(g: Game, team_lists: dict[str, TeamList]) -> list[Problem]:
+    """The forfeit first, then each side's MVPs, freebooters and rostered stars."""
     if g.match.others:
-        return ["3rd edition matches are between two teams"]
-    found = forfeit_problems(g)
+        return [Problem(MatchSidesRefused, "3rd edition matches are between two teams")]
+    problems = found(ConcessionRefused, forfeit_problems(g))
     if g.match.kind in ("friendly", "exhibition"):
-        return found
+        return problems
     for sheet in g.sides():
         team = g.team(sheet.team)
-        found += mvp_problems(g, sheet)
+        problems += found(MvpRefused, mvp_problems(g, sheet))
         if team is not None:
-            found += freebooter_problems(g, sheet, team_lists[team.roster], team.treasury)
-            found += roster_star_problems(g, sheet)
-    return found
+            freebooters = freebooter_problems(g, sheet, team_lists[team.roster], team.treasury)
+            problems += found(HirelingRefused, freebooters)
+            problems += found(HirelingRefused, roster_star_problems(g, sheet))
+    return problems
 
 
 # --- forfeits ---------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Casualty, DiceRoll, Effect
+from ledger.errors import CasualtyDice, InvalidAdvancement, PositionLimitReached, StarRefused
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import advancement, checks, injuries, postgame, rating, stars
@@ -31,6 +32,7 @@ from ledger.rules.dz3.tables import DZStar, tables
 from ledger.rules.dz3.tables import skills as skill_list
 from ledger.rules.dz3.tables import stars as star_list
 from ledger.rules.effects import Effects
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, StarPlayer
@@ -99,7 +101,7 @@ class DZ3(BaseRuleset[DZ3Options]):
         "freeboot fee" is lost but any SPPs are kept' (seed 004 'Freebooters')."""
         return super().hire_price(event, rows)
 
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """The star player variants; under Alt (b) of positions, stars fill positions. Alt
         (c) of duplicates looks at the whole league: a star on another team's roster is
         taken ("first to hire Morg will get him")."""
@@ -108,31 +110,34 @@ class DZ3(BaseRuleset[DZ3Options]):
         if event.kind == "star" and event.star:
             star = star_list().get(event.star)
             if star is None:
-                return [f"{self.name} has no star player '{event.star}'"]
+                return [Problem(StarRefused, f"{self.name} has no star player '{event.star}'")]
             holders = stars.holders(rows.league_stars)
-            return self.star_hire_problems(team, players, star) + stars.league_problems(
-                self.options, star, team.team_id, holders
-            )
+            league = stars.league_problems(self.options, star, team.team_id, holders)
+            return self.star_hire_problems(team, players, star) + found(StarRefused, league)
         if event.from_list is None:
             held = stars.roster_stars(players)
             taken = same_position(players, team.roster, event.position)
             taken += stars.stars_as(star_list(), held, team_list, event.position)
-            return stars.position_problems(
+            limit = stars.position_problems(
                 self.options, team_list, event.position, taken, event.name
             )
+            return found(PositionLimitReached, limit)
         return []
 
     def star_hire_problems(
         self, team: TeamRow, players: Sequence[PlayerRow], star: DZStar
-    ) -> list[str]:
+    ) -> list[Problem]:
         team_list, held = self.catalogue.team_list(team.roster), stars.roster_stars(players)
-        found = stars.star_problems(tables(), self.options, star, team_list, held)
+        problems = found(
+            StarRefused, stars.star_problems(tables(), self.options, star, team_list, held)
+        )
         position = star.counts_as.get(team_list.id)
         if position is not None:
             taken = same_position(players, team.roster, position)
             taken += stars.stars_as(star_list(), held, team_list, position)
-            found += stars.position_problems(self.options, team_list, position, taken, star.name)
-        return found
+            limit = stars.position_problems(self.options, team_list, position, taken, star.name)
+            problems += found(PositionLimitReached, limit)
+        return problems
 
     # --- values ----------------------------------------------------------------------------
 
@@ -157,15 +162,15 @@ class DZ3(BaseRuleset[DZ3Options]):
         player into the crowd' [WD]); never a failed Dodge or Go For It (2.3, 2.4)."""
         return postgame.earns(casualty, frozenset(tables().casualty_spp_causes))
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
-        return injuries.problems(tables(), casualty)
+    def check_casualty(self, casualty: Casualty) -> list[Problem]:
+        return found(CasualtyDice, injuries.problems(tables(), casualty))
 
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
     ) -> tuple[str, tuple[Effect, ...]]:
         return injuries.from_report(tables(), outcome, effects, dice)
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         return checks.match_problems(self.game(match, rows), dict(self.catalogue.team_lists()))
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
@@ -182,11 +187,12 @@ class DZ3(BaseRuleset[DZ3Options]):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
+    ) -> list[Problem]:
         position = self.catalogue.team_list(player.roster).position(player.position)
         if position is None:
-            return [f"{player.name} ({player.position}) makes no star player rolls"]
-        return advancement.problems(tables(), player, position, event)
+            sentence = f"{player.name} ({player.position}) makes no star player rolls"
+            return [Problem(InvalidAdvancement, sentence)]
+        return found(InvalidAdvancement, advancement.problems(tables(), player, position, event))
 
 
 def same_position(players: Sequence[PlayerRow], roster: str, position: str) -> int:

@@ -25,6 +25,17 @@ from pydantic import BaseModel, ConfigDict
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme, TeamSheet
+from ledger.errors import (
+    AllyRefused,
+    AppearanceFeeRefused,
+    CasualtyDice,
+    ConcessionRefused,
+    FreeRerollRefused,
+    HirelingRefused,
+    InvalidAdvancement,
+    MvpRefused,
+    SecretWeaponRefused,
+)
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -32,6 +43,7 @@ from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, DiceNeed, Feature, SidelineItem
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, TeamList
@@ -150,26 +162,28 @@ class Gold4(BaseRuleset[Gold4Options]):
         )
         return armed.model_copy(update={"value": self.player_value(armed)})
 
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         team, players = rows.team, rows.players
         free = team.staff.get("free_reroll", 0) > 0
+        weapons = rosters.weapon_problems(team, players, event, self.options.secret_weapons)
         return [
-            *rosters.ally_problems(team, players, event, free),
-            *rosters.weapon_problems(team, players, event, self.options.secret_weapons),
+            *found(AllyRefused, rosters.ally_problems(team, players, event, free)),
+            *found(SecretWeaponRefused, weapons),
         ]
 
     def check_buy(
         self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
-    ) -> list[str]:
+    ) -> list[Problem]:
         """G2: the free re-roll 'does not apply to mixed race teams', bought before or after
         the allies (check_hire refuses allies after it)."""
         allies = [p.name for p in players if p.status in ON_ROSTER and p.roster != team.roster]
         if item != "free_reroll" or not allies:
             return []
-        return [
+        sentence = (
             f"{team.name} have allies ({', '.join(allies)}): the free re-roll 'does not apply"
             " to mixed race teams' (BUYING RE-ROLLS & FAN FACTORS)"
-        ]
+        )
+        return [Problem(FreeRerollRefused, sentence)]
 
     # --- values --------------------------------------------------------------------------------
 
@@ -225,16 +239,16 @@ class Gold4(BaseRuleset[Gold4Options]):
     ) -> tuple[str, tuple[Effect, ...]]:
         return injuries.casualty_from_report(outcome, effects, dice)
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
-        return injuries.problems(casualty)
+    def check_casualty(self, casualty: Casualty) -> list[Problem]:
+        return found(CasualtyDice, injuries.problems(casualty))
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         checks = MatchChecks(match, rows, self.options.handicap_mvps)
         return [
-            *checks.concession_problems(),
-            *checks.mvp_problems(),
-            *fees.problems(match, rows, self.options.appearance_fees),
-            *postgame.freebooter_problems(match, rows),
+            *found(ConcessionRefused, checks.concession_problems()),
+            *found(MvpRefused, checks.mvp_problems()),
+            *found(AppearanceFeeRefused, fees.problems(match, rows, self.options.appearance_fees)),
+            *found(HirelingRefused, postgame.freebooter_problems(match, rows)),
         ]
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
@@ -278,5 +292,6 @@ class Gold4(BaseRuleset[Gold4Options]):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
-        return advancement.problems(player, rosters.position_of(player), event)
+    ) -> list[Problem]:
+        problems = advancement.problems(player, rosters.position_of(player), event)
+        return found(InvalidAdvancement, problems)

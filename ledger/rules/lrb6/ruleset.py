@@ -24,13 +24,22 @@ from typing import Any, ClassVar
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect
-from ledger.errors import LedgerError
+from ledger.errors import (
+    CasualtyDice,
+    ConcessionRefused,
+    HirelingRefused,
+    InvalidAdvancement,
+    LedgerError,
+    MvpRefused,
+    StarRefused,
+)
 from ledger.rules.base import BaseRuleset, OptionsT, eligible, rerolls_and_fan_factor
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
 from ledger.rules.lrb6.postgame import Side
 from ledger.rules.lrb6.tables import Common, Staff, tables
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Position, StarPlayer, TeamList
@@ -79,12 +88,13 @@ class LRB6(BaseRuleset[OptionsT]):
         )
         return items | staff_items(t.sideline, team.roster, team_list)
 
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """pp.70-71: Star Players play one game at a time, as inducements."""
         if event.kind == "star":
-            return [
+            sentence = (
                 "LRB6 Star Players are induced for one game (a report's hirelings), never hired"
-            ]
+            )
+            return [Problem(StarRefused, sentence)]
         return []
 
     # --- values ---------------------------------------------------------------------------
@@ -122,8 +132,8 @@ class LRB6(BaseRuleset[OptionsT]):
         causes = self.tables().spp_casualty_causes
         return casualty.inflicted_by is not None and casualty.cause in causes
 
-    def check_casualty(self, casualty: Casualty) -> list[str]:
-        return casualties.problems(tables(), casualty)
+    def check_casualty(self, casualty: Casualty) -> list[Problem]:
+        return found(CasualtyDice, casualties.problems(tables(), casualty))
 
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
@@ -141,12 +151,13 @@ class LRB6(BaseRuleset[OptionsT]):
             found.append(Side(sheet=sheet, team=team, players=players, value=value))
         return tuple(found)
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
-        t, problems = tables(), checks.concession_problems(match)
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
+        t, problems = tables(), found(ConcessionRefused, checks.concession_problems(match))
         for side in self.sides_of(match, rows):
             lists = (self.catalogue.team_list(side.team.roster), self.catalogue.stars())
-            problems += checks.mvp_problems(t, match, side.sheet)
-            problems += checks.hireling_problems(t, side.team, side.players, side.sheet, lists)
+            problems += found(MvpRefused, checks.mvp_problems(t, match, side.sheet))
+            hired = checks.hireling_problems(t, side.team, side.players, side.sheet, lists)
+            problems += found(HirelingRefused, hired)
         return problems
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
@@ -181,8 +192,9 @@ class LRB6(BaseRuleset[OptionsT]):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
-        return advancement.problems(tables(), player, self.position_of(player), event)
+    ) -> list[Problem]:
+        problems = advancement.problems(tables(), player, self.position_of(player), event)
+        return found(InvalidAdvancement, problems)
 
     # --- before a game ----------------------------------------------------------------------
 

@@ -25,7 +25,15 @@ from typing import Any, ClassVar
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
 from ledger.domain.values import Hireling, TeamSheet
-from ledger.errors import LedgerError
+from ledger.errors import (
+    ConcessionRefused,
+    FanFactorRefused,
+    HirelingRefused,
+    InvalidAdvancement,
+    LedgerError,
+    MvpRefused,
+    StarRefused,
+)
 from ledger.rules.base import eligible
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -45,6 +53,7 @@ from ledger.rules.lrb6_zal import (
 from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
+from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import StarPlayer
@@ -92,13 +101,14 @@ class LRB6ZAL(LRB6[ZalOptions]):
         kind = "mercenary" if played.get("kind") == "mercenary" else "journeyman"
         return hiring.signing_price(tables(), price, kind, int(played.get("spp", 0)))
 
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[str]:
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         if event.kind != "star" or not event.star:
             return []
         star = self.catalogue.stars().get(event.star)
         if star is None:
-            return [f"{self.name} has no star player '{event.star}'"]
-        return hiring.star_problems(tables(), rows.team, star, self.held_stars(rows.players))
+            return [Problem(StarRefused, f"{self.name} has no star player '{event.star}'")]
+        held = self.held_stars(rows.players)
+        return found(StarRefused, hiring.star_problems(tables(), rows.team, star, held))
 
     def held_stars(self, players: Sequence[PlayerRow]) -> list[StarPlayer]:
         known = self.catalogue.stars()
@@ -172,15 +182,16 @@ class LRB6ZAL(LRB6[ZalOptions]):
             )
         return tuple(found)
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[str]:
+    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         t, sides = tables(), self.sides(match, rows)
-        problems = checks.forfeit_problems(t, match)
+        problems = found(ConcessionRefused, checks.forfeit_problems(t, match))
         for side in sides:
             other = next(s for s in sides if s is not side)
             lists = checks.Lists(self.catalogue.team_list(side.team.roster), self.catalogue.stars())
-            problems += checks.mvp_problems(t, match, side, other)
-            problems += checks.hireling_problems(t, side, lists, self.held_stars(side.players))
-            problems += checks.fan_factor_problems(t, match, side)
+            problems += found(MvpRefused, checks.mvp_problems(t, match, side, other))
+            hired = checks.hireling_problems(t, side, lists, self.held_stars(side.players))
+            problems += found(HirelingRefused, hired)
+            problems += found(FanFactorRefused, checks.fan_factor_problems(t, match, side))
         return problems
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
@@ -259,10 +270,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def check_advancement(
         self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[str]:
-        return advancement.problems(
+    ) -> list[Problem]:
+        problems = advancement.problems(
             tables(), player, self.position_of(player), event, self.options.ageing_by
         )
+        return found(InvalidAdvancement, problems)
 
 
 def sheet_ids(sheet: TeamSheet) -> set[str]:
