@@ -162,6 +162,19 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ],
     ),
     (
+        "BB2025 stars are induced or signed at the star draft, never hired (Hiring, step 2)",
+        lambda: edition_hire(
+            BB2025, hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ()))
+        ),
+        [
+            (
+                "star-hire",
+                "BB2025 Star Players are induced for one game (a report's hirelings)"
+                " or signed at the star draft, never hired",
+            )
+        ],
+    ),
+    (
         "a BB2025 lineman is the edition's to allow",
         lambda: edition_hire(BB2025, hired("lineman"), HireRows(TeamRows(REAVERS, ()))),
         [],

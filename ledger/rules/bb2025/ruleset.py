@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 from ledger.domain.events import (
     MatchRecorded,
     PlayerAdvanced,
+    PlayerHired,
     PostGameClosed,
     SeasonClosed,
     TeamRedrafted,
@@ -44,6 +45,7 @@ from ledger.errors import (
     RefereeRefused,
     RerollsKept,
     StarContracted,
+    StarRefused,
     TooFewPlayers,
 )
 from ledger.rules.base import BaseRuleset, checked_effects, eligible
@@ -61,7 +63,7 @@ from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
-from ledger.rules.rows import MatchRows, RedraftRows, SeasonRows
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import Position, TeamList
 
 
@@ -132,6 +134,19 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         return sideline_of(self.tables, self.catalogue.team_list(team.roster))
+
+    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
+        """'Hire any new players to your Team Draft List' (Hiring, Firing and Temporarily
+        Retiring, step 2) hires from the team's own list: a Star Player plays one game as
+        an inducement (a report's hireling), or joins for seasons only through the Spike!
+        contracts' star draft (``StarSigned``, seed 003), never through a hire."""
+        if event.kind != "star":
+            return []
+        sentence = (
+            f"{self.book} Star Players are induced for one game (a report's hirelings)"
+            " or signed at the star draft, never hired"
+        )
+        return [Problem(StarRefused, sentence)]
 
     def check_fire(
         self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
