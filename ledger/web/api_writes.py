@@ -10,7 +10,7 @@ league's new version as its ``ETag``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -177,9 +177,30 @@ def visibility(call: Calling, league: str, body: Visibility, response: Response)
 
 
 class Hire(Body):
+    """What ``ledger team hire`` takes: a position of the team's list, of an allied list
+    (``from_list``) or, with ``star``, a star player's id, where the edition lets one join."""
+
     position: str = Short
     name: str = Field(min_length=1, max_length=120)
     number: int | None = Field(default=None, ge=1, le=99)
+    star: bool = False
+    """``position`` is a star player's id, hired for good (ZAL, 3rd edition)."""
+    from_list: str | None = Field(default=None, min_length=1, max_length=64)
+    """The allied team list the position comes from (4th edition allies)."""
+    equipment: list[Annotated[str, Short]] = Field(default=[], max_length=8)
+    """Bought with the player, e.g. a 4th edition secret weapon."""
+
+    def command(self, league: str, team: str) -> HirePlayer:
+        return HirePlayer(
+            league,
+            team,
+            self.position,
+            self.name,
+            number=self.number,
+            star=self.position if self.star else None,
+            from_list=self.from_list,
+            equipment=tuple(self.equipment),
+        )
 
 
 class Hired(Written):
@@ -190,11 +211,7 @@ class Hired(Written):
 @needs("hire")
 def hire(call: Calling, league: str, team: str, body: Hire, response: Response) -> Hired:
     """Hire a player for the team (its coach, or the commissioner), paid from its treasury."""
-    player = call.write(
-        lambda ledger, by: ledger.handle(
-            HirePlayer(league, team, body.position, body.name, number=body.number), by=by
-        )
-    )
+    player = call.write(lambda ledger, by: ledger.handle(body.command(league, team), by=by))
     return Hired(**receipt(call, response), player=player)
 
 

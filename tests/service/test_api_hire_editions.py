@@ -1,0 +1,99 @@
+"""What ``ledger team hire`` takes beyond a position of the team's own list, through the
+API as a coach sends it: a 4th edition ally (``from_list``) and secret weapon
+(``equipment``, seed 002 MIXED RACE TEAMS and SECRET WEAPONS); a star hired for good is
+the edition's to allow, and BB2025 refuses it (League Play, 'Hiring, Firing and
+Temporarily Retiring', step 2) with nothing written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.web.app import create_app
+from ledger.web.demo import demo_accounts
+from tests.cli.inprocess import ledger_from_script
+from tests.service.conftest import CHEAP, event_count, password_of, sign_in
+
+LEAGUE = "owl"
+
+
+def served(tmp_path: Path, ruleset: str) -> Iterator[tuple[TestClient, str]]:
+    """A league of an orc team and a dwarf team under ``ruleset``, served, with the orcs'
+    coach (dan) signed in; yields the client and the session's CSRF token."""
+    script = f"""league create {LEAGUE} --name "Old World League" --ruleset {ruleset}
+team register orcs --name "The Gouged Eye" --coach Dan --roster orc
+team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf
+team adjust orcs 300000 --reason "sponsors"
+"""
+    db = ledger_from_script(tmp_path, script)
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, LEAGUE, hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
+        yield client, sign_in(client, "dan")
+
+
+@pytest.fixture
+def gold(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+    yield from served(tmp_path, "gold4")
+
+
+@pytest.fixture
+def bb2025(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+    yield from served(tmp_path, "bb2025")
+
+
+def hire(client: TestClient, csrf: str, body: dict[str, object]) -> dict[str, object]:
+    reply = client.post(
+        f"/api/leagues/{LEAGUE}/teams/orcs/players", json=body, headers={"X-CSRF-Token": csrf}
+    )
+    return {"status": reply.status_code, **reply.json()}
+
+
+def roster(client: TestClient) -> dict[str, dict[str, object]]:
+    team = client.get(f"/api/leagues/{LEAGUE}/teams/orcs").json()
+    return {p["name"]: p for p in team["players"]}
+
+
+def test_a_coach_hires_an_ally_from_the_allied_list(gold: tuple[TestClient, str]) -> None:
+    client, csrf = gold
+    done = hire(client, csrf, {"position": "troll", "name": "Grub", "from_list": "goblin"})
+    assert done["status"] == 201, done
+    grub = roster(client)["Grub"]
+    assert (grub["roster"], grub["position"]) == ("goblin", "troll")
+
+
+def test_an_ally_from_a_list_the_team_may_not_draw_on_is_refused(
+    gold: tuple[TestClient, str],
+) -> None:
+    client, csrf = gold
+    before = event_count(client)
+    done = hire(client, csrf, {"position": "blitzer", "name": "Al", "from_list": "human"})
+    assert (done["status"], done["code"]) == (409, "ally"), done
+    assert "may not take human allies" in str(done["detail"])
+    assert event_count(client) == before
+
+
+def test_a_secret_weapon_is_bought_with_the_player(gold: tuple[TestClient, str]) -> None:
+    client, csrf = gold
+    body = {"position": "lineman", "name": "Sawbones", "equipment": ["chainsaw"]}
+    done = hire(client, csrf, body)
+    assert done["status"] == 201, done
+    assert "Chainsaw" in roster(client)["Sawbones"]["skills"]
+
+
+def test_bb2025_refuses_a_star_hired_for_good_and_writes_nothing(
+    bb2025: tuple[TestClient, str],
+) -> None:
+    client, csrf = bb2025
+    before = event_count(client)
+    done = hire(client, csrf, {"position": "morg_n_thorg", "name": "Morg", "star": True})
+    assert (done["status"], done["code"]) == (409, "star-hire"), done
+    assert "never hired" in str(done["detail"])
+    assert event_count(client) == before
