@@ -6,8 +6,9 @@ Temporarily Retiring', step 2) with nothing written."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -49,14 +50,14 @@ def bb2025(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
     yield from served(tmp_path, "bb2025")
 
 
-def hire(client: TestClient, csrf: str, body: dict[str, object]) -> dict[str, object]:
+def hire(client: TestClient, csrf: str, body: Mapping[str, object]) -> dict[str, Any]:
     reply = client.post(
         f"/api/leagues/{LEAGUE}/teams/orcs/players", json=body, headers={"X-CSRF-Token": csrf}
     )
     return {"status": reply.status_code, **reply.json()}
 
 
-def roster(client: TestClient) -> dict[str, dict[str, object]]:
+def roster(client: TestClient) -> dict[str, dict[str, Any]]:
     team = client.get(f"/api/leagues/{LEAGUE}/teams/orcs").json()
     return {p["name"]: p for p in team["players"]}
 
