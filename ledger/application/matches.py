@@ -47,6 +47,7 @@ from ledger.errors import (
 from ledger.projections.gather import card_rows, match_rows
 from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
+from ledger.rules.rows import MatchRows
 from ledger.words import possessive
 
 
@@ -154,7 +155,10 @@ def resolve_report(
         away=away,
         others=tuple(others),
     )
-    rolls = given_dice(c, draft, sides, report)
+    # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
+    # the same for every stage of the draft: the dice added change none of them.
+    rows = match_rows(c.view, c.league_id, draft.proposed(), c.ruleset, checking=True)
+    rolls = given_dice(c, draft, sides, report, rows)
     if amending is not None:
         rolls += tuple(
             r
@@ -163,13 +167,9 @@ def resolve_report(
             if not any(g.purpose == r.purpose and g.subject == r.subject for g in rolls)
         )
         rolls += tuple(r for r in amending.dice if r not in rolls)
-    draft = complete_dice(c, draft.rolled(sides, report, rolls), sides, report, roll_missing)
-    match = draft.proposed()
-    refuse(
-        c.ruleset.check_match(
-            match, match_rows(c.view, c.league_id, match, c.ruleset, checking=True)
-        )
-    )
+    rolled = draft.rolled(sides, report, rolls)
+    draft = complete_dice(c, rolled, sides, report, roll_missing, rows)
+    refuse(c.ruleset.check_match(draft.proposed(), rows))
     return draft
 
 
@@ -375,11 +375,10 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
 
 
 def given_dice(
-    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport
+    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport, rows: MatchRows
 ) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    match = draft.proposed()
-    needs = c.ruleset.match_dice(match, match_rows(c.view, c.league_id, match, c.ruleset))
+    needs = c.ruleset.match_dice(draft.proposed(), rows)
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -408,13 +407,17 @@ def side_rolls(
 
 
 def complete_dice(
-    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport, roll_missing: bool
+    c: Context,
+    draft: MatchDraft,
+    sides: list[Side],
+    report: MatchReport,
+    roll_missing: bool,
+    rows: MatchRows,
 ) -> MatchDraft:
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
     rolls = [r for s in draft.sheets() for r in s.dice]
     rolls += list(draft.dice)
-    match = draft.proposed()
-    needs = c.ruleset.match_dice(match, match_rows(c.view, c.league_id, match, c.ruleset))
+    needs = c.ruleset.match_dice(draft.proposed(), rows)
     missing = [
         n
         for n in needs
