@@ -41,8 +41,11 @@ MAX_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_ANSWER = 4 * 1024 * 1024
 """An answer larger than this (a season report's zip of a big league) is not kept."""
-COMPUTING = 2
-"""Answers computed at once in a process (``Answers.computing``)."""
+COMPUTING = 1
+"""Answers computed at once in a process (``Answers.computing``). One: under one
+interpreter lock two computations side by side each take as long as both, so the first
+reader waits for the second's work too; in turn, it does not (docs/performance.md,
+2026-11-25: read p99 39-110 ms with one, 101-120 ms with two, quiet machine)."""
 
 
 @dataclass(frozen=True)
