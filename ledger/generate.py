@@ -42,6 +42,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
 from ledger.errors import InvalidDice, InvalidInput, LedgerError
+from ledger.rules.base import eligible
 from ledger.rules.protocol import Feature, Ruleset
 from ledger.rules.schema import TeamList
 
@@ -279,7 +280,7 @@ def play(batch: Batch, rng: random.Random, fixture: MatchRow) -> None:
 
 
 def available(batch: Batch, team_id: str) -> list[PlayerRow]:
-    return [p for p in batch.fold.players(team_id) if p.status == "active" and not p.miss_next_game]
+    return eligible(batch.fold.players(team_id))
 
 
 def synthetic_report(batch: Batch, rng: random.Random, fixture: MatchRow) -> MatchReport:

@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from ledger.domain.state import PlayerRow, on_roster
 from ledger.domain.values import Hireling, TeamSheet
 from ledger.errors import ConcessionRefused, HirelingRefused, MatchSidesRefused, MvpRefused
-from ledger.rules.base import opponent
+from ledger.rules.base import opponent, unaffordable_hirelings
 from ledger.rules.dz3 import stars
 from ledger.rules.dz3.game import Game
 from ledger.rules.dz3.rating import handicap
 from ledger.rules.dz3.tables import stars as star_table
-from ledger.rules.problems import Problem, found
+from ledger.rules.problems import Problem, count_of, found
 from ledger.rules.schema import TeamList
 
 FORFEIT_KINDS = {
@@ -129,8 +129,7 @@ def freebooter_problems(g: Game, sheet: TeamSheet, team_list: TeamList, treasury
             found += star_hireling_problems(g, sheet, team_list, roster, hireling)
         else:
             found += position_hireling_problems(g, sheet, team_list, roster, hireling)
-    fees = sum(h.price for h in sheet.hirelings)
-    if fees > max(treasury, 0):
+    if (fees := unaffordable_hirelings(sheet, treasury)) is not None:
         found.append(
             f"the freebooters of {sheet.team} cost {fees:,} but its treasury holds {treasury:,}"
         )
@@ -156,7 +155,7 @@ def taken_at(
     g: Game, sheet: TeamSheet, team_list: TeamList, roster: Sequence[PlayerRow], position: str
 ) -> int:
     """Roster players, freebooters and (Alt (b)) stars at a position in this match."""
-    on_roster = sum(1 for p in roster if p.position == position and p.roster == team_list.id)
+    on_roster = count_of(roster, team_list.id, position)
     booted = sum(1 for h in sheet.hirelings if h.kind != "star" and h.position == position)
     all_stars = stars.roster_stars(roster) + [
         h.star or "" for h in sheet.hirelings if h.kind == "star"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import opponent
+from ledger.rules.base import by_score, opponent
 from ledger.rules.dz3.options import Options
 from ledger.rules.dz3.tables import Tables
 from ledger.rules.rows import MatchRows
@@ -67,10 +67,7 @@ class Game:
         return self.match.home, self.match.away
 
     def result(self, sheet: TeamSheet) -> str:
-        theirs = opponent(self.match, sheet).touchdowns
-        if sheet.touchdowns == theirs:
-            return "draw"
-        return "win" if sheet.touchdowns > theirs else "loss"
+        return by_score(sheet.touchdowns, opponent(self.match, sheet).touchdowns)
 
     def forfeited_by(self) -> str | None:
         concession = self.match.concession
