@@ -105,9 +105,10 @@ class Answers:
         """Where a missed answer waits to be computed. Right after a write every page of
         the league misses at once; computed side by side they share one interpreter
         lock, so each takes as long as all of them, and so does the next write, which
-        gets one share of the lock among them. Two at a time, the first is done first
-        and a write waits behind at most two (a long one, a season report, does not hold
-        up every other). Reads answered from here never wait for it."""
+        gets one share of the lock among them. ``COMPUTING`` at a time (one), the first is
+        done first and a write waits behind at most that many; a long one (a season
+        report's) holds up the misses behind it. Reads answered from here never wait for
+        it."""
 
     def get(self, key: Hashable) -> Kept | None:
         with self.lock:
