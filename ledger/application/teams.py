@@ -98,7 +98,9 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     team = active_team(c, team_id)
     team_list = c.ruleset.catalogue.team_list(team.roster)
     players = on_roster(c.players(team_id))
-    kind = hireling_kind(c, hireling, from_match) if hireling else "star" if star else "regular"
+    kind = "star" if star else "regular"
+    if hireling:
+        kind = hireling_kind(c, team_id, hireling, from_match)
     if kind == "star" and hireling:
         star = signed_star(c, hireling, from_match)  # a freebooted star, signed for good
     refuse(roster_room(team, players, team_list))
@@ -132,12 +134,15 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     return [(ev.PlayerHired, fields)]
 
 
-def hireling_kind(c: Context, hireling: str, match_id: str | None) -> str:
-    """How a one-game player played for the team (journeyman, mercenary), from his match."""
+def hireling_kind(c: Context, team_id: str, hireling: str, match_id: str | None) -> str:
+    """How a one-game player played for the team (journeyman, mercenary), from his match:
+    only a team he played for may sign him, and only after a match that was played (a
+    voided report's hirelings played for no one)."""
     match = c.match(match_id) if match_id else None
-    if match is None or hireling not in match.hirelings:
-        raise InvalidInput(f"no hireling '{hireling}' played in match {match_id}")
-    return str(match.hirelings[hireling].get("kind", "journeyman"))
+    kept = match.hirelings.get(hireling) if match is not None else None
+    if match is None or kept is None or kept.get("team") != team_id or match.status != "played":
+        raise InvalidInput(f"no hireling '{hireling}' played for {team_id} in match {match_id}")
+    return str(kept.get("kind", "journeyman"))
 
 
 def signed_star(c: Context, hireling: str, match_id: str | None) -> str:

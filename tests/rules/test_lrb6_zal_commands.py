@@ -117,6 +117,16 @@ def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
     assert gouged_after.fans == 2  # gave up: one Fan Factor lost
     assert gouged_after.treasury == gouged.treasury - 30_000 + 30_000  # posted, then paid
     assert row(ledger, PlayerRow, "p1").status == "dead"
+    # Only a team he played for signs a journeyman (ZAL 3k): not the opponents of r2.
+    refused(
+        ledger,
+        InvalidInput,
+        lambda: ledger.handle(
+            HirePlayer("zal", "gouged", "lineman", "Jo", journeyman="j1", match="r2"),
+            by="tester",
+        ),
+        "no hireling 'j1' played for gouged in match r2",
+    )
     ledger.handle(
         HirePlayer("zal", "reavers", "lineman", "Jo", journeyman="j1", match="r2"), by="tester"
     )
