@@ -7,6 +7,14 @@ is the same bytes until N moves: the guard looks the league's version up anyway 
 ``ETag``), and a route marked ``@needs("read", remembered=True)`` is answered from here
 when it has already been computed, without running the route, its queries or its template.
 
+Each answer is kept with the version it was computed at (the version read just before
+the route read the read models, so what it shows is that version's or newer), and a
+request is given it when that version is at least the one the request found on arrival:
+then it shows the league as it stood at some moment after the request came in, as a
+fresh computation would. Right after a burst of writes, readers of a page who arrived at
+successive versions are all answered by the one computation made after the last of them
+(docs/performance.md, 2026-11-25, the write bursts), instead of one computation each.
+
 What else an answer depends on is in its key: who is asking (the account, whether it is
 an admin, its role and teams in every league: a grant or a revocation changes the key),
 and for a page, the CSRF token its forms carry (the session's, or the login form's own
@@ -19,8 +27,9 @@ alone: not the audit (it re-reads the stored rows, which an edit outside the led
 change without moving the version), not the raw log or its export, not what-if jobs (their
 progress moves on its own).
 
-Each worker process keeps its own; the version in the key keeps them exact across
-processes. Bounded by entries and bytes, least recently used first out.
+Each worker process keeps its own, one answer per key (its latest); the version each is
+kept with keeps them exact across processes. Bounded by entries and bytes, least recently
+used first out.
 """
 
 from __future__ import annotations
@@ -53,6 +62,8 @@ class Kept:
     status: int
     body: bytes
     headers: tuple[tuple[bytes, bytes], ...]
+    version: int = 0
+    """The league's version read before the answer was computed (its ``ETag``)."""
 
     def response(self) -> Response:
         reply = Response(self.body, status_code=self.status)
@@ -73,14 +84,14 @@ def cookie(session_id: str | None) -> str | None:
     return digest(session_id) if session_id else None
 
 
-def keepable(reply: Response) -> Kept | None:
+def keepable(reply: Response, version: int) -> Kept | None:
     """The answer as bytes, when it is one that may be kept."""
     body = getattr(reply, "body", None)  # a StreamingResponse has none
     if reply.status_code != 200 or not isinstance(body, bytes) or len(body) > MAX_ANSWER:
         return None
     if any(name == b"set-cookie" for name, _ in reply.raw_headers):
         return None
-    return Kept(reply.status_code, body, tuple(reply.raw_headers))
+    return Kept(reply.status_code, body, tuple(reply.raw_headers), version)
 
 
 class Answers:
@@ -110,10 +121,11 @@ class Answers:
         report's) holds up the misses behind it. Reads answered from here never wait for
         it."""
 
-    def get(self, key: Hashable) -> Kept | None:
+    def get(self, key: Hashable, version: int) -> Kept | None:
+        """The answer of ``key`` kept at ``version`` or later, if any."""
         with self.lock:
             found = self.entries.get(key)
-            if found is None:
+            if found is None or found.version < version:
                 self.misses += 1
                 return None
             self.entries.move_to_end(key)
@@ -136,9 +148,13 @@ class Answers:
                 del self.waiting[key], self.turns[key]
 
     def keep(self, key: Hashable, kept: Kept) -> None:
+        """Keep ``kept`` as the answer of ``key``, unless a later version's is kept."""
         with self.lock:
-            old = self.entries.pop(key, None)
+            old = self.entries.get(key)
+            if old is not None and old.version > kept.version:
+                return
             if old is not None:
+                del self.entries[key]
                 self.size -= len(old.body)
             self.entries[key] = kept
             self.size += len(kept.body)

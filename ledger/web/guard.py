@@ -149,32 +149,42 @@ async def remembered(
     inner: Callable[[Request], Coroutine[Any, Any, Response]],
     version: int,
 ) -> Response:
-    """A read the league's version fixes: the kept answer, or the route's, then kept."""
+    """A read the league's version fixes: the answer kept at this version or a later one,
+    or the route's, then kept (``answers``)."""
     kept_answers = service_of(request).answers
     key = (
         request.url.path,
         request.url.query,
-        version,
         answers.caller(memo(request).get("principal")),
         answers.cookie(request.cookies.get(SESSION_COOKIE)),
         request.cookies.get(LOGIN_CSRF_COOKIE),
     )
-    kept = kept_answers.get(key)
+    kept = kept_answers.get(key, version)
     if kept is not None:
         return kept.response()
     async with kept_answers.turn(key):
-        kept = kept_answers.get(key)  # computed by the request this one waited for
+        kept = kept_answers.get(key, version)  # computed by the request this one waited for
         if kept is not None:
             return kept.response()
         async with kept_answers.computing:
+            # Writes may have landed while this waited: the answer is computed as of now,
+            # so the readers who arrived meanwhile are given it too.
+            version = await run_in_threadpool(version_now, request, version)
             reply = await inner(request)
         if reply.status_code == 200 and "etag" not in reply.headers:
             reply.headers["ETag"] = etag(version)
-        fresh = answers.keepable(reply)
+        fresh = answers.keepable(reply, version)
         minted = memo(request).get("new_login_csrf")  # this visitor's, if the page shows it
         if fresh is not None and not (minted and minted.encode() in fresh.body):
             kept_answers.keep(key, fresh)
         return reply
+
+
+def version_now(request: Request, arrived: int) -> int:
+    """The league's version now (a new stamp: the request's own is where it began)."""
+    known = service_of(request).known
+    row = known.league_row(request.path_params["league"], known.stamp())
+    return max(row.version, arrived) if row is not None else arrived
 
 
 async def once(

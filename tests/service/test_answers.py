@@ -222,9 +222,73 @@ def test_kept_answers_are_bounded_by_count_and_bytes_least_recent_first_out() ->
     answers = Answers(max_entries=3, max_bytes=100)
     for key in "abc":
         answers.keep(key, kept(10))
-    answers.get("a")  # now the most recently used
+    answers.get("a", 0)  # now the most recently used
     answers.keep("d", kept(10))
     assert set(answers.entries) == {"a", "c", "d"}
     answers.keep("e", kept(90))  # 120 bytes: the two least recently used go
     assert list(answers.entries) == ["d", "e"]
     assert answers.size == 100
+
+
+def test_an_answer_kept_at_a_later_version_answers_an_earlier_reader() -> None:
+    answers = Answers()
+    answers.keep("page", Kept(200, b"at 7", (), version=7))
+    assert answers.get("page", 6) is not None
+    assert answers.get("page", 7) is not None
+    assert answers.get("page", 8) is None
+    answers.keep("page", Kept(200, b"at 5", (), version=5))  # computed late: not kept
+    assert answers.entries["page"].body == b"at 7"
+
+
+def test_readers_who_waited_across_a_write_share_one_answer_computed_after_it(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader waits for its turn to compute while a write lands and a second reader
+    arrives: the answer is computed as the league stands once the turn comes, and given to
+    both, rather than computed at the first reader's version and again at the second's."""
+    busy, release = threading.Event(), threading.Event()
+    computed: list[str] = []
+    standings = Queries.standings
+
+    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
+        computed.append(threading.current_thread().name)
+        if len(computed) == 1:
+            busy.set()
+            release.wait(30)
+        return standings(self, *args, **kwargs)
+
+    monkeypatch.setattr(Queries, "standings", slow)
+    replies: dict[str, Any] = {}
+
+    def read(name: str, account: str) -> None:
+        replies[name] = client.get(STANDINGS, headers=world.auth(account))
+
+    def waiting(readers: int) -> None:
+        deadline = time.monotonic() + 10
+        while sum(answers_of(client).waiting.values()) < readers:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+
+    other = threading.Thread(target=read, args=("dan", "dan"))
+    other.start()
+    assert busy.wait(10)  # dan's answer holds the turn to compute
+    first = threading.Thread(target=read, args=("first", "jay"))
+    first.start()
+    waiting(2)
+    hired = client.post(
+        f"{TEAM}/players",
+        json={"position": "lineman", "name": "Late Comer"},
+        headers=world.auth("jay"),
+    )
+    assert hired.status_code == 201, hired.text
+    second = threading.Thread(target=read, args=("second", "jay"))
+    second.start()
+    waiting(3)
+    release.set()
+    for reader in (other, first, second):
+        reader.join(30)
+    assert len(computed) == 2  # dan's, then one for both of jay's readers
+    assert replies["first"].status_code == replies["second"].status_code == 200
+    assert replies["first"].headers["etag"] == replies["second"].headers["etag"]
+    assert replies["second"].headers["etag"] == hired.headers["etag"]
+    assert replies["first"].content == replies["second"].content
