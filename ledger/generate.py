@@ -42,6 +42,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
 from ledger.errors import InvalidDice, InvalidInput, LedgerError
+from ledger.rules.asked import Advancing, Closing
 from ledger.rules.base import eligible
 from ledger.rules.protocol import Feature, Ruleset
 from ledger.rules.schema import TeamList
@@ -159,7 +160,7 @@ def draft(batch: Batch, rng: random.Random, number: int) -> str:
 
 def draftable(batch: Batch) -> list[TeamList]:
     """Team lists a synthetic coach can draft 11 players from with his budget."""
-    budget = batch.ruleset.starting_treasury()
+    budget = batch.ruleset.start().treasury
     return [
         t
         for _, t in sorted(batch.ruleset.catalogue.team_lists().items())
@@ -397,10 +398,10 @@ def refill(batch: Batch, team_id: str) -> None:
 def advance_who_must(batch: Batch, team_id: str) -> None:
     for _ in range(32):
         team = batch.fold.team(team_id)
-        if not batch.ruleset.check_close(team, batch.fold.players(team_id)):
+        if not batch.ruleset.problems(Closing(team, batch.fold.players(team_id))):
             return
         player = next(
-            p for p in batch.fold.players(team_id) if batch.ruleset.check_close(team, [p])
+            p for p in batch.fold.players(team_id) if batch.ruleset.problems(Closing(team, [p]))
         )
         if not take_a_skill(batch, team, player):
             return
@@ -421,7 +422,7 @@ def take_a_skill(batch: Batch, team: TeamRow, player: PlayerRow) -> bool:
                     "dice": (),
                 },
             )
-            if not batch.ruleset.check_advancement(player, team, proposed):
+            if not batch.ruleset.problems(Advancing(player, team, proposed)):
                 batch.handle(
                     AdvancePlayer(batch.league, team.team_id, player.player_id, kind, skill=skill)
                 )

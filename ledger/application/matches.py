@@ -45,6 +45,7 @@ from ledger.errors import (
     UnknownPlayer,
 )
 from ledger.projections.gather import card_rows, match_rows
+from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Lineup, Report
 from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.rules.rows import MatchRows
@@ -169,7 +170,7 @@ def resolve_report(
         rolls += tuple(r for r in amending.dice if r not in rolls)
     rolled = draft.rolled(sides, report, rolls)
     draft = complete_dice(c, rolled, sides, report, roll_missing, rows)
-    refuse(c.ruleset.check_match(draft.proposed(), rows))
+    refuse(c.ruleset.problems(Report(draft.proposed(), rows)))
     return draft
 
 
@@ -297,11 +298,11 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         dice=dice,
         recovered=line.recovered,
     )
-    problems = c.ruleset.check_casualty(casualty)
+    problems = c.ruleset.problems(casualty)
     if line.outcome is not None and line.outcome != outcome:
         # The outcome was read from the dice: an outcome also given must agree with them.
         given = casualty.model_copy(update={"outcome": line.outcome})
-        problems += c.ruleset.check_casualty(given)
+        problems += c.ruleset.problems(given)
     if problems:
         first = problems[0]
         raise first.error(f"casualty of {line.victim}: {first.sentence}")
@@ -378,7 +379,7 @@ def given_dice(
     c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport, rows: MatchRows
 ) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    needs = c.ruleset.match_dice(draft.proposed(), rows)
+    needs = c.ruleset.dice_needed(Report(draft.proposed(), rows))
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -417,7 +418,7 @@ def complete_dice(
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
     rolls = [r for s in draft.sheets() for r in s.dice]
     rolls += list(draft.dice)
-    needs = c.ruleset.match_dice(draft.proposed(), rows)
+    needs = c.ruleset.dice_needed(Report(draft.proposed(), rows))
     missing = [
         n
         for n in needs
@@ -448,7 +449,7 @@ def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
     if team_id in match.closed:
         raise NotAllowed(f"{team_id} already closed the post-game sequence of {match_id}")
     team = c.team(team_id)
-    refuse(c.ruleset.check_close(team, c.players(team_id)))
+    refuse(c.ruleset.problems(Closing(team, c.players(team_id))))
 
     def missing(need: DiceNeed) -> DiceRoll:
         if not roll_missing:
@@ -504,7 +505,7 @@ def close_rolls(
     rolls: list[DiceRoll] = []
     needs: list[DiceNeed] = []
     for _ in range(4):  # later rolls can depend on earlier ones (a D6, then the D3)
-        for need in c.ruleset.close_dice(team, tuple(rolls)):
+        for need in c.ruleset.dice_needed(CloseRolls(team, tuple(rolls))):
             if any(n.purpose == need.purpose for n in needs):
                 continue
             needs.append(need)
@@ -589,7 +590,7 @@ def check_close_dice(
 
 
 def missing_for(c: Context, team: TeamRow, entries: Mapping[str, int | list[int]]) -> list[str]:
-    if c.ruleset.check_close(team, c.players(team.team_id)):
+    if c.ruleset.problems(Closing(team, c.players(team.team_id))):
         return []  # the close refuses for a rule first, and says which
     rolls, needs = close_rolls(c, team, entries, lambda need: None)
     return [
@@ -605,11 +606,11 @@ def follow_ups(c: Context, team: TeamRow, rolls: list[DiceRoll], need: DiceNeed)
     count, sides = dice_shape(need.dice)
     if count != 1 or sides > 16:
         return ""
-    known = {n.purpose for n in c.ruleset.close_dice(team, tuple(rolls))}
+    known = {n.purpose for n in c.ruleset.dice_needed(CloseRolls(team, tuple(rolls)))}
     results: dict[str, list[int]] = {}
     for value in range(1, sides + 1):
         probe = (*rolls, make_roll(need.purpose, need.dice, value, team.team_id))
-        for after in c.ruleset.close_dice(team, probe):
+        for after in c.ruleset.dice_needed(CloseRolls(team, probe)):
             if after.purpose not in known:
                 results.setdefault(f"{after.purpose} ({after.dice}): {after.why}", []).append(value)
     shown = "; ".join(f"on {spans(values)} also {what}" for what, values in results.items())
@@ -644,7 +645,7 @@ def plan_card(c: Context, command: PlayCard) -> list[Fact]:
         "dice": (),
     }
     played = unsaved(ev.CardPlayed, fields)
-    needs = c.ruleset.card_dice(played, card_rows(c.view, c.league_id, played))
+    needs = c.ruleset.dice_needed(Card(played, card_rows(c.view, c.league_id, played)))
     rolls = []
     for need in needs:
         if need.purpose in entries:
@@ -668,7 +669,7 @@ def plan_fees(c: Context, command: PayAppearanceFees) -> list[Fact]:
     fees = []
     for ref in refs:
         player = freebooted_star(c, team, ref) if "=" in ref else c.player(ref, team_id)
-        fee = c.ruleset.appearance_fee(player)
+        fee = c.ruleset.price(Appearance(player))
         if fee <= 0:
             raise InvalidInput(f"{player.name} asks no appearance fee")
         fees.append(Purchase(item=player.player_id, price=fee))
@@ -718,8 +719,8 @@ def plan_inducements(c: Context, command: BuyInducements) -> list[Fact]:
         )
     other_id = match.away if team_id == match.home else match.home
     team, other = c.team(team_id), c.team(other_id)
-    value = c.ruleset.game_value(team, c.players(team_id))
-    other_value = c.ruleset.game_value(other, c.players(other_id))
+    value = c.ruleset.value(Lineup(team, c.players(team_id)))
+    other_value = c.ruleset.value(Lineup(other, c.players(other_id)))
     if value < other_value and other_id not in match.inducements:
         label = c.ruleset.game_value_label
         raise NotAllowed(

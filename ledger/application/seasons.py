@@ -19,6 +19,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow
 from ledger.domain.values import Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
+from ledger.rules.asked import SeasonPlan
 from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import Feature
 from ledger.words import possessive
@@ -48,7 +49,7 @@ def plan_start(c: Context, command: StartSeason) -> list[Fact]:
     for team_id in placed:
         if c.team(team_id).status != "active":
             raise NotAllowed(f"{team_id} has withdrawn from the league")
-    refuse(c.ruleset.check_season(divisions, playoff_teams))
+    refuse(c.ruleset.problems(SeasonPlan(divisions, playoff_teams)))
     return [
         (
             ev.SeasonStarted,

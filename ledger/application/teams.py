@@ -35,12 +35,17 @@ from ledger.errors import (
     SeasonState,
 )
 from ledger.projections.gather import hire_rows, redraft_rows
+from ledger.rules.asked import (
+    Advancing,
+    Buying,
+    Firing,
+    Hiring,
+    Redrafting,
+    Rehiring,
+    Releasing,
+    Sideline,
+)
 from ledger.rules.problems import (
-    edition_advancement,
-    edition_buy,
-    edition_fire,
-    edition_hire,
-    edition_release,
     gold,
     gold_enough,
     has_feature,
@@ -75,7 +80,7 @@ def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
         raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
     c.ruleset.catalogue.team_list(roster)  # refuses an unknown team list, naming the known ones
-    start = c.ruleset.starting_treasury() if treasury is None else treasury
+    start = c.ruleset.start().treasury if treasury is None else treasury
     if start < 0:
         raise InvalidInput("a starting treasury cannot be negative")
     return [
@@ -128,8 +133,8 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     }
     proposed = draft(ev.PlayerHired, fields)
     rows = hire_rows(c.view, c.league_id, team, proposed, players, checking=c.ruleset)
-    refuse(edition_hire(c.ruleset, proposed, rows))
-    fields["price"] = price = c.ruleset.hire_price(proposed, rows)
+    refuse(c.ruleset.problems(Hiring(proposed, rows)))
+    fields["price"] = price = c.ruleset.price(Hiring(proposed, rows))
     afford(team, price, what)
     return [(ev.PlayerHired, fields)]
 
@@ -168,7 +173,7 @@ def plan_fire(c: Context, command: FirePlayer) -> list[Fact]:
     team_id, ref = command.team, command.player
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
-    refuse(edition_fire(c.ruleset, team, c.players(team_id), player))
+    refuse(c.ruleset.problems(Firing(team, c.players(team_id), player)))
     return [(ev.PlayerFired, {"team": team_id, "player": player.player_id})]
 
 
@@ -189,8 +194,8 @@ def plan_buy(c: Context, command: Buy) -> list[Fact]:
         raise InvalidInput("buy at least one")
     refuse(while_drafting(team, item))
     refuse(item_room(team, item, held(team, item_id, item.counts_as), count))
-    refuse(edition_buy(c.ruleset, team, c.players(team_id), item_id, count))
-    price = c.ruleset.sideline_price(team, item_id, count)
+    refuse(c.ruleset.problems(Buying(team, c.players(team_id), item_id, count)))
+    price = c.ruleset.price(Sideline(team, item_id, count))
     afford(team, price, f"{count} x {item.name}")
     return [
         (
@@ -207,7 +212,7 @@ def plan_release(c: Context, command: Release) -> list[Fact]:
     item = items.get(item_id)
     have = held(team, item_id, item.counts_as if item else "staff")
     refuse(let_go(team, item_id, have, count))
-    refuse(edition_release(c.ruleset, team, item_id))
+    refuse(c.ruleset.problems(Releasing(team, item_id)))
     return [(ev.SidelineReleased, {"team": team_id, "item": item_id, "count": count})]
 
 
@@ -234,7 +239,7 @@ def plan_advance(c: Context, command: AdvancePlayer) -> list[Fact]:
         "dice": command.dice,
     }
     proposed = draft(ev.PlayerAdvanced, fields)
-    refuse(edition_advancement(c.ruleset, player, team, proposed))
+    refuse(c.ruleset.problems(Advancing(player, team, proposed)))
     return [(ev.PlayerAdvanced, fields)]
 
 
@@ -275,7 +280,7 @@ def plan_redraft(c: Context, command: Redraft) -> list[Fact]:
         raise SeasonState(f"{team.name} are already re-drafted for season {season}")
     kept = [current_player(c, team_id, ref) for ref in keep]
     players = tuple(
-        Purchase(item=p.player_id, price=c.ruleset.rehire_price(p, season))
+        Purchase(item=p.player_id, price=c.ruleset.price(Rehiring(p, season)))
         for p in kept
         if p.kind == "regular"
     )
@@ -313,7 +318,7 @@ def redraft_rolls(
     c: Context, team: TeamRow, entries: dict[str, dict[str, int | list[int]]], roll_missing: bool
 ) -> tuple[DiceRoll, ...]:
     rolls = []
-    for need in c.ruleset.redraft_dice(team, c.players(team.team_id)):
+    for need in c.ruleset.dice_needed(Redrafting(team, c.players(team.team_id))):
         by_player = {
             c.player(ref, team.team_id).player_id: v
             for ref, v in entries.get(need.purpose, {}).items()

@@ -26,6 +26,7 @@ from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, match_rows, redraft_rows, season_rows
 from ledger.projections.members import MEMBER_APPLIERS
 from ledger.projections.submissions import SUBMISSION_APPLIERS
+from ledger.rules.asked import Card, Closed, Hiring, Redrafted, Report, SeasonEnded, Sideline
 from ledger.rules.base import scores
 from ledger.rules.effects import Gold, Trophy
 from ledger.rules.protocol import Tally
@@ -87,7 +88,8 @@ def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
 
 
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
-    effects = f.ruleset.season_outcomes(e, season_rows(f.store, f.league_id, e.season))
+    rows = season_rows(f.store, f.league_id, e.season)
+    effects = f.ruleset.outcomes(SeasonEnded(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})
     season = f.store.get(SeasonRow, f.league_id, e.season)
     if season is not None:
@@ -103,7 +105,7 @@ def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
             name=e.name,
             coach=e.coach,
             roster=e.roster,
-            fans=f.ruleset.starting_fans(),
+            fans=f.ruleset.start().fans,
             registered_seq=e.seq,
             season=f.league().current_season or None,
         )
@@ -116,7 +118,7 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     price = (
         e.price
         if f.native
-        else f.ruleset.hire_price(e, hire_rows(f.store, f.league_id, team, e, f.players(e.team)))
+        else f.ruleset.price(Hiring(e, hire_rows(f.store, f.league_id, team, e, f.players(e.team))))
     )
     player = f.ruleset.new_player(e, team, f.league_id)
     if e.hireling and e.from_match:
@@ -159,7 +161,7 @@ def sideline_purchased(f: Fold, e: ev.SidelinePurchased) -> None:
         item = f.ruleset.sideline_items(team).get(purchase.item)
         price = purchase.price
         if not f.native and item is not None:
-            price = f.ruleset.sideline_price(team, purchase.item, purchase.count)
+            price = f.ruleset.price(Sideline(team, purchase.item, purchase.count))
         f.put_team(
             add_item(team, purchase.item, purchase.count, item.counts_as if item else "staff")
         )
@@ -245,7 +247,7 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
         for s in e.sheets()
         for h in s.hirelings
     }
-    effects = f.ruleset.match_outcomes(e, match_rows(f.store, f.league_id, e, f.ruleset), f.dice)
+    effects = f.ruleset.outcomes(Report(e, match_rows(f.store, f.league_id, e, f.ruleset)), f.dice)
     earned = f.apply_effects(e.seq, effects, hirelings)
     count_games(f, e, earned)
     winnings: dict[str, int] = {}
@@ -403,7 +405,7 @@ def update_standings(
 
 def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
     team = f.team(e.team)
-    effects = f.ruleset.close_outcomes(e, team, f.dice)
+    effects = f.ruleset.outcomes(Closed(e, team), f.dice)
     f.apply_effects(e.seq, effects, {})
     team = f.team(e.team)
     f.put_team(
@@ -434,7 +436,7 @@ def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
 
 def card_played(f: Fold, e: ev.CardPlayed) -> None:
     rows = card_rows(f.store, f.league_id, e)
-    f.apply_effects(e.seq, f.ruleset.card_outcomes(e, rows, f.dice), {})
+    f.apply_effects(e.seq, f.ruleset.outcomes(Card(e, rows), f.dice), {})
 
 
 def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
@@ -445,7 +447,7 @@ def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
 
 def star_signed(f: Fold, e: ev.StarSigned) -> None:
     before = [p for p in f.players(e.team) if p.kind == "star" and p.position == e.star]
-    star = f.ruleset.star_player(e.star, e.player, f.team(e.team), f.league_id, e.seq)
+    star = f.ruleset.new_player(e, f.team(e.team), f.league_id)
     if any(e.season - 1 in p.seasons for p in before):
         # Spike! 2021 'A Familiar Face': the same star re-signed loses Loner.
         star = star.model_copy(
@@ -458,7 +460,7 @@ def star_signed(f: Fold, e: ev.StarSigned) -> None:
 
 def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
     rows = redraft_rows(f.store, f.league_id, f.team(e.team), e.season)
-    effects = f.ruleset.redraft_outcomes(e, rows, f.dice)
+    effects = f.ruleset.outcomes(Redrafted(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})
     team = f.team(e.team)
     f.put_team(team.model_copy(update={"drafting": True, "season": e.season}))

@@ -24,6 +24,7 @@ from ledger.domain.events import (
     PlayerHired,
     PostGameClosed,
     SeasonClosed,
+    StarSigned,
     TeamRedrafted,
 )
 from ledger.domain.state import ON_ROSTER, PlayerRow, StandingRow, TeamRow
@@ -37,9 +38,11 @@ from ledger.domain.values import (
     TeamSheet,
 )
 from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
+from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
+from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import (
     LEVEL,
@@ -49,6 +52,7 @@ from ledger.rules.protocol import (
     Feature,
     Ranked,
     SidelineItem,
+    Start,
     Tally,
 )
 from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
@@ -145,6 +149,33 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         SPP / 5."""
         return self.rating_key != "tr"
 
+    # --- the questions of the seam, each answered by the hook its table names (hooks.py) --
+
+    def problems(self, asked: Decision) -> list[Problem]:
+        return answer(CHECKS, self, asked)
+
+    def dice_needed(self, asked: Rolled) -> list[DiceNeed]:
+        return answer(DICE, self, asked)
+
+    def outcomes(self, asked: Happened, dice: DiceBox) -> Effects:
+        return OUTCOMES[type(asked)](self, asked, dice)
+
+    def price(self, asked: Priced) -> int:
+        return answer(PRICES, self, asked)
+
+    def value(self, of: Valued) -> int:
+        return answer(VALUES, self, of)
+
+    def start(self) -> Start:
+        return Start(treasury=self.starting_treasury(), fans=self.starting_fans())
+
+    def new_player(
+        self, event: PlayerHired | StarSigned, team: TeamRow, league_id: str
+    ) -> PlayerRow:
+        if isinstance(event, StarSigned):
+            return self.star_player(event.star, event.player, team, league_id, event.seq)
+        return self.hired_player(event, team, league_id)
+
     # --- building a team -------------------------------------------------------------
 
     @cached_property
@@ -185,7 +216,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         factor = 2 if spec.double_after_draft and not team.drafting else 1
         return spec.price * factor * count
 
-    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
+    def hired_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
+        """The player a hire puts on the roster (a star through ``star_player``)."""
         if event.kind == "star" and event.star:
             star = self.star_player(event.star, event.player, team, league_id, event.seq)
             return star.model_copy(update={"price_paid": event.price, "number": event.number})

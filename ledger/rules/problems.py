@@ -3,8 +3,9 @@
 Every edition limits a team the same way: a roster of at most ``TeamList.max_players``,
 at most ``Position.max`` of each position of its list, at most ``SidelineItem.max`` of
 each sideline item, items sold only where its sideline table lists them (some only while
-drafting), whatever its own ``check_hire`` and ``check_buy`` add, and nothing bought
-beyond the treasury. The numbers come from each edition's data files; these functions are
+drafting), whatever its own rules add (``Ruleset.problems`` of a ``Hiring`` or a
+``Buying``: the edition's ``check_hire``, ``check_buy``), and nothing bought beyond the
+treasury. The numbers come from each edition's data files; these functions are
 the one place the rules are checked. A command raises the first problem as its
 ``LedgerError`` (``refuse``); a what-if replay turns each into a divergence
 (``ledger.whatif.policies``). A rule checked here and again beside a command or a replay
@@ -22,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.domain.events import PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import (
     InsufficientTreasury,
@@ -35,7 +35,6 @@ from ledger.errors import (
     StaffLimit,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
-from ledger.rules.rows import HireRows
 from ledger.rules.schema import Position, TeamList
 
 
@@ -64,9 +63,9 @@ def refuse(problems: Sequence[Problem]) -> None:
 
     Which is first: the order the rule lists them. A command's own checks come before the
     edition's (``plan_hire``: roster size, position limit, name and number, the edition's
-    ``check_hire``, then the price); an edition's ``check_*`` lists its problems in the
-    order its book gives the rules (``check_match``: the concession, then each side's MVPs
-    and hirelings, home before away). The others are the what-if replay's: it turns each
+    ``problems(Hiring(...))``, then the price); an edition lists its problems in the order
+    its book gives the rules (``problems(Report(...))``: the concession, then each side's
+    MVPs and hirelings, home before away). The others are the what-if replay's: it turns each
     into a divergence.
     """
     if problems:
@@ -134,11 +133,6 @@ def unique_identity(
     return problems
 
 
-def edition_hire(ruleset: Ruleset, event: PlayerHired, rows: HireRows) -> list[Problem]:
-    """Whatever the edition adds (stars, allies, secret weapons...): ``check_hire``."""
-    return ruleset.check_hire(event, rows)
-
-
 def gold_enough(team: TeamRow, price: int, what: str, treasury: int | None = None) -> list[Problem]:
     """Nothing is bought beyond the treasury (``treasury`` when what is left of it is not
     yet the team's: a replay buying several items of one purchase)."""
@@ -195,21 +189,7 @@ def item_room(team: TeamRow, item: SidelineItem, have: int, count: int) -> list[
     return [Problem(StaffLimit, sentence, have=have, limit=item.max)]
 
 
-def edition_buy(
-    ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
-) -> list[Problem]:
-    """Whatever the edition adds (gold4's free re-roll of a single-list team): ``check_buy``."""
-    return ruleset.check_buy(team, players, item, count)
-
-
-# --- firing, letting staff go, advancing -------------------------------------------------
-
-
-def edition_fire(
-    ruleset: Ruleset, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
-) -> list[Problem]:
-    """BB2025: never below 11 players eligible for the next game, never a contracted star."""
-    return ruleset.check_fire(team, players, player)
+# --- letting staff go ----------------------------------------------------------------------
 
 
 def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
@@ -218,15 +198,3 @@ def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
         return []
     sentence = f"{team.name} have {have} x {item}; cannot let {count} go"
     return [Problem(InvalidInput, sentence, have=have)]
-
-
-def edition_release(ruleset: Ruleset, team: TeamRow, item: str) -> list[Problem]:
-    """BB2025: team re-rolls stay on the roster once drafted."""
-    return ruleset.check_release(team, item)
-
-
-def edition_advancement(
-    ruleset: Ruleset, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-) -> list[Problem]:
-    """The edition's advancement rules (SPP, categories, the dice)."""
-    return ruleset.check_advancement(player, team, event)

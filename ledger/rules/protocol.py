@@ -5,6 +5,11 @@ ruleset these questions. Each edition answers them from its own tables; what-if 
 ask a different ruleset the same questions about the same events. A ruleset is given the
 rows it reads (``rows.py``, gathered by ``ledger/projections/gather.py``), never a store;
 what an edition offers (lists, positions, stars, skills) is asked of its ``catalogue``.
+
+The seam is narrow on purpose (issue 13: at most 25 methods, ``tests/rules/test_seam.py``
+counts them): a question with many kinds of answer takes a value saying what is asked
+(``asked.py``: ``problems(Firing(...))``, ``outcomes(Report(...), dice)``), and
+``BaseRuleset`` hands it to the hook an edition overrides (``hooks.py``).
 """
 
 from __future__ import annotations
@@ -17,21 +22,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.events import (
-    CardPlayed,
-    MatchRecorded,
-    PlayerAdvanced,
-    PlayerHired,
-    PostGameClosed,
-    SeasonClosed,
-    TeamRedrafted,
-)
+from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, StarSigned
 from ledger.domain.state import PlayerRow, StandingRow, TeamRow
-from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
+from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
+from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
+from ledger.rules.rows import RedraftRows
 
 if TYPE_CHECKING:
     from ledger.rules.problems import Problem
@@ -89,6 +87,15 @@ table lists them in team-id order, which is no sporting reason (they share a pla
 
 
 @dataclass(frozen=True, slots=True)
+class Start:
+    """What a new team starts with: its treasury, and its fans (Dedicated Fans in BB2025,
+    none where every Fan Factor is bought)."""
+
+    treasury: int
+    fans: int
+
+
+@dataclass(frozen=True, slots=True)
 class Tally:
     """One team's line from one match, as the league table counts it (a plain record: the
     fold makes two per match)."""
@@ -139,7 +146,8 @@ class Ruleset(Protocol):
 
     @property
     def game_value_label(self) -> str:
-        """What ``game_value`` is called in the edition's books (CTV in BB2025, TV in LRB6)."""
+        """What ``value(Lineup(...))`` is called in the edition's books (CTV in BB2025, TV
+        in LRB6)."""
         ...
 
     @property
@@ -160,55 +168,13 @@ class Ruleset(Protocol):
     characteristic_targets: ClassVar[bool]
     """Whether the edition writes AG, PA and AV as targets (3+) rather than plain numbers:
     rosters, reports and the service's pages show them so."""
-
-    # --- building a team -------------------------------------------------------------
-    @property
-    def catalogue(self) -> Catalogue:
-        """Its team lists, positions, star players and skills (``catalogue.py``)."""
-        ...
-
-    def starting_treasury(self) -> int: ...
-    def starting_fans(self) -> int: ...
-    def hire_price(self, event: PlayerHired, rows: HireRows) -> int: ...
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
-    def sideline_price(self, team: TeamRow, item: str, count: int) -> int: ...
-    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow: ...
-    def check_fire(
-        self, team: TeamRow, players: Sequence[PlayerRow], player: PlayerRow
-    ) -> list[Problem]: ...
-    def check_release(self, team: TeamRow, item: str) -> list[Problem]: ...
-    def check_buy(
-        self, team: TeamRow, players: Sequence[PlayerRow], item: str, count: int
-    ) -> list[Problem]: ...
-    def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]: ...
-    def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool: ...
-    def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]: ...
-    def star_player(
-        self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
-    ) -> PlayerRow: ...
-
-    # --- values --------------------------------------------------------------------------
-    def player_value(self, player: PlayerRow) -> int: ...
-    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None: ...
-    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]: ...
-
-    # --- matches and the post-game sequence ---------------------------------------------
-    def casualty_earns_spp(self, casualty: Casualty) -> bool: ...
-    def check_casualty(self, casualty: Casualty) -> list[Problem]: ...
-
     casualty_dice: ClassVar[Mapping[str, str]]
     """Dice a report may give for a casualty, by purpose (BB2025: D16 then D6)."""
     advancement_dice: ClassVar[Mapping[str, str]]
     """Dice an advancement is rolled with, by purpose (the characteristic roll: a D8 in
     BB2025, a D16 in BB2020)."""
-
-    def casualty_from_report(
-        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
-    ) -> tuple[str, tuple[Effect, ...]]: ...
-
     post_game_closes: ClassVar[bool]
     """Whether a team must close each game's post-game sequence before its next game."""
-
     reads_former_players: ClassVar[bool]
     """Whether the edition's match rules read a team's former players too (the gatherer
     then reads them back; else it gives the current roster, which the fold keeps)."""
@@ -216,39 +182,74 @@ class Ruleset(Protocol):
     """Whether the edition's hiring and match checks look at every star of the league
     (OBERWALD: 'first to hire Morg will get him'): the gatherer then reads them."""
 
-    def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]: ...
-    def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]: ...
-    def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects: ...
-    def close_dice(self, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[DiceNeed]: ...
-    def close_outcomes(self, event: PostGameClosed, team: TeamRow, dice: DiceBox) -> Effects: ...
-    def check_close(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[Problem]: ...
+    @property
+    def catalogue(self) -> Catalogue:
+        """Its team lists, positions, star players and skills (``catalogue.py``)."""
+        ...
 
-    def card_dice(self, event: CardPlayed, rows: MatchRows) -> list[DiceNeed]: ...
-    def appearance_fee(self, player: PlayerRow) -> int: ...
-    def card_outcomes(self, event: CardPlayed, rows: MatchRows, dice: DiceBox) -> Effects: ...
-    def redraft_dice(self, team: TeamRow, players: Sequence[PlayerRow]) -> list[DiceNeed]: ...
-    def redraft_budget(self, rows: RedraftRows, season: int) -> tuple[int, str]: ...
-    def rehire_price(self, player: PlayerRow, season: int) -> int: ...
-    def redraft_outcomes(
-        self, event: TeamRedrafted, rows: RedraftRows, dice: DiceBox
-    ) -> Effects: ...
+    # --- the questions with many kinds of answer (``asked.py``) ---------------------------
+
+    def problems(self, asked: Decision) -> list[Problem]:
+        """The rules ``asked`` breaks (none: it may be done), each a ``Problem`` with its
+        rule's code, in the order the edition's book gives the rules. A command raises the
+        first (``refuse``), a what-if replay turns each into a divergence."""
+        ...
+
+    def dice_needed(self, asked: Rolled) -> list[DiceNeed]:
+        """The dice a report's post-game sequence, a card, a team's close (given the rolls
+        known so far) or a re-draft still needs."""
+        ...
+
+    def outcomes(self, asked: Happened, dice: DiceBox) -> Effects:
+        """What a recorded fact does to the books under this edition: a match's SPP and
+        injuries, a card's, a close's, a re-draft's, a season's end. ``dice`` gives the
+        recorded rolls (or seeded ones, counted as simulated)."""
+        ...
+
+    def price(self, asked: Priced) -> int:
+        """What a hire, some sideline items, a re-hired player or an appearance costs."""
+        ...
+
+    def value(self, of: Valued) -> int:
+        """A player's value on the roster, or a team's game value going into a game."""
+        ...
+
+    # --- building a team -------------------------------------------------------------
+
+    def start(self) -> Start: ...
+    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
+    def new_player(
+        self, event: PlayerHired | StarSigned, team: TeamRow, league_id: str
+    ) -> PlayerRow:
+        """The player a hire or a star's signing puts on the roster, valued."""
+        ...
+
+    def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]: ...
+    def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool: ...
+
+    # --- values --------------------------------------------------------------------------
+    def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None: ...
+    def player_value(self, player: PlayerRow) -> int:
+        """Kept until the fold asks ``value(player)`` (ledger/projections/fold.py)."""
+        ...
+
+    def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]: ...
+
+    # --- matches -------------------------------------------------------------------------
+    def casualty_earns_spp(self, casualty: Casualty) -> bool: ...
+    def casualty_from_report(
+        self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]
+    ) -> tuple[str, tuple[Effect, ...]]: ...
 
     # --- advancement ---------------------------------------------------------------------
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult: ...
-    def check_advancement(
-        self, player: PlayerRow, team: TeamRow, event: PlayerAdvanced
-    ) -> list[Problem]: ...
 
-    # --- before a game ----------------------------------------------------------------
-    def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int: ...
+    # --- before a game, re-drafts ----------------------------------------------------------
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
     def inducement_budget(
         self, value: int, other_value: int, other_spent: int, treasury: int
     ) -> Budget: ...
-
-    # --- seasons -----------------------------------------------------------------------
-    def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[Problem]: ...
-    def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects: ...
+    def redraft_budget(self, rows: RedraftRows, season: int) -> tuple[int, str]: ...
 
     # --- the league table ----------------------------------------------------------------
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme: ...

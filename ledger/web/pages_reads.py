@@ -38,6 +38,7 @@ from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.render import Format, render
 from ledger.rules import find_ruleset
+from ledger.rules.asked import Report, Sideline
 from ledger.rules.problems import while_drafting
 from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
 
@@ -167,7 +168,7 @@ def buy_choices(league: League, team: TeamRow) -> list[BuyChoice]:
     return [
         BuyChoice(
             item,
-            league.ruleset.sideline_price(team, item.id, 1),
+            league.ruleset.price(Sideline(team, item.id, 1)),
             held(team, item),
             drafting_only=bool(while_drafting(team, item)),
         )
@@ -264,7 +265,7 @@ def report_dice(league: League, game: Game) -> list[DiceNeed]:
             },
         )
         rows = match_rows(league.view, league.row.league_id, played, league.ruleset)
-        for need in league.ruleset.match_dice(played, rows):
+        for need in league.ruleset.dice_needed(Report(played, rows)):
             needs.setdefault((need.purpose, need.subject), need)
     return list(needs.values())
 

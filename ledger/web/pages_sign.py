@@ -26,6 +26,7 @@ from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError, UnknownPlayer
 from ledger.projections.gather import hire_rows
 from ledger.reports.match_sheet import hireling_position, read_event
+from ledger.rules.asked import Hiring
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -104,7 +105,7 @@ def asked_price(league: reads.League, team: TeamRow, match: str, hireling: str) 
     try:
         hired = draft(ev.PlayerHired, fields)
         rows = hire_rows(league.view, team.league_id, team, hired, players)
-        return league.ruleset.hire_price(hired, rows)
+        return league.ruleset.price(Hiring(hired, rows))
     except LedgerError:
         return None
 

@@ -31,6 +31,7 @@ from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.errors import InvalidAdvancement
+from ledger.rules.asked import Advancing
 from ledger.rules.dice import DiceBox
 from ledger.rules.problems import Problem
 from ledger.rules.protocol import Ruleset
@@ -116,7 +117,7 @@ class Fitter:
         player: PlayerRow,
         team: TeamRow,
     ) -> list[Problem]:
-        return self.target.check_advancement(player, team, self.build(event, choice, rolls))
+        return self.target.problems(Advancing(player, team, self.build(event, choice, rolls)))
 
     def build(
         self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]

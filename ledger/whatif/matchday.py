@@ -27,6 +27,7 @@ from ledger.domain.values import Purchase, TeamSheet
 from ledger.errors import LedgerError
 from ledger.projections.fold import Fold
 from ledger.projections.gather import match_rows
+from ledger.rules.asked import Appearance, Report
 from ledger.rules.problems import Problem
 from ledger.rules.protocol import Feature
 from ledger.whatif.policies import Policies
@@ -126,7 +127,7 @@ class Matchday:
             player = self.fold.player(performance.player)
             if player is None or player.player_id in paid:
                 continue
-            fee = self.policies.target.appearance_fee(player)
+            fee = self.policies.target.price(Appearance(player))
             if fee <= 0:
                 continue
             if fee <= treasury:
@@ -156,7 +157,7 @@ class Matchday:
         target, fold = self.policies.target, self.fold
         try:
             rows = match_rows(fold.store, fold.league_id, e, target, checking=True)
-            problems = target.check_match(e, rows)
+            problems = target.problems(Report(e, rows))
         except LedgerError as error:
             problems = [Problem(type(error), error.message)]
         for problem in problems:

@@ -28,11 +28,16 @@ from ledger.errors import LedgerError
 from ledger.projections.appliers import APPLIERS
 from ledger.projections.fold import Fold
 from ledger.projections.gather import hire_rows
+from ledger.rules.asked import (
+    Appearance,
+    Buying,
+    Hiring,
+    Releasing,
+    SeasonPlan,
+    Sideline,
+)
 from ledger.rules.problems import (
     Problem,
-    edition_buy,
-    edition_hire,
-    edition_release,
     gold_enough,
     has_feature,
     held,
@@ -153,7 +158,7 @@ class Policies:
             e = found
         store, league = self.fold.store, self.fold.league_id
         rows = hire_rows(store, league, team, e, players, checking=self.target)
-        problems = edition_hire(self.target, e, rows)
+        problems = self.target.problems(Hiring(e, rows))
         if problems:
             reason, not_hired = sentences(problems), f"{e.name} is not hired"
             self.diverge(e, "hire", reason, "skip", not_hired, e.player, problem=problems[0])
@@ -216,7 +221,7 @@ class Policies:
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
     ) -> list[Problem]:
         rows = hire_rows(self.fold.store, self.fold.league_id, team, e, players)
-        price = self.target.hire_price(e, rows)
+        price = self.target.price(Hiring(e, rows))
         return gold_enough(team, price, e.name)
 
     def sideline_purchased(self, e: ev.SidelinePurchased) -> ev.SidelinePurchased | None:
@@ -234,7 +239,7 @@ class Policies:
                 why = cut[0] if cut else None
                 self.diverge(e, "treasury", reason, "buy-what-fits", done, item.id, problem=why)
             if count > 0:
-                price = self.target.sideline_price(team, item.id, count)
+                price = self.target.price(Sideline(team, item.id, count))
                 treasury -= price
                 bought[item.id] = bought.get(item.id, 0) + count
                 kept.append(Purchase(item=item.id, count=count, price=price))
@@ -261,7 +266,7 @@ class Policies:
         over = item_room(team, item, have, wanted)
         count = max(0, item.max - have) if over else wanted
         players = self.fold.players(team.team_id)
-        refused = edition_buy(self.target, team, players, item.id, count) if count > 0 else []
+        refused = self.target.problems(Buying(team, players, item.id, count)) if count > 0 else []
         if refused:
             return 0, sentences(refused), refused
         cut = over
@@ -276,7 +281,7 @@ class Policies:
     def gold_for(
         self, team: TeamRow, item: SidelineItem, count: int, treasury: int
     ) -> list[Problem]:
-        price = self.target.sideline_price(team, item.id, count)
+        price = self.target.price(Sideline(team, item.id, count))
         return gold_enough(team, price, f"{count} x {item.name}", treasury)
 
     def sideline_released(self, e: ev.SidelineReleased) -> ev.SidelineReleased | None:
@@ -284,7 +289,7 @@ class Policies:
         item = self.target.sideline_items(team).get(e.item)
         have = held(team, e.item, item.counts_as if item else "staff")
         short = let_go(team, e.item, have, e.count)
-        refused = edition_release(self.target, team, e.item)
+        refused = self.target.problems(Releasing(team, e.item))
         if have <= 0 or refused:
             reason = sentences(refused) or f"{team.name} hold no {e.item} in the replay"
             first = (short or refused)[0]  # the command's first answer to the same release
@@ -371,7 +376,7 @@ class Policies:
         team, kept, treasury = self.fold.team(e.team), [], self.fold.team(e.team).treasury
         for line in e.fees:
             player = self.fold.player(line.item)
-            fee = self.target.appearance_fee(player) if player is not None else 0
+            fee = self.target.price(Appearance(player)) if player is not None else 0
             if 0 < fee <= treasury:
                 kept.append(line.model_copy(update={"price": fee}))
                 treasury -= fee
@@ -391,7 +396,7 @@ class Policies:
 
     def season_started(self, e: ev.SeasonStarted) -> ev.SeasonStarted:
         if self.explain:
-            for problem in self.target.check_season(e.divisions, e.playoff_teams):
+            for problem in self.target.problems(SeasonPlan(e.divisions, e.playoff_teams)):
                 self.diverge(
                     e,
                     "season",

@@ -116,8 +116,8 @@ class Translator:
         roster, row = self.team_list(event)
         self.rows[event.team], self.rosters[event.team] = row, roster
         treasury = event.treasury
-        if treasury == self.source.starting_treasury():
-            treasury = self.target.starting_treasury()
+        if treasury == self.source.start().treasury:
+            treasury = self.target.start().treasury
         return event.model_copy(update={"roster": roster, "treasury": treasury})
 
     def team_list(self, event: ev.TeamRegistered) -> tuple[str, mapping.TeamRow | None]:

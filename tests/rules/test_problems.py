@@ -23,13 +23,9 @@ from ledger.errors import (
     PositionLimitReached,
 )
 from ledger.rules import find_ruleset
+from ledger.rules.asked import Advancing, Buying, Closing, Firing, Hiring, Releasing, SeasonPlan
 from ledger.rules.problems import (
     Problem,
-    edition_advancement,
-    edition_buy,
-    edition_fire,
-    edition_hire,
-    edition_release,
     gold_enough,
     has_feature,
     held,
@@ -151,8 +147,8 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "LRB6 stars are induced, never hired (pp.70-71)",
-        lambda: edition_hire(
-            LRB6, hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ()))
+        lambda: LRB6.problems(
+            Hiring(hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ())))
         ),
         [
             (
@@ -163,8 +159,8 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "BB2025 stars are induced or signed at the star draft, never hired (Hiring, step 2)",
-        lambda: edition_hire(
-            BB2025, hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ()))
+        lambda: BB2025.problems(
+            Hiring(hired("mighty_zug", star="mighty_zug"), HireRows(TeamRows(REAVERS, ())))
         ),
         [
             (
@@ -176,7 +172,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "a BB2025 lineman is the edition's to allow",
-        lambda: edition_hire(BB2025, hired("lineman"), HireRows(TeamRows(REAVERS, ()))),
+        lambda: BB2025.problems(Hiring(hired("lineman"), HireRows(TeamRows(REAVERS, ())))),
         [],
     ),
     (
@@ -250,7 +246,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "gold4's free re-roll is not for a team with allies (BUYING RE-ROLLS & FAN FACTORS)",
-        lambda: edition_buy(GOLD4, REAVERS, players("ogre", roster="ogre"), "free_reroll", 1),
+        lambda: GOLD4.problems(Buying(REAVERS, players("ogre", roster="ogre"), "free_reroll", 1)),
         [
             (
                 "free-reroll",
@@ -261,12 +257,12 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "gold4's free re-roll for a single-list team",
-        lambda: edition_buy(GOLD4, REAVERS, players("lineman"), "free_reroll", 1),
+        lambda: GOLD4.problems(Buying(REAVERS, players("lineman"), "free_reroll", 1)),
         [],
     ),
     (
         "BB2025: never below 11 players eligible for the next game",
-        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 11), players("lineman")[0]),
+        lambda: BB2025.problems(Firing(REAVERS, players(*["lineman"] * 11), players("lineman")[0])),
         [
             (
                 "too-few-players",
@@ -277,7 +273,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "a twelfth player may go",
-        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 12), players("lineman")[0]),
+        lambda: BB2025.problems(Firing(REAVERS, players(*["lineman"] * 12), players("lineman")[0])),
         [],
     ),
     (
@@ -293,27 +289,29 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ("all of them", lambda: let_go(PLAYED, "reroll", 7, 7), []),
     (
         "BB2025 re-rolls stay once drafted",
-        lambda: edition_release(BB2025, PLAYED, "reroll"),
+        lambda: BB2025.problems(Releasing(PLAYED, "reroll")),
         [("rerolls-kept", "BB2025 team re-rolls cannot be removed from the roster once drafted")],
     ),
-    ("while drafting they may go", lambda: edition_release(BB2025, REAVERS, "reroll"), []),
+    ("while drafting they may go", lambda: BB2025.problems(Releasing(REAVERS, "reroll")), []),
     (
         "a chosen primary skill costs 6 SPP as a first advancement (BB2025)",
-        lambda: edition_advancement(BB2025, players("lineman")[0], PLAYED, advanced("block")),
+        lambda: BB2025.problems(Advancing(players("lineman")[0], PLAYED, advanced("block"))),
         [("invalid-advancement", "Lineman 1 has 0 SPP; chosen primary costs 6 as advancement 1")],
     ),
     (
         "with 6 SPP he may",
-        lambda: edition_advancement(
-            BB2025, players("lineman")[0].model_copy(update={"spp": 6}), PLAYED, advanced("block")
+        lambda: BB2025.problems(
+            Advancing(
+                players("lineman")[0].model_copy(update={"spp": 6}), PLAYED, advanced("block")
+            )
         ),
         [],
     ),
-    # An edition's own check_* answers problems with the code of the rule each names, in
+    # An edition's own rules answer problems with the code of the rule each names, in
     # the order its book gives them.
     (
         "a star under contract is never fired (BB2025, Spike! 2021)",
-        lambda: edition_fire(BB2025, REAVERS, players(*["lineman"] * 12), STAR),
+        lambda: BB2025.problems(Firing(REAVERS, players(*["lineman"] * 12), STAR)),
         [
             (
                 "star-contract",
@@ -324,7 +322,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "more play-off places than teams, then BB2025's four teams a division",
-        lambda: BB2025.check_season([Division(name="North", teams=("a", "b"))], 4),
+        lambda: BB2025.problems(SeasonPlan([Division(name="North", teams=("a", "b"))], 4)),
         [
             ("playoff-places", "4 play-off places but only 2 teams"),
             ("division-size", "division North has fewer than four teams ('Divisions')"),
@@ -332,24 +330,26 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     (
         "an empty division (LRB6 has no least size)",
-        lambda: LRB6.check_season(
-            [Division(name="North", teams=("a", "b")), Division(name="South", teams=())], 0
+        lambda: LRB6.problems(
+            SeasonPlan(
+                [Division(name="North", teams=("a", "b")), Division(name="South", teams=())], 0
+            )
         ),
         [("empty-division", "division South has no teams")],
     ),
     (
         "a BB2025 casualty roll is a D16",
-        lambda: BB2025.check_casualty(casualty(roll("casualty", "D6", 3))),
+        lambda: BB2025.problems(casualty(roll("casualty", "D6", 3))),
         [("casualty-dice", "the BB2025 Casualty Table is a D16, not a D6")],
     ),
     (
         "an LRB6 casualty roll is a D68",
-        lambda: LRB6.check_casualty(casualty(roll("casualty", "D6", 3))),
+        lambda: LRB6.problems(casualty(roll("casualty", "D6", 3))),
         [("casualty-dice", "3 is not a D68 roll")],
     ),
     (
         "BB2025: an advancement due is taken before the post-game closes",
-        lambda: BB2025.check_close(REAVERS, [GUTTER]),
+        lambda: BB2025.problems(Closing(REAVERS, [GUTTER])),
         [
             (
                 "advancement-due",

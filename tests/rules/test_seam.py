@@ -1,23 +1,51 @@
-"""The shape of the seam itself: options typed once, what an edition must write, the rows a
-ruleset is given."""
+"""The shape of the seam itself: a narrow protocol, each question's hooks, options typed
+once, what an edition must write, the rows a ruleset is given."""
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.rules import RULESETS
+from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.base import BaseRuleset, NoOptions
 from ledger.rules.bb2025.ruleset import BB2025, BB2025Options
+from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES
 from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6_zal import LRB6ZAL
 from ledger.rules.lrb6_zal.options import Options as ZalOptions
-from ledger.rules.protocol import AdvancementResult
+from ledger.rules.protocol import AdvancementResult, Ruleset
 from ledger.rules.rows import MatchRows, TeamRows
+
+
+def test_the_protocol_asks_at_most_25_questions() -> None:
+    """Issue 13: callers see a narrow seam; a question with many kinds of answer takes a
+    value saying what is asked (``asked.py``), and an edition overrides hooks on
+    ``BaseRuleset``, not the protocol. Properties and class attributes are not counted."""
+    methods = [
+        name
+        for name, member in vars(Ruleset).items()
+        if inspect.isfunction(member) and not name.startswith("_")
+    ]
+    assert len(methods) <= 25, sorted(methods)
+
+
+@pytest.mark.parametrize(
+    ("asked", "table"),
+    [(Decision, CHECKS), (Rolled, DICE), (Happened, OUTCOMES), (Priced, PRICES), (Valued, VALUES)],
+    ids=["problems", "dice_needed", "outcomes", "price", "value"],
+)
+def test_every_kind_of_question_has_the_hook_that_answers_it(
+    asked: Any, table: Mapping[type, object]
+) -> None:
+    assert set(typing.get_args(asked)) == set(table)
 
 
 def test_an_edition_takes_its_options_model_from_its_type_argument() -> None:

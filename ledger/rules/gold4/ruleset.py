@@ -147,9 +147,9 @@ class Gold4(BaseRuleset[Gold4Options]):
             return super().hire_price(event, rows)
         return rosters.hire_price(event, rows.team)
 
-    def new_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
+    def hired_player(self, event: PlayerHired, team: TeamRow, league_id: str) -> PlayerRow:
         """'The cost of a weapon is added to the cost of the player using it' (SECRET WEAPONS)."""
-        player = super().new_player(event, team, league_id)
+        player = super().hired_player(event, team, league_id)
         weapons = [w for ref in event.equipment if (w := rosters.weapon(ref)) is not None]
         if not weapons:
             return player

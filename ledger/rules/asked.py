@@ -1,0 +1,200 @@
+"""What a caller asks a ruleset about: one small typed value per question.
+
+The seam (``protocol.py``) has one question per kind of answer - ``problems``,
+``dice_needed``, ``outcomes``, ``price``, ``value`` - and the thing asked about says which
+rule answers: ``ruleset.problems(Firing(team, players, player))`` is BB2025's "never below
+11 players", ``ruleset.outcomes(Report(match, rows), dice)`` the post-game sequence of a
+match. ``BaseRuleset`` looks the rule up by the value's type in one table per question
+(``hooks.py``), each row naming the hook an edition overrides; mypy checks that a value
+carries what its hook reads, and a test that every value here has its row.
+
+Worked example: ``BB2025().price(Sideline(team, "reroll", 1))`` of a team that has played
+is 2 x its list's re-roll cost (re-rolls cost double after the draft); the same team
+asked about ``Releasing(team, "reroll")`` gets ``[Problem(NotAllowed, ...)]``: re-rolls
+stay on the roster once drafted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ledger.domain.events import (
+    CardPlayed,
+    MatchRecorded,
+    PlayerAdvanced,
+    PlayerHired,
+    PostGameClosed,
+    SeasonClosed,
+    TeamRedrafted,
+)
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Casualty, DiceRoll, Division
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
+
+# --- building a team ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hiring:
+    """A hire (the event it would record) and what it meets: its problems, its price."""
+
+    event: PlayerHired
+    rows: HireRows
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    team: TeamRow
+    players: Sequence[PlayerRow]
+    player: PlayerRow
+
+
+@dataclass(frozen=True, slots=True)
+class Buying:
+    """A purchase of ``count`` of a sideline item; ``players`` the team's roster, which an
+    edition's purchase rules may read (gold4: no free re-roll with allies)."""
+
+    team: TeamRow
+    players: Sequence[PlayerRow]
+    item: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sideline:
+    """The price of ``count`` of a sideline item for the team as it stands."""
+
+    team: TeamRow
+    item: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Releasing:
+    team: TeamRow
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class Advancing:
+    player: PlayerRow
+    team: TeamRow
+    event: PlayerAdvanced
+
+
+# --- matches and the post-game sequence ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A match report (recorded, or the draft of one) and the rows it meets: its problems,
+    the dice its post-game sequence needs, its outcomes."""
+
+    match: MatchRecorded
+    rows: MatchRows
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A special play card played (ZAL) and the rows it meets: its dice, its outcomes."""
+
+    event: CardPlayed
+    rows: MatchRows
+
+
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """A team about to close its post-game sequence (whether it may: BB2025 spends its
+    SPP first)."""
+
+    team: TeamRow
+    players: Sequence[PlayerRow]
+
+
+@dataclass(frozen=True, slots=True)
+class CloseRolls:
+    """The dice a team's close needs, given the rolls known so far (a roll may call for
+    another: a D6, then the D3)."""
+
+    team: TeamRow
+    rolls: tuple[DiceRoll, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    event: PostGameClosed
+    team: TeamRow
+
+
+@dataclass(frozen=True, slots=True)
+class Appearance:
+    """A player's appearance fee for one game (gold4)."""
+
+    player: PlayerRow
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """A team as it goes into a game: its game value (CTV with the Journeymen it must
+    take in BB2025), which inducements are bought by."""
+
+    team: TeamRow
+    players: Sequence[PlayerRow]
+
+
+# --- re-drafts and seasons -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Redrafting:
+    """A team about to re-draft: the dice its re-draft needs."""
+
+    team: TeamRow
+    players: Sequence[PlayerRow]
+
+
+@dataclass(frozen=True, slots=True)
+class Rehiring:
+    """A player kept through a re-draft for ``season``: what re-hiring him costs."""
+
+    player: PlayerRow
+    season: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redrafted:
+    event: TeamRedrafted
+    rows: RedraftRows
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPlan:
+    """A season about to start: its divisions and play-off places."""
+
+    divisions: Sequence[Division]
+    playoff_teams: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnded:
+    event: SeasonClosed
+    rows: SeasonRows
+
+
+Decision = (
+    Hiring | Firing | Buying | Releasing | Advancing | Report | Casualty | Closing | SeasonPlan
+)
+"""What ``Ruleset.problems`` judges; a casualty is asked about as it is reported."""
+
+Rolled = Report | Card | CloseRolls | Redrafting
+"""What ``Ruleset.dice_needed`` answers for."""
+
+Happened = Report | Card | Closed | Redrafted | SeasonEnded
+"""What ``Ruleset.outcomes`` turns into effects."""
+
+Priced = Hiring | Sideline | Rehiring | Appearance
+"""What ``Ruleset.price`` prices."""
+
+Valued = PlayerRow | Lineup
+"""What ``Ruleset.value`` values: a player on the roster, a team going into a game."""
