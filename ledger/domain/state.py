@@ -104,6 +104,8 @@ class LeagueRow(Record):
     created_at: str = ""
     next_player: int = 1
     next_match: int = 1
+    next_submission: int = 1
+    """One more than the number of the league's highest submission (``s7``: 8)."""
     current_season: int = 0
     public: bool = False
     """Whether anyone may read the league (else only its members and admins)."""

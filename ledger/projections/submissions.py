@@ -33,6 +33,10 @@ def report_submitted(f: Any, e: ev.ReportSubmitted) -> None:
             account=e.account,
         )
     )
+    number = e.submission.removeprefix("s")
+    league = f.league()
+    if number.isdigit() and int(number) >= league.next_submission:
+        f.store.put(league.model_copy(update={"next_submission": int(number) + 1}))
 
 
 def side_team(report: dict[str, Any], side: str) -> str:

@@ -49,12 +49,21 @@ def ledger(db: Path, *args: str) -> Any:
     return result.output
 
 
+ADDED_SINCE = {"next_submission": 1}
+"""Fields of the league's row added since, at what a league without them holds."""
+
+
 def renamed(value: Any) -> Any:
-    """What the old code printed, with the ruleset's id as it is now named."""
+    """What the old code printed, with the ruleset's id as it is now named (and the
+    league's row with the fields added since)."""
     if isinstance(value, dict):
+        added = ADDED_SINCE if "next_match" in value else {}
         return {
-            k: "bb2025" if k == "ruleset" and v == "bb2020" else renamed(v)
-            for k, v in value.items()
+            **{
+                k: "bb2025" if k == "ruleset" and v == "bb2020" else renamed(v)
+                for k, v in value.items()
+            },
+            **added,
         }
     if isinstance(value, list):
         return [renamed(v) for v in value]

@@ -4,6 +4,7 @@ recorded match changes the league's figures."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -220,6 +221,21 @@ def test_submissions_rebuild_as_they_were_folded(ledger: LeagueLedger) -> None:
     ledger.read_models.rebuild(ledger.source)
     assert ledger.view().select(SubmissionRow, league_id=str(league_id(slug))) == folded
     assert [r.status for r in folded] == ["rejected", "confirmed"]
+
+
+def test_the_next_report_number_is_kept_on_the_leagues_row(ledger: LeagueLedger) -> None:
+    """One more than the highest so far, read from the league's row rather than found by
+    reading every report the league ever had; a rebuild keeps it."""
+    slug, first = submitted(ledger)
+    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong")
+    sub.reject(ledger, slug, first, by="cmsh", reason="resubmit")
+    assert sub.submit(ledger, slug, "rats", report(GAME), by="Rob") == "s2"
+    assert ledger.league_row(slug).next_submission == 3
+    ledger.read_models.rebuild(ledger.source)
+    assert ledger.league_row(slug).next_submission == 3
+    context = ledger.context(slug)
+    ahead = replace(context, league=context.league.model_copy(update={"next_submission": 8}))
+    assert sub.next_id(ahead) == "s8"
 
 
 def test_history_tells_the_workflow() -> None:
