@@ -3,6 +3,7 @@ once, what an edition must write, the rows a ruleset is given."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import typing
 from collections.abc import Mapping
@@ -13,7 +14,7 @@ import pytest
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.rules import RULESETS
+from ledger.rules import RULESETS, asked
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.base import BaseRuleset, NoOptions
 from ledger.rules.bb2025.ruleset import BB2025, BB2025Options
@@ -37,15 +38,31 @@ def test_the_protocol_asks_at_most_25_questions() -> None:
     assert len(methods) <= 25, sorted(methods)
 
 
+QUESTIONS = [
+    (Decision, CHECKS),
+    (Rolled, DICE),
+    (Happened, OUTCOMES),
+    (Priced, PRICES),
+    (Valued, VALUES),
+]
+
+
 @pytest.mark.parametrize(
-    ("asked", "table"),
-    [(Decision, CHECKS), (Rolled, DICE), (Happened, OUTCOMES), (Priced, PRICES), (Valued, VALUES)],
-    ids=["problems", "dice_needed", "outcomes", "price", "value"],
+    ("kinds", "table"), QUESTIONS, ids=["problems", "dice_needed", "outcomes", "price", "value"]
 )
 def test_every_kind_of_question_has_the_hook_that_answers_it(
-    asked: Any, table: Mapping[type, object]
+    kinds: Any, table: Mapping[type, object]
 ) -> None:
-    assert set(typing.get_args(asked)) == set(table)
+    assert set(typing.get_args(kinds)) == set(table)
+
+
+def test_every_value_a_caller_may_ask_about_is_asked_by_some_question() -> None:
+    values = {
+        v
+        for v in vars(asked).values()
+        if dataclasses.is_dataclass(v) and v.__module__ == asked.__name__
+    }
+    assert values <= {kind for kinds, _ in QUESTIONS for kind in typing.get_args(kinds)}
 
 
 def test_an_edition_takes_its_options_model_from_its_type_argument() -> None:
