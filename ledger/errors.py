@@ -139,6 +139,12 @@ class MatchAlreadyRecorded(RuleViolation):
     code = "match-already-recorded"
 
 
+class HirelingAlreadySigned(RuleViolation):
+    """A journeyman or mercenary joins a roster once for a game he played."""
+
+    code = "hireling-signed"
+
+
 class TooFewPlayers(RuleViolation):
     code = "too-few-players"
 

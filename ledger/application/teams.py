@@ -27,6 +27,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
 from ledger.domain.values import DiceRoll, Purchase
 from ledger.errors import (
+    HirelingAlreadySigned,
     InsufficientTreasury,
     InvalidDice,
     InvalidInput,
@@ -92,6 +93,20 @@ def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
 
 
 def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
+    team, fields, what = priced_hire(c, command)
+    afford(team, fields["price"], what)
+    return [(ev.PlayerHired, fields)]
+
+
+def hire_price(c: Context, command: HirePlayer) -> int:
+    """What hiring as ``command`` says costs now, refused as ``plan_hire`` refuses it
+    except for the treasury (a sign-up form shows the price to a team still short of it)."""
+    _, fields, _ = priced_hire(c, command)
+    return int(fields["price"])
+
+
+def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, dict[str, Any], str]:
+    """The hire checked and priced: the team, the event's fields, and what is bought."""
     team_id, position_id, name, number = (
         command.team,
         command.position,
@@ -134,19 +149,23 @@ def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
     proposed = draft(ev.PlayerHired, fields)
     rows = hire_rows(c.view, c.league_id, team, proposed, players, checking=c.ruleset)
     refuse(c.ruleset.problems(Hiring(proposed, rows)))
-    fields["price"] = price = c.ruleset.price(Hiring(proposed, rows))
-    afford(team, price, what)
-    return [(ev.PlayerHired, fields)]
+    fields["price"] = c.ruleset.price(Hiring(proposed, rows))
+    return team, fields, what
 
 
 def hireling_kind(c: Context, team_id: str, hireling: str, match_id: str | None) -> str:
     """How a one-game player played for the team (journeyman, mercenary), from his match:
-    only a team he played for may sign him, and only after a match that was played (a
-    voided report's hirelings played for no one)."""
+    only a team he played for may sign him, only after a match that was played (a voided
+    report's hirelings played for no one), and only once for that game."""
     match = c.match(match_id) if match_id else None
     kept = match.hirelings.get(hireling) if match is not None else None
     if match is None or kept is None or kept.get("team") != team_id or match.status != "played":
         raise InvalidInput(f"no hireling '{hireling}' played for {team_id} in match {match_id}")
+    if kept.get("signed"):
+        raise HirelingAlreadySigned(
+            f"{kept.get('name', hireling)}, who played match {match_id} for {team_id}, was"
+            f" already signed after it (player {kept['signed']})"
+        )
     return str(kept.get("kind", "journeyman"))
 
 

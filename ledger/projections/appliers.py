@@ -133,11 +133,15 @@ def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str)
     """A journeyman or mercenary who played keeps his SPP and loses the Loner he played
     with, unless his position has Loner anyway (BB2025 'Hiring, Firing and Temporarily
     Retiring' step 5; ZAL 3k: "If a normally recruited player of this type usually has
-    Loner, e.g. Trolls, he nevertheless retains" it)."""
+    Loner, e.g. Trolls, he nevertheless retains" it). His line on the match's row records
+    the player he became (``signed``)."""
     match = f.store.get(MatchRow, f.league_id, match_id)
     if match is None or hireling_id not in match.hirelings:
         return player
-    spp = int(match.hirelings[hireling_id].get("spp", 0))
+    played = match.hirelings[hireling_id]
+    spp = int(played.get("spp", 0))
+    signed = {**played, "signed": player.player_id}
+    f.store.put(match.model_copy(update={"hirelings": {**match.hirelings, hireling_id: signed}}))
     natural = f.ruleset.catalogue.position(player.roster, player.position).skills
     skills = tuple(s for s in player.skills if not s.lower().startswith("loner") or s in natural)
     kind = "star" if player.kind == "star" else "regular"

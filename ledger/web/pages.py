@@ -236,7 +236,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         names=names,
         players=found.player_names(ids),
         hired=hireling_sheets(found.queries, row, event) if event is not None else [],
-        signed=pages_sign.signed_hirelings(ledger, found, row),
+        signed=pages_sign.signed_hirelings(row),
         may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
         hired_source=found.ruleset.hireling_spp_source or None,
         history=history,

@@ -19,14 +19,11 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.commands import HirePlayer
-from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
-from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.application.teams import hire_price
+from ledger.domain.state import MatchRow
 from ledger.errors import LedgerError, UnknownPlayer
-from ledger.projections.gather import hire_rows
-from ledger.reports.match_sheet import hireling_position, read_event
-from ledger.rules.asked import Hiring
+from ledger.reports.match_sheet import hireling_position
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -48,31 +45,10 @@ SIGN_FIELDS = {"name-taken": "number", "invalid-input": "form"}
 PATH = "/leagues/{league}/teams/{team}/sign/{match}/{hireling}"
 
 
-def signed_hirelings(ledger: LeagueLedger, league: reads.League, row: MatchRow) -> dict[str, str]:
+def signed_hirelings(row: MatchRow) -> dict[str, str]:
     """The match's hirelings their team signed after it, by hireling id: the player each
-    became (a ``PlayerHired`` naming the hireling and the match)."""
-    if row.recorded_seq is None:
-        return {}
-    signed = {h: signed_as(ledger, league, row, h, kept) for h, kept in row.hirelings.items()}
-    return {h: player for h, player in signed.items() if player is not None}
-
-
-def signed_as(
-    ledger: LeagueLedger, league: reads.League, row: MatchRow, hireling: str, kept: dict[str, Any]
-) -> str | None:
-    """Only the team's later hires whose summary names him are read from the log; any
-    later hire may be his (seed 000 rule 3k: "after the game (or later during the season)")."""
-    for ref in league.queries.history(f"team:{kept.get('team', '')}"):
-        named = str(kept.get("name", "")) in ref.summary
-        if ref.event_type != "PlayerHired" or ref.voided or ref.seq < (row.recorded_seq or 0):
-            continue
-        hired = read_event(ledger, league.queries, ref.seq) if named else None
-        if isinstance(hired, ev.PlayerHired) and (hired.from_match, hired.hireling) == (
-            row.match_id,
-            hireling,
-        ):
-            return hired.player
-    return None
+    became (the fold records it on his line of the match's row)."""
+    return {h: str(kept["signed"]) for h, kept in row.hirelings.items() if kept.get("signed")}
 
 
 def played(league: reads.League, team: str, match: str, hireling: str) -> dict[str, Any]:
@@ -84,30 +60,29 @@ def played(league: reads.League, team: str, match: str, hireling: str) -> dict[s
     return kept
 
 
-def asked_price(league: reads.League, team: TeamRow, match: str, hireling: str) -> int | None:
-    """What the edition charges to sign him now (ZAL adds the rise for his SPP); None when
-    it cannot be said before the command runs (the command then says why it refuses)."""
-    kept = league.view.get(MatchRow, league.row.league_id, match)
-    info = kept.hirelings.get(hireling, {}) if kept is not None else {}
-    star = info.get("star") if info.get("kind") == "star" else None
-    fields = {
-        "team": team.team_id,
-        "player": "p0",
-        "name": str(info.get("name", "")),
-        "position": str(star or info.get("position") or ""),
-        "kind": str(info.get("kind", "journeyman")),
-        "hireling": hireling,
-        "from_match": match,
-        "star": star,
-        "price": 0,
-    }
-    players = league.view.select(PlayerRow, league_id=league.row.league_id, team_id=team.team_id)
+def signing(
+    league: str,
+    team: str,
+    match: str,
+    hireling: str,
+    kept: Mapping[str, Any],
+    number: int | None = None,
+) -> HirePlayer:
+    """The command that signs him: ``ledger team hire TEAM POSITION NAME --journeyman ID
+    --match MATCH``."""
+    position = str(kept.get("star") or kept.get("position") or "")
+    name = str(kept.get("name", ""))
+    return HirePlayer(league, team, position, name, number=number, journeyman=hireling, match=match)
+
+
+def asked(ledger: LeagueLedger, command: HirePlayer) -> tuple[int | None, Errors]:
+    """What the edition charges to sign him now (ZAL adds the rise for his SPP), from the
+    command's own planning; when it would refuse him (signed already, a full roster), its
+    reason instead. A treasury short of the price is said when the form is sent."""
     try:
-        hired = draft(ev.PlayerHired, fields)
-        rows = hire_rows(league.view, team.league_id, team, hired, players)
-        return league.ruleset.price(Hiring(hired, rows))
-    except LedgerError:
-        return None
+        return hire_price(ledger.context(command.league), command), {}
+    except LedgerError as error:
+        return None, errors_of(error, SIGN_FIELDS)
 
 
 def sign_form(
@@ -120,9 +95,11 @@ def sign_form(
     errors: Errors,
     status: int = 200,
 ) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
     row = found.queries.team(team)
     kept = played(found, team, match, hireling)
+    price, refused = asked(ledger, signing(league, team, match, hireling, kept))
     kind = str(kept.get("kind", ""))
     return page(
         request,
@@ -137,10 +114,10 @@ def sign_form(
         position=hireling_position(
             found.queries, team, kind, kept.get("position"), kept.get("star")
         ),
-        price=asked_price(found, row, match, hireling),
+        price=price,
         source=found.ruleset.hireling_spp_source or None,
         values=values,
-        errors=errors,
+        errors=errors or refused,
     )
 
 
@@ -160,18 +137,8 @@ async def sign(
     def command(ledger: LeagueLedger, by: str) -> str:
         kept = played(reads.open_league(ledger, league), team, match, hireling)
         shirt = number(values, "number", "a shirt number", low=1)
-        position = str(kept.get("star") or kept.get("position") or "")
-        name = str(kept.get("name", ""))
-        return str(
-            valid(
-                lambda: ledger.handle(
-                    HirePlayer(
-                        league, team, position, name, number=shirt, journeyman=hireling, match=match
-                    ),
-                    by=by,
-                )
-            )
-        )
+        command = signing(league, team, match, hireling, kept, shirt)
+        return str(valid(lambda: ledger.handle(command, by=by)))
 
     try:
         player = await run_in_threadpool(call.write, command)

@@ -19,8 +19,9 @@ from ledger.application.commands import (
     RecordMatch,
 )
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
 from ledger.errors import (
+    HirelingAlreadySigned,
     InvalidAdvancement,
     InvalidInput,
     LedgerError,
@@ -136,6 +137,18 @@ def test_a_short_zal_season(sqlite_ledger: LeagueLedger) -> None:
         if p.name == "Jo"
     )
     assert jo.spp == 3 * 3 + 5
+    assert row(ledger, MatchRow, "r2").hirelings["j1"]["signed"] == jo.player_id
+    # He joins once for that game: a second signing is refused, whatever his new name.
+    refused(
+        ledger,
+        HirelingAlreadySigned,
+        lambda: ledger.handle(
+            HirePlayer("zal", "reavers", "lineman", "Jo Again", journeyman="j1", match="r2"),
+            by="tester",
+        ),
+        rf"Jo, who played match r2 for reavers, was already signed after it \(player"
+        rf" {jo.player_id}\)",
+    )
 
 
 def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> None:

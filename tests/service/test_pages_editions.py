@@ -341,6 +341,11 @@ def test_a_coach_signs_the_hireling_who_keeps_his_spp(
     assert f'<a href="{player}">{name}</a>' in after
     assert hireling_row(after, name)[0].endswith(", signed")
     assert "Sign him" not in after
+    again = html.unescape(page(client, path))  # the command's refusal, before a second try
+    assert f"{name}, who played match {MATCH} for reavers, was already signed after it" in again
+    second = client.post(path, data={"csrf": csrf, "number": "8"}, follow_redirects=False)
+    assert second.status_code == 409
+    assert "was already signed after it" in html.unescape(second.text)
 
 
 def test_the_other_coach_may_not_sign_the_hireling(client: TestClient) -> None:
