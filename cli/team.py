@@ -21,6 +21,7 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
+from ledger.domain.events import AdvancementKind
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.rules.dice import fresh_roll
 
@@ -225,7 +226,7 @@ def advance(
     session: Session,
     team_id: str,
     player: str,
-    kind: str,
+    kind: AdvancementKind,
     skill: str | None,
     characteristic: Characteristic | None,
     dice: tuple[str, ...],

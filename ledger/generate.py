@@ -35,7 +35,6 @@ from ledger.application.commands import (
     ScheduleSeason,
     StartSeason,
 )
-from ledger.application.context import draft as unsaved
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -408,19 +407,11 @@ def advance_who_must(batch: Batch, team_id: str) -> None:
 
 
 def take_a_skill(batch: Batch, team: TeamRow, player: PlayerRow) -> bool:
-    for kind in ("chosen_primary", "chosen_secondary"):
+    kinds: tuple[ev.AdvancementKind, ...] = ("chosen_primary", "chosen_secondary")
+    for kind in kinds:
         for skill in known_skills(batch):
-            proposed = unsaved(
-                ev.PlayerAdvanced,
-                {
-                    "team": team.team_id,
-                    "player": player.player_id,
-                    "kind": kind,
-                    "skill": skill,
-                    "characteristic": None,
-                    "category": None,
-                    "dice": (),
-                },
+            proposed = ev.PlayerAdvanced(
+                team=team.team_id, player=player.player_id, kind=kind, skill=skill
             )
             if not batch.ruleset.problems(Advancing(player, team, proposed)):
                 batch.handle(

@@ -24,7 +24,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.engine import Engine
 
 from ledger.application.access import Membership, Principal
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
 from ledger.errors import InvalidInput, LedgerError, Unauthenticated, UnknownAccount
@@ -98,13 +98,11 @@ class Accounts:
         if password is not None:
             check_password(password)
 
-        def plan(view: Store) -> list[Fact]:
+        def plan(view: Store) -> Drafts:
             if view.get(AccountRow, SITE, account) is not None:
                 raise LedgerError(f"an account '{account}' already exists")
-            facts: list[Fact] = [(ev.AccountAdded, {"login": account, "name": name or account})]
-            if admin:
-                facts.append((ev.AdminGranted, {"login": account}))
-            return facts
+            added = ev.AccountAdded(login=account, name=name or account)
+            return [added, ev.AdminGranted(login=account)] if admin else [added]
 
         self.ledger.run_site(plan, by=by)
         if password is not None:
@@ -113,11 +111,11 @@ class Accounts:
     def revoke(self, account: str, *, by: str, reason: str | None = None) -> None:
         """The account can no longer sign in; its tokens stop working at once."""
 
-        def plan(view: Store) -> list[Fact]:
+        def plan(view: Store) -> Drafts:
             row = self.row(account, view)
             if row.revoked:
                 raise LedgerError(f"account '{account}' is already revoked")
-            return [(ev.AccountRevoked, {"login": account})]
+            return [ev.AccountRevoked(login=account)]
 
         self.ledger.run_site(plan, by=by, reason=reason)
         with self.engine.begin() as conn:
@@ -145,10 +143,10 @@ class Accounts:
         if role == "commissioner" and teams:
             raise InvalidInput("a commissioner acts for every team: give no --team")
 
-        def plan(c: Context) -> list[Fact]:
+        def plan(c: Context) -> Drafts:
             for team in teams:
                 c.team(team)  # an unknown team is refused with the teams there are
-            return [(ev.MemberGranted, {"member": account, "role": role, "teams": tuple(teams)})]
+            return [ev.MemberGranted(member=account, role=role, teams=tuple(teams))]
 
         self.ledger.run(league, plan, by=by, reason=reason)
 
@@ -157,19 +155,19 @@ class Accounts:
     ) -> None:
         """Let anyone read the league (public) or only its members (the default)."""
 
-        def plan(c: Context) -> list[Fact]:
+        def plan(c: Context) -> Drafts:
             if c.league.public == public:
                 shown = "public" if public else "read by its members only"
                 raise LedgerError(f"league {league} is already {shown}")
-            return [(ev.LeagueVisibilitySet, {"public": public})]
+            return [ev.LeagueVisibilitySet(public=public)]
 
         self.ledger.run(league, plan, by=by, reason=reason)
 
     def make_admin(self, account: str, *, by: str) -> None:
-        def plan(view: Store) -> list[Fact]:
+        def plan(view: Store) -> Drafts:
             if self.row(account, view).admin:
                 raise LedgerError(f"account '{account}' is already an admin")
-            return [(ev.AdminGranted, {"login": account})]
+            return [ev.AdminGranted(login=account)]
 
         self.ledger.run_site(plan, by=by)
 

@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import TypeVar
 
 from ledger.application.commands import Command
-from ledger.application.context import Context
+from ledger.application.context import Context, decided
 from ledger.application.service import LeagueLedger
 from ledger.application.unit import Plan
 from ledger.domain.events import LedgerEvent
@@ -64,13 +64,10 @@ class Batch:
         return command.answer(self.run(lambda c: handler(c, command), reason))
 
     def run(self, plan: Plan, reason: str | None = None) -> list[LedgerEvent]:
-        """Validate and record one command's facts (raises a LedgerError, records nothing,
+        """Validate and record one command's events (raises a LedgerError, records nothing,
         when the plan refuses)."""
-        facts = plan(self.context(reason))
-        events = [
-            self.log.record(cls, recorded_by=self.by, reason=reason, **fields)
-            for cls, fields in facts
-        ]
+        drafts = decided(plan, self.context(reason))
+        events = [self.log.seal(draft, recorded_by=self.by, reason=reason) for draft in drafts]
         for event in events:
             self.fold.apply(event)
         self.recorded += len(events)

@@ -139,7 +139,7 @@ class AdjustTreasury(Change):
 class AdvancePlayer(Change):
     team: str
     player: str
-    kind: str
+    kind: ev.AdvancementKind
     _: KW_ONLY
     skill: str | None = None
     characteristic: Characteristic | None = None

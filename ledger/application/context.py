@@ -7,26 +7,47 @@ shirt number) lives here, with errors that say what exists instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import TypeVar
+
+from pydantic import ValidationError
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import DiceRoll
-from ledger.errors import LedgerError, PlayerNotInTeam, UnknownPlayer, UnknownTeam
+from ledger.domain.values import DiceRoll, validation_problem
+from ledger.errors import (
+    InvalidInput,
+    LedgerError,
+    PlayerNotInTeam,
+    UnknownPlayer,
+    UnknownTeam,
+)
 from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
 
-Fact = tuple[type[LedgerEvent], dict[str, Any]]
-E = TypeVar("E", bound=LedgerEvent)
+P = TypeVar("P")
+Drafts = list[LedgerEvent]
+"""What a command decides to record: events built and validated like any other
+(``PlayerHired(team=..., ...)``, checked field by field by mypy), not yet sealed into the
+log with their place, time and author (``ChainedLog.seal``)."""
 
 
-def draft(cls: type[E], fields: Mapping[str, Any]) -> E:
-    """The event a command is about to record, unchecked and unsealed, so the ruleset
-    can be asked about it before it exists."""
-    values: dict[str, Any] = dict(fields)
-    return cast(E, cls.model_construct(**values))
+def decided(plan: Callable[[P], Drafts], given: P) -> Drafts:
+    """The drafts ``plan`` decides on."""
+    with drafting():
+        return plan(given)
+
+
+@contextmanager
+def drafting() -> Iterator[None]:
+    """A draft whose fields break the domain's bounds (a name too long, a negative count)
+    is the caller's input at fault: ``InvalidInput``, naming the field."""
+    try:
+        yield
+    except ValidationError as error:
+        raise InvalidInput(validation_problem(error)) from None
 
 
 @dataclass

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from ledger.application.commands import Correct, CorrectMatch
-from ledger.application.context import Context, Fact, draft
+from ledger.application.context import Context, Drafts
 from ledger.application.matches import resolve_report
 from ledger.domain import events as ev
 from ledger.domain.state import FaultLine, LeagueRow, TreasuryLine
@@ -30,19 +30,11 @@ from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
 from ledger.words import possessive
 
-ENVELOPE = {
-    "originator_id",
-    "originator_version",
-    "timestamp",
-    "recorded_by",
-    "reason",
-    "prev_hash",
-    "hash",
-    "originator_topic",
-}
+ENVELOPE = ev.ENVELOPE | {"originator_topic"}
+"""What no amendment may touch: who recorded an event, when, why, and its place in the chain."""
 
 
-def plan_correct(c: Context, command: Correct) -> list[Fact]:
+def plan_correct(c: Context, command: Correct) -> Drafts:
     amendment = dict(command.amendment or {})
     return correction(c, c.history(), command.target, command.action, amendment, c.reason)
 
@@ -54,7 +46,7 @@ def correction(
     action: str,
     amendment: dict[str, Any],
     reason: str | None,
-) -> list[Fact]:
+) -> Drafts:
     if not reason:
         raise InvalidInput("a correction needs a reason (--reason)")
     original = event_at(c, events, target)
@@ -62,7 +54,6 @@ def correction(
         raise CorrectionRefused(
             f"event {target} is itself a correction: correct event {original.target} again instead"
         )
-    fields: dict[str, Any] = {"target": target, "action": action, "amendment": amendment}
     if action == "amend":
         check_amendment(original, amendment)
         check_not_recorded_again(events, original)
@@ -70,8 +61,11 @@ def correction(
         raise InvalidInput(f"a correction voids or amends, not '{action}'")
     elif amendment:
         raise InvalidInput("a void carries no amendment")
-    rehearse(c, events, draft(ev.EventCorrected, fields))
-    return [(ev.EventCorrected, fields)]
+    proposed = ev.EventCorrected(
+        target=target, action="amend" if action == "amend" else "void", amendment=amendment
+    )
+    rehearse(c, events, proposed)
+    return [proposed]
 
 
 def event_at(c: Context, events: list[ev.LedgerEvent], target: int) -> ev.LedgerEvent:
@@ -84,7 +78,7 @@ def event_at(c: Context, events: list[ev.LedgerEvent], target: int) -> ev.Ledger
     return original
 
 
-def plan_correct_match(c: Context, command: CorrectMatch) -> list[Fact]:
+def plan_correct_match(c: Context, command: CorrectMatch) -> Drafts:
     """Amend a recorded match with a corrected report: only the fields that differ.
 
     The report is checked against the league as it stood before the match, so that the
@@ -99,7 +93,7 @@ def plan_correct_match(c: Context, command: CorrectMatch) -> list[Fact]:
     draft = resolve_report(
         context_before(c, events, target), report, roll_missing=False, amending=original
     )
-    after = {k: to_jsonable_python(v) for k, v in draft.fields().items()}
+    after = {k: to_jsonable_python(v) for k, v in draft.facts().items()}
     amendment = changes(original, corrections_of(events).get(target), after)
     if not amendment:
         raise InvalidInput(
@@ -179,7 +173,9 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
             f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
         )
     try:
-        amended(original, draft(ev.EventCorrected, {"amendment": amendment}))
+        amended(
+            original, ev.EventCorrected(target=original.seq, action="amend", amendment=amendment)
+        )
     except ValidationError as error:
         problem = error.errors()[0]
         place = ".".join(str(p) for p in problem["loc"])

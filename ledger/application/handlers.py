@@ -1,10 +1,11 @@
 """Which handler answers which command: one explicit table, installed by the composition
 root (``ledger.bootstrap``) in the ledger, whose ``handle`` looks the command up here.
 
-A handler is a function ``(context, command) -> facts``: it reads the league as the
+A handler is a function ``(context, command) -> drafts``: it reads the league as the
 context shows it (its state and ruleset), raises the ``LedgerError`` of the first rule the
-command breaks, and otherwise returns the facts to record (``context.Fact``). It writes
-nothing itself: ``LeagueLedger.handle`` seals the facts into the league's log, rehearses
+command breaks, and otherwise returns the events to record, as drafts: built and validated
+(``PlayerHired(team=..., ...)``), without the envelope the log seals them with. It writes
+nothing itself: ``LeagueLedger.handle`` seals the drafts into the league's log, rehearses
 them and appends them in one transaction, or nothing (``unit.py``).
 """
 
@@ -15,15 +16,15 @@ from typing import Any, TypeVar
 
 from ledger.application import commands as cmd
 from ledger.application import corrections, matches, seasons, teams
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts
 
-Handler = Callable[[Context, Any], list[Fact]]
-"""``(context, command) -> facts``; ``Any`` because each takes its own command type."""
+Handler = Callable[[Context, Any], Drafts]
+"""``(context, command) -> drafts``; ``Any`` because each takes its own command type."""
 
 C = TypeVar("C", bound=cmd.Command[Any])
 
 
-def on(kind: type[C], handler: Callable[[Context, C], list[Fact]]) -> tuple[type[C], Handler]:
+def on(kind: type[C], handler: Callable[[Context, C], Drafts]) -> tuple[type[C], Handler]:
     """One row of the table; mypy checks that the handler takes that very command."""
     return kind, handler
 

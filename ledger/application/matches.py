@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
@@ -16,19 +15,16 @@ from ledger.application.commands import (
     PlayCard,
     RecordMatch,
 )
-from ledger.application.context import Context, Fact
-from ledger.application.context import draft as unsaved
+from ledger.application.context import Context, Drafts
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow, roster_of
 from ledger.domain.values import (
     Casualty,
-    Concession,
     DiceRoll,
     Hireling,
     Performance,
     Purchase,
-    Shootout,
     TeamSheet,
     dice_shape,
 )
@@ -68,59 +64,26 @@ class Side:
         return set(self.players) | set(self.hirelings)
 
 
-@dataclass(frozen=True)
-class MatchDraft:
-    """The ``MatchRecorded`` a report resolves to, typed: each step of resolving it makes
-    the next draft instead of changing one in place, and the ruleset is asked about it as
-    the unsaved event it would be (``proposed``). Its fields are validated once, by the
-    event the command records from them (``fields``)."""
-
-    match: str
-    season: int | None
-    round: int | None
-    kind: str
-    casualties: tuple[Casualty, ...]
-    concession: Concession | None
-    shootout: Shootout | None
-    weather: str | None
-    referee: str | None
-    played_on: str | None
-    winner: str | None
-    home: TeamSheet
-    away: TeamSheet
-    others: tuple[TeamSheet, ...] = ()
-    dice: tuple[DiceRoll, ...] = ()
-    """The match-level rolls (those about no team or player)."""
-
-    def sheets(self) -> tuple[TeamSheet, ...]:
-        return (self.home, self.away, *self.others)
-
-    def rolled(
-        self, sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]
-    ) -> MatchDraft:
-        """This draft with ``rolls``: each on the sheet of the side it is about, the rest
-        at the match's level."""
-        home, away, *others = (sheet(side, report, rolls) for side in sides)
-        match_level = tuple(r for r in rolls if r.subject is None)
-        return replace(self, home=home, away=away, others=tuple(others), dice=match_level)
-
-    def fields(self) -> dict[str, Any]:
-        """The ``MatchRecorded`` fields, in the order the event lists them when stored."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    def proposed(self) -> ev.MatchRecorded:
-        return unsaved(ev.MatchRecorded, self.fields())
+def rolled(
+    draft: ev.MatchRecorded, sides: list[Side], report: MatchReport, rolls: tuple[DiceRoll, ...]
+) -> ev.MatchRecorded:
+    """The drafted match with ``rolls``: each on the sheet of the side it is about, the rest
+    at the match's level. Each step of resolving a report makes a new draft rather than
+    changing one in place; the ruleset is asked about each as the event it would be."""
+    home, away, *others = (sheet(side, report, rolls) for side in sides)
+    match_level = tuple(r for r in rolls if r.subject is None)
+    update = {"home": home, "away": away, "others": tuple(others), "dice": match_level}
+    return draft.model_copy(update=update)
 
 
-def plan_record(c: Context, command: RecordMatch) -> list[Fact]:
-    draft = resolve_report(c, command.report, command.roll_missing)
-    return [(ev.MatchRecorded, draft.fields())]
+def plan_record(c: Context, command: RecordMatch) -> Drafts:
+    return [resolve_report(c, command.report, command.roll_missing)]
 
 
 def resolve_report(
     c: Context, report: MatchReport, roll_missing: bool, amending: ev.MatchRecorded | None = None
-) -> MatchDraft:
-    """The ``MatchRecorded`` this report records, checked against the league.
+) -> ev.MatchRecorded:
+    """The ``MatchRecorded`` this report records (a draft), checked against the league.
 
     When ``amending`` an earlier report, ``c`` is the league as it stood just before that
     report (corrections.context_before): its players are checked as they were then, not
@@ -140,7 +103,7 @@ def resolve_report(
     casualties = tuple(resolve_casualty(c, line, sides) for line in report.casualties)
     check_concession(report, sides)
     home, away, *others = (sheet(side, report, ()) for side in sides)
-    draft = MatchDraft(
+    draft = ev.MatchRecorded(
         match=match_id,
         season=season,
         round=round_,
@@ -158,7 +121,7 @@ def resolve_report(
     )
     # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
     # the same for every stage of the draft: the dice added change none of them.
-    rows = match_rows(c.view, c.league_id, draft.proposed(), c.ruleset, checking=True)
+    rows = match_rows(c.view, c.league_id, draft, c.ruleset, checking=True)
     rolls = given_dice(c, draft, sides, report, rows)
     if amending is not None:
         rolls += tuple(
@@ -168,9 +131,8 @@ def resolve_report(
             if not any(g.purpose == r.purpose and g.subject == r.subject for g in rolls)
         )
         rolls += tuple(r for r in amending.dice if r not in rolls)
-    rolled = draft.rolled(sides, report, rolls)
-    draft = complete_dice(c, rolled, sides, report, roll_missing, rows)
-    refuse(c.ruleset.problems(Report(draft.proposed(), rows)))
+    draft = complete_dice(c, rolled(draft, sides, report, rolls), sides, report, roll_missing, rows)
+    refuse(c.ruleset.problems(Report(draft, rows)))
     return draft
 
 
@@ -376,10 +338,10 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
 
 
 def given_dice(
-    c: Context, draft: MatchDraft, sides: list[Side], report: MatchReport, rows: MatchRows
+    c: Context, draft: ev.MatchRecorded, sides: list[Side], report: MatchReport, rows: MatchRows
 ) -> tuple[DiceRoll, ...]:
     """The dice the report gives, shaped by what the ruleset expects of each purpose."""
-    needs = c.ruleset.dice_needed(Report(draft.proposed(), rows))
+    needs = c.ruleset.dice_needed(Report(draft, rows))
     rolls: list[DiceRoll] = []
     for side in sides:
         rolls += side_rolls(needs, side.report.dice, side.team.team_id)
@@ -409,16 +371,16 @@ def side_rolls(
 
 def complete_dice(
     c: Context,
-    draft: MatchDraft,
+    draft: ev.MatchRecorded,
     sides: list[Side],
     report: MatchReport,
     roll_missing: bool,
     rows: MatchRows,
-) -> MatchDraft:
+) -> ev.MatchRecorded:
     """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
     rolls = [r for s in draft.sheets() for r in s.dice]
     rolls += list(draft.dice)
-    needs = c.ruleset.dice_needed(Report(draft.proposed(), rows))
+    needs = c.ruleset.dice_needed(Report(draft, rows))
     missing = [
         n
         for n in needs
@@ -430,7 +392,7 @@ def complete_dice(
             " with --roll): " + "; ".join(describe_need(n) for n in missing)
         )
     rolls += [c.roll(n.purpose, n.dice, n.subject) for n in missing]
-    return draft.rolled(sides, report, tuple(rolls))
+    return rolled(draft, sides, report, tuple(rolls))
 
 
 def describe_need(need: DiceNeed) -> str:
@@ -440,7 +402,7 @@ def describe_need(need: DiceNeed) -> str:
 # --- closing the post-game sequence ------------------------------------------------------------
 
 
-def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
+def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
     roll_missing = command.roll_missing
     match = played_match(c, match_id)
@@ -463,18 +425,18 @@ def plan_close(c: Context, command: ClosePostGame) -> list[Fact]:
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
         raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
-    return [(ev.PostGameClosed, {"match": match_id, "team": team_id, "dice": tuple(rolls)})]
+    return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
 
 
-def plan_close_match(c: Context, command: CloseMatch) -> list[Fact]:
+def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
     """Each team's close in turn, all or none, the dice shared among them; unless the
     ledger may roll, a close lacking dice is refused naming every die each team needs."""
     shares = share_close_dice(c, command.match, command.teams, command.dice)
     if not command.roll_missing:
         check_close_dice(c, command.match, shares)
-    facts: list[Fact] = []
-    for team in command.teams:
-        if any(fact[1]["team"] == team for fact in facts):  # as a second close of it would say
+    closes: Drafts = []
+    for named, team in enumerate(command.teams):
+        if team in command.teams[:named]:  # named twice: as a second close of it would say
             raise NotAllowed(f"{team} already closed the post-game sequence of {command.match}")
         close = ClosePostGame(
             command.league,
@@ -483,8 +445,8 @@ def plan_close_match(c: Context, command: CloseMatch) -> list[Fact]:
             dice=shares[team],
             roll_missing=command.roll_missing,
         )
-        facts += plan_close(c, close)
-    return facts
+        closes += plan_close(c, close)
+    return closes
 
 
 def played_match(c: Context, match_id: str) -> MatchRow:
@@ -631,20 +593,13 @@ def spans(values: list[int]) -> str:
 # --- pre-game and in-game facts that reach the books ------------------------------------------
 
 
-def plan_card(c: Context, command: PlayCard) -> list[Fact]:
+def plan_card(c: Context, command: PlayCard) -> Drafts:
     """A special play card whose effect the league's edition books (ZAL 8d)."""
     match_id, team_id, card, against = command.match, command.team, command.card, command.against
     entries, roll_missing = dict(command.dice or {}), command.roll_missing
     refuse(has_feature(c.ruleset, Feature.CARDS, "special play cards in the books"))
     c.team(team_id)
-    fields: dict[str, Any] = {
-        "match": match_id,
-        "team": team_id,
-        "card": card,
-        "against": against,
-        "dice": (),
-    }
-    played = unsaved(ev.CardPlayed, fields)
+    played = ev.CardPlayed(match=match_id, team=team_id, card=card, against=against, dice=())
     needs = c.ruleset.dice_needed(Card(played, card_rows(c.view, c.league_id, played)))
     rolls = []
     for need in needs:
@@ -657,11 +612,10 @@ def plan_card(c: Context, command: PlayCard) -> list[Fact]:
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
         raise InvalidDice(f"{card} needs no {sorted(unexpected)} roll")
-    fields["dice"] = tuple(rolls)
-    return [(ev.CardPlayed, fields)]
+    return [played.model_copy(update={"dice": tuple(rolls)})]
 
 
-def plan_fees(c: Context, command: PayAppearanceFees) -> list[Fact]:
+def plan_fees(c: Context, command: PayAppearanceFees) -> Drafts:
     """4th edition appearance fees: each player paid for may play; the rest may not."""
     match_id, team_id, refs = command.match, command.team, command.players
     refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
@@ -678,7 +632,7 @@ def plan_fees(c: Context, command: PayAppearanceFees) -> list[Fact]:
         raise InsufficientTreasury(
             f"the fees come to {total:,} but {team.name} have {team.treasury:,}"
         )
-    return [(ev.AppearanceFeesPaid, {"match": match_id, "team": team_id, "fees": tuple(fees)})]
+    return [ev.AppearanceFeesPaid(match=match_id, team=team_id, fees=tuple(fees))]
 
 
 def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
@@ -704,7 +658,7 @@ def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
     )
 
 
-def plan_inducements(c: Context, command: BuyInducements) -> list[Fact]:
+def plan_inducements(c: Context, command: BuyInducements) -> Drafts:
     """BB2025 'Inducements': the team of higher value (CTV; TV in LRB6) buys first, from its
     treasury; then the other spends its petty cash (and at most 50,000 of its treasury)."""
     match_id, team_id, wanted = command.match, command.team, dict(command.wanted)
@@ -738,15 +692,12 @@ def plan_inducements(c: Context, command: BuyInducements) -> list[Fact]:
             f" cash and at most {budget.treasury:,} from the treasury ({budget.why})"
         )
     return [
-        (
-            ev.InducementsBought,
-            {
-                "match": match_id,
-                "team": team_id,
-                "purchases": tuple(purchases),
-                "treasury_spent": from_treasury,
-                "petty_cash": budget.petty_cash,
-            },
+        ev.InducementsBought(
+            match=match_id,
+            team=team_id,
+            purchases=tuple(purchases),
+            treasury_spent=from_treasury,
+            petty_cash=budget.petty_cash,
         )
     ]
 

@@ -13,7 +13,7 @@ from ledger.application.commands import (
     SignStar,
     StartSeason,
 )
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, SeasonRow, StandingRow
 from ledger.domain.values import Fixture
@@ -34,7 +34,7 @@ def current_season(c: Context) -> SeasonRow:
     return season
 
 
-def plan_start(c: Context, command: StartSeason) -> list[Fact]:
+def plan_start(c: Context, command: StartSeason) -> Drafts:
     divisions, playoff_teams, name = command.divisions, command.playoff_teams, command.name
     number = c.league.current_season + 1
     previous = c.view.get(SeasonRow, c.league_id, c.league.current_season)
@@ -51,14 +51,8 @@ def plan_start(c: Context, command: StartSeason) -> list[Fact]:
             raise NotAllowed(f"{team_id} has withdrawn from the league")
     refuse(c.ruleset.problems(SeasonPlan(divisions, playoff_teams)))
     return [
-        (
-            ev.SeasonStarted,
-            {
-                "season": number,
-                "name": name,
-                "divisions": tuple(divisions),
-                "playoff_teams": playoff_teams,
-            },
+        ev.SeasonStarted(
+            season=number, name=name, divisions=tuple(divisions), playoff_teams=playoff_teams
         )
     ]
 
@@ -67,7 +61,7 @@ def fixtures_of(c: Context, season: int) -> list[MatchRow]:
     return list(c.view.select(MatchRow, league_id=c.league_id, season=season))
 
 
-def plan_schedule(c: Context, command: ScheduleSeason) -> list[Fact]:
+def plan_schedule(c: Context, command: ScheduleSeason) -> Drafts:
     legs = command.legs
     season = current_season(c)
     if season.status != "open":
@@ -75,7 +69,7 @@ def plan_schedule(c: Context, command: ScheduleSeason) -> list[Fact]:
     if any(m.stage == "regular" for m in fixtures_of(c, season.season)):
         raise SeasonState(f"season {season.season} is already scheduled")
     fixtures = [f for d in season.divisions for f in playoffs.round_robin(season.season, d, legs)]
-    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+    return [ev.FixturesScheduled(season=season.season, fixtures=tuple(fixtures))]
 
 
 def ranking_key(c: Context, season: int) -> Callable[[str], tuple[int, ...]]:
@@ -115,7 +109,7 @@ def division_tables(c: Context, season: SeasonRow) -> dict[str, list[str]]:
     }
 
 
-def plan_playoffs(c: Context, command: SchedulePlayoffs) -> list[Fact]:
+def plan_playoffs(c: Context, command: SchedulePlayoffs) -> Drafts:
     dungeon_bowl = command.dungeon_bowl
     season = current_season(c)
     matches = fixtures_of(c, season.season)
@@ -134,7 +128,7 @@ def plan_playoffs(c: Context, command: SchedulePlayoffs) -> list[Fact]:
     return next_playoff_round(c, season, knockout)
 
 
-def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> list[Fact]:
+def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> Drafts:
     if season.playoff_teams < 2:
         raise SeasonState(f"season {season.season} has no play-offs (started with 0 qualifiers)")
     better = ranking_key(c, season.season)
@@ -153,10 +147,10 @@ def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> li
         fixtures = [final]
     else:
         fixtures = playoffs.first_round(season.season, chosen, better)
-    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+    return [ev.FixturesScheduled(season=season.season, fixtures=tuple(fixtures))]
 
 
-def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) -> list[Fact]:
+def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) -> Drafts:
     last_round = max(m.round or 1 for m in knockout)
     current = sorted(
         (m for m in knockout if (m.round or 1) == last_round), key=lambda m: m.match_id
@@ -177,10 +171,10 @@ def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) 
     ]
     winners = {m.match_id: str(m.winner) for m in current}
     fixtures = playoffs.next_round(season.season, played, winners, last_round + 1)
-    return [(ev.FixturesScheduled, {"season": season.season, "fixtures": tuple(fixtures)})]
+    return [ev.FixturesScheduled(season=season.season, fixtures=tuple(fixtures))]
 
 
-def plan_close(c: Context, command: CloseSeason) -> list[Fact]:
+def plan_close(c: Context, command: CloseSeason) -> Drafts:
     season = current_season(c)
     if season.status == "closed":
         raise SeasonState(f"season {season.season} is already closed")
@@ -197,7 +191,7 @@ def plan_close(c: Context, command: CloseSeason) -> list[Fact]:
                 "close these post-game sequences first (prizes come after the"
                 f" final one): {', '.join(open_games[:4])}"
             )
-    return [(ev.SeasonClosed, {"season": season.season})]
+    return [ev.SeasonClosed(season=season.season)]
 
 
 # --- Spike! 2021 long-term star contracts --------------------------------------------------
@@ -216,7 +210,7 @@ def require_contracts(c: Context) -> SeasonRow:
     return season
 
 
-def plan_star_draft(c: Context, command: OrderStarDraft) -> list[Fact]:
+def plan_star_draft(c: Context, command: OrderStarDraft) -> Drafts:
     """The signing order; ``drawn`` is the hat draw of the teams that are drawn (all teams
     in a first season, the new teams afterwards), or None to let the ledger draw."""
     drawn = command.drawn
@@ -232,12 +226,7 @@ def plan_star_draft(c: Context, command: OrderStarDraft) -> list[Fact]:
     if sorted(drawn) != sorted(new):
         raise InvalidInput(f"the hat draw must name exactly these teams: {', '.join(sorted(new))}")
     order = c.ruleset.star_draft_order(drawn, [t for t in last if t in teams])
-    return [
-        (
-            ev.StarDraftOrdered,
-            {"season": season.season, "order": tuple(order), "drawn": tuple(drawn)},
-        )
-    ]
+    return [ev.StarDraftOrdered(season=season.season, order=tuple(order), drawn=tuple(drawn))]
 
 
 def last_table(c: Context, season: int) -> list[str]:
@@ -255,7 +244,7 @@ def last_table(c: Context, season: int) -> list[str]:
     return [r.team_id for r in c.ruleset.rank(rows, results, scheme)]
 
 
-def plan_sign(c: Context, command: SignStar) -> list[Fact]:
+def plan_sign(c: Context, command: SignStar) -> Drafts:
     team_id, star_id = command.team, command.star
     season = require_contracts(c)
     if not season.star_draft:
@@ -280,13 +269,7 @@ def plan_sign(c: Context, command: SignStar) -> list[Fact]:
             " (while an eligible star is unsigned)"
         )
     return [
-        (
-            ev.StarSigned,
-            {
-                "season": season.season,
-                "team": team_id,
-                "star": star_id,
-                "player": f"p{c.league.next_player}",
-            },
+        ev.StarSigned(
+            season=season.season, team=team_id, star=star_id, player=f"p{c.league.next_player}"
         )
     ]

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from ledger.application import matches
 from ledger.application.access import Principal
 from ledger.application.commands import RecordMatch
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts
 from ledger.application.reports import MatchReport
 from ledger.application.unit import retried
 from ledger.domain import events as ev
@@ -63,7 +63,7 @@ STANDING = {
 
 def plan_submit(
     c: Context, team: str, report: MatchReport, roll_missing: bool, reason: str | None = None
-) -> list[Fact]:
+) -> Drafts:
     if report.match is None:
         raise InvalidInput(
             "a submitted report names its match: the fixture's id (see 'ledger match list'),"
@@ -77,17 +77,18 @@ def plan_submit(
     # Every check of 'ledger match record', now; the facts are recorded only once the
     # report is confirmed or approved (and checked again then, against the league as it is).
     matches.plan_record(c, RecordMatch(c.league.slug, report, roll_missing=roll_missing))
-    fields = {
-        "submission": next_id(c),
-        "match": report.match,
-        "team": team,
-        "report": report.model_dump(mode="json", exclude_defaults=True),
-        "roll_missing": roll_missing,
-    }
-    return [(ev.ReportSubmitted, fields)]
+    return [
+        ev.ReportSubmitted(
+            submission=next_id(c),
+            match=report.match,
+            team=team,
+            report=report.model_dump(mode="json", exclude_defaults=True),
+            roll_missing=roll_missing,
+        )
+    ]
 
 
-def plan_confirm(c: Context, submission: str, team: str, account: str | None) -> list[Fact]:
+def plan_confirm(c: Context, submission: str, team: str, account: str | None) -> Drafts:
     row = waiting(c, submission, ("submitted",))
     check_opponent(row, team, account)
     if row.others:
@@ -95,31 +96,31 @@ def plan_confirm(c: Context, submission: str, team: str, account: str | None) ->
             f"report {submission} is of a match of {2 + len(row.others)} teams: one opponent"
             " cannot confirm it for the others, the commissioner approves it"
         )
-    return [(ev.ReportConfirmed, {"submission": submission, "match": row.match_id, "team": team})]
+    return [ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)]
 
 
 def plan_dispute(
     c: Context, submission: str, team: str, account: str | None, reason: str | None
-) -> list[Fact]:
+) -> Drafts:
     check_reason(reason, "a dispute", "the commissioner reads it")
     row = waiting(c, submission, ("submitted",))
     check_opponent(row, team, account)
-    return [(ev.ReportDisputed, {"submission": submission, "match": row.match_id, "team": team})]
+    return [ev.ReportDisputed(submission=submission, match=row.match_id, team=team)]
 
 
-def plan_approve(c: Context, submission: str, reason: str | None) -> list[Fact]:
+def plan_approve(c: Context, submission: str, reason: str | None) -> Drafts:
     check_length(reason, "an approval")
     row = waiting(c, submission, PENDING)
-    return [(ev.ReportApproved, {"submission": submission, "match": row.match_id})]
+    return [ev.ReportApproved(submission=submission, match=row.match_id)]
 
 
-def plan_reject(c: Context, submission: str, reason: str | None) -> list[Fact]:
+def plan_reject(c: Context, submission: str, reason: str | None) -> Drafts:
     check_reason(reason, "a rejection", "the coaches read it")
     row = waiting(c, submission, PENDING)
-    return [(ev.ReportRejected, {"submission": submission, "match": row.match_id})]
+    return [ev.ReportRejected(submission=submission, match=row.match_id)]
 
 
-def plan_recorded(c: Context, submission: str) -> list[Fact]:
+def plan_recorded(c: Context, submission: str) -> Drafts:
     """The match of a confirmed or approved report, checked as 'ledger match record'
     checks it, against the league as it is now (a player may have been hurt or fired
     since the report was submitted, or the commissioner may have recorded the match)."""

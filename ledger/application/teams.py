@@ -1,14 +1,15 @@
 """Commands about teams and their players: register, hire, fire, buy, advance.
 
 Each ``plan_*`` function validates against the league's state and ruleset and returns the
-facts to append; it raises a ``LedgerError`` (and so writes nothing) on any violation. The
+events to append, as drafts; it raises a ``LedgerError`` (and so writes nothing) on any
+violation. The
 rules a what-if replay also applies (hiring, buying, letting staff go) are the functions of
 ``ledger.rules.problems``: a command raises the first problem they return (``refuse``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from ledger.application.commands import (
     AdjustTreasury,
@@ -22,7 +23,7 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
-from ledger.application.context import Context, Fact, draft
+from ledger.application.context import Context, Drafts, drafting
 from ledger.domain import events as ev
 from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
 from ledger.domain.values import DiceRoll, Purchase
@@ -75,7 +76,7 @@ def active_team(c: Context, team_id: str) -> TeamRow:
     return team
 
 
-def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
+def plan_register(c: Context, command: RegisterTeam) -> Drafts:
     team_id, name, coach, roster = command.team, command.name, command.coach, command.roster
     treasury = command.treasury
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
@@ -84,29 +85,25 @@ def plan_register(c: Context, command: RegisterTeam) -> list[Fact]:
     start = c.ruleset.start().treasury if treasury is None else treasury
     if start < 0:
         raise InvalidInput("a starting treasury cannot be negative")
-    return [
-        (
-            ev.TeamRegistered,
-            {"team": team_id, "name": name, "coach": coach, "roster": roster, "treasury": start},
-        )
-    ]
+    return [ev.TeamRegistered(team=team_id, name=name, coach=coach, roster=roster, treasury=start)]
 
 
-def plan_hire(c: Context, command: HirePlayer) -> list[Fact]:
-    team, fields, what = priced_hire(c, command)
-    afford(team, fields["price"], what)
-    return [(ev.PlayerHired, fields)]
+def plan_hire(c: Context, command: HirePlayer) -> Drafts:
+    team, hired, what = priced_hire(c, command)
+    afford(team, hired.price, what)
+    return [hired]
 
 
 def hire_price(c: Context, command: HirePlayer) -> int:
     """What hiring as ``command`` says costs now, refused as ``plan_hire`` refuses it
     except for the treasury (a sign-up form shows the price to a team still short of it)."""
-    _, fields, _ = priced_hire(c, command)
-    return int(fields["price"])
+    with drafting():
+        _, hired, _ = priced_hire(c, command)
+    return hired.price
 
 
-def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, dict[str, Any], str]:
-    """The hire checked and priced: the team, the event's fields, and what is bought."""
+def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, ev.PlayerHired, str]:
+    """The hire checked and priced: the team, the drafted event, and what is bought."""
     team_id, position_id, name, number = (
         command.team,
         command.position,
@@ -118,7 +115,7 @@ def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, dict[str, Any
     team = active_team(c, team_id)
     team_list = c.ruleset.catalogue.team_list(team.roster)
     players = on_roster(c.players(team_id))
-    kind = "star" if star else "regular"
+    kind: ev.HireKind = "star" if star else "regular"
     if hireling:
         kind = hireling_kind(c, team_id, hireling, from_match)
     if kind == "star" and hireling:
@@ -132,28 +129,27 @@ def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, dict[str, Any
     else:
         position_id, what = star, c.ruleset.catalogue.star(star).name
     refuse(unique_identity(team, players, name, number))
-    fields = {
-        "team": team_id,
-        "player": f"p{c.league.next_player}",
-        "name": name,
-        "number": number,
-        "position": position_id,
-        "kind": kind,
-        "hireling": hireling,
-        "from_match": from_match,
-        "star": star,
-        "from_list": from_list,
-        "equipment": equipment,
-        "price": 0,
-    }
-    proposed = draft(ev.PlayerHired, fields)
+    proposed = ev.PlayerHired(
+        team=team_id,
+        player=f"p{c.league.next_player}",
+        name=name,
+        number=number,
+        position=position_id,
+        kind=kind,
+        hireling=hireling,
+        from_match=from_match,
+        star=star,
+        from_list=from_list,
+        equipment=equipment,
+        price=0,
+    )
     rows = hire_rows(c.view, c.league_id, team, proposed, players, checking=c.ruleset)
     refuse(c.ruleset.problems(Hiring(proposed, rows)))
-    fields["price"] = c.ruleset.price(Hiring(proposed, rows))
-    return team, fields, what
+    price = c.ruleset.price(Hiring(proposed, rows))
+    return team, proposed.model_copy(update={"price": price}), what
 
 
-def hireling_kind(c: Context, team_id: str, hireling: str, match_id: str | None) -> str:
+def hireling_kind(c: Context, team_id: str, hireling: str, match_id: str | None) -> ev.HireKind:
     """How a one-game player played for the team (journeyman, mercenary), from his match:
     only a team he played for may sign him, only after a match that was played (a voided
     report's hirelings played for no one), and only once for that game."""
@@ -166,7 +162,8 @@ def hireling_kind(c: Context, team_id: str, hireling: str, match_id: str | None)
             f"{kept.get('name', hireling)}, who played match {match_id} for {team_id}, was"
             f" already signed after it (player {kept['signed']})"
         )
-    return str(kept.get("kind", "journeyman"))
+    # the fold kept the report's validated Hireling.kind; the draft validates it again
+    return cast(ev.HireKind, kept.get("kind", "journeyman"))
 
 
 def signed_star(c: Context, hireling: str, match_id: str | None) -> str:
@@ -188,22 +185,22 @@ def current_player(c: Context, team_id: str, ref: str) -> PlayerRow:
     return player
 
 
-def plan_fire(c: Context, command: FirePlayer) -> list[Fact]:
+def plan_fire(c: Context, command: FirePlayer) -> Drafts:
     team_id, ref = command.team, command.player
     team = active_team(c, team_id)
     player = current_player(c, team_id, ref)
     refuse(c.ruleset.problems(Firing(team, c.players(team_id), player)))
-    return [(ev.PlayerFired, {"team": team_id, "player": player.player_id})]
+    return [ev.PlayerFired(team=team_id, player=player.player_id)]
 
 
-def plan_retire(c: Context, command: RetirePlayer) -> list[Fact]:
+def plan_retire(c: Context, command: RetirePlayer) -> Drafts:
     active_team(c, command.team)
     player = current_player(c, command.team, command.player)
     check_retirement(c, player)
-    return [(ev.PlayerTemporarilyRetired, {"team": command.team, "player": player.player_id})]
+    return [ev.PlayerTemporarilyRetired(team=command.team, player=player.player_id)]
 
 
-def plan_buy(c: Context, command: Buy) -> list[Fact]:
+def plan_buy(c: Context, command: Buy) -> Drafts:
     team_id, item_id, count = command.team, command.item, command.count
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
@@ -217,14 +214,13 @@ def plan_buy(c: Context, command: Buy) -> list[Fact]:
     price = c.ruleset.price(Sideline(team, item_id, count))
     afford(team, price, f"{count} x {item.name}")
     return [
-        (
-            ev.SidelinePurchased,
-            {"team": team_id, "purchases": (Purchase(item=item_id, count=count, price=price),)},
+        ev.SidelinePurchased(
+            team=team_id, purchases=(Purchase(item=item_id, count=count, price=price),)
         )
     ]
 
 
-def plan_release(c: Context, command: Release) -> list[Fact]:
+def plan_release(c: Context, command: Release) -> Drafts:
     team_id, item_id, count = command.team, command.item, command.count
     team = active_team(c, team_id)
     items = c.ruleset.sideline_items(team)
@@ -232,41 +228,40 @@ def plan_release(c: Context, command: Release) -> list[Fact]:
     have = held(team, item_id, item.counts_as if item else "staff")
     refuse(let_go(team, item_id, have, count))
     refuse(c.ruleset.problems(Releasing(team, item_id)))
-    return [(ev.SidelineReleased, {"team": team_id, "item": item_id, "count": count})]
+    return [ev.SidelineReleased(team=team_id, item=item_id, count=count)]
 
 
-def plan_adjust(c: Context, command: AdjustTreasury) -> list[Fact]:
+def plan_adjust(c: Context, command: AdjustTreasury) -> Drafts:
     team_id, amount = command.team, command.amount
     team = active_team(c, team_id)
     if not c.reason:
         raise InvalidInput("a treasury adjustment needs a reason (--reason)")
     refuse(not_below_nothing(team, amount))
-    return [(ev.TreasuryAdjusted, {"team": team_id, "amount": amount})]
+    return [ev.TreasuryAdjusted(team=team_id, amount=amount)]
 
 
-def plan_advance(c: Context, command: AdvancePlayer) -> list[Fact]:
+def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
     team_id = command.team
     team = active_team(c, team_id)
     player = current_player(c, team_id, command.player)
-    fields: dict[str, Any] = {
-        "team": team_id,
-        "player": player.player_id,
-        "kind": command.kind,
-        "skill": command.skill,
-        "characteristic": command.characteristic,
-        "category": command.category,
-        "dice": command.dice,
-    }
-    proposed = draft(ev.PlayerAdvanced, fields)
+    proposed = ev.PlayerAdvanced(
+        team=team_id,
+        player=player.player_id,
+        kind=command.kind,
+        skill=command.skill,
+        characteristic=command.characteristic,
+        category=command.category,
+        dice=command.dice,
+    )
     refuse(c.ruleset.problems(Advancing(player, team, proposed)))
-    return [(ev.PlayerAdvanced, fields)]
+    return [proposed]
 
 
 def require(c: Context, feature: Feature, what: str) -> None:
     refuse(has_feature(c.ruleset, feature, what))
 
 
-def plan_bounty(c: Context, command: PostBounty) -> list[Fact]:
+def plan_bounty(c: Context, command: PostBounty) -> Drafts:
     """ZAL 21: any team may put gold on a player's head, at any time but during a game."""
     team_id, ref, amount = command.team, command.player, command.amount
     require(c, Feature.BOUNTIES, "bounties")
@@ -281,10 +276,10 @@ def plan_bounty(c: Context, command: PostBounty) -> list[Fact]:
     if amount <= 0:
         raise InvalidInput("a bounty must be more than nothing")
     afford(team, amount, f"a bounty of {gold(amount)}")
-    return [(ev.BountyPosted, {"team": team_id, "player": target.player_id, "amount": amount})]
+    return [ev.BountyPosted(team=team_id, player=target.player_id, amount=amount)]
 
 
-def plan_redraft(c: Context, command: Redraft) -> list[Fact]:
+def plan_redraft(c: Context, command: Redraft) -> Drafts:
     """BB2025 'Off-season and Re-drafting': between a closed season and the next."""
     team_id, keep, carry = command.team, list(command.keep), dict(command.carry or {})
     entries = {k: dict(v) for k, v in (command.dice or {}).items()}
@@ -312,12 +307,7 @@ def plan_redraft(c: Context, command: Redraft) -> list[Fact]:
             f" budget is {gold(funds)} ({how})"
         )
     dice = redraft_rolls(c, team, entries, roll_missing)
-    return [
-        (
-            ev.TeamRedrafted,
-            {"team": team_id, "season": season, "players": players, "kept": staff, "dice": dice},
-        )
-    ]
+    return [ev.TeamRedrafted(team=team_id, season=season, players=players, kept=staff, dice=dice)]
 
 
 def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:

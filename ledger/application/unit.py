@@ -33,7 +33,7 @@ from eventsourcing.persistence import IntegrityError, RecordConflictError
 from eventsourcing.utils import get_topic
 from pydantic import ValidationError
 
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts, decided
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.log import ChainedLog, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow, SiteRow
@@ -60,8 +60,8 @@ if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
 
 T = TypeVar("T")
-Plan = Callable[[Context], list[Fact]]
-SitePlan = Callable[[Store], list[Fact]]
+Plan = Callable[[Context], Drafts]
+SitePlan = Callable[[Store], Drafts]
 SITE_KEY = "\x00site"
 """The site's log among a unit's leagues (no league slug can take this name)."""
 
@@ -148,23 +148,22 @@ class UnitOfWork:
                 reason=reason,
                 stored=self.ledger.source.league_events,
             )
-            return self.record(rehearsal, plan(context), by=by, reason=reason)
+            return self.record(rehearsal, decided(plan, context), by=by, reason=reason)
 
     def site_command(self, plan: SitePlan, *, by: str, reason: str | None) -> list[LedgerEvent]:
         with self.store.reading():
             rehearsal = self.site()
-            return self.record(rehearsal, plan(rehearsal.view), by=by, reason=reason)
+            drafts = decided(plan, rehearsal.view)
+            return self.record(rehearsal, drafts, by=by, reason=reason)
 
     def record(
-        self, rehearsal: Rehearsal, facts: list[Fact], *, by: str, reason: str | None
+        self, rehearsal: Rehearsal, drafts: Drafts, *, by: str, reason: str | None
     ) -> list[LedgerEvent]:
-        """Seal the facts into the log, with the acting account's envelope, and rehearse."""
+        """Seal the drafts into the log, with the acting account's envelope, and rehearse."""
         who = self.who(by)
         self.spoiled = True  # until all of the command's events are sealed and rehearsed
         try:
-            events = [
-                rehearsal.log.record(cls, reason=reason, **who, **fields) for cls, fields in facts
-            ]
+            events = [rehearsal.log.seal(draft, reason=reason, **who) for draft in drafts]
         except ValidationError as error:  # the domain's bounds: a reason too long, say
             raise InvalidInput(validation_problem(error)) from None
         for event in events:

@@ -16,7 +16,7 @@ Docs: docs/events.md describes each event for commissioners.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 from uuid import UUID
 
@@ -52,6 +52,10 @@ from ledger.domain.values import (
 )
 
 GENESIS_HASH = "0" * 64
+HireKind = Literal["regular", "journeyman", "mercenary", "star", "rehire"]
+MatchKind = Literal["league", "playoff", "friendly", "exhibition", "unplayed"]
+UNSEALED_ID = UUID(int=0)
+UNSEALED_AT = datetime(1, 1, 1, tzinfo=UTC)
 
 Role = Literal["admin", "commissioner", "coach"]
 
@@ -68,10 +72,14 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
     class_version: ClassVar[int] = 1
     summary_template: ClassVar[str] = ""
 
-    originator_id: UUID
-    originator_version: int
-    timestamp: datetime
-    recorded_by: Name
+    # The envelope the log seals an event with (``ChainedLog.record``). Its defaults belong
+    # to no sealed event: they mark a draft, the event a command has decided to record,
+    # built and validated like any other (``PlayerHired(team=..., ...)``, checked by mypy
+    # field by field) before the log gives it its place, time and author.
+    originator_id: UUID = UNSEALED_ID
+    originator_version: int = 0
+    timestamp: datetime = UNSEALED_AT
+    recorded_by: Name = ""
     reason: Text | None = None
     account: Slug | None = None
     """The account that caused the event (signed in to the service, or named with ``--as``
@@ -93,6 +101,10 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
     def apply(self, aggregate: Any) -> None:
         aggregate.last_hash = self.hash
 
+    def facts(self) -> dict[str, Any]:
+        """What the event says, without its envelope: what a draft gives the log to seal."""
+        return {k: v for k, v in self.__dict__.items() if k not in ENVELOPE}
+
     def content_hash(self) -> str:
         return content_hash(get_topic(type(self)), self.stored())
 
@@ -104,6 +116,11 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
         if self.class_version > 1:
             state["class_version"] = self.class_version
         return state
+
+
+ENVELOPE = frozenset(LedgerEvent.model_fields)
+"""The fields every event carries beside its facts: what the log seals it with, the acting
+account's, and the reason the command was given (``handle(command, reason=...)``)."""
 
 
 def content_hash(topic: str, stored: dict[str, Any]) -> str:
@@ -218,7 +235,7 @@ class PlayerHired(LedgerEvent):
     price: Price
     """Gold charged under the league's ruleset (the audit trail; another ruleset may
     recompute it from ``position`` and ``kind``)."""
-    kind: Literal["regular", "journeyman", "mercenary", "star", "rehire"] = "regular"
+    kind: HireKind = "regular"
     hireling: Ref | None = None
     """For a journeyman or mercenary who played and is now signed: his id in the report."""
     from_match: MatchRef | None = None
@@ -331,7 +348,7 @@ class MatchRecorded(LedgerEvent):
     """The match's id (a fixture's id when scheduled)."""
     season: Number | None = None
     round: Number | None = None
-    kind: Literal["league", "playoff", "friendly", "exhibition", "unplayed"] = "league"
+    kind: MatchKind = "league"
     """What the game counted for; friendlies and exhibitions change no league figure."""
     home: TeamSheet
     away: TeamSheet

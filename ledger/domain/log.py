@@ -54,6 +54,12 @@ class ChainedLog(BaseAggregate[UUID]):
         self.pending_events.append(event)
         return event
 
+    def seal(self, draft: E, *, recorded_by: str, reason: str | None = None, **envelope: Any) -> E:
+        """Append a drafted event (one a command built from its facts) as the next fact."""
+        return self.record(
+            type(draft), recorded_by=recorded_by, reason=reason, **envelope, **draft.facts()
+        )
+
 
 class LeagueLog(ChainedLog):
     @classmethod

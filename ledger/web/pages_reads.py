@@ -11,12 +11,12 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass, replace
+from typing import cast
 
 import orjson
 
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoints import latest_checkpoint
-from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
@@ -249,20 +249,13 @@ def report_dice(league: League, game: Game) -> list[DiceNeed]:
     report form offers a field for each (asked of a won and of a drawn game)."""
     needs: dict[tuple[str, str | None], DiceNeed] = {}
     for home_score in (1, 0):
-        played = draft(
-            ev.MatchRecorded,
-            {
-                "match": game.match,
-                "season": game.season,
-                "round": game.round,
-                "kind": game.kind,
-                "home": TeamSheet(team=game.home, touchdowns=home_score),
-                "away": TeamSheet(team=game.away, touchdowns=0),
-                "casualties": (),
-                "dice": (),
-                "others": (),
-                "concession": None,
-            },
+        played = ev.MatchRecorded(
+            match=game.match,
+            season=game.season,
+            round=game.round,
+            kind=cast(ev.MatchKind, game.kind),  # a fixture's, or one the form checked
+            home=TeamSheet(team=game.home, touchdowns=home_score),
+            away=TeamSheet(team=game.away, touchdowns=0),
         )
         rows = match_rows(league.view, league.row.league_id, played, league.ruleset)
         for need in league.ruleset.dice_needed(Report(played, rows)):

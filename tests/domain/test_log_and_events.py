@@ -48,6 +48,28 @@ def test_each_event_is_numbered_and_chained_to_the_one_before() -> None:
     assert all(e.hash == e.content_hash() for e in (created, first, second))
 
 
+def test_a_draft_is_validated_when_built_and_sealed_by_the_log() -> None:
+    """A command's draft carries its facts and no envelope; the log gives it one."""
+    draft = ev.TreasuryAdjusted(team="reavers", amount=10_000)
+    assert draft.facts() == {"team": "reavers", "amount": 10_000}
+    with pytest.raises(ValidationError, match="amount"):
+        ev.TreasuryAdjusted(team="reavers", amount="lots")
+    log = opened()
+    sealed = log.seal(draft, recorded_by="commish", reason="prize", account="jay")
+    assert (sealed.seq, sealed.recorded_by, sealed.reason, sealed.account) == (
+        2,
+        "commish",
+        "prize",
+        "jay",
+    )
+    assert sealed.facts() == draft.facts()
+    assert sealed.prev_hash == log.pending_events[0].hash
+    assert sealed.hash == sealed.content_hash()
+    stored = sealed.stored()
+    # every envelope field a sealed event carries is stored: none equals a draft's default
+    assert {"originator_id", "originator_version", "timestamp", "recorded_by"} <= set(stored)
+
+
 def test_a_league_id_follows_from_its_slug() -> None:
     assert opened().id == league_id("owl")
     assert league_id("owl") != league_id("owl2")

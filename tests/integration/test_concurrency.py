@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from ledger.application import teams
 from ledger.application.commands import AdjustTreasury, FirePlayer, HirePlayer, RegisterTeam
-from ledger.application.context import Context, Fact
+from ledger.application.context import Context, Drafts
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.log import league_id
@@ -50,12 +50,12 @@ def test_a_writer_that_lost_the_race_revalidates_and_is_refused(
     league_with_one_purchase_left(first)
     raced: list[bool] = []
 
-    def plan_racing_another_writer(c: Context) -> list[Fact]:
-        facts = teams.plan_hire(c, HirePlayer("test", "reavers", "blitzer", "First"))
+    def plan_racing_another_writer(c: Context) -> Drafts:
+        drafts = teams.plan_hire(c, HirePlayer("test", "reavers", "blitzer", "First"))
         if not raced:  # the other writer commits between our check and our save
             raced.append(True)
             second.handle(HirePlayer("test", "reavers", "blitzer", "Second"), by="rival")
-        return facts
+        return drafts
 
     with pytest.raises(InsufficientTreasury, match="15,000"):
         first.run("test", plan_racing_another_writer, by="t")

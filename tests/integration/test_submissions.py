@@ -12,7 +12,6 @@ import pytest
 from ledger.application import submissions as sub
 from ledger.application.access import Actor, Membership, Principal, authorize
 from ledger.application.commands import FirePlayer, HirePlayer, RecordMatch
-from ledger.application.context import draft
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
@@ -239,8 +238,9 @@ def test_the_next_report_number_is_kept_on_the_leagues_row(ledger: LeagueLedger)
 
 
 def test_history_tells_the_workflow() -> None:
-    fields = {"submission": "s1", "match": "g1", "team": "reavers"}
-    event = draft(ev.ReportSubmitted, {**fields, "report": report(GAME).model_dump(mode="json")})
+    event = ev.ReportSubmitted(
+        submission="s1", match="g1", team="reavers", report=report(GAME).model_dump(mode="json")
+    )
     assert describe(event) == "reavers submitted report s1 of match g1: reavers 1 v rats 0"
 
 

@@ -46,7 +46,7 @@ def advance(book: Book, player: str, dice: tuple[int, int], **choice: Any) -> No
     state = book.fold()
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
     rolled = (roll("star_roll", "2D6", *dice),)
-    ((cls, fields),) = plan_advance(
+    (drafted,) = plan_advance(
         c,
         AdvancePlayer(
             c.league.slug,
@@ -58,7 +58,7 @@ def advance(book: Book, player: str, dice: tuple[int, int], **choice: Any) -> No
             dice=rolled,
         ),
     )
-    book.record(cls, **fields)
+    book.record(type(drafted), **drafted.facts())
 
 
 def star_roll(player: str, dice: tuple[int, int], **choice: Any) -> ev.PlayerAdvanced:

@@ -69,8 +69,8 @@ def check(book: Book, home: TeamSheet) -> list[str]:
 def pay(book: Book, *refs: str) -> None:
     state = book.fold()
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
-    for cls, fields in plan_fees(c, PayAppearanceFees(c.league.slug, "m1", "humans", list(refs))):
-        book.record(cls, **fields)
+    for drafted in plan_fees(c, PayAppearanceFees(c.league.slug, "m1", "humans", list(refs))):
+        book.record(type(drafted), **drafted.facts())
 
 
 @pytest.mark.parametrize(

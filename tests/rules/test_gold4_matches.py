@@ -381,8 +381,8 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
     state = book.fold()
     c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
     before = book.team_row("humans").treasury
-    ((cls, fields),) = plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[0]]))
-    book.record(cls, **fields)
+    (drafted,) = plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[0]]))
+    book.record(type(drafted), **drafted.facts())
     assert book.team_row("humans").treasury == before - 25_000
     star = Performance(player=humans[0], touchdowns=1)
     assert checked(book, fee_match(humans, star)) == []

@@ -31,9 +31,9 @@ def context(book: Book) -> tuple[Context, MemoryStore]:
 
 
 def hire(book: Book, team: str, position: str, name: str, **extra: Any) -> dict[str, Any]:
-    """Hire through the real command plan; the fact it returns is recorded in the book."""
+    """Hire through the real command plan; the event it drafts is recorded in the book."""
     c, _ = context(book)
-    ((cls, fields),) = plan_hire(
+    (drafted,) = plan_hire(
         c,
         HirePlayer(
             c.league.slug,
@@ -44,8 +44,8 @@ def hire(book: Book, team: str, position: str, name: str, **extra: Any) -> dict[
             equipment=tuple(extra.get("equipment", ())),
         ),
     )
-    book.record(cls, **fields)
-    return fields
+    book.record(type(drafted), **drafted.facts())
+    return drafted.facts()
 
 
 def refused(book: Book, team: str, position: str, match: str, **extra: Any) -> None:
@@ -55,9 +55,10 @@ def refused(book: Book, team: str, position: str, match: str, **extra: Any) -> N
 
 def buy(book: Book, team: str, item: str, count: int = 1) -> int:
     c, _ = context(book)
-    ((cls, fields),) = plan_buy(c, Buy(c.league.slug, team, item, count))
-    book.record(cls, **fields)
-    price: int = fields["purchases"][0].price
+    (drafted,) = plan_buy(c, Buy(c.league.slug, team, item, count))
+    assert isinstance(drafted, ev.SidelinePurchased)
+    book.record(type(drafted), **drafted.facts())
+    price: int = drafted.purchases[0].price
     return price
 
 

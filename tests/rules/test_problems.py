@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from ledger.application.context import draft
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division
@@ -74,12 +73,12 @@ def hired(position: str, star: str | None = None) -> ev.PlayerHired:
     """The hire a command is about to record (as ``plan_hire`` drafts it)."""
     kind = "star" if star else "regular"
     fields = {"team": "reavers", "player": "p99", "name": "New", "position": position}
-    return draft(ev.PlayerHired, {**fields, "kind": kind, "star": star, "price": 0})
+    return ev.PlayerHired(**fields, kind=kind, star=star, price=0)
 
 
 def advanced(skill: str) -> ev.PlayerAdvanced:
     fields = {"team": "reavers", "player": "p1", "kind": "chosen_primary", "skill": skill}
-    return draft(ev.PlayerAdvanced, {**fields, "characteristic": None, "category": None})
+    return ev.PlayerAdvanced(**fields)
 
 
 BLITZER = BB2025.catalogue.position("human", "blitzer")
