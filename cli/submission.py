@@ -14,6 +14,13 @@ import click
 from cli.main import Session, pass_session
 from cli.output import print_json, say, table
 from ledger.application import submissions
+from ledger.application.commands import (
+    ApproveReport,
+    ConfirmReport,
+    DisputeReport,
+    RejectReport,
+    SubmitReport,
+)
 from ledger.application.reports import read_report
 from ledger.domain.state import SubmissionRow
 
@@ -44,13 +51,9 @@ def submit(
     checked now as 'ledger match record' checks it, recorded once the opposing coach
     confirms it or the commissioner approves it."""
     parsed = read_report(report)
-    submitted = submissions.submit(
-        session.ledger(),
-        session.league(),
-        team,
-        parsed,
+    submitted = session.ledger().handle(
+        SubmitReport(session.league(), team, parsed, roll_missing=roll_missing),
         by=session.user,
-        roll_missing=roll_missing,
         reason=reason,
     )
     say(
@@ -99,8 +102,8 @@ def line(row: SubmissionRow) -> list[object]:
 @pass_session
 def confirm(session: Session, submission_id: str, team: str) -> None:
     """TEAM, the opposing side, confirms report ID: the match is recorded at once."""
-    match_id = submissions.confirm(
-        session.ledger(), session.league(), submission_id, team, by=session.user
+    match_id = session.ledger().handle(
+        ConfirmReport(session.league(), submission_id, team), by=session.user
     )
     say(f"{team} confirmed report {submission_id}: recorded match {match_id}.")
 
@@ -112,8 +115,8 @@ def confirm(session: Session, submission_id: str, team: str) -> None:
 @pass_session
 def dispute(session: Session, submission_id: str, team: str, reason: str) -> None:
     """TEAM, the opposing side, disputes report ID: it waits for the commissioner."""
-    submissions.dispute(
-        session.ledger(), session.league(), submission_id, team, by=session.user, reason=reason
+    session.ledger().handle(
+        DisputeReport(session.league(), submission_id, team), by=session.user, reason=reason
     )
     say(f"{team} disputed report {submission_id}: the commissioner approves or rejects it.")
 
@@ -124,8 +127,8 @@ def dispute(session: Session, submission_id: str, team: str, reason: str) -> Non
 @pass_session
 def approve(session: Session, submission_id: str, reason: str | None) -> None:
     """The commissioner approves report ID (disputed or not): the match is recorded."""
-    match_id = submissions.approve(
-        session.ledger(), session.league(), submission_id, by=session.user, reason=reason
+    match_id = session.ledger().handle(
+        ApproveReport(session.league(), submission_id), by=session.user, reason=reason
     )
     say(f"Approved report {submission_id}: recorded match {match_id}.")
 
@@ -136,8 +139,8 @@ def approve(session: Session, submission_id: str, reason: str | None) -> None:
 @pass_session
 def reject(session: Session, submission_id: str, reason: str) -> None:
     """The commissioner rejects report ID: nothing of it is recorded but the rejection."""
-    submissions.reject(
-        session.ledger(), session.league(), submission_id, by=session.user, reason=reason
+    session.ledger().handle(
+        RejectReport(session.league(), submission_id), by=session.user, reason=reason
     )
     say(f"Rejected report {submission_id}; a corrected report may be submitted.")
 

@@ -298,3 +298,62 @@ class Correct(Change):
     action: str
     _: KW_ONLY
     amendment: Mapping[str, Any] | None = None
+
+
+# --- the report workflow of a league's coaches (application/submissions.py) -----------------
+
+
+@dataclass(frozen=True)
+class SubmitReport(Command[str]):
+    """``team``'s coach submits the report of a match it played; answers its id (``s1``)."""
+
+    team: str
+    report: MatchReport
+    _: KW_ONLY
+    roll_missing: bool = False
+
+    def answer(self, events: Sequence[LedgerEvent]) -> str:
+        return first(events, ev.ReportSubmitted).submission
+
+
+@dataclass(frozen=True)
+class ConfirmReport(Command[str]):
+    """The opposing ``team`` confirms a submitted report: its match is recorded at once;
+    answers the match's id."""
+
+    submission: str
+    team: str
+
+    def answer(self, events: Sequence[LedgerEvent]) -> str:
+        return recorded_match(events)
+
+
+@dataclass(frozen=True)
+class DisputeReport(Change):
+    """The opposing ``team`` disputes a submitted report (with a reason): it waits for the
+    commissioner."""
+
+    submission: str
+    team: str
+
+
+@dataclass(frozen=True)
+class ApproveReport(Command[str]):
+    """The commissioner approves a waiting report: its match is recorded; answers its id."""
+
+    submission: str
+
+    def answer(self, events: Sequence[LedgerEvent]) -> str:
+        return recorded_match(events)
+
+
+@dataclass(frozen=True)
+class RejectReport(Change):
+    """The commissioner rejects a waiting report (with a reason): nothing else is recorded."""
+
+    submission: str
+
+
+def recorded_match(events: Sequence[LedgerEvent]) -> str:
+    """The match an answer to a report recorded (its second event, after the answer)."""
+    return next(e.match for e in events if isinstance(e, ev.MatchRecorded))

@@ -61,6 +61,9 @@ class Context:
     """Why the command is asked (the reason its events record): some commands need one."""
     stored: Callable[[str], Iterable[LedgerEvent]] | None = None
     """The league's stored events, for the commands that read its history (corrections)."""
+    account: str | None = None
+    """The account the command is asked from (signed in, or ``--as``), for the rules that
+    ask who acts: a coach does not answer the report their own account submitted."""
 
     def history(self) -> list[LedgerEvent]:
         if self.stored is None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ledger.application import commands as cmd
-from ledger.application import corrections, matches, seasons, teams
+from ledger.application import corrections, matches, seasons, submissions, teams
 from ledger.application.context import Context, Drafts
 
 Handler = Callable[[Context, Any], Drafts]
@@ -54,5 +54,10 @@ ROWS = (
     on(cmd.SignStar, seasons.plan_sign),
     on(cmd.CorrectMatch, corrections.plan_correct_match),
     on(cmd.Correct, corrections.plan_correct),
+    on(cmd.SubmitReport, submissions.plan_submit),
+    on(cmd.ConfirmReport, submissions.plan_confirm),
+    on(cmd.DisputeReport, submissions.plan_dispute),
+    on(cmd.ApproveReport, submissions.plan_approve),
+    on(cmd.RejectReport, submissions.plan_reject),
 )
 HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = dict(ROWS)

@@ -1,36 +1,45 @@
 """The match report workflow of a league's coaches (DESIGN.md decision 8).
 
-A coach submits the report of a match their team played (``submit``): it is checked at
-once exactly as ``ledger match record`` would check it, so a mistake is seen while the
-game is fresh, and kept as a submission. The opposing coach confirms it (``confirm``: the
-match is recorded at once) or disputes it with a reason (``dispute``); the commissioner
-approves a waiting report, disputed or not (``approve``: recorded), or rejects it with a
-reason (``reject``). Recording goes through the very plan of ``ledger match record``, in
-one unit with the answer: the answer and the match are stored together, or neither.
-Until then a submission changes no figure of the league, only its own row.
+A coach submits the report of a match their team played (``SubmitReport``): it is
+checked at once exactly as ``ledger match record`` would check it, so a mistake is seen
+while the game is fresh, and kept as a submission. The opposing coach confirms it
+(``ConfirmReport``: the match is recorded at once) or disputes it with a reason
+(``DisputeReport``); the commissioner approves a waiting report, disputed or not
+(``ApproveReport``: recorded), or rejects it with a reason (``RejectReport``). These are
+commands like any other (``LeagueLedger.handle``), and their handlers are here. Recording
+goes through the very plan of ``ledger match record``, drafted with the answer: the
+answer and the match are appended together, or neither. Until then a submission changes
+no figure of the league, only its own row.
 
 Who may do which is the caller's to check (ledger/application/access.py actions
 ``submit_report``, ``answer_report``, ``decide_report``); ``submitting_team`` and
 ``answering_team`` say which team a principal acts for.
 
-Worked example: ``submit(ledger, "test", "reavers", report, by="Anna")`` returns ``"s1"``;
-then ``confirm(ledger, "test", "s1", "rats", by="Ratty")`` records the report's match and
-returns its id; the standings now count it, as if the commissioner had recorded it.
+Worked example: ``ledger.handle(SubmitReport("test", "reavers", report), by="Anna")``
+returns ``"s1"``; then ``ledger.handle(ConfirmReport("test", "s1", "rats"), by="Ratty")``
+records the report's match and returns its id; the standings now count it, as if the
+commissioner had recorded it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from ledger.application import matches
 from ledger.application.access import Principal
-from ledger.application.commands import RecordMatch
+from ledger.application.commands import (
+    ApproveReport,
+    ConfirmReport,
+    DisputeReport,
+    RecordMatch,
+    RejectReport,
+    SubmitReport,
+)
 from ledger.application.context import Context, Drafts
 from ledger.application.reports import MatchReport
-from ledger.application.unit import retried
 from ledger.domain import events as ev
 from ledger.domain.state import SubmissionRow
 from ledger.domain.values import MAX_TEXT, validation_problem
@@ -47,7 +56,6 @@ if TYPE_CHECKING:
 
 PENDING = ("submitted", "disputed")
 """The states of a report that waits for an answer or a decision."""
-T = TypeVar("T")
 
 STANDING = {
     "submitted": "waits for the opposing coach to confirm or dispute it",
@@ -61,20 +69,19 @@ STANDING = {
 # --- plans: what each step records, checked against the league -------------------------
 
 
-def plan_submit(
-    c: Context, team: str, report: MatchReport, roll_missing: bool, reason: str | None = None
-) -> Drafts:
+def plan_submit(c: Context, command: SubmitReport) -> Drafts:
+    report, team, roll_missing = command.report, command.team, command.roll_missing
     if report.match is None:
         raise InvalidInput(
             "a submitted report names its match: the fixture's id (see 'ledger match list'),"
             " or an id of your choosing for a friendly"
         )
-    check_length(reason, "a submission")
+    check_length(c.reason, "a submission")
     teams = teams_of(report)
     if team not in teams:
         raise NotAllowed(f"{team} did not play the match this report records ({' v '.join(teams)})")
     check_nothing_waiting(c, report.match)
-    # Every check of 'ledger match record', now; the facts are recorded only once the
+    # Every check of 'ledger match record', now; the match is recorded only once the
     # report is confirmed or approved (and checked again then, against the league as it is).
     matches.plan_record(c, RecordMatch(c.league.slug, report, roll_missing=roll_missing))
     return [
@@ -88,51 +95,53 @@ def plan_submit(
     ]
 
 
-def plan_confirm(c: Context, submission: str, team: str, account: str | None) -> Drafts:
+def plan_confirm(c: Context, command: ConfirmReport) -> Drafts:
+    submission, team = command.submission, command.team
     row = waiting(c, submission, ("submitted",))
-    check_opponent(row, team, account)
+    check_opponent(row, team, c.account)
     if row.others:
         raise NotAllowed(
             f"report {submission} is of a match of {2 + len(row.others)} teams: one opponent"
             " cannot confirm it for the others, the commissioner approves it"
         )
-    return [ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)]
+    answer = ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)
+    return [answer, recorded(c, row, f"confirmed by {team}")]
 
 
-def plan_dispute(
-    c: Context, submission: str, team: str, account: str | None, reason: str | None
-) -> Drafts:
-    check_reason(reason, "a dispute", "the commissioner reads it")
-    row = waiting(c, submission, ("submitted",))
-    check_opponent(row, team, account)
-    return [ev.ReportDisputed(submission=submission, match=row.match_id, team=team)]
+def plan_dispute(c: Context, command: DisputeReport) -> Drafts:
+    check_reason(c.reason, "a dispute", "the commissioner reads it")
+    row = waiting(c, command.submission, ("submitted",))
+    check_opponent(row, command.team, c.account)
+    return [ev.ReportDisputed(submission=row.submission, match=row.match_id, team=command.team)]
 
 
-def plan_approve(c: Context, submission: str, reason: str | None) -> Drafts:
-    check_length(reason, "an approval")
-    row = waiting(c, submission, PENDING)
-    return [ev.ReportApproved(submission=submission, match=row.match_id)]
+def plan_approve(c: Context, command: ApproveReport) -> Drafts:
+    check_length(c.reason, "an approval")
+    row = waiting(c, command.submission, PENDING)
+    answer = ev.ReportApproved(submission=row.submission, match=row.match_id)
+    return [answer, recorded(c, row, "approved by the commissioner")]
 
 
-def plan_reject(c: Context, submission: str, reason: str | None) -> Drafts:
-    check_reason(reason, "a rejection", "the coaches read it")
-    row = waiting(c, submission, PENDING)
-    return [ev.ReportRejected(submission=submission, match=row.match_id)]
+def plan_reject(c: Context, command: RejectReport) -> Drafts:
+    check_reason(c.reason, "a rejection", "the coaches read it")
+    row = waiting(c, command.submission, PENDING)
+    return [ev.ReportRejected(submission=row.submission, match=row.match_id)]
 
 
-def plan_recorded(c: Context, submission: str) -> Drafts:
+def recorded(c: Context, row: SubmissionRow, why: str) -> ev.LedgerEvent:
     """The match of a confirmed or approved report, checked as 'ledger match record'
     checks it, against the league as it is now (a player may have been hurt or fired
-    since the report was submitted, or the commissioner may have recorded the match)."""
-    row = submission_in(c, submission)
+    since the report was submitted, or the commissioner may have recorded the match). It
+    is recorded with the answer, in one append, and says why in its own reason."""
     try:
         command = RecordMatch(c.league.slug, report_of(row), roll_missing=row.roll_missing)
-        return matches.plan_record(c, command)
+        (match,) = matches.plan_record(c, command)
     except LedgerError as error:
         raise type(error)(
-            f"report {submission} cannot be recorded as it stands: {error.message}"
+            f"report {row.submission} cannot be recorded as it stands: {error.message}"
             " (nothing was recorded; the commissioner may reject it for a corrected one)"
         ) from None
+    return match.model_copy(update={"reason": f"report {row.submission} of {row.team}, {why}"})
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -221,97 +230,6 @@ def report_of(row: SubmissionRow) -> MatchReport:
         raise MalformedReport(
             f"report {row.submission} as stored is not a match report: {validation_problem(error)}"
         ) from None
-
-
-# --- the steps, on a ledger ----------------------------------------------------------------
-
-
-def submit(
-    ledger: LeagueLedger,
-    league: str,
-    team: str,
-    report: MatchReport,
-    *,
-    by: str,
-    roll_missing: bool = False,
-    reason: str | None = None,
-) -> str:
-    """Submit ``team``'s report of a match; its id (``s1``...)."""
-    events = ledger.run(
-        league, lambda c: plan_submit(c, team, report, roll_missing, reason), by=by, reason=reason
-    )
-    submitted = events[0]
-    assert isinstance(submitted, ev.ReportSubmitted)
-    return submitted.submission
-
-
-def confirm(ledger: LeagueLedger, league: str, submission: str, team: str, *, by: str) -> str:
-    """The opposing ``team`` confirms the report: the match is recorded; its id."""
-    account = acting_account(ledger)
-
-    def steps() -> str:
-        ledger.run(league, lambda c: plan_confirm(c, submission, team, account), by=by)
-        return record(ledger, league, submission, by=by, why=f"confirmed by {team}")
-
-    return all_or_nothing(ledger, steps)
-
-
-def dispute(
-    ledger: LeagueLedger, league: str, submission: str, team: str, *, by: str, reason: str
-) -> None:
-    """The opposing ``team`` disputes the report: it waits for the commissioner."""
-    account = acting_account(ledger)
-    ledger.run(
-        league, lambda c: plan_dispute(c, submission, team, account, reason), by=by, reason=reason
-    )
-
-
-def approve(
-    ledger: LeagueLedger, league: str, submission: str, *, by: str, reason: str | None = None
-) -> str:
-    """The commissioner approves the report: the match is recorded; its id."""
-
-    def steps() -> str:
-        ledger.run(league, lambda c: plan_approve(c, submission, reason), by=by, reason=reason)
-        return record(ledger, league, submission, by=by, why="approved by the commissioner")
-
-    return all_or_nothing(ledger, steps)
-
-
-def reject(ledger: LeagueLedger, league: str, submission: str, *, by: str, reason: str) -> None:
-    """The commissioner rejects the report: nothing is recorded of it but that."""
-    ledger.run(league, lambda c: plan_reject(c, submission, reason), by=by, reason=reason)
-
-
-def record(ledger: LeagueLedger, league: str, submission: str, *, by: str, why: str) -> str:
-    row = find(ledger, league, submission)
-    reason = f"report {submission} of {row.team}, {why}"
-    events = ledger.run(league, lambda c: plan_recorded(c, submission), by=by, reason=reason)
-    recorded = events[0]
-    assert isinstance(recorded, ev.MatchRecorded)
-    return recorded.match
-
-
-def all_or_nothing(ledger: LeagueLedger, steps: Callable[[], T]) -> T:
-    """Run ``steps`` in one unit: all their events are stored, or none. On its own it is
-    tried again when another writer got in first, as a single command is; inside a
-    caller's unit it is part of that unit (which the caller tries again)."""
-    if ledger.unit is not None:
-        return steps()
-
-    def attempt() -> T:
-        with ledger.atomic():
-            return steps()
-
-    return retried(
-        attempt,
-        "the league kept changing while this ran; nothing was recorded, try again",
-        lost=ledger.lost_a_race,
-    )
-
-
-def acting_account(ledger: LeagueLedger) -> str | None:
-    return ledger.actor.account if ledger.actor is not None else None
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -147,6 +147,7 @@ class UnitOfWork:
                 roller=self.ledger.roller,
                 reason=reason,
                 stored=self.ledger.source.league_events,
+                account=self.ledger.actor.account if self.ledger.actor is not None else None,
             )
             return self.record(rehearsal, decided(plan, context), by=by, reason=reason)
 

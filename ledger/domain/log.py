@@ -55,9 +55,12 @@ class ChainedLog(BaseAggregate[UUID]):
         return event
 
     def seal(self, draft: E, *, recorded_by: str, reason: str | None = None, **envelope: Any) -> E:
-        """Append a drafted event (one a command built from its facts) as the next fact."""
+        """Append a drafted event (one a command built from its facts) as the next fact,
+        with the command's reason unless the draft gives its own (the match of a confirmed
+        report says which report and who confirmed it)."""
+        own = draft.reason if draft.reason is not None else reason
         return self.record(
-            type(draft), recorded_by=recorded_by, reason=reason, **envelope, **draft.facts()
+            type(draft), recorded_by=recorded_by, reason=own, **envelope, **draft.facts()
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
+from ledger.application import commands as cmd
 from ledger.application import submissions
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
@@ -79,8 +80,8 @@ def submit(
     team = submissions.submitting_team(call.principal, league, body)
     call.authorize_team("submit_report", team)
     made = call.write(
-        lambda ledger, by: submissions.submit(
-            ledger, league, team, body, by=by, roll_missing=roll_missing
+        lambda ledger, by: ledger.handle(
+            cmd.SubmitReport(league, team, body, roll_missing=roll_missing), by=by
         )
     )
     return Submitted(**receipt(call, response), submission=made)
@@ -103,7 +104,7 @@ def confirm(call: Calling, league: str, submission: str, response: Response) -> 
 
     def step(ledger: LeagueLedger, by: str) -> str:
         team = answering(call, league, submission, ledger)
-        return submissions.confirm(ledger, league, submission, team, by=by)
+        return ledger.handle(cmd.ConfirmReport(league, submission, team), by=by)
 
     return Recorded(**receipt(call, response), match=call.write(step))
 
@@ -121,7 +122,7 @@ def dispute(
 
     def step(ledger: LeagueLedger, by: str) -> None:
         team = answering(call, league, submission, ledger)
-        submissions.dispute(ledger, league, submission, team, by=by, reason=body.reason)
+        ledger.handle(cmd.DisputeReport(league, submission, team), by=by, reason=body.reason)
 
     call.write(step)
     return Recorded(**receipt(call, response))
@@ -139,7 +140,9 @@ def approve(
     """The commissioner approves a waiting report: the match is recorded."""
     reason = body.reason if body else None
     match = call.write(
-        lambda ledger, by: submissions.approve(ledger, league, submission, by=by, reason=reason)
+        lambda ledger, by: ledger.handle(
+            cmd.ApproveReport(league, submission), by=by, reason=reason
+        )
     )
     return Recorded(**receipt(call, response), match=match)
 
@@ -151,6 +154,8 @@ def reject(
 ) -> Recorded:
     """The commissioner rejects a waiting report, saying why: nothing of it is recorded."""
     call.write(
-        lambda ledger, by: submissions.reject(ledger, league, submission, by=by, reason=body.reason)
+        lambda ledger, by: ledger.handle(
+            cmd.RejectReport(league, submission), by=by, reason=body.reason
+        )
     )
     return Recorded(**receipt(call, response))

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application import commands as cmd
 from ledger.application import submissions
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import SubmissionRow
@@ -156,11 +157,10 @@ async def confirm(request: Request, league: str, submission: str, call: Calling)
         call,
         "answer_report",
         "answer",
-        lambda ledger, by, row, _: submissions.confirm(
-            ledger,
-            league,
-            submission,
-            submissions.answering_team(call.principal, league, row),
+        lambda ledger, by, row, _: ledger.handle(
+            cmd.ConfirmReport(
+                league, submission, submissions.answering_team(call.principal, league, row)
+            ),
             by=by,
         ),
     )
@@ -176,11 +176,10 @@ async def dispute(request: Request, league: str, submission: str, call: Calling)
         call,
         "answer_report",
         "reason",
-        lambda ledger, by, row, values: submissions.dispute(
-            ledger,
-            league,
-            submission,
-            submissions.answering_team(call.principal, league, row),
+        lambda ledger, by, row, values: ledger.handle(
+            cmd.DisputeReport(
+                league, submission, submissions.answering_team(call.principal, league, row)
+            ),
             by=by,
             reason=values.get("reason", "").strip(),
         ),
@@ -197,7 +196,9 @@ async def approve(request: Request, league: str, submission: str, call: Calling)
         call,
         "decide_report",
         "decision",
-        lambda ledger, by, _row, _values: submissions.approve(ledger, league, submission, by=by),
+        lambda ledger, by, _row, _values: ledger.handle(
+            cmd.ApproveReport(league, submission), by=by
+        ),
     )
 
 
@@ -211,7 +212,7 @@ async def reject(request: Request, league: str, submission: str, call: Calling) 
         call,
         "decide_report",
         "reject_reason",
-        lambda ledger, by, _row, values: submissions.reject(
-            ledger, league, submission, by=by, reason=values.get("reason", "").strip()
+        lambda ledger, by, _row, values: ledger.handle(
+            cmd.RejectReport(league, submission), by=by, reason=values.get("reason", "").strip()
         ),
     )

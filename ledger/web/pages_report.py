@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application import commands as cmd
 from ledger.application import submissions
 from ledger.application.access import authorize
 from ledger.application.reports import MatchReport
@@ -278,7 +279,7 @@ async def submitted(
         team = submissions.submitting_team(call.principal, league, report)
         call.authorize_team("submit_report", team)
         roll = values.get("roll_missing") == "1"
-        return submissions.submit(ledger, league, team, report, by=by, roll_missing=roll)
+        return ledger.handle(cmd.SubmitReport(league, team, report, roll_missing=roll), by=by)
 
     try:
         submission = await run_in_threadpool(call.write, command)

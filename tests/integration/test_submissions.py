@@ -11,7 +11,16 @@ import pytest
 
 from ledger.application import submissions as sub
 from ledger.application.access import Actor, Membership, Principal, authorize
-from ledger.application.commands import FirePlayer, HirePlayer, RecordMatch
+from ledger.application.commands import (
+    ApproveReport,
+    ConfirmReport,
+    DisputeReport,
+    FirePlayer,
+    HirePlayer,
+    RecordMatch,
+    RejectReport,
+    SubmitReport,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
@@ -60,7 +69,7 @@ def events_of(ledger: LeagueLedger, slug: str) -> list[str]:
 
 def submitted(ledger: LeagueLedger, game: dict[str, Any] = GAME) -> tuple[str, str]:
     slug = two_team_league(ledger)
-    return slug, sub.submit(ledger, slug, "reavers", report(game), by="Anna")
+    return slug, ledger.handle(SubmitReport(slug, "reavers", report(game)), by="Anna")
 
 
 def test_a_confirmed_report_is_recorded_as_the_commissioner_would_record_it(
@@ -69,7 +78,7 @@ def test_a_confirmed_report_is_recorded_as_the_commissioner_would_record_it(
     slug, submission = submitted(ledger)
     assert submission == "s1"
     assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
-    assert sub.confirm(ledger, slug, submission, "rats", by="Rob") == "g1"
+    assert ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob") == "g1"
     direct = two_team_league(ledger, "direct")
     ledger.handle(RecordMatch(direct, report(GAME)), by="tester")
     assert books(ledger, slug) == books(ledger, direct)
@@ -89,14 +98,14 @@ def test_a_waiting_or_disputed_report_changes_no_figure_until_approved(
 ) -> None:
     slug = two_team_league(ledger)
     before = books(ledger, slug)
-    submission = sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
-    sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="Rats 5 got up again")
+    submission = ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Anna")
+    ledger.handle(DisputeReport(slug, submission, "rats"), by="Rob", reason="Rats 5 got up again")
     assert books(ledger, slug) == before
     [row] = sub.pending(ledger, slug)
     assert (row.status, row.dispute, row.answered_by) == ("disputed", "Rats 5 got up again", "rats")
     with pytest.raises(NotAllowed, match="was disputed: the commissioner approves or rejects"):
-        sub.confirm(ledger, slug, submission, "rats", by="Rob")
-    assert sub.approve(ledger, slug, submission, by="cmsh") == "g1"
+        ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
+    assert ledger.handle(ApproveReport(slug, submission), by="cmsh") == "g1"
     assert books(ledger, slug) != before
     assert ledger.view().get(MatchRow, str(league_id(slug)), "g1").status == "played"  # type: ignore[union-attr]
     assert sub.find(ledger, slug, submission).status == "approved"
@@ -106,27 +115,27 @@ def test_a_waiting_or_disputed_report_changes_no_figure_until_approved(
 def test_a_rejected_report_changes_nothing_but_its_own_row(ledger: LeagueLedger) -> None:
     slug = two_team_league(ledger)
     before = books(ledger, slug)
-    first = sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
-    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong score")
-    sub.reject(ledger, slug, first, by="cmsh", reason="the score was 0-0")
+    first = ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Anna")
+    ledger.handle(DisputeReport(slug, first, "rats"), by="Rob", reason="wrong score")
+    ledger.handle(RejectReport(slug, first), by="cmsh", reason="the score was 0-0")
     assert books(ledger, slug) == before
     row = sub.find(ledger, slug, first)
     assert (row.status, row.rejection) == ("rejected", "the score was 0-0")
     assert sub.pending(ledger, slug) == []
     with pytest.raises(NotAllowed, match="was rejected"):
-        sub.approve(ledger, slug, first, by="cmsh")
-    assert sub.submit(ledger, slug, "rats", report(GAME), by="Rob") == "s2"
+        ledger.handle(ApproveReport(slug, first), by="cmsh")
+    assert ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob") == "s2"
 
 
 def test_only_the_opposing_team_answers_a_report(ledger: LeagueLedger) -> None:
     slug, submission = submitted(ledger)
     count = event_count(ledger)
     with pytest.raises(NotAllowed, match="reavers submitted report s1: the opposing coach"):
-        sub.confirm(ledger, slug, submission, "reavers", by="Anna")
+        ledger.handle(ConfirmReport(slug, submission, "reavers"), by="Anna")
     with pytest.raises(NotAllowed, match="orcs did not play match g1"):
-        sub.dispute(ledger, slug, submission, "orcs", by="Olaf", reason="no")
+        ledger.handle(DisputeReport(slug, submission, "orcs"), by="Olaf", reason="no")
     with pytest.raises(UnknownSubmission):
-        sub.confirm(ledger, slug, "s9", "rats", by="Rob")
+        ledger.handle(ConfirmReport(slug, "s9", "rats"), by="Rob")
     assert event_count(ledger) == count
     assert sub.find(ledger, slug, submission).status == "submitted"
 
@@ -137,9 +146,9 @@ def test_the_account_that_submitted_cannot_confirm_for_the_other_team(
     slug = two_team_league(ledger)
     both = Actor(name="Pat", account="pat", role="coach", via="api", request_id="r1")
     with ledger.acting(both):
-        submission = sub.submit(ledger, slug, "reavers", report(GAME), by="Pat")
+        submission = ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Pat")
         with pytest.raises(NotAllowed, match="pat submitted report s1 and cannot answer"):
-            sub.confirm(ledger, slug, submission, "rats", by="Pat")
+            ledger.handle(ConfirmReport(slug, submission, "rats"), by="Pat")
     assert sub.find(ledger, slug, submission).account == "pat"
 
 
@@ -148,7 +157,7 @@ def test_a_second_report_of_a_match_waits_until_the_first_is_answered(
 ) -> None:
     slug, _ = submitted(ledger)
     with pytest.raises(NotAllowed, match="report s1 of match g1, submitted by reavers, waits"):
-        sub.submit(ledger, slug, "rats", report(GAME), by="Rob")
+        ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob")
     assert [row.submission for row in sub.submissions(ledger, slug)] == ["s1"]
 
 
@@ -157,14 +166,14 @@ def test_a_report_is_checked_when_it_is_submitted(ledger: LeagueLedger) -> None:
     count = event_count(ledger)
     wrong_player = {**GAME, "casualties": [{"victim": "rats 99", "roll": 13, "lasting": 6}]}
     with pytest.raises(UnknownPlayer):
-        sub.submit(ledger, slug, "reavers", report(wrong_player), by="Anna")
+        ledger.handle(SubmitReport(slug, "reavers", report(wrong_player)), by="Anna")
     with pytest.raises(InvalidInput, match="names its match"):
-        sub.submit(ledger, slug, "reavers", report({**GAME, "match": None}), by="Anna")
+        ledger.handle(SubmitReport(slug, "reavers", report({**GAME, "match": None})), by="Anna")
     with pytest.raises(NotAllowed, match="orcs did not play the match"):
-        sub.submit(ledger, slug, "orcs", report(GAME), by="Olaf")
+        ledger.handle(SubmitReport(slug, "orcs", report(GAME)), by="Olaf")
     ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
     with pytest.raises(MatchAlreadyRecorded):
-        sub.submit(ledger, slug, "reavers", report(GAME), by="Anna")
+        ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Anna")
     assert event_count(ledger) == count + 1  # the commissioner's record only
 
 
@@ -175,10 +184,10 @@ def test_confirming_a_match_the_commissioner_recorded_meanwhile_is_refused(
     ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
     count = event_count(ledger)
     with pytest.raises(MatchAlreadyRecorded, match="report s1 cannot be recorded as it stands"):
-        sub.confirm(ledger, slug, submission, "rats", by="Rob")
+        ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
     assert event_count(ledger) == count
     assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
-    sub.reject(ledger, slug, submission, by="cmsh", reason="recorded by the commissioner")
+    ledger.handle(RejectReport(slug, submission), by="cmsh", reason="recorded by the commissioner")
     assert sub.pending(ledger, slug) == []
 
 
@@ -191,7 +200,7 @@ def test_a_confirmation_whose_match_cannot_be_recorded_stores_nothing(
     ledger.handle(FirePlayer(slug, "reavers", scorer.player_id), by="tester")
     count = event_count(ledger)
     with pytest.raises(PlayerUnavailable, match="was fired and cannot play"):
-        sub.confirm(ledger, slug, submission, "rats", by="Rob")
+        ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
     assert event_count(ledger) == count
     assert "ReportConfirmed" not in events_of(ledger, slug)
     assert sub.find(ledger, slug, submission).status == "submitted"
@@ -200,22 +209,22 @@ def test_a_confirmation_whose_match_cannot_be_recorded_stores_nothing(
 def test_answers_need_a_reason_and_a_waiting_report(ledger: LeagueLedger) -> None:
     slug, submission = submitted(ledger)
     with pytest.raises(InvalidInput, match="a dispute needs a reason"):
-        sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="")
+        ledger.handle(DisputeReport(slug, submission, "rats"), by="Rob", reason="")
     with pytest.raises(InvalidInput, match="a rejection needs a reason"):
-        sub.reject(ledger, slug, submission, by="cmsh", reason="")
+        ledger.handle(RejectReport(slug, submission), by="cmsh", reason="")
     with pytest.raises(InvalidInput, match="a dispute's reason is 1,001 characters; at most 1,000"):
-        sub.dispute(ledger, slug, submission, "rats", by="Rob", reason="x" * 1001)
-    sub.confirm(ledger, slug, submission, "rats", by="Rob")
+        ledger.handle(DisputeReport(slug, submission, "rats"), by="Rob", reason="x" * 1001)
+    ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
     with pytest.raises(NotAllowed, match=r"report s1 was already confirmed \(event \d+\)"):
-        sub.approve(ledger, slug, submission, by="cmsh")
+        ledger.handle(ApproveReport(slug, submission), by="cmsh")
 
 
 def test_submissions_rebuild_as_they_were_folded(ledger: LeagueLedger) -> None:
     slug, first = submitted(ledger)
-    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong")
-    sub.reject(ledger, slug, first, by="cmsh", reason="resubmit")
-    second = sub.submit(ledger, slug, "rats", report(GAME), by="Rob")
-    sub.confirm(ledger, slug, second, "reavers", by="Anna")
+    ledger.handle(DisputeReport(slug, first, "rats"), by="Rob", reason="wrong")
+    ledger.handle(RejectReport(slug, first), by="cmsh", reason="resubmit")
+    second = ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob")
+    ledger.handle(ConfirmReport(slug, second, "reavers"), by="Anna")
     folded = ledger.view().select(SubmissionRow, league_id=str(league_id(slug)))
     ledger.read_models.rebuild(ledger.source)
     assert ledger.view().select(SubmissionRow, league_id=str(league_id(slug))) == folded
@@ -226,9 +235,9 @@ def test_the_next_report_number_is_kept_on_the_leagues_row(ledger: LeagueLedger)
     """One more than the highest so far, read from the league's row rather than found by
     reading every report the league ever had; a rebuild keeps it."""
     slug, first = submitted(ledger)
-    sub.dispute(ledger, slug, first, "rats", by="Rob", reason="wrong")
-    sub.reject(ledger, slug, first, by="cmsh", reason="resubmit")
-    assert sub.submit(ledger, slug, "rats", report(GAME), by="Rob") == "s2"
+    ledger.handle(DisputeReport(slug, first, "rats"), by="Rob", reason="wrong")
+    ledger.handle(RejectReport(slug, first), by="cmsh", reason="resubmit")
+    assert ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob") == "s2"
     assert ledger.league_row(slug).next_submission == 3
     ledger.read_models.rebuild(ledger.source)
     assert ledger.league_row(slug).next_submission == 3
