@@ -59,9 +59,7 @@ class Batch:
     def handle(self, command: Command[R], reason: str | None = None) -> R:
         """Validate and record one command through the ledger's handler of it, as
         ``LeagueLedger.handle`` does (the command's league is the batch's)."""
-        handler = self.ledger.handlers[type(command)]
-        reason = command.why(reason)
-        return command.answer(self.run(lambda c: handler(c, command), reason))
+        return command.answer(self.run(self.ledger.plan_of(command), command.why(reason)))
 
     def run(self, plan: Plan, reason: str | None = None) -> list[LedgerEvent]:
         """Validate and record one command's events (raises a LedgerError, records nothing,

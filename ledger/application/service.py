@@ -260,13 +260,15 @@ class LeagueLedger(Application[UUID]):
     def handle(self, command: Command[R], *, by: str, reason: str | None = None) -> R:
         """Run ``command`` through its handler (``handlers.HANDLERS``, installed by the
         composition root) as ``run`` runs a plan, and answer what the command answers."""
+        events = self.run(command.league, self.plan_of(command), by=by, reason=command.why(reason))
+        return command.answer(events)
+
+    def plan_of(self, command: Command[Any]) -> Plan:
+        """The command's handler, given the command: the plan ``run`` (or a ``Batch``) runs."""
         handler = self.handlers.get(type(command))
         if handler is None:
             raise LedgerError(f"this ledger has no handler for {type(command).__name__}")
-        events = self.run(
-            command.league, lambda c: handler(c, command), by=by, reason=command.why(reason)
-        )
-        return command.answer(events)
+        return lambda c: handler(c, command)
 
     def create_league(
         self,
