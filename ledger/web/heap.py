@@ -20,17 +20,27 @@ The young generation is also made larger than CPython's 700: a request makes tho
 of objects, and those alive when a young pass runs are promoted towards the old
 generation, whose growth is what starts a full pass. Fewer young passes promote fewer of
 them.
+
+And a thread waiting for the interpreter lock is handed it after 1 ms rather than 5: while
+a write's command or a page runs in a request thread, the event loop, which takes every
+request in and hands every answer back, waits for the lock at each of those steps (with
+5 ms, the guard's step alone of reads answered from memory took 10-30 ms beside a burst
+of writes; docs/performance.md, 2026-11-25, the switch interval).
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 
 WARM_REQUESTS = 1000
 """Requests served before the second settling: by then every route a site uses has run."""
 
 YOUNG = 10_000
 """Allocations between two passes over the young generation (CPython's default: 700)."""
+
+SWITCH = 0.001
+"""Seconds a thread holds the interpreter lock while another waits (CPython's: 0.005)."""
 
 
 def settle() -> None:
@@ -45,6 +55,7 @@ class Heap:
         self.left = warm_requests
 
     def started(self) -> None:
+        sys.setswitchinterval(SWITCH)
         _, older, oldest = gc.get_threshold()
         gc.set_threshold(YOUNG, older, oldest)
         settle()

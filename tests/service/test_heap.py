@@ -5,6 +5,7 @@ made for tests freezes nothing."""
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -12,18 +13,19 @@ from fastapi.testclient import TestClient
 
 from ledger.bootstrap import Settings
 from ledger.web.app import create_app
-from ledger.web.heap import YOUNG, Heap
+from ledger.web.heap import SWITCH, YOUNG, Heap
 from tests.service.conftest import CHEAP, LEAGUE, World
 
 
 @pytest.fixture
 def collector() -> Iterator[None]:
     """The test process's collector as it was, whatever the test froze or set."""
-    threshold = gc.get_threshold()
+    threshold, switch = gc.get_threshold(), sys.getswitchinterval()
     gc.unfreeze()
     yield
     gc.unfreeze()
     gc.set_threshold(*threshold)
+    sys.setswitchinterval(switch)
 
 
 def test_a_served_application_freezes_its_started_heap(collector: None, world: World) -> None:
@@ -31,6 +33,7 @@ def test_a_served_application_freezes_its_started_heap(collector: None, world: W
     with TestClient(app) as client:
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold()[0] == YOUNG
+        assert sys.getswitchinterval() == pytest.approx(SWITCH)
         answer = client.get(f"/api/leagues/{LEAGUE}/standings", headers=world.auth("jay"))
         assert answer.status_code == 200
 
@@ -40,6 +43,7 @@ def test_an_application_for_tests_freezes_nothing(collector: None, world: World)
     with TestClient(app) as client:
         client.get(f"/api/leagues/{LEAGUE}/standings", headers=world.auth("jay"))
         assert gc.get_freeze_count() == 0
+        assert sys.getswitchinterval() != pytest.approx(SWITCH)
 
 
 def test_the_heap_settles_again_once_warm(collector: None) -> None:
