@@ -2,31 +2,69 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from ledger.domain import events as ev
 from ledger.words import plural
 
-Describer = Callable[[ev.LedgerEvent], str]
+
+class Names(Protocol):
+    """What the state knows of the ids an event names (None: nothing)."""
+
+    def player_name(self, player_id: str, /) -> str | None: ...
+
+    def team_name(self, team_id: str, /) -> str | None: ...
+
+
+class NoNames:
+    """Nothing known: every id is said as it is (the raw log, a drafted event)."""
+
+    def player_name(self, player_id: str, /) -> str | None:
+        return None
+
+    def team_name(self, team_id: str, /) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
+class Say:
+    """Names where the state knows them, ids where nothing else exists."""
+
+    names: Names
+
+    def team(self, team_id: str) -> str:
+        return self.names.team_name(team_id) or team_id
+
+    def teams(self, team_ids: Iterable[str]) -> str:
+        return ", ".join(self.team(t) for t in team_ids)
+
+    def player(self, player_id: str) -> str:
+        return self.names.player_name(player_id) or f"player {player_id}"
+
+    def either(self, ref: str) -> str:
+        """A team's or a player's id (a card's target)."""
+        return self.names.team_name(ref) or self.names.player_name(ref) or ref
 
 
 def _gold(amount: int) -> str:
     return f"{amount:,}"
 
 
-def _match(e: ev.MatchRecorded) -> str:
-    score = f"{e.home.team} {e.home.touchdowns}-{e.away.touchdowns} {e.away.team}"
-    extra = f", conceded by {e.concession.team}" if e.concession else ""
+def _match(e: ev.MatchRecorded, n: Say) -> str:
+    score = f"{n.team(e.home.team)} {e.home.touchdowns}-{e.away.touchdowns} {n.team(e.away.team)}"
+    extra = f", conceded by {n.team(e.concession.team)}" if e.concession else ""
     return f"{e.kind} match {e.match}: {score}{extra}"
 
 
-def _submitted(e: ev.ReportSubmitted) -> str:
+def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
     """The score as the submitted report gives it (a side's players' touchdowns add up to
     its score unless it says otherwise)."""
-    return " v ".join(_side(e.report.get(side)) for side in ("home", "away"))
+    return " v ".join(_side(e.report.get(side), n) for side in ("home", "away"))
 
 
-def _side(side: object) -> str:
+def _side(side: object, n: Say) -> str:
     if not isinstance(side, dict):
         return "?"
     scored = side.get("touchdowns")
@@ -35,90 +73,97 @@ def _side(side: object) -> str:
         lines = players if isinstance(players, list) else []
         tds = [line.get("touchdowns", 0) for line in lines if isinstance(line, dict)]
         scored = sum(td for td in tds if isinstance(td, int))
-    return f"{side.get('team', '?')} {scored}"
+    team = side.get("team")
+    return f"{n.team(team) if isinstance(team, str) else '?'} {scored}"
 
 
 DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
-    ev.LeagueCreated: lambda e: f"league {e.name} created under {e.ruleset}",
-    ev.SeasonStarted: lambda e: (
+    ev.LeagueCreated: lambda e, n: f"league {e.name} created under {e.ruleset}",
+    ev.SeasonStarted: lambda e, n: (
         f"season {e.season} started ({plural(len(e.divisions), 'division')})"
     ),
-    ev.FixturesScheduled: lambda e: (
+    ev.FixturesScheduled: lambda e, n: (
         f"{plural(len(e.fixtures), 'fixture')} scheduled for season {e.season}"
     ),
-    ev.SeasonClosed: lambda e: f"season {e.season} closed",
-    ev.TeamRegistered: lambda e: (
+    ev.SeasonClosed: lambda e, n: f"season {e.season} closed",
+    ev.TeamRegistered: lambda e, n: (
         f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"
     ),
-    ev.PlayerHired: lambda e: (
-        f"{e.team} hired {e.name} ({e.position}, {e.kind}) for {_gold(e.price)}"
+    ev.PlayerHired: lambda e, n: (
+        f"{n.team(e.team)} hired {e.name} ({e.position}, {e.kind}) for {_gold(e.price)}"
     ),
-    ev.PlayerFired: lambda e: f"{e.team} fired player {e.player}",
-    ev.PlayerTemporarilyRetired: lambda e: f"{e.team}: player {e.player} temporarily retired",
-    ev.PlayerDied: lambda e: f"{e.team}: player {e.player} died",
-    ev.PlayerLeft: lambda e: f"{e.team}: player {e.player} left the team",
-    ev.SidelinePurchased: lambda e: (
-        f"{e.team} bought "
+    ev.PlayerFired: lambda e, n: f"{n.team(e.team)} fired {n.player(e.player)}",
+    ev.PlayerTemporarilyRetired: lambda e, n: (
+        f"{n.team(e.team)}: {n.player(e.player)} temporarily retired"
+    ),
+    ev.PlayerDied: lambda e, n: f"{n.team(e.team)}: {n.player(e.player)} died",
+    ev.PlayerLeft: lambda e, n: f"{n.team(e.team)}: {n.player(e.player)} left the team",
+    ev.SidelinePurchased: lambda e, n: (
+        f"{n.team(e.team)} bought "
         + ", ".join(f"{p.count} x {p.item} ({_gold(p.price)})" for p in e.purchases)
     ),
-    ev.SidelineReleased: lambda e: f"{e.team} let go {e.count} x {e.item}",
-    ev.TreasuryAdjusted: lambda e: f"{e.team} treasury adjusted by {_gold(e.amount)}",
-    ev.PlayerAdvanced: lambda e: (
-        f"{e.team}: player {e.player} took {e.kind.replace('_', ' ')}"
+    ev.SidelineReleased: lambda e, n: f"{n.team(e.team)} let go {e.count} x {e.item}",
+    ev.TreasuryAdjusted: lambda e, n: f"{n.team(e.team)} treasury adjusted by {_gold(e.amount)}",
+    ev.PlayerAdvanced: lambda e, n: (
+        f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}"
         f" {e.skill or (e.characteristic or '').upper()}"
     ),
-    ev.InducementsBought: lambda e: (
-        f"{e.team} bought inducements for {e.match}: "
+    ev.InducementsBought: lambda e, n: (
+        f"{n.team(e.team)} bought inducements for match {e.match}: "
         + (", ".join(f"{p.count} x {p.item}" for p in e.purchases) or "none")
     ),
     ev.MatchRecorded: _match,
-    ev.PostGameClosed: lambda e: f"{e.team} closed the post-game sequence of {e.match}",
-    ev.AppearanceFeesPaid: lambda e: (
-        f"{e.team} paid appearance fees for {e.match}: "
+    ev.PostGameClosed: lambda e, n: (
+        f"{n.team(e.team)} closed the post-game sequence of match {e.match}"
+    ),
+    ev.AppearanceFeesPaid: lambda e, n: (
+        f"{n.team(e.team)} paid appearance fees for match {e.match}: "
         + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)
     ),
-    ev.BountyPosted: lambda e: (
-        f"{e.team} posted a bounty of {_gold(e.amount)} on player {e.player}"
+    ev.BountyPosted: lambda e, n: (
+        f"{n.team(e.team)} posted a bounty of {_gold(e.amount)} on {n.player(e.player)}"
     ),
-    ev.CardPlayed: lambda e: (
-        f"{e.team} played {e.card}" + (f" on {e.against}" if e.against else "")
+    ev.CardPlayed: lambda e, n: (
+        f"{n.team(e.team)} played {e.card}" + (f" on {n.either(e.against)}" if e.against else "")
     ),
-    ev.StarDraftOrdered: lambda e: f"star draft order for season {e.season}: " + ", ".join(e.order),
-    ev.StarSigned: lambda e: f"{e.team} signed star {e.star} for season {e.season}",
-    ev.TeamRedrafted: lambda e: (
-        f"{e.team} re-drafted for season {e.season}: {len(e.players)} players kept"
+    ev.StarDraftOrdered: lambda e, n: f"star draft order for season {e.season}: {n.teams(e.order)}",
+    ev.StarSigned: lambda e, n: f"{n.team(e.team)} signed star {e.star} for season {e.season}",
+    ev.TeamRedrafted: lambda e, n: (
+        f"{n.team(e.team)} re-drafted for season {e.season}: {len(e.players)} players kept"
     ),
-    ev.MemberGranted: lambda e: (
+    ev.MemberGranted: lambda e, n: (
         f"account {e.member} made {e.role}"
-        + (f" of {', '.join(e.teams)}" if e.teams else " of the league")
+        + (f" of {n.teams(e.teams)}" if e.teams else " of the league")
     ),
-    ev.MemberRemoved: lambda e: f"account {e.member} no longer has a role in the league",
-    ev.LeagueVisibilitySet: lambda e: (
+    ev.MemberRemoved: lambda e, n: f"account {e.member} no longer has a role in the league",
+    ev.LeagueVisibilitySet: lambda e, n: (
         "the league made public" if e.public else "the league made members-only"
     ),
-    ev.ReportSubmitted: lambda e: (
-        f"{e.team} submitted report {e.submission} of match {e.match}: {_submitted(e)}"
+    ev.ReportSubmitted: lambda e, n: (
+        f"{n.team(e.team)} submitted report {e.submission} of match {e.match}: {_submitted(e, n)}"
     ),
-    ev.ReportConfirmed: lambda e: f"{e.team} confirmed report {e.submission} of match {e.match}",
-    ev.ReportDisputed: lambda e: f"{e.team} disputed report {e.submission} of match {e.match}",
-    ev.ReportApproved: lambda e: f"report {e.submission} of match {e.match} approved",
-    ev.ReportRejected: lambda e: f"report {e.submission} of match {e.match} rejected",
-    ev.EventCorrected: lambda e: (
+    ev.ReportConfirmed: lambda e, n: (
+        f"{n.team(e.team)} confirmed report {e.submission} of match {e.match}"
+    ),
+    ev.ReportDisputed: lambda e, n: (
+        f"{n.team(e.team)} disputed report {e.submission} of match {e.match}"
+    ),
+    ev.ReportApproved: lambda e, n: f"report {e.submission} of match {e.match} approved",
+    ev.ReportRejected: lambda e, n: f"report {e.submission} of match {e.match} rejected",
+    ev.EventCorrected: lambda e, n: (
         f"event {e.target} voided"
         if e.action == "void"
         else f"event {e.target} amended ({', '.join(sorted(e.amendment))})"
     ),
 }
+"""Each event in words: ``describer(event, say)``, ``say`` naming its teams and players."""
 
 
-def describe(event: ev.LedgerEvent, name_of: Callable[[str], str | None] | None = None) -> str:
-    """The event in words; ``name_of`` turns the player id an event names into his name."""
+def describe(event: ev.LedgerEvent, names: Names | None = None) -> str:
+    """The event in words, naming its teams and players as ``names`` knows them (the
+    fold's state when it folds the event); an id stands where nothing else exists."""
     describer = DESCRIBERS.get(type(event))
-    text = describer(event) if describer else type(event).__name__
-    player = vars(event).get("player")
-    if name_of is not None and isinstance(player, str) and (name := name_of(player)):
-        text = text.replace(f"player {player}", name)
-    return text
+    return describer(event, Say(names or NoNames())) if describer else type(event).__name__
 
 
 def also_voided(closes: Sequence[int]) -> str:

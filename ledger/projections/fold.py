@@ -241,9 +241,13 @@ class Fold:
         player = self.store.get(PlayerRow, self.league_id, player_id)
         return player.name if player else None
 
+    def team_name(self, team_id: str) -> str | None:
+        team = self.store.get(TeamRow, self.league_id, team_id)
+        return team.name if team else None
+
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
         closes = self.voided_with(event)
-        summary = describe(event, self.player_name) + also_voided(closes)
+        summary = describe(event, self) + also_voided(closes)
         first = EventRef.build(
             league_id=self.league_id,
             seq=event.seq,

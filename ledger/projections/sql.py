@@ -38,7 +38,7 @@ POSITION = sa.Table(
 """The position (notification id) of the last event every read model includes, and the
 fingerprint of the code that wrote them."""
 
-FOLD_VERSION = 6
+FOLD_VERSION = 7
 """Bump when the fold's meaning changes without a table change: stored read models then
 no longer match the code and are rebuilt from the log when the ledger opens."""
 

@@ -179,14 +179,15 @@ def test_an_unknown_match_is_one_line(league: Path) -> None:
 def test_history_takes_a_bare_match_id(played: Path) -> None:
     lines: Any = run_ledger(played, "history", "g1", "--json").json()
     assert {line["ref"] for line in lines} == {"match:g1"}
-    assert lines[0]["summary"] == "league match g1: reavers 2-1 rats"
+    assert lines[0]["summary"] == "league match g1: Reikland Reavers 2-1 Scramblers"
 
 
 def test_a_players_history_names_his_game_and_his_injury(played: Path) -> None:
     lines: Any = run_ledger(played, "history", "Human 3", "--json").json()
     game = next(line for line in lines if line["event_type"] == "MatchRecorded")
     assert game["summary"] == (
-        "league match g1: reavers 2-1 rats; 0 SPP; lasting injury (misses the next game, -1 AV)"
+        "league match g1: Reikland Reavers 2-1 Scramblers; 0 SPP;"
+        " lasting injury (misses the next game, -1 AV)"
     )
     scorer: Any = run_ledger(played, "history", "Skweek", "--json").json()
     game = next(line for line in scorer if line["event_type"] == "MatchRecorded")

@@ -16,13 +16,14 @@ import orjson
 import pytest
 
 from ledger.domain import events as ev
-from ledger.projections.describe import DESCRIBERS
+from ledger.projections.describe import DESCRIBERS, NoNames, Say
 from ledger.rules import REGISTRY
 from ledger.words import plural, possessive
 from tests.cli.inprocess import run_ledger
 from tests.support import drain
 
 LEDGER = str(Path(sys.executable).parent / "ledger")
+IDS = Say(NoNames())
 
 SETUP = """\
 league create owl --name "Old World League" --ruleset bb2025
@@ -68,9 +69,9 @@ def test_one_division_and_one_event_are_singular(league: Path) -> None:
     assert started.code == 0, started.err
     assert "with 1 division." in started.out
     assert "division(s)" not in started.out
-    said = DESCRIBERS[ev.SeasonStarted](SimpleNamespace(season=1, divisions=["Main"]))
+    said = DESCRIBERS[ev.SeasonStarted](SimpleNamespace(season=1, divisions=["Main"]), IDS)
     assert said == "season 1 started (1 division)"
-    fixtures = DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=1, fixtures=["f"]))
+    fixtures = DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=1, fixtures=["f"]), IDS)
     assert fixtures == "1 fixture scheduled for season 1"
 
 

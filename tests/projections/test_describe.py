@@ -1,0 +1,37 @@
+"""History summaries name teams and players as the league knows them when the event is
+folded; an id stands only where nothing else exists (a match, an unknown player)."""
+
+from __future__ import annotations
+
+from ledger.application.commands import FirePlayer, HirePlayer
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.log import league_id
+from ledger.domain.state import EventRef
+from ledger.projections.describe import describe
+from tests.integration.test_audit_and_transfer import played_league
+
+
+def summaries(ledger: LeagueLedger, slug: str) -> dict[str, str]:
+    refs = ledger.view().select(EventRef, league_id=str(league_id(slug)))
+    return {ref.event_type: ref.summary for ref in sorted(refs, key=lambda r: r.seq)}
+
+
+def test_history_names_the_teams_and_players_an_event_touched(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    for number, name in ((20, "Squeak"), (21, "Sniv")):
+        ledger.handle(HirePlayer(slug, "rats", "clanrat", name, number=number), by="tester")
+    ledger.handle(FirePlayer(slug, "rats", "Squeak"), by="tester")
+    said = summaries(ledger, slug)
+    assert said["MatchRecorded"] == "league match g1: Reavers 1-0 Rats"
+    assert said["PostGameClosed"] == "Rats closed the post-game sequence of match g1"
+    assert said["PlayerFired"] == "Rats fired Squeak"
+    assert said["PlayerHired"] == "Rats hired Sniv (clanrat, regular) for 50,000"
+    assert said["SidelinePurchased"].startswith("Reavers bought 1 x reroll")
+
+
+def test_an_event_described_without_the_state_keeps_its_ids(ledger: LeagueLedger) -> None:
+    slug = played_league(ledger)
+    recorded = list(ledger.source.league_events(str(league_id(slug))))[-3]
+    assert isinstance(recorded, ev.MatchRecorded)
+    assert describe(recorded) == "league match g1: reavers 1-0 rats"
