@@ -186,7 +186,7 @@ class Fold:
         self.touched.add(team.team_id)
 
     def put_player(self, player: PlayerRow) -> None:
-        self.store.put(player.model_copy(update={"value": self.ruleset.player_value(player)}))
+        self.store.put(player.model_copy(update={"value": self.ruleset.value(player)}))
         self.touched.add(player.team_id)
 
     def move_gold(self, seq: int, team_id: str, amount: int, kind: str, note: str = "") -> None:

@@ -229,10 +229,6 @@ class Ruleset(Protocol):
 
     # --- values --------------------------------------------------------------------------
     def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None: ...
-    def player_value(self, player: PlayerRow) -> int:
-        """Kept until the fold asks ``value(player)`` (ledger/projections/fold.py)."""
-        ...
-
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]: ...
 
     # --- matches -------------------------------------------------------------------------
