@@ -24,7 +24,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.engine import Engine
 
 from ledger.application.access import Membership, Principal
-from ledger.application.context import Context, Drafts
+from ledger.application.commands import GrantMember, SetVisibility
+from ledger.application.context import Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
 from ledger.errors import InvalidInput, LedgerError, Unauthenticated, UnknownAccount
@@ -138,30 +139,13 @@ class Accounts:
         """Make the account the league's commissioner or the coach of ``teams`` (an event
         in the league's own log)."""
         self.row(account)
-        if role == "coach" and not teams:
-            raise InvalidInput("a coach needs at least one team (--team)")
-        if role == "commissioner" and teams:
-            raise InvalidInput("a commissioner acts for every team: give no --team")
-
-        def plan(c: Context) -> Drafts:
-            for team in teams:
-                c.team(team)  # an unknown team is refused with the teams there are
-            return [ev.MemberGranted(member=account, role=role, teams=tuple(teams))]
-
-        self.ledger.run(league, plan, by=by, reason=reason)
+        self.ledger.handle(GrantMember(league, account, role, tuple(teams)), by=by, reason=reason)
 
     def set_visibility(
         self, league: str, public: bool, *, by: str, reason: str | None = None
     ) -> None:
         """Let anyone read the league (public) or only its members (the default)."""
-
-        def plan(c: Context) -> Drafts:
-            if c.league.public == public:
-                shown = "public" if public else "read by its members only"
-                raise LedgerError(f"league {league} is already {shown}")
-            return [ev.LeagueVisibilitySet(public=public)]
-
-        self.ledger.run(league, plan, by=by, reason=reason)
+        self.ledger.handle(SetVisibility(league, public), by=by, reason=reason)
 
     def make_admin(self, account: str, *, by: str) -> None:
         def plan(view: Store) -> Drafts:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
@@ -298,6 +298,25 @@ class Correct(Change):
     action: str
     _: KW_ONLY
     amendment: Mapping[str, Any] | None = None
+
+
+# --- a league's members (application/grants.py) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class GrantMember(Change):
+    """Make ``account`` the league's commissioner, or the coach of ``teams``."""
+
+    account: str
+    role: Literal["commissioner", "coach"]
+    teams: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class SetVisibility(Change):
+    """Let anyone read the league (``public``), or only its members."""
+
+    public: bool
 
 
 # --- the report workflow of a league's coaches (application/submissions.py) -----------------

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ledger.application import commands as cmd
-from ledger.application import corrections, matches, seasons, submissions, teams
+from ledger.application import corrections, grants, matches, seasons, submissions, teams
 from ledger.application.context import Context, Drafts
 
 Handler = Callable[[Context, Any], Drafts]
@@ -59,5 +59,7 @@ ROWS = (
     on(cmd.DisputeReport, submissions.plan_dispute),
     on(cmd.ApproveReport, submissions.plan_approve),
     on(cmd.RejectReport, submissions.plan_reject),
+    on(cmd.GrantMember, grants.plan_grant),
+    on(cmd.SetVisibility, grants.plan_visibility),
 )
 HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = dict(ROWS)
