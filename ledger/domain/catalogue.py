@@ -6,9 +6,12 @@ document and the code disagree, so the catalogue cannot drift from what is store
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
+import textwrap
 import typing
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -68,14 +71,37 @@ def type_name(annotation: Any) -> str:
 
 def field_rows(model: type[BaseModel], skip: set[str]) -> list[str]:
     hints = typing.get_type_hints(model)
+    docs = attribute_docs(model)
     rows = []
     for name, field in model.model_fields.items():
         if name in skip:
             continue
         default = "" if field.is_required() else f" (default `{field.get_default()!r}`)"
-        doc = (field.description or "").replace("\n", " ")
+        doc = (field.description or docs.get(name, "")).replace("\n", " ")
         rows.append(f"| `{name}` | `{type_name(hints[name])}`{default} | {doc} |")
     return rows
+
+
+@cache
+def attribute_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Each field's docstring (the string under its annotation), from the class's source
+    and its bases': the events leave them to be read here, not parsed at every import."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if not cls.__module__.startswith("ledger."):
+            continue
+        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+        assert isinstance(body, ast.ClassDef)
+        for first, second in zip(body.body, body.body[1:], strict=False):
+            if (
+                isinstance(first, ast.AnnAssign)
+                and isinstance(first.target, ast.Name)
+                and isinstance(second, ast.Expr)
+                and isinstance(second.value, ast.Constant)
+                and isinstance(second.value.value, str)
+            ):
+                docs[first.target.id] = inspect.cleandoc(second.value.value)
+    return docs
 
 
 def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
