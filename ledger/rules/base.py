@@ -39,7 +39,7 @@ from ledger.domain.values import (
 )
 from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
-from ledger.rules.catalogue import Catalogue
+from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer
@@ -181,7 +181,12 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     @cached_property
     def catalogue(self) -> Catalogue:
         """The edition's team lists, positions, stars and skills."""
-        return Catalogue(self.name, self.load_team_lists, self.load_stars, self.load_skills)
+        return Catalogue(*self.catalogue_sources())
+
+    def catalogue_sources(self) -> CatalogueSources:
+        """What a catalogue reads, for an edition that answers with its own kind of one
+        (``JoiningStars``, gold4's allies and weapons)."""
+        return (self.name, self.load_team_lists, self.load_stars, self.load_skills)
 
     def load_team_lists(self) -> Mapping[str, TeamList]:
         """The team lists of ``data_dir/teams`` (an edition may read them otherwise)."""

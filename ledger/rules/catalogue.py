@@ -2,17 +2,45 @@
 skills. A ruleset exposes one ``Catalogue`` (``ruleset.catalogue``); the questions about
 what exists are asked of it, the questions about what happens of the ruleset.
 
+Besides the lists, what a team may hire beyond its own list, as a hire form offers it:
+the lists it may take allies from (``allies``), the stars who may join it for good
+(``stars_joining``) and what a position may be bought with (``equipment``). This base
+answers "nothing" to each; an edition whose books allow more answers through a subclass
+(``JoiningStars`` here, ``gold4.catalogue``). Whether one hire is allowed now (a second
+ally, a fourth star, a team short of games) stays the ruleset's ``problems(Hiring)``.
+
 Worked example: ``BB2025().catalogue.position("human", "blitzer")`` is the Human list's
 Blitzer (0-2, 85,000); ``.position("human", "troll")`` raises ``UnknownPosition`` naming
-the list's positions, as a command shows it.
+the list's positions, as a command shows it. ``BB2025().catalogue.stars_joining("orc")``
+is empty (its stars are induced for one game), ``LRB6ZAL().catalogue.stars_joining("orc")``
+holds Morg 'n' Thorg.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ledger.errors import UnknownPosition, UnknownTeam
 from ledger.rules.schema import Position, Skill, StarPlayer, TeamList
+
+CatalogueSources = tuple[
+    str,
+    Callable[[], Mapping[str, TeamList]],
+    Callable[[], Mapping[str, StarPlayer]],
+    Callable[[], Sequence[Skill]],
+]
+"""An edition's name and the readers of its lists, stars and skills."""
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """Something a player is bought with, its cost added to his (a 4th edition secret
+    weapon)."""
+
+    id: str
+    name: str
+    cost: int
 
 
 class Catalogue:
@@ -70,3 +98,33 @@ class Catalogue:
     def skills(self) -> Sequence[Skill]:
         """The skills (and traits) of the edition's tables, in the order printed."""
         return self._skills()
+
+    # --- beyond the team's own list ------------------------------------------------------
+
+    def allies(self, roster: str) -> Mapping[str, int]:
+        """The other team lists a team of ``roster`` may hire from, each with how many of
+        its players the team may have at once. None unless the edition has allies."""
+        return {}
+
+    def stars_joining(self, roster: str) -> tuple[StarPlayer, ...]:
+        """The star players who may join a team of ``roster`` for good (a hire, not an
+        inducement for one game), by name. None unless the edition hires stars."""
+        return ()
+
+    def equipment(self, roster: str, position: Position) -> tuple[Equipment, ...]:
+        """What a player of ``position`` may be bought with by a team of ``roster`` (an
+        ally's team, for an ally). Nothing unless the edition sells such things."""
+        return ()
+
+
+class JoiningStars(Catalogue):
+    """An edition whose Star Players may be hired onto a roster for good: those who play
+    for the team's list (or for any team). How many, and from which match, are the
+    ruleset's checks of the hire (ZAL 3f-3h, OBERWALD 'Star Players')."""
+
+    def stars_joining(self, roster: str) -> tuple[StarPlayer, ...]:
+        playing = (s for s in self.stars().values() if self.plays_for(s, roster))
+        return tuple(sorted(playing, key=lambda s: s.name))
+
+    def plays_for(self, star: StarPlayer, roster: str) -> bool:
+        return roster in star.plays_for or "any" in star.plays_for

@@ -16,6 +16,7 @@ is 1,060,000 / 10,000 + 10 / 5 = 108.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,8 +25,10 @@ from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import Casualty, DiceRoll, Effect
 from ledger.errors import CasualtyDice, InvalidAdvancement, PositionLimitReached, StarRefused
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import advancement, checks, injuries, postgame, rating, stars
+from ledger.rules.dz3.catalogue import DZ3Catalogue
 from ledger.rules.dz3.game import Game
 from ledger.rules.dz3.options import Options as DZ3Options
 from ledger.rules.dz3.tables import DZStar, tables
@@ -73,6 +76,11 @@ class DZ3(BaseRuleset[DZ3Options]):
 
     def starting_treasury(self) -> int:
         return tables().starting_treasury
+
+    @cached_property
+    def catalogue(self) -> Catalogue:
+        """Stars hired onto a roster as the league's Star Players variant allows."""
+        return DZ3Catalogue(self.catalogue_sources(), self.options)
 
     def load_stars(self) -> Mapping[str, StarPlayer]:
         return star_list()

@@ -17,6 +17,7 @@ does not count.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -37,9 +38,11 @@ from ledger.errors import (
     SecretWeaponRefused,
 )
 from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
+from ledger.rules.gold4.catalogue import Gold4Catalogue
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
@@ -90,6 +93,11 @@ class Gold4(BaseRuleset[Gold4Options]):
         return deathzone().spp
 
     # --- building a team ---------------------------------------------------------------------
+
+    @cached_property
+    def catalogue(self) -> Catalogue:
+        """Allies and secret weapons besides the lists (``gold4.catalogue``)."""
+        return Gold4Catalogue(self.catalogue_sources(), self.options.secret_weapons)
 
     def load_team_lists(self) -> Mapping[str, TeamList]:
         """The 3rd edition lists with gold4's allies and secret weapons (``rosters``)."""

@@ -20,6 +20,7 @@ keeps their Fan Factor.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
@@ -35,6 +36,7 @@ from ledger.errors import (
     StarRefused,
 )
 from ledger.rules.base import eligible
+from ledger.rules.catalogue import Catalogue, JoiningStars
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
@@ -85,6 +87,12 @@ class LRB6ZAL(LRB6[ZalOptions]):
         return tables()
 
     # --- building a team --------------------------------------------------------------------
+
+    @cached_property
+    def catalogue(self) -> Catalogue:
+        """ZAL 3f: Star Players 'may [...] be recruited either for single matches
+        (Mercenaries/Freebooters) or be permanently integrated into a team'."""
+        return JoiningStars(*self.catalogue_sources())
 
     def starting_fans(self) -> int:
         """ZAL 3c: every Fan Factor 'must be paid for'."""
