@@ -4,7 +4,7 @@ Reading pages: the site's leagues, a league's home (standings with tie-breakers,
 round's fixtures, latest results, pending reports for members), a team, a player, a
 match, the audit trail. Each is guarded like the API (``guard.needs``: who may read the
 league, before anything is read) and reads the read models as they stand
-(``pages_reads``). The forms are in ``pages_forms`` (hire, buy, correct) and
+(``pages_reads``). The forms are in ``pages_forms`` (buy, correct), ``pages_hire`` (hire) and
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
 game); a refusal is a page with the reason
 (``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
@@ -33,6 +33,7 @@ from ledger.web import (
     pages_answers,
     pages_close,
     pages_forms,
+    pages_hire,
     pages_report,
     pages_sign,
     pages_whatif,
@@ -288,6 +289,7 @@ def audit_page(request: Request, league: str, before: int | None = None) -> HTML
 
 
 router.include_router(pages_forms.router)
+router.include_router(pages_hire.router)
 router.include_router(pages_report.router)
 router.include_router(pages_answers.router)
 router.include_router(pages_whatif.router)

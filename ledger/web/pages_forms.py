@@ -1,5 +1,5 @@
-"""The pages' forms for a team and the log: hire, buy, correct an event (the match report
-forms are in ``pages_report``, on the helpers here).
+"""The pages' forms for a team and the log: buy, correct an event (the hire form is in
+``pages_hire``, the match report forms in ``pages_report``, on the helpers here).
 
 Each form is a GET (the form, with its pick-lists) and a POST (the command). Both are
 guarded before anything is read (``guard.needs``: the account's role for the action and
@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.commands import Buy, Correct, HirePlayer
+from ledger.application.commands import Buy, Correct
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.domain.values import validation_problem
@@ -98,42 +98,7 @@ def see_other(path: str) -> RedirectResponse:
     return RedirectResponse(path, status_code=303)
 
 
-# --- hire ----------------------------------------------------------------------------------
-
-HIRE_FIELDS = {
-    "unknown-position": "position",
-    "position-limit": "position",
-    "insufficient-treasury": "position",
-    "name-taken": "name",
-    "roster-full": "form",
-}
-
-
-def hire_form(
-    request: Request,
-    league: str,
-    team: str,
-    values: Mapping[str, str],
-    errors: Errors,
-    status: int = 200,
-) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
-    row = team_row(found, team)
-    roster = found.queries.roster(team).players
-    return page(
-        request,
-        "hire.html.j2",
-        status=status,
-        title=f"Hire for {row.name}",
-        crumbs=team_crumbs(found, row),
-        league=found,
-        team=row,
-        choices=reads.hire_choices(found, row),
-        players=len(roster),
-        max_players=found.ruleset.catalogue.team_list(row.roster).max_players,
-        values=values,
-        errors=errors,
-    )
+# --- shared by the team's forms ------------------------------------------------------------
 
 
 def team_crumbs(league: reads.League, team: TeamRow) -> list[tuple[str, str]]:
@@ -142,38 +107,6 @@ def team_crumbs(league: reads.League, team: TeamRow) -> list[tuple[str, str]]:
         (league.row.name, f"/leagues/{league.slug}"),
         (team.name, f"/leagues/{league.slug}/teams/{team.team_id}"),
     ]
-
-
-@router.get("/leagues/{league}/teams/{team}/hire")
-@needs("hire")
-def hire_page(request: Request, league: str, team: str) -> HTMLResponse:
-    return hire_form(request, league, team, {}, {})
-
-
-@router.post("/leagues/{league}/teams/{team}/hire")
-@needs("hire")
-async def hire(request: Request, league: str, team: str, call: Calling) -> Response:
-    values = await values_of(request)
-
-    def command(ledger: LeagueLedger, by: str) -> str:
-        position = required(values, "position", "choose a position from the team list")
-        name = required(values, "name", "give the new player a name")
-        shirt = number(values, "number", "a shirt number", low=1)
-        return str(
-            valid(
-                lambda: ledger.handle(HirePlayer(league, team, position, name, number=shirt), by=by)
-            )
-        )
-
-    try:
-        player = await run_in_threadpool(call.write, command)
-    except LedgerError as error:
-        # One error says a name or a shirt number (#7) is taken: beside the one it names.
-        fields = {**HIRE_FIELDS, "name-taken": "number" if "#" in error.message else "name"}
-        return await run_in_threadpool(
-            hire_form, request, league, team, values, errors_of(error, fields), status_of(error)
-        )
-    return see_other(f"/leagues/{league}/players/{player}")
 
 
 # --- buy -----------------------------------------------------------------------------------
