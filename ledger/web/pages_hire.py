@@ -27,7 +27,7 @@ from ledger.application.teams import hire_price
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import LedgerError
 from ledger.rules.catalogue import Equipment
-from ledger.rules.schema import Position
+from ledger.rules.schema import Position, TeamList
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -129,17 +129,21 @@ def ally_offers(league: reads.League, asking: Asking) -> list[OfferGroup]:
         allowed = min(max(most - len(taken), 0), places)
         team_list = catalogue.team_list(ally)
         offers = tuple(
-            asking.priced(ally_offer(ally, p, taken, allowed), asking.hire(p.id, ally=ally))
+            asking.priced(ally_offer(team_list, p, taken, allowed), asking.hire(p.id, ally=ally))
             for p in team_list.positions
         )
         groups.append(OfferGroup(f"Allies: {team_list.name} (at most {most})", offers))
     return groups
 
 
-def ally_offer(ally: str, position: Position, taken: Sequence[PlayerRow], allowed: int) -> Offer:
+def ally_offer(
+    ally: TeamList, position: Position, taken: Sequence[PlayerRow], allowed: int
+) -> Offer:
+    """Named with his list: a closed pick-list shows the option, not its group."""
     same = sum(1 for p in taken if p.position == position.id)
     left = min(max(position.max - same, 0), allowed)
-    return Offer(f"{ALLY}{ally}:{position.id}", position.name, position.cost, left)
+    name = f"{position.name} ({ally.name} ally)"
+    return Offer(f"{ALLY}{ally.id}:{position.id}", name, position.cost, left)
 
 
 def star_offers(league: reads.League, asking: Asking) -> list[OfferGroup]:

@@ -3,11 +3,11 @@ Playwright, against a real uvicorn server on 127.0.0.1 serving a copy of the dem
 
 A coach signs in and submits a match report through the form, the opposing coach
 confirms it, and the league's standings count it; another coach gets a 403 page on the
-first coach's hire form. Screenshots of the league home, a team page and the report
-form (and of the submission, the match and the audit pages), at 1280 px and at a 390 px
-phone's width, are saved as test artifacts in
-``$LEDGER_ARTIFACTS/pages`` (default: artifacts/pages/ at the repository root), and no
-page may scroll sideways on the phone.
+first coach's hire form; under gold4 a coach hires an ally from the hire form's allied
+lists. Screenshots of the league home, a team page and the report form (and of the
+submission, the match, the audit and the gold4 hire pages), at 1280 px and at a 390 px
+phone's width, are saved as test artifacts in ``$LEDGER_ARTIFACTS/pages`` (default:
+artifacts/pages/ at the repository root), and no page may scroll sideways on the phone.
 
 Without Chromium the tests skip and say why; with ``LEDGER_REQUIRE_BROWSER=1`` (CI) they
 fail instead, so a missing browser cannot pass unnoticed.
@@ -18,14 +18,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from ledger.bootstrap import Settings
+from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.web.app import create_app
+from ledger.web.demo import demo_accounts
 from tests.browsers import artifacts, chromium
+from tests.cli.inprocess import ledger_from_script
 from tests.conftest import free_port
 from tests.service.conftest import CHEAP, LEAGUE, World, password_of
 
@@ -42,11 +45,10 @@ WIDTHS = {"desktop": 1280, "phone": 390}
 HOME = f"/leagues/{LEAGUE}"
 
 
-@pytest.fixture
-def server(world: World) -> Iterator[str]:
-    """The service under uvicorn in a background thread; its base URL."""
+def serving(db: Path) -> Iterator[str]:
+    """The service on ``db`` under uvicorn in a background thread; its base URL."""
     port = free_port()
-    app = create_app(Settings(sqlite_path=world.db), hasher=CHEAP)
+    app = create_app(Settings(sqlite_path=db), hasher=CHEAP)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", workers=1)
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
@@ -62,6 +64,11 @@ def server(world: World) -> Iterator[str]:
 
 
 @pytest.fixture
+def server(world: World) -> Iterator[str]:
+    yield from serving(world.db)
+
+
+@pytest.fixture
 def browser() -> Iterator[Browser]:
     executable = chromium("the pages were")
     with sync_playwright() as p:
@@ -70,15 +77,17 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-def signed_in(browser: Browser, base: str, account: str, width: int = 1280) -> Page:
+def signed_in(
+    browser: Browser, base: str, account: str, width: int = 1280, home: str = HOME
+) -> Page:
     """A fresh browser context (its own cookies) signed in through the login form."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    page.goto(f"{base}/login?next={HOME}")
+    page.goto(f"{base}/login?next={home}")
     page.get_by_label("Account", exact=True).fill(account)
     page.get_by_label("Password", exact=True).fill(password_of(account))
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}{HOME}")
+    page.wait_for_url(f"{base}{home}")
     return page
 
 
@@ -157,3 +166,39 @@ def test_another_coach_gets_a_403_page_on_the_first_coachs_hire_form(
     assert "Not allowed" in text
     assert "rob coaches skavenblight-scramblers, not reikland-reavers" in text
     rob.screenshot(path=str(artifacts("pages") / "forbidden-phone.png"), full_page=True)
+
+
+@pytest.fixture
+def gold_server(tmp_path: Path) -> Iterator[str]:
+    """A gold4 league (``owl``: an Orc and a Dwarf team, dan coaching the Orcs), served."""
+    db = ledger_from_script(tmp_path, GOLD_SCRIPT)
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, "owl", hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    yield from serving(db)
+
+
+GOLD_SCRIPT = """league create owl --name "Old World League" --ruleset gold4
+team register orcs --name "The Gouged Eye" --coach Dan --roster orc
+team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf
+"""
+
+
+def test_a_gold4_coach_hires_an_allied_troll_from_the_hire_form(
+    gold_server: str, browser: Browser
+) -> None:
+    dan = signed_in(browser, gold_server, "dan", home="/leagues/owl")
+    dan.goto(f"{gold_server}/leagues/owl/teams/orcs/hire")
+    position = dan.get_by_label("Position")
+    groups = position.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)")
+    assert "Allies: Goblin (at most 1)" in groups
+    position.select_option("ally:goblin:troll")
+    dan.get_by_label("Name").fill("Grub")
+    snap(dan, "hire-gold4")
+    dan.get_by_role("button", name="Hire").click()
+    dan.wait_for_url(f"{gold_server}/leagues/owl/players/*")
+    text = dan.locator("main").inner_text()
+    assert "Grub" in text
+    assert "Troll" in text

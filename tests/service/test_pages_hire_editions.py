@@ -46,7 +46,8 @@ def test_gold4_offers_allied_positions_by_list_and_hires_one(
     html = client.get(FORM).text
     assert '<optgroup label="Allies: Goblin (at most 1)">' in html
     assert "Allies: Human" not in html  # not on the Orc row of the Allied Teams Table
-    assert options(html)["ally:goblin:troll"] == "Troll &mdash; 100,000 gp, 1 more allowed"
+    troll = options(html)["ally:goblin:troll"]
+    assert troll == "Troll (Goblin ally) &mdash; 100,000 gp, 1 more allowed"
     done = send(client, csrf, position="ally:goblin:troll", name="Grub")
     assert done.status_code == 303, done.text[-800:]
     grub = roster(client)["Grub"]
