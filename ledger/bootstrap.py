@@ -29,17 +29,42 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from ledger.application.handlers import HANDLERS
+from ledger.application.commands import Command
 from ledger.application.service import LeagueLedger
 from ledger.errors import NoLedger, StoreError
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import fingerprint, json_text
+
+if TYPE_CHECKING:
+    from ledger.application.handlers import Handler
+
+
+class Handlers(Mapping[type[Command[Any]], "Handler"]):
+    """The table of ``ledger.application.handlers``, imported when a command first asks
+    for it: a command that only reads (``ledger standings``) never imports the handlers,
+    their rules and the commands they need."""
+
+    @functools.cached_property
+    def table(self) -> Mapping[type[Command[Any]], Handler]:
+        from ledger.application.handlers import HANDLERS
+
+        return HANDLERS
+
+    def __getitem__(self, kind: type[Command[Any]]) -> Handler:
+        return self.table[kind]
+
+    def __iter__(self) -> Iterator[type[Command[Any]]]:
+        return iter(self.table)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
 
 DEFAULT_DB = "ledger.db"
 POOL_SIZE = 8
@@ -94,7 +119,7 @@ def open_ledger(
     env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)
     read_models = ReadModels(engine)
     current = read_models.create()
-    ledger = LeagueLedger(env=env, read_models=read_models, handlers=HANDLERS, roller=roller)
+    ledger = LeagueLedger(env=env, read_models=read_models, handlers=Handlers(), roller=roller)
     return caught_up(ledger, current)
 
 
@@ -164,7 +189,7 @@ def open_postgres(url: str, roller: random.Random | None) -> LeagueLedger:
     ledger = LeagueLedger(
         env={**env, "LEDGER_CREATE_TABLE": "n"},
         read_models=read_models,
-        handlers=HANDLERS,
+        handlers=Handlers(),
         roller=roller,
     )
     return caught_up(ledger, current=True)
@@ -214,7 +239,7 @@ def create_schema(env: dict[str, str], read_models: ReadModels) -> None:
     changed), then the version: all idempotent, so a process killed half-way leaves
     work that the next open simply does again."""
     ledger = LeagueLedger(
-        env={**env, "LEDGER_CREATE_TABLE": "y"}, read_models=read_models, handlers=HANDLERS
+        env={**env, "LEDGER_CREATE_TABLE": "y"}, read_models=read_models, handlers=Handlers()
     )
     try:
         caught_up(ledger, read_models.create())

@@ -14,7 +14,7 @@ import random
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import IO, Any, ClassVar, TypeVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -25,7 +25,6 @@ from ledger.application import transfer
 from ledger.application.access import Actor
 from ledger.application.commands import Command
 from ledger.application.context import Context
-from ledger.application.handlers import Handler
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
 from ledger.domain.events import LedgerEvent
@@ -44,6 +43,9 @@ from ledger.projections.sql import SqlStore
 from ledger.projections.store import Store
 from ledger.rules import find_ruleset
 from ledger.words import possessive
+
+if TYPE_CHECKING:
+    from ledger.application.handlers import Handler
 
 R = TypeVar("R")
 

@@ -4,13 +4,17 @@ handler for is refused, nothing written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from ledger.application import commands as cmd
 from ledger.application.handlers import HANDLERS, ROWS
 from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Handlers, Settings, close_ledger, open_ledger
 from ledger.errors import LedgerError
 from tests.support import create_league, event_count
 
@@ -33,7 +37,38 @@ def test_every_command_has_exactly_one_handler() -> None:
 def test_the_ledger_answers_through_the_table_bootstrap_installs(
     sqlite_ledger: LeagueLedger,
 ) -> None:
-    assert sqlite_ledger.handlers is HANDLERS
+    assert isinstance(sqlite_ledger.handlers, Handlers)
+    assert sqlite_ledger.handlers.table is HANDLERS
+    assert dict(sqlite_ledger.handlers) == HANDLERS
+
+
+READ_ONLY = """
+import sys
+from pathlib import Path
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.projections.queries import Queries
+from ledger.rules import find_ruleset
+ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))
+row = ledger.league_row("test")
+Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options)).standings()
+close_ledger(ledger)
+print("ledger.application.handlers" in sys.modules, "ledger.application.teams" in sys.modules)
+"""
+
+
+def test_a_ledger_opened_to_read_imports_no_handler(tmp_path: Path) -> None:
+    """The handlers (and the rules and commands they import) load when a command first
+    asks for them: ``ledger standings`` starts without them."""
+    path = tmp_path / "ledger.db"
+    ledger = open_ledger(Settings(sqlite_path=path, user="tester"))
+    try:
+        create_league(ledger)
+    finally:
+        close_ledger(ledger)
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ONLY, str(path)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["False", "False"]
 
 
 @dataclass(frozen=True)
