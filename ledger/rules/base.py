@@ -42,7 +42,7 @@ from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
-from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer
+from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import (
     LEVEL,
@@ -158,7 +158,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return answer(DICE, self, asked)
 
     def outcomes(self, asked: Happened, dice: DiceBox) -> Effects:
-        return OUTCOMES[type(asked)](self, asked, dice)
+        return row_for(OUTCOMES, asked)(self, asked, dice)
 
     def price(self, asked: Priced) -> int:
         return answer(PRICES, self, asked)

@@ -64,8 +64,21 @@ def on_dice(
     return kind, hook
 
 
+T = TypeVar("T")
+
+
+def row_for(table: Mapping[type[Any], T], asked: object) -> T:
+    """The row of ``asked``'s type, or of its nearest base that has one (a subclass is
+    asked about as its base is); a value no row reads is a plain error, never a KeyError."""
+    for kind in type(asked).__mro__:
+        found = table.get(kind)
+        if found is not None:
+            return found
+    raise TypeError(f"no rule of this ruleset answers a {type(asked).__name__}")
+
+
 def answer(table: Mapping[type[Any], Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
-    return table[type(asked)](ruleset, asked)
+    return row_for(table, asked)(ruleset, asked)
 
 
 CHECKS: Mapping[type[Any], Hook[list[Problem]]] = dict(

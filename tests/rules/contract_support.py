@@ -40,6 +40,7 @@ from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll, Division, dice_shape
 from ledger.errors import LedgerError
 from ledger.rules import RULESETS, find_ruleset
+from ledger.rules.asked import Closing
 from ledger.rules.bb2025.tables import skills as bb2025_skills
 from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import Position, TeamList
@@ -362,7 +363,7 @@ class Season:
         if ruleset.id != "bb2025":
             return
         for player in self.roster(team_id):
-            if not ruleset.check_close(team, [player]):
+            if not ruleset.problems(Closing(team, [player])):
                 continue
             primary = ruleset.catalogue.position(player.roster, player.position).primary
             skill = next(

@@ -71,14 +71,14 @@ def players(*positions: str, roster: str = "human") -> list[PlayerRow]:
 
 def hired(position: str, star: str | None = None) -> ev.PlayerHired:
     """The hire a command is about to record (as ``plan_hire`` drafts it)."""
-    kind = "star" if star else "regular"
-    fields = {"team": "reavers", "player": "p99", "name": "New", "position": position}
-    return ev.PlayerHired(**fields, kind=kind, star=star, price=0)
+    kind: ev.HireKind = "star" if star else "regular"
+    return ev.PlayerHired(
+        team="reavers", player="p99", name="New", position=position, kind=kind, star=star, price=0
+    )
 
 
 def advanced(skill: str) -> ev.PlayerAdvanced:
-    fields = {"team": "reavers", "player": "p1", "kind": "chosen_primary", "skill": skill}
-    return ev.PlayerAdvanced(**fields)
+    return ev.PlayerAdvanced(team="reavers", player="p1", kind="chosen_primary", skill=skill)
 
 
 BLITZER = BB2025.catalogue.position("human", "blitzer")
