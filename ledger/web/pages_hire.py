@@ -187,6 +187,15 @@ def arming(league: reads.League, team: TeamRow) -> Arming:
     return Arming(tuple(items.values()), bare)
 
 
+def refusals(groups: Sequence[OfferGroup]) -> dict[str, list[str]]:
+    """The offers shown but not offered, by the command's sentence (six stars refused for
+    the same reason are one line)."""
+    said: dict[str, list[str]] = {}
+    for offer in (o for group in groups for o in group.offers if o.refused):
+        said.setdefault(offer.refused, []).append(offer.name)
+    return said
+
+
 def hire_form(
     request: Request,
     league: str,
@@ -209,7 +218,7 @@ def hire_form(
         league=found,
         team=row,
         groups=groups,
-        refused=[offer for group in groups for offer in group.offers if offer.refused],
+        refused=refusals(groups),
         stars=any(o.value.startswith(STAR) for group in groups for o in group.offers),
         arming=arming(found, row),
         players=len(roster),
