@@ -163,7 +163,8 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
     touched = set(amendment) & ENVELOPE
     if touched:
         raise InvalidInput(
-            f"who recorded an event, when, and its hashes cannot be amended: {sorted(touched)}"
+            "who recorded or caused an event, as whom, from where, when and why, and its"
+            f" hashes cannot be amended: {sorted(touched)}"
         )
     unknown = set(amendment) - set(type(original).model_fields)
     if unknown:

@@ -157,9 +157,12 @@ def render() -> str:
         "Every event also carries the envelope: `originator_id` (the league), "
         "`originator_version` (its number in the league's log, shown as *event N*), "
         "`timestamp` (when it was recorded), `recorded_by` (who), `reason` (why, optional; "
-        "required for corrections and treasury adjustments), `prev_hash` and `hash` (the "
-        "chain `ledger audit verify` checks). Events are never edited: `EventCorrected` "
-        "voids or amends an earlier one.",
+        "required for corrections and treasury adjustments), `account`, `acting_as`, `via` "
+        "and `request_id` (the account that caused it, the role it acted in, where the "
+        "command came from and the service request; absent on events recorded before "
+        "accounts existed), `prev_hash` and `hash` (the chain `ledger audit verify` "
+        "checks). Events are never edited: `EventCorrected` voids or amends an earlier "
+        "one, and no correction amends the envelope.",
         "",
         "An event whose meaning or shape changed has a class version: events recorded since",
         "carry `class_version` in their stored JSON, and older ones are *upcast* when read",

@@ -119,6 +119,9 @@ class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
         return state
 
 
+SEALED = ("originator_id", "originator_version", "timestamp", "recorded_by")
+"""What the log gives every event it records, and a draft lacks: a stored event without
+all of them is not one the ledger recorded (``persistence.mapper.decode``)."""
 ENVELOPE = frozenset(LedgerEvent.model_fields)
 """The fields every event carries beside its facts: what the log seals it with, the acting
 account's, and the reason the command was given (``handle(command, reason=...)``)."""

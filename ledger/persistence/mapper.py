@@ -83,8 +83,13 @@ def event_classes() -> dict[str, type[catalogue.LedgerEvent]]:
 
 def decode(cls: type[catalogue.LedgerEvent], data: bytes) -> catalogue.LedgerEvent:
     if cls.class_version == 1:
-        return cls.model_validate_json(data)
-    return cls.model_validate(upcast(cls, orjson.loads(data)))
+        event = cls.model_validate_json(data)
+    else:
+        event = cls.model_validate(upcast(cls, orjson.loads(data)))
+    missing = [name for name in catalogue.SEALED if name not in event.model_fields_set]
+    if missing:  # the envelope's defaults mark a draft: a stored event always has its own
+        raise ValueError(f"it lacks what the log records every event with: {', '.join(missing)}")
+    return event
 
 
 def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:

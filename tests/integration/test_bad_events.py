@@ -71,6 +71,14 @@ def forge_foreign_topic(rows: Rows) -> None:
     rows[seq_of(rows, "PlayerHired") - 1]["topic"] = "this:s"
 
 
+def forge_no_author(rows: Rows) -> None:
+    del rows[seq_of(rows, "PlayerHired") - 1]["event"]["recorded_by"]
+
+
+def forge_no_time(rows: Rows) -> None:
+    del rows[seq_of(rows, "PlayerHired") - 1]["event"]["timestamp"]
+
+
 FORGERIES = [
     forge_unregistered_team,
     forge_price_as_text,
@@ -78,6 +86,8 @@ FORGERIES = [
     forge_extra_field,
     forge_unknown_ruleset,
     forge_foreign_topic,
+    forge_no_author,
+    forge_no_time,
 ]
 
 

@@ -263,6 +263,34 @@ def test_a_voided_and_rerecorded_match_cannot_be_restored_beside_its_new_record(
     assert version(season) == before
 
 
+@pytest.mark.parametrize(
+    "amendment",
+    [
+        {"recorded_by": "someone else"},
+        {"account": "someone-else"},
+        {"acting_as": "admin"},
+        {"via": "api"},
+        {"timestamp": "2020-01-01T00:00:00+00:00"},
+    ],
+    ids=lambda a: next(iter(a)),
+)
+def test_no_correction_rewrites_who_caused_an_event_or_when(
+    season: LeagueLedger, amendment: dict[str, Any]
+) -> None:
+    """The envelope says who caused the event, as whom, from where and when: an amendment
+    of it is refused, with nothing written (a correction says who and why of its own)."""
+    first = fixture(season, "reavers", "rats")
+    season.handle(RecordMatch("test", game(first)), by="tester")
+    before = version(season)
+    with pytest.raises(InvalidInput, match="cannot be amended"):
+        season.handle(
+            Correct("test", recorded_seq(season, first.match_id), "amend", amendment=amendment),
+            by="tester",
+            reason="rewrite history",
+        )
+    assert version(season) == before
+
+
 # --- problem 3: amending a match in which a player was hurt ----------------------------------
 
 
