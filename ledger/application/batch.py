@@ -54,6 +54,7 @@ class Batch:
             ruleset=self.ruleset,
             roller=self.ledger.roller,
             reason=reason,
+            account=self.ledger.actor.account if self.ledger.actor is not None else None,
         )
 
     def handle(self, command: Command[R], reason: str | None = None) -> R:

@@ -344,7 +344,7 @@ class ConfirmReport(Command[str]):
     team: str
 
     def answer(self, events: Sequence[LedgerEvent]) -> str:
-        return recorded_match(events)
+        return answered_match(events)
 
 
 @dataclass(frozen=True)
@@ -363,7 +363,7 @@ class ApproveReport(Command[str]):
     submission: str
 
     def answer(self, events: Sequence[LedgerEvent]) -> str:
-        return recorded_match(events)
+        return answered_match(events)
 
 
 @dataclass(frozen=True)
@@ -373,6 +373,6 @@ class RejectReport(Change):
     submission: str
 
 
-def recorded_match(events: Sequence[LedgerEvent]) -> str:
+def answered_match(events: Sequence[LedgerEvent]) -> str:
     """The match an answer to a report recorded (its second event, after the answer)."""
     return next(e.match for e in events if isinstance(e, ev.MatchRecorded))

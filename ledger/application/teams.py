@@ -2,9 +2,9 @@
 
 Each ``plan_*`` function validates against the league's state and ruleset and returns the
 events to append, as drafts; it raises a ``LedgerError`` (and so writes nothing) on any
-violation. The
-rules a what-if replay also applies (hiring, buying, letting staff go) are the functions of
-``ledger.rules.problems``: a command raises the first problem they return (``refuse``).
+violation. The rules a what-if replay also applies (hiring, buying, letting staff go) are
+the functions of ``ledger.rules.problems``: a command raises the first problem they return
+(``refuse``).
 """
 
 from __future__ import annotations

@@ -249,7 +249,9 @@ def report_dice(league: League, game: Game) -> list[DiceNeed]:
     report form offers a field for each (asked of a won and of a drawn game)."""
     needs: dict[tuple[str, str | None], DiceNeed] = {}
     for home_score in (1, 0):
-        played = ev.MatchRecorded(
+        # Asked about, never recorded: built unchecked, so that a match id the books
+        # cannot hold is named beside its field by the command, with the form kept.
+        played = ev.MatchRecorded.model_construct(
             match=game.match,
             season=game.season,
             round=game.round,

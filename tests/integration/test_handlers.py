@@ -15,7 +15,7 @@ from ledger.application import commands as cmd
 from ledger.application.handlers import HANDLERS, ROWS
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Handlers, Settings, close_ledger, open_ledger
-from ledger.errors import LedgerError
+from ledger.errors import InsufficientTreasury, InvalidInput, LedgerError
 from tests.support import create_league, event_count
 
 
@@ -83,4 +83,20 @@ def test_a_command_without_a_handler_is_refused_and_writes_nothing(
     before = event_count(sqlite_ledger)
     with pytest.raises(LedgerError, match="no handler for Unwired"):
         sqlite_ledger.handle(Unwired("test", "reavers"), by="tester")
+    assert event_count(sqlite_ledger) == before
+
+
+def test_a_draft_out_of_the_domains_bounds_is_refused_first_with_nothing_written(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """A draft is validated when it is built: a name too long for the books is said
+    before the rules the command would check next (here, a treasury with nothing in it)."""
+    create_league(sqlite_ledger, "test", "bb2025")
+    register = cmd.RegisterTeam("test", "reavers", "Reavers", "Jay", "human", treasury=0)
+    sqlite_ledger.handle(register, by="tester")
+    before = event_count(sqlite_ledger)
+    with pytest.raises(InvalidInput, match=r"^name: .*at most 100 characters"):
+        sqlite_ledger.handle(cmd.HirePlayer("test", "reavers", "lineman", "x" * 150), by="t")
+    with pytest.raises(InsufficientTreasury):
+        sqlite_ledger.handle(cmd.HirePlayer("test", "reavers", "lineman", "Otto"), by="t")
     assert event_count(sqlite_ledger) == before

@@ -105,11 +105,17 @@ def test_a_waiting_or_disputed_report_changes_no_figure_until_approved(
     assert (row.status, row.dispute, row.answered_by) == ("disputed", "Rats 5 got up again", "rats")
     with pytest.raises(NotAllowed, match="was disputed: the commissioner approves or rejects"):
         ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
-    assert ledger.handle(ApproveReport(slug, submission), by="cmsh") == "g1"
+    approved = ledger.handle(ApproveReport(slug, submission), by="cmsh", reason="looks right")
+    assert approved == "g1"
     assert books(ledger, slug) != before
     assert ledger.view().get(MatchRow, str(league_id(slug)), "g1").status == "played"  # type: ignore[union-attr]
     assert sub.find(ledger, slug, submission).status == "approved"
     assert events_of(ledger, slug)[-2:] == ["ReportApproved", "MatchRecorded"]
+    answer, recorded = list(ledger.source.league_events(str(league_id(slug))))[-2:]
+    assert [(e.recorded_by, e.reason) for e in (answer, recorded)] == [
+        ("cmsh", "looks right"),
+        ("cmsh", "report s1 of reavers, approved by the commissioner"),
+    ]
 
 
 def test_a_rejected_report_changes_nothing_but_its_own_row(ledger: LeagueLedger) -> None:

@@ -441,6 +441,19 @@ def test_a_figure_that_is_not_a_number_is_named_by_its_side_and_line(client: Tes
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize("match", ["m" * 200, "no spaces please"], ids=["too long", "spaces"])
+def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
+    client: TestClient, match: str
+) -> None:
+    before = event_count(client)
+    reply = submit_friendly(client, match=match)
+    assert reply.status_code == 422, reply.text[-800:]
+    assert reply.headers["content-type"].startswith("text/html")
+    assert 'name="home-0-player"' in reply.text  # the form again, as the coach filled it
+    assert re.search(r"error\[malformed-report\]</code> the report: match: \S", reply.text)
+    assert event_count(client) == before
+
+
 def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> None:
     page = submit_friendly(client).headers["location"]
     html = client.get(page).text
