@@ -163,8 +163,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def price(self, asked: Priced) -> int:
         return answer(PRICES, self, asked)
 
-    def value(self, of: Valued) -> int:
-        return answer(VALUES, self, of)
+    def value(self, asked: Valued) -> int:
+        return answer(VALUES, self, asked)
 
     def start(self) -> Start:
         return Start(treasury=self.starting_treasury(), fans=self.starting_fans())

@@ -210,7 +210,7 @@ class Ruleset(Protocol):
         """What a hire, some sideline items, a re-hired player or an appearance costs."""
         ...
 
-    def value(self, of: Valued) -> int:
+    def value(self, asked: Valued) -> int:
         """A player's value on the roster, or a team's game value going into a game."""
         ...
 
