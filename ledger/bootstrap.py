@@ -35,17 +35,17 @@ from urllib.parse import unquote, urlsplit
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from ledger.application.commands import Command
 from ledger.application.service import LeagueLedger
 from ledger.errors import NoLedger, StoreError
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import fingerprint, json_text
 
 if TYPE_CHECKING:
+    from ledger.application.commands import Command
     from ledger.application.handlers import Handler
 
 
-class Handlers(Mapping[type[Command[Any]], "Handler"]):
+class Handlers(Mapping["type[Command[Any]]", "Handler"]):
     """The table of ``ledger.application.handlers``, imported when a command first asks
     for it: a command that only reads (``ledger standings``) never imports the handlers,
     their rules and the commands they need."""

@@ -23,7 +23,6 @@ from eventsourcing.utils import get_topic
 
 from ledger.application import transfer
 from ledger.application.access import Actor
-from ledger.application.commands import Command
 from ledger.application.context import Context
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
@@ -45,6 +44,7 @@ from ledger.rules import find_ruleset
 from ledger.words import possessive
 
 if TYPE_CHECKING:
+    from ledger.application.commands import Command
     from ledger.application.handlers import Handler
 
 R = TypeVar("R")
