@@ -38,7 +38,7 @@ from ledger.rules.asked import (
 )
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.problems import Problem
+from ledger.rules.problems import Problem, beyond_the_list
 from ledger.rules.protocol import DiceNeed
 
 if TYPE_CHECKING:
@@ -83,7 +83,10 @@ def answer(table: Mapping[type[Any], Hook[R]], ruleset: BaseRuleset[Any], asked:
 
 CHECKS: Mapping[type[Any], Hook[list[Problem]]] = dict(
     (
-        on(Hiring, lambda r, a: r.check_hire(a.event, a.rows)),
+        on(
+            Hiring,
+            lambda r, a: r.check_hire(a.event, a.rows) or beyond_the_list(r, a.event, a.rows.team),
+        ),
         on(Firing, lambda r, a: r.check_fire(a.team, a.players, a.player)),
         on(Buying, lambda r, a: r.check_buy(a.team, a.players, a.item, a.count)),
         on(Releasing, lambda r, a: r.check_release(a.team, a.item)),

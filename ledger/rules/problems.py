@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ledger.domain.events import PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import (
+    AllyRefused,
     InsufficientTreasury,
     InvalidInput,
     LedgerError,
@@ -32,6 +34,7 @@ from ledger.errors import (
     NotAllowed,
     PositionLimitReached,
     RosterFull,
+    SecretWeaponRefused,
     StaffLimit,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
@@ -91,6 +94,31 @@ def has_feature(ruleset: Ruleset, feature: Feature, what: str) -> list[Problem]:
 
 
 # --- hiring ------------------------------------------------------------------------------
+
+
+def beyond_the_list(ruleset: Ruleset, event: PlayerHired, team: TeamRow) -> list[Problem]:
+    """A player of another team list (an ally) only from a list the edition lets the team
+    draw on, and bought with only what his position may take: nothing of either in an
+    edition without allies or equipment (``Catalogue.allies`` and ``equipment``: gold4's
+    Allied Teams Table and Secret Weapons; every other edition has none). Asked after the
+    edition's own ``check_hire``, which may say it in the edition's words."""
+    catalogue, ally = ruleset.catalogue, event.from_list
+    allies = catalogue.allies(team.roster)
+    if ally is not None and ally != team.roster and ally not in allies:
+        allowed = ", ".join(sorted(allies)) or f"{ruleset.name} has no allies"
+        sentence = f"a {team.roster} team may not take {ally} allies ({allowed})"
+        return [Problem(AllyRefused, sentence)]
+    if not event.equipment or event.star is not None:
+        return []
+    roster = ally or team.roster
+    team_list = catalogue.team_lists().get(roster)
+    position = team_list.position(event.position) if team_list is not None else None
+    allowed_items = {e.id for e in catalogue.equipment(roster, position)} if position else set()
+    return [
+        Problem(SecretWeaponRefused, f"a {event.position} may not be bought with {item}")
+        for item in event.equipment
+        if item not in allowed_items
+    ]
 
 
 def roster_room(team: TeamRow, players: Sequence[PlayerRow], team_list: TeamList) -> list[Problem]:

@@ -98,3 +98,22 @@ def test_bb2025_refuses_a_star_hired_for_good_and_writes_nothing(
     assert (done["status"], done["code"]) == (409, "star-hire"), done
     assert "never hired" in str(done["detail"])
     assert event_count(client) == before
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "ogre"), [("lrb6", "ogre"), ("bb2020", "blocker"), ("bb2025", "blocker")]
+)
+def test_an_edition_without_allies_or_weapons_refuses_both_and_writes_nothing(
+    tmp_path: Path, ruleset: str, ogre: str
+) -> None:
+    """Only gold4 has allies and secret weapons (its Allied Teams Table and SECRET
+    WEAPONS); elsewhere a ``from_list`` or an ``equipment`` in the body is refused by the
+    command (``rules.problems.beyond_the_list``), not merely left off the hire form."""
+    for client, csrf in served(tmp_path, ruleset):
+        before = event_count(client)
+        ally = hire(client, csrf, {"position": ogre, "name": "Big", "from_list": "ogre"})
+        assert (ally["status"], ally["code"]) == (409, "ally"), ally
+        assert "may not take ogre allies" in str(ally["detail"])
+        bomb = hire(client, csrf, {"position": "lineman", "name": "Boom", "equipment": ["bomb"]})
+        assert (bomb["status"], bomb["code"]) == (409, "secret-weapon"), bomb
+        assert event_count(client) == before
