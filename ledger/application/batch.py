@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import TypeVar
 
 from ledger.application.commands import Command
-from ledger.application.context import Context, decided
+from ledger.application.context import Context, decided, drafting
 from ledger.application.service import LeagueLedger
 from ledger.application.unit import Plan
 from ledger.domain.events import LedgerEvent
@@ -54,7 +54,7 @@ class Batch:
             ruleset=self.ruleset,
             roller=self.ledger.roller,
             reason=reason,
-            account=self.ledger.actor.account if self.ledger.actor is not None else None,
+            account=self.ledger.account,
         )
 
     def handle(self, command: Command[R], reason: str | None = None) -> R:
@@ -66,7 +66,8 @@ class Batch:
         """Validate and record one command's events (raises a LedgerError, records nothing,
         when the plan refuses)."""
         drafts = decided(plan, self.context(reason))
-        events = [self.log.seal(draft, recorded_by=self.by, reason=reason) for draft in drafts]
+        with drafting():  # the domain's bounds: a reason too long, say
+            events = [self.log.seal(draft, recorded_by=self.by, reason=reason) for draft in drafts]
         for event in events:
             self.fold.apply(event)
         self.recorded += len(events)

@@ -137,6 +137,11 @@ class LeagueLedger(Application[UUID]):
     def unit(self, unit: UnitOfWork | None) -> None:
         self.local.unit = unit
 
+    @property
+    def account(self) -> str | None:
+        """The account commands are asked from now, if any (``acting``)."""
+        return self.actor.account if self.actor is not None else None
+
     @contextmanager
     def acting(self, actor: Actor) -> Iterator[None]:
         """Commands in the block are recorded as caused by ``actor`` (its account, role,

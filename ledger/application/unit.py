@@ -31,18 +31,15 @@ import sqlalchemy as sa
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import IntegrityError, RecordConflictError
 from eventsourcing.utils import get_topic
-from pydantic import ValidationError
 
-from ledger.application.context import Context, Drafts, decided
+from ledger.application.context import Context, Drafts, decided, drafting
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.log import ChainedLog, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow, SiteRow
-from ledger.domain.values import validation_problem
 from ledger.errors import (
     ConcurrentUpdate,
     CorrectionRefused,
     EventDoesNotApply,
-    InvalidInput,
     LedgerError,
     VersionMismatch,
 )
@@ -147,7 +144,7 @@ class UnitOfWork:
                 roller=self.ledger.roller,
                 reason=reason,
                 stored=self.ledger.source.league_events,
-                account=self.ledger.actor.account if self.ledger.actor is not None else None,
+                account=self.ledger.account,
             )
             return self.record(rehearsal, decided(plan, context), by=by, reason=reason)
 
@@ -163,10 +160,8 @@ class UnitOfWork:
         """Seal the drafts into the log, with the acting account's envelope, and rehearse."""
         who = self.who(by)
         self.spoiled = True  # until all of the command's events are sealed and rehearsed
-        try:
+        with drafting():  # the domain's bounds: a reason too long, say
             events = [rehearsal.log.seal(draft, reason=reason, **who) for draft in drafts]
-        except ValidationError as error:  # the domain's bounds: a reason too long, say
-            raise InvalidInput(validation_problem(error)) from None
         for event in events:
             self.rehearse(rehearsal, event)
         self.spoiled = False
