@@ -127,4 +127,5 @@ class JoiningStars(Catalogue):
         return tuple(sorted(playing, key=lambda s: s.name))
 
     def plays_for(self, star: StarPlayer, roster: str) -> bool:
-        return roster in star.plays_for or "any" in star.plays_for
+        """Whether the star may join a team of ``roster`` (an edition may narrow it)."""
+        return star.plays_for_list(roster)

@@ -136,6 +136,10 @@ class StarPlayer(Frozen):
     """Id of the star who must be hired together with this one (the Swift Twins...)."""
     keywords: tuple[str, ...] = ()
 
+    def plays_for_list(self, roster: str) -> bool:
+        """Whether he plays for a team of the list ``roster`` (it, or any team, is named)."""
+        return roster in self.plays_for or "any" in self.plays_for
+
 
 class Skill(Frozen):
     name: str

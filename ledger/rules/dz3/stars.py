@@ -34,7 +34,7 @@ def star_problems(
     t: Tables, opts: Options, star: DZStar, team_list: TeamList, stars_held: Sequence[str]
 ) -> list[str]:
     """May a team with ``stars_held`` (this match's or roster's) take ``star`` too?"""
-    if team_list.id not in star.plays_for and "any" not in star.plays_for:
+    if not star.plays_for_list(team_list.id):
         return [f"{star.name} does not play for {team_list.name} teams"]
     return count_problems(t, opts, star, stars_held) + duplicate_problems(opts, star, stars_held)
 

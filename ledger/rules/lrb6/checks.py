@@ -110,6 +110,6 @@ def star_problems(
         problems.append(f"{team.name} named the same Star Player twice")
     for h in hired:
         star = stars.get(h.star or "")
-        if star is not None and team.roster not in star.plays_for and "any" not in star.plays_for:
+        if star is not None and not star.plays_for_list(team.roster):
             problems.append(f"{star.name} does not play for {team.roster} teams")
     return problems

@@ -43,7 +43,7 @@ def star_problems(
 ) -> list[str]:
     """ZAL 3f-3h for one more Star Player, permanent or for one match."""
     problems = []
-    if team.roster not in star.plays_for and "any" not in star.plays_for:
+    if not star.plays_for_list(team.roster):
         problems.append(f"{star.name} does not play for {team.roster} teams")
     if team.games + 1 < t.stars.from_match:
         problems.append(
