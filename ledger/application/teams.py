@@ -96,13 +96,16 @@ def plan_hire(c: Context, command: HirePlayer) -> Drafts:
 
 def hire_price(c: Context, command: HirePlayer) -> int:
     """What hiring as ``command`` says costs now, refused as ``plan_hire`` refuses it
-    except for the treasury (a sign-up form shows the price to a team still short of it)."""
+    except for the treasury and the name and number (a form shows the price to a team
+    still short of it, before the coach has named the player)."""
     with drafting():
-        _, hired, _ = priced_hire(c, command)
+        _, hired, _ = priced_hire(c, command, named=False)
     return hired.price
 
 
-def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, ev.PlayerHired, str]:
+def priced_hire(
+    c: Context, command: HirePlayer, *, named: bool = True
+) -> tuple[TeamRow, ev.PlayerHired, str]:
     """The hire checked and priced: the team, the drafted event, and what is bought."""
     team_id, position_id, name, number = (
         command.team,
@@ -128,7 +131,8 @@ def priced_hire(c: Context, command: HirePlayer) -> tuple[TeamRow, ev.PlayerHire
         position_id, what = position.id, f"a {position.name}"
     else:
         position_id, what = star, c.ruleset.catalogue.star(star).name
-    refuse(unique_identity(team, players, name, number))
+    if named:
+        refuse(unique_identity(team, players, name, number))
     proposed = ev.PlayerHired(
         team=team_id,
         player=f"p{c.league.next_player}",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from uuid import uuid4
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -84,22 +83,18 @@ class OfferGroup:
 @dataclass(frozen=True)
 class Asking:
     """What pricing an ally or a star asks of the command: its context, the team and its
-    roster, and a name no player of it has (the name is not what is priced)."""
+    roster (``hire_price`` leaves the name aside: it is not what is priced)."""
 
     context: Context
     league: str
     team: TeamRow
     roster: Sequence[PlayerRow]
 
-    @property
-    def name(self) -> str:
-        return f"new player {uuid4().hex[:8]}"
-
     def hire(
         self, position: str, *, star: str | None = None, ally: str | None = None
     ) -> HirePlayer:
         return HirePlayer(
-            self.league, self.team.team_id, position, self.name, star=star, from_list=ally
+            self.league, self.team.team_id, position, "new player", star=star, from_list=ally
         )
 
     def priced(self, offer: Offer, command: HirePlayer) -> Offer:
