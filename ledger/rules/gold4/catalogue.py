@@ -40,12 +40,9 @@ class Gold4Catalogue(Catalogue):
     def equipment(self, roster: str, position: Position) -> tuple[Equipment, ...]:
         """SECRET WEAPONS TABLE: the weapons a team of ``roster`` may use, for a player who
         does not come armed (a Fanatic, a Death Roller); none without the rules."""
-        if not self.secret_weapons or rosters.ARMED in position.keywords:
+        if not self.secret_weapons or rosters.comes_armed(position):
             return ()
         weapons = load_gold4_tables().tables.secret_weapons.weapons
-        users = gold_rules().list_id
         return tuple(
-            Equipment(w.id, w.name, w.cost)
-            for w in weapons
-            if roster in {users(name) for name in w.teams}
+            Equipment(w.id, w.name, w.cost) for w in weapons if roster in rosters.weapon_users(w)
         )

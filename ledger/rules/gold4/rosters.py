@@ -149,22 +149,32 @@ def weapon_problems(
 ) -> list[str]:
     team_list = team_lists().get(event.from_list or team.roster)
     position = team_list.position(event.position) if team_list else None
-    comes_armed = position is not None and ARMED in position.keywords
+    armed_already = position is not None and comes_armed(position)
     if not allowed:
         # without the SECRET WEAPONS rules only the list's own Fanatic / Death Roller exist,
         # limited by their 0-1 on the list
         return ["this league does not use the secret weapons rules"] if event.equipment else []
-    if not event.equipment and not comes_armed:
+    if not event.equipment and not armed_already:
         return []
     problems = [p for ref in event.equipment for p in weapon_use_problems(team, ref)]
     what = position.name if position else event.position
-    if comes_armed and event.equipment:
+    if armed_already and event.equipment:
         problems.append(f"a {what} is already armed")
-    if comes_armed and is_ally(event, team):
+    if armed_already and is_ally(event, team):
         # his Ball & Chain / Death Roller is not on the SECRET WEAPONS TABLE, and 'Allied
         # players may only use weapons allowed in the team they are allied to'
         problems.append(f"an allied {what} would bring a weapon {team.roster} teams may not use")
     return problems + weapon_limit_problems(team, players)
+
+
+def comes_armed(position: Position) -> bool:
+    """A Fanatic or a Death Roller: his weapon is on the list, not bought (SECRET WEAPONS)."""
+    return ARMED in position.keywords
+
+
+def weapon_users(found: SecretWeapon) -> set[str]:
+    """The team lists that may use a secret weapon (SECRET WEAPONS TABLE), by list id."""
+    return {gold_rules().list_id(name) for name in found.teams}
 
 
 def weapon_use_problems(team: TeamRow, ref: str) -> list[str]:
@@ -173,8 +183,7 @@ def weapon_use_problems(team: TeamRow, ref: str) -> list[str]:
         known = ", ".join(w.id for w in load_gold4_tables().tables.secret_weapons.weapons)
         return [f"'{ref}' is not a secret weapon (weapons: {known})"]
     # 'Allied players may only use weapons allowed in the team they are allied to'
-    users = {gold_rules().list_id(name) for name in found.teams}
-    if team.roster not in users:
+    if team.roster not in weapon_users(found):
         return [f"{team.roster} teams may not use the {found.name} ({found.teams_printed})"]
     return []
 
