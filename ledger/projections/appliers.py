@@ -21,7 +21,7 @@ from ledger.domain.state import (
     TeamRow,
     roster_of,
 )
-from ledger.domain.values import Casualty, PointsScheme
+from ledger.domain.values import Casualty, Performance, PointsScheme
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, match_rows, redraft_rows, season_rows
 from ledger.projections.members import MEMBER_APPLIERS
@@ -319,54 +319,71 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
         if casualty.inflicted_by is not None:
             inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
         injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
-    seasons = (e.season,) if e.season else ()
     for sheet in e.sheets():
         for performance in sheet.players:
             player = f.player(performance.player)
             if player is None:
                 continue
-            inflicted = inflicted_by.get(player.player_id, [])
-            spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
-            kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
+            spp_cas, kills, inflicted = caused(f, inflicted_by.get(player.player_id))
             if counted:  # counters only: the player's value is unchanged
-                f.store.put(
-                    player.model_copy(
-                        update={
-                            "games": player.games + 1,
-                            "touchdowns": player.touchdowns + performance.touchdowns,
-                            "completions": player.completions + performance.completions,
-                            "interceptions": player.interceptions + performance.interceptions,
-                            "casualties": player.casualties + spp_cas,
-                            "casualties_all": player.casualties_all + len(inflicted),
-                            "kills": player.kills + kills,
-                            "mvps": player.mvps + performance.mvps,
-                            "seasons": (
-                                player.seasons
-                                if not seasons or e.season in player.seasons
-                                else tuple(sorted({*player.seasons, *seasons}))
-                            ),
-                        }
+                f.store.put(played(player, performance, e.season, spp_cas, inflicted, kills))
+            if f.keeps_lines:
+                f.store.emit(
+                    PlayerGameLine.build(
+                        league_id=f.league_id,
+                        player_id=player.player_id,
+                        team_id=sheet.team,
+                        match_id=e.match,
+                        seq=e.seq,
+                        season=e.season,
+                        round=e.round,
+                        touchdowns=performance.touchdowns,
+                        completions=performance.completions,
+                        interceptions=performance.interceptions,
+                        casualties=spp_cas,
+                        kills=kills,
+                        mvps=performance.mvps,
+                        spp=earned.get(player.player_id, 0),
+                        injury=injuries.get(player.player_id, ""),
                     )
                 )
-            f.store.emit(
-                PlayerGameLine.build(
-                    league_id=f.league_id,
-                    player_id=player.player_id,
-                    team_id=sheet.team,
-                    match_id=e.match,
-                    seq=e.seq,
-                    season=e.season,
-                    round=e.round,
-                    touchdowns=performance.touchdowns,
-                    completions=performance.completions,
-                    interceptions=performance.interceptions,
-                    casualties=spp_cas,
-                    kills=kills,
-                    mvps=performance.mvps,
-                    spp=earned.get(player.player_id, 0),
-                    injury=injuries.get(player.player_id, ""),
-                )
-            )
+
+
+def caused(f: Fold, inflicted: list[Casualty] | None) -> tuple[int, int, int]:
+    """The casualties a player caused that earn SPP, the kills among all they caused,
+    and how many they caused (most players cause none: nothing is asked of the ruleset)."""
+    if not inflicted:
+        return 0, 0, 0
+    spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
+    kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
+    return spp_cas, kills, len(inflicted)
+
+
+def played(
+    player: PlayerRow,
+    performance: Performance,
+    season: int | None,
+    spp_cas: int,
+    inflicted: int,
+    kills: int,
+) -> PlayerRow:
+    """``player`` with one more game counted."""
+    seasons = player.seasons
+    if season and season not in seasons:
+        seasons = tuple(sorted({*seasons, season}))
+    return player.model_copy(
+        update={
+            "games": player.games + 1,
+            "touchdowns": player.touchdowns + performance.touchdowns,
+            "completions": player.completions + performance.completions,
+            "interceptions": player.interceptions + performance.interceptions,
+            "casualties": player.casualties + spp_cas,
+            "casualties_all": player.casualties_all + inflicted,
+            "kills": player.kills + kills,
+            "mvps": player.mvps + performance.mvps,
+            "seasons": seasons,
+        }
+    )
 
 
 def update_standings(

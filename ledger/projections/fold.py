@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ledger.domain import events as ev
 from ledger.domain.events import EventCorrected, LedgerEvent
@@ -83,6 +83,9 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    keeps_lines: ClassVar[bool] = True
+    """Whether the fold writes its append-only lines (game lines, treasury movements, team
+    history): a Monte Carlo sample's fold reads only figures, and builds none."""
 
     def __post_init__(self) -> None:
         self.dice = DiceBox(league=self.league_id)
@@ -193,6 +196,8 @@ class Fold:
         team = self.team(team_id)
         balance = team.treasury + amount
         self.put_team(team.model_copy(update={"treasury": balance}))
+        if not self.keeps_lines:
+            return
         self.treasury_lines += 1
         self.store.emit(
             TreasuryLine.build(
@@ -217,7 +222,7 @@ class Fold:
             if values != team.values or rating != team.rating:
                 team = team.model_copy(update={"values": values, "rating": rating})
                 self.store.put(team)
-            if not milestone:
+            if not milestone or not self.keeps_lines:
                 continue
             self.store.emit(
                 TeamHistoryLine.build(

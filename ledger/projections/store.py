@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
@@ -33,6 +34,14 @@ Fields = tuple[str, ...]
 def bucketed(kind: type[Record]) -> tuple[Fields, ...]:
     """The field combinations ``MemoryStore`` keeps a bucket of keys for."""
     return tuple((field,) for field in kind.indexes) + kind.grouped
+
+
+@cache
+def bucket_fields(kind: type[Record]) -> Callable[[dict[str, Any]], Any]:
+    """The values of every field ``kind``'s buckets read, as one comparable value: a put
+    that changes none of them (most puts: counters, SPP, treasury) leaves the buckets be."""
+    names = sorted({name for fields in bucketed(kind) for name in fields})
+    return itemgetter(*names) if names else (lambda values: ())
 
 
 ROSTER: Fields = ("team_id", "status")
@@ -153,6 +162,11 @@ class MemoryStore:
         table = self.records[kind]
         old = table.get(key)
         new_values, old_values = record.__dict__, old.__dict__ if old is not None else None
+        if old_values is not None:
+            read = bucket_fields(kind)
+            if read(new_values) == read(old_values):
+                table[key] = record
+                return
         for fields in bucketed(kind):
             now = tuple([new_values[f] for f in fields])
             if old_values is not None:

@@ -108,6 +108,8 @@ class FiguresFold(Fold):
     """The same fold without its audit trail (the event references of ``ledger history``):
     a Monte Carlo sample reads only the figures, and its lines go nowhere."""
 
+    keeps_lines = False
+
     def emit_refs(self, event: ev.LedgerEvent, voided: bool) -> None:
         return
 
