@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal
@@ -214,6 +214,20 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return self.catalogue.position(event.from_list or rows.team.roster, event.position).cost
 
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        """What a team may buy beside its players. Every value refresh asks it, and the
+        offer depends on the team's list alone: ``sideline_offer`` builds it once a list."""
+        offer = self.sideline_offers.get(team.roster)
+        if offer is None:
+            offer = self.sideline_offers[team.roster] = self.sideline_offer(team.roster)
+        return offer
+
+    @cached_property
+    def sideline_offers(self) -> dict[str, Mapping[str, SidelineItem]]:
+        """``sideline_offer`` by team list, as far as asked."""
+        return {}
+
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
+        """The sideline items a team of the list ``roster`` may buy (none here)."""
         return {}
 
     def sideline_price(self, team: TeamRow, item: str, count: int) -> int:
@@ -367,20 +381,12 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return effects
 
     def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
-        earned = dict(achievements(performance))
-        earned["casualty"] = sum(
+        caused = sum(
             1
             for c in casualties
             if c.inflicted_by == performance.player and self.casualty_earns_spp(c)
         )
-        table = self.spp_table()
-        parts = [
-            (name, count, count * table.get(name, 0))
-            for name, count in earned.items()
-            if count and table.get(name, 0)
-        ]
-        note = ", ".join(f"{count} {name.replace('_', ' ')} ({spp})" for name, count, spp in parts)
-        return sum(spp for _, _, spp in parts), note
+        return paid_spp(self.spp_table(), (*achievements(performance), ("casualty", caused)))
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
         effects: Effects = []
@@ -575,14 +581,29 @@ def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
     return tuple(typing.cast(Effect, e) for e in effects)
 
 
-def achievements(performance: Performance) -> Iterator[tuple[str, int]]:
-    yield "touchdown", performance.touchdowns
-    yield "completion", performance.completions
-    yield "interception", performance.interceptions
-    yield "superb_throw", performance.superb_throws
-    yield "throw", performance.throws
-    yield "landing", performance.landings
-    yield "mvp", performance.mvps
+def achievements(performance: Performance) -> tuple[tuple[str, int], ...]:
+    return (
+        ("touchdown", performance.touchdowns),
+        ("completion", performance.completions),
+        ("interception", performance.interceptions),
+        ("superb_throw", performance.superb_throws),
+        ("throw", performance.throws),
+        ("landing", performance.landings),
+        ("mvp", performance.mvps),
+    )
+
+
+def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tuple[int, str]:
+    """The SPP a table pays for what a player did, and the note naming each line that pays
+    ("2 touchdown (6), 1 casualty (2)"). One plain loop: it runs for every player of every
+    match of every Monte Carlo sample."""
+    total, parts = 0, []
+    for name, count in earned:
+        spp = count * table.get(name, 0)
+        if spp:
+            total += spp
+            parts.append(f"{count} {name.replace('_', ' ')} ({spp})")
+    return total, ", ".join(parts)
 
 
 def scores(match: MatchRecorded, team: str) -> tuple[int, int]:

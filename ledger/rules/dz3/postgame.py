@@ -15,7 +15,7 @@ it won (+1) and scored 2 touchdowns (+1); a roll of 4 becomes 6: fan factor +1.
 from __future__ import annotations
 
 from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
-from ledger.rules.base import achievements
+from ledger.rules.base import achievements, paid_spp
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import injuries
 from ledger.rules.dz3.game import Game
@@ -187,16 +187,12 @@ def is_star(g: Game, sheet: TeamSheet, player_id: str) -> bool:
 
 
 def earned(g: Game, performance: Performance, casualty_spp: frozenset[str]) -> tuple[int, str]:
-    counts = dict(achievements(performance))
-    counts["casualty"] = sum(
+    caused = sum(
         1
         for c in g.match.casualties
         if c.inflicted_by == performance.player and earns(c, casualty_spp)
     )
-    parts = [(name, n, n * g.t.spp.get(name, 0)) for name, n in counts.items() if n]
-    parts = [part for part in parts if part[2]]
-    note = ", ".join(f"{n} {name.replace('_', ' ')} ({points})" for name, n, points in parts)
-    return sum(points for _, _, points in parts), note
+    return paid_spp(g.t.spp, (*achievements(performance), ("casualty", caused)))
 
 
 # --- injuries ---------------------------------------------------------------------------------

@@ -114,8 +114,8 @@ class Gold4(BaseRuleset[Gold4Options]):
             for s in load_gold4_tables().tables.skills_and_traits
         )
 
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        team_list, side = self.catalogue.team_list(team.roster), deathzone().sideline
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
+        team_list, side = self.catalogue.team_list(roster), deathzone().sideline
         items = {
             **rerolls_and_fan_factor(
                 reroll_price=team_list.reroll_cost,
@@ -125,7 +125,7 @@ class Gold4(BaseRuleset[Gold4Options]):
                 fan_max=side.fan_factor_draft_max,
                 fan_draft_only=side.fan_factor_draft_only,
             ),
-            **self.free_reroll(team),
+            **self.free_reroll(roster),
         }
         for item_id, staff in side.staff.items():
             if item_id != "apothecary" or team_list.apothecary:
@@ -134,11 +134,11 @@ class Gold4(BaseRuleset[Gold4Options]):
                 )
         return items
 
-    def free_reroll(self, team: TeamRow) -> dict[str, SidelineItem]:
+    def free_reroll(self, roster: str) -> dict[str, SidelineItem]:
         """BUYING RE-ROLLS & FAN FACTORS: a separate, free, draft-only item, so the roster shows
         it was the free one and the team rating can leave it out (Q&A: TR stays 100)."""
         free = load_gold4_tables().tables.free_reroll_races
-        if team.roster not in {gold_rules().list_id(race) for race in free.races}:
+        if roster not in {gold_rules().list_id(race) for race in free.races}:
             return {}
         item = SidelineItem(
             id="free_reroll",
@@ -273,11 +273,11 @@ class Gold4(BaseRuleset[Gold4Options]):
     def gold_spp(self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> Effects:
         """Death Zone SPP, except for players that 'may not earn SPPs' (Fanatic, Death Roller)."""
         checks = MatchChecks(match, rows, self.options.handicap_mvps)
-        barred = {p.player for p in sheet.players if checks.earns_no_spp(p.player, sheet)}
+        # asked only of the few who earned some: a roster lookup per player of every match
         return [
             e
             for e in self.spp_outcomes(match, sheet)
-            if isinstance(e, Spp) and e.player not in barred
+            if isinstance(e, Spp) and not checks.earns_no_spp(e.player, sheet)
         ]
 
     def appearance_fee(self, player: PlayerRow) -> int:
