@@ -132,8 +132,8 @@ class BB2025(BaseRuleset[BB2025Options]):
     def starting_fans(self) -> int:
         return self.tables().dedicated_fans.start
 
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        return sideline_of(self.tables, self.catalogue.team_list(team.roster))
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
+        return sideline_of(self.tables, self.catalogue.team_list(roster))
 
     def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """'Hire any new players to your Team Draft List' (Hiring, Firing and Temporarily

@@ -88,8 +88,8 @@ class DZ3(BaseRuleset[DZ3Options]):
     def load_skills(self) -> Sequence[Skill]:
         return skill_list().skills
 
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
-        t, team_list = tables(), self.catalogue.team_list(team.roster)
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
+        t, team_list = tables(), self.catalogue.team_list(roster)
         items = rerolls_and_fan_factor(
             reroll_price=team_list.reroll_cost,
             reroll_max=t.max_rerolls,

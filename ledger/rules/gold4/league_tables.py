@@ -13,7 +13,7 @@ Worked example (Match Winnings Table): a gate of 35,000 (band 31-45) and a team 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -220,8 +220,13 @@ class GoldRules(Frozen):
     def list_id(self, printed: str) -> str:
         """The team list id a printed race or team name refers to ("Treemen" -> treeman)."""
         name = printed.split("(")[0].strip()
-        aliases = {k.casefold(): v for k, v in self.names.race_lists.items()}
-        return aliases.get(name.casefold(), name.casefold().replace(" ", "_"))
+        return self.race_aliases.get(name.casefold(), name.casefold().replace(" ", "_"))
+
+    @cached_property
+    def race_aliases(self) -> dict[str, str]:
+        """``names.race_lists`` by case-folded name: ``list_id`` is asked for every row of
+        the allies table on every hire, so it is folded once."""
+        return {k.casefold(): v for k, v in self.names.race_lists.items()}
 
     def trait_name(self, printed: str) -> str:
         return self.names.trait_aliases.get(printed, printed)

@@ -76,9 +76,9 @@ class LRB6(BaseRuleset[OptionsT]):
     def starting_treasury(self) -> int:
         return self.tables().starting_treasury
 
-    def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
         """p.17: re-rolls (double after creation), Fan Factor while drafting, staff."""
-        t, team_list = self.tables(), self.catalogue.team_list(team.roster)
+        t, team_list = self.tables(), self.catalogue.team_list(roster)
         items = rerolls_and_fan_factor(
             reroll_price=team_list.reroll_cost,
             reroll_max=t.max_rerolls,
@@ -86,7 +86,7 @@ class LRB6(BaseRuleset[OptionsT]):
             fan_price=t.fan_factor.price,
             fan_max=t.fan_factor.start_max,
         )
-        return items | staff_items(t.sideline, team.roster, team_list)
+        return items | staff_items(t.sideline, roster, team_list)
 
     def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """pp.70-71: Star Players play one game at a time, as inducements."""
