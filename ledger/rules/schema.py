@@ -13,7 +13,7 @@ Passing characteristic.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -117,7 +117,17 @@ class TeamList(Frozen):
         return self
 
     def position(self, position_id: str) -> Position | None:
-        return next((p for p in self.positions if p.id == position_id), None)
+        return self.position_index.get(position_id)
+
+    @cached_property
+    def position_index(self) -> dict[str, Position]:
+        """The positions by id (the first of an id), for ``position``: asked for players
+        of every match. A list is only ever built by validation, never copied with other
+        positions, so the index made on first use stays the list's."""
+        index: dict[str, Position] = {}
+        for p in self.positions:
+            index.setdefault(p.id, p)
+        return index
 
 
 class StarPlayer(Frozen):

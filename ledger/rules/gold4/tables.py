@@ -138,11 +138,9 @@ class FeeBand(Frozen):
         return self.spp_min <= spp and (self.spp_max is None or spp <= self.spp_max)
 
     def fee(self, level: FeeLevel) -> int:
-        return {
-            "monty_haul": self.monty_haul,
-            "laissez_faire": self.laissez_faire,
-            "balanced": self.balanced,
-        }[level]
+        """The band's fee at a league's level: each level is a column (field) of the band."""
+        fee: int = getattr(self, level)
+        return fee
 
 
 class AppearanceFees(Frozen):
@@ -154,8 +152,10 @@ class AppearanceFees(Frozen):
 
     def fee(self, spp: int, level: FeeLevel) -> int:
         """Appearance fee in gold pieces for a player with ``spp`` SPPs (0 below the bands)."""
-        band = next((b for b in self.bands if b.contains(spp)), None)
-        return band.fee(level) if band else 0
+        for band in self.bands:  # a plain loop: asked for every player before every match
+            if band.contains(spp):
+                return band.fee(level)
+        return 0
 
     def star_player_spp(self, cost: int) -> int:
         """Star Players "have a number of SPPs equal to their cost divided by a thousand"."""
