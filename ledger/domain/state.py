@@ -11,7 +11,9 @@ during a rebuild or a what-if, a lazily loaded SQL cache during incremental catc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from operator import itemgetter
 from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -29,8 +31,7 @@ class Record(BaseModel):
     """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
 
     def key_values(self) -> tuple[Any, ...]:
-        values = self.__dict__
-        return tuple([values[name] for name in self.key])
+        return key_reader(type(self))(self.__dict__)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A changed copy without validation: the fold copies records tens of times per
@@ -53,6 +54,15 @@ class Record(BaseModel):
         return trusted(cls, filled, set(values))
 
 
+@cache
+def key_reader(kind: type[Record]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """Reads a record's key from its values (the stores ask for it on every put)."""
+    if len(kind.key) == 1:
+        name = kind.key[0]
+        return lambda values: (values[name],)
+    return itemgetter(*kind.key)
+
+
 def defaults_of(cls: type[BaseModel]) -> dict[str, Any]:
     found = _defaults.get(cls)
     if found is None:
@@ -71,10 +81,17 @@ T = TypeVar("T")
 def trusted(cls: type[T], values: dict[str, Any], fields_set: set[str]) -> T:
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)
-    object.__setattr__(new, "__pydantic_fields_set__", fields_set)
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
+
+
+# BaseModel's slots, set through their descriptors: a third cheaper than object.__setattr__
+# by name, and the fold makes a record per change.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 class Line(Record):
