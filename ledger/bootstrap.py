@@ -38,7 +38,7 @@ from sqlalchemy.engine import Engine
 from ledger.application.service import LeagueLedger
 from ledger.errors import NoLedger, StoreError
 from ledger.projections.runner import ReadModels
-from ledger.projections.sql import fingerprint, json_text
+from ledger.projections.shapes import fingerprint, json_text
 
 if TYPE_CHECKING:
     from ledger.application.commands import Command

@@ -1,16 +1,18 @@
 """Read-only questions answered from the read-model tables (never by refolding the log).
 
 Every answer is a plain pydantic model, so the CLI can print it as a table or as JSON and
-the season report can reuse it.
+the season report can reuse it. The questions read the tables through a ``RowStore``
+(ledger/projections/rowstore.py) with the SQL their record classes' shapes build: the
+same answers whether its rows come through SQLAlchemy's engine or through a plain
+``sqlite3`` connection (ledger/projections/lean.py, a read command's quick start).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import (
     EventRef,
@@ -20,14 +22,19 @@ from ledger.domain.state import (
     MatchRow,
     PlayerGameLine,
     PlayerRow,
+    R,
     SeasonRow,
     StandingRow,
     TeamRow,
     TreasuryLine,
 )
 from ledger.errors import UnknownPlayer, UnknownSeason, UnknownTeam
-from ledger.projections.sql import SqlStore, table_of
+from ledger.projections.rowstore import Row, RowStore
+from ledger.projections.shapes import MARKS, equal, quoted, select_from, within
 from ledger.rules.protocol import Ruleset
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 class Answer(BaseModel):
@@ -92,45 +99,53 @@ def plays(match: MatchRow, team: str | None) -> bool:
     return team is None or team in (match.home, match.away, *match.others)
 
 
-def plays_row(row: sa.RowMapping, team: str | None) -> bool:
-    """``plays`` of a match's row as the database gives it, before it is decoded."""
-    return team is None or team in (row["home"], row["away"], *(row["others"] or ()))
+SIDES = ("match_id", "home", "away", "others")
+"""A match's narrow row: its id and its teams (``others`` is JSON)."""
 
 
-def newest_played(conn: Connection, league_id: str, limit: int, team: str | None) -> list[str]:
+def newest_played(rows: RowStore, league_id: str, limit: int, team: str | None) -> list[str]:
     """The ids of the last ``limit`` matches recorded (of ``team``, when named), newest
     first: from the newest back, a page of narrow rows at a time."""
-    t = table_of(MatchRow)
     newest = (
-        sa.select(t.c.match_id, t.c.home, t.c.away, t.c.others)
-        .where(t.c.league_id == league_id, t.c.status == "played")
-        .order_by(t.c.recorded_seq.desc())
+        f"{select_from(MatchRow, SIDES)} WHERE {equal(('league_id', 'status'), rows.dialect)}"
+        f" ORDER BY {quoted('recorded_seq')} DESC"
     )
-    if team is None:
-        newest = newest.limit(limit)
-    found: list[str] = []
-    for part in conn.execute(newest).mappings().partitions(64):
-        found += [r["match_id"] for r in part if plays_row(r, team)]
-        if len(found) >= limit:
-            break
-    return found[:limit]
+
+    def wanted(row: Row) -> bool:
+        return team is None or team in (row[1], row[2], *(rows.json_value(row[3]) or ()))
+
+    return [row[0] for row in rows.scan(newest, (league_id, "played"), wanted, limit)]
+
+
+def engine_rows(engine: Engine) -> RowStore:
+    """The read models' rows through SQLAlchemy's ``engine``. ``ledger.projections.sql``
+    loads only here, once an engine is given: a read over a plain sqlite3 connection
+    (ledger/projections/lean.py) never imports SQLAlchemy."""
+    from ledger.projections.sql import SqlStore
+
+    return SqlStore(engine)
 
 
 class Queries:
     def __init__(
         self,
-        engine: Engine | None,
+        engine: Engine | RowStore | None,
         league: LeagueRow,
         ruleset: Ruleset,
         store: LeagueView | None = None,
     ) -> None:
-        """Questions about ``league`` from its SQL read models (``engine``), or from any
-        other store of its records (``store``: a what-if replay's ``MemoryStore``)."""
+        """Questions about ``league`` from its SQL read models (``engine``: SQLAlchemy's
+        engine, or a store of their rows), or from any other store of its records
+        (``store``: a what-if replay's ``MemoryStore``)."""
+        self.engine = None if engine is None or isinstance(engine, RowStore) else engine
+        self.tables = (
+            engine if engine is None or isinstance(engine, RowStore) else engine_rows(engine)
+        )
+        """Where the SQL questions go (None: the records are in ``store`` alone)."""
         if store is None:
-            if engine is None:
+            if self.tables is None:
                 raise ValueError("Queries needs the read models' engine or a store")
-            store = SqlStore(engine)
-        self.engine = engine
+            store = self.tables
         self.league = league
         self.ruleset = ruleset
         self.store: LeagueView = store
@@ -141,9 +156,15 @@ class Queries:
         return cls(None, league, ruleset, store)
 
     def sql(self) -> Engine:
+        """The read models' SQLAlchemy engine (the season report's whole-table reads)."""
         if self.engine is None:
             raise ValueError("this question is answered from the SQL read models only")
         return self.engine
+
+    def sql_tables(self) -> RowStore:
+        if self.tables is None:
+            raise ValueError("this question is answered from the SQL read models only")
+        return self.tables
 
     @property
     def league_id(self) -> str:
@@ -177,20 +198,14 @@ class Queries:
         )
 
     def seasons(self) -> list[int]:
-        if self.engine is None:
+        if self.tables is None:
             found = [r.season for r in self.store.select(StandingRow, league_id=self.league_id)]
         else:
-            table = table_of(StandingRow)
-            with self.sql().connect() as conn:
-                found = list(
-                    conn.execute(
-                        sa.select(table.c.season)
-                        .distinct()
-                        .where(table.c.league_id == self.league_id)
-                    )
-                    .scalars()
-                    .all()
-                )
+            distinct = select_from(StandingRow, ("season",), distinct=True)
+            where = equal(("league_id",), self.tables.dialect)
+            found = [
+                row[0] for row in self.tables.query(f"{distinct} WHERE {where}", (self.league_id,))
+            ]
         return sorted(
             {*found, *([self.league.current_season] if self.league.current_season else [])}
         )
@@ -232,23 +247,18 @@ class Queries:
         )
 
     def results(self, season: int) -> list[tuple[str, str, int, int]]:
-        if self.engine is None:  # a what-if's state in memory
+        if self.tables is None:  # a what-if's state in memory
             return [
                 (m.home, m.away, m.home_score, m.away_score)
                 for m in self.matches(season)
                 if m.status == "played" and m.kind == "league"
             ]
         # The scores only, not whole match rows: a season of a big league has thousands.
-        t = table_of(MatchRow)
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                sa.select(t.c.home, t.c.away, t.c.home_score, t.c.away_score).where(
-                    t.c.league_id == self.league_id,
-                    t.c.season == season,
-                    t.c.status == "played",
-                    t.c.kind == "league",
-                )
-            ).all()
+        scores = select_from(MatchRow, ("home", "away", "home_score", "away_score"))
+        where = equal(("league_id", "season", "status", "kind"), self.tables.dialect)
+        found = self.tables.query(
+            f"{scores} WHERE {where}", (self.league_id, season, "played", "league")
+        )
         return [(home, away, hs, aws) for home, away, hs, aws in found]
 
     def matches(self, season: int | None = None) -> list[MatchRow]:
@@ -267,64 +277,61 @@ class Queries:
 
     def latest_played(self, limit: int, team: str | None = None) -> list[MatchRow]:
         """The last ``limit`` matches recorded (of ``team``, when named), newest first."""
-        if self.engine is None:  # a what-if's state in memory
+        if self.tables is None:  # a what-if's state in memory
             played = [m for m in self.matches() if m.status == "played" and plays(m, team)]
             return sorted(played, key=lambda m: m.recorded_seq or 0, reverse=True)[:limit]
         # The ids first, newest first and in narrow rows (only the teams' columns), then
         # the few full rows shown: decoding whole matches, their JSON columns and models, to
         # keep a page of results was most of a league page's time after each write.
-        t = table_of(MatchRow)
-        with self.engine.connect() as conn:
-            ids = newest_played(conn, self.league_id, limit, team)
-            chosen = sa.select(t).where(t.c.league_id == self.league_id, t.c.match_id.in_(ids))
-            rows = conn.execute(chosen).mappings().all()
-        by_id = {r["match_id"]: MatchRow.model_validate(dict(r)) for r in rows}
+        ids = newest_played(self.tables, self.league_id, limit, team)
+        by_id = {m.match_id: m for m in self.full_rows(MatchRow, "match_id", ids)}
         return [by_id[i] for i in ids if i in by_id]
 
     def sides(self, match_ids: list[str]) -> dict[str, tuple[str, ...]]:
         """The teams of each match named (home, away, then any others), in one query of
         their columns: a player's career names the opponents of every game he played."""
-        if self.engine is None:  # a what-if's state in memory
+        if self.tables is None:  # a what-if's state in memory
             wanted = set(match_ids)
             return {
                 m.match_id: (m.home, m.away, *m.others)
                 for m in self.matches()
                 if m.match_id in wanted
             }
-        t = table_of(MatchRow)
-        query = sa.select(t.c.match_id, t.c.home, t.c.away, t.c.others).where(
-            t.c.league_id == self.league_id, t.c.match_id.in_(match_ids)
+        rows, dialect = self.tables, self.tables.dialect
+        query = (
+            f"{select_from(MatchRow, SIDES)} WHERE {equal(('league_id',), dialect)}"
+            f" AND {within('match_id', len(match_ids), dialect)}"
         )
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-        return {match: (home, away, *(others or ())) for match, home, away, others in rows}
+        return {
+            match: (home, away, *(rows.json_value(others) or ()))
+            for match, home, away, others in rows.query(query, (self.league_id, *match_ids))
+        }
 
     def season_row(self, season: int) -> SeasonRow | None:
         return self.store.get(SeasonRow, self.league_id, season)
 
     def leaders(self, stat: str, limit: int = 10) -> list[Leader]:
         column = STAT_COLUMNS[stat]
-        table = table_of(PlayerRow)
+        rows = self.sql_tables()
+        mark = MARKS[rows.dialect]
         query = (
-            sa.select(table)
-            .where(table.c.league_id == self.league_id, table.c[column] > 0)
-            .order_by(table.c[column].desc(), table.c.player_id)
-            .limit(limit)
+            f"{select_from(PlayerRow, ('player_id', 'name', 'team_id', 'status', column))}"
+            f" WHERE {equal(('league_id',), rows.dialect)} AND {quoted(column)} > 0"
+            f" ORDER BY {quoted(column)} DESC, {quoted('player_id')} LIMIT {mark}"
         )
-        with self.sql().connect() as conn:
-            rows = conn.execute(query).mappings().all()
-        values = [r[column] for r in rows]
+        found = rows.query(query, (self.league_id, limit))
+        values = [value for *_, value in found]
         return [
             Leader(
                 # players level on the stat share a place, and the next counts them: 1, 1, 3
-                rank=values.index(r[column]) + 1,
-                player_id=r["player_id"],
-                name=r["name"],
-                team_id=r["team_id"],
-                value=r[column],
-                status=r["status"],
+                rank=values.index(value) + 1,
+                player_id=player_id,
+                name=name,
+                team_id=team_id,
+                value=value,
+                status=status,
             )
-            for r in rows
+            for player_id, name, team_id, status, value in found
         ]
 
     def treasury(self, team_id: str) -> list[TreasuryLine]:
@@ -361,15 +368,21 @@ class Queries:
         if ref.startswith("player:"):
             games = self.lines(PlayerGameLine, player_id=ref.removeprefix("player:"))
             refs += [f"match:{game.match_id}" for game in games]
-        table = table_of(EventRef)
-        direct = self.rows(EventRef, table.c.ref.in_(refs))
-        corrections = self.rows(
-            EventRef, table.c.ref.in_(sorted({f"event:{line.seq}" for line in direct}))
+        direct = self.full_rows(EventRef, "ref", refs)
+        corrections = self.full_rows(
+            EventRef, "ref", sorted({f"event:{line.seq}" for line in direct})
         )
         everything = {line.seq: line for line in (*direct, *corrections)}
         return [everything[seq] for seq in sorted(everything)]
 
     def rows(self, kind: type[Line], *clauses: Any) -> list[Any]:
+        """The league's ``kind`` rows that SQLAlchemy's ``clauses`` (on ``table_of(kind)``)
+        choose: the match sheet's and the web pages' own questions, asked with an engine.
+        SQLAlchemy loads here, not with this module (see ``engine_rows``)."""
+        import sqlalchemy as sa
+
+        from ledger.projections.sql import table_of
+
         table = table_of(kind)
         with self.sql().connect() as conn:
             found = (
@@ -379,15 +392,23 @@ class Queries:
             )
         return [kind.model_validate(dict(r)) for r in found]
 
-    def lines(self, kind: type[Line], **where: Any) -> list[Any]:
-        table = table_of(kind)
-        clauses = [
-            table.c.league_id == self.league_id,
-            *(table.c[k] == v for k, v in where.items()),
-        ]
-        with self.sql().connect() as conn:
-            rows = conn.execute(sa.select(table).where(*clauses)).mappings().all()
-        return [kind.model_validate(dict(r)) for r in rows]
+    def full_rows(self, kind: type[R], field: str, values: Sequence[Any]) -> list[R]:
+        """The league's ``kind`` rows whose ``field`` is one of ``values``."""
+        rows = self.sql_tables()
+        where = (
+            f"{equal(('league_id',), rows.dialect)} AND {within(field, len(values), rows.dialect)}"
+        )
+        found = rows.query(f"{select_from(kind)} WHERE {where}", (self.league_id, *values))
+        return [rows.read(kind, row) for row in found]
+
+    def lines(self, kind: type[R], **where: Any) -> list[R]:
+        rows = self.sql_tables()
+        fields = ("league_id", *where)
+        found = rows.query(
+            f"{select_from(kind)} WHERE {equal(fields, rows.dialect)}",
+            (self.league_id, *where.values()),
+        )
+        return [rows.read(kind, row) for row in found]
 
 
 def fixture_order(match: MatchRow) -> tuple[int, int, int, int, int, str]:

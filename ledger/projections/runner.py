@@ -44,15 +44,14 @@ from ledger.projections.logfold import LogFolder, few_collections
 from ledger.projections.members import SITE, SiteFold
 from ledger.projections.parallel import Share
 from ledger.projections.settled import SettledFile, copy_into, detach_all
+from ledger.projections.shapes import MARKS, POSITION_NAME, fingerprint, position_statement
 from ledger.projections.sql import (
-    MARKS,
     METADATA,
     POSITION,
     SqlStore,
     bulk_insert,
     delete_league,
     driver_execute,
-    fingerprint,
     insert_lines,
 )
 from ledger.projections.store import MemoryStore
@@ -70,7 +69,6 @@ from ledger.rules.protocol import Ruleset
 
 PAGE = 1000
 REBUILD_BACKLOG = 20_000
-NAME = "read-models"
 
 
 class EventSource(Protocol):
@@ -130,12 +128,14 @@ class ReadModels:
         METADATA.create_all(self.engine)
         with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as conn:
             if (
-                conn.execute(sa.select(POSITION.c.name).where(POSITION.c.name == NAME)).first()
+                conn.execute(
+                    sa.select(POSITION.c.name).where(POSITION.c.name == POSITION_NAME)
+                ).first()
                 is None
             ):
                 conn.execute(
                     POSITION.insert().values(
-                        name=NAME, notification_id=0, fingerprint=fingerprint()
+                        name=POSITION_NAME, notification_id=0, fingerprint=fingerprint()
                     )
                 )
         return True
@@ -147,7 +147,7 @@ class ReadModels:
         try:
             with self.engine.connect() as conn:
                 found = conn.execute(
-                    sa.select(POSITION.c.fingerprint).where(POSITION.c.name == NAME)
+                    sa.select(POSITION.c.fingerprint).where(POSITION.c.name == POSITION_NAME)
                 ).scalar()
         except sa.exc.DBAPIError:
             return ""
@@ -156,7 +156,7 @@ class ReadModels:
     def position(self) -> int:
         with self.engine.connect() as conn:
             found = conn.execute(
-                sa.select(POSITION.c.notification_id).where(POSITION.c.name == NAME)
+                sa.select(POSITION.c.notification_id).where(POSITION.c.name == POSITION_NAME)
             ).scalar()
         return int(found or 0)
 
@@ -447,7 +447,7 @@ def lock_position(conn: Connection) -> int:
     driver_execute(
         conn,
         f"UPDATE {POSITION.name} SET notification_id = notification_id WHERE name = {mark}",
-        (NAME,),
+        (POSITION_NAME,),
     )
     return read_position(conn)
 
@@ -455,10 +455,7 @@ def lock_position(conn: Connection) -> int:
 def read_position(conn: Connection) -> int:
     """The stored position, in SQL written once: every command reads it twice, and
     SQLAlchemy's building of the statement cost more than the database's answer."""
-    mark = MARKS[conn.dialect.name]
-    found = driver_execute(
-        conn, f"SELECT notification_id FROM {POSITION.name} WHERE name = {mark}", (NAME,)
-    )
+    found = driver_execute(conn, position_statement(conn.dialect.name), (POSITION_NAME,))
     return int(found[0][0]) if found else 0
 
 
@@ -470,9 +467,11 @@ def set_position(conn: Connection, position: int) -> None:
     updated = conn.exec_driver_sql(
         f"UPDATE {POSITION.name} SET notification_id = {mark}, fingerprint = {mark}"
         f" WHERE name = {mark}",
-        (position, fingerprint(), NAME),
+        (position, fingerprint(), POSITION_NAME),
     )
     if updated.rowcount == 0:
         conn.execute(
-            POSITION.insert().values(name=NAME, notification_id=position, fingerprint=fingerprint())
+            POSITION.insert().values(
+                name=POSITION_NAME, notification_id=position, fingerprint=fingerprint()
+            )
         )

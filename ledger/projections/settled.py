@@ -39,14 +39,8 @@ from ledger.domain.state import (
     SeasonRow,
     StandingRow,
 )
-from ledger.projections.sql import (
-    bulk_insert,
-    insert_statement,
-    quoted,
-    select_statement,
-    shape_of,
-    table_of,
-)
+from ledger.projections.shapes import insert_statement, quoted, select_statement, shape_of
+from ledger.projections.sql import bulk_insert, table_of
 
 GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""

@@ -32,7 +32,8 @@ from ledger.domain.state import (
     Record,
     TeamRow,
 )
-from ledger.projections.sql import SqlStore, shape_of, table_of
+from ledger.projections.shapes import shape_of
+from ledger.projections.sql import SqlStore, table_of
 from tests.support import report, two_team_league
 
 GAME = {

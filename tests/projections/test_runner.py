@@ -8,7 +8,7 @@ import pytest
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.projections.runner import ReadModels
-from ledger.projections.sql import fingerprint
+from ledger.projections.shapes import fingerprint
 from tests.support import create_league, draft_team
 
 
