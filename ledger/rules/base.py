@@ -381,11 +381,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return effects
 
     def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
-        caused = sum(
-            1
-            for c in casualties
-            if c.inflicted_by == performance.player and self.casualty_earns_spp(c)
-        )
+        player, caused = performance.player, 0
+        for c in casualties:  # a loop, not sum(generator): asked for every player of a match
+            if c.inflicted_by == player and self.casualty_earns_spp(c):
+                caused += 1
         return paid_spp(self.spp_table(), (*achievements(performance), ("casualty", caused)))
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
@@ -599,7 +598,7 @@ def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tup
     match of every Monte Carlo sample."""
     total, parts = 0, []
     for name, count in earned:
-        spp = count * table.get(name, 0)
+        spp = count * table.get(name, 0) if count else 0
         if spp:
             total += spp
             parts.append(f"{count} {name.replace('_', ' ')} ({spp})")

@@ -123,11 +123,12 @@ class Matchday:
         team = self.fold.team(sheet.team)
         paid, treasury = set(team.fees_paid.get(e.match, ())), team.treasury
         lines, unpaid = [], set()
+        find, price = self.fold.player, self.policies.target.price  # asked of every player
         for performance in sheet.players:
-            player = self.fold.player(performance.player)
+            player = find(performance.player)
             if player is None or player.player_id in paid:
                 continue
-            fee = self.policies.target.price(Appearance(player))
+            fee = price(Appearance(player))
             if fee <= 0:
                 continue
             if fee <= treasury:

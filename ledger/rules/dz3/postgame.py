@@ -187,11 +187,10 @@ def is_star(g: Game, sheet: TeamSheet, player_id: str) -> bool:
 
 
 def earned(g: Game, performance: Performance, casualty_spp: frozenset[str]) -> tuple[int, str]:
-    caused = sum(
-        1
-        for c in g.match.casualties
-        if c.inflicted_by == performance.player and earns(c, casualty_spp)
-    )
+    player, caused = performance.player, 0
+    for c in g.match.casualties:  # a loop, not sum(generator): asked for every player
+        if c.inflicted_by == player and earns(c, casualty_spp):
+            caused += 1
     return paid_spp(g.t.spp, (*achievements(performance), ("casualty", caused)))
 
 

@@ -24,6 +24,7 @@ asks 50,000 before every match, from the very first - on the roster or freeboote
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow
@@ -39,13 +40,20 @@ ROCK = "other"
 def fee(player: PlayerRow, level: FeeLevel) -> int:
     if player.kind == "star":
         return star_fee(player.base_cost, level)
-    return load_gold4_tables().tables.appearance_fees.fee(player.spp_earned, level)
+    return spp_fee(player.spp_earned, level)
+
+
+@cache
+def spp_fee(spp: int, level: FeeLevel) -> int:
+    """The fee for a player with ``spp`` SPPs, looked up once per figure: the what-if
+    replay asks it of every player before every match."""
+    return load_gold4_tables().tables.appearance_fees.fee(spp, level)
 
 
 def star_fee(cost: int, level: FeeLevel) -> int:
     """A Star Player's fee: 'a number of SPPs equal to their cost divided by a thousand'."""
     fees = load_gold4_tables().tables.appearance_fees
-    return fees.fee(fees.star_player_spp(cost), level)
+    return spp_fee(fees.star_player_spp(cost), level)
 
 
 def paid_for(rows: MatchRows, team_id: str, match_id: str) -> dict[str, int]:
