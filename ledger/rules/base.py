@@ -606,6 +606,12 @@ def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tup
 
 
 def scores(match: MatchRecorded, team: str) -> tuple[int, int]:
+    home, away = match.home, match.away
+    if not match.others and home.team != away.team:  # a two-team match: no search needed
+        if team == home.team:
+            return home.touchdowns, away.touchdowns
+        if team == away.team:
+            return away.touchdowns, home.touchdowns
     sheets = match.sheets()
     ours = next(s.touchdowns for s in sheets if s.team == team)
     theirs = max((s.touchdowns for s in sheets if s.team != team), default=0)

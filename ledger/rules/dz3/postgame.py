@@ -171,10 +171,9 @@ def spp(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> Effects:
         return []
     effects: Effects = []
     for performance in sheet.players:
-        if is_star(g, sheet, performance.player):
-            continue
         amount, note = earned(g, performance, casualty_spp)
-        if amount:
+        # a star is looked for only among those who earned some (most earn nothing)
+        if amount and not is_star(g, sheet, performance.player):
             effects.append(Spp(player=performance.player, amount=amount, note=note))
     return effects
 
