@@ -11,6 +11,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Literal
 
@@ -385,7 +386,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         for c in casualties:  # a loop, not sum(generator): asked for every player of a match
             if c.inflicted_by == player and self.casualty_earns_spp(c):
                 caused += 1
-        return paid_spp(self.spp_table(), (*achievements(performance), ("casualty", caused)))
+        return spp_earned(self.spp_table(), performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
         effects: Effects = []
@@ -580,16 +581,29 @@ def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
     return tuple(typing.cast(Effect, e) for e in effects)
 
 
-def achievements(performance: Performance) -> tuple[tuple[str, int], ...]:
-    return (
-        ("touchdown", performance.touchdowns),
-        ("completion", performance.completions),
-        ("interception", performance.interceptions),
-        ("superb_throw", performance.superb_throws),
-        ("throw", performance.throws),
-        ("landing", performance.landings),
-        ("mvp", performance.mvps),
-    )
+ACHIEVEMENTS = (
+    ("touchdown", "touchdowns"),
+    ("completion", "completions"),
+    ("interception", "interceptions"),
+    ("superb_throw", "superb_throws"),
+    ("throw", "throws"),
+    ("landing", "landings"),
+    ("mvp", "mvps"),
+)
+"""What a performance counts that an SPP table may pay for: the table's name, the field."""
+ACHIEVEMENT_NAMES = tuple(name for name, _ in ACHIEVEMENTS)
+achievement_counts = attrgetter(*(field for _, field in ACHIEVEMENTS))
+"""A performance's counts in ``ACHIEVEMENTS`` order, read in one call."""
+
+
+def spp_earned(table: Mapping[str, int], performance: Performance, caused: int) -> tuple[int, str]:
+    """``paid_spp`` for a performance and the casualties it caused that earn SPP. Most
+    players of a match do nothing that counts: they are answered (0, "") at once."""
+    counts = achievement_counts(performance)
+    if not caused and not any(counts):
+        return 0, ""
+    earned = zip(ACHIEVEMENT_NAMES, counts, strict=True)
+    return paid_spp(table, (*earned, ("casualty", caused)))
 
 
 def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tuple[int, str]:

@@ -15,7 +15,7 @@ it won (+1) and scored 2 touchdowns (+1); a roll of 4 becomes 6: fan factor +1.
 from __future__ import annotations
 
 from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
-from ledger.rules.base import achievements, paid_spp
+from ledger.rules.base import spp_earned
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import injuries
 from ledger.rules.dz3.game import Game
@@ -190,7 +190,7 @@ def earned(g: Game, performance: Performance, casualty_spp: frozenset[str]) -> t
     for c in g.match.casualties:  # a loop, not sum(generator): asked for every player
         if c.inflicted_by == player and earns(c, casualty_spp):
             caused += 1
-    return paid_spp(g.t.spp, (*achievements(performance), ("casualty", caused)))
+    return spp_earned(g.t.spp, performance, caused)
 
 
 # --- injuries ---------------------------------------------------------------------------------

@@ -163,13 +163,15 @@ class LRB6ZAL(LRB6[ZalOptions]):
         counts 'all Casualties that occurred during the match' (the option may narrow it)."""
         if not self.options.all_casualties_count:
             return super().spp_casualties(match, team)
-        ours = {i for s in match.sheets() if s.team == team for i in sheet_ids(s)}
-        theirs = {i for s in match.sheets() if s.team != team for i in sheet_ids(s)}
-        return sum(
-            1
-            for c in match.casualties
-            if c.victim in theirs or (c.victim not in ours and c.inflicted_by in ours)
-        )
+        ours: set[str] = set()
+        theirs: set[str] = set()
+        for s in match.sheets():  # one pass: asked twice for each side of every match
+            (ours if s.team == team else theirs).update(sheet_ids(s))
+        counted = 0
+        for c in match.casualties:
+            if c.victim in theirs or (c.victim not in ours and c.inflicted_by in ours):
+                counted += 1
+        return counted
 
     def sides(self, match: MatchRecorded, rows: MatchRows) -> tuple[Side, ...]:
         """Each side with its Team Rating for the match (ZAL 8a) instead of team value."""
