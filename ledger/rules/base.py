@@ -323,8 +323,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return None if value is None else int(max(1, value + (1 if better else -1)))
 
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
-        on_roster = [p for p in players if p.status in ON_ROSTER]
-        return {"tv": sum(p.value for p in on_roster) + self.sideline_value(team)}
+        return {"tv": roster_totals(players)[0] + self.sideline_value(team)}
 
     def sideline_value(self, team: TeamRow) -> int:
         items = self.sideline_items(team)
@@ -527,6 +526,17 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         scheme: PointsScheme,
     ) -> list[Ranked]:
         return rank_table(rows, results, scheme)
+
+
+def roster_totals(players: Iterable[PlayerRow]) -> tuple[int, int]:
+    """The value and the SPP of the players on the roster. One loop: the fold asks for a
+    team's values after every change to it, in a rebuild and in every what-if sample."""
+    value = spp = 0
+    for p in players:
+        if p.status in ON_ROSTER:
+            value += p.value
+            spp += p.spp_earned
+    return value, spp
 
 
 def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:

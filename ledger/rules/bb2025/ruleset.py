@@ -189,12 +189,10 @@ class BB2025(BaseRuleset[BB2025Options]):
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
         """'Prepare for Next Fixture': CTV leaves out players missing the next game and
         Temporarily Retiring players ('Temporarily Retiring')."""
-        tv = super().team_values(team, players)["tv"]
-        absent = sum(
-            p.value
-            for p in players
-            if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game)
-        )
+        tv, absent = super().team_values(team, players)["tv"], 0
+        for p in players:  # a loop, as in roster_totals: asked after every change to the team
+            if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game):
+                absent += p.value
         return {"tv": tv, "ctv": tv - absent}
 
     def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:

@@ -37,7 +37,7 @@ from ledger.errors import (
     MvpRefused,
     SecretWeaponRefused,
 )
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -213,14 +213,9 @@ class Gold4(BaseRuleset[Gold4Options]):
         player points of each player, irrespective of ... what you actually paid'; Death Zone
         adds fan factor, staff and treasury (seeds/README.md). Each term is rounded down."""
         rating = deathzone().team_rating
-        on_roster = [p for p in players if p.status in ON_ROSTER]
-        gold = (
-            sum(p.value for p in on_roster)
-            + self.sideline_value(team)
-            + team.fans * rating.fan_factor_value
-            + team.treasury
-        )
-        spp = sum(p.spp_earned for p in on_roster)
+        value, spp = roster_totals(players)
+        fans = team.fans * rating.fan_factor_value
+        gold = value + self.sideline_value(team) + fans + team.treasury
         return {"tr": gold // rating.gold_per_point + spp // rating.spp_per_point}
 
     def sideline_value(self, team: TeamRow) -> int:

@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerAdvanced, PlayerHired
-from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Hireling, TeamSheet
 from ledger.errors import (
     ConcessionRefused,
@@ -35,7 +35,7 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import eligible
+from ledger.rules.base import eligible, roster_totals
 from ledger.rules.catalogue import Catalogue, JoiningStars
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -126,9 +126,8 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
         """The roster's Team Rating: every player on the roster, injured or not."""
-        counted = [p for p in players if p.status in ON_ROSTER]
-        gold = sum(p.value for p in counted) + self.sideline_gold(team)
-        spp = sum(p.spp_earned for p in counted)
+        value, spp = roster_totals(players)
+        gold = value + self.sideline_gold(team)
         return {"tr": rating.rating(tables(), gold, spp, self.options.tr_counts_spp)}
 
     def sideline_gold(self, team: TeamRow) -> int:
