@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # the store, SQLAlchemy, pydantic and the rulesets load on fi
     # 'ledger --help' and shell completion do not pay for them (tests/cli/test_startup.py)
     from ledger.application.access import Actor
     from ledger.application.service import LeagueLedger
-    from ledger.bootstrap import Settings
+    from ledger.domain.state import AccountRow, LeagueView
+    from ledger.projections.lean import SqliteStore
+    from ledger.settings import Settings
 
 CREATING_COMMANDS = {"league create", "import", "generate", "run"}
 """The commands that may start a new SQLite ledger file. Any other command on a file
@@ -42,6 +44,8 @@ class Session:
     opened: list[LeagueLedger] = field(default_factory=list)
     new_file: Path | None = None
     """The SQLite file this session created, if it did."""
+    tables: SqliteStore | None = None
+    """The read models through a plain sqlite3 connection (``current_tables``)."""
 
     def ledger(self) -> LeagueLedger:
         if not self.opened:
@@ -59,13 +63,31 @@ class Session:
     def league(self) -> str:
         return self.ledger().resolve_league(self.league_option)
 
-    def close(self) -> None:
-        from ledger.bootstrap import close_ledger
+    def current_tables(self) -> SqliteStore | None:
+        """The read models of a SQLite ledger through a plain sqlite3 connection, when
+        they are current (ledger/projections/lean.py): a read command then answers
+        without loading SQLAlchemy or the event store (docs/performance.md). None when they
+        are not (behind, another code's), on PostgreSQL, or when the ledger is open
+        already (a script's reads follow its writes): then the command asks ``ledger()``."""
+        if self.tables is None and not self.opened and not self.settings.database_url:
+            from ledger.projections.lean import open_current
 
+            self.tables = open_current(self.settings.sqlite_path)
+            if self.tables is not None:
+                acting_account(self.tables, self.as_option)  # --as is checked as on open
+        return self.tables
+
+    def close(self) -> None:
+        if self.tables is not None:
+            self.tables.close()
+            self.tables = None
         holds_events = self.new_file is not None and self.holds_events()
-        for ledger in self.opened:
-            close_ledger(ledger)
-        self.opened.clear()
+        if self.opened:  # the store's module loads only for a ledger this session opened
+            from ledger.bootstrap import close_ledger
+
+            for ledger in self.opened:
+                close_ledger(ledger)
+            self.opened.clear()
         if self.new_file is not None:
             announce_or_remove(self.new_file, holds_events)
             self.new_file = None
@@ -82,16 +104,26 @@ def local_actor(ledger: LeagueLedger, name: str, given: str | None) -> Actor:
     named by the login name, or by ``--as``, which must name an account once the ledger
     has any (the event then records that account, and that it came from the command line)."""
     from ledger.application.access import Actor
+
+    account = acting_account(ledger.view(), given)
+    if account is not None:
+        return Actor(name=account.name, account=account.account, role="admin", via="cli")
+    return Actor(name=name, role="admin", via="cli")
+
+
+def acting_account(view: LeagueView, given: str | None) -> AccountRow | None:
+    """The account ``--as`` names, once the ledger has any: then it must be one, and not
+    revoked. None without ``--as``, or in a ledger with no accounts yet."""
     from ledger.domain.state import AccountRow
     from ledger.projections.members import SITE
 
-    if given is not None and ledger.view().select(AccountRow, league_id=SITE):
-        account = ledger.view().get(AccountRow, SITE, given)
-        if account is None or account.revoked:
-            state = "is revoked" if account else "is not an account of this ledger"
-            raise UnknownAccount(f"--as {given} {state}: see 'ledger account list'")
-        return Actor(name=account.name, account=account.account, role="admin", via="cli")
-    return Actor(name=name, role="admin", via="cli")
+    if given is None or not view.select(AccountRow, league_id=SITE):
+        return None
+    account = view.get(AccountRow, SITE, given)
+    if account is None or account.revoked:
+        state = "is revoked" if account else "is not an account of this ledger"
+        raise UnknownAccount(f"--as {given} {state}: see 'ledger account list'")
+    return account
 
 
 def command_name(ctx: click.Context | None) -> str:
@@ -281,7 +313,7 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
         return  # a command of 'ledger run': the script's session is already open
     if ctx.invoked_subcommand in SESSIONLESS:
         return
-    from ledger.bootstrap import settings_from
+    from ledger.settings import settings_from
 
     settings = settings_from(db)
     session = Session(
@@ -385,5 +417,5 @@ def store_errors() -> tuple[type[BaseException], ...]:
     return (
         *loaded("eventsourcing.persistence", "OperationalError", "PersistenceError"),
         *loaded("sqlite3", "Error"),
-        *loaded("sqlalchemy.exc", "OperationalError"),
+        *loaded("sqlalchemy.exc", "DatabaseError"),  # locked (OperationalError), or no database
     )

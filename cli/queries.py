@@ -7,6 +7,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
 from ledger.domain.state import EventRef, MatchRow, PlayerRow
+from ledger.projections.leagues import league_row, resolve_league
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
@@ -15,6 +16,14 @@ JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
 def queries_for(session: Session) -> Queries:
+    """The questions about the session's league, asked of read models that include every
+    event: through a plain sqlite3 connection when they already do (the quick start of
+    ``Session.current_tables``), else through the ledger, caught up first. The answers
+    are the same either way: only the connection under ``Queries`` differs."""
+    tables = session.current_tables()
+    if tables is not None:
+        row = league_row(tables, resolve_league(tables, session.league_option))
+        return Queries(tables, row, find_ruleset(row.ruleset, row.options))
     ledger = session.ledger()
     ledger.catch_up()  # only the events recorded since the tables were last written
     row = ledger.league_row(session.league())

@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import getpass
 import hashlib
-import os
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,9 +33,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ledger.application.service import LeagueLedger
-from ledger.errors import NoLedger, StoreError
+from ledger.errors import NoLedger
 from ledger.projections.runner import ReadModels
 from ledger.projections.shapes import fingerprint, json_text
+
+# The settings are read in a module of their own (a read command reads them before it
+# knows whether it needs this one); the composition root still offers them to its callers.
+from ledger.settings import Settings as Settings
+from ledger.settings import settings_from as settings_from
 
 if TYPE_CHECKING:
     from ledger.application.commands import Command
@@ -66,38 +68,8 @@ class Handlers(Mapping["type[Command[Any]]", "Handler"]):
         return len(self.table)
 
 
-DEFAULT_DB = "ledger.db"
 POOL_SIZE = 8
 """Read-model connections one process keeps: the service runs as many request threads."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    sqlite_path: Path
-    database_url: str | None = None
-    user: str = "commissioner"
-
-    @property
-    def store(self) -> str:
-        return "postgresql" if self.database_url else f"sqlite:{self.sqlite_path}"
-
-
-def settings_from(db: str | None = None, environ: Mapping[str, str] | None = None) -> Settings:
-    environ = os.environ if environ is None else environ
-    url = environ.get("LEDGER_DATABASE_URL") or None
-    if url and not url.startswith(("postgresql://", "postgres://")):
-        raise StoreError(
-            f"LEDGER_DATABASE_URL must be a postgresql:// URL, not {url.split(':')[0]}"
-        )
-    path = Path(db or environ.get("LEDGER_DB") or DEFAULT_DB)
-    return Settings(sqlite_path=path, database_url=url, user=environ.get("LEDGER_USER") or whoami())
-
-
-def whoami() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "commissioner"
 
 
 def open_ledger(

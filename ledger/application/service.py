@@ -31,12 +31,12 @@ from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import PointsScheme
 from ledger.errors import (
-    AmbiguousLeague,
     LeagueUnreadable,
     LedgerError,
     UnknownLeague,
 )
 from ledger.persistence.mapper import LedgerMapper
+from ledger.projections import leagues
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
 from ledger.projections.store import Store
@@ -221,10 +221,7 @@ class LeagueLedger(Application[UUID]):
         return SqlStore(self.read_models.engine)
 
     def league_row(self, league: str, view: Store | None = None) -> LeagueRow:
-        row = (view or self.view()).get(LeagueRow, str(league_id(league)))
-        if row is None:
-            raise self.unknown_league(league)
-        return row
+        return leagues.league_row(view or self.view(), league)
 
     def context(self, league: str) -> Context:
         view = self.view()
@@ -238,29 +235,14 @@ class LeagueLedger(Application[UUID]):
         return list(self.view().select(FaultLine, league_id=str(league_id(league))))
 
     def leagues(self) -> list[LeagueRow]:
-        return list(self.view().select(LeagueRow))
+        return leagues.leagues(self.view())
 
     def resolve_league(self, given: str | None) -> str:
         """The league a command is about: the one given, or the only one in the ledger."""
-        if given:
-            return given
-        slugs = sorted(row.slug for row in self.leagues())
-        if len(slugs) == 1:
-            return slugs[0]
-        if not slugs:
-            raise UnknownLeague(
-                "this ledger has no league yet: create one with 'ledger league create'"
-            )
-        raise AmbiguousLeague(
-            f"this ledger holds {len(slugs)} leagues ({', '.join(slugs)}): choose one with --league"
-        )
+        return leagues.resolve_league(self.view(), given)
 
     def unknown_league(self, league: str) -> UnknownLeague:
-        slugs = sorted(r.slug for r in self.leagues())
-        known = ", ".join(slugs) or "none yet"
-        return UnknownLeague(
-            f"no league '{league}' in this ledger (leagues: {known})", given=league, known=slugs
-        )
+        return leagues.unknown_league(self.view(), league)
 
     # --- commands ----------------------------------------------------------------------------
 
