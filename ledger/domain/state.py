@@ -183,7 +183,10 @@ class PlayerRow(Record):
     table = "rm_players"
     key = ("league_id", "player_id")
     indexes = ("team_id",)
-    grouped = (("team_id", "status"),)  # a team's current players, however long its past
+    grouped = (
+        ("team_id", "status"),  # a team's current players, however long its past
+        ("kind",),  # the league's stars, which some editions' hire checks read
+    )
 
     league_id: str
     player_id: str

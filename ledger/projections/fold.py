@@ -189,7 +189,10 @@ class Fold:
         self.touched.add(team.team_id)
 
     def put_player(self, player: PlayerRow) -> None:
-        self.store.put(player.model_copy(update={"value": self.ruleset.value(player)}))
+        value = self.ruleset.value(player)
+        if value != player.value:  # most changes (SPP, counters) leave it as it was
+            player = player.model_copy(update={"value": value})
+        self.store.put(player)
         self.touched.add(player.team_id)
 
     def move_gold(self, seq: int, team_id: str, amount: int, kind: str, note: str = "") -> None:
