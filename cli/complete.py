@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 from click.shell_completion import get_completion_class
+
+from ledger.settings import settings_from
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -54,14 +55,12 @@ def read_engine(ctx: click.Context) -> Engine | None:
     there is no ledger there (completion never creates one)."""
     import sqlalchemy as sa
 
-    root = ctx.find_root().params
-    if os.environ.get("LEDGER_DATABASE_URL"):
-        from ledger.bootstrap import postgres_engine, settings_from
+    settings = settings_from(ctx.find_root().params.get("db"))
+    if settings.database_url:
+        from ledger.bootstrap import postgres_engine
 
-        url = settings_from(root.get("db")).database_url
-        return postgres_engine(url) if url else None
-    # As ledger.bootstrap.settings_from reads it, without loading the store to do so.
-    path = Path(root.get("db") or os.environ.get("LEDGER_DB") or "ledger.db")
+        return postgres_engine(settings.database_url)
+    path = settings.sqlite_path
     if not path.is_file():
         return None
     return sa.create_engine(f"sqlite:///file:{path.resolve()}?mode=ro&uri=true")
