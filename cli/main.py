@@ -383,7 +383,7 @@ def last_resort(error: Exception) -> NoReturn:
     reach here from a user's input; the fix belongs at the source)."""
     if isinstance(error, loaded("ledger.rules.schema", "RulesDataError")):
         fail("rules-data", str(error), 3)
-    if isinstance(error, store_errors()):
+    if isinstance(error, store_errors()) or not_a_database(error):
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
         fail("store", f"the ledger's database could not be used: {first}", 4)
     if isinstance(error, BrokenPipeError):
@@ -417,5 +417,13 @@ def store_errors() -> tuple[type[BaseException], ...]:
     return (
         *loaded("eventsourcing.persistence", "OperationalError", "PersistenceError"),
         *loaded("sqlite3", "Error"),
-        *loaded("sqlalchemy.exc", "DatabaseError"),  # locked (OperationalError), or no database
+        *loaded("sqlalchemy.exc", "OperationalError"),  # locked, gone away
     )
+
+
+def not_a_database(error: BaseException) -> bool:
+    """Whether SQLAlchemy failed on a file that is no SQLite database: sqlite3's plain
+    ``DatabaseError``, not its subclasses (an integrity or programming error is the
+    code's own mistake, and must not pass for the user's file)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and type(getattr(error, "orig", None)) is sqlite3.DatabaseError

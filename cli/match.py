@@ -60,7 +60,10 @@ def record(session: Session, report: Path, roll_missing: bool, reason: str | Non
 def sheet_of(session: Session, match_id: str) -> MatchSheet:
     from cli.queries import queries_for
 
-    return match_sheet(session.ledger(), queries_for(session), match_id)
+    # The sheet reads the match's report from the log: the ledger is opened first, and
+    # the questions then go through it (not the lean read path, which has no SQLAlchemy).
+    ledger = session.ledger()
+    return match_sheet(ledger, queries_for(session), match_id)
 
 
 @match.command("show")

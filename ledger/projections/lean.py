@@ -69,8 +69,10 @@ def open_current(path: Path) -> SqliteStore | None:
     if not path.is_file():
         return None  # no ledger there: opening it names the mistake (or makes one)
     try:
-        # autocommit, so that the BEGIN below starts the one read transaction
-        connection = sqlite3.connect(path, isolation_level=None)
+        # read-only (a file deleted since the check is not made anew), and autocommit, so
+        # that the BEGIN below starts the one read transaction
+        uri = f"file:{path.resolve()}?mode=ro"
+        connection = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error:
         return None
     try:
