@@ -8,7 +8,7 @@ leaving a figure the audit reports instead of a log that cannot be replayed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.domain import events as ev
 from ledger.domain.state import (
@@ -324,9 +324,9 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             player = f.player(performance.player)
             if player is None:
                 continue
-            spp_cas, kills, inflicted = caused(f, inflicted_by.get(player.player_id))
+            caused = casualties_caused(f, inflicted_by.get(player.player_id))
             if counted:  # counters only: the player's value is unchanged
-                f.store.put(played(player, performance, e.season, spp_cas, inflicted, kills))
+                f.store.put(played(player, performance, e.season, caused))
             if f.keeps_lines:
                 f.store.emit(
                     PlayerGameLine.build(
@@ -340,8 +340,8 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                         touchdowns=performance.touchdowns,
                         completions=performance.completions,
                         interceptions=performance.interceptions,
-                        casualties=spp_cas,
-                        kills=kills,
+                        casualties=caused.earning_spp,
+                        kills=caused.kills,
                         mvps=performance.mvps,
                         spp=earned.get(player.player_id, 0),
                         injury=injuries.get(player.player_id, ""),
@@ -349,23 +349,30 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                 )
 
 
-def caused(f: Fold, inflicted: list[Casualty] | None) -> tuple[int, int, int]:
-    """The casualties a player caused that earn SPP, the kills among all they caused,
-    and how many they caused (most players cause none: nothing is asked of the ruleset)."""
+class Caused(NamedTuple):
+    """The casualties a player caused in one game."""
+
+    earning_spp: int
+    kills: int
+    all: int
+
+
+NONE_CAUSED = Caused(0, 0, 0)
+
+
+def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
+    """Most players cause none: then nothing is asked of the ruleset."""
     if not inflicted:
-        return 0, 0, 0
-    spp_cas = sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c))
-    kills = sum(1 for c in inflicted if "dead" in c.effects and not c.recovered)
-    return spp_cas, kills, len(inflicted)
+        return NONE_CAUSED
+    return Caused(
+        earning_spp=sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c)),
+        kills=sum(1 for c in inflicted if "dead" in c.effects and not c.recovered),
+        all=len(inflicted),
+    )
 
 
 def played(
-    player: PlayerRow,
-    performance: Performance,
-    season: int | None,
-    spp_cas: int,
-    inflicted: int,
-    kills: int,
+    player: PlayerRow, performance: Performance, season: int | None, caused: Caused
 ) -> PlayerRow:
     """``player`` with one more game counted."""
     seasons = player.seasons
@@ -377,9 +384,9 @@ def played(
             "touchdowns": player.touchdowns + performance.touchdowns,
             "completions": player.completions + performance.completions,
             "interceptions": player.interceptions + performance.interceptions,
-            "casualties": player.casualties + spp_cas,
-            "casualties_all": player.casualties_all + inflicted,
-            "kills": player.kills + kills,
+            "casualties": player.casualties + caused.earning_spp,
+            "casualties_all": player.casualties_all + caused.all,
+            "kills": player.kills + caused.kills,
             "mvps": player.mvps + performance.mvps,
             "seasons": seasons,
         }

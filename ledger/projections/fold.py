@@ -254,6 +254,8 @@ class Fold:
         return team.name if team else None
 
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
+        if not self.keeps_lines:
+            return
         closes = self.voided_with(event)
         summary = describe(event, self) + also_voided(closes)
         first = EventRef.build(
@@ -368,10 +370,11 @@ class Fold:
         """A fold that starts where this one stands and goes its own way: a Monte Carlo
         sample of a what-if starts from one. Total: every attribute is copied deeply,
         whatever attributes the class has, so one added later needs no list kept up to
-        date. Shared: the ruleset (immutable); the store copies itself
-        (``MemoryStore.copy``, sharing the frozen records). ``memo`` is ``copy.deepcopy``'s:
-        an object holding the fold (a what-if's replayer) passes the memo it then deep-copies
-        itself with, so its references to the fold's parts lead to the clone's."""
+        date. Shared: the ruleset (its caches hold read-only answers of its tables); the
+        store copies itself (``MemoryStore.copy``, sharing the frozen records). ``memo`` is
+        ``copy.deepcopy``'s: an object holding the fold (a what-if's replayer) passes the
+        memo it then deep-copies itself with, so its references to the fold's parts lead to
+        the clone's."""
         import copy  # only a what-if clones a fold
 
         if not isinstance(self.store, MemoryStore):

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from operator import attrgetter
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -219,7 +220,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         offer depends on the team's list alone: ``sideline_offer`` builds it once a list."""
         offer = self.sideline_offers.get(team.roster)
         if offer is None:
-            offer = self.sideline_offers[team.roster] = self.sideline_offer(team.roster)
+            # read-only: one offer is shared by every team of the list, in every sample
+            offer = MappingProxyType(dict(self.sideline_offer(team.roster)))
+            self.sideline_offers[team.roster] = offer
         return offer
 
     @cached_property

@@ -26,7 +26,7 @@ class DiceBox:
     recorded: dict[str, int] = field(default_factory=dict)
     """Count of recorded rolls used, per subject, like ``simulated``."""
     generator: random.Random = field(
-        default_factory=lambda: random.Random(0), repr=False, compare=False
+        init=False, default_factory=lambda: random.Random(0), repr=False, compare=False
     )
     """Re-seeded for every draw: a Monte Carlo sample draws hundreds of rolls, and making
     a new generator each time costs a third more than seeding this one."""

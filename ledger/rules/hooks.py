@@ -70,9 +70,6 @@ T = TypeVar("T")
 def row_for(table: Mapping[type[Any], T], asked: object) -> T:
     """The row of ``asked``'s type, or of its nearest base that has one (a subclass is
     asked about as its base is); a value no row reads is a plain error, never a KeyError."""
-    found = table.get(type(asked))
-    if found is not None:  # nearly always: the fold asks thousands of times a sample
-        return found
     for kind in type(asked).__mro__:
         found = table.get(kind)
         if found is not None:

@@ -110,9 +110,6 @@ class FiguresFold(Fold):
 
     keeps_lines = False
 
-    def emit_refs(self, event: ev.LedgerEvent, voided: bool) -> None:
-        return
-
 
 def discard(line: Line) -> None:
     return
