@@ -356,8 +356,10 @@ def rebuild(session: Session) -> None:
     """Drop the read models and refold them from the whole log."""
     ledger = session.ledger()
     total = ledger.source.head()
-    with progress("Rebuilding read models", total) as advance:
-        stats = ledger.read_models.rebuild(ledger.source, progress=advance)
+    stats = ledger.read_models.rebuilt
+    if stats is None or stats.position != total:  # else opening the ledger just did it
+        with progress("Rebuilding read models", total) as advance:
+            stats = ledger.read_models.rebuild(ledger.source, progress=advance)
     say(f"Rebuilt the read models from {plural(stats.events, 'event')}.")
 
 

@@ -118,6 +118,9 @@ class ReadModels:
         self.rulesets: dict[str, Ruleset] = {}
         self.processes: int | None = None
         """How many processes a rebuild may fold in (None: one per core; 1: this one)."""
+        self.rebuilt: RebuildStats | None = None
+        """The last rebuild this object made (opening a ledger whose read models another
+        version of the code wrote makes one)."""
 
     def create(self) -> bool:
         """Create the tables; returns False when stored read models were written by a
@@ -306,7 +309,8 @@ class ReadModels:
         while True:
             try:
                 with few_collections():
-                    return self.rebuild_once(source, corrections, faults, progress)
+                    self.rebuilt = self.rebuild_once(source, corrections, faults, progress)
+                    return self.rebuilt
             except FoldFailed as failed:
                 known = faults.setdefault(failed.league_id, {})
                 if failed.seq in known:
