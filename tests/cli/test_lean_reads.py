@@ -8,10 +8,7 @@ refusals included; read models that are not current are caught up or rebuilt as 
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from cli.main import Session
 from ledger.projections import lean
 from ledger.projections.shapes import fingerprint
 from ledger.settings import Settings
+from tests.cli.fresh import imported
 from tests.cli.inprocess import Outcome, copy_of, run_argv, run_ledger
 
 
@@ -235,31 +233,12 @@ def test_a_scripts_reads_go_through_its_open_ledger(
 
 # --- in a process of its own ----------------------------------------------------------------
 
-PROBE = """
-import json, sys
-sys.argv = ["ledger", *json.loads(sys.argv[1])]
-from cli.main import main
-try:
-    main()
-except SystemExit as done:
-    code = done.code
-heavy = sorted(m for m in sys.modules if m.split(".")[0] == "sqlalchemy"
-    or m in ("eventsourcing.application", "eventsourcing.persistence", "ledger.bootstrap"))
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
-"""
+STORE = ("sqlalchemy", "eventsourcing.application", "eventsourcing.persistence", "ledger.bootstrap")
 
 
 def probe(db: Path, *args: str) -> dict[str, object]:
-    argv = ["--db", str(db), "--league", "owl", *args]
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(argv)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    seen: dict[str, object] = json.loads(done.stderr.strip().splitlines()[-1])
-    return seen
+    seen = imported(["--db", str(db), "--league", "owl", *args], STORE)
+    return {"code": seen.code, "heavy": seen.heavy}
 
 
 @pytest.mark.parametrize(

@@ -5,37 +5,18 @@ SQLAlchemy, nor the rulesets (issue 14: under 0.3 s of CPU); its command list co
 from __future__ import annotations
 
 import importlib
-import json
-import subprocess
-import sys
 
 import click
 
 from cli.main import COMMAND_MODULES, COMMAND_SUMMARIES, cli
+from tests.cli.fresh import imported
 
-PROBE = """
-import json, sys
-sys.argv = ["ledger", *json.loads(sys.argv[1])]
-from cli.main import main
-try:
-    main()
-except SystemExit as done:
-    code = done.code
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("sqlalchemy", "eventsourcing",
-    "pydantic") or m.startswith(("ledger.rules", "ledger.bootstrap")))
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
-"""
+STORE_AND_RULES = ("sqlalchemy", "eventsourcing", "pydantic", "ledger.rules", "ledger.bootstrap")
 
 
 def probe(*args: str) -> tuple[str, dict[str, object]]:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(list(args))],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    return done.stdout, json.loads(done.stderr.strip().splitlines()[-1])
+    seen = imported(list(args), STORE_AND_RULES)
+    return seen.out, {"code": seen.code, "heavy": seen.heavy}
 
 
 def test_help_imports_nothing_of_the_store_or_the_rulesets() -> None:
