@@ -118,7 +118,12 @@ def hire_rows(
 
 
 def redraft_rows(view: LeagueView, league_id: str, team: TeamRow, season: int) -> RedraftRows:
-    """The team, its players and its matches of the season before ``season``."""
+    """The team, its current players and its matches of the season before ``season``.
+
+    Only the current roster: a re-draft acts on the team as it stands (seed 001,
+    'Off-season and Re-drafting': its players rest, are re-hired or retire), and the
+    players who left it are read from a file once they settle, a read that would grow
+    with every season the league has played."""
     before = tuple(
         m
         for side in ("home", "away")
@@ -126,7 +131,7 @@ def redraft_rows(view: LeagueView, league_id: str, team: TeamRow, season: int) -
             MatchRow, league_id=league_id, season=season - 1, **{side: team.team_id}
         )
     )
-    return RedraftRows(side=team_rows(view, league_id, team, everyone=True), last_season=before)
+    return RedraftRows(side=team_rows(view, league_id, team, everyone=False), last_season=before)
 
 
 def season_rows(view: LeagueView, league_id: str, season: int) -> SeasonRows:

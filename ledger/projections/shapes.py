@@ -32,7 +32,7 @@ from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record, trusted
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
 """Every record class with a table of its own, in the order the tables are made."""
 
-FOLD_VERSION = 7
+FOLD_VERSION = 8
 """Bump when the fold's meaning changes without a table change: stored read models then
 no longer match the code and are rebuilt from the log when the ledger opens."""
 

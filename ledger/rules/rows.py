@@ -97,7 +97,7 @@ class HireRows:
 
 @dataclass(frozen=True, slots=True)
 class RedraftRows:
-    """What a re-draft reads: the team, its players, and its matches of the season
+    """What a re-draft reads: the team, its current players, and its matches of the season
     before the one it re-drafts for (home or away, any kind or status)."""
 
     side: TeamRows

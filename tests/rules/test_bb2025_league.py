@@ -12,6 +12,7 @@ from ledger.rules import find_ruleset
 from ledger.rules.base import rank_table
 from ledger.rules.bb2025 import advancement, pregame, redraft
 from ledger.rules.bb2025.tables import tables
+from ledger.rules.dice import DiceBox
 from ledger.rules.playoffs import first_round, qualifiers, round_robin
 from ledger.rules.protocol import LEVEL
 from tests.rules.seam import said
@@ -331,12 +332,40 @@ def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
         seq=99,
         dice=(roll("niggling_recovery", "2D6", 3, 2, subject=rat),),
     )
-    from ledger.rules.dice import DiceBox
-
     rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
     effects = BB2025.redraft_outcomes(redraft_event, rows, DiceBox(league=book.league_id))
     healed = [e for e in effects if getattr(e, "what", None) == "niggling"]
     assert len(healed) == 1  # 3 + 1 heals, 2 + 1 does not
+
+
+def test_the_off_season_acts_on_the_current_roster_only() -> None:
+    """'Off-season and Re-drafting': the team's players rest and are re-hired or retire; a
+    player who has left the team (here: fired with a game to miss and a niggling injury)
+    is not among them, and nothing of the re-draft touches him."""
+    book = Book()
+    kept, fired = book.team("rats", "skaven", ["clanrat", "clanrat"], treasury=50_000)
+    book.record(ev.PlayerFired, team="rats", player=fired)
+    book.record(ev.SeasonClosed, season=1)
+    state = book.fold()
+    for player in (kept, fired):
+        hurt = {"niggling": 1, "miss_next_game": True}
+        state.put(book.player_row(player, state).model_copy(update=hurt))
+    rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
+    assert [p.player_id for p in rows.side.players] == [kept]
+    redraft_event = ev.TeamRedrafted.model_construct(
+        team="rats", season=2, players=(), kept=(), seq=99, dice=()
+    )
+    needs = BB2025.redraft_dice(rows.team, rows.side.players)
+    assert [need.subject for need in needs] == [kept]
+    effects = BB2025.redraft_outcomes(
+        redraft_event.model_copy(
+            update={"dice": (roll("niggling_recovery", "1D6", 4, subject=kept),)}
+        ),
+        rows,
+        DiceBox(league=book.league_id),
+    )
+    touched = {getattr(e, "player", None) for e in effects} - {None}
+    assert touched == {kept}
 
 
 def test_league_points_and_tiebreakers() -> None:
