@@ -35,6 +35,7 @@ import os
 import resource
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
 from typing import Protocol
 
@@ -130,10 +131,7 @@ def fold_shares(shares: list[Share]) -> list[Folded] | None:
     fewer to start, and this one has its modules imported already (the first share is
     the largest: it has no start to pay for). None when a worker could not start or
     died: then the caller folds the whole log itself."""
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload([__name__])  # the fold's modules, imported once
+    context = start_method(preload=__name__)  # the fold's modules, imported once
     with concurrent.futures.ProcessPoolExecutor(len(shares) - 1, mp_context=context) as pool:
         others = [pool.submit(fold_in_worker, share) for share in shares[1:]]
         here = fold_share(shares[0])
@@ -141,6 +139,17 @@ def fold_shares(shares: list[Share]) -> list[Folded] | None:
             return [here, *(future.result() for future in others)]
         except concurrent.futures.process.BrokenProcessPool:
             return None
+
+
+def start_method(preload: str) -> ForkServerContext | SpawnContext:
+    """How a rebuild starts a process (see the module's docstring): ``forkserver`` with
+    ``preload`` imported by the server before it forks (when the server is started by
+    this call: it keeps the first preload it was given), else ``spawn``."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([preload])
+    return context
 
 
 def fold_in_worker(share: Share) -> Folded:

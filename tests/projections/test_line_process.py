@@ -1,0 +1,141 @@
+"""A long rebuild on SQLite writes its lines from a process of its own (issue 14, point 4:
+both cores): its tables equal the thread's row for row and in the order the lines came,
+a writer lost half-way leaves the rebuild to write them itself, and the writer itself
+ends quietly when its pipe closes unfinished."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import LINE_RECORDS, TreasuryLine
+from ledger.projections import linefile, runner
+from ledger.projections.settled import create_schema
+from ledger.projections.shapes import insert_statement, shape_of
+from ledger.projections.sql import table_of
+from ledger.projections.writing import LineProcess
+from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
+
+
+def lines_as_written(ledger: LeagueLedger) -> Tables:
+    """Every line table's rows in the order they were written (rowid), not by key."""
+    with ledger.read_models.engine.connect() as conn:
+        return {
+            kind.table: [
+                tuple(row)
+                for row in conn.exec_driver_sql(f"SELECT * FROM {kind.table} ORDER BY rowid")
+            ]
+            for kind in LINE_RECORDS
+        }
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[LineProcess]:
+    """Every log long enough for the line process; records each one started."""
+    monkeypatch.setattr(runner, "LINES_APART", 1)
+    made: list[LineProcess] = []
+    init = LineProcess.__init__
+
+    def recorded(self: LineProcess, path: Path) -> None:
+        init(self, path)
+        made.append(self)
+
+    monkeypatch.setattr(LineProcess, "__init__", recorded)
+    return made
+
+
+def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
+    sqlite_ledger: LeagueLedger, started: list[LineProcess]
+) -> None:
+    several_leagues(sqlite_ledger)  # a bad stored event: the first fold stops and starts over
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 1  # one process: the lines go from a thread
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert started == []
+    threaded = lines_as_written(sqlite_ledger)
+    sqlite_ledger.read_models.processes = None
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert len(started) == 2  # the fold that met the bad event, and the one after it
+    assert [p.process.exitcode for p in started] == [1, 0]  # the first one's pipe closed early
+    assert tables(sqlite_ledger) == incremental
+    assert lines_as_written(sqlite_ledger) == threaded
+    assert any(threaded.values())
+    assert multiprocessing.active_children() == []
+
+
+def test_a_line_writer_lost_half_way_leaves_the_rebuild_to_write_the_lines(
+    sqlite_ledger: LeagueLedger, started: list[LineProcess], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    hand_over = LineProcess.hand_over
+
+    def killed_first(self: LineProcess) -> None:
+        self.process.kill()  # as the system would end it, out of memory
+        self.process.join()
+        hand_over(self)
+
+    monkeypatch.setattr(LineProcess, "hand_over", killed_first)
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert len(started) == 2  # the fold that met the bad event, and the one after it
+    assert all(p.process.exitcode != 0 for p in started)
+    assert tables(sqlite_ledger) == incremental
+
+
+def test_the_writer_writes_every_batch_then_commits(tmp_path: Path) -> None:
+    path = tmp_path / "lines.db"
+    with sqlite3.connect(path) as db:
+        create_schema(db)
+    line = TreasuryLine(
+        league_id="l", team_id="t", seq=1, line=0, amount=5, balance=5, kind="prize"
+    )
+    inbox, outbox = multiprocessing.Pipe(duplex=False)
+    outbox.send([(insert_statement(TreasuryLine, "sqlite"), [shape_of(TreasuryLine).row(line)])])
+    outbox.send(None)
+    linefile.write_lines(str(path), inbox)
+    with sqlite3.connect(path) as db:
+        rows = db.execute(f"SELECT * FROM {table_of(TreasuryLine).name}").fetchall()
+    assert rows == [shape_of(TreasuryLine).row(line)]
+
+
+@pytest.mark.parametrize(
+    "batch",
+    [
+        None,  # the pipe closes with nothing sent
+        [("INSERT INTO no_such_table VALUES (?)", [(1,)])],  # SQLite refuses the batch
+    ],
+)
+def test_the_writer_ends_with_status_1_and_no_traceback(
+    tmp_path: Path, batch: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "lines.db"
+    with sqlite3.connect(path) as db:
+        create_schema(db)
+    inbox, outbox = multiprocessing.Pipe(duplex=False)
+    if batch is not None:
+        outbox.send(batch)
+    outbox.close()
+    with pytest.raises(SystemExit) as ended:
+        linefile.write_lines(str(path), inbox)
+    assert ended.value.code == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_the_lines_get_a_process_only_for_a_long_log_on_sqlite_with_processes_allowed(
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    several_leagues(ledger)
+    models, source = ledger.read_models, ledger.source
+    on_sqlite = models.engine.dialect.name == "sqlite"
+    with models.engine.connect() as conn:
+        assert source.head() < runner.LINES_APART
+        assert not models.lines_apart(conn, source)
+        monkeypatch.setattr(runner, "LINES_APART", source.head())
+        assert models.lines_apart(conn, source) is on_sqlite  # PostgreSQL: from a thread
+        models.processes = 1
+        assert not models.lines_apart(conn, source)
