@@ -29,20 +29,25 @@ crash.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import multiprocessing
 import os
 import resource
+import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ledger.domain.events import EventCorrected, LedgerEvent
+from ledger.domain.state import Line
+from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed
 from ledger.projections.logfold import Faults, LogFolder, few_collections
-from ledger.projections.settled import SettledFile
+from ledger.projections.settled import LINE_BATCH, SettledFile, create_schema
+from ledger.projections.shapes import insert_statement, shape_of
 from ledger.projections.store import MemoryStore
 
 BREAK_EVEN = 8000
@@ -78,6 +83,10 @@ class Share:
     faults: Faults
     position: int
     """The log's head when the rebuild began: no event after it is folded."""
+    lines: Path | None = None
+    """Where the share's lines go from a process of their own (``LineProcess``), or None
+    to write them into ``path`` as they come: the rebuilding process's share, when long,
+    has its lines written apart (the workers, started on the other cores, do not)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,8 @@ class Folded:
     the share folded in the rebuilding process, which counts its own)."""
     peak: int = 0
     """The worker's peak resident memory, in bytes (0 likewise)."""
+    lines: Path | None = None
+    """The file holding the share's lines, when a ``LineProcess`` wrote them."""
 
 
 def workers() -> int:
@@ -161,20 +172,23 @@ def fold_in_worker(share: Share) -> Folded:
 
 def fold_share(share: Share) -> Folded:
     """Fold the share's leagues into its file. An event that fails is passed over and the
-    share folded again, as the serial rebuild does with the whole log."""
+    share folded again, as the serial rebuild does with the whole log; so is a share whose
+    line process was lost, its lines then written into the file as they come."""
     source = share.opener()
     faults = {league: dict(known) for league, known in share.faults.items()}
+    lines = share.lines
     while True:
         share.path.unlink(missing_ok=True)
         settled = SettledFile(share.path)
-        memory = MemoryStore(sink=settled.emit, settled=settled)
-        folder = LogFolder(memory, share.corrections, faults)
         try:
-            count = 0
-            for league_id, last in share.leagues:
-                for event in source.league_events(league_id, last):
-                    folder.apply(event)
-                    count += 1
+            with line_writer(settled, lines) as sink:
+                memory = MemoryStore(sink=sink, settled=settled)
+                folder = LogFolder(memory, share.corrections, faults)
+                count = 0
+                for league_id, last in share.leagues:
+                    for event in source.league_events(league_id, last):
+                        folder.apply(event)
+                        count += 1
         except FoldFailed as failed:
             settled.close()
             known = faults.setdefault(failed.league_id, {})
@@ -182,9 +196,98 @@ def fold_share(share: Share) -> Folded:
                 return Folded(0, (failed.league_id, failed.seq, failed.problem))
             known[failed.seq] = failed.problem
             continue
+        except LinesLost:
+            settled.close()
+            lines = None
+            continue
         settled.absorb(memory.all)
         settled.close()
-        return Folded(count)
+        return Folded(count, lines=lines)
+
+
+def line_writer(
+    settled: SettledFile, lines: Path | None
+) -> contextlib.AbstractContextManager[Callable[[Line], None]]:
+    """Where a share's lines go: to a ``LineProcess`` writing the file ``lines``, else
+    into its settled file as they come."""
+    if lines is None:
+        return contextlib.nullcontext(settled.emit)
+    return LineProcess(lines)
+
+
+class LinesLost(Exception):
+    """The line-writing process stopped before the end (or could not start): the fold is
+    done again with its lines written as they come (the process's file is not used)."""
+
+
+class LineProcess:
+    """Writes a fold's lines from a process of its own into a SQLite file of the read
+    models' tables (ledger/projections/linefile.py), which the rebuild copies into its
+    tables with the rest (``copy_into``): the fold keeps this process's interpreter to
+    itself. Only for a long log on SQLite: the process costs a start, and the copy one
+    more pass over the lines, in SQL.
+
+    A lost process is reported when the fold ends, never from inside it: an error raised
+    while an event is applied counts as that event's fault (``apply_checked``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.unlink(missing_ok=True)  # a fold again after a lost process
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            create_schema(db)
+        context = start_method(preload=linefile.__name__)
+        inbox, self.outbox = context.Pipe(duplex=False)
+        self.process = context.Process(
+            target=linefile.write_lines, args=(str(path), inbox), name="rebuild-lines"
+        )
+        try:
+            self.process.start()
+        except OSError as error:  # no process to be had: the lines are written here
+            raise LinesLost(str(error)) from None
+        finally:
+            inbox.close()  # the process's end: closed here, a lost process shows at once
+        self.pending: dict[type[Line], list[tuple[Any, ...]]] = {}
+        self.count = 0
+        self.lost: str | None = None
+
+    def add(self, line: Line) -> None:
+        kind = type(line)
+        rows = self.pending.get(kind)
+        if rows is None:
+            rows = self.pending[kind] = []
+        rows.append(shape_of(kind).row(line))
+        self.count += 1
+        if self.count >= LINE_BATCH:
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.pending.items()]
+        self.send(batch)
+        self.pending, self.count = {}, 0
+
+    def send(self, batch: linefile.Batch | None) -> None:
+        if self.lost is not None:
+            return
+        try:
+            self.outbox.send(batch)
+        except OSError as error:  # the process ended: the pipe is broken
+            self.lost = str(error)
+
+    def __enter__(self) -> Callable[[Line], None]:
+        return self.add
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        """Send what is left and wait for the file to be written. A fold that failed
+        closes the pipe unfinished, which ends the process (its file is not used)."""
+        try:
+            if kind is None:
+                self.hand_over()
+                self.send(None)
+        finally:
+            self.outbox.close()
+            self.process.join()
+        if kind is None and (self.lost is not None or self.process.exitcode != 0):
+            raise LinesLost(self.lost or f"the line writer ended with {self.process.exitcode}")
 
 
 def own_usage() -> tuple[float, int]:

@@ -43,7 +43,7 @@ from ledger.projections.faults import (
 from ledger.projections.fold import Fold, corrections_of
 from ledger.projections.logfold import LogFolder, few_collections
 from ledger.projections.members import SITE, SiteFold
-from ledger.projections.parallel import Share
+from ledger.projections.parallel import LineProcess, LinesLost, Share
 from ledger.projections.settled import SettledFile, copy_into, detach_all
 from ledger.projections.shapes import MARKS, POSITION_NAME, fingerprint, position_statement
 from ledger.projections.sql import (
@@ -58,9 +58,7 @@ from ledger.projections.sql import (
 from ledger.projections.store import MemoryStore
 from ledger.projections.writing import (
     REBUILT,
-    LineProcess,
     LineSink,
-    LinesLost,
     LogFolded,
     begin_ddl,
     create_indexes,
@@ -377,6 +375,8 @@ class ReadModels:
         split = parallel.split(extents, processes) if extents else None
         if extents is None or split is None:
             return None
+        here = sum(extents[league][0] for league in split[0])
+        lines = folder / "share-0-lines.db" if self.lines_apart(conn, here) else None
         return [
             Share(
                 path=folder / f"share-{number}.db",
@@ -385,6 +385,7 @@ class ReadModels:
                 corrections={league: corrections.get(league, {}) for league in leagues},
                 faults={league: faults.get(league, {}) for league in leagues},
                 position=head,
+                lines=lines if number == 0 else None,  # the workers have cores of their own
             )
             for number, leagues in enumerate(split)
         ]
@@ -400,7 +401,9 @@ class ReadModels:
         count = sum(done.events for done in workers)
         if progress:
             progress(count)
-        return LogFolded(count, shares[0].position, [share.path for share in shares], workers)
+        files = [share.path for share in shares]
+        files += [done.lines for done in workers if done.lines is not None]
+        return LogFolded(count, shares[0].position, files, workers)
 
     def fold_here(
         self,
@@ -414,23 +417,23 @@ class ReadModels:
         """Fold the whole log in this process: lines go to a process of their own (a long
         log on SQLite) or to the tables from a thread, as they come; settled records go to
         a file; the rest stays in memory to the end."""
-        if self.lines_apart(conn, source):
+        if self.lines_apart(conn, source.head()):
+            path = Path(folder) / "lines.db"
             try:
-                with LineProcess(Path(folder) / "lines.db") as lines:
-                    folded = self.fold_into(
-                        lines.add, source, corrections, faults, progress, folder
-                    )
-                return dataclasses.replace(folded, files=[*folded.files, lines.path])
+                with LineProcess(path) as sink:
+                    folded = self.fold_into(sink, source, corrections, faults, progress, folder)
+                return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:
                 pass  # fold again, the lines written from a thread
         with LineSink(conn) as sink:
             return self.fold_into(sink.add, source, corrections, faults, progress, folder)
 
-    def lines_apart(self, conn: Connection, source: EventSource) -> bool:
-        """Whether the lines are worth a process of their own (``LINES_APART``)."""
+    def lines_apart(self, conn: Connection, events: int) -> bool:
+        """Whether the lines of a fold of ``events`` are worth a process of their own
+        (``LINES_APART``)."""
         if conn.dialect.name != "sqlite" or self.processes == 1 or parallel.workers() < 2:
             return False
-        return source.head() >= LINES_APART
+        return events >= LINES_APART
 
     def fold_into(
         self,

@@ -1,24 +1,21 @@
-"""How a rebuild writes its tables: the lines from a thread as the fold goes, the tables
+"""How a rebuild writes its tables: the lines from a thread as the fold goes (or, for a
+long log on SQLite, from a process of its own: ``parallel.LineProcess``), the tables
 without their secondary indexes until the rows are in, all of it inside one transaction,
 and its files (ledger/projections/settled.py) beside the database."""
 
 from __future__ import annotations
 
-import contextlib
 import queue
-import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import Line
-from ledger.projections import linefile, parallel
-from ledger.projections.settled import LINE_BATCH, create_schema
-from ledger.projections.shapes import insert_statement, shape_of
+from ledger.projections import parallel
+from ledger.projections.settled import LINE_BATCH
 from ledger.projections.sql import ALL_TABLES, POSITION, insert_lines
 
 WAITING = 2
@@ -75,71 +72,6 @@ class LineSink:
         self.writer.join()
         if kind is None and self.failure is not None:
             raise self.failure
-
-
-class LinesLost(Exception):
-    """The line-writing process stopped before the end (the rebuild folds again with
-    ``LineSink``: the lines it had were in a file no table had yet taken)."""
-
-
-class LineProcess:
-    """Writes the rebuild's lines from a process of its own into a SQLite file beside the
-    database, which the rebuild copies into its tables at the end (``copy_into``): the
-    fold keeps this process's interpreter to itself (ledger/projections/linefile.py).
-
-    Only for SQLite, and only for a long log: the process costs a start, and the copy
-    one more pass over the lines in SQL."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        with contextlib.closing(sqlite3.connect(path)) as db:
-            create_schema(db)
-        context = parallel.start_method(preload=linefile.__name__)
-        inbox, self.outbox = context.Pipe(duplex=False)
-        self.process = context.Process(
-            target=linefile.write_lines, args=(str(path), inbox), name="rebuild-lines"
-        )
-        self.process.start()
-        inbox.close()  # the process's end: its closing here lets a lost process be seen
-        self.pending: dict[type[Line], list[tuple[Any, ...]]] = {}
-        self.count = 0
-
-    def add(self, line: Line) -> None:
-        kind = type(line)
-        rows = self.pending.get(kind)
-        if rows is None:
-            rows = self.pending[kind] = []
-        rows.append(shape_of(kind).row(line))
-        self.count += 1
-        if self.count >= LINE_BATCH:
-            self.hand_over()
-
-    def hand_over(self) -> None:
-        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.pending.items()]
-        self.send(batch)
-        self.pending, self.count = {}, 0
-
-    def send(self, batch: linefile.Batch | None) -> None:
-        try:
-            self.outbox.send(batch)
-        except OSError as lost:  # the process ended: the pipe is broken
-            raise LinesLost(str(lost)) from None
-
-    def __enter__(self) -> LineProcess:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        """Send what is left and wait for the file to be written. A fold that failed
-        closes the pipe unfinished, which ends the process (its file is not used)."""
-        try:
-            if kind is None:
-                self.hand_over()
-                self.send(None)
-        finally:
-            self.outbox.close()
-            self.process.join()
-        if kind is None and self.process.exitcode != 0:
-            raise LinesLost(f"the line writer ended with status {self.process.exitcode}")
 
 
 @dataclass

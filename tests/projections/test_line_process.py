@@ -15,10 +15,10 @@ import pytest
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LINE_RECORDS, TreasuryLine
 from ledger.projections import linefile, runner
+from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import create_schema
 from ledger.projections.shapes import insert_statement, shape_of
 from ledger.projections.sql import table_of
-from ledger.projections.writing import LineProcess
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
 
 
@@ -68,11 +68,18 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     assert multiprocessing.active_children() == []
 
 
-def test_a_line_writer_lost_half_way_leaves_the_rebuild_to_write_the_lines(
-    sqlite_ledger: LeagueLedger, started: list[LineProcess], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("processes", [None, 2])  # the serial fold; this process's share
+def test_a_line_writer_lost_half_way_leaves_the_fold_to_write_the_lines(
+    sqlite_ledger: LeagueLedger,
+    started: list[LineProcess],
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    processes: int | None,
 ) -> None:
     several_leagues(sqlite_ledger)
     incremental = tables(sqlite_ledger)
+    if processes:
+        request.getfixturevalue("shared")  # the leagues in two shares
     hand_over = LineProcess.hand_over
 
     def killed_first(self: LineProcess) -> None:
@@ -81,9 +88,11 @@ def test_a_line_writer_lost_half_way_leaves_the_rebuild_to_write_the_lines(
         hand_over(self)
 
     monkeypatch.setattr(LineProcess, "hand_over", killed_first)
-    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
-    assert len(started) == 2  # the fold that met the bad event, and the one after it
+    sqlite_ledger.read_models.processes = processes
+    stats = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert started
     assert all(p.process.exitcode != 0 for p in started)
+    assert all(worker.lines is None for worker in stats.workers)
     assert tables(sqlite_ledger) == incremental
 
 
@@ -130,12 +139,34 @@ def test_the_lines_get_a_process_only_for_a_long_log_on_sqlite_with_processes_al
     ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     several_leagues(ledger)
-    models, source = ledger.read_models, ledger.source
+    models, head = ledger.read_models, ledger.source.head()
     on_sqlite = models.engine.dialect.name == "sqlite"
     with models.engine.connect() as conn:
-        assert source.head() < runner.LINES_APART
-        assert not models.lines_apart(conn, source)
-        monkeypatch.setattr(runner, "LINES_APART", source.head())
-        assert models.lines_apart(conn, source) is on_sqlite  # PostgreSQL: from a thread
+        assert not models.lines_apart(conn, runner.LINES_APART - 1)
+        assert models.lines_apart(conn, runner.LINES_APART) is on_sqlite  # PostgreSQL: a thread
+        monkeypatch.setattr(runner, "LINES_APART", head)
+        assert models.lines_apart(conn, head) is on_sqlite
         models.processes = 1
-        assert not models.lines_apart(conn, source)
+        assert not models.lines_apart(conn, head)
+
+
+def test_the_rebuilding_processs_share_writes_its_lines_apart_and_the_workers_do_not(
+    sqlite_ledger: LeagueLedger, started: list[LineProcess], shared: list[int]
+) -> None:
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 1
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    threaded = lines_as_written(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 2
+    stats = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == [2]
+    assert len(started) == 1  # this process's share only (the bad event is a worker's)
+    assert [worker.lines is not None for worker in stats.workers] == [True, False]
+    assert tables(sqlite_ledger) == incremental
+    assert sorted_lines(lines_as_written(sqlite_ledger)) == sorted_lines(threaded)
+
+
+def sorted_lines(lines: Tables) -> Tables:
+    """Lines of several shares come share by share, not in the log's order."""
+    return {table: sorted(rows, key=repr) for table, rows in lines.items()}

@@ -98,23 +98,6 @@ def orphan(ledger: LeagueLedger) -> str:
     return str(state["originator_id"])
 
 
-@pytest.fixture
-def shared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every league worth a process of its own, on any machine; records how many shares
-    each parallel fold had."""
-    monkeypatch.setattr(parallel, "BREAK_EVEN", 1)
-    monkeypatch.setattr(parallel, "HEAD_START", 0)
-    calls: list[int] = []
-    folding = parallel.fold_shares
-
-    def counted(shares: list[parallel.Share]) -> list[parallel.Folded]:
-        calls.append(len(shares))
-        return folding(shares)
-
-    monkeypatch.setattr(parallel, "fold_shares", counted)
-    return calls
-
-
 def test_leagues_folded_in_processes_equal_the_serial_and_incremental_read_models(
     sqlite_ledger: LeagueLedger, shared: list[int]
 ) -> None:
