@@ -47,9 +47,11 @@ class LineSink:
             self.hand_over()
 
     def hand_over(self) -> None:
-        if self.failure is not None:
-            raise self.failure
-        self.batches.put(self.pending)
+        """Queue the pending lines; after a failure of the writer, drop them: the failure
+        is raised when the fold ends, never from inside it, where it would count as the
+        fault of the event being applied (``apply_checked``)."""
+        if self.failure is None:
+            self.batches.put(self.pending)
         self.pending = []
 
     def write(self) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LINE_RECORDS, TreasuryLine
-from ledger.projections import linefile, runner
+from ledger.projections import linefile, runner, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import create_schema
 from ledger.projections.shapes import insert_statement, shape_of
@@ -170,3 +170,23 @@ def test_the_rebuilding_processs_share_writes_its_lines_apart_and_the_workers_do
 def sorted_lines(lines: Tables) -> Tables:
     """Lines of several shares come share by share, not in the log's order."""
     return {table: sorted(rows, key=repr) for table, rows in lines.items()}
+
+
+def test_a_failing_line_thread_fails_the_rebuild_and_blames_no_event(
+    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database that refuses the lines is the rebuild's failure, raised as it is when
+    the fold ends; raised from inside the fold, it would pass for a fault of whichever
+    event was being applied, and the rebuild would start over blaming one after another."""
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    monkeypatch.setattr(writing, "LINE_BATCH", 1)  # handed over with every line
+
+    def refused(conn: object, lines: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(writing, "insert_lines", refused)
+    sqlite_ledger.read_models.processes = 1
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert tables(sqlite_ledger) == incremental  # rolled back
