@@ -63,6 +63,7 @@ from ledger.projections.writing import (
     begin_ddl,
     create_indexes,
     create_tables,
+    freeing_plainly,
     scratch,
 )
 from ledger.rules import find_ruleset
@@ -343,7 +344,7 @@ class ReadModels:
             shares = self.shares(conn, source, corrections, faults, Path(folder))
             folded = self.fold_shares(shares, progress) if shares else None
             try:
-                with conn.begin():
+                with conn.begin(), freeing_plainly(conn):
                     begin_ddl(conn)
                     METADATA.drop_all(conn, tables=REBUILT)
                     create_tables(conn)

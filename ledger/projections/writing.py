@@ -5,8 +5,10 @@ and its files (ledger/projections/settled.py) beside the database."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,6 +111,27 @@ def create_indexes(conn: Connection) -> None:
     for table in REBUILT:
         for index in table.indexes:
             index.create(conn)
+
+
+@contextlib.contextmanager
+def freeing_plainly(conn: Connection) -> Iterator[None]:
+    """Let the rebuild's transaction free the old tables' pages without overwriting them.
+
+    Debian builds SQLite with SECURE_DELETE, which zeroes every page a DROP TABLE frees:
+    at 10^6 events that wrote the old read models' 2 GB once more into the WAL, and every
+    later page of the same transaction was looked up past those frames (dropping took
+    63 s, copying the new rows 60 s). It hides nothing here: the freed pages held read
+    models, and every fact in them is still in the same file, in the event log. The
+    connection's setting is put back before it returns to the pool."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    before = int(conn.exec_driver_sql("PRAGMA secure_delete").scalar_one())
+    conn.exec_driver_sql("PRAGMA secure_delete = 0")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"PRAGMA secure_delete = {before}")
 
 
 def begin_ddl(conn: Connection) -> None:
