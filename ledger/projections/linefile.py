@@ -9,8 +9,10 @@ of the values the tables hold, in SQL written once), and it writes them into a S
 file that the rebuild copies into its tables at the end, in SQL, as it copies a worker's
 (ledger/projections/settled.py).
 
-This module imports nothing but the standard library: the process starts in a fraction
-of the time that importing the fold would take.
+This module imports nothing but the standard library, so that it adds nothing to what
+the process imports anyway: like every process a rebuild starts (ledger/projections/
+parallel.py), it is started by ``forkserver`` or ``spawn`` and imports the program's main
+module, which must keep its work under ``if __name__ == "__main__"``.
 """
 
 from __future__ import annotations
@@ -57,10 +59,14 @@ class Closed:
 
 
 def receive(inbox: Connection, received: queue.Queue[Batch | Closed | None]) -> None:
+    """Move batches from the pipe to the writer. Whatever ends the reading (a closed pipe,
+    a batch that cannot be unpickled, no memory for one) ends the writing too: a writer
+    left waiting would keep the rebuild, which holds the database's write lock, waiting
+    for it."""
     while True:
         try:
             batch: Batch | None = inbox.recv()
-        except (EOFError, OSError):
+        except BaseException:  # any end of the reading: the process's status says it
             received.put(Closed())
             return
         received.put(batch)

@@ -228,7 +228,11 @@ class LineProcess:
     more pass over the lines, in SQL.
 
     A lost process is reported when the fold ends, never from inside it: an error raised
-    while an event is applied counts as that event's fault (``apply_checked``)."""
+    while an event is applied counts as that event's fault (``apply_checked``).
+
+    Its lines need room beside the database until they are copied (gigabytes at 10^6
+    events): if that disk fills, the process ends and the fold is done again, its lines
+    written as they come."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -243,12 +247,15 @@ class LineProcess:
         try:
             self.process.start()
         except OSError as error:  # no process to be had: the lines are written here
+            self.outbox.close()
             raise LinesLost(str(error)) from None
         finally:
             inbox.close()  # the process's end: closed here, a lost process shows at once
         self.pending: dict[type[Line], list[tuple[Any, ...]]] = {}
         self.count = 0
         self.lost: str | None = None
+        self.exitcode: int | None = None
+        """The process's exit status, once it has ended (0: every line is in the file)."""
 
     def add(self, line: Line) -> None:
         kind = type(line)
@@ -286,8 +293,10 @@ class LineProcess:
         finally:
             self.outbox.close()
             self.process.join()
-        if kind is None and (self.lost is not None or self.process.exitcode != 0):
-            raise LinesLost(self.lost or f"the line writer ended with {self.process.exitcode}")
+            self.exitcode = self.process.exitcode
+            self.process.close()
+        if kind is None and (self.lost is not None or self.exitcode != 0):
+            raise LinesLost(self.lost or f"the line writer ended with {self.exitcode}")
 
 
 def own_usage() -> tuple[float, int]:

@@ -268,7 +268,8 @@ def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
 
 def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     """Copy the files' tables into the rebuild's, inside its transaction: entities in key
-    order (as a serial rebuild writes them), lines as they come. SQLite attaches the files
+    order (as a serial rebuild writes them), lines file by file, in the order each file
+    has them (a league's lines are all in one file). SQLite attaches the files
     and copies in SQL; PostgreSQL is handed the records in batches."""
     if conn.dialect.name != "sqlite":
         for path in files:

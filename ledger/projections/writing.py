@@ -127,11 +127,17 @@ def freeing_plainly(conn: Connection) -> Iterator[None]:
         yield
         return
     before = int(conn.exec_driver_sql("PRAGMA secure_delete").scalar_one())
+    restore = f"PRAGMA secure_delete = {before}"
     conn.exec_driver_sql("PRAGMA secure_delete = 0")
     try:
         yield
-    finally:
-        conn.exec_driver_sql(f"PRAGMA secure_delete = {before}")
+    except BaseException:
+        # The rebuild's own failure is the one to report: after it, the connection may
+        # refuse every statement until rolled back (or be invalidated and not pooled).
+        with contextlib.suppress(Exception):
+            conn.exec_driver_sql(restore)
+        raise
+    conn.exec_driver_sql(restore)
 
 
 def begin_ddl(conn: Connection) -> None:
