@@ -25,6 +25,10 @@ from multiprocessing.connection import Connection
 Batch = list[tuple[str, list[tuple[object, ...]]]]
 """Rows to write: per table, its INSERT statement and the rows."""
 
+SCRATCH_PRAGMAS = ("journal_mode=OFF", "synchronous=OFF", "temp_store=MEMORY")
+"""How a rebuild's own files are written (this one, and ledger/projections/settled.py's):
+they live for one rebuild, so without a journal or fsync."""
+
 WAITING = 2
 """Batches received and not yet written: the fold can hand over the next batch while the
 last is written, and memory stays flat."""
@@ -40,7 +44,7 @@ def write_lines(path: str, inbox: Connection) -> None:
     threading.Thread(target=receive, args=(inbox, received), daemon=True).start()
     try:
         db = sqlite3.connect(path, isolation_level=None)
-        for pragma in ("journal_mode=OFF", "synchronous=OFF", "temp_store=MEMORY"):
+        for pragma in SCRATCH_PRAGMAS:
             db.execute(f"PRAGMA {pragma}")
         db.execute("BEGIN")
         while isinstance(batch := received.get(), list):

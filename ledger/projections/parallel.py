@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import Line
@@ -47,7 +47,7 @@ from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed
 from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import LINE_BATCH, SettledFile, create_schema
-from ledger.projections.shapes import insert_statement, shape_of
+from ledger.projections.shapes import by_kind, insert_statement, shape_of
 from ledger.projections.store import MemoryStore
 
 BREAK_EVEN = 8000
@@ -251,26 +251,24 @@ class LineProcess:
             raise LinesLost(str(error)) from None
         finally:
             inbox.close()  # the process's end: closed here, a lost process shows at once
-        self.pending: dict[type[Line], list[tuple[Any, ...]]] = {}
-        self.count = 0
+        self.pending: list[Line] = []
         self.lost: str | None = None
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""
 
     def add(self, line: Line) -> None:
-        kind = type(line)
-        rows = self.pending.get(kind)
-        if rows is None:
-            rows = self.pending[kind] = []
-        rows.append(shape_of(kind).row(line))
-        self.count += 1
-        if self.count >= LINE_BATCH:
+        self.pending.append(line)
+        if len(self.pending) >= LINE_BATCH:
             self.hand_over()
 
     def hand_over(self) -> None:
-        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.pending.items()]
+        """Send the pending lines as rows, per table with its statement."""
+        batch = [
+            (insert_statement(kind, "sqlite"), shape_of(kind).rows(lines))
+            for kind, lines in by_kind(self.pending).items()
+        ]
         self.send(batch)
-        self.pending, self.count = {}, 0
+        self.pending = []
 
     def send(self, batch: linefile.Batch | None) -> None:
         if self.lost is not None:

@@ -39,7 +39,14 @@ from ledger.domain.state import (
     SeasonRow,
     StandingRow,
 )
-from ledger.projections.shapes import insert_statement, quoted, select_statement, shape_of
+from ledger.projections.linefile import SCRATCH_PRAGMAS
+from ledger.projections.shapes import (
+    by_kind,
+    insert_statement,
+    quoted,
+    select_statement,
+    shape_of,
+)
 from ledger.projections.sql import bulk_insert, table_of
 
 GONE = frozenset({"dead", "fired", "left"})
@@ -79,7 +86,7 @@ class SettledFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        for pragma in ("journal_mode=OFF", "synchronous=OFF", "temp_store=MEMORY"):
+        for pragma in SCRATCH_PRAGMAS:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute("BEGIN")
         self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
@@ -187,10 +194,7 @@ class SettledFile:
             self.write_lines()
 
     def write_lines(self) -> None:
-        by_kind: dict[type[Line], list[Line]] = {}
-        for line in self.lines:
-            by_kind.setdefault(type(line), []).append(line)
-        for kind, found in by_kind.items():
+        for kind, found in by_kind(self.lines).items():
             self.write(kind, found, replace=False)
         self.lines = []
 

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record, trusted
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record, trusted
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
 """Every record class with a table of its own, in the order the tables are made."""
@@ -213,6 +213,15 @@ def shape_of(kind: type[Record]) -> Shape:
         if len(columns) > 1 and not any(json) and not holds_models
         else None,
     )
+
+
+def by_kind(lines: Iterable[Line]) -> dict[type[Line], list[Line]]:
+    """Lines grouped by class (one statement per table), each group in the order its lines
+    came."""
+    found: dict[type[Line], list[Line]] = {}
+    for line in lines:
+        found.setdefault(type(line), []).append(line)
+    return found
 
 
 # --- SQL built once -------------------------------------------------------------------------

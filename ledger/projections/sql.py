@@ -25,6 +25,7 @@ from ledger.projections.shapes import (
     POSITION_TABLE,
     RECORDS,
     Shape,
+    by_kind,
     insert_statement,
     nested,
     shape_of,
@@ -113,10 +114,7 @@ def driver_cursor(conn: Connection, statement: str, params: Any) -> Iterator[Any
 
 
 def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
-    by_kind: dict[type[Line], list[Line]] = {}
-    for line in lines:
-        by_kind.setdefault(type(line), []).append(line)
-    for kind, found in by_kind.items():
+    for kind, found in by_kind(lines).items():
         bulk_insert(conn, kind, found)
 
 
