@@ -47,6 +47,15 @@ class Record(BaseModel):
                 fields_set = fields_set | update.keys()
         return trusted(type(self), values, fields_set)  # the set is never changed in place
 
+    def amend(self, updates: Mapping[str, Any]) -> None:
+        """Change this record where it stands, without validation. Only a store that alone
+        holds the record does this (``MemoryStore.change``): everyone else treats records
+        as frozen and gets a changed copy."""
+        self.__dict__.update(updates)
+        fields_set = self.__pydantic_fields_set__
+        if not fields_set.issuperset(updates):
+            _set_fields_set(self, fields_set | updates.keys())
+
     @classmethod
     def build(cls, **values: Any) -> Self:
         """A record from values the fold computed (no validation: they are typed already)."""

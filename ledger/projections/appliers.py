@@ -56,10 +56,10 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
             playoff_teams=e.playoff_teams,
         )
     )
-    f.store.put(f.league().model_copy(update={"current_season": e.season}))
+    f.store.change(f.league(), current_season=e.season)
     for division in e.divisions:
         for team_id in division.teams:
-            f.put_team(f.team(team_id).model_copy(update={"season": e.season}))
+            f.change_team(f.team(team_id), season=e.season)
             f.store.put(
                 StandingRow(
                     league_id=f.league_id, season=e.season, team_id=team_id, division=division.name
@@ -94,7 +94,7 @@ def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
     season = f.store.get(SeasonRow, f.league_id, e.season)
     if season is not None:
         holder = next((t.team for t in effects if isinstance(t, Trophy) and t.held), None)
-        f.store.put(season.model_copy(update={"status": "closed", "trophy_holder": holder}))
+        f.store.change(season, status="closed", trophy_holder=holder)
 
 
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
@@ -125,7 +125,7 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
         player = signed_hireling(f, player, e.from_match, e.hireling)
     f.put_player(player)
     league = f.league()
-    f.store.put(league.model_copy(update={"next_player": league.next_player + 1}))
+    f.store.change(league, next_player=league.next_player + 1)
     f.move_gold(e.seq, e.team, -price, "hire", f"{e.name} ({e.position}, {e.kind})")
 
 
@@ -141,7 +141,7 @@ def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str)
     played = match.hirelings[hireling_id]
     spp = int(played.get("spp", 0))
     signed = {**played, "signed": player.player_id}
-    f.store.put(match.model_copy(update={"hirelings": {**match.hirelings, hireling_id: signed}}))
+    f.store.change(match, hirelings={**match.hirelings, hireling_id: signed})
     natural = f.ruleset.catalogue.position(player.roster, player.position).skills
     skills = tuple(s for s in player.skills if not s.lower().startswith("loner") or s in natural)
     kind = "star" if player.kind == "star" else "regular"
@@ -154,7 +154,7 @@ def player_status(status: str) -> Callable[[Fold, Any], None]:
     def apply(f: Fold, e: Any) -> None:
         player = f.player(e.player)
         if player is not None:
-            f.put_player(player.model_copy(update={"status": status}))
+            f.change_player(player, status=status)
 
     return apply
 
@@ -166,26 +166,27 @@ def sideline_purchased(f: Fold, e: ev.SidelinePurchased) -> None:
         price = purchase.price
         if not f.native and item is not None:
             price = f.ruleset.price(Sideline(team, purchase.item, purchase.count))
-        f.put_team(
-            add_item(team, purchase.item, purchase.count, item.counts_as if item else "staff")
+        f.change_team(
+            team, **added(team, purchase.item, purchase.count, item.counts_as if item else "staff")
         )
         f.move_gold(e.seq, e.team, -price, "purchase", f"{purchase.count} x {purchase.item}")
 
 
-def add_item(team: TeamRow, item: str, count: int, counts_as: str) -> TeamRow:
+def added(team: TeamRow, item: str, count: int, counts_as: str) -> dict[str, Any]:
+    """What ``count`` of a sideline item (negative: released) changes in ``team``."""
     if counts_as == "reroll":
-        return team.model_copy(update={"rerolls": max(0, team.rerolls + count)})
+        return {"rerolls": max(0, team.rerolls + count)}
     if counts_as == "fans":
-        return team.model_copy(update={"fans": max(0, team.fans + count)})
+        return {"fans": max(0, team.fans + count)}
     staff = dict(team.staff)
     staff[item] = max(0, staff.get(item, 0) + count)
-    return team.model_copy(update={"staff": {k: v for k, v in staff.items() if v}})
+    return {"staff": {k: v for k, v in staff.items() if v}}
 
 
 def sideline_released(f: Fold, e: ev.SidelineReleased) -> None:
     team = f.team(e.team)
     item = f.ruleset.sideline_items(team).get(e.item)
-    f.put_team(add_item(team, e.item, -e.count, item.counts_as if item else "staff"))
+    f.change_team(team, **added(team, e.item, -e.count, item.counts_as if item else "staff"))
 
 
 def treasury_adjusted(f: Fold, e: ev.TreasuryAdjusted) -> None:
@@ -215,12 +216,11 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
         skills = (*skills, result.skill)
         update["gained"] = (*player.gained, result.skill)
     update["skills"] = skills
-    player = player.model_copy(update=update)
+    player = f.change_player(player, **update)
     if result.characteristic:
-        player = f.injure(player, result.characteristic, better=True)
+        player = f.change_player(player, **f.injury(player, result.characteristic, True))
     for injury in result.injuries:
-        player = f.injure(player, injury, better=False)
-    f.put_player(player)
+        player = f.change_player(player, **f.injury(player, injury, better=False))
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
@@ -230,7 +230,7 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
         bought = {"items": items, "treasury_spent": e.treasury_spent, "petty_cash": e.petty_cash}
-        f.store.put(match.model_copy(update={"inducements": {**match.inducements, e.team: bought}}))
+        f.store.change(match, inducements={**match.inducements, e.team: bought})
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
@@ -262,11 +262,7 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     for sheet in e.sheets():
         team = f.team(sheet.team)
         opened = (*team.open_games, e.match) if e.kind != "exhibition" else team.open_games
-        f.put_team(
-            team.model_copy(
-                update={"drafting": False, "games": team.games + 1, "open_games": opened}
-            )
-        )
+        f.change_team(team, drafting=False, games=team.games + 1, open_games=opened)
     if e.kind in ("league", "unplayed") and row.season is not None:
         update_standings(f, e, row, tallies, scheme)
     f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
@@ -281,7 +277,7 @@ def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> Mat
     )
     league = f.league()
     if scheduled is None:
-        f.store.put(league.model_copy(update={"next_match": league.next_match + 1}))
+        f.store.change(league, next_match=league.next_match + 1)
     return row.model_copy(
         update={
             "season": season or None,
@@ -326,7 +322,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                 continue
             caused = casualties_caused(f, inflicted_by.get(player.player_id))
             if counted:  # counters only: the player's value is unchanged
-                f.store.put(played(player, performance, e.season, caused))
+                player = f.store.change(player, **played(player, performance, e.season, caused))
             if f.keeps_lines:
                 f.store.emit(
                     PlayerGameLine.build(
@@ -373,24 +369,22 @@ def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
 
 def played(
     player: PlayerRow, performance: Performance, season: int | None, caused: Caused
-) -> PlayerRow:
-    """``player`` with one more game counted."""
+) -> dict[str, Any]:
+    """What one more game counts in ``player``."""
     seasons = player.seasons
     if season and season not in seasons:
         seasons = tuple(sorted({*seasons, season}))
-    return player.model_copy(
-        update={
-            "games": player.games + 1,
-            "touchdowns": player.touchdowns + performance.touchdowns,
-            "completions": player.completions + performance.completions,
-            "interceptions": player.interceptions + performance.interceptions,
-            "casualties": player.casualties + caused.earning_spp,
-            "casualties_all": player.casualties_all + caused.all,
-            "kills": player.kills + caused.kills,
-            "mvps": player.mvps + performance.mvps,
-            "seasons": seasons,
-        }
-    )
+    return {
+        "games": player.games + 1,
+        "touchdowns": player.touchdowns + performance.touchdowns,
+        "completions": player.completions + performance.completions,
+        "interceptions": player.interceptions + performance.interceptions,
+        "casualties": player.casualties + caused.earning_spp,
+        "casualties_all": player.casualties_all + caused.all,
+        "kills": player.kills + caused.kills,
+        "mvps": player.mvps + performance.mvps,
+        "seasons": seasons,
+    }
 
 
 def update_standings(
@@ -411,23 +405,18 @@ def update_standings(
         tally = tallies[sheet.team]
         points, bonus, result = tally.points, tally.bonus, tally.result
         ours, theirs = scores(e, sheet.team)
-        f.store.put(
-            standing.model_copy(
-                update={
-                    "played": standing.played + 1,
-                    "won": standing.won + int(result == "win"),
-                    "drawn": standing.drawn + int(result == "draw"),
-                    "lost": standing.lost + int(result == "loss"),
-                    "td_for": standing.td_for + ours,
-                    "td_against": standing.td_against + theirs,
-                    "cas_for": standing.cas_for + cas_for,
-                    "cas_against": standing.cas_against + cas_against,
-                    "points": standing.points
-                    + points
-                    + (bonus if scheme.bonus_mode == "added" else 0),
-                    "bonus": standing.bonus + bonus,
-                }
-            )
+        f.store.change(
+            standing,
+            played=standing.played + 1,
+            won=standing.won + int(result == "win"),
+            drawn=standing.drawn + int(result == "draw"),
+            lost=standing.lost + int(result == "loss"),
+            td_for=standing.td_for + ours,
+            td_against=standing.td_against + theirs,
+            cas_for=standing.cas_for + cas_for,
+            cas_against=standing.cas_against + cas_against,
+            points=standing.points + points + (bonus if scheme.bonus_mode == "added" else 0),
+            bonus=standing.bonus + bonus,
         )
 
 
@@ -436,12 +425,10 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
     effects = f.ruleset.outcomes(Closed(e, team), f.dice)
     f.apply_effects(e.seq, effects, {})
     team = f.team(e.team)
-    f.put_team(
-        team.model_copy(update={"open_games": tuple(m for m in team.open_games if m != e.match)})
-    )
+    f.change_team(team, open_games=tuple(m for m in team.open_games if m != e.match))
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
-        f.store.put(match.model_copy(update={"closed": (*match.closed, e.team)}))
+        f.store.change(match, closed=(*match.closed, e.team))
 
 
 def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
@@ -451,7 +438,7 @@ def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
     paid = dict(team.fees_paid.get(e.match, {}))
     for fee in e.fees:
         paid[fee.item] = paid.get(fee.item, 0) + fee.price
-    f.put_team(team.model_copy(update={"fees_paid": {**team.fees_paid, e.match: paid}}))
+    f.change_team(team, fees_paid={**team.fees_paid, e.match: paid})
 
 
 def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
@@ -459,7 +446,7 @@ def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
     player = f.player(e.player)
     if player is not None:
         bounty = int(player.extras.get("bounty", 0)) + e.amount
-        f.put_player(player.model_copy(update={"extras": {**player.extras, "bounty": bounty}}))
+        f.change_player(player, extras={**player.extras, "bounty": bounty})
 
 
 def card_played(f: Fold, e: ev.CardPlayed) -> None:
@@ -470,7 +457,7 @@ def card_played(f: Fold, e: ev.CardPlayed) -> None:
 def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
     season = f.store.get(SeasonRow, f.league_id, e.season)
     if season is not None:
-        f.store.put(season.model_copy(update={"star_draft": e.order}))
+        f.store.change(season, star_draft=e.order)
 
 
 def star_signed(f: Fold, e: ev.StarSigned) -> None:
@@ -483,15 +470,14 @@ def star_signed(f: Fold, e: ev.StarSigned) -> None:
         )
     f.put_player(star.model_copy(update={"seasons": (e.season,)}))
     league = f.league()
-    f.store.put(league.model_copy(update={"next_player": league.next_player + 1}))
+    f.store.change(league, next_player=league.next_player + 1)
 
 
 def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
     rows = redraft_rows(f.store, f.league_id, f.team(e.team), e.season)
     effects = f.ruleset.outcomes(Redrafted(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})
-    team = f.team(e.team)
-    f.put_team(team.model_copy(update={"drafting": True, "season": e.season}))
+    f.change_team(f.team(e.team), drafting=True, season=e.season)
 
 
 def nothing(f: Fold, e: ev.LedgerEvent) -> None:

@@ -156,8 +156,7 @@ class Fold:
         return True
 
     def advance_league(self, event: LedgerEvent) -> None:
-        league = self.league()
-        self.store.put(league.model_copy(update={"version": event.seq, "last_hash": event.hash}))
+        self.store.change(self.league(), version=event.seq, last_hash=event.hash)
 
     # --- reading state ---------------------------------------------------------------------
 
@@ -182,11 +181,21 @@ class Fold:
     # --- writing state ---------------------------------------------------------------------
 
     def put_team(self, team: TeamRow) -> None:
+        self.note_fans(team)
+        self.store.put(team)
+        self.touched.add(team.team_id)
+
+    def change_team(self, team: TeamRow, /, **updates: Any) -> TeamRow:
+        """The store's ``team`` changed (``Store.change``: go on with the answer)."""
+        self.note_fans(team)
+        self.touched.add(team.team_id)
+        return self.store.change(team, **updates)
+
+    def note_fans(self, team: TeamRow) -> None:
+        """Keep the team's fans as they stood before the event, for its history line."""
         if team.team_id not in self.fans_before:
             old = self.store.get(TeamRow, self.league_id, team.team_id)
             self.fans_before[team.team_id] = old.fans if old else team.fans
-        self.store.put(team)
-        self.touched.add(team.team_id)
 
     def put_player(self, player: PlayerRow) -> None:
         value = self.ruleset.value(player)
@@ -195,10 +204,20 @@ class Fold:
         self.store.put(player)
         self.touched.add(player.team_id)
 
+    def change_player(self, player: PlayerRow, /, **updates: Any) -> PlayerRow:
+        """The store's ``player`` changed and valued again (``Store.change``: go on with the
+        answer)."""
+        player = self.store.change(player, **updates)
+        value = self.ruleset.value(player)
+        if value != player.value:  # most changes (SPP, counters) leave it as it was
+            player = self.store.change(player, value=value)
+        self.touched.add(player.team_id)
+        return player
+
     def move_gold(self, seq: int, team_id: str, amount: int, kind: str, note: str = "") -> None:
         team = self.team(team_id)
         balance = team.treasury + amount
-        self.put_team(team.model_copy(update={"treasury": balance}))
+        self.change_team(team, treasury=balance)
         if not self.keeps_lines:
             return
         self.treasury_lines += 1
@@ -223,8 +242,7 @@ class Fold:
             values = self.ruleset.team_values(team, roster_of(self.store, self.league_id, team_id))
             rating = values.get(self.ruleset.rating_key, 0)
             if values != team.values or rating != team.rating:
-                team = team.model_copy(update={"values": values, "rating": rating})
-                self.store.put(team)
+                team = self.store.change(team, values=values, rating=rating)
             if not milestone or not self.keeps_lines:
                 continue
             self.store.emit(
@@ -296,23 +314,18 @@ class Fold:
                 self.move_gold(seq, effect.team, effect.amount, effect.kind, effect.note)
             elif isinstance(effect, Fans):
                 team = self.team(effect.team)
-                self.put_team(team.model_copy(update={"fans": team.fans + effect.delta}))
+                self.change_team(team, fans=team.fans + effect.delta)
             elif isinstance(effect, Trophy):
-                team = self.team(effect.team)
-                self.put_team(team.model_copy(update={"trophy": effect.held}))
+                self.change_team(self.team(effect.team), trophy=effect.held)
             elif isinstance(effect, Sideline):
-                team = self.team(effect.team)
-                self.put_team(
-                    team.model_copy(
-                        update={
-                            "rerolls": effect.rerolls,
-                            "fans": effect.fans,
-                            "staff": effect.staff,
-                        }
-                    )
+                self.change_team(
+                    self.team(effect.team),
+                    rerolls=effect.rerolls,
+                    fans=effect.fans,
+                    staff=effect.staff,
                 )
             else:
-                self.change_player(effect)
+                self.player_effect(effect)
         if pending:
             self.earn_spp(pending, hirelings)
         return earned
@@ -325,44 +338,40 @@ class Fold:
                     hireling = hirelings[player_id]
                     hireling["spp"] = hireling.get("spp", 0) + amount
                 continue
-            self.put_player(
-                player.model_copy(
-                    update={"spp": player.spp + amount, "spp_earned": player.spp_earned + amount}
-                )
+            self.change_player(
+                player, spp=player.spp + amount, spp_earned=player.spp_earned + amount
             )
 
-    def change_player(self, effect: Hurt | Leaves | Heals | Forgets) -> None:
+    def player_effect(self, effect: Hurt | Leaves | Heals | Forgets) -> None:
         player = self.player(effect.player)
         if player is None:
             return  # a one-game player: nothing carries over
         if isinstance(effect, Forgets):
             skills = tuple(s for s in player.skills if s != effect.skill)
-            self.put_player(player.model_copy(update={"skills": skills}))
+            self.change_player(player, skills=skills)
         elif isinstance(effect, Leaves):
-            self.put_player(player.model_copy(update={"status": effect.status}))
+            self.change_player(player, status=effect.status)
         elif isinstance(effect, Hurt):
             for what in effect.effects:
-                player = self.injure(player, what, better=False)
-            self.put_player(player)
+                player = self.change_player(player, **self.injury(player, what, better=False))
         else:
-            self.put_player(self.injure(player, effect.what, better=True))
+            self.change_player(player, **self.injury(player, effect.what, better=True))
 
-    def injure(self, player: PlayerRow, what: str, better: bool) -> PlayerRow:
+    def injury(self, player: PlayerRow, what: str, better: bool) -> dict[str, Any]:
+        """What an injury (or its healing, ``better``) changes in ``player``."""
         if what == "retired":
-            return player.model_copy(update={"status": "active" if better else "retired"})
+            return {"status": "active" if better else "retired"}
         if what == "miss_next_game":
-            return player.model_copy(update={"miss_next_game": not better})
+            return {"miss_next_game": not better}
         if what == "niggling":
-            return player.model_copy(
-                update={"niggling": max(0, player.niggling - 1 if better else player.niggling + 1)}
-            )
+            return {"niggling": max(0, player.niggling - 1 if better else player.niggling + 1)}
         if what == "dead":
-            return player.model_copy(update={"status": "dead"})
+            return {"status": "dead"}
         stat = what.lstrip("-")
         new = self.ruleset.changed_characteristic(player, stat, better)
         changes = dict(player.changes)
         changes[stat] = changes.get(stat, 0) + (1 if better else -1)
-        return player.model_copy(update={stat: new, "changes": changes})
+        return {stat: new, "changes": changes}
 
     # --- a what-if's copy ----------------------------------------------------------------------
 

@@ -36,11 +36,11 @@ def member_removed(f: Any, e: ev.MemberRemoved) -> None:
     row = f.store.get(MemberRow, f.league_id, e.member)
     if row is None:
         raise LookupError(f"account '{e.member}' has no role in this league")
-    f.store.put(row.model_copy(update={"active": False, "teams": ()}))
+    f.store.change(row, active=False, teams=())
 
 
 def visibility_set(f: Any, e: ev.LeagueVisibilitySet) -> None:
-    f.store.put(f.league().model_copy(update={"public": e.public}))
+    f.store.change(f.league(), public=e.public)
 
 
 MEMBER_APPLIERS: dict[type[ev.LedgerEvent], Callable[[Any, Any], None]] = {
@@ -85,7 +85,7 @@ class SiteFold:
         if row is None:
             raise LookupError(f"no account '{account}'")
         field = "admin" if isinstance(event, ev.AdminGranted) else "revoked"
-        self.store.put(row.model_copy(update={field: True}))
+        self.store.change(row, **{field: True})
 
     def advance(self, event: ev.LedgerEvent) -> None:
         self.store.put(SiteRow.build(league_id=SITE, version=event.seq, last_hash=event.hash))

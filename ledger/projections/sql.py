@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from ledger.domain.state import Line, Record
+from ledger.domain.state import Line, R, Record
 from ledger.projections.rowstore import RowStore
 from ledger.projections.shapes import (
     JSON,
@@ -179,6 +179,14 @@ class SqlStore(RowStore):
         self.remember(record)
         self.dirty.setdefault(type(record), {})[record.key_values()] = record
         self.written = None
+
+    def change(self, record: R, /, **updates: Any) -> R:
+        """A changed copy, put. Records read through this store are the commands' too
+        (their checks read them before the events they decide are folded), so none is
+        changed in place; a command folds a few events, so the copies cost little."""
+        changed = record.model_copy(update=updates)
+        self.put(changed)
+        return changed
 
     def emit(self, line: Line) -> None:
         self.lines.append(line)

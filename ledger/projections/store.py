@@ -24,6 +24,7 @@ class Store(Protocol):
     def get(self, kind: type[R], /, *key: Any) -> R | None: ...
     def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
     def put(self, record: Record) -> None: ...
+    def change(self, record: R, /, **updates: Any) -> R: ...
     def emit(self, line: Line) -> None: ...
 
 
@@ -44,6 +45,13 @@ def bucket_fields(kind: type[Record]) -> Callable[[dict[str, Any]], Any]:
     return itemgetter(*names) if names else (lambda values: ())
 
 
+@cache
+def structural(kind: type[Record]) -> frozenset[str]:
+    """The fields that place a record in a store (its key, its buckets): a change of one
+    of them moves the record, so it is made on a copy, never in place."""
+    return frozenset(kind.key).union(*bucketed(kind))
+
+
 ROSTER: Fields = ("team_id", "status")
 """The bucket of a team's players by status (``PlayerRow.grouped``)."""
 assert ROSTER in PlayerRow.grouped
@@ -55,6 +63,10 @@ def matches(record: Record, where: dict[str, Any]) -> bool:
 
 class MemoryStore:
     """Records in dicts, with the indexes the records declare; lines in lists or a sink.
+
+    Records are changed in place (``change``) where the store alone holds them: every
+    record put into it since it was made or copied. A copy shares its records with its
+    twin, so each copies a shared record the first time it changes it.
 
     Each index bucket keeps its keys sorted once, until its membership changes: the fold
     asks for a team's current players many times per event, and a player's record is
@@ -80,6 +92,9 @@ class MemoryStore:
         """Each team's current players' keys in order (``roster_of``), kept until a
         player joins or leaves it."""
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
+        self.mine: set[int] = set()
+        """The records (by ``id``) ``change`` may change in place. Each is in ``records``
+        (which keeps it alive, so its ``id`` names no other object)."""
         self.sink = sink
         self.settled = settled
 
@@ -151,16 +166,15 @@ class MemoryStore:
         return [table[key] for key in keys]  # type: ignore[misc]
 
     def put(self, record: Record) -> None:
-        if self.settled is not None and type(record) in self.settled.watched:
-            if self.settled.takes(record):
-                self.settle(type(record), record.key_values(), record)
-                return
-            released = self.settled.settles(record)
-            if released is not None:
-                self.settle_season(*released)
+        """Keep ``record`` in place of the one with its key. The store then holds it as its
+        own and may change it in place (``change``): a record is put into one store only."""
+        watched = self.settled is not None and type(record) in self.settled.watched
+        if watched and self.settled_away(record):
+            return
         kind, key = type(record), record.key_values()
         table = self.records[kind]
         old = table.get(key)
+        self.take(old, record)
         new_values, old_values = record.__dict__, old.__dict__ if old is not None else None
         if old_values is not None:
             read = bucket_fields(kind)
@@ -180,6 +194,37 @@ class MemoryStore:
             self.ordered.pop((kind, fields, now), None)
             self.forget_roster(kind, fields, key, now)
         table[key] = record
+
+    def take(self, old: Record | None, new: Record) -> None:
+        if old is not None:
+            self.mine.discard(id(old))
+        self.mine.add(id(new))
+
+    def change(self, record: R, /, **updates: Any) -> R:
+        """The store's ``record`` with ``updates``, kept in its place. Changed where it
+        stands when the store alone holds it and it keeps its place (most changes: counters,
+        SPP, treasury); else a changed copy replaces it. Either way the caller goes on with
+        the answer and never reads ``record`` again."""
+        if id(record) in self.mine and structural(type(record)).isdisjoint(updates):
+            record.amend(updates)
+            if self.settled is not None and type(record) in self.settled.watched:
+                self.settled_away(record)
+            return record
+        changed = record.model_copy(update=updates)
+        self.put(changed)
+        return changed
+
+    def settled_away(self, record: Record) -> bool:
+        """Whether ``record`` has settled and left memory for the file; writes out, too,
+        what it lets settle (a closed season's standings...)."""
+        assert self.settled is not None
+        if self.settled.takes(record):
+            self.settle(type(record), record.key_values(), record)
+            return True
+        released = self.settled.settles(record)
+        if released is not None:
+            self.settle_season(*released)
+        return False
 
     def settle(self, kind: type[Record], key: tuple[Any, ...], record: Record) -> None:
         assert self.settled is not None
@@ -201,6 +246,7 @@ class MemoryStore:
         old = self.records[kind].pop(key, None)
         if old is None:
             return
+        self.mine.discard(id(old))
         for fields in bucketed(kind):
             values = tuple([old.__dict__[f] for f in fields])
             bucket = (kind, fields, values)
@@ -232,8 +278,9 @@ class MemoryStore:
         """A store that starts where this one stands and goes its own way (a what-if's Monte
         Carlo samples start from one). Total: every attribute is copied, whatever attributes
         the store has: dicts down to their values, sets and lists as new ones of the same
-        items. What they hold is shared: records are frozen, keys are tuples, the sink is a
-        function. A store with a settled file (a rebuild's) cannot be copied: the file
+        items. What they hold is shared: records (neither store changes a shared one in
+        place: both forget they held it alone), keys (tuples) and the sink (a function). A
+        store with a settled file (a rebuild's) cannot be copied: the file
         would be shared."""
         if self.settled is not None:
             raise TypeError("a store that writes settled records to a file cannot be copied")
@@ -251,4 +298,5 @@ class MemoryStore:
 
         twin = object.__new__(MemoryStore)
         twin.__dict__.update({name: copied(value) for name, value in vars(self).items()})
+        self.mine, twin.mine = set(), set()
         return twin

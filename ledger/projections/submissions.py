@@ -36,7 +36,7 @@ def report_submitted(f: Any, e: ev.ReportSubmitted) -> None:
     number = e.submission.removeprefix("s")
     league = f.league()
     if number.isdigit() and int(number) >= league.next_submission:
-        f.store.put(league.model_copy(update={"next_submission": int(number) + 1}))
+        f.store.change(league, next_submission=int(number) + 1)
 
 
 def side_team(report: dict[str, Any], side: str) -> str:
@@ -53,28 +53,22 @@ def submission(f: Any, submission_id: str) -> SubmissionRow:
 
 def report_confirmed(f: Any, e: ev.ReportConfirmed) -> None:
     row = submission(f, e.submission)
-    f.store.put(
-        row.model_copy(update={"status": "confirmed", "answered_by": e.team, "decided_seq": e.seq})
-    )
+    f.store.change(row, status="confirmed", answered_by=e.team, decided_seq=e.seq)
 
 
 def report_disputed(f: Any, e: ev.ReportDisputed) -> None:
     row = submission(f, e.submission)
-    f.store.put(
-        row.model_copy(update={"status": "disputed", "answered_by": e.team, "dispute": e.reason})
-    )
+    f.store.change(row, status="disputed", answered_by=e.team, dispute=e.reason)
 
 
 def report_approved(f: Any, e: ev.ReportApproved) -> None:
     row = submission(f, e.submission)
-    f.store.put(row.model_copy(update={"status": "approved", "decided_seq": e.seq}))
+    f.store.change(row, status="approved", decided_seq=e.seq)
 
 
 def report_rejected(f: Any, e: ev.ReportRejected) -> None:
     row = submission(f, e.submission)
-    f.store.put(
-        row.model_copy(update={"status": "rejected", "decided_seq": e.seq, "rejection": e.reason})
-    )
+    f.store.change(row, status="rejected", decided_seq=e.seq, rejection=e.reason)
 
 
 SUBMISSION_APPLIERS: dict[type[ev.LedgerEvent], Callable[[Any, Any], None]] = {

@@ -157,3 +157,29 @@ def test_a_closed_seasons_standings_leave_memory(tmp_path: Path) -> None:
     assert store.select(StandingRow, league_id=LEAGUE, season=1) == [
         standing(1, team, 3) for team in sorted(TEAMS)
     ]
+
+
+def test_a_record_changed_in_place_settles_as_one_put_anew(tmp_path: Path) -> None:
+    """The fold changes the records it alone holds in place (``MemoryStore.change``): a
+    match closed by its last team that way settles, and a season closed that way takes
+    its standings out of memory, as when they are put."""
+    store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
+    store.put(season(1, "open"))
+    store.put(match(1, 1, TEAMS[:1]))
+    for team in TEAMS:
+        store.put(standing(1, team, 3))
+    store.put(season(2, "open"))
+    played = store.get(MatchRow, LEAGUE, "g1")
+    assert played is not None
+
+    store.change(played, closed=TEAMS)
+    first = store.get(SeasonRow, LEAGUE, 1)
+    assert first is not None
+    store.change(first, status="closed")
+
+    assert store.records[MatchRow] == {}
+    assert store.records[StandingRow] == {}
+    assert store.get(MatchRow, LEAGUE, "g1") == match(1, 1, TEAMS)
+    assert store.select(StandingRow, league_id=LEAGUE, season=1) == [
+        standing(1, team, 3) for team in sorted(TEAMS)
+    ]

@@ -106,3 +106,76 @@ def test_kept_rosters_and_buckets_follow_every_change(
             assert store.select(PlayerRow, league_id="l", team_id=team_id) == [
                 p for p in everyone if p.team_id == team_id
             ]
+
+
+def test_a_change_is_what_every_later_read_answers(store: MemoryStore | SqlStore) -> None:
+    store.put(player("p1", "active"))
+    current = store.get(PlayerRow, "l", "p1")
+    assert current is not None
+
+    changed = store.change(current, games=3, spp=6)
+    moved = store.change(changed, team_id="rats")
+
+    assert (moved.games, moved.spp, moved.team_id) == (3, 6, "rats")
+    assert store.get(PlayerRow, "l", "p1") == moved
+    assert roster_of(store, "l", "reavers") == []
+    assert roster_of(store, "l", "rats") == [moved]
+
+
+def test_a_record_the_store_alone_holds_is_changed_where_it_stands() -> None:
+    """The fold's counters and SPP change in place: no copy per change."""
+    store = MemoryStore()
+    store.put(player("p1", "active"))
+    current = store.get(PlayerRow, "l", "p1")
+    assert current is not None
+
+    assert store.change(current, games=1) is current
+    assert store.change(current, status="dead") is not current  # it leaves the roster
+
+
+def test_a_store_and_its_copy_never_change_each_others_records() -> None:
+    """A what-if's samples start from copies of one store: each copies a shared record the
+    first time it changes it, so the others (and the start) keep theirs."""
+    start = MemoryStore()
+    start.put(player("p1", "active"))
+    shared = start.get(PlayerRow, "l", "p1")
+    assert shared is not None
+    first, second = start.copy(), start.copy()
+
+    mine = first.change(shared, games=5)
+    first.change(mine, games=6)
+    second.change(shared, spp=2)
+    start.change(shared, niggling=1)
+
+    assert (shared.games, shared.spp, shared.niggling) == (0, 0, 0)
+    assert [
+        (p.games, p.spp, p.niggling) for s in (first, second, start) for p in s.all(PlayerRow)
+    ] == [
+        (6, 0, 0),
+        (0, 2, 0),
+        (0, 0, 1),
+    ]
+
+
+@given(MOVES)
+def test_changes_in_place_and_by_copy_keep_rosters_and_buckets(
+    moves: list[tuple[str, str, str, int]],
+) -> None:
+    """Whether a change is made in place (counters) or on a copy (a transfer, a death), the
+    store answers as if every record were put anew."""
+    store, plain = MemoryStore(), MemoryStore()
+    for player_id, team, status, games in moves:
+        current = store.get(PlayerRow, "l", player_id)
+        if current is None:
+            store.put(player(player_id, cast(PlayerStatus, status), team=team))
+        else:
+            changed = store.change(current, team_id=team, status=status, games=games)
+            store.change(changed, games=games + 1)
+        found = store.get(PlayerRow, "l", player_id)
+        assert found is not None
+        plain.put(found.model_copy())
+        for team_id in ("reavers", "rats"):
+            assert roster_of(store, "l", team_id) == roster_of(plain, "l", team_id)
+            assert store.select(PlayerRow, league_id="l", team_id=team_id) == plain.select(
+                PlayerRow, league_id="l", team_id=team_id
+            )
