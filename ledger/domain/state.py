@@ -1,4 +1,5 @@
-"""The shape of a league's state as the fold builds it: one frozen record per entity.
+"""The shape of a league's state as the fold builds it: one record per entity, frozen to
+everyone but the store that holds it (``MemoryStore.change``).
 
 These records are what a ruleset reads when it interprets an event, and what the read
 models persist (ledger/projections maps each record class to one SQL table, and each

@@ -380,7 +380,8 @@ class Fold:
         sample of a what-if starts from one. Total: every attribute is copied deeply,
         whatever attributes the class has, so one added later needs no list kept up to
         date. Shared: the ruleset (its caches hold read-only answers of its tables); the
-        store copies itself (``MemoryStore.copy``, sharing the frozen records). ``memo`` is
+        store copies itself (``MemoryStore.copy``, sharing the records until one changes
+        them). ``memo`` is
         ``copy.deepcopy``'s: an object holding the fold (a what-if's replayer) passes the
         memo it then deep-copies itself with, so its references to the fold's parts lead to
         the clone's."""

@@ -1,7 +1,8 @@
 """Where the fold keeps a league's state while it works: the interface and the in-memory form.
 
-The fold reads records by key or by an indexed field, writes whole new records (they are
-frozen) and emits append-only lines. ``MemoryStore`` serves full rebuilds and what-if
+The fold reads records by key or by an indexed field, puts new records, changes them
+through the store (``change``: in place where the store alone holds them, else on a
+copy) and emits append-only lines. ``MemoryStore`` serves full rebuilds and what-if
 replays; ``ledger.projections.sql.SqlStore`` serves incremental catch-up over the
 persisted read models. Both must give the same answers, which tests check.
 """
@@ -293,7 +294,7 @@ class MemoryStore:
                         value[key] = copied(item)
                 return value
             if isinstance(value, (set, list)):
-                return value.copy()  # of frozen records or key tuples
+                return value.copy()  # of key tuples, or lines (never changed)
             return value
 
         twin = object.__new__(MemoryStore)

@@ -1,6 +1,6 @@
 """A long rebuild on SQLite writes its lines from a process of its own (issue 14, point 4:
-both cores): its tables equal the thread's row for row and in the order the lines came,
-a writer lost half-way leaves the rebuild to write them itself, and the writer itself
+both cores): its tables equal the thread's row for row, stored in key order, a writer
+lost half-way leaves the rebuild to write them itself, and the writer itself
 ends quietly when its pipe closes unfinished."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LINE_RECORDS, TreasuryLine
+from ledger.domain.state import LINE_RECORDS, Line, TreasuryLine
 from ledger.projections import linefile, parallel, runner, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import create_schema
@@ -22,16 +23,22 @@ from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
 
 
-def lines_as_written(ledger: LeagueLedger) -> Tables:
-    """Every line table's rows in the order they were written (rowid), not by key."""
+def lines_in(ledger: LeagueLedger, order: Callable[[type[Line]], str]) -> Tables:
+    """Every line table's rows as stored, in ``order`` (of a line class)."""
     with ledger.read_models.engine.connect() as conn:
         return {
             kind.table: [
                 tuple(row)
-                for row in conn.exec_driver_sql(f"SELECT * FROM {kind.table} ORDER BY rowid")
+                for row in conn.exec_driver_sql(
+                    f"SELECT * FROM {kind.table} ORDER BY {order(kind)}"
+                )
             ]
             for kind in LINE_RECORDS
         }
+
+
+def by_key(kind: type[Line]) -> str:
+    return ", ".join(kind.key)
 
 
 @pytest.fixture
@@ -60,15 +67,25 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     sqlite_ledger.read_models.processes = 1  # one process: the lines go from a thread
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert started == []
-    threaded = lines_as_written(sqlite_ledger)
+    assert tables(sqlite_ledger) == incremental
     sqlite_ledger.read_models.processes = None
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert len(started) == 2  # the fold that met the bad event, and the one after it
     assert [p.exitcode for p in started] == [1, 0]  # the first one's pipe closed early
     assert tables(sqlite_ledger) == incremental
-    assert lines_as_written(sqlite_ledger) == threaded
-    assert any(threaded.values())
+    assert any(incremental[kind.table] for kind in LINE_RECORDS)
     assert multiprocessing.active_children() == []
+
+
+def test_lines_copied_from_files_are_stored_in_key_order(
+    sqlite_ledger: LeagueLedger, started: list[LineProcess]
+) -> None:
+    """A key-ordered load appends to each table's primary-key index (settled.copy_into)."""
+    several_leagues(sqlite_ledger)
+    sqlite_ledger.read_models.processes = None
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert started  # the lines came through a file
+    assert lines_in(sqlite_ledger, lambda kind: "rowid") == lines_in(sqlite_ledger, by_key)
 
 
 @pytest.mark.parametrize("processes", [None, 2])  # the serial fold; this process's share
@@ -165,19 +182,14 @@ def test_the_rebuilding_processs_share_writes_its_lines_apart_and_the_workers_do
     incremental = tables(sqlite_ledger)
     sqlite_ledger.read_models.processes = 1
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
-    threaded = lines_as_written(sqlite_ledger)
+    threaded = lines_in(sqlite_ledger, by_key)
     sqlite_ledger.read_models.processes = 2
     stats = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert shared == [2]
     assert len(started) == 1  # this process's share only (the bad event is a worker's)
     assert [worker.lines is not None for worker in stats.workers] == [True, False]
     assert tables(sqlite_ledger) == incremental
-    assert sorted_lines(lines_as_written(sqlite_ledger)) == sorted_lines(threaded)
-
-
-def sorted_lines(lines: Tables) -> Tables:
-    """Lines of several shares come share by share, not in the log's order."""
-    return {table: sorted(rows, key=repr) for table, rows in lines.items()}
+    assert lines_in(sqlite_ledger, by_key) == threaded
 
 
 def test_a_failing_line_thread_fails_the_rebuild_and_blames_no_event(
