@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,7 +63,7 @@ from ledger.projections.writing import (
     create_indexes,
     create_tables,
     freeing_plainly,
-    scratch,
+    scratch_folder,
 )
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -336,9 +335,7 @@ class ReadModels:
         leagues enough to share (ledger/projections/parallel.py), else in this one."""
         self.rulesets.clear()
         with (
-            tempfile.TemporaryDirectory(
-                prefix="ledger-rebuild-", dir=scratch(self.engine)
-            ) as folder,
+            scratch_folder(self.engine) as folder,
             self.engine.connect() as conn,
         ):
             shares = self.shares(conn, source, corrections, faults, Path(folder))

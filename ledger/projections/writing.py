@@ -6,7 +6,11 @@ and its files (ledger/projections/settled.py) beside the database."""
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
+import re
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -97,6 +101,42 @@ def scratch(engine: Engine) -> str | None:
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
     return str(Path(database).resolve().parent)
+
+
+SCRATCH_PREFIX = "ledger-rebuild-"
+OWNED = re.compile(r"(\d+)-")
+"""A scratch folder's name after the prefix: the number of the process that made it."""
+
+
+def scratch_folder(engine: Engine) -> tempfile.TemporaryDirectory[str]:
+    """A folder for one rebuild's files, named for this process, made after the folders
+    of rebuilds whose process is gone are swept away."""
+    where = scratch(engine)
+    sweep(Path(where or tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=where)
+
+
+def sweep(folder: Path) -> None:
+    """Remove the scratch folders of rebuilds whose process has ended without removing
+    them: a process killed by a signal skips its cleanup, and a rebuild of 10^6 events
+    leaves gigabytes. A folder whose process still runs, or named otherwise (an older
+    version's), is left alone."""
+    if os.name != "posix":  # os.kill(pid, 0) asks after a process only on POSIX
+        return
+    for found in folder.glob(f"{SCRATCH_PREFIX}*"):
+        owner = OWNED.match(found.name.removeprefix(SCRATCH_PREFIX))
+        if owner is not None and not alive(int(owner.group(1))):
+            shutil.rmtree(found, ignore_errors=True)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def create_tables(conn: Connection) -> None:
