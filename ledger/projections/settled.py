@@ -276,7 +276,8 @@ def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     came (a game's players, a round's teams) land all over it. At 10^6 events that took
     the game lines' copy from 29-30 s to 14 s. Every read of lines orders them itself
     (``Queries``, the reports), so the order rows were stored in shows nowhere. SQLite
-    attaches the files and copies in SQL; PostgreSQL is handed the records in batches."""
+    attaches the files and copies in SQL; PostgreSQL is handed the records in batches,
+    file by file (in key order within each file)."""
     if conn.dialect.name != "sqlite":
         for path in files:
             handed_over(conn, path)

@@ -175,12 +175,12 @@ class MemoryStore:
         kind, key = type(record), record.key_values()
         table = self.records[kind]
         old = table.get(key)
-        self.take(old, record)
         new_values, old_values = record.__dict__, old.__dict__ if old is not None else None
         if old_values is not None:
             read = bucket_fields(kind)
             if read(new_values) == read(old_values):
                 table[key] = record
+                self.take(old, record)
                 return
         for fields in bucketed(kind):
             now = tuple([new_values[f] for f in fields])
@@ -195,8 +195,10 @@ class MemoryStore:
             self.ordered.pop((kind, fields, now), None)
             self.forget_roster(kind, fields, key, now)
         table[key] = record
+        self.take(old, record)
 
     def take(self, old: Record | None, new: Record) -> None:
+        """Hold ``new`` as the store's own in place of ``old`` (once ``records`` keeps it)."""
         if old is not None:
             self.mine.discard(id(old))
         self.mine.add(id(new))

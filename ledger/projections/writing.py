@@ -6,9 +6,8 @@ and its files (ledger/projections/settled.py) beside the database."""
 from __future__ import annotations
 
 import contextlib
-import os
+import fcntl
 import queue
-import re
 import shutil
 import tempfile
 import threading
@@ -104,38 +103,41 @@ def scratch(engine: Engine) -> str | None:
 
 
 SCRATCH_PREFIX = "ledger-rebuild-"
-OWNED = re.compile(r"(\d+)-")
-"""A scratch folder's name after the prefix: the number of the process that made it."""
+HELD = "held"
+"""A file in each scratch folder that its rebuild holds locked (``flock``) while it runs."""
 
 
-def scratch_folder(engine: Engine) -> tempfile.TemporaryDirectory[str]:
-    """A folder for one rebuild's files, named for this process, made after the folders
-    of rebuilds whose process is gone are swept away."""
+@contextlib.contextmanager
+def scratch_folder(engine: Engine) -> Iterator[str]:
+    """A folder for one rebuild's files, held (``HELD``) while the rebuild runs, made after
+    the folders no rebuild holds any more are swept away."""
     where = scratch(engine)
     sweep(Path(where or tempfile.gettempdir()))
-    return tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=where)
+    with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX, dir=where) as folder:
+        made = Path(folder) / f"{HELD}.new"
+        with open(made, "w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            made.replace(Path(folder) / HELD)  # a sweep sees the lock file only once held
+            yield folder
 
 
 def sweep(folder: Path) -> None:
-    """Remove the scratch folders of rebuilds whose process has ended without removing
-    them: a process killed by a signal skips its cleanup, and a rebuild of 10^6 events
-    leaves gigabytes. A folder whose process still runs, or named otherwise (an older
-    version's), is left alone."""
-    if os.name != "posix":  # os.kill(pid, 0) asks after a process only on POSIX
-        return
+    """Remove the scratch folders of rebuilds that ended without removing them: a process
+    killed by a signal skips its cleanup, and a rebuild of 10^6 events leaves gigabytes.
+    The lock, not a process number, tells: it is let go when its process ends, however it
+    ends, and it holds across containers that share the folder. A folder still held, or
+    without a lock file (an older version's, or one being made), is left alone."""
     for found in folder.glob(f"{SCRATCH_PREFIX}*"):
-        owner = OWNED.match(found.name.removeprefix(SCRATCH_PREFIX))
-        if owner is not None and not alive(int(owner.group(1))):
+        if abandoned(found):
             shutil.rmtree(found, ignore_errors=True)
 
 
-def alive(pid: int) -> bool:
+def abandoned(folder: Path) -> bool:
     try:
-        os.kill(pid, 0)  # no signal sent: only whether the process exists
-    except ProcessLookupError:
+        with open(folder / HELD) as held:  # never made here: a folder being made has none
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # no lock file (FileNotFoundError), or a rebuild holds it (BlockingIOError)
         return False
-    except PermissionError:
-        return True  # another user's process
     return True
 
 
