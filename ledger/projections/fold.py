@@ -198,16 +198,16 @@ class Fold:
             self.fans_before[team.team_id] = old.fans if old else team.fans
 
     def put_player(self, player: PlayerRow) -> None:
-        value = self.ruleset.value(player)
-        if value != player.value:  # most changes (SPP, counters) leave it as it was
-            player = player.model_copy(update={"value": value})
         self.store.put(player)
-        self.touched.add(player.team_id)
+        self.valued(player)
 
     def change_player(self, player: PlayerRow, /, **updates: Any) -> PlayerRow:
         """The store's ``player`` changed and valued again (``Store.change``: go on with the
         answer)."""
-        player = self.store.change(player, **updates)
+        return self.valued(self.store.change(player, **updates))
+
+    def valued(self, player: PlayerRow) -> PlayerRow:
+        """The store's ``player`` at the value the ruleset gives him."""
         value = self.ruleset.value(player)
         if value != player.value:  # most changes (SPP, counters) leave it as it was
             player = self.store.change(player, value=value)
