@@ -62,7 +62,7 @@ def demo(session: Session, folder: Path, serve: bool) -> None:
         say(f"\nSeason report: {report}")
         say(
             f"\nTry: ledger --db {db} roster reikland-reavers | standings | leaders"
-            " | treasury gouged-eye | history Skweek | audit verify"
+            " | treasury gouged-eye | history Skweek | audit verify | season playoffs"
         )
         if serve:
             logins = demo_accounts(ledger, slug, by=session.user)

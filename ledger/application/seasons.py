@@ -112,6 +112,8 @@ def division_tables(c: Context, season: SeasonRow) -> dict[str, list[str]]:
 def plan_playoffs(c: Context, command: SchedulePlayoffs) -> Drafts:
     dungeon_bowl = command.dungeon_bowl
     season = current_season(c)
+    if season.status != "open":  # its prizes are given: a final now would change nothing
+        raise SeasonState(f"season {season.season} is closed")
     matches = fixtures_of(c, season.season)
     regular = [m for m in matches if m.stage == "regular"]
     if not regular:

@@ -1,7 +1,8 @@
 """The demo league: built through the same commands a commissioner uses.
 
 ``league.yaml`` drafts four BB2025 teams and plays a round robin from the report files in
-``reports/``, with advancements, hires and closed post-game sequences between rounds.
+``reports/``, with advancements, hires and closed post-game sequences between rounds. The
+season is started first, as a commissioner starts one, so it can be closed at its end.
 Every die is given as rolled at the table, so the demo is the same on every machine.
 """
 
@@ -19,11 +20,12 @@ from ledger.application.commands import (
     HirePlayer,
     RecordMatch,
     RegisterTeam,
+    StartSeason,
 )
 from ledger.application.reports import read_report
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow
-from ledger.domain.values import DiceRoll
+from ledger.domain.values import DiceRoll, Division
 
 HERE = Path(__file__).parent
 DICE = {"characteristic": "D8"}
@@ -81,6 +83,11 @@ def run_step(ledger: LeagueLedger, slug: str, step: dict[str, Any], by: str) -> 
         )
     elif "close" in step:
         close(ledger, slug, step["close"], by)
+    elif "season" in step:
+        season = step["season"]
+        divisions = [Division(name=n, teams=tuple(t)) for n, t in season["divisions"].items()]
+        playoffs = season.get("playoffs", 0)
+        ledger.handle(StartSeason(slug, divisions, playoff_teams=playoffs), by=by)
     else:
         raise ValueError(f"unknown demo step {sorted(step)}")
 

@@ -7,6 +7,7 @@ and leaves the event count unchanged.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -84,7 +85,8 @@ def test_the_demo_prints_standings_and_a_roster_that_add_up(demo: Path) -> None:
     assert (skweek["spp"], skweek["value"], skweek["miss_next_game"]) == (10, 105_000, True)
     assert roster["team"]["treasury"] == 205_000
     table = orjson.loads(ledger(demo, "standings", "--json").stdout)
-    assert [r["team_id"] for r in table["divisions"][""]] == [
+    # The demo season's one division (ledger/demo/league.yaml).
+    assert [r["team_id"] for r in table["divisions"]["Old World"]] == [
         "skavenblight-scramblers",
         "reikland-reavers",
         "gouged-eye",
@@ -104,6 +106,41 @@ def test_the_query_commands_read_the_demo(demo: Path) -> None:
     assert "took chosen primary Sprint" in history
     assert "hired Skweek" in history
     assert "Ugluk" in ledger(demo, "roster", "gouged-eye").stdout
+
+
+DEMO_DIVISION = "Old World=reikland-reavers,gouged-eye,skavenblight-scramblers,grudgebearers"
+
+
+def test_the_demo_season_is_under_way_with_a_final_for_its_top_two(
+    demo: Path, tmp_path: Path
+) -> None:
+    """The demo starts its season as a commissioner starts one, so its next steps can be
+    tried on it: the play-offs (League Play, "Play-offs", seed 001), then the close."""
+    db = tmp_path / "demo.db"
+    shutil.copy(demo, db)
+    line = refused(db, "season-state", "season", "start", "--division", DEMO_DIVISION)
+    assert line.endswith("season 1 is still open: close it first")
+    scheduled = ledger(db, "season", "playoffs").stdout
+    assert scheduled.startswith("Scheduled 1 play-off fixture")
+    fixtures = orjson.loads(ledger(db, "match", "list", "--json").stdout)
+    [final] = [m for m in fixtures if m["stage"] != "regular"]
+    assert (final["stage"], final["home"], final["away"]) == (
+        "final",
+        "skavenblight-scramblers",  # first on 7 points
+        "reikland-reavers",  # second on 4
+    )
+    line = refused(db, "season-state", "season", "close")
+    assert line.endswith("fixtures still to record: s1-final-1")
+
+
+def test_a_closed_season_schedules_no_play_offs(demo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    shutil.copy(demo, db)
+    assert ledger(db, "season", "close").stdout.strip() == "Season closed."
+    line = refused(db, "season-state", "season", "playoffs")
+    assert line.endswith("season 1 is closed")
+    started = ledger(db, "season", "start", "--division", DEMO_DIVISION).stdout
+    assert started.strip() == "Season 2 started with 1 division."
 
 
 def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> None:

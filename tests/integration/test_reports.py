@@ -39,6 +39,8 @@ from ledger.reports.to_html import figure_charts
 from ledger.reports.whatif import Comparison, comparison_for
 
 DEMO = "demo"
+DIVISION = "Old World"
+"""The demo season's one division (ledger/demo/league.yaml)."""
 
 
 @pytest.fixture(scope="session")
@@ -76,12 +78,12 @@ def test_the_table_is_the_standings_with_their_tie_breakers(
     standings = queries_of(demo, DEMO).standings()
     [table] = demo_report.standings
     assert [(r.team_id, r.rank, r.points) for r in table.rows] == [
-        (r.team_id, r.rank, r.row.points) for r in standings.divisions[""]
+        (r.team_id, r.rank, r.row.points) for r in standings.divisions[DIVISION]
     ]
     # The Gouged Eye and the Grudgebearers finish on 3 points, split on TD difference.
     assert [r.separated_by for r in table.rows] == [None, None, "touchdown difference", None]
-    assert table.division == ""
-    assert demo_report.season.divisions == []
+    assert table.division == DIVISION
+    assert demo_report.season.divisions == [DIVISION]
 
 
 def test_position_by_round_ends_where_the_table_ends(demo_report: SeasonReport) -> None:
@@ -104,14 +106,13 @@ def test_the_running_table_scores_games_as_the_fold_does(demo: LeagueLedger) -> 
     queries = queries_of(demo, DEMO)
     sources = read_sources(queries, None)
     scheme = queries.ruleset.points_scheme(queries.league.points)
-    official = sources.standings.divisions[""]
+    official = sources.standings.divisions[DIVISION]
     running = RunningTable(queries.league_id, 1, [r.team_id for r in official])
     for match in sources.matches:
         running.count(match, scheme)
     assert running.positions(queries.ruleset, scheme) == {r.team_id: r.rank for r in official}
-    assert {t: row.model_copy(update={"division": ""}) for t, row in running.rows.items()} == {
-        r.team_id: r.row for r in official
-    }
+    counted = {t: row.model_copy(update={"division": DIVISION}) for t, row in running.rows.items()}
+    assert counted == {r.team_id: r.row for r in official}
 
 
 def test_every_result_is_listed_by_round_and_there_is_no_bracket(demo_report: SeasonReport) -> None:
@@ -231,7 +232,7 @@ def test_the_audit_appendix_matches_audit_verify(
 ) -> None:
     chain = verify_chain(demo.recorder, league_id(DEMO), DEMO)
     audit = demo_report.audit
-    assert (audit.events, audit.last_hash, audit.chain_ok) == (85, chain.last_hash, True)
+    assert (audit.events, audit.last_hash, audit.chain_ok) == (86, chain.last_hash, True)
     assert audit.corrections == []
     assert audit.verify_command == "ledger --league demo audit verify"
 
@@ -257,7 +258,7 @@ def test_corrections_fired_players_are_reported_with_who_and_why(demo: LeagueLed
     assert "Emil Kraus" in [p.name for p in reavers.former]
     eye = next(t for t in made.teams if t.team_id == "gouged-eye")
     assert all(e.kind != "adjustment" for e in eye.statement.entries)  # voided
-    assert made.audit.events == 88
+    assert made.audit.events == 89
 
 
 def test_an_unknown_season_is_refused(demo: LeagueLedger) -> None:
@@ -315,7 +316,7 @@ def test_the_what_if_engine_gives_the_table_under_another_ruleset(demo: LeagueLe
 def test_a_what_if_comparison_becomes_a_section(demo: LeagueLedger) -> None:
     """The seam the what-if engine will use: a table under another ruleset."""
     actual = queries_of(demo, DEMO).standings()
-    rows = actual.divisions[""]
+    rows = actual.divisions[DIVISION]
     swapped = [
         rows[1].model_copy(update={"rank": 1}),
         rows[0].model_copy(update={"rank": 2}),

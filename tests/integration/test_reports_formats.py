@@ -400,7 +400,7 @@ def test_markdown_has_every_section(demo_report: SeasonReport) -> None:
     for heading in (
         "# Old World Demo League — Season 1",
         "## Final standings",
-        "### League position by round",
+        "### League position by round — Old World",
         "## Results",
         "## Leaders",
         "## Records",

@@ -142,12 +142,14 @@ def test_an_advancement_takes_the_dice_rolled_at_the_table(
 def test_a_season_run_through_the_api_each_step_by_its_own_role(
     client: TestClient, world: World
 ) -> None:
-    """Start, play-offs, inducements, the final, its post-game, close, re-draft, the next
-    season and its schedule: the commissioner's steps refused to a coach, the teams'
-    steps to another coach."""
+    """Play-offs, inducements, the final, its post-game, close, re-draft, the next season
+    and its schedule: the commissioner's steps refused to a coach, the teams' steps to
+    another coach. The demo's season 1 (with a final for the top two) is under way."""
     start = {"divisions": [DIVISION], "playoff_teams": 2}
     refused(client, world, "jay", f"{L}/season/start", start)
-    assert allowed(client, world, "commissioner", f"{L}/season/start", start)["season"] == 1
+    still_open = client.post(f"{L}/season/start", json=start, headers=world.auth("commissioner"))
+    assert still_open.status_code == 409, still_open.text
+    assert still_open.json()["detail"] == "season 1 is still open: close it first"
     refused(client, world, "jay", f"{L}/season/playoffs", {})
     assert allowed(client, world, "commissioner", f"{L}/season/playoffs", {})["fixtures"] == 1
 
@@ -183,8 +185,6 @@ def test_a_season_run_through_the_api_each_step_by_its_own_role(
 
 
 def test_closing_a_post_game_is_all_or_nothing(client: TestClient, world: World) -> None:
-    start = {"divisions": [DIVISION], "playoff_teams": 2}
-    allowed(client, world, "commissioner", f"{L}/season/start", start)
     allowed(client, world, "commissioner", f"{L}/season/playoffs", {})
     for team in ("reikland-reavers", "skavenblight-scramblers"):
         path = f"{L}/teams/{team}/inducements"

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of, sign_in
-from tests.service.test_api_team_writes import DIVISION, FINAL, L, allowed
+from tests.service.test_api_team_writes import FINAL, L, allowed
 from tests.service.test_pages import csrf_in, error_beside, last_event, post
 
 MATCH = f"/leagues/{LEAGUE}/matches/s1-final-1"
@@ -17,13 +17,7 @@ CLOSE = f"{MATCH}/teams/reikland-reavers/close"
 
 
 def played_final(client: TestClient, world: World) -> None:
-    allowed(
-        client,
-        world,
-        "commissioner",
-        f"{L}/season/start",
-        {"divisions": [DIVISION], "playoff_teams": 2},
-    )
+    """The final of the demo's season 1, which plays off its top two."""
     allowed(client, world, "commissioner", f"{L}/season/playoffs", {})
     for team in ("reikland-reavers", "skavenblight-scramblers"):
         allowed(
