@@ -16,14 +16,34 @@ MATCH = f"/leagues/{LEAGUE}/matches/s1-final-1"
 CLOSE = f"{MATCH}/teams/reikland-reavers/close"
 
 
-def played_final(client: TestClient, world: World) -> None:
+def scheduled_final(client: TestClient, world: World) -> None:
     """The final of the demo's season 1, which plays off its top two."""
     allowed(client, world, "commissioner", f"{L}/season/playoffs", {})
+
+
+def played_final(client: TestClient, world: World) -> None:
+    scheduled_final(client, world)
+    recorded_final(client, world)
+
+
+def recorded_final(client: TestClient, world: World) -> None:
     for team in ("reikland-reavers", "skavenblight-scramblers"):
         allowed(
             client, world, "commissioner", f"{L}/teams/{team}/inducements", {"match": "s1-final-1"}
         )
     allowed(client, world, "commissioner", f"{L}/matches", FINAL, roll_missing=True)
+
+
+def test_the_league_home_names_a_play_off_round_by_its_stage(
+    client: TestClient, world: World
+) -> None:
+    home = f"/leagues/{LEAGUE}"
+    scheduled_final(client, world)
+    sign_in(client, "jay")
+    assert '<h2 id="fixtures">This round (final)</h2>' in client.get(home).text
+    recorded_final(client, world)
+    results = client.get(home).text.split('id="results"')[1]
+    assert '<span class="muted">final</span>' in results  # not "round 1"
 
 
 def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, world: World) -> None:
