@@ -39,6 +39,7 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.generate import Spec, generate
+from ledger.projections.logfold import few_collections
 from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset
 
@@ -136,10 +137,15 @@ def raw_floor(path: Path, decoder: Callable[[bytes], Any]) -> tuple[int, float]:
 
 
 def library_decode(ledger: LeagueLedger) -> float:
+    """Reading and decoding every event as the rebuild does: with the collector run
+    rarely (``few_collections``). With the default thresholds the collector walks each
+    page of 5,000 decoded events again and again, and decoding takes 2.7 times as long."""
+
     def read() -> None:
         after = 0
-        while page := ledger.source.page(after, 5000):
-            after = page[-1][0]
+        with few_collections():
+            while page := ledger.source.page(after, 5000):
+                after = page[-1][0]
 
     return best_of(1, read)
 
