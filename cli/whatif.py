@@ -14,6 +14,7 @@ import click
 from cli.main import Session, pass_session
 from cli.output import WIDE, gold, print_json, progress, say, table
 from ledger.errors import InvalidInput
+from ledger.projections.logfold import few_collections
 from ledger.rules import REGISTRY
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
@@ -66,9 +67,14 @@ def whatif(
         raise InvalidInput("--samples must be at least 1")
     ledger = session.ledger()
     slug = ledger.resolve_league(league or session.league_option)
-    asked = ask(ledger, slug, ruleset_id, parse_options(options))
+    # A long league's log and its replays are state that lives to the end: collected as
+    # the rebuild collects (few_collections). Not in ``ask`` and ``comparison``
+    # themselves: the service's heap has a rule of its own (ledger/web/heap.py).
+    with few_collections():
+        asked = ask(ledger, slug, ruleset_id, parse_options(options))
     if samples is None:
-        found = comparison(asked, season, seed)
+        with few_collections():
+            found = comparison(asked, season, seed)
         if as_json:
             print_json(found)
         else:

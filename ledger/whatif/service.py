@@ -46,8 +46,9 @@ def ask(
 
 
 def comparison(asked: Asked, season: int | None = None, seed: int = 0) -> Comparison:
-    actual = replay(asked.events, asked.source, seed=seed)
-    whatif = replay(asked.events, asked.target, seed=seed)
+    """Both replays keep only figures: a comparison reads no audit line."""
+    actual = replay(asked.events, asked.source, seed=seed, lines=False)
+    whatif = replay(asked.events, asked.target, seed=seed, lines=False)
     return compare(actual, whatif, asked.source, asked.target, season, seed)
 
 

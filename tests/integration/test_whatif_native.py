@@ -134,3 +134,19 @@ def test_a_replay_under_other_options_is_not_the_native_fold(season: LeagueLedge
     replayed = in_memory(added.store, row.league_id)
     assert replayed["rm_standings"] != live["rm_standings"]
     assert replayed["rm_players"] == live["rm_players"]
+
+
+@pytest.mark.parametrize("ruleset", ["bb2025", "lrb6-zal"])  # the native fold, a replay
+def test_a_replay_for_figures_keeps_every_record_and_no_line(
+    season: LeagueLedger, ruleset: str
+) -> None:
+    """What a comparison replays (``lines=False``): the same records, no audit line."""
+    row = season.league_row("season")
+    events = list(season.source.league_events(row.league_id))
+    target = find_ruleset(ruleset, row.options if ruleset == row.ruleset else {})
+    whole, figures = replay(events, target), replay(events, target, lines=False)
+    for kind in ENTITY_RECORDS:
+        assert figures.store.all(kind) == whole.store.all(kind), kind.table
+    assert all(whole.store.lines[kind] for kind in LINE_RECORDS if kind.table != "rm_faults")
+    assert not any(figures.store.lines[kind] for kind in LINE_RECORDS)
+    assert figures.divergences == whole.divergences
