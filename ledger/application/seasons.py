@@ -113,7 +113,10 @@ def plan_playoffs(c: Context, command: SchedulePlayoffs) -> Drafts:
     dungeon_bowl = command.dungeon_bowl
     season = current_season(c)
     if season.status != "open":  # its prizes are given: a final now would change nothing
-        raise SeasonState(f"season {season.season} is closed")
+        raise SeasonState(
+            f"season {season.season} is closed: its prizes are given, so its play-offs"
+            " can no longer be scheduled"
+        )
     matches = fixtures_of(c, season.season)
     regular = [m for m in matches if m.stage == "regular"]
     if not regular:

@@ -46,7 +46,7 @@ def comparison_for(
     ``LedgerError`` the CLI prints in one line)."""
     ruleset, options = parse_whatif(whatif)
     asked = ask(ledger, league, ruleset, options)
-    outcome = replay(asked.events, asked.target)
+    outcome = replay(asked.events, asked.target, lines=False)  # it reads the table only
     table = standings_of(outcome, asked.target, season)
     return Comparison(
         id=whatif,

@@ -97,6 +97,7 @@ def league_home(request: Request, league: str) -> HTMLResponse:
         role=role_named(request),
         standings=found.queries.standings(),
         fixtures=fixtures,
+        round_name=reads.round_name(fixtures),
         may_submit={m.match_id for m in fixtures if may_submit(request, found, m.home, m.away)},
         results=reads.latest_results(found),
         pending=pending(request, found) if role_named(request) else None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -37,6 +38,7 @@ from ledger.projections.sql import table_of
 from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.render import Format, render
+from ledger.reports.text import words
 from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
 from ledger.rules.problems import while_drafting
@@ -110,6 +112,16 @@ def this_round(league: League) -> list[MatchRow]:
     rounds = [m.round for m in waiting if m.round is not None]
     first = min(rounds) if rounds else None
     return [m for m in waiting if m.round == first]
+
+
+def round_name(fixtures: Sequence[MatchRow]) -> str:
+    """What the league page calls a round: a play-off round by its stages ("final and
+    third-place": the third-place game is played beside the final), a regular one by its
+    number; "" when there is none."""
+    stages = [s for s in dict.fromkeys(m.stage for m in fixtures) if s != "regular"]
+    if stages:
+        return " and ".join(words(s) for s in stages)
+    return str(fixtures[0].round) if fixtures and fixtures[0].round else ""
 
 
 def latest_results(league: League, team: str | None = None) -> list[MatchRow]:

@@ -1,9 +1,10 @@
 """The what-if of a league in a ledger: its log read once, replayed twice, compared.
 
 The real side is the league's log folded in memory under its own ruleset and options
-(``replay`` in its native form, equal to the live read models table for table, which a
-test checks); the what-if side is the same log replayed under the target. Nothing is
-written: the stores are dropped when the comparison is made.
+(``replay`` in its native form: its records equal the live read models, which a test
+checks table by table); the what-if side is the same log replayed under the target. Both
+keep figures only, no audit line. Nothing is written: the stores are dropped when the
+comparison is made.
 
 Worked example: ``whatif(ledger, "season", "lrb6-zal", {})`` gives the ``Comparison`` that
 ``ledger whatif season --ruleset lrb6-zal --json`` prints.

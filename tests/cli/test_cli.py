@@ -138,7 +138,9 @@ def test_a_closed_season_schedules_no_play_offs(demo: Path, tmp_path: Path) -> N
     shutil.copy(demo, db)
     assert ledger(db, "season", "close").stdout.strip() == "Season closed."
     line = refused(db, "season-state", "season", "playoffs")
-    assert line.endswith("season 1 is closed")
+    assert line.endswith(
+        "season 1 is closed: its prizes are given, so its play-offs can no longer be scheduled"
+    )
     started = ledger(db, "season", "start", "--division", DEMO_DIVISION).stdout
     assert started.strip() == "Season 2 started with 1 division."
 

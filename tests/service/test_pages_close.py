@@ -4,10 +4,12 @@ the ledger when asked, recorded under the coach's account; another coach may not
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow
+from ledger.web.pages_reads import round_name
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of, sign_in
 from tests.service.test_api_team_writes import FINAL, L, allowed
 from tests.service.test_pages import csrf_in, error_beside, last_event, post
@@ -44,6 +46,27 @@ def test_the_league_home_names_a_play_off_round_by_its_stage(
     recorded_final(client, world)
     results = client.get(home).text.split('id="results"')[1]
     assert '<span class="muted">final</span>' in results  # not "round 1"
+
+
+def fixture(stage: str, round_: int | None = 1) -> MatchRow:
+    return MatchRow(
+        league_id="l", match_id=f"m-{stage}", home="a", away="b", stage=stage, round=round_
+    )
+
+
+@pytest.mark.parametrize(
+    ("stages", "name"),
+    [
+        (["regular", "regular"], "1"),
+        (["final", "third-place"], "final and third-place"),  # played side by side
+        (["semi-final", "semi-final"], "semi-final"),
+        ([], ""),
+    ],
+)
+def test_a_round_is_named_by_its_play_off_stages_or_its_number(
+    stages: list[str], name: str
+) -> None:
+    assert round_name([fixture(stage) for stage in stages]) == name
 
 
 def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, world: World) -> None:
