@@ -20,7 +20,7 @@ and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,9 +105,7 @@ def native(
     seed: int,
     lines: bool = True,
 ) -> Outcome:
-    kind = Fold if lines else FiguresFold
-    store = MemoryStore() if lines else MemoryStore(sink=discard)
-    fold = kind(store, ruleset, league_id, native=True, corrections=corrections_of(events))
+    fold = memory_fold(ruleset, league_id, True, lines, corrections_of(events))
     fold.dice.seed = seed
     fold.apply_all(events)
     return finished(fold, [])
@@ -118,6 +116,18 @@ class FiguresFold(Fold):
     a Monte Carlo sample and a comparison read only the figures, and its lines go nowhere."""
 
     keeps_lines = False
+
+
+def memory_fold(
+    ruleset: Ruleset,
+    league_id: str,
+    native: bool,
+    lines: bool,
+    corrections: Mapping[int, ev.EventCorrected] | None = None,
+) -> Fold:
+    """A fold into a store of its own in memory, keeping its audit lines there or not."""
+    kind, store = (Fold, MemoryStore()) if lines else (FiguresFold, MemoryStore(sink=discard))
+    return kind(store, ruleset, league_id, native=native, corrections=corrections or {})
 
 
 def discard(line: Line) -> None:
@@ -152,10 +162,7 @@ class Replayer:
     """The translation's divergences of the steps played so far."""
 
     def __post_init__(self) -> None:
-        if self.explain and self.lines:
-            self.fold = Fold(MemoryStore(), self.target, self.league_id, native=False)
-        else:
-            self.fold = FiguresFold(MemoryStore(sink=discard), self.target, self.league_id, False)
+        self.fold = memory_fold(self.target, self.league_id, False, self.explain and self.lines)
         self.fold.dice = WatchedDice(league=self.league_id, seed=self.seed)
         self.policies = Policies(self.fold, self.source, self.explain)
         closes = self.target.post_game_closes and not self.source.post_game_closes

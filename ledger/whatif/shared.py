@@ -24,16 +24,14 @@ from typing import Protocol
 
 from ledger.domain import events as ev
 from ledger.projections.fold import Fold, corrections_of
-from ledger.projections.store import MemoryStore
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.replay import (
-    FiguresFold,
     Outcome,
     Replayer,
     WatchedDice,
-    discard,
     finished,
     is_native,
+    memory_fold,
     source_ruleset,
 )
 from ledger.whatif.translate import Step
@@ -58,9 +56,7 @@ class OwnFold:
 
     @classmethod
     def of(cls, events: Sequence[ev.LedgerEvent], ruleset: Ruleset, league_id: str) -> OwnFold:
-        fold = FiguresFold(
-            MemoryStore(sink=discard), ruleset, league_id, True, corrections_of(events)
-        )
+        fold = memory_fold(ruleset, league_id, True, False, corrections_of(events))
         fold.dice = WatchedDice(league=league_id)
         return cls(fold)
 
