@@ -107,11 +107,17 @@ def playoffs(session: Session, dungeon_bowl: bool, reason: str | None) -> None:
 
 
 @season.command("close")
+@click.option(
+    "--without-playoffs",
+    is_flag=True,
+    help="Close a season started with play-offs before their final: places by the table.",
+)
 @REASON
 @pass_session
-def close(session: Session, reason: str | None) -> None:
+def close(session: Session, without_playoffs: bool, reason: str | None) -> None:
     """Close the current season: prizes and the League Trophy are awarded."""
-    session.ledger().handle(CloseSeason(session.league()), by=session.user, reason=reason)
+    command = CloseSeason(session.league(), without_playoffs=without_playoffs)
+    session.ledger().handle(command, by=session.user, reason=reason)
     say("Season closed.")
 
 

@@ -261,7 +261,10 @@ class SchedulePlayoffs(Command[int]):
 
 @dataclass(frozen=True)
 class CloseSeason(Change):
-    pass
+    _: KW_ONLY
+    without_playoffs: bool = False
+    """Close a season that was to end in play-offs without them: its places, and so its
+    prizes, are then read from the table."""
 
 
 @dataclass(frozen=True)

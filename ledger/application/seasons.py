@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ledger.application.commands import (
     CloseSeason,
@@ -189,6 +189,12 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
         raise SeasonState(
             f"fixtures still to record: {', '.join(waiting[:5])}{'...' if len(waiting) > 5 else ''}"
         )
+    if owes_playoffs(season, matches) and not command.without_playoffs:
+        raise SeasonState(
+            f"season {season.season} plays off its top {season.playoff_teams} and its final"
+            " is not played: schedule and record the play-offs first ('season playoffs'),"
+            " or close it without them (--without-playoffs)"
+        )
     if c.ruleset.post_game_closes:
         open_games = [f"{m} ({t.team_id})" for t in c.teams() for m in t.open_games]
         if open_games:
@@ -197,6 +203,14 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
                 f" final one): {', '.join(open_games[:4])}"
             )
     return [ev.SeasonClosed(season=season.season)]
+
+
+def owes_playoffs(season: SeasonRow, matches: Sequence[MatchRow]) -> bool:
+    """Whether a season that was started with play-offs ends before their final: its
+    prizes are given "after the final games have been played" (seed 001, 'Glittering
+    Prizes'), and the places come from the final when there is one."""
+    final_played = any(m.stage == "final" and m.status == "played" for m in matches)
+    return season.playoff_teams >= 2 and not final_played
 
 
 # --- Spike! 2021 long-term star contracts --------------------------------------------------

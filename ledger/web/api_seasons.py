@@ -108,16 +108,19 @@ def playoffs(call: Calling, league: str, body: Playoffs, response: Response) -> 
     return Scheduled(**receipt(call, response), fixtures=count)
 
 
-class Why(Body):
+class Closing(Body):
+    without_playoffs: bool = False
+    """Close a season started with play-offs before their final: places by the table."""
     reason: str | None = Reason
 
 
 @router.post(SEASON + "/close", status_code=201)
 @needs("close_season")
-def close(call: Calling, league: str, response: Response, body: Why | None = None) -> Written:
+def close(call: Calling, league: str, response: Response, body: Closing | None = None) -> Written:
     """Close the current season: prizes and the League Trophy are awarded."""
-    reason = body.reason if body else None
-    call.write(lambda ledger, by: ledger.handle(CloseSeason(league), by=by, reason=reason))
+    body = body or Closing()
+    command = CloseSeason(league, without_playoffs=body.without_playoffs)
+    call.write(lambda ledger, by: ledger.handle(command, by=by, reason=body.reason))
     return Written(**receipt(call, response))
 
 

@@ -133,10 +133,28 @@ def test_the_demo_season_is_under_way_with_a_final_for_its_top_two(
     assert line.endswith("fixtures still to record: s1-final-1")
 
 
-def test_a_closed_season_schedules_no_play_offs(demo: Path, tmp_path: Path) -> None:
+def test_a_season_owing_its_final_closes_only_when_told_then_schedules_no_play_offs(
+    demo: Path, tmp_path: Path
+) -> None:
+    """Prizes come "after the final games have been played" (seed 001, League Play,
+    'Glittering Prizes'): closing the demo's season before its final is refused, unless
+    the commissioner says so; the places (1st 100,000, 2nd 60,000, 3rd 30,000) then come
+    from the table. A closed season schedules no play-offs: its prizes are given."""
     db = tmp_path / "demo.db"
     shutil.copy(demo, db)
-    assert ledger(db, "season", "close").stdout.strip() == "Season closed."
+    line = refused(db, "season-state", "season", "close")
+    assert "season 1 plays off its top 2 and its final is not played" in line
+    assert ledger(db, "season", "close", "--without-playoffs").stdout.strip() == "Season closed."
+    prizes = {}
+    for team in ("skavenblight-scramblers", "reikland-reavers", "gouged-eye", "grudgebearers"):
+        lines = orjson.loads(ledger(db, "treasury", team, "--json").stdout)
+        prizes[team] = sum(line["amount"] for line in lines if line["kind"] == "prize")
+    assert prizes == {
+        "skavenblight-scramblers": 100_000,
+        "reikland-reavers": 60_000,
+        "gouged-eye": 30_000,
+        "grudgebearers": 0,
+    }
     line = refused(db, "season-state", "season", "playoffs")
     assert line.endswith(
         "season 1 is closed: its prizes are given, so its play-offs can no longer be scheduled"

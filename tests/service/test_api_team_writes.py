@@ -237,3 +237,17 @@ def test_every_advancement_kind_of_the_books_reaches_the_rules(
     assert reply.json()["code"] == "invalid-advancement"
     assert "BB2025 has no random secondary skills" in reply.json()["detail"]
     assert event_count(client) == before
+
+
+def test_closing_a_season_before_its_final_needs_saying_so(
+    client: TestClient, world: World
+) -> None:
+    """The demo's season 1 plays off its top two: closed before the final only when the
+    commissioner says so (its places then come from the table)."""
+    before = event_count(client)
+    early = client.post(f"{L}/season/close", json={}, headers=world.auth("commissioner"))
+    assert early.status_code == 409, early.text
+    assert early.json()["code"] == "season-state"
+    assert "its final is not played" in early.json()["detail"]
+    assert event_count(client) == before
+    allowed(client, world, "commissioner", f"{L}/season/close", {"without_playoffs": True})
