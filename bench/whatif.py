@@ -110,11 +110,12 @@ def parts(db: Path, ruleset: str, samples: int) -> str:
     ledger = open_ledger(Settings(sqlite_path=db, user="bench"))
     try:
         asked = ask(ledger, SLUG, ruleset, {})
+        events = asked.events()
     finally:
         close_ledger(ledger)
-    steps = translate(asked.events, asked.target)
+    steps = translate(events, asked.target)
     options = asked.target.options.model_dump(mode="json")
-    work = Work(asked.events, steps, asked.target.id, options, season_of(asked.events, None))
+    work = Work(events, steps, asked.target.id, options, season_of(events, None))
     started = time.process_time()
     sampler = Sampler.of(work)
     start = time.process_time() - started
@@ -125,7 +126,7 @@ def parts(db: Path, ruleset: str, samples: int) -> str:
         sampler(seed)
         each.append(time.process_time() - started)
     started = time.process_time()
-    replay(asked.events, asked.target, seed=0, steps=steps)
+    replay(events, asked.target, seed=0, steps=steps)
     whole = time.process_time() - started
     return (
         f"{ruleset:9} start {1000 * start:5.1f} ms ({sampler.start.index} of {len(steps)} steps);"

@@ -82,7 +82,7 @@ def whatif(
         return
     with progress(f"Replaying {samples} times", samples, quiet=as_json) as advance:
         spread = run_samples(
-            asked.events, asked.target, samples, seed + 1, season, workers, advance
+            asked.events(), asked.target, samples, seed + 1, season, workers, advance
         )
     if as_json:
         print_json(spread)

@@ -18,7 +18,7 @@ from ledger.projections.queries import Standings, TableRow
 from ledger.reports.model import WhatIfRow, WhatIfSection
 from ledger.whatif.compare import standings_of
 from ledger.whatif.divergence import Divergence
-from ledger.whatif.replay import replay
+from ledger.whatif.replay import replay_figures
 from ledger.whatif.service import ask
 from ledger.whatif.spec import label, parse_whatif
 
@@ -46,7 +46,9 @@ def comparison_for(
     ``LedgerError`` the CLI prints in one line)."""
     ruleset, options = parse_whatif(whatif)
     asked = ask(ledger, league, ruleset, options)
-    outcome = replay(asked.events, asked.target, lines=False)  # it reads the table only
+    outcome = replay_figures(  # it reads the table only
+        asked.read(), asked.corrections, asked.source, asked.target, asked.league.league_id
+    )
     table = standings_of(outcome, asked.target, season)
     return Comparison(
         id=whatif,

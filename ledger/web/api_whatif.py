@@ -44,8 +44,7 @@ from ledger.web.auth import memo, resolve, service_of
 from ledger.web.guard import Guarded, needs
 from ledger.web.problems import PROBLEMS, Problem, TooManyAttempts, problem, status_of
 from ledger.whatif.montecarlo import run_samples
-from ledger.whatif.replay import source_ruleset
-from ledger.whatif.service import Asked, comparison
+from ledger.whatif.service import asked_of, comparison
 from ledger.whatif.spec import target_ruleset
 
 log = logging.getLogger("ledger.web")
@@ -295,11 +294,8 @@ class Jobs:
     def answer(self, job: str, question: Question) -> dict[str, Any]:
         """Replay the league's log as it stood at the question's version."""
         body, row = question.body, question.league
-        events = [
-            e for e in self.ledger.source.league_events(row.league_id) if e.seq <= row.version
-        ]
+        asked = asked_of(self.ledger, row, question.target)
         if body.samples is None:
-            asked = Asked(row, events, source_ruleset(events), question.target)
             return comparison(asked, body.season, body.seed).model_dump(mode="json")
         made, said = [0], [time.monotonic()]
 
@@ -311,7 +307,7 @@ class Jobs:
                 self.update(job, done=made[0])
 
         spread = run_samples(
-            events, question.target, body.samples, body.seed + 1, body.season, 1, progress
+            asked.events(), question.target, body.samples, body.seed + 1, body.season, 1, progress
         )
         return spread.model_dump(mode="json")
 

@@ -20,7 +20,7 @@ and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,19 +93,37 @@ def replay(
     source = source_ruleset(events)
     league_id = str(events[0].originator_id)
     if is_native(source, target):
-        return native(events, target, league_id, seed, lines)
+        return native(events, corrections_of(events), target, league_id, seed, lines)
     found = steps if steps is not None else translate(events, target)
     return Replayer(source, target, league_id, seed, explain, lines).run(found)
 
 
+def replay_figures(
+    events: Iterable[ev.LedgerEvent],
+    corrections: Mapping[int, ev.EventCorrected],
+    source: Ruleset,
+    target: Ruleset,
+    league_id: str,
+    seed: int = 0,
+) -> Outcome:
+    """``replay`` for a comparison: figures only, no audit line, and the log read one event
+    at a time, never held whole (a long league's decoded log outweighs all its state);
+    ``corrections`` are the log's, read beforehand."""
+    if is_native(source, target):
+        return native(events, corrections, target, league_id, seed, lines=False)
+    replayer = Replayer(source, target, league_id, seed, explain=True, lines=False)
+    return replayer.run(Translator(source, target).steps(events, corrections))
+
+
 def native(
-    events: Sequence[ev.LedgerEvent],
+    events: Iterable[ev.LedgerEvent],
+    corrections: Mapping[int, ev.EventCorrected],
     ruleset: Ruleset,
     league_id: str,
     seed: int,
     lines: bool = True,
 ) -> Outcome:
-    fold = memory_fold(ruleset, league_id, True, lines, corrections_of(events))
+    fold = memory_fold(ruleset, league_id, True, lines, corrections)
     fold.dice.seed = seed
     fold.apply_all(events)
     return finished(fold, [])
@@ -168,9 +186,12 @@ class Replayer:
         closes = self.target.post_game_closes and not self.source.post_game_closes
         self.matchday = Matchday(self.policies, closes)
 
-    def run(self, steps: Sequence[Step]) -> Outcome:
-        self.play(steps)
-        return self.finish(steps[-1].original.seq if steps else 0)
+    def run(self, steps: Iterable[Step]) -> Outcome:
+        last = 0
+        for step in steps:
+            self.play((step,))
+            last = step.original.seq
+        return self.finish(last)
 
     def play(self, steps: Sequence[Step]) -> None:
         for step in steps:

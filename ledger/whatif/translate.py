@@ -18,7 +18,7 @@ is, for lrb6-zal, the same event with ``position="lineman"``; for dz3 a BB2025 S
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Unpack
 
@@ -68,18 +68,22 @@ class Translator:
 
     def translate_log(self, events: Iterable[ev.LedgerEvent]) -> list[Step]:
         log = list(events)
-        corrections = corrections_of(log)
-        steps = []
-        for event in log:
+        return list(self.steps(log, corrections_of(log)))
+
+    def steps(
+        self, events: Iterable[ev.LedgerEvent], corrections: Mapping[int, ev.EventCorrected]
+    ) -> Iterator[Step]:
+        """The steps of ``events`` one at a time; ``corrections`` are every correction of the
+        log, read beforehand (a correction comes after the event it corrects)."""
+        for event in events:
             correction = corrections.get(event.seq)
             if correction is not None and correction.action == "void":
-                steps.append(Step(event, None, voided=correction))
+                yield Step(event, None, voided=correction)
                 continue
             read = amended(event, correction) if correction is not None else event
             self.notes = []
             translated = self.translate(read)
-            steps.append(Step(event, translated, notes=tuple(self.notes)))
-        return steps
+            yield Step(event, translated, notes=tuple(self.notes))
 
     def note(self, event: ev.LedgerEvent, **details: Unpack[Details]) -> None:
         self.notes.append(Divergence.of(event, **details))

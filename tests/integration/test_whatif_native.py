@@ -31,7 +31,9 @@ from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record
 from ledger.projections.sql import table_of
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
+from ledger.whatif.compare import compare
 from ledger.whatif.replay import replay
+from ledger.whatif.service import ask, comparison
 from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
 from tests.support import report, zal_forfeit_report
 from tests.support import roll as make_roll
@@ -150,3 +152,21 @@ def test_a_replay_for_figures_keeps_every_record_and_no_line(
     assert all(whole.store.lines[kind] for kind in LINE_RECORDS if kind.table != "rm_faults")
     assert not any(figures.store.lines[kind] for kind in LINE_RECORDS)
     assert figures.divergences == whole.divergences
+
+
+def test_a_comparison_reads_the_log_as_it_stood_when_asked_one_event_at_a_time(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """``comparison`` never holds the log whole: it reads it anew for each side, with the
+    corrections read beforehand. It equals the replays of the whole list, corrections
+    included, and reads the log up to the version it was asked at."""
+    league = zal_season(sqlite_ledger)
+    asked = ask(sqlite_ledger, league, "bb2025", {})
+    assert [c.action for c in asked.corrections.values()] == ["void"]  # the fine
+    events = asked.events()
+    actual, whatif = (replay(events, r, lines=False) for r in (asked.source, asked.target))
+    whole = compare(actual, whatif, asked.source, asked.target, None, 0)
+    assert comparison(asked) == whole
+    sqlite_ledger.handle(AdjustTreasury(league, "reavers", 50_000), by="tester", reason="later")
+    assert comparison(asked) == whole  # the later event is not read
+    assert comparison(ask(sqlite_ledger, league, "bb2025", {})) != whole
