@@ -72,18 +72,18 @@ def whatif(
     # themselves: the service's heap has a rule of its own (ledger/web/heap.py).
     with few_collections():
         asked = ask(ledger, slug, ruleset_id, parse_options(options))
-    if samples is None:
-        with few_collections():
+        if samples is None:
             found = comparison(asked, season, seed)
+        else:
+            events = asked.events()  # the samples share the whole log
+    if samples is None:
         if as_json:
             print_json(found)
         else:
             print_comparison(found, label(asked.target, asked.league))
         return
     with progress(f"Replaying {samples} times", samples, quiet=as_json) as advance:
-        spread = run_samples(
-            asked.events(), asked.target, samples, seed + 1, season, workers, advance
-        )
+        spread = run_samples(events, asked.target, samples, seed + 1, season, workers, advance)
     if as_json:
         print_json(spread)
     else:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import ApplicationRecorder, Mapper
+from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic
 
@@ -49,13 +49,26 @@ class StoreSource:
         return [n.id for n in notifications]
 
     def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
+        for stored in self.league_stored(league_id, last):
+            yield self.decode(stored)
+
+    def league_corrections(
+        self, league_id: str, last: int | None = None
+    ) -> Iterator[EventCorrected]:
+        """The league's corrections up to ``last``, in log order: of its stored events only
+        the corrections are decoded."""
+        topic = get_topic(EventCorrected)
+        for stored in self.league_stored(league_id, last):
+            if stored.topic == topic:
+                yield cast(EventCorrected, self.decode(stored))
+
+    def league_stored(self, league_id: str, last: int | None) -> Iterator[StoredEvent]:
         after = 0
         while True:
             stored = self.recorder.select_events(
                 UUID(league_id), gt=after or None, lte=last, limit=PAGE
             )
-            for event in stored:
-                yield self.decode(event)
+            yield from stored
             if len(stored) < PAGE:
                 return
             after = stored[-1].originator_version

@@ -84,18 +84,16 @@ def replay(
     seed: int = 0,
     explain: bool = True,
     steps: Sequence[Step] | None = None,
-    lines: bool = True,
 ) -> Outcome:
-    """Replay a league's whole log under ``target``; ``steps`` may be given pre-translated.
-    ``lines``: keep the audit lines (treasury statements, games, event references) in the
-    outcome's store; a comparison reads only figures, and a long league's lines outweigh
-    the rest of its state (390,065 lines, about 0.5 GB, for one of 84,596 events)."""
+    """Replay a league's whole log under ``target``, its audit lines (treasury statements,
+    games, event references) kept in the outcome's store as the live ledger keeps them;
+    ``steps`` may be given pre-translated. A comparison uses ``replay_figures``."""
     source = source_ruleset(events)
     league_id = str(events[0].originator_id)
     if is_native(source, target):
-        return native(events, corrections_of(events), target, league_id, seed, lines)
+        return native(events, corrections_of(events), target, league_id, seed)
     found = steps if steps is not None else translate(events, target)
-    return Replayer(source, target, league_id, seed, explain, lines).run(found)
+    return Replayer(source, target, league_id, seed, explain).run(found)
 
 
 def replay_figures(
@@ -106,8 +104,9 @@ def replay_figures(
     league_id: str,
     seed: int = 0,
 ) -> Outcome:
-    """``replay`` for a comparison: figures only, no audit line, and the log read one event
-    at a time, never held whole (a long league's decoded log outweighs all its state);
+    """``replay`` for a comparison: figures only, no audit line (a long league's lines
+    outweigh the rest of its state: 390,065, about 0.5 GB, for 84,596 events), and the log
+    read one event at a time, never held whole (its decoded events would be more still);
     ``corrections`` are the log's, read beforehand."""
     if is_native(source, target):
         return native(events, corrections, target, league_id, seed, lines=False)
@@ -171,8 +170,8 @@ class Replayer:
     explain: bool
     """False for a Monte Carlo sample: figures only (no diagnostics, no audit lines)."""
     lines: bool = True
-    """Whether the fold keeps its audit lines (``replay``'s ``lines``); never without
-    ``explain``."""
+    """Whether the fold keeps its audit lines (not for a comparison: ``replay_figures``);
+    never without ``explain``."""
     fold: Fold = field(init=False)
     policies: Policies = field(init=False)
     matchday: Matchday = field(init=False)

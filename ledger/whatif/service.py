@@ -62,12 +62,9 @@ def asked_of(ledger: LeagueLedger, row: LeagueRow, target: Ruleset) -> Asked:
     def read() -> Iterator[LedgerEvent]:
         return ledger.source.league_events(league_id, last=last)
 
-    corrections = corrections_of(
-        c
-        for c in ledger.source.all_corrections()
-        if str(c.originator_id) == league_id and c.seq <= last
-    )
-    return Asked(row, source_ruleset([next(read())]), target, read, corrections)
+    created = list(ledger.source.league_events(league_id, last=1))
+    corrections = corrections_of(ledger.source.league_corrections(league_id, last))
+    return Asked(row, source_ruleset(created), target, read, corrections)
 
 
 def comparison(asked: Asked, season: int | None = None, seed: int = 0) -> Comparison:

@@ -28,11 +28,12 @@ from ledger.application.commands import (
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record
+from ledger.projections.fold import corrections_of
 from ledger.projections.sql import table_of
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.whatif.compare import compare
-from ledger.whatif.replay import replay
+from ledger.whatif.replay import replay, replay_figures
 from ledger.whatif.service import ask, comparison
 from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
 from tests.support import report, zal_forfeit_report
@@ -61,7 +62,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LeagueLedger]:
 
 def zal_season(ledger: LeagueLedger) -> str:
     """Two ZAL games through the commands, with a bounty, a Star Player Roll, a forfeit, a
-    journeyman signed, and two corrections (one voided fine, one amended match)."""
+    journeyman signed, and a correction (a voided fine)."""
     zal_league(ledger)
     ledger.handle(RecordMatch("zal", report(FIRST)), by="tester")
     ledger.handle(PostBounty("zal", "gouged", "reavers 1", 30_000), by="tester")
@@ -142,11 +143,13 @@ def test_a_replay_under_other_options_is_not_the_native_fold(season: LeagueLedge
 def test_a_replay_for_figures_keeps_every_record_and_no_line(
     season: LeagueLedger, ruleset: str
 ) -> None:
-    """What a comparison replays (``lines=False``): the same records, no audit line."""
+    """What a comparison replays (``replay_figures``): the same records, no audit line."""
     row = season.league_row("season")
     events = list(season.source.league_events(row.league_id))
     target = find_ruleset(ruleset, row.options if ruleset == row.ruleset else {})
-    whole, figures = replay(events, target), replay(events, target, lines=False)
+    source = find_ruleset(row.ruleset, row.options)
+    whole = replay(events, target)
+    figures = replay_figures(iter(events), corrections_of(events), source, target, row.league_id)
     for kind in ENTITY_RECORDS:
         assert figures.store.all(kind) == whole.store.all(kind), kind.table
     assert all(whole.store.lines[kind] for kind in LINE_RECORDS if kind.table != "rm_faults")
@@ -164,7 +167,7 @@ def test_a_comparison_reads_the_log_as_it_stood_when_asked_one_event_at_a_time(
     asked = ask(sqlite_ledger, league, "bb2025", {})
     assert [c.action for c in asked.corrections.values()] == ["void"]  # the fine
     events = asked.events()
-    actual, whatif = (replay(events, r, lines=False) for r in (asked.source, asked.target))
+    actual, whatif = (replay(events, r) for r in (asked.source, asked.target))
     whole = compare(actual, whatif, asked.source, asked.target, None, 0)
     assert comparison(asked) == whole
     sqlite_ledger.handle(AdjustTreasury(league, "reavers", 50_000), by="tester", reason="later")
