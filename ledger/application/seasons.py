@@ -206,11 +206,11 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
 
 
 def owes_playoffs(season: SeasonRow, matches: Sequence[MatchRow]) -> bool:
-    """Whether a season that was started with play-offs ends before their final: its
-    prizes are given "after the final games have been played" (seed 001, 'Glittering
-    Prizes'), and the places come from the final when there is one."""
-    final_played = any(m.stage == "final" and m.status == "played" for m in matches)
-    return season.playoff_teams >= 2 and not final_played
+    """Whether a season that was started with play-offs ends before their final. The
+    season's own format says its final decides its champion (the season report's, and
+    BB2025's places: prizes "after the final games have been played", seed 001,
+    'Glittering Prizes')."""
+    return season.playoff_teams >= 2 and playoffs.played_final(matches) is None
 
 
 # --- Spike! 2021 long-term star contracts --------------------------------------------------

@@ -16,6 +16,7 @@ from ledger.reports.model import (
 )
 from ledger.reports.positions import UNNUMBERED
 from ledger.reports.sources import Sources
+from ledger.rules import playoffs
 
 STAGES = ("round-of-32", "round-of-16", "quarter-final", "semi-final", "third-place", "final")
 """Play-off stages in bracket order; any other stage name follows them by round."""
@@ -162,5 +163,5 @@ def champion(sources: Sources) -> str | None:
     """The season's trophy holder, else the winner of a played final."""
     if sources.season_row is not None and sources.season_row.trophy_holder:
         return sources.season_row.trophy_holder
-    finals = [m for m in sources.matches if m.stage == "final" and m.status == "played"]
-    return finals[-1].winner if finals else None
+    final = playoffs.played_final(sources.matches)
+    return final.winner if final else None

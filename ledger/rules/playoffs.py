@@ -10,8 +10,9 @@ losers play for third place).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from ledger.domain.state import MatchRow
 from ledger.domain.values import Division, Fixture
 
 STAGES = {2: "final", 4: "semi-final", 8: "quarter-final", 16: "round-of-16", 32: "round-of-32"}
@@ -144,3 +145,9 @@ def next_round(
 
 def loser(fixture: Fixture, winner: str) -> str:
     return fixture.away if winner == fixture.home else fixture.home
+
+
+def played_final(matches: Iterable[MatchRow]) -> MatchRow | None:
+    """The season's final once it is played (the last, should a season hold two)."""
+    finals = [m for m in matches if m.stage == "final" and m.status == "played"]
+    return finals[-1] if finals else None
