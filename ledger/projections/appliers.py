@@ -309,6 +309,10 @@ def winner(e: ev.MatchRecorded) -> str | None:
 def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
     """Per-player counters and match lines: facts of the game, in no edition's terms."""
     counted = e.kind not in ("exhibition", "unplayed")
+    if not f.counts_play:
+        if counted and e.season:
+            count_seasons(f, e, e.season)
+        return
     inflicted_by: dict[str, list[Casualty]] = {}
     injuries: dict[str, str] = {}
     for casualty in e.casualties:
@@ -343,6 +347,16 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                         injury=injuries.get(player.player_id, ""),
                     )
                 )
+
+
+def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
+    """The one record of play that a rule reads: the seasons each player has played in
+    (a re-draft's)."""
+    for sheet in e.sheets():
+        for performance in sheet.players:
+            player = f.player(performance.player)
+            if player is not None and season not in player.seasons:
+                f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
 
 
 class Caused(NamedTuple):

@@ -83,6 +83,11 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    counts_play: ClassVar[bool] = True
+    """Whether the fold keeps each player's records of play: the games, touchdowns,
+    casualties... and game lines that leaderboards and careers show. No edition's rule
+    reads them (a player's seasons, which a re-draft reads, are kept always), so a Monte
+    Carlo sample, which shows no leaderboard, leaves them: a tenth of its time."""
     keeps_lines: ClassVar[bool] = True
     """Whether the fold writes its append-only lines (game lines, treasury movements, team
     history): a Monte Carlo sample's fold reads only figures, and builds none."""

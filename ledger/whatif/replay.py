@@ -122,7 +122,7 @@ def native(
     seed: int,
     lines: bool = True,
 ) -> Outcome:
-    fold = memory_fold(ruleset, league_id, True, lines, corrections)
+    fold = memory_fold(ruleset, league_id, True, Fold if lines else FiguresFold, corrections)
     fold.dice.seed = seed
     fold.apply_all(events)
     return finished(fold, [])
@@ -130,20 +130,28 @@ def native(
 
 class FiguresFold(Fold):
     """The same fold without its audit trail (the event references of ``ledger history``):
-    a Monte Carlo sample and a comparison read only the figures, and its lines go nowhere."""
+    a comparison reads only the figures, and its lines go nowhere."""
 
     keeps_lines = False
+
+
+class SampleFold(FiguresFold):
+    """A Monte Carlo sample's fold: the figures without the players' records of play,
+    which no edition's rule and no figure of a sample reads (``Fold.counts_play``)."""
+
+    counts_play = False
 
 
 def memory_fold(
     ruleset: Ruleset,
     league_id: str,
     native: bool,
-    lines: bool,
+    kind: type[Fold],
     corrections: Mapping[int, ev.EventCorrected] | None = None,
 ) -> Fold:
-    """A fold into a store of its own in memory, keeping its audit lines there or not."""
-    kind, store = (Fold, MemoryStore()) if lines else (FiguresFold, MemoryStore(sink=discard))
+    """A fold of ``kind`` (``Fold``, ``FiguresFold`` or ``SampleFold``) into a store of its
+    own in memory, keeping its audit lines there if it keeps any."""
+    store = MemoryStore() if kind.keeps_lines else MemoryStore(sink=discard)
     return kind(store, ruleset, league_id, native=native, corrections=corrections or {})
 
 
@@ -168,7 +176,8 @@ class Replayer:
     league_id: str
     seed: int
     explain: bool
-    """False for a Monte Carlo sample: figures only (no diagnostics, no audit lines)."""
+    """False for a Monte Carlo sample: figures only (no diagnostics, no audit lines, no
+    records of play: ``SampleFold``)."""
     lines: bool = True
     """Whether the fold keeps its audit lines (not for a comparison: ``replay_figures``);
     never without ``explain``."""
@@ -179,11 +188,16 @@ class Replayer:
     """The translation's divergences of the steps played so far."""
 
     def __post_init__(self) -> None:
-        self.fold = memory_fold(self.target, self.league_id, False, self.explain and self.lines)
+        self.fold = memory_fold(self.target, self.league_id, False, self.fold_kind())
         self.fold.dice = WatchedDice(league=self.league_id, seed=self.seed)
         self.policies = Policies(self.fold, self.source, self.explain)
         closes = self.target.post_game_closes and not self.source.post_game_closes
         self.matchday = Matchday(self.policies, closes)
+
+    def fold_kind(self) -> type[Fold]:
+        if not self.explain:
+            return SampleFold
+        return Fold if self.lines else FiguresFold
 
     def run(self, steps: Iterable[Step]) -> Outcome:
         last = 0

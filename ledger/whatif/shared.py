@@ -28,6 +28,7 @@ from ledger.rules.protocol import Ruleset
 from ledger.whatif.replay import (
     Outcome,
     Replayer,
+    SampleFold,
     WatchedDice,
     finished,
     is_native,
@@ -56,7 +57,7 @@ class OwnFold:
 
     @classmethod
     def of(cls, events: Sequence[ev.LedgerEvent], ruleset: Ruleset, league_id: str) -> OwnFold:
-        fold = memory_fold(ruleset, league_id, True, False, corrections_of(events))
+        fold = memory_fold(ruleset, league_id, True, SampleFold, corrections_of(events))
         fold.dice = WatchedDice(league=league_id)
         return cls(fold)
 

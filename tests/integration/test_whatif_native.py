@@ -27,14 +27,16 @@ from ledger.application.commands import (
 )
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Record
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, PlayerRow, Record
 from ledger.projections.fold import corrections_of
 from ledger.projections.sql import table_of
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.whatif.compare import compare
-from ledger.whatif.replay import replay, replay_figures
+from ledger.whatif.montecarlo import results
+from ledger.whatif.replay import replay, replay_figures, translate
 from ledger.whatif.service import ask, comparison
+from ledger.whatif.shared import start
 from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
 from tests.support import report, zal_forfeit_report
 from tests.support import roll as make_roll
@@ -155,6 +157,48 @@ def test_a_replay_for_figures_keeps_every_record_and_no_line(
     assert all(whole.store.lines[kind] for kind in LINE_RECORDS if kind.table != "rm_faults")
     assert not any(figures.store.lines[kind] for kind in LINE_RECORDS)
     assert figures.divergences == whole.divergences
+
+
+PLAY = ("games", "touchdowns", "completions", "interceptions", "casualties")
+PLAY_ALL = (*PLAY, "casualties_all", "kills", "mvps")
+"""A player's records of play, which a Monte Carlo sample does not keep
+(``Fold.counts_play``)."""
+
+
+def without_play(player: PlayerRow) -> PlayerRow:
+    return player.model_copy(update=dict.fromkeys(PLAY_ALL, 0))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("bb2025", None),  # the league's own fold, its options kept
+        ("bb2025", {"bonus_points": "added"}),
+        ("bb2020", {}),
+        ("lrb6-zal", {}),
+        ("gold4", {}),
+        ("dz3", {}),
+    ],
+)
+def test_a_sample_keeps_every_figure_of_a_whole_replay_and_no_record_of_play(
+    season: LeagueLedger, ruleset: str, options: dict[str, str] | None
+) -> None:
+    """What a Monte Carlo sample folds (``SampleFold``) against the whole replay with the
+    same seed: every record the same but the players' records of play (their seasons
+    kept: the re-draft reads them), the same table, ratings and treasuries."""
+    row = season.league_row("season")
+    events = list(season.source.league_events(row.league_id))
+    target = find_ruleset(ruleset, row.options if options is None else options)
+    sampled = start(events, target, translate(events, target)).sample(7)
+    whole = replay(events, target, seed=7)
+    for kind in ENTITY_RECORDS:
+        if kind is not PlayerRow:
+            assert sampled.store.all(kind) == whole.store.all(kind), kind.table
+    players = whole.store.all(PlayerRow)
+    assert sampled.store.all(PlayerRow) == [without_play(p) for p in players]
+    assert sum(p.games for p in players) > 0
+    assert all(p.seasons for p in players if p.games)
+    assert results(sampled, target, 1) == results(whole, target, 1)
 
 
 def test_a_comparison_reads_the_log_as_it_stood_when_asked_one_event_at_a_time(
