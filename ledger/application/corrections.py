@@ -13,6 +13,7 @@ the injuries the match itself caused do not bar its own players.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -152,7 +153,7 @@ def check_not_recorded_again(events: list[ev.LedgerEvent], original: ev.LedgerEv
         )
 
 
-def voided(corrections: dict[int, ev.EventCorrected], seq: int) -> bool:
+def voided(corrections: Mapping[int, ev.EventCorrected], seq: int) -> bool:
     found = corrections.get(seq)
     return found is not None and found.action == "void"
 
@@ -187,7 +188,8 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     """Refold the league with the correction in force; refuse if it does not hold."""
     corrections = corrections_of(events)
     corrections[correction.target] = correction
-    folded = fold_league(events, c.league_id, corrections, c.ruleset)
+    overspent = Overspent()
+    folded = fold_league(events, c.league_id, corrections, c.ruleset, overspent)
     known = {line.seq for line in c.view.select(FaultLine, league_id=c.league_id)}
     new = sorted(set(folded.faults) - known)  # voiding an event at fault heals; never harms
     if folded.fold is None or new:
@@ -207,3 +209,28 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
             f" {possessive(first.team_id)} treasury"
             f" would fall to {first.balance:,} at event {first.seq}: correct that event first"
         )
+    if overspent.found:
+        seq = min(overspent.found)
+        name, spp = overspent.found[seq]
+        raise CorrectionRefused(
+            f"with event {correction.target} {correction.action}ed, {possessive(name)} SPP"
+            f" would fall to {spp} at event {seq}, an advancement: correct that event first"
+        )
+
+
+class Overspent:
+    """The advancements that would spend SPP a player no longer has, by event number: with
+    the SPP that paid for them voided (a match's), the books no longer add up, as with a
+    treasury below zero."""
+
+    def __init__(self) -> None:
+        self.found: dict[int, tuple[str, int]] = {}
+
+    def __call__(self, fold: Fold, event: ev.LedgerEvent) -> None:
+        if not isinstance(event, ev.PlayerAdvanced) or voided(fold.corrections, event.seq):
+            return
+        player = fold.player(event.player)
+        if player is not None and player.spp < 0:
+            self.found[event.seq] = (player.name, player.spp)
+        else:  # a fold that starts again (past a fault) may find otherwise
+            self.found.pop(event.seq, None)

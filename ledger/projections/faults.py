@@ -10,7 +10,7 @@ a league is refolded from its start with the failing event passed over, never pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -79,11 +79,17 @@ class Folded:
     fold: Fold | None
 
 
+Watch = Callable[[Fold, LedgerEvent], None]
+"""Called after each event a fold has applied (a correction's rehearsal looks at the state
+each event leaves); called again from the start when the fold starts again."""
+
+
 def fold_league(
     events: Sequence[LedgerEvent],
     league_id: str,
     corrections: Mapping[int, EventCorrected],
     ruleset: Ruleset | None = None,
+    watch: Watch | None = None,
 ) -> Folded:
     """Fold one league in memory, passing over every event that fails."""
     if not events:
@@ -101,6 +107,8 @@ def fold_league(
         try:
             for event in events:
                 apply_checked(fold, event)
+                if watch is not None:
+                    watch(fold, event)
         except FoldFailed as failed:
             if failed.seq in faults or failed.seq == 1:
                 return orphaned(league_id, events, failed)

@@ -38,14 +38,14 @@ from ledger.rules import RULESETS, find_ruleset, ruleset_class
 from ledger.rules.schema import TeamList
 from ledger.web.auth import csrf_token, memo, optional_principal, service_of
 from ledger.web.guard import Guarded, needs
-from ledger.web.problems import PROBLEMS
+from ledger.web.problems import LAST_EVENT, PROBLEMS
 
 T = TypeVar("T")
 
 router = APIRouter(route_class=Guarded, responses=PROBLEMS)
 
 LIMIT = Query(default=50, ge=1, le=500, description="How many items at most.")
-AFTER = Query(default=None, ge=0, le=10**9, description="The `next` of the previous page.")
+AFTER = Query(default=None, ge=0, le=LAST_EVENT, description="The `next` of the previous page.")
 
 
 class Page(BaseModel, Generic[T]):

@@ -20,7 +20,7 @@ from ledger.application.service import LeagueLedger
 from ledger.web.api import LeagueInfo, info
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, Calling, Guarded, needs
-from ledger.web.problems import PROBLEMS
+from ledger.web.problems import LAST_EVENT, PROBLEMS
 
 router = APIRouter(route_class=Guarded, responses=PROBLEMS)
 
@@ -232,7 +232,7 @@ def buy(call: Calling, league: str, team: str, body: Purchase, response: Respons
 
 
 class Correction(Body):
-    event: int = Field(ge=1, le=10**9)
+    event: int = Field(ge=1, le=LAST_EVENT)
     """The event's number in the league's log (its ``seq``)."""
     action: Literal["void", "amend"]
     reason: str = Words

@@ -13,8 +13,9 @@ game); a refusal is a page with the reason
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ledger.application import submissions
@@ -42,6 +43,7 @@ from ledger.web import pages_reads as reads
 from ledger.web.auth import memo
 from ledger.web.guard import needs
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.problems import LAST_EVENT
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
@@ -275,7 +277,11 @@ def closable(request: Request, league: reads.League, row: MatchRow) -> list[str]
 
 @router.get("/leagues/{league}/audit")
 @needs("read")
-def audit_page(request: Request, league: str, before: int | None = None) -> HTMLResponse:
+def audit_page(
+    request: Request,
+    league: str,
+    before: Annotated[int | None, Query(ge=1, le=LAST_EVENT)] = None,
+) -> HTMLResponse:
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
     return page(

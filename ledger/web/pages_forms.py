@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -30,11 +30,12 @@ from ledger.errors import InvalidInput, LedgerError
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
 from ledger.web.pages_render import PageRoute, ledger_of, page
-from ledger.web.problems import status_of
+from ledger.web.problems import LAST_EVENT, status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 Calling = Annotated[Call, Depends(calling)]
+EventNumber = Annotated[int, Path(ge=1, le=LAST_EVENT)]
 """A writing route's request, after the guard has authorized it (``guard.calling``)."""
 Errors = dict[str, tuple[str, str]]
 """Form field -> (error code, the CLI's sentence)."""
@@ -202,13 +203,13 @@ def correct_form(
 
 @router.get("/leagues/{league}/events/{seq}/correct")
 @needs("correct")
-def correct_page(request: Request, league: str, seq: int) -> HTMLResponse:
+def correct_page(request: Request, league: str, seq: EventNumber) -> HTMLResponse:
     return correct_form(request, league, seq, {}, {})
 
 
 @router.post("/leagues/{league}/events/{seq}/correct")
 @needs("correct")
-async def correct(request: Request, league: str, seq: int, call: Calling) -> Response:
+async def correct(request: Request, league: str, seq: EventNumber, call: Calling) -> Response:
     values = await values_of(request)
 
     def command(ledger: LeagueLedger, by: str) -> None:

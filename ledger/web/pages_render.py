@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.concurrency import run_in_threadpool
@@ -19,11 +20,11 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.access import Principal, authorize
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LeagueRow
-from ledger.errors import Forbidden, LedgerError, Unauthenticated
+from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
 from ledger.web.auth import csrf_token, resolve, service_of
 from ledger.web.guard import Guarded
-from ledger.web.problems import TITLES, status_of
+from ledger.web.problems import TITLES, status_of, validation_sentence
 
 
 def environment() -> Environment:
@@ -100,5 +101,8 @@ class PageRoute(Guarded):
                 return await inner(request)
             except LedgerError as error:
                 return await run_in_threadpool(error_page, request, error)
+            except RequestValidationError as error:  # the address's number out of range...
+                refused = InvalidInput(validation_sentence(list(error.errors())))
+                return await run_in_threadpool(error_page, request, refused)
 
         return handler

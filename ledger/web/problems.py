@@ -38,6 +38,10 @@ from ledger.errors import (
     VersionMismatch,
 )
 
+LAST_EVENT = 10**9
+"""The largest event number a request may name: beyond it, a 422 like any input out of
+range (SQLite's integers end at 2^63, and a larger number reached the store as a 500)."""
+
 log = logging.getLogger("ledger.web")
 
 MEDIA_TYPE = "application/problem+json"
@@ -142,7 +146,11 @@ def from_validation(errors: list[Any]) -> ProblemResponse:
     Only where and what is said, never the value that was sent."""
     if any(e.get("type") == "json_invalid" for e in errors):
         return problem(400, "malformed-json", "the request body is not valid JSON")
-    return problem(422, "invalid-input", "; ".join(where_and_what(e) for e in errors[:5]))
+    return problem(422, "invalid-input", validation_sentence(errors))
+
+
+def validation_sentence(errors: list[Any]) -> str:
+    return "; ".join(where_and_what(e) for e in errors[:5])
 
 
 def where_and_what(error: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from ledger.application.commands import (
+    AdvancePlayer,
     ClosePostGame,
     Correct,
     CorrectMatch,
@@ -414,3 +415,31 @@ def test_ledger_correct_says_which_closes_went_with_the_match(
         f"Event {recorded} voided, and with it the post-game closes"
         f" {recorded + 1}, {recorded + 2}: wrong game"
     )
+
+
+def test_a_void_that_would_unpay_an_advancement_is_refused_until_it_is_voided_first(
+    season: LeagueLedger,
+) -> None:
+    """Seed 001 'Spending Star Player Points': an advancement is bought with SPP a player
+    has. Voiding the match that earned them would leave the skill unpaid for, so the void
+    is refused, naming the advancement to correct first, as a treasury below zero is."""
+    first = fixture(season, "reavers", "rats")
+    season.handle(RecordMatch("test", game(first, scorer=4)), by="tester")  # a TD, the MVP
+    match = recorded_seq(season, first.match_id)
+    season.handle(
+        AdvancePlayer("test", "reavers", "reavers 4", "chosen_primary", skill="Block"),
+        by="tester",
+    )
+    advancement = version(season)
+    left = player(season, "reavers 4").spp
+    count = len(log(season))
+    with pytest.raises(CorrectionRefused) as refused:
+        season.handle(Correct("test", match, "void"), by="tester", reason="wrong game")
+    assert refused.value.message == (
+        f"with event {match} voided, reavers 4's SPP would fall to {left - 7} at event"
+        f" {advancement}, an advancement: correct that event first"
+    )
+    assert len(log(season)) == count
+    season.handle(Correct("test", advancement, "void"), by="tester", reason="not earned")
+    season.handle(Correct("test", match, "void"), by="tester", reason="wrong game")
+    assert player(season, "reavers 4").spp == 0

@@ -556,3 +556,29 @@ def test_pages_never_answer_a_server_error(client: TestClient) -> None:
     ):
         no_server_error(client.get(path))
     assert client.get(f"{HOME}/teams/nobody").status_code == 404
+
+
+HUGE = str(2**70)  # past SQLite's integers: it reached the store and failed there (a 500)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", f"{HOME}/audit?before={HUGE}"),
+        ("GET", f"{HOME}/audit?before=0"),
+        ("GET", f"{HOME}/events/{HUGE}/correct"),
+        ("POST", f"{HOME}/events/{HUGE}/correct"),
+    ],
+)
+def test_an_event_number_out_of_range_is_refused_on_a_page_naming_it(
+    client: TestClient, method: str, path: str
+) -> None:
+    sign_in(client, "commissioner")
+    token = form_of(client, f"{HOME}/events/2/correct")
+    count = event_count(client)
+    data = {"csrf": token, "action": "void", "reason": "typo"} if method == "POST" else None
+    reply = client.request(method, path, data=data)
+    assert reply.status_code == 422, reply.text[-800:]
+    assert reply.headers["content-type"].startswith("text/html")
+    assert re.search(r"(before|seq): Input should be (less|greater) than or equal to", reply.text)
+    assert event_count(client) == count
