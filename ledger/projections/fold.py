@@ -21,6 +21,7 @@ from ledger.domain.state import (
     FaultLine,
     LeagueRow,
     PlayerRow,
+    StandingRow,
     TeamHistoryLine,
     TeamRow,
     TreasuryLine,
@@ -294,8 +295,17 @@ class Fold:
             account=event.account,
             acting_as=event.acting_as,
         )
-        for ref in sorted({*refs(event), *(f"event:{seq}" for seq in closes)}):
+        found = {*refs(event), *self.season_teams(event), *(f"event:{seq}" for seq in closes)}
+        for ref in sorted(found):
             self.store.emit(first.model_copy(update={"ref": ref}))
+
+    def season_teams(self, event: LedgerEvent) -> list[str]:
+        """A season's close names only the season, but it is part of each team's history
+        that played it: its place, its prize, the League Trophy."""
+        if not isinstance(event, ev.SeasonClosed):
+            return []
+        rows = self.store.select(StandingRow, league_id=self.league_id, season=event.season)
+        return [f"team:{row.team_id}" for row in rows]
 
     # --- effects decided by the ruleset --------------------------------------------------------
 

@@ -155,6 +155,8 @@ def test_a_season_owing_its_final_closes_only_when_told_then_schedules_no_play_o
         "gouged-eye": 30_000,
         "grudgebearers": 0,
     }
+    history = ledger(db, "history", "grudgebearers").stdout  # no prize: the close still tells
+    assert history.splitlines()[-1].endswith("season 1 closed")
     line = refused(db, "season-state", "season", "playoffs")
     assert line.endswith(
         "season 1 is closed: its prizes are given, so its play-offs can no longer be scheduled"
