@@ -159,6 +159,8 @@ def test_the_champions_and_their_redraft(season: Path) -> None:
     kinds = [line["kind"] for line in treasury]
     assert "prize" in kinds
     assert kinds.count("re-hire") == 11
+    rehired = [line["note"] for line in treasury if line["kind"] == "re-hire"]
+    assert "Packs 1 (clanrat)" in rehired  # named as a hire is, never by player id
 
 
 def test_the_reavers_redraft(season: Path) -> None:

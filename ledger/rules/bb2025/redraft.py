@@ -197,8 +197,10 @@ def outcomes(
         for p in players
         if p.status in ("active", "retired") and p.player_id not in kept and p.kind == "regular"
     ]
+    names = {p.player_id: f"{p.name} ({p.position})" for p in players}
     effects += [
-        Gold(team=team.team_id, amount=-p.price, kind="re-hire", note=p.item) for p in event.players
+        Gold(team=team.team_id, amount=-p.price, kind="re-hire", note=names.get(p.item, p.item))
+        for p in event.players
     ]
     effects += [
         Gold(
