@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, fields
 from typing import Any, Generic, Literal, TypeVar
 
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
 from ledger.domain.events import LedgerEvent
 from ledger.domain.values import Characteristic, DiceRoll, Division
+from ledger.errors import InvalidInput
 
 R = TypeVar("R", covariant=True)
 Dice = Mapping[str, int | list[int]]
@@ -47,6 +48,17 @@ class Command(ABC, Generic[R]):
     def why(self, reason: str | None) -> str | None:
         """The reason its events record when none is given."""
         return reason
+
+
+def printable(command: Command[Any]) -> None:
+    """Every name and word a command carries is one line of printable text: a tab or a
+    line break in a player's or a team's name would break every table that shows it.
+    (Checked when a command is handled, not in the events: a stored name must always
+    read back.)"""
+    for field in fields(command):
+        value = getattr(command, field.name)
+        if isinstance(value, str) and not value.isprintable():
+            raise InvalidInput(f"{field.name} must be one line of printable text")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from eventsourcing.utils import get_topic
 
 from ledger.application import transfer
 from ledger.application.access import Actor
+from ledger.application.commands import printable
 from ledger.application.context import Context
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
@@ -249,6 +250,7 @@ class LeagueLedger(Application[UUID]):
     def handle(self, command: Command[R], *, by: str, reason: str | None = None) -> R:
         """Run ``command`` through its handler (``handlers.HANDLERS``, installed by the
         composition root) as ``run`` runs a plan, and answer what the command answers."""
+        printable(command)
         events = self.run(command.league, self.plan_of(command), by=by, reason=command.why(reason))
         return command.answer(events)
 

@@ -9,6 +9,7 @@ the functions of ``ledger.rules.problems``: a command raises the first problem t
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 from ledger.application.commands import (
@@ -94,6 +95,20 @@ def plan_hire(c: Context, command: HirePlayer) -> Drafts:
     return [hired]
 
 
+PLAYER_ID = re.compile(r"p\d+", re.IGNORECASE)
+SHIRT = re.compile(r"#\d+")
+
+
+def referable(name: str) -> None:
+    """A player is named in reports and commands by his id (``p12``), his shirt (``#5``)
+    or his name, read in that order: a name that reads as an id or a shirt would always
+    name another player."""
+    if PLAYER_ID.fullmatch(name) or SHIRT.fullmatch(name):
+        raise InvalidInput(
+            f"a player may not be called {name}: it reads as a player's id or shirt number"
+        )
+
+
 def hire_price(c: Context, command: HirePlayer) -> int:
     """What hiring as ``command`` says costs now, refused as ``plan_hire`` refuses it
     except for the treasury and the name and number (a form shows the price to a team
@@ -132,6 +147,7 @@ def priced_hire(
     else:
         position_id, what = star, c.ruleset.catalogue.star(star).name
     if named:
+        referable(name)
         refuse(unique_identity(team, players, name, number))
     proposed = ev.PlayerHired(
         team=team_id,

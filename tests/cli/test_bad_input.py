@@ -205,6 +205,49 @@ def test_empty_blank_and_endless_ids_and_names_are_one_line(
     assert place in refused(league, "invalid-input", *args)
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("team", "hire", "reavers", "lineman", "Tab\tby"),
+            "name must be one line of printable text",
+        ),
+        (
+            (
+                "team",
+                "register",
+                "elves",
+                "--name",
+                "Two\nLines",
+                "--coach",
+                "C",
+                "--roster",
+                "human",
+            ),
+            "name must be one line of printable text",
+        ),
+        (
+            ("team", "register", "elves", "--name", "E", "--coach", "C\r", "--roster", "human"),
+            "coach must be one line of printable text",
+        ),
+        (
+            ("team", "hire", "reavers", "lineman", "p1"),
+            "a player may not be called p1: it reads as a player's id or shirt number",
+        ),
+        (
+            ("team", "hire", "reavers", "lineman", "#5"),
+            "a player may not be called #5: it reads as a player's id or shirt number",
+        ),
+    ],
+)
+def test_a_name_that_would_break_a_table_or_name_another_player_is_refused(
+    league: Path, args: tuple[str, ...], expected: str
+) -> None:
+    """A tab or line break in a name broke every table that shows it; a player called p1
+    or #5 could never be named: reports and commands read ids and shirts first."""
+    assert refused(league, "invalid-input", *args).endswith(expected)
+
+
 def test_ten_megabytes_of_free_text_are_refused(league: Path) -> None:
     line = refused(
         league, "invalid-input", "team", "adjust", "reavers", "5000", "--reason", "x" * 10_000_000
