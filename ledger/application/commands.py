@@ -57,8 +57,13 @@ def printable(command: Command[Any]) -> None:
     read back.)"""
     for field in fields(command):
         value = getattr(command, field.name)
-        if isinstance(value, str) and not value.isprintable():
-            raise InvalidInput(f"{field.name} must be one line of printable text")
+        if isinstance(value, str):
+            one_line(field.name, value)
+
+
+def one_line(what: str, text: str) -> None:
+    if not text.isprintable():
+        raise InvalidInput(f"{what} must be one line of printable text")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from eventsourcing.utils import get_topic
 
 from ledger.application import transfer
 from ledger.application.access import Actor
-from ledger.application.commands import printable
+from ledger.application.commands import one_line, printable
 from ledger.application.context import Context
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
@@ -272,6 +272,7 @@ class LeagueLedger(Application[UUID]):
         points: PointsScheme | None = None,
         reason: str | None = None,
     ) -> LeagueRow:
+        one_line("name", name)
         chosen = find_ruleset(ruleset, options)
         self.open_league(
             slug,

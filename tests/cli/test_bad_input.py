@@ -231,6 +231,10 @@ def test_empty_blank_and_endless_ids_and_names_are_one_line(
             "coach must be one line of printable text",
         ),
         (
+            ("league", "create", "tab", "--name", "T\tab", "--ruleset", "bb2025"),
+            "name must be one line of printable text",
+        ),
+        (
             ("team", "hire", "reavers", "lineman", "p1"),
             "a player may not be called p1: it reads as a player's id or shirt number",
         ),
