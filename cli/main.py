@@ -335,6 +335,13 @@ def fail(code: str, message: str, exit_code: int) -> NoReturn:
     sys.exit(exit_code)
 
 
+def usage_line(error: click.UsageError) -> str:
+    """Click's usage error in one line, with where to read the command's usage (click's
+    own three lines: the usage, a hint, the error)."""
+    message = error.format_message()
+    return f"{message} (see '{error.ctx.command_path} --help')" if error.ctx else message
+
+
 def one_line(message: str, limit: int = 1000) -> str:
     first = message.strip().splitlines()[0] if message.strip() else "(no detail)"
     return first if len(first) <= limit else first[:limit] + "..."
@@ -348,9 +355,10 @@ def main() -> None:
         fail(error.code, error.message, error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
+    except click.UsageError as error:  # a misspelt option, a missing argument, a bad value
+        fail("usage", usage_line(error), error.exit_code)
     except click.ClickException as error:
-        error.show()
-        sys.exit(error.exit_code)
+        fail("input", error.format_message(), error.exit_code)
     except click.Abort:
         fail("aborted", "stopped by the user", 130)
     except Exception as error:  # the last line of defence: never a traceback

@@ -369,7 +369,8 @@ def test_a_count_that_is_not_a_number_is_a_usage_error(league: Path, args: tuple
     before = stored_events(league)
     done = run_ledger(league, *args)
     assert done.code == 2
-    assert "Error: Invalid value" in done.err
+    assert done.error_line.startswith("error[usage]: Invalid value for ")
+    assert done.error_line.endswith(f"(see 'ledger {args[0]} {args[1]} --help')")
     assert stored_events(league) == before
 
 

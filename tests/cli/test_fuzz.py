@@ -100,8 +100,8 @@ def fresh_copy(template: Path) -> Iterator[Path]:
 
 
 def answered_properly(db: Path, done: Outcome, before: int) -> None:
-    """The contract at the edge: an allowed exit code; a refusal is one error line (or
-    click's usage message) and writes nothing; an acceptance leaves a working ledger."""
+    """The contract at the edge: an allowed exit code; a refusal is one error line (a
+    usage error too) and writes nothing; an acceptance leaves a working ledger."""
     assert done.code in (0, 1, 2), (done.code, done.err)
     assert "Traceback" not in done.err
     if done.code == 0:
@@ -111,8 +111,6 @@ def answered_properly(db: Path, done: Outcome, before: int) -> None:
         return
     assert stored_events(db) == before, "a refused input wrote events"
     lines = done.err.strip().splitlines()
-    if done.code == 2 and "Error: " in done.err:
-        return  # click's usage error: 'Usage: ...', a hint, 'Error: ...'
     assert len(lines) == 1, done.err
     assert lines[0].startswith("error["), lines[0]
 
