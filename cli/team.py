@@ -171,7 +171,9 @@ def release(session: Session, team_id: str, item: str, count: int, reason: str |
     say(f"{team_id} let go {count} x {item}.")
 
 
-@team.command("adjust")
+# A negative AMOUNT reads as an unknown option ('-2') unless click leaves unknown options to
+# the arguments (click's documented way to take option-like arguments).
+@team.command("adjust", context_settings={"ignore_unknown_options": True})
 @click.argument("team_id")
 @click.argument("amount", type=int)
 @click.option("--reason", required=True, help="Why: an award, a fine... (required).")

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import DiceRoll, validation_problem
+from ledger.domain.values import MAX_TEXT, DiceRoll, validation_problem
 from ledger.errors import (
     InvalidInput,
     LedgerError,
@@ -48,6 +48,19 @@ def drafting() -> Iterator[None]:
         yield
     except ValidationError as error:
         raise InvalidInput(validation_problem(error)) from None
+
+
+def check_reason(reason: str | None, what: str, why: str) -> None:
+    """The one check of a reason a command needs: spaces alone say no more than nothing."""
+    if not reason or not reason.strip():
+        raise InvalidInput(f"{what} needs a reason (--reason): {why}")
+    check_length(reason, what)
+
+
+def check_length(reason: str | None, what: str) -> None:
+    """The bound every event's reason has, said as a sentence before the event is made."""
+    if reason is not None and len(reason) > MAX_TEXT:
+        raise InvalidInput(f"{what}'s reason is {len(reason):,} characters; at most {MAX_TEXT:,}")
 
 
 @dataclass

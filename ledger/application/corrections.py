@@ -13,15 +13,15 @@ the injuries the match itself caused do not bar its own players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from ledger.application.commands import Correct, CorrectMatch
-from ledger.application.context import Context, Drafts
+from ledger.application.context import Context, Drafts, check_reason
 from ledger.application.matches import resolve_report
 from ledger.domain import events as ev
 from ledger.domain.state import FaultLine, LeagueRow, TreasuryLine
@@ -37,7 +37,10 @@ ENVELOPE = ev.ENVELOPE | {"originator_topic"}
 
 def plan_correct(c: Context, command: Correct) -> Drafts:
     amendment = dict(command.amendment or {})
-    return correction(c, c.history(), command.target, command.action, amendment, c.reason)
+    events = c.history()
+    if command.action == "amend":
+        check_fields_amendable(event_at(c, events, command.target), amendment)
+    return correction(c, events, command.target, command.action, amendment, c.reason)
 
 
 def correction(
@@ -48,25 +51,39 @@ def correction(
     amendment: dict[str, Any],
     reason: str | None,
 ) -> Drafts:
-    if not reason:
-        raise InvalidInput("a correction needs a reason (--reason)")
+    check_reason(reason, "a correction", "it is kept in the log beside the event it corrects")
     original = event_at(c, events, target)
     if isinstance(original, ev.EventCorrected):
         raise CorrectionRefused(
             f"event {target} is itself a correction: correct event {original.target} again instead"
         )
+    void = voids_in_force(events).get(target)
     if action == "amend":
-        check_amendment(original, amendment)
-        check_not_recorded_again(events, original)
+        check_amend(events, original, void, amendment)
     elif action != "void":
         raise InvalidInput(f"a correction voids or amends, not '{action}'")
     elif amendment:
         raise InvalidInput("a void carries no amendment")
+    else:
+        check_not_voided(original, void)
     proposed = ev.EventCorrected(
         target=target, action="amend" if action == "amend" else "void", amendment=amendment
     )
     rehearse(c, events, proposed)
     return [proposed]
+
+
+def check_amend(
+    events: list[ev.LedgerEvent],
+    original: ev.LedgerEvent,
+    void: Void | None,
+    amendment: dict[str, Any],
+) -> None:
+    """An amendment is refused unless it is well formed and the fold would read it."""
+    check_amendment(original, amendment)
+    check_not_voided_with_report(original, void)
+    check_something_amended(events, original, void, amendment)
+    check_not_recorded_again(events, original)
 
 
 def event_at(c: Context, events: list[ev.LedgerEvent], target: int) -> ev.LedgerEvent:
@@ -153,6 +170,117 @@ def check_not_recorded_again(events: list[ev.LedgerEvent], original: ev.LedgerEv
         )
 
 
+@dataclass(frozen=True)
+class Void:
+    """How a voided event stands voided: by which correction, and, for a post-game close
+    voided with the match report it follows, that report."""
+
+    by: int
+    report: int | None = None
+
+
+def voids_in_force(events: Sequence[ev.LedgerEvent]) -> dict[int, Void]:
+    """Every voided event, by number, read as the fold reads it (``Fold.follow_match``): a
+    void of the event itself, or of the match report a post-game close follows, which
+    voids the close whatever the close's own correction says."""
+    corrections = corrections_of(events)
+    found: dict[int, Void] = {}
+    reports: dict[str, int] = {}
+    for event in events:
+        correction = corrections.get(event.seq)
+        if correction is not None and correction.action == "void":
+            found[event.seq] = Void(correction.seq)
+        if isinstance(event, ev.MatchRecorded):
+            reports[match_read(event, correction)] = event.seq
+        elif isinstance(event, ev.PostGameClosed):
+            report = reports.get(match_read(event, correction), 0)
+            if report in found:
+                found[event.seq] = Void(found[report].by, report)
+    return found
+
+
+def match_read(
+    event: ev.MatchRecorded | ev.PostGameClosed, correction: ev.EventCorrected | None
+) -> str:
+    """The match an event is about, as amended (ledgers from before ``match`` could no
+    longer be amended may hold such amendments)."""
+    if correction is None or correction.action != "amend":
+        return event.match
+    return str(correction.amendment.get("match", event.match))
+
+
+def check_not_voided(original: ev.LedgerEvent, void: Void | None) -> None:
+    """A second void would change nothing, and would rewrite what history says the first
+    one voided (the fold reads only the latest correction of each event)."""
+    if void is None:
+        return
+    with_report = f" with match report {void.report}" if void.report is not None else ""
+    raise CorrectionRefused(
+        f"event {original.seq} is already voided{with_report} (event {void.by}): nothing to void"
+    )
+
+
+def check_not_voided_with_report(original: ev.LedgerEvent, void: Void | None) -> None:
+    """A close voided with its match report stays voided whatever its own correction says
+    (``Fold.follow_match``): an amendment of it would be stored and never read."""
+    if void is None or void.report is None:
+        return
+    raise CorrectionRefused(
+        f"event {original.seq} was voided with match report {void.report} (event {void.by}):"
+        f" amend event {void.report} to bring the match back first"
+    )
+
+
+def check_something_amended(
+    events: list[ev.LedgerEvent],
+    original: ev.LedgerEvent,
+    void: Void | None,
+    amendment: dict[str, Any],
+) -> None:
+    """An amendment that leaves the event reading as it stands would be stored and change
+    nothing. Amending a voided event always changes something: it brings the event back."""
+    if void is not None:
+        return
+    current = corrections_of(events).get(original.seq)
+    standing = amended(original, current) if current is not None else original
+    proposed = amended(
+        original, ev.EventCorrected(target=original.seq, action="amend", amendment=amendment)
+    )
+    if proposed.model_dump() == standing.model_dump():
+        raise InvalidInput(f"event {original.seq} already reads so: nothing to amend")
+
+
+FIXED_IN_REPORT = {
+    "kind": "comes from its fixture",
+    "season": "comes from its fixture",
+    "round": "comes from its fixture",
+    "winner": "follows from its score",
+}
+"""Fields of a match report that the report's own checks decide (``resolve_report``): set
+alone they would escape those checks, so they change only with a corrected report."""
+
+
+def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any]) -> None:
+    """Refuse a field that ties the event to others, or that a report's checks decide.
+    Setting one to the value it was recorded with changes nothing, and is how a voided
+    report is brought back (``changes``)."""
+    recorded = original.model_dump(mode="json")
+    changed = sorted(k for k, v in amendment.items() if k in recorded and recorded[k] != v)
+    seq = original.seq
+    if "match" in changed:
+        raise InvalidInput(
+            f"the match of event {seq} cannot be amended: it ties the event to its fixture"
+            f" and to what followed it; void event {seq} and record it for the right match"
+        )
+    fixed = [k for k in changed if k in FIXED_IN_REPORT]
+    if isinstance(original, ev.MatchRecorded) and fixed:
+        raise InvalidInput(
+            f"the {fixed[0]} of match report {seq} {FIXED_IN_REPORT[fixed[0]]} and is checked"
+            f" with the report: give a corrected report instead (ledger correct {seq} --report"
+            " FILE)"
+        )
+
+
 def voided(corrections: Mapping[int, ev.EventCorrected], seq: int) -> bool:
     found = corrections.get(seq)
     return found is not None and found.action == "void"
@@ -165,13 +293,13 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
     if touched:
         raise InvalidInput(
             "who recorded or caused an event, as whom, from where, when and why, and its"
-            f" hashes cannot be amended: {sorted(touched)}"
+            f" hashes cannot be amended: {', '.join(sorted(touched))}"
         )
     unknown = set(amendment) - set(type(original).model_fields)
     if unknown:
         raise InvalidInput(
             f"{type(original).__name__} has no {'field' if len(unknown) == 1 else 'fields'}"
-            f" {sorted(unknown)}"
+            f" {', '.join(sorted(unknown))}"
             f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
         )
     try:

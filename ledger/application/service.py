@@ -32,6 +32,7 @@ from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import PointsScheme
 from ledger.errors import (
+    InvalidOption,
     LeagueUnreadable,
     LedgerError,
     UnknownLeague,
@@ -274,6 +275,8 @@ class LeagueLedger(Application[UUID]):
     ) -> LeagueRow:
         one_line("name", name)
         chosen = find_ruleset(ruleset, options)
+        if points is not None:
+            check_points(points)
         self.open_league(
             slug,
             by=by,
@@ -284,3 +287,22 @@ class LeagueLedger(Application[UUID]):
             points=points,
         )
         return self.league_row(slug)
+
+
+def check_points(points: PointsScheme) -> None:
+    """League points as the editions give them (001, League Play: win 3, draw 1, loss 0):
+    none negative, a win worth more than a loss, a draw in between. They are fixed in the
+    league's first event, which no correction reaches, so nonsense is refused up front."""
+    for result, value in (("win", points.win), ("draw", points.draw), ("loss", points.loss)):
+        if value < 0:
+            raise InvalidOption(f"league points are never negative: a {result} gives {value}")
+    if points.win <= points.loss:
+        raise InvalidOption(
+            f"a win must give more league points than a loss ({points.win} for a win,"
+            f" {points.loss} for a loss)"
+        )
+    if not points.loss <= points.draw <= points.win:
+        raise InvalidOption(
+            f"a draw gives {points.draw} league points: at most a win's ({points.win}) and at"
+            f" least a loss's ({points.loss})"
+        )

@@ -38,11 +38,11 @@ from ledger.application.commands import (
     RejectReport,
     SubmitReport,
 )
-from ledger.application.context import Context, Drafts
+from ledger.application.context import Context, Drafts, check_length, check_reason
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
 from ledger.domain.state import SubmissionRow
-from ledger.domain.values import MAX_TEXT, validation_problem
+from ledger.domain.values import validation_problem
 from ledger.errors import (
     InvalidInput,
     LedgerError,
@@ -168,18 +168,6 @@ def check_nothing_waiting(c: Context, match_id: str) -> None:
                 f"report {row.submission} of match {match_id}, submitted by {row.team},"
                 f" {STANDING[row.status]}; a second report waits until it is answered"
             )
-
-
-def check_reason(reason: str | None, what: str, why: str) -> None:
-    if not reason or not reason.strip():
-        raise InvalidInput(f"{what} needs a reason (--reason): {why}")
-    check_length(reason, what)
-
-
-def check_length(reason: str | None, what: str) -> None:
-    """The bound every event's reason has, said as a sentence before the event is made."""
-    if reason is not None and len(reason) > MAX_TEXT:
-        raise InvalidInput(f"{what}'s reason is {len(reason):,} characters; at most {MAX_TEXT:,}")
 
 
 def submission_in(c: Context, submission: str) -> SubmissionRow:

@@ -24,7 +24,7 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
-from ledger.application.context import Context, Drafts, drafting
+from ledger.application.context import Context, Drafts, check_reason, drafting
 from ledger.domain import events as ev
 from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
 from ledger.domain.values import DiceRoll, Purchase
@@ -254,8 +254,11 @@ def plan_release(c: Context, command: Release) -> Drafts:
 def plan_adjust(c: Context, command: AdjustTreasury) -> Drafts:
     team_id, amount = command.team, command.amount
     team = active_team(c, team_id)
-    if not c.reason:
-        raise InvalidInput("a treasury adjustment needs a reason (--reason)")
+    check_reason(c.reason, "a treasury adjustment", "the treasury shows it beside the gold")
+    if amount == 0:
+        raise InvalidInput(
+            "an adjustment of 0 changes nothing: give the gold to add (negative to take)"
+        )
     refuse(not_below_nothing(team, amount))
     return [ev.TreasuryAdjusted(team=team_id, amount=amount)]
 

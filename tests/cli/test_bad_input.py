@@ -430,3 +430,35 @@ def test_the_demo_builds_its_league_in_the_file_db_names(in_tmp: Path) -> None:
     assert stored_events(db) > 50
     assert not (in_tmp / "demo").exists()
     assert "already exists" in refused(db, "file", "demo")
+
+
+# --- CLI report 7, items 4, 5 and 8 ---------------------------------------------------------
+
+
+def test_a_negative_adjustment_is_taken_as_the_help_writes_it(league: Path) -> None:
+    done = run_ledger(league, "team", "adjust", "reavers", "-20000", "--reason", "fine")
+    assert done.code == 0, done.err
+    treasury = run_ledger(league, "treasury", "reavers").out
+    assert "-20,000" in treasury
+
+
+POINTS = ("league", "create", "cup", "--name", "Cup", "--ruleset", "bb2025", "--points")
+
+
+@pytest.mark.parametrize(
+    ("code", "args", "says"),
+    [
+        ("invalid-input", ("team", "adjust", "reavers", "0", "--reason", "x"), "changes nothing"),
+        ("invalid-input", ("team", "adjust", "reavers", "5", "--reason", "   "), "needs a reason"),
+        ("invalid-input", ("correct", "2", "--void", "--reason", " \t "), "needs a reason"),
+        ("invalid-option", (*POINTS, "-3/1/0"), "never negative: a win gives -3"),
+        ("invalid-option", (*POINTS, "3/1/-1"), "never negative: a loss gives -1"),
+        ("invalid-option", (*POINTS, "3/4/0"), "a draw gives 4 league points"),
+        ("invalid-option", (*POINTS, "0/0/0"), "a win must give more league points than a loss"),
+    ],
+    ids=["zero-gold", "blank-adjust", "blank-correct", "win", "loss", "draw", "all-equal"],
+)
+def test_meaningless_gold_points_and_reasons_are_refused(
+    league: Path, code: str, args: tuple[str, ...], says: str
+) -> None:
+    assert says in refused(league, code, *args)

@@ -1,0 +1,180 @@
+"""Corrections the fold would not read, or that would break the league, are refused with
+nothing written (CLI report 7, items 2 to 4).
+
+- A voided event is not voided again: a second void changes nothing and would rewrite
+  what history says the first one voided. That holds for a post-game close voided with its
+  match report too; only bringing the report back brings its closes back.
+- ``--set`` changes the facts an event records, not what ties it to others (its match) or
+  what a match report's own checks decide (kind, season, round, winner): those are
+  corrected with a corrected report.
+- An amendment that leaves the event reading as it stands is not stored.
+- A reason of spaces is no reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.application.commands import Correct, CorrectMatch, RecordMatch
+from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.state import MatchRow
+from ledger.errors import CorrectionRefused, InvalidInput, LedgerError
+from tests.integration.test_corrections_reach import (
+    build_season,
+    close_both,
+    fixture,
+    game,
+    recorded_seq,
+    version,
+)
+
+EVEN = {"expensive_mistakes": 5}
+"""A close die that changes nothing (BB2025: no mistake at 5)."""
+
+
+@pytest.fixture(scope="module")
+def played_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A four-team BB2025 season whose first reavers-rats game is recorded and closed."""
+    path = tmp_path_factory.mktemp("played") / "played.db"
+    ledger = open_ledger(Settings(sqlite_path=path, user="tester"))
+    try:
+        build_season(ledger)
+        first = fixture(ledger, "reavers", "rats")
+        ledger.handle(RecordMatch("test", game(first)), by="tester")
+        close_both(ledger, first, reavers=EVEN, rats=EVEN)
+    finally:
+        close_ledger(ledger)
+    return path
+
+
+@pytest.fixture
+def played(
+    played_file: Path, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> LeagueLedger:
+    path = tmp_path / "ledger.db"
+    shutil.copy(played_file, path)
+    return open_ledgers(Settings(sqlite_path=path, user="tester"))
+
+
+def first_game(ledger: LeagueLedger) -> MatchRow:
+    return fixture(ledger, "reavers", "rats")
+
+
+def correct(ledger: LeagueLedger, seq: int, action: str, **amendment: Any) -> None:
+    ledger.handle(Correct("test", seq, action, amendment=amendment), by="tester", reason="why")
+
+
+def refused(
+    ledger: LeagueLedger,
+    error: type[LedgerError],
+    says: str,
+    seq: int,
+    amendment: dict[str, Any] | None = None,
+) -> None:
+    """Ask for a correction (a void, or this amendment) that must be refused with ``error``
+    saying ``says``; nothing may be written."""
+    before = version(ledger)
+    with pytest.raises(error, match=says):
+        correct(ledger, seq, "amend" if amendment else "void", **(amendment or {}))
+    assert version(ledger) == before
+
+
+# --- item 2: what is voided stays voided once ---------------------------------------------
+
+
+def test_a_voided_match_report_is_not_voided_again(played: LeagueLedger) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    correct(played, report, "void")
+    refused(
+        played,
+        CorrectionRefused,
+        rf"event {report} is already voided \(event {report + 3}\)",
+        report,
+    )
+
+
+@pytest.mark.parametrize("close", [1, 2], ids=["home-close", "away-close"])
+def test_a_close_voided_with_its_match_is_neither_voided_nor_amended_alone(
+    played: LeagueLedger, close: int
+) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    correct(played, report, "void")
+    voided_by = rf"match report {report} \(event {report + 3}\)"
+    refused(played, CorrectionRefused, f"already voided with {voided_by}", report + close)
+    refused(played, CorrectionRefused, f"voided with {voided_by}", report + close, {"dice": []})
+
+
+def test_a_close_voided_on_its_own_is_not_voided_again(played: LeagueLedger) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    correct(played, report + 1, "void")
+    refused(played, CorrectionRefused, rf"already voided \(event {report + 3}\)", report + 1)
+
+
+def test_a_voided_report_brought_back_as_it_was_can_be_voided_again(played: LeagueLedger) -> None:
+    row = first_game(played)
+    report = recorded_seq(played, row.match_id)
+    correct(played, report, "void")
+    correct(played, report, "amend", match=row.match_id)  # back as it was recorded
+    played.handle(
+        CorrectMatch("test", report, game(row, scorer=3)), by="tester", reason="Human 3 scored"
+    )
+    correct(played, report, "void")
+    refused(played, CorrectionRefused, "already voided", report)
+
+
+# --- item 3: what --set may change ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("close", "amendment", "says"),
+    [
+        (0, {"kind": "exhibition"}, "the kind of match report .* --report"),
+        (0, {"winner": "rats"}, "the winner of match report .* follows from its score"),
+        (0, {"season": 7}, "the season of match report .* comes from its fixture"),
+        (0, {"round": 99}, "the round of match report .* --report"),
+        (0, {"match": "oops"}, "the match of event .* cannot be amended"),
+        (1, {"match": "renamed"}, "the match of event .* cannot be amended"),
+        (0, {"weather": None}, "already reads so: nothing to amend"),
+        (0, {"kind": "league"}, "already reads so: nothing to amend"),
+        (1, {"team": "reavers"}, "already reads so: nothing to amend"),
+    ],
+    ids=[
+        "kind",
+        "winner",
+        "season",
+        "round",
+        "match",
+        "close-match",
+        "no-op",
+        "same-kind",
+        "same-team",
+    ],
+)
+def test_an_amendment_the_fold_would_not_read_or_that_cuts_a_tie_is_refused(
+    played: LeagueLedger, close: int, amendment: dict[str, Any], says: str
+) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    refused(played, InvalidInput, says, report + close, amendment)
+
+
+def test_an_amendment_repeated_is_refused_as_nothing_to_amend(played: LeagueLedger) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    correct(played, report, "amend", weather="sweltering")
+    refused(played, InvalidInput, "nothing to amend", report, {"weather": "sweltering"})
+
+
+# --- item 4: a reason of spaces ----------------------------------------------------------------
+
+
+def test_a_correction_with_a_reason_of_spaces_is_refused(played: LeagueLedger) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    before = version(played)
+    with pytest.raises(InvalidInput, match="a correction needs a reason"):
+        played.handle(Correct("test", report, "void"), by="tester", reason="   ")
+    assert version(played) == before
