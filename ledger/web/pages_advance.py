@@ -115,13 +115,16 @@ class SkillGroup:
 
 @dataclass(frozen=True)
 class DieField:
-    """A roll the form asks for: field ``die-KEY``, the purpose and dice it is recorded as."""
+    """A roll the form asks for: field ``die-KEY``, the purpose and dice it is recorded as,
+    and the kinds the ledger rolls it for when asked (none: a roll the rules ask for only
+    after another's result, such as ZAL's ageing effect, is entered)."""
 
     key: str
     purpose: str
     dice: str
     label: str
     hint: str
+    rolled_for: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,8 +174,6 @@ def answered(ask: Callable[[], Any]) -> Any:
         return ask()
     except LedgerError as error:
         return error.message
-    except (AttributeError, KeyError, IndexError):
-        return "the league's edition has no such advancement"
 
 
 def kind_offers(asking: Asking) -> list[KindOffer]:
@@ -241,22 +242,38 @@ def die_fields(ruleset: Ruleset) -> list[DieField]:
     fields = []
     if "characteristic" in kinds and (die := ruleset.advancement_dice.get("characteristic")):
         hint = "Decides which characteristic may be improved."
+        label = f"Characteristic roll ({die})"
         fields.append(
-            DieField("characteristic", "characteristic", die, f"Characteristic roll ({die})", hint)
+            DieField("characteristic", "characteristic", die, label, hint, ("characteristic",))
         )
     if any(k in kinds for k in RANDOM):
         for n in range(1, SKILL_ROLLS + 1):
             hint = "Two dice: the first picks the half of the column, the second the skill."
             label = f"Skill Table roll {n} (2D6)"
-            fields.append(DieField(f"random_skill-{n}", "random_skill", "2D6", label, hint))
+            key = f"random_skill-{n}"
+            fields.append(DieField(key, "random_skill", "2D6", label, hint, RANDOM))
     if "star_roll" in kinds:
-        scheme = mapping.scheme(ruleset.id)
-        rolls = {r.purpose: r.dice for group in (scheme.dice if scheme else ()) for r in group}
-        rolls.setdefault("star_roll", "2D6")
-        for purpose, dice in sorted(rolls.items(), key=lambda r: r[0] != "star_roll"):
-            name = KIND_NAMES.get(purpose, purpose.replace("_", " ").capitalize())
-            hint = ROLL_HINTS.get(purpose, "Both dice, as rolled, when the rules ask for it.")
-            fields.append(DieField(purpose, purpose, dice, f"{name} ({dice})", hint))
+        fields += roll_fields(ruleset)
+    return fields
+
+
+def roll_fields(ruleset: Ruleset) -> list[DieField]:
+    """A Star Player Roll's 2D6 and the rolls the edition makes with it, as the what-if
+    mapping lists them (docs/whatif.md): the first set is what every roll needs."""
+    scheme = mapping.scheme(ruleset.id)
+    sets = (
+        scheme.dice
+        if scheme and scheme.dice
+        else ((mapping.Roll(purpose="star_roll", dice="2D6"),),)
+    )
+    first = {r.purpose for r in sets[0]}
+    rolls = {r.purpose: r.dice for group in sets for r in group}
+    fields = []
+    for purpose, dice in rolls.items():
+        name = KIND_NAMES.get(purpose, purpose.replace("_", " ").capitalize())
+        hint = ROLL_HINTS.get(purpose, "Both dice, as rolled, when the rules ask for it.")
+        kinds = ("star_roll",) if purpose in first else ()
+        fields.append(DieField(purpose, purpose, dice, f"{name} ({dice})", hint, kinds))
     return fields
 
 
@@ -354,16 +371,10 @@ def ledger_rolls(
 ) -> list[str]:
     """The rolls the kind is made with that were left empty, rolled by the ledger and put
     in the form, so that a refusal shows them and the coach can send them again."""
-    wanted = {
-        "characteristic": ("characteristic",),
-        "random_primary": ("random_skill",),
-        "random_secondary": ("random_skill",),
-        "star_roll": ("star_roll", "ageing"),
-    }.get(kind, ())
     said = []
     for field in fields:
         key = f"die-{field.key}"
-        if field.purpose in wanted and not values.get(key, "").strip():
+        if kind in field.rolled_for and not values.get(key, "").strip():
             rolled = fresh_roll(field.purpose, field.dice, subject)
             values[key] = " ".join(str(v) for v in rolled.values)
             said.append(f"{field.label}: {values[key]}")
