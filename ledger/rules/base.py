@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from typing_extensions import TypeVar
 
 from ledger.domain.events import (
+    AdvancementKind,
     CardPlayed,
     MatchRecorded,
     PlayerAdvanced,
@@ -96,6 +97,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     advancement_dice: ClassVar[Mapping[str, str]] = {}
+    advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = ("star_roll",)
     post_game_closes: ClassVar[bool] = False
     reads_former_players: ClassVar[bool] = False
     reads_league_stars: ClassVar[bool] = False

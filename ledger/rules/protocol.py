@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired, StarSigned
+from ledger.domain.events import (
+    AdvancementKind,
+    MatchRecorded,
+    PlayerAdvanced,
+    PlayerHired,
+    StarSigned,
+)
 from ledger.domain.state import PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
@@ -173,6 +179,10 @@ class Ruleset(Protocol):
     advancement_dice: ClassVar[Mapping[str, str]]
     """Dice an advancement is rolled with, by purpose (the characteristic roll: a D8 in
     BB2025, a D16 in BB2020)."""
+    advancement_kinds: ClassVar[tuple[AdvancementKind, ...]]
+    """The advancements a player may take, in the books' order: the Advancement Table's
+    columns where SPP are spent (BB2025, BB2020), a Star Player Roll where SPP levels
+    give rolls (LRB6, ZAL, 4th and 3rd editions)."""
     post_game_closes: ClassVar[bool]
     """Whether a team must close each game's post-game sequence before its next game."""
     reads_former_players: ClassVar[bool]

@@ -31,6 +31,7 @@ from ledger.reports.match_sheet import (
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import (
+    pages_advance,
     pages_answers,
     pages_close,
     pages_forms,
@@ -198,6 +199,7 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         opponents=reads.opponents(found, games),
         injuries=[g for g in games if g.injury],
         history=found.queries.history(f"player:{row.player_id}"),
+        may_advance=may(who(request), found.row, "advance", row.team_id),
     )
 
 
@@ -301,4 +303,5 @@ router.include_router(pages_report.router)
 router.include_router(pages_answers.router)
 router.include_router(pages_whatif.router)
 router.include_router(pages_close.router)
+router.include_router(pages_advance.router)
 router.include_router(pages_sign.router)

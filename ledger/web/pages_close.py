@@ -20,6 +20,7 @@ from ledger.errors import LedgerError
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
+from ledger.web.pages_advance import must_advance
 from ledger.web.pages_forms import Calling, Errors, errors_of, see_other, values_of
 from ledger.web.pages_render import PageRoute, ledger_of, page
 from ledger.web.pages_report import dice_values
@@ -101,6 +102,7 @@ def close_form(
         team=found.queries.team(team),
         closed=closed,
         needs=wanted,
+        due=[] if closed else must_advance(found, team),
         values=values,
         errors=errors,
     )

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
-from ledger.domain.events import PlayerAdvanced
+from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Performance
 from ledger.errors import InvalidAdvancement
@@ -51,6 +52,13 @@ class BB2020(BB2025):
     aliases = ("bb20", "blood-bowl-2020", "2020")
     data_dir = Path(__file__).parent / "data"
     advancement_dice = {"characteristic": "D16"}
+    advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = (
+        "random_primary",
+        "chosen_primary",
+        "random_secondary",
+        "chosen_secondary",
+        "characteristic",
+    )
 
     @classmethod
     def tables(cls) -> Tables:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.events import (
+    AdvancementKind,
     MatchRecorded,
     PlayerAdvanced,
     PlayerHired,
@@ -103,6 +104,12 @@ class BB2025(BaseRuleset[BB2025Options]):
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
     advancement_dice = {"characteristic": "D8"}
+    advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = (
+        "random_primary",
+        "chosen_primary",
+        "chosen_secondary",
+        "characteristic",
+    )
     features = frozenset(
         {Feature.INDUCEMENTS, Feature.REDRAFT, Feature.STAR_CONTRACTS, Feature.TEMPORARY_RETIREMENT}
     )

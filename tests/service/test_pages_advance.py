@@ -1,0 +1,312 @@
+"""A coach spends a player's SPP from a page (ledger/web/pages_advance.py), as ``ledger team
+advance`` does: the kinds the edition prices, the skills the player may take, the dice
+rolled at the table or by the ledger; recorded under the coach's account; refused beside
+the field with the command's sentence; another coach may not. Under gold4 and LRB6 the
+advancement is a Star Player Roll: its 2D6 decide what may be taken."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.log import league_id
+from ledger.web.app import create_app
+from ledger.web.demo import demo_accounts
+from tests.cli.inprocess import ledger_from_script
+from tests.service.conftest import (
+    CHEAP,
+    LEAGUE,
+    World,
+    event_count,
+    ledger_of,
+    password_of,
+    sign_in,
+)
+from tests.service.test_api_team_writes import FINAL, L, allowed
+from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, post
+from tests.service.test_pages_close import scheduled_final
+
+HOME = f"/leagues/{LEAGUE}"
+REAVERS = "reikland-reavers"
+
+
+def roster(client: TestClient, team: str, league: str = LEAGUE) -> dict[str, dict[str, Any]]:
+    found = client.get(f"/api/leagues/{league}/teams/{team}").json()
+    return {p["name"]: p for p in found["players"]}
+
+
+def advance_path(client: TestClient, team: str, name: str, league: str = LEAGUE) -> str:
+    player = roster(client, team, league)[name]["player_id"]
+    return f"/leagues/{league}/teams/{team}/players/{player}/advance"
+
+
+def options(html: str, select: str) -> dict[str, str]:
+    """A pick-list's options: value -> label (whitespace folded)."""
+    body = re.search(rf'<select id="{select}"[^>]*>(.*?)</select>', html, re.DOTALL)
+    assert body, f"no {select} pick-list"
+    found = re.findall(r'<option value="([^"]*)"([^>]*)>(.*?)</option>', body.group(1), re.DOTALL)
+    return {
+        value: " ".join(label.split()) + (" [disabled]" if "disabled" in attrs else "")
+        for value, attrs, label in found
+    }
+
+
+def group_of(html: str, skill: str) -> str:
+    """The optgroup a skill is offered under."""
+    for label, body in re.findall(r'<optgroup label="([^"]*)">(.*?)</optgroup>', html, re.DOTALL):
+        if f'<option value="{skill}"' in body:
+            return label
+    return ""
+
+
+# --- BB2025: the demo league ----------------------------------------------------------------
+
+
+def test_the_form_prices_each_kind_and_offers_the_skills_the_player_may_take(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    html = client.get(advance_path(client, REAVERS, "Griff Junior")).text
+    assert "<strong>9 SPP</strong> to spend" in html
+    kinds = options(html, "kind")
+    assert kinds["chosen_primary"] == "Chosen primary skill &mdash; 6 SPP"
+    assert kinds["random_primary"] == "Random primary skill &mdash; 3 SPP"
+    assert kinds["chosen_secondary"] == "Chosen secondary skill &mdash; 10 SPP, not now [disabled]"
+    assert "random_secondary" not in kinds  # not on BB2025's Advancement Table
+    assert "Griff Junior has 9 SPP; chosen secondary costs 10 as advancement 1" in html
+    skills = options(html, "skill")
+    assert skills["Dauntless"] == "Dauntless &mdash; +20,000 value"
+    assert group_of(html, "Dauntless") == "Chosen primary skill (6 SPP)"
+    assert group_of(html, "Dodge") == "Chosen secondary skill (10 SPP)"
+    assert "Block" not in skills  # he has it
+    assert 'name="die-characteristic"' in html
+    assert "Characteristic roll (D8)" in html
+
+
+def test_a_coach_advances_his_own_player_and_the_event_records_his_account(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    reply = post(client, path, {"csrf": csrf, "kind": "chosen_primary", "skill": "Dauntless"})
+    assert reply.status_code == 303, reply.text[-800:]
+    taken = last_event(client)
+    assert taken["topic"].endswith("PlayerAdvanced")
+    assert (taken["kind"], taken["skill"]) == ("chosen_primary", "Dauntless")
+    assert (taken["account"], taken["acting_as"], taken["via"]) == ("jay", "coach", "web")
+    griff = roster(client, REAVERS)["Griff Junior"]
+    assert griff["spp"] == 3  # 9 less the 6 a chosen primary skill costs, as the CLI spends
+    assert "Dauntless" in griff["skills"]
+    assert "Dauntless" in client.get(reply.headers["location"]).text
+
+
+def test_the_player_page_links_the_form_for_those_who_may_advance_him(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    player_page = path.replace(f"/teams/{REAVERS}", "").removesuffix("/advance")
+    assert f'href="{path}"' in client.get(player_page).text
+    sign_in(client, "dan")
+    assert "/advance" not in client.get(player_page).text
+
+
+def test_another_coach_gets_a_403_page_and_nothing_is_written(client: TestClient) -> None:
+    sign_in(client, "dan")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    shown = client.get(path)
+    assert shown.status_code == 403
+    assert "dan coaches gouged-eye, not reikland-reavers" in shown.text
+    csrf = form_of(client, advance_path(client, "gouged-eye", "Ugluk"))
+    before = event_count(client)
+    refused = post(client, path, {"csrf": csrf, "kind": "chosen_primary", "skill": "Dauntless"})
+    assert refused.status_code == 403
+    assert event_count(client) == before
+
+
+def test_a_form_without_its_csrf_token_is_refused_and_nothing_is_written(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    before = event_count(client)
+    for data in ({}, {"csrf": "forged"}):
+        reply = post(client, path, {**data, "kind": "chosen_primary", "skill": "Dauntless"})
+        assert reply.status_code == 403, reply.text[-500:]
+        assert "csrf" in reply.text
+    assert event_count(client) == before
+
+
+def test_a_skill_he_may_not_take_or_cannot_pay_for_is_refused_beside_its_field(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    before = event_count(client)
+    agility = post(client, path, {"csrf": csrf, "kind": "chosen_primary", "skill": "Dodge"})
+    assert agility.status_code == 409
+    assert "Dodge (A) is not a primary skill for a Human Blitzer" in error_beside(
+        agility.text, "skill"
+    )
+    assert 'value="Dodge" selected' in agility.text  # the form as filled
+    dear = post(client, path, {"csrf": csrf, "kind": "chosen_secondary", "skill": "Dodge"})
+    assert dear.status_code == 409
+    assert "has 9 SPP; chosen secondary costs 10" in error_beside(dear.text, "kind")
+    bad_die = post(
+        client,
+        path,
+        {"csrf": csrf, "kind": "characteristic", "characteristic": "ma", "die-characteristic": "9"},
+    )
+    assert bad_die.status_code == 422
+    assert "D8" in error_beside(bad_die.text, "dice")
+    assert event_count(client) == before
+
+
+def test_a_random_skill_offers_what_the_rolls_give_and_takes_the_same_dice_again(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    rolls = {"kind": "random_primary", "category": "G", "die-random_skill-1": "1 2"}
+    before = event_count(client)
+    asked = post(client, path, {"csrf": csrf, **rolls, "die-random_skill-2": "1 3"})
+    assert asked.status_code == 409
+    assert "the rolls give Dauntless or Fend" in error_beside(asked.text, "skill")
+    assert 'value="1 3"' in asked.text
+    assert event_count(client) == before
+    done = post(client, path, {"csrf": csrf, **rolls, "die-random_skill-2": "1 3", "skill": "Fend"})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event(client)
+    assert (taken["kind"], taken["skill"]) == ("random_primary", "Fend")
+    assert [d["values"] for d in taken["dice"]] == [[1, 2], [1, 3]]
+    assert roster(client, REAVERS)["Griff Junior"]["spp"] == 6  # a random primary: 3 SPP
+
+
+def test_the_ledger_rolls_the_dice_left_empty_and_keeps_them_in_the_form(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    before = event_count(client)
+    data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
+    shown = post(client, path, data)
+    assert shown.status_code == 409  # no skill chosen: the rolls say which he may take
+    assert "The ledger rolled Skill Table roll 1 (2D6):" in shown.text
+    kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
+    assert len(kept) == 2
+    assert event_count(client) == before
+
+
+def spike_scores_in_the_final(client: TestClient, world: World) -> None:
+    scheduled_final(client, world)
+    for team in (REAVERS, "skavenblight-scramblers"):
+        allowed(
+            client, world, "commissioner", f"{L}/teams/{team}/inducements", {"match": "s1-final-1"}
+        )
+    report = {**FINAL, "home": {**FINAL["home"], "players": [{"player": "Spike", "td": 1}]}}
+    allowed(client, world, "commissioner", f"{L}/matches", report, roll_missing=True)
+
+
+def test_the_close_page_links_the_players_who_must_advance_first(
+    client: TestClient, world: World
+) -> None:
+    spike_scores_in_the_final(client, world)
+    sign_in(client, "rob")
+    close = f"{HOME}/matches/s1-final-1/teams/skavenblight-scramblers/close"
+    path = advance_path(client, "skavenblight-scramblers", "Spike")
+    page = client.get(close).text
+    assert "An advancement must be taken first" in page
+    assert f'href="{path}"' in page
+    form = client.get(path).text
+    primary = next(
+        value for value in options(form, "skill") if group_of(form, value).startswith("Chosen p")
+    )
+    done = post(client, path, {"csrf": csrf_in(form), "kind": "chosen_primary", "skill": primary})
+    assert done.status_code == 303, done.text[-800:]
+    assert f'href="{path}"' not in client.get(close).text
+
+
+# --- Star Player Rolls: gold4 and LRB6 ------------------------------------------------------
+
+OWL = "owl"
+
+
+@pytest.fixture(params=[("gold4", "longbeard"), ("lrb6", "blocker")], ids=["gold4", "lrb6"])
+def rolled(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+    """An orc blitzer, Ugluk, who scored twice in a friendly (6 SPP: a roll due), with
+    the orcs' coach (dan) signed in; yields the client and the session's CSRF token."""
+    ruleset, dwarf = request.param
+    report = {
+        "match": "f1",
+        "kind": "friendly",
+        "home": {"team": "orcs", "players": [{"player": "Ugluk", "td": 2}]},
+        "away": {"team": "dwarfs"},
+    }
+    (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
+    lines = [
+        f'league create {OWL} --name "Old World League" --ruleset {ruleset}',
+        'team register orcs --name "The Gouged Eye" --coach Dan --roster orc',
+        'team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf',
+        'team adjust dwarfs 300000 --reason "sponsors"',
+        "team hire orcs blitzer Ugluk",
+        *(f'team hire orcs lineman "Orc {n}"' for n in range(1, 11)),
+        *(f'team hire dwarfs {dwarf} "Dwarf {n}"' for n in range(1, 12)),
+        f"match record {tmp_path / 'f1.yaml'}",
+    ]
+    db = ledger_from_script(tmp_path, "\n".join(lines) + "\n")
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, OWL, hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
+        yield client, sign_in(client, "dan")
+
+
+def last_event_of(client: TestClient, league: str) -> dict[str, Any]:
+    stored = ledger_of(client).recorder.select_events(league_id(league), desc=True, limit=1)[0]
+    state: dict[str, Any] = orjson.loads(stored.state)
+    return state
+
+
+def first_in(html: str, ending: str) -> str:
+    """The first skill of the optgroup whose label ends so."""
+    return next(v for v in options(html, "skill") if v and group_of(html, v).endswith(ending))
+
+
+def test_a_star_player_roll_is_taken_with_its_2d6_and_a_skill_they_open(
+    rolled: tuple[TestClient, str],
+) -> None:
+    client, csrf = rolled
+    path = advance_path(client, "orcs", "Ugluk", OWL)
+    form = client.get(path).text
+    assert options(form, "kind") == {"star_roll": "Star Player Roll &mdash; no SPP spent"}
+    assert 'name="die-star_roll"' in form
+    normal, double = first_in(form, "gives a skill"), first_in(form, "on a double only")
+    roll = {"csrf": csrf, "kind": "star_roll", "die-star_roll": "3 5"}
+    before = event_count(client)
+    closed = post(client, path, {**roll, "skill": double})
+    assert closed.status_code == 409
+    assert double in error_beside(closed.text, "skill")  # a roll of 8 is no double
+    assert 'value="3 5"' in closed.text
+    assert event_count(client) == before
+    done = post(client, path, {**roll, "skill": normal})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event_of(client, OWL)
+    assert (taken["kind"], taken["skill"], taken["account"]) == ("star_roll", normal, "dan")
+    assert normal in roster(client, "orcs", OWL)["Ugluk"]["skills"]
+    again = post(client, path, {**roll, "skill": double})
+    assert again.status_code == 409  # one roll for the one level reached
+    assert "Ugluk" in error_beside(again.text, "kind")
