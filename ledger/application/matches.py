@@ -32,6 +32,7 @@ from ledger.errors import (
     InsufficientTreasury,
     InvalidDice,
     InvalidInput,
+    LedgerError,
     MatchAlreadyRecorded,
     NotAllowed,
     PlayerNotInTeam,
@@ -42,7 +43,8 @@ from ledger.errors import (
 )
 from ledger.projections.gather import card_rows, match_rows
 from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Lineup, Report
-from ledger.rules.problems import has_feature, refuse
+from ledger.rules.playoffs import shootout_problems
+from ledger.rules.problems import casualties_once, has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
 from ledger.rules.rows import MatchRows
 from ledger.words import possessive
@@ -101,6 +103,7 @@ def resolve_report(
         if amending is None:
             check_post_game_closed(c, side.team)
     casualties = tuple(resolve_casualty(c, line, sides) for line in report.casualties)
+    refuse(casualties_once(casualties, [line.victim for line in report.casualties]))
     check_concession(report, sides)
     home, away, *others = (sheet(side, report, ()) for side in sides)
     draft = ev.MatchRecorded(
@@ -119,6 +122,7 @@ def resolve_report(
         away=away,
         others=tuple(others),
     )
+    refuse(shootout_problems(draft))
     # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
     # the same for every stage of the draft: the dice added change none of them.
     rows = match_rows(c.view, c.league_id, draft, c.ruleset, checking=True)
@@ -150,14 +154,42 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
             f"match {row.match_id} ({row.home} v {row.away}) was already"
             f" recorded (event {row.recorded_seq})"
         )
-    if row.kind == "playoff" and report.kind == "league":
-        raise InvalidInput(f"{row.match_id} is a play-off fixture: record it with kind: playoff")
+    check_fixture(row, report)
+    return row.match_id, row.season, row.round
+
+
+FIXTURE_KINDS = {"league": ("league", "unplayed"), "playoff": ("playoff",)}
+"""What a report of a scheduled fixture may record it as: a league fixture is played, or
+counts as unplayed by the round's deadline (seed 001 'League Fixtures'); a play-off is
+always played to a winner ('Play-offs'). A friendly or an exhibition between the same
+teams is another game, under another match id."""
+
+
+def check_fixture(row: MatchRow, report: MatchReport) -> None:
+    """A report naming a scheduled fixture is of that fixture: its kind, its teams, and
+    its season and round if it gives them."""
+    kinds = FIXTURE_KINDS.get(row.kind, (row.kind,))
+    if report.kind not in kinds:
+        label = "play-off" if row.kind == "playoff" else row.kind
+        apart = report.kind in ("friendly", "exhibition")
+        raise InvalidInput(
+            f"{row.match_id} is a {label} fixture: record it with kind: {' or '.join(kinds)},"
+            f" not {report.kind}"
+            + (f" (record their {report.kind} game under another match id)" if apart else "")
+        )
     if {row.home, row.away} != {report.home.team, report.away.team}:
         raise InvalidInput(
             f"fixture {row.match_id} is {row.home} v {row.away}, not"
             f" {report.home.team} v {report.away.team}"
         )
-    return row.match_id, row.season, row.round
+    given = {"season": report.season, "round": report.round}
+    fixed = {"season": row.season, "round": row.round}
+    for what, value in given.items():
+        if value is not None and value != fixed[what]:
+            raise InvalidInput(
+                f"fixture {row.match_id} is season {row.season}, round {row.round},"
+                f" not {what} {value}: leave out the report's {what}, or name another match"
+            )
 
 
 def check_hireling(c: Context, team: TeamRow, hireling: Hireling) -> None:
@@ -250,7 +282,10 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         by = find_player(c, by_side, line.by)
         by_side.players.setdefault(by, Performance(player=by))
     dice = casualty_dice(c, line)
-    outcome, effects = c.ruleset.casualty_from_report(line.outcome, line.effects, dice)
+    try:
+        outcome, effects = c.ruleset.casualty_from_report(line.outcome, line.effects, dice)
+    except LedgerError as error:  # the edition says what is missing; the report, of whom
+        raise type(error)(f"casualty of {line.victim}: {error.message}") from None
     casualty = Casualty(
         victim=victim,
         inflicted_by=by,
@@ -405,11 +440,7 @@ def describe_need(need: DiceNeed) -> str:
 def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
     roll_missing = command.roll_missing
-    match = played_match(c, match_id)
-    if team_id not in (match.home, match.away, *match.others):
-        raise InvalidInput(f"{team_id} did not play match {match_id}")
-    if team_id in match.closed:
-        raise NotAllowed(f"{team_id} already closed the post-game sequence of {match_id}")
+    check_closer(played_match(c, match_id), team_id)
     team = c.team(team_id)
     refuse(c.ruleset.problems(Closing(team, c.players(team_id))))
 
@@ -431,6 +462,9 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
 def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
     """Each team's close in turn, all or none, the dice shared among them; unless the
     ledger may roll, a close lacking dice is refused naming every die each team needs."""
+    match = played_match(c, command.match)
+    for team in command.teams:  # who may close comes before the dice they would need
+        check_closer(match, team)
     shares = share_close_dice(c, command.match, command.teams, command.dice)
     if not command.roll_missing:
         check_close_dice(c, command.match, shares)
@@ -447,6 +481,14 @@ def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
         )
         closes += plan_close(c, close)
     return closes
+
+
+def check_closer(match: MatchRow, team_id: str) -> None:
+    """Only a team that played the match closes its post-game sequence, and once."""
+    if team_id not in (match.home, match.away, *match.others):
+        raise InvalidInput(f"{team_id} did not play match {match.match_id}")
+    if team_id in match.closed:
+        raise NotAllowed(f"{team_id} already closed the post-game sequence of {match.match_id}")
 
 
 def played_match(c: Context, match_id: str) -> MatchRow:

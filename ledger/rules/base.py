@@ -359,7 +359,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     ) -> tuple[str, tuple[Effect, ...]]:
         """The outcome and effects of a reported casualty; this edition takes them as given."""
         if not outcome:
-            raise InvalidInput("give each casualty's outcome (and its effects)")
+            raise InvalidInput("give the casualty's outcome (and its effects)")
         return outcome, checked_effects(effects)
 
     def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:

@@ -5,15 +5,20 @@ From seed 001, 'Regular Season' (each team plays each other team in its division
 third-placed teams when needed: "if there are three Divisions and eight teams qualify,
 then the top two teams from each Division, plus the two best third-placed teams") and
 'Play-offs' (no first-round pairing of two teams from the same division; semi-final
-losers play for third place).
+losers play for third place; "it is important to always have a winner in each round and
+so every Play-off game will be played using the Extra Time and Penalties (if required)
+rules", so only a play-off has a shoot-out, and only after a draw).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from ledger.domain.events import MatchRecorded
 from ledger.domain.state import MatchRow
 from ledger.domain.values import Division, Fixture
+from ledger.errors import InvalidInput
+from ledger.rules.problems import Problem
 
 STAGES = {2: "final", 4: "semi-final", 8: "quarter-final", 16: "round-of-16", 32: "round-of-32"}
 
@@ -151,3 +156,36 @@ def played_final(matches: Iterable[MatchRow]) -> MatchRow | None:
     """The season's final once it is played (the last, should a season hold two)."""
     finals = [m for m in matches if m.stage == "final" and m.status == "played"]
     return finals[-1] if finals else None
+
+
+def shootout_problems(match: MatchRecorded) -> list[Problem]:
+    """A play-off has a winner, after extra time and penalties when level; a shoot-out
+    follows only a level play-off ('Play-offs'). Every edition's play-offs are knock-outs
+    drawn by the ledger, so this holds in each. A multi-team match names its ``winner``."""
+    sentence = shootout_sentence(match)
+    return [Problem(InvalidInput, sentence)] if sentence else []
+
+
+def shootout_sentence(match: MatchRecorded) -> str | None:
+    home, away, shootout = match.home.touchdowns, match.away.touchdowns, match.shootout
+    if shootout is not None and match.kind != "playoff":
+        return (
+            f"only a play-off goes to extra time and penalties: {match.match} is a"
+            f" {match.kind} match; leave out its shootout"
+        )
+    if match.kind != "playoff" or match.others or match.winner is not None:
+        return None
+    if shootout is not None and home != away:
+        return f"{match.match} ended {home}-{away}: a shoot-out follows only a draw"
+    if home == away and shootout is None:
+        return (
+            f"a play-off needs a winner, and {match.match} ended {home}-{away}: give the"
+            " shoot-out after extra time (shootout: {penalties_home: N, penalties_away: M})"
+        )
+    if shootout is not None and shootout.penalties_home == shootout.penalties_away:
+        return (
+            f"a play-off needs a winner, and the shoot-out of {match.match} is level at"
+            f" {shootout.penalties_home}-{shootout.penalties_away}: give the penalties until"
+            " one side leads"
+        )
+    return None

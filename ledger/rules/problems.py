@@ -1,4 +1,5 @@
-"""Hiring and buying rules as functions that return the problems they find.
+"""Hiring and buying rules (and a match's casualties) as functions that return the
+problems they find.
 
 Every edition limits a team the same way: a roster of at most ``TeamList.max_players``,
 at most ``Position.max`` of each position of its list, at most ``SidelineItem.max`` of
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from ledger.domain.events import PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import Casualty
 from ledger.errors import (
     AllyRefused,
     InsufficientTreasury,
@@ -226,3 +228,27 @@ def let_go(team: TeamRow, item: str, have: int, count: int) -> list[Problem]:
         return []
     sentence = f"{team.name} have {have} x {item}; cannot let {count} go"
     return [Problem(InvalidInput, sentence, have=have)]
+
+
+# --- a match's casualties ------------------------------------------------------------------
+
+
+def casualties_once(casualties: Sequence[Casualty], names: Sequence[str]) -> list[Problem]:
+    """A player removed as a casualty takes no further part in the game, unless the
+    casualty is recovered (seed 001 'Earning Star Player Points', Casualty: "recovered by
+    any means - such as an Apothecary or the Regeneration Trait"); so a player is a
+    casualty again only after a recovered one: at most one of his casualties stands.
+    ``names`` are the victims as the report names them, one per casualty."""
+    standing: set[str] = set()
+    for casualty, name in zip(casualties, names, strict=True):
+        if casualty.recovered:
+            continue
+        if casualty.victim in standing:
+            sentence = (
+                f"{name} is a casualty twice and neither was recovered: a player removed as"
+                " a casualty plays no more of the game (mark the one an apothecary or"
+                " regeneration healed recovered: true)"
+            )
+            return [Problem(InvalidInput, sentence)]
+        standing.add(casualty.victim)
+    return []

@@ -119,12 +119,20 @@ def chosen_lists(ruleset: Ruleset) -> list[str]:
     return (found + [t for t in sorted(known) if t not in found])[:4]
 
 
+FOLLOW_UPS = ("lasting_injury",)
+"""Casualty dice rolled only when the first roll calls for one: BB2025's Lasting Injury D6,
+on a Casualty Table D16 of 13-14 (a die no casualty needs is refused)."""
+
+
 def casualty_dice(ruleset: Ruleset, rng: random.Random) -> dict[str, int | list[int]]:
     """The casualty's dice as rolled at the table: the edition's first rolls, then its
-    Serious Injury D66 only when they call for one."""
+    Lasting Injury D6 or Serious Injury D66 only when they call for one."""
     purposes = CASUALTY_PURPOSES.get(ruleset.id, tuple(ruleset.casualty_dice))
-    first = [p for p in purposes if ruleset.casualty_dice[p] != "D66"]
+    first = [p for p in purposes if ruleset.casualty_dice[p] != "D66" and p not in FOLLOW_UPS]
     dice = {p: rolled(ruleset.casualty_dice[p], rng) for p in first}
+    follow_ups = [p for p in purposes if p in FOLLOW_UPS]
+    if follow_ups and not read(ruleset, dice):
+        dice |= {p: rolled(ruleset.casualty_dice[p], rng) for p in follow_ups}
     if any(ruleset.casualty_dice[p] == "D66" for p in purposes) and serious(ruleset, dice):
         dice |= {p: rolled("D66", rng) for p in purposes if ruleset.casualty_dice[p] == "D66"}
     return dice
@@ -138,9 +146,26 @@ def rolled(shape: str, rng: random.Random) -> int | list[int]:
     return values[0] if count == 1 else values
 
 
+def read(ruleset: Ruleset, dice: dict[str, int | list[int]]) -> bool:
+    """Whether the rolls so far name the casualty's outcome."""
+    try:
+        ruleset.casualty_from_report(None, (), as_rolls(ruleset, dice))
+    except LedgerError:
+        return False
+    return True
+
+
 def serious(ruleset: Ruleset, dice: dict[str, int | list[int]]) -> bool:
     """Whether the first rolls leave a serious injury that only its D66 can name."""
-    rolls = [
+    try:
+        outcome, _ = ruleset.casualty_from_report(None, (), as_rolls(ruleset, dice))
+    except LedgerError:
+        return True
+    return outcome in SERIOUS
+
+
+def as_rolls(ruleset: Ruleset, dice: dict[str, int | list[int]]) -> list[DiceRoll]:
+    return [
         DiceRoll(
             purpose=p,
             dice=ruleset.casualty_dice[p],
@@ -148,11 +173,6 @@ def serious(ruleset: Ruleset, dice: dict[str, int | list[int]]) -> bool:
         )
         for p, v in dice.items()
     ]
-    try:
-        outcome, _ = ruleset.casualty_from_report(None, (), rolls)
-    except LedgerError:
-        return True
-    return outcome in SERIOUS
 
 
 # --- the season ----------------------------------------------------------------------------

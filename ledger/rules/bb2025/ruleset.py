@@ -217,30 +217,38 @@ class BB2025(BaseRuleset[BB2025Options]):
     # --- matches ----------------------------------------------------------------------------
 
     def check_casualty(self, casualty: Casualty) -> list[Problem]:
-        """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered."""
-        t = self.tables()
+        """A recorded D16 (and Lasting Injury D6) must agree with the outcome entered; the
+        D6 is rolled only for a Lasting Injury (core rules Casualty Table: 13-14)."""
         roll = next((d for d in casualty.dice if d.purpose == "casualty"), None)
-        if roll is None:
+        lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
+        if roll is not None and (wrong := self.casualty_roll_problems(casualty, roll)):
+            return wrong
+        if lasting is None:
             return []
+        if casualty.outcome != "lasting_injury":
+            sentence = (
+                f"a casualty that is {casualty.outcome} takes no Lasting Injury roll (only a"
+                f" lasting_injury does): leave out lasting: {lasting.values[0]}"
+            )
+            return [Problem(CasualtyDice, sentence)]
+        effect = band(self.tables().lasting_injury_table, lasting.values[0]).effects[0]
+        if roll is not None and effect not in casualty.effects:
+            sentence = f"a lasting injury roll of {lasting.values[0]} is {effect}"
+            return [Problem(CasualtyDice, sentence)]
+        return []
+
+    def casualty_roll_problems(self, casualty: Casualty, roll: DiceRoll) -> list[Problem]:
+        """The D16 is the edition's Casualty Table die, and its result is the outcome."""
         if roll.dice != "D16":
             return [
                 Problem(CasualtyDice, f"the {self.book} Casualty Table is a D16, not a {roll.dice}")
             ]
-        expected = band(t.casualty_table, roll.values[0])
+        expected = band(self.tables().casualty_table, roll.values[0])
         if casualty.outcome != expected.outcome:
             sentence = (
                 f"a casualty roll of {roll.values[0]} is {expected.outcome}, not {casualty.outcome}"
             )
             return [Problem(CasualtyDice, sentence)]
-        lasting = next((d for d in casualty.dice if d.purpose == "lasting_injury"), None)
-        if expected.outcome == "lasting_injury" and lasting is not None:
-            effect = band(t.lasting_injury_table, lasting.values[0]).effects[0]
-            if effect not in casualty.effects:
-                return [
-                    Problem(
-                        CasualtyDice, f"a lasting injury roll of {lasting.values[0]} is {effect}"
-                    )
-                ]
         return []
 
     def casualty_from_report(
@@ -251,8 +259,14 @@ class BB2025(BaseRuleset[BB2025Options]):
         from_dice = self.outcome_from_dice(dice)
         if from_dice is not None:
             return from_dice
+        roll = next((d for d in dice if d.purpose == "casualty" and d.dice == "D16"), None)
+        if roll is not None and outcome is None:
+            raise InvalidInput(
+                f"a casualty roll of {roll.values[0]} is a lasting_injury:"
+                " give its Lasting Injury D6 too (lasting: N)"
+            )
         if outcome is None:
-            raise InvalidInput("give each casualty's D16 roll or its outcome")
+            raise InvalidInput("give the casualty's D16 roll (roll: N) or its outcome")
         named = next((b for b in self.tables().casualty_table if b.outcome == outcome), None)
         if named is None:
             known = ", ".join(b.outcome for b in self.tables().casualty_table)

@@ -58,7 +58,7 @@ def named(
     t: Tables, outcome: str | None, effects: tuple[str, ...]
 ) -> tuple[str, tuple[Effect, ...]]:
     if not outcome:
-        raise InvalidInput("give each casualty's D6 roll (and D66) or its outcome")
+        raise InvalidInput("give the casualty's D6 roll (and D66) or its outcome")
     found = next(
         (b for b in (*t.casualty_table, *t.serious_injury_table) if b.outcome == outcome), None
     )

@@ -92,7 +92,7 @@ def outcome_of(outcome: str | None, dice: Sequence[DiceRoll]) -> str:
             " on the NEW INJURY TABLE: only 'An Injury' (10+) is a casualty"
         )
     raise InvalidInput(
-        "give each casualty's Specific Injury D6 (dice: {specific_injury: N})"
+        "give the casualty's Specific Injury D6 (dice: {specific_injury: N})"
         f" or its outcome ({', '.join(outcomes())})"
     )
 

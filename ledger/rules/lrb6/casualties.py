@@ -69,7 +69,7 @@ def from_report(
     if read is not None:
         return read
     if outcome is None:
-        raise InvalidInput("give each casualty's D68 roll (e.g. roll: 47) or its outcome")
+        raise InvalidInput("give the casualty's D68 roll (e.g. roll: 47) or its outcome")
     given = checked_effects(effects)
     if outcome == GENERIC:
         return outcome, tuple(dict.fromkeys(("miss_next_game", *given)))
