@@ -162,10 +162,16 @@ def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) 
     )
     if any(m.stage in ("final", "third-place") for m in current):
         raise SeasonState("the final has been scheduled: close the season when it is played")
-    unfinished = [m.match_id for m in current if m.status != "played" or m.winner is None]
-    if unfinished:
+    unplayed = [m.match_id for m in current if m.status != "played"]
+    if unplayed:
         raise SeasonState(
-            f"play-off ties without a winner yet: {', '.join(unfinished)}"
+            f"this play-off round is still to be played: {', '.join(unplayed)};"
+            " the next is drawn from its winners"
+        )
+    level = [m.match_id for m in current if m.winner is None]
+    if level:  # recorded before a shoot-out was required of a level play-off
+        raise SeasonState(
+            f"play-off ties without a winner yet: {', '.join(level)}"
             " (record extra time and penalties in the report's shootout)"
         )
     played = [

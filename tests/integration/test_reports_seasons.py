@@ -23,6 +23,7 @@ from ledger.application.commands import (
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Division
+from ledger.errors import SeasonState
 from ledger.reports.model import SeasonReport
 from ledger.reports.service import make_report
 from ledger.reports.to_html import render_html
@@ -69,13 +70,13 @@ def scheduled(ledger: LeagueLedger) -> list[MatchRow]:
     )
 
 
-@pytest.fixture
-def season_played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
-    create_league(sqlite_ledger, "league")
+def regular_season(ledger: LeagueLedger) -> None:
+    """Two divisions of four, every game played; the top four play off."""
+    create_league(ledger, "league")
     for index, team in enumerate((*NORTH, *SOUTH)):
         roster, positions = ROSTERS[index % 2]
-        draft_team(sqlite_ledger, "league", team, roster, positions)
-    sqlite_ledger.handle(
+        draft_team(ledger, "league", team, roster, positions)
+    ledger.handle(
         StartSeason(
             "league",
             [Division(name="North", teams=NORTH), Division(name="South", teams=SOUTH)],
@@ -84,8 +85,13 @@ def season_played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
         ),
         by="tester",
     )
-    sqlite_ledger.handle(ScheduleSeason("league"), by="tester")
-    play(sqlite_ledger, scheduled(sqlite_ledger))
+    ledger.handle(ScheduleSeason("league"), by="tester")
+    play(ledger, scheduled(ledger))
+
+
+@pytest.fixture
+def season_played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
+    regular_season(sqlite_ledger)
     for _ in range(2):  # the semi-finals, then the final and the third-place game
         sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
         play(sqlite_ledger, scheduled(sqlite_ledger), kind="playoff")
@@ -143,3 +149,19 @@ def test_the_bracket_renders_in_html_and_markdown(season_played: LeagueLedger) -
     assert "## Play-offs" in markdown
     assert "### Third place" in markdown
     assert f"Champion: {made.season.champion}" in html
+
+
+def test_the_next_play_off_round_waits_for_this_one_to_be_played(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """Seed 001 'Play-offs': each round's winners go on to the next; asked for the final
+    before the semi-finals are played, the answer says they are to be played (it used to
+    call them ties without a winner)."""
+    regular_season(sqlite_ledger)
+    sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
+    semis = ", ".join(m.match_id for m in scheduled(sqlite_ledger))
+    with pytest.raises(SeasonState) as refused:
+        sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
+    assert refused.value.message == (
+        f"this play-off round is still to be played: {semis}; the next is drawn from its winners"
+    )
