@@ -16,7 +16,7 @@ from ledger.application.commands import (
 from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, SeasonRow, StandingRow
-from ledger.domain.values import Fixture
+from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
 from ledger.rules.asked import SeasonPlan
@@ -43,9 +43,7 @@ def plan_start(c: Context, command: StartSeason) -> Drafts:
     placed = [team for division in divisions for team in division.teams]
     if not placed:
         raise InvalidInput("a season needs divisions with teams")
-    twice = sorted({t for t in placed if placed.count(t) > 1})
-    if twice:
-        raise InvalidInput(f"teams in more than one division: {', '.join(twice)}")
+    check_divisions(divisions)
     for team_id in placed:
         if c.team(team_id).status != "active":
             raise NotAllowed(f"{team_id} has withdrawn from the league")
@@ -55,6 +53,24 @@ def plan_start(c: Context, command: StartSeason) -> Drafts:
             season=number, name=name, divisions=tuple(divisions), playoff_teams=playoff_teams
         )
     ]
+
+
+def check_divisions(divisions: Sequence[Division]) -> None:
+    """Each division named apart (its name makes its fixtures' ids and its table), each
+    team in one division, once."""
+    names = [d.name for d in divisions]
+    same = sorted({n for n in names if names.count(n) > 1})
+    if same:
+        called = f"called '{same[0]}'" if same[0] else "without a name"
+        raise InvalidInput(f"two divisions are {called}: give each its own name")
+    for division in divisions:
+        twice = sorted({t for t in division.teams if division.teams.count(t) > 1})
+        if twice:
+            raise InvalidInput(f"division {division.name or '(unnamed)'} names {twice[0]} twice")
+    placed = [team for division in divisions for team in division.teams]
+    twice = sorted({t for t in placed if placed.count(t) > 1})
+    if twice:
+        raise InvalidInput(f"teams in more than one division: {', '.join(twice)}")
 
 
 def fixtures_of(c: Context, season: int) -> list[MatchRow]:

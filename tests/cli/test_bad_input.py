@@ -252,6 +252,21 @@ def test_a_name_that_would_break_a_table_or_name_another_player_is_refused(
     assert refused(league, "invalid-input", *args).endswith(expected)
 
 
+@pytest.mark.parametrize(
+    ("divisions", "expected"),
+    [
+        (("A=reavers,reavers",), "division A names reavers twice"),
+        (("A=reavers", "A=rats"), "two divisions are called 'A': give each its own name"),
+        (("A=reavers", "B=reavers"), "teams in more than one division: reavers"),
+    ],
+)
+def test_a_season_plan_naming_a_team_or_a_division_twice_says_which(
+    league: Path, divisions: tuple[str, ...], expected: str
+) -> None:
+    args = [arg for division in divisions for arg in ("--division", division)]
+    assert refused(league, "invalid-input", "season", "start", *args).endswith(expected)
+
+
 def test_ten_megabytes_of_free_text_are_refused(league: Path) -> None:
     line = refused(
         league, "invalid-input", "team", "adjust", "reavers", "5000", "--reason", "x" * 10_000_000
