@@ -37,6 +37,11 @@ def did_you_mean(given: str, known: Iterable[str]) -> str | None:
     wanted = given.casefold()
     if wanted in names:
         return names[wanted]
+    # The first word of an id ('rotter' for rotter_lineman) before a near spelling of
+    # another ('bloater'): ids join words with _ or -, and a user often gives the first.
+    started = sorted(n for n in names if n.startswith((f"{wanted}_", f"{wanted}-")))
+    if len(started) == 1:
+        return names[started[0]]
     close = difflib.get_close_matches(wanted, list(names), n=1, cutoff=0.6)
     return names[close[0]] if close else None
 

@@ -75,6 +75,7 @@ def test_a_name_like_nothing_gets_no_guess(league: Path) -> None:
 
 def test_the_one_helper_prefers_a_case_slip_and_never_suggests_the_name_itself() -> None:
     assert did_you_mean("SKWEEK", ["Skweek", "Skweak"]) == "Skweek"
+    assert did_you_mean("rotter", ["bloater", "rotter_lineman", "pestigor"]) == "rotter_lineman"
     assert did_you_mean("Skweek", ["Skweek"]) is None
     assert did_you_mean("zz", []) is None
     error = UnknownPlayer("no player 'Grif'", given="Grif", known=["Griff", "Otto"])
