@@ -274,7 +274,7 @@ def ledger_rolls(
         rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
     else:
         return ()
-    say("The ledger rolled: " + ", ".join(f"{r.purpose} {list(r.values)}" for r in rolled))
+    say("The ledger rolled: " + ", ".join(f"{r.purpose} {shown(r.values)}" for r in rolled))
     return rolled
 
 
@@ -290,7 +290,14 @@ def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=values)
     except ValueError:
-        raise click.BadParameter(f"{values} is not a {dice} roll", param_hint="--die") from None
+        raise click.BadParameter(
+            f"{shown(values)} is not a {dice} roll", param_hint="--die"
+        ) from None
+
+
+def shown(values: tuple[int, ...]) -> str:
+    """Dice as a commissioner writes them: 3, or 3,5."""
+    return ",".join(str(v) for v in values)
 
 
 def die_values(raw: str, entry: str) -> tuple[int, ...]:
