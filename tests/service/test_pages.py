@@ -464,6 +464,25 @@ def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> No
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize("step", ["confirm", "dispute"])
+@pytest.mark.parametrize(
+    ("account", "why"),
+    [("jay", "coaches reikland-reavers, not gouged-eye"), ("steve", "not gouged-eye")],
+    ids=["the submitter", "a coach not in the game"],
+)
+def test_a_refused_answer_shows_the_reason_on_the_reports_page(
+    client: TestClient, account: str, why: str, step: str
+) -> None:
+    page = submit_friendly(client).headers["location"]
+    client.cookies.clear()
+    sign_in(client, account)
+    before = event_count(client)
+    refused = post(client, f"{page}/{step}", {"csrf": form_of(client, page), "reason": "no"})
+    assert refused.status_code == 403
+    assert why in error_beside(refused.text, "answer")
+    assert event_count(client) == before
+
+
 def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     client: TestClient,
 ) -> None:
