@@ -302,6 +302,30 @@ def test_a_coach_buys_a_reroll_through_the_form(client: TestClient) -> None:
         assert last_event(client)["account"] == "dan"
 
 
+def test_a_cleared_count_on_the_buy_form_is_refused_not_taken_for_one(client: TestClient) -> None:
+    sign_in(client, "jay")
+    path = f"{HOME}/teams/{REAVERS}/buy"
+    before = event_count(client)
+    reply = post(client, path, {"csrf": form_of(client, path), "item": "cheerleader", "count": ""})
+    assert reply.status_code == 422, reply.text[-600:]
+    assert "how many is a whole number from 1 to 99, not ''" in error_beside(reply.text, "count")
+    assert event_count(client) == before
+
+
+def test_the_buy_form_shows_an_item_held_to_its_limit_but_does_not_offer_it(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    html = client.get(f"{HOME}/teams/{REAVERS}/buy").text
+    apothecary = re.search(r'<option value="apothecary"([^>]*)>\s*([^<]*)', html)
+    assert apothecary, html[-1500:]
+    assert "disabled" in apothecary.group(1)
+    assert "1 of 1 held, the most allowed" in apothecary.group(2)
+    cheerleader = re.search(r'<option value="cheerleader"([^>]*)>', html)
+    assert cheerleader
+    assert "disabled" not in cheerleader.group(1)
+
+
 # --- the match report workflow -----------------------------------------------------------------
 
 
