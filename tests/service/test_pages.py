@@ -84,6 +84,15 @@ def test_each_page_renders_for_the_leagues_members_and_the_admin(
     assert reply.headers["content-type"].startswith("text/html")
 
 
+def test_the_site_icon_is_linked_and_served_where_browsers_look(client: TestClient) -> None:
+    assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    for path in ("/static/favicon.svg", "/favicon.ico"):
+        reply = client.get(path)
+        assert reply.status_code == 200, path
+        assert reply.headers["content-type"].startswith("image/svg+xml")
+        assert reply.text.startswith("<svg")
+
+
 def test_the_site_home_lists_the_leagues_the_account_may_read(client: TestClient) -> None:
     sign_in(client, "jay")
     assert "Old World Demo League" in client.get("/").text
