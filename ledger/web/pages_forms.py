@@ -248,7 +248,7 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
 
 
 def amendment_of(text: str) -> dict[str, Any]:
-    """``field=value`` lines, as ``ledger audit correct --set`` takes them: a value that
+    """``field=value`` lines, as ``ledger correct --set`` takes them: a value that
     reads as JSON is that value, any other is text."""
     amendment: dict[str, Any] = {}
     for line in filter(None, (raw.strip() for raw in text.splitlines())):

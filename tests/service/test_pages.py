@@ -294,6 +294,13 @@ def test_a_hire_the_rules_refuse_shows_the_clis_sentence_beside_the_field(
     )
     assert bad.status_code == 422
     assert "whole number" in error_beside(bad.text, "number")
+    worn = post(
+        client,
+        f"{HOME}/teams/{REAVERS}/hire",
+        {"csrf": csrf, "position": "lineman", "name": "Z", "number": "1"},
+    )
+    assert worn.status_code == 409
+    assert "error[number-taken]" in error_beside(worn.text, "number")
     assert event_count(client) == before
 
 
@@ -525,7 +532,9 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     csrf = form_of(client, page)
     no_reason = post(client, f"{page}/dispute", {"csrf": csrf, "reason": ""})
     assert no_reason.status_code == 422
-    assert "a dispute needs a reason" in error_beside(no_reason.text, "reason")
+    said = error_beside(no_reason.text, "reason")
+    assert "a dispute needs a reason" in said
+    assert "--reason" not in said  # a web form has no command-line flags
     assert (
         post(client, f"{page}/dispute", {"csrf": csrf, "reason": "Ugluk scored twice"}).status_code
         == 303
