@@ -71,7 +71,7 @@ def whatif(
     # the rebuild collects (few_collections). Not in ``ask`` and ``comparison``
     # themselves: the service's heap has a rule of its own (ledger/web/heap.py).
     with few_collections():
-        asked = ask(ledger, slug, ruleset_id, parse_options(options))
+        asked = ask(ledger, slug, ruleset_id, parse_options(options), season)
         if samples is None:
             found = comparison(asked, season, seed)
         else:

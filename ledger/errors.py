@@ -132,6 +132,12 @@ class NameTaken(RuleViolation):
     code = "name-taken"
 
 
+class NumberTaken(RuleViolation):
+    """A shirt number another player of the roster wears."""
+
+    code = "number-taken"
+
+
 class PlayerUnavailable(RuleViolation):
     code = "player-unavailable"
 

@@ -13,3 +13,12 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
 def possessive(name: str) -> str:
     """``name``'s, or ``name``' for a name ending in s (``the Griffons' treasury``)."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+def article(noun: str) -> str:
+    """``noun`` after the indefinite article its sound takes: ``an Ogre``, ``a Lineman``.
+    By its first letter, except the vowels said as a consonant (``a Unicorn``, ``a
+    one-eyed Troll``)."""
+    sounds_like_a = noun.lower().startswith(("uni", "use", "usu", "eu", "one", "once"))
+    an = noun[:1].lower() in "aeiou" and not sounds_like_a
+    return f"{'an' if an else 'a'} {noun}"

@@ -14,49 +14,59 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ledger.domain.events import Role
 from ledger.errors import Forbidden, Unauthenticated
 
 Need = Literal["reader", "team", "commissioner", "admin"]
 
-ACTIONS: Mapping[str, Need] = {
+
+class Action(NamedTuple):
+    need: Need
+    phrase: str
+    """What it does, after "may": ``hire for the team``."""
+
+
+ACTIONS: Mapping[str, Action] = {
     # reading a league (members, or anyone where the league is public)
-    "read": "reader",
+    "read": Action("reader", "read the league"),
     # what a team's owner does
-    "hire": "team",
-    "buy": "team",
-    "release": "team",
-    "fire": "team",
-    "retire": "team",
-    "advance": "team",
-    "close_post_game": "team",
-    "inducements": "team",
-    "appearance_fees": "team",
-    "submit_report": "team",
-    "answer_report": "team",
-    "bounty": "team",
-    "card": "team",
-    "sign_star": "team",
+    "hire": Action("team", "hire for the team"),
+    "buy": Action("team", "buy for the team"),
+    "release": Action("team", "release the team's players"),
+    "fire": Action("team", "fire the team's players"),
+    "retire": Action("team", "retire the team's players"),
+    "advance": Action("team", "spend the team's SPP"),
+    "close_post_game": Action("team", "close the team's post-game sequence"),
+    "inducements": Action("team", "buy the team's inducements"),
+    "appearance_fees": Action("team", "pay the team's appearance fees"),
+    "submit_report": Action("team", "submit the team's match reports"),
+    "answer_report": Action("team", "answer a match report against the team"),
+    "bounty": Action("team", "post a bounty"),
+    "card": Action("team", "play the team's cards"),
+    "sign_star": Action("team", "sign a star player"),
     # running the league
-    "register_team": "commissioner",
-    "start_season": "commissioner",
-    "schedule": "commissioner",
-    "close_season": "commissioner",
-    "record_match": "commissioner",
-    "decide_report": "commissioner",
-    "correct": "commissioner",
-    "adjust_treasury": "commissioner",
-    "redraft": "team",  # the coach chooses the re-hires (issue 12, point 3)
-    "star_draft": "commissioner",
-    "grant": "commissioner",
-    "visibility": "commissioner",
+    "register_team": Action("commissioner", "register a team"),
+    "start_season": Action("commissioner", "start a season"),
+    "schedule": Action("commissioner", "schedule the season's games"),
+    "draw_playoffs": Action("commissioner", "draw the play-offs"),
+    "close_season": Action("commissioner", "close the season"),
+    "record_match": Action("commissioner", "record a match directly"),
+    "decide_report": Action("commissioner", "approve or reject a match report"),
+    "correct": Action("commissioner", "correct the league's events"),
+    "adjust_treasury": Action("commissioner", "adjust a treasury"),
+    # the coach chooses the re-hires (issue 12, point 3)
+    "redraft": Action("team", "choose the team's re-hires"),
+    "star_draft": Action("commissioner", "run the star draft"),
+    "grant": Action("commissioner", "grant roles in the league"),
+    "visibility": Action("commissioner", "change who may read the league"),
     # the site
-    "create_league": "admin",
-    "manage_accounts": "admin",
+    "create_league": Action("admin", "create a league"),
+    "manage_accounts": Action("admin", "manage accounts"),
 }
-"""Every action a request can ask for, and who may take it."""
+"""Every action a request can ask for: who may take it, and how a refusal names it
+("only the commissioner of demo may draw the play-offs")."""
 
 
 Via = Literal["cli", "api", "web"]
@@ -115,7 +125,7 @@ def authorize(
 ) -> Role | None:
     """The role ``who`` acts in for ``action`` (None for an anonymous reader), or raise
     Unauthenticated (no account where one is needed) / Forbidden (saying why)."""
-    need = ACTIONS[action]
+    need = ACTIONS[action].need
     if who is None:
         if need == "reader" and public:
             return None
@@ -142,4 +152,4 @@ def authorize(
 
 
 def words(action: str) -> str:
-    return action.replace("_", " ")
+    return ACTIONS[action].phrase

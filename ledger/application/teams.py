@@ -64,6 +64,7 @@ from ledger.rules.problems import (
     while_drafting,
 )
 from ledger.rules.protocol import Feature
+from ledger.words import article
 
 
 def afford(team: TeamRow, price: int, what: str) -> None:
@@ -143,7 +144,7 @@ def priced_hire(
         roster = position_list(from_list, team)
         position = c.ruleset.catalogue.position(roster, position_id)
         refuse(position_room(team, players, position, roster))
-        position_id, what = position.id, f"a {position.name}"
+        position_id, what = position.id, article(position.name)
     else:
         position_id, what = star, c.ruleset.catalogue.star(star).name
     if named:

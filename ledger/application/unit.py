@@ -127,7 +127,7 @@ class UnitOfWork:
         self.spoiled = False
         """A command failed after some of its events were sealed: the unit must not be
         stored, even if its caller caught the error and went on."""
-        self.expected: dict[str, int] = {}
+        self.expected: dict[str, frozenset[int]] = {}
         """League versions the unit's caller read its state at (HTTP If-Match): a league
         at another version refuses the unit (412) instead of acting on what it did not see."""
 
@@ -200,9 +200,10 @@ class UnitOfWork:
             self.ledger.load_log(league)  # says why: no such league, or it cannot be read
             raise self.ledger.unknown_league(league)
         expected = self.expected.get(league)
-        if expected is not None and expected != row.version:
+        if expected is not None and row.version not in expected:
+            named = " or ".join(str(version) for version in sorted(expected))
             raise VersionMismatch(
-                f"league {league} is at version {row.version}, not {expected}:"
+                f"league {league} is at version {row.version}, not {named}:"
                 " read it again before changing it; nothing was recorded"
             )
         if row.created_at and row.last_hash:

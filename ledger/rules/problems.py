@@ -34,6 +34,7 @@ from ledger.errors import (
     LedgerError,
     NameTaken,
     NotAllowed,
+    NumberTaken,
     PositionLimitReached,
     RosterFull,
     SecretWeaponRefused,
@@ -41,6 +42,7 @@ from ledger.errors import (
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
+from ledger.words import article
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,7 @@ def beyond_the_list(ruleset: Ruleset, event: PlayerHired, team: TeamRow) -> list
     allies = catalogue.allies(team.roster)
     if ally is not None and ally != team.roster and ally not in allies:
         allowed = ", ".join(sorted(allies)) or f"{ruleset.name} has no allies"
-        sentence = f"a {team.roster} team may not take {ally} allies ({allowed})"
+        sentence = f"{article(team.roster)} team may not take {ally} allies ({allowed})"
         return [Problem(AllyRefused, sentence)]
     if not event.equipment or event.star is not None:
         return []
@@ -117,7 +119,7 @@ def beyond_the_list(ruleset: Ruleset, event: PlayerHired, team: TeamRow) -> list
     position = team_list.position(event.position) if team_list is not None else None
     allowed_items = {e.id for e in catalogue.equipment(roster, position)} if position else set()
     return [
-        Problem(SecretWeaponRefused, f"a {event.position} may not be bought with {item}")
+        Problem(SecretWeaponRefused, f"{article(event.position)} may not be bought with {item}")
         for item in event.equipment
         if item not in allowed_items
     ]
@@ -159,7 +161,9 @@ def unique_identity(
     if any(p.name.casefold() == name.casefold() for p in players):
         problems.append(Problem(NameTaken, f"{team.name} already have a player called {name}"))
     if number is not None and any(p.number == number for p in players):
-        problems.append(Problem(NameTaken, f"{team.name} already have a player wearing #{number}"))
+        problems.append(
+            Problem(NumberTaken, f"{team.name} already have a player wearing #{number}")
+        )
     return problems
 
 

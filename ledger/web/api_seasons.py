@@ -97,7 +97,7 @@ class Playoffs(Body):
 
 
 @router.post(SEASON + "/playoffs", status_code=201)
-@needs("schedule")
+@needs("draw_playoffs")
 def playoffs(call: Calling, league: str, body: Playoffs, response: Response) -> Scheduled:
     """Draw the play-offs, or their next round, from the results so far."""
     count = call.write(

@@ -1,7 +1,7 @@
 """What-if comparisons over the API, as background jobs (``ledger whatif``; docs/whatif.md).
 
-``POST /api/leagues/{league}/whatif`` checks the question at once (an unknown ruleset or
-option is refused there, as the CLI refuses it), then answers ``202`` with a job; ``GET
+``POST /api/leagues/{league}/whatif`` checks the question at once (an unknown ruleset,
+option or season is refused there, as the CLI refuses it), then answers ``202`` with a job; ``GET
 /api/jobs/{id}`` tells its progress and, once done, the comparison (one replay) or the
 distributions (``samples`` replays with other dice), exactly the document ``ledger whatif
 --json`` prints. A replay reads the league's log as it stood when asked (its version),
@@ -44,7 +44,7 @@ from ledger.web.auth import memo, resolve, service_of
 from ledger.web.guard import Guarded, needs
 from ledger.web.problems import PROBLEMS, Problem, TooManyAttempts, problem, status_of
 from ledger.whatif.montecarlo import run_samples
-from ledger.whatif.service import asked_of, comparison
+from ledger.whatif.service import asked_of, check_season, comparison
 from ledger.whatif.spec import target_ruleset
 
 log = logging.getLogger("ledger.web")
@@ -52,6 +52,8 @@ log = logging.getLogger("ledger.web")
 router = APIRouter(route_class=Guarded, responses=PROBLEMS, tags=["what-if"])
 
 MAX_SAMPLES = 500
+MAX_SEED = 2**31 - 1
+"""The largest dice seed a question may give (a signed 32-bit integer's largest)."""
 """The most replays one job makes (``ledger whatif --samples`` has no bound)."""
 QUEUED = 4
 """Jobs a worker process holds at once, running or waiting; one runs at a time."""
@@ -90,6 +92,7 @@ class JobsBusy(TooManyAttempts):
     """The worker already holds as many what-if jobs as it runs at once (429)."""
 
     code = "busy"
+    title = "The what-if queue is full"
 
 
 def now() -> datetime:
@@ -109,7 +112,8 @@ class WhatIf(Body):
     distributions; left out, one replay and the full comparison."""
     season: int | None = Field(default=None, ge=1, le=10_000)
     """The season to compare (default: the latest)."""
-    seed: int = Field(default=0, ge=0, le=2**31)
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    """The dice's seed (the samples use the next ones)."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +207,7 @@ class Jobs:
 
     def ask(self, question: Question, account: str) -> Job:
         """The job that answers ``question``: one already made, else a new one."""
+        check_season(self.ledger, question.league, question.body.season)
         key = question.key()
         with self.lock:
             earlier = self.earlier(key)

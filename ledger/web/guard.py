@@ -76,16 +76,58 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def version_in(header: str) -> int | None:
-    """The league version an ``If-Match`` / ``If-None-Match`` names (None for ``*``)."""
-    value = header.strip().removeprefix("W/").strip('"')
-    if value == "*":
+ENTITY_TAG = re.compile(r'\s*(?:(W/)?"([\x21\x23-\x7e\x80-\xff]*)")?\s*(?:,|\Z)')
+"""One element of an ``If-Match`` / ``If-None-Match`` list (RFC 9110 §8.8.3 and §5.6.1:
+an element may be empty)."""
+
+
+def entity_tags(header: str) -> list[tuple[bool, str]] | None:
+    """The ``(weak, opaque)`` tags a conditional header lists, None for ``*``; raises
+    InvalidInput when it is not a list of entity tags."""
+    text = header.strip()
+    if text == "*":
         return None
-    if not value.isdigit() or len(value) > 12:
-        raise VersionMismatch(
-            f'If-Match must be a league version as its ETag gave it ("12"), not {header[:40]!r}'
+    tags, at = [], 0
+    while at < len(text):
+        found = ENTITY_TAG.match(text, at)
+        if found is None or found.end() == at:
+            break
+        if found.group(2) is not None:
+            tags.append((found.group(1) is not None, found.group(2)))
+        at = found.end()
+    if at < len(text) or not tags:
+        raise InvalidInput(
+            f'{header[:40]!r} is not "*" or a list of entity tags as ETag gives them ("12")'
         )
-    return int(value)
+    return tags
+
+
+def not_modified(header: str, current: str) -> bool:
+    """``If-None-Match`` is false for ``current``: ``*``, or a tag equal to it by weak
+    comparison (RFC 9110 §13.1.2). A malformed header is ignored (the read is answered)."""
+    try:
+        tags = entity_tags(header)
+    except InvalidInput:
+        return False
+    return tags is None or any(f'"{opaque}"' == current for _, opaque in tags)
+
+
+def versions_in(header: str) -> frozenset[int] | None:
+    """The league versions an ``If-Match`` accepts (None for ``*``: any). It compares
+    strongly (RFC 9110 §13.1.1): a weak tag matches nothing, so a header that names no
+    strong version is refused (412) before anything is written."""
+    tags = entity_tags(header)
+    if tags is None:
+        return None
+    versions = frozenset(
+        int(opaque) for weak, opaque in tags if not weak and opaque.isdigit() and len(opaque) <= 12
+    )
+    if not versions:
+        raise VersionMismatch(
+            f'If-Match names no league version as its ETag gave it ("12"; a weak tag'
+            f" never matches a write), not {header[:40]!r}; nothing was recorded"
+        )
+    return versions
 
 
 # --- the guard --------------------------------------------------------------------------------
@@ -127,7 +169,8 @@ class Guarded(APIRoute):
             await check_csrf(request)
             current = etag(row.version) if row else None
             if request.method == "GET":
-                if current and request.headers.get("if-none-match") == current:
+                asked = request.headers.get("if-none-match")
+                if current and asked and not_modified(asked, current):
                     return Response(status_code=304, headers={"ETag": current})
                 if need.remembered and row is not None:
                     return await remembered(request, inner, row.version)
@@ -234,8 +277,8 @@ class Call:
     league: str | None
     via: Via
     request_id: str
-    expected: int | None
-    """The league version ``If-Match`` named, if any."""
+    expected: frozenset[int] | None
+    """The league versions ``If-Match`` named, if any."""
 
     def actor(self) -> Actor:
         return Actor(
@@ -294,7 +337,7 @@ def calling(request: Request) -> Call:
         league=request.path_params.get("league"),
         via="api" if request.url.path.startswith("/api/") else "web",
         request_id=known.get("request_id", "-"),
-        expected=version_in(header) if header else None,
+        expected=versions_in(header) if header else None,
     )
 
 

@@ -48,21 +48,30 @@ from ledger.web.problems import LAST_EVENT
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
-STYLES = {
-    "report.css": ("ledger.reports", "templates/style.css"),
-    "site.css": ("ledger.web", "static/site.css"),
+STATIC = {
+    "report.css": ("ledger.reports", "templates/style.css", "text/css"),
+    "site.css": ("ledger.web", "static/site.css", "text/css"),
+    "favicon.svg": ("ledger.web", "static/favicon.svg", "image/svg+xml"),
 }
-"""The style sheets served, by name: the season report's (one look for both) and the
-pages' own. Only these names are served; no part of a path reaches the file system."""
+"""The files served, by name: the season report's style sheet (one look for both), the
+pages' own and the site's icon. Only these names are served; no part of a path reaches
+the file system."""
 
 
 @router.get("/static/{name}")
-def style(name: str) -> Response:
-    if name not in STYLES:
+def static(name: str) -> Response:
+    if name not in STATIC:
         return Response("not found", status_code=404, media_type="text/plain")
-    package, path = STYLES[name]
-    css = files(package).joinpath(path).read_text(encoding="utf-8")
-    return Response(css, media_type="text/css", headers={"Cache-Control": "max-age=300"})
+    package, path, media_type = STATIC[name]
+    text = files(package).joinpath(path).read_text(encoding="utf-8")
+    return Response(text, media_type=media_type, headers={"Cache-Control": "max-age=300"})
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """The icon, for what asks for it where browsers always looked (a page's own ``<link
+    rel="icon">`` names /static/favicon.svg): never a 404 in a browser's console."""
+    return static("favicon.svg")
 
 
 @router.get("/login")

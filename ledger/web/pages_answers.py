@@ -24,7 +24,14 @@ from ledger.errors import LedgerError
 from ledger.reports.match_sheet import hireling_position
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
-from ledger.web.pages_forms import Calling, Errors, errors_of, see_other, values_of
+from ledger.web.pages_forms import (
+    Calling,
+    Errors,
+    FieldInvalid,
+    errors_of,
+    see_other,
+    values_of,
+)
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
 from ledger.web.problems import status_of
 
@@ -147,6 +154,15 @@ async def answer(
     return see_other(f"/leagues/{league}/submissions/{submission}")
 
 
+def reason_of(values: Mapping[str, str], field: str, sentence: str) -> str:
+    """The form's reason, or ``sentence`` beside ``field`` when it is left empty: said as
+    a form says it (the command's own refusal names the command line's flag)."""
+    reason = values.get("reason", "").strip()
+    if not reason:
+        raise FieldInvalid(field, sentence)
+    return reason
+
+
 @router.post("/leagues/{league}/submissions/{submission}/confirm")
 @needs("answer_report", team_in_body=True)
 async def confirm(request: Request, league: str, submission: str, call: Calling) -> Response:
@@ -181,7 +197,9 @@ async def dispute(request: Request, league: str, submission: str, call: Calling)
                 league, submission, submissions.answering_team(call.principal, league, row)
             ),
             by=by,
-            reason=values.get("reason", "").strip(),
+            reason=reason_of(
+                values, "reason", "a dispute needs a reason: the commissioner reads it"
+            ),
         ),
     )
 
@@ -213,6 +231,10 @@ async def reject(request: Request, league: str, submission: str, call: Calling) 
         "decide_report",
         "reject_reason",
         lambda ledger, by, _row, values: ledger.handle(
-            cmd.RejectReport(league, submission), by=by, reason=values.get("reason", "").strip()
+            cmd.RejectReport(league, submission),
+            by=by,
+            reason=reason_of(
+                values, "reject_reason", "a rejection needs a reason: the coaches read it"
+            ),
         ),
     )

@@ -67,9 +67,17 @@ async def values_of(request: Request) -> dict[str, str]:
 
 
 def number(values: Mapping[str, str], key: str, label: str, low: int = 0) -> int | None:
+    """The whole number in field ``key``, None when it is left empty."""
     text = values.get(key, "").strip()
-    if not text:
-        return None
+    return whole(text, key, label, low) if text else None
+
+
+def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
+    """A whole number the form must be given: one a coach cleared is not one to guess."""
+    return whole(values.get(key, "").strip(), key, label, low)
+
+
+def whole(text: str, key: str, label: str, low: int) -> int:
     if not text.isdigit() or not low <= int(text) <= 99:
         raise FieldInvalid(key, f"{label} is a whole number from {low} to 99, not '{text[:20]}'")
     return int(text)
@@ -152,8 +160,8 @@ async def buy(request: Request, league: str, team: str, call: Calling) -> Respon
 
     def command(ledger: LeagueLedger, by: str) -> None:
         item = required(values, "item", "choose what to buy")
-        count = number(values, "count", "how many", low=1) or 1
-        valid(lambda: ledger.handle(Buy(league, team, item, count), by=by))
+        many = count(values, "count", "how many")
+        valid(lambda: ledger.handle(Buy(league, team, item, many), by=by))
 
     try:
         await run_in_threadpool(call.write, command)
@@ -240,7 +248,7 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
 
 
 def amendment_of(text: str) -> dict[str, Any]:
-    """``field=value`` lines, as ``ledger audit correct --set`` takes them: a value that
+    """``field=value`` lines, as ``ledger correct --set`` takes them: a value that
     reads as JSON is that value, any other is text."""
     amendment: dict[str, Any] = {}
     for line in filter(None, (raw.strip() for raw in text.splitlines())):

@@ -55,6 +55,7 @@ HIRE_FIELDS = {
     "star-hire": "position",
     "secret-weapon": "equipment",
     "name-taken": "name",
+    "number-taken": "number",
     "roster-full": "form",
 }
 ALLY, STAR = "ally:", "star:"
@@ -257,9 +258,13 @@ async def hire(request: Request, league: str, team: str, call: Calling) -> Respo
     try:
         player = await run_in_threadpool(call.write, command)
     except LedgerError as error:
-        # One error says a name or a shirt number (#7) is taken: beside the one it names.
-        fields = {**HIRE_FIELDS, "name-taken": "number" if "#" in error.message else "name"}
         return await run_in_threadpool(
-            hire_form, request, league, team, values, errors_of(error, fields), status_of(error)
+            hire_form,
+            request,
+            league,
+            team,
+            values,
+            errors_of(error, HIRE_FIELDS),
+            status_of(error),
         )
     return see_other(f"/leagues/{league}/players/{player}")

@@ -41,7 +41,7 @@ from ledger.reports.render import Format, render
 from ledger.reports.text import words
 from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
-from ledger.rules.problems import while_drafting
+from ledger.rules.problems import held, item_room, while_drafting
 from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
 
 RESULTS_SHOWN = 8
@@ -172,28 +172,25 @@ class BuyChoice:
     drafting_only: bool = False
     """Sold only while the team drafts, and it no longer does (BB2020 Dedicated Fans, LRB6
     and gold4 Fan Factor): shown, not offered; the command refuses it anyway."""
+    full: bool = False
+    """The team holds the most the books allow (one Apothecary): shown, not offered."""
 
 
 def buy_choices(league: League, team: TeamRow) -> list[BuyChoice]:
     """What the team may buy, at the price the ruleset asks of it now, and what it holds."""
     items = league.ruleset.sideline_items(team).values()
-    return [
-        BuyChoice(
-            item,
-            league.ruleset.price(Sideline(team, item.id, 1)),
-            held(team, item),
-            drafting_only=bool(while_drafting(team, item)),
-        )
-        for item in items
-    ]
+    return [buy_choice(league, team, item) for item in items]
 
 
-def held(team: TeamRow, item: SidelineItem) -> int:
-    if item.counts_as == "reroll":
-        return team.rerolls
-    if item.counts_as == "fans":
-        return team.fans
-    return team.staff.get(item.id, 0)
+def buy_choice(league: League, team: TeamRow, item: SidelineItem) -> BuyChoice:
+    have = held(team, item.id, item.counts_as)
+    return BuyChoice(
+        item,
+        league.ruleset.price(Sideline(team, item.id, 1)),
+        have,
+        drafting_only=bool(while_drafting(team, item)),
+        full=bool(item_room(team, item, have, 1)),
+    )
 
 
 # --- a match ------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
-SIGN_FIELDS = {"name-taken": "number", "invalid-input": "form"}
+SIGN_FIELDS = {"number-taken": "number", "invalid-input": "form"}
 PATH = "/leagues/{league}/teams/{team}/sign/{match}/{hireling}"
 
 

@@ -11,8 +11,8 @@ whatif`` asks (and shares, cached by the question): one replay for the compariso
 with more than one sample, a Monte Carlo job for the distributions. The job's page
 reloads itself (``<meta http-equiv="refresh">``) until both are done, then shows them.
 
-A refused question (an unknown ruleset, an option out of its choices, a full queue)
-re-renders the form with the CLI's sentence beside the field and the error's status.
+A refused question (an unknown ruleset or season, an option out of its choices, a full
+queue) re-renders the form with the CLI's sentence beside the field and the error's status.
 Asking needs an account (a replay costs a worker's time); the job's page, like ``GET
 /api/jobs/{id}``, is for whoever may read the league.
 """
@@ -37,7 +37,7 @@ from ledger.errors import InvalidInput, LedgerError, Unauthenticated
 from ledger.rules import RULESETS
 from ledger.rules.protocol import Ruleset
 from ledger.web import pages_reads as reads
-from ledger.web.api_whatif import MAX_SAMPLES, Job, Question, UnknownJob, WhatIf, jobs_of
+from ledger.web.api_whatif import MAX_SAMPLES, MAX_SEED, Job, Question, UnknownJob, WhatIf, jobs_of
 from ledger.web.guard import needs
 from ledger.web.pages_forms import Errors, FieldInvalid, errors_of
 from ledger.web.pages_render import PageRoute, ledger_of, page, who
@@ -52,7 +52,7 @@ router = APIRouter(route_class=PageRoute, include_in_schema=False)
 REFRESH = 3
 """Seconds between two looks at a running job: often enough to feel live, seldom enough
 for a screen reader to finish a sentence."""
-FIELDS = {"unknown-ruleset": "ruleset", "busy": "form"}
+FIELDS = {"unknown-ruleset": "ruleset", "unknown-season": "season", "busy": "form"}
 """Error code -> the form field it is shown beside (an option's error names its option)."""
 Kind = Literal["flag", "choice", "choices", "text"]
 
@@ -242,7 +242,7 @@ def ask_jobs(
     """Ask the comparison (and with samples the distributions); the path of their page."""
     samples = whole(values, "samples", "the number of samples", 1, MAX_SAMPLES) or 1
     season = whole(values, "season", "the season", 1, 10_000)
-    seed = whole(values, "seed", "the dice seed", 0, 2**31) or 0
+    seed = whole(values, "seed", "the dice seed", 0, MAX_SEED) or 0
     options = {f.key: option_of(f, values[f.key]) for f in fields}
     chosen = target_ruleset(league.row, target.id, options)  # a bad option: InvalidOption
     try:

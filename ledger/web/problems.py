@@ -59,6 +59,8 @@ class TooManyAttempts(LedgerError):
     """Too many failed sign-ins for an account or from an address (429)."""
 
     code = "too-many-attempts"
+    title = "Too many attempts"
+    """The problem's title (another status's is the one ``TITLES`` gives)."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
@@ -95,7 +97,7 @@ TITLES = {
     413: "Too large",
     415: "Unsupported media type",
     422: "Invalid input",
-    429: "Too many attempts",
+    429: "Too many requests",
     500: "Internal error",
     503: "The database is unavailable",
 }
@@ -120,11 +122,15 @@ def status_of(error: LedgerError) -> int:
 
 
 def problem(
-    status: int, code: str, detail: str, headers: dict[str, str] | None = None
+    status: int,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    title: str | None = None,
 ) -> ProblemResponse:
     body = Problem(
         type=TYPE_BASE + code,
-        title=TITLES.get(status, "Error"),
+        title=title or TITLES.get(status, "Error"),
         status=status,
         detail=detail,
         code=code,
@@ -138,7 +144,7 @@ def from_error(error: LedgerError) -> ProblemResponse:
     retry = getattr(error, "retry_after", None)
     if retry is not None:
         headers = {**(headers or {}), "Retry-After": str(retry)}
-    return problem(status, error.code, error.message, headers)
+    return problem(status, error.code, error.message, headers, getattr(error, "title", None))
 
 
 def from_validation(errors: list[Any]) -> ProblemResponse:

@@ -187,14 +187,18 @@ def seasons_of(events: Sequence[LedgerEvent]) -> set[int]:
     return found | {e.season for e in events if isinstance(e, MatchRecorded) and e.season}
 
 
+def no_season(league: str, season: int, known: set[int]) -> UnknownSeason:
+    """The refusal of a season the league does not have (a season started, or one a
+    recorded match names)."""
+    listed = ", ".join(map(str, sorted(known))) or "none yet"
+    return UnknownSeason(f"league {league} has no season {season} (seasons: {listed})")
+
+
 def season_of(events: Sequence[LedgerEvent], season: int | None) -> int | None:
     """The season asked for (refused if the league has none such), else the latest played."""
     known = seasons_of(events)
     if season is not None and season not in known:
-        listed = ", ".join(map(str, sorted(known))) or "none yet"
-        raise UnknownSeason(
-            f"league {league_slug(events)} has no season {season} (seasons: {listed})"
-        )
+        raise no_season(league_slug(events), season, known)
     played = {e.season for e in events if isinstance(e, MatchRecorded) and e.season}
     return season or max(played, default=None) or max(known, default=None)
 

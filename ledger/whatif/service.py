@@ -18,10 +18,11 @@ from typing import Any
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import EventCorrected, LedgerEvent
-from ledger.domain.state import LeagueRow
+from ledger.domain.state import LeagueRow, MatchRow, SeasonRow
 from ledger.projections.fold import corrections_of
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.compare import Comparison, compare
+from ledger.whatif.montecarlo import no_season
 from ledger.whatif.replay import replay_figures, source_ruleset
 from ledger.whatif.spec import target_ruleset
 
@@ -47,12 +48,34 @@ class Asked:
 
 
 def ask(
-    ledger: LeagueLedger, league: str, ruleset: str | None, options: Mapping[str, Any]
+    ledger: LeagueLedger,
+    league: str,
+    ruleset: str | None,
+    options: Mapping[str, Any],
+    season: int | None = None,
 ) -> Asked:
-    """Resolve the league and the target (unknown league, ruleset or option: a
-    ``LedgerError``)."""
+    """Resolve the league, the target and the season (unknown league, ruleset, option or
+    season: a ``LedgerError``)."""
     row = ledger.league_row(league)
-    return asked_of(ledger, row, target_ruleset(row, ruleset, options))
+    target = target_ruleset(row, ruleset, options)
+    check_season(ledger, row, season)
+    return asked_of(ledger, row, target)
+
+
+def check_season(ledger: LeagueLedger, row: LeagueRow, season: int | None) -> None:
+    """A season asked for is one the league has, as the replay would find it (a season
+    started, or one a recorded match names: ``montecarlo.seasons_of``), refused before
+    the replay is asked, from the read models rather than the whole log."""
+    if season is None:
+        return
+    view = ledger.view()
+    if view.get(SeasonRow, row.league_id, season) or view.select(
+        MatchRow, league_id=row.league_id, season=season
+    ):
+        return
+    known = {s.season for s in view.select(SeasonRow, league_id=row.league_id)}
+    known |= {m.season for m in view.select(MatchRow, league_id=row.league_id) if m.season}
+    raise no_season(row.slug, season, known)
 
 
 def asked_of(ledger: LeagueLedger, row: LeagueRow, target: Ruleset) -> Asked:

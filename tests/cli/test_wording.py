@@ -18,7 +18,7 @@ import pytest
 from ledger.domain import events as ev
 from ledger.projections.describe import DESCRIBERS, NoNames, Say
 from ledger.rules import REGISTRY
-from ledger.words import plural, possessive
+from ledger.words import article, plural, possessive
 from tests.cli.inprocess import run_ledger
 from tests.support import drain
 
@@ -52,6 +52,13 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr
     return folder / "demo.db"
+
+
+def test_the_indefinite_article_goes_by_the_sound() -> None:
+    assert article("Ogre") == "an Ogre"
+    assert article("orc") == "an orc"
+    assert article("Lineman") == "a Lineman"
+    assert article("Unicorn") == "a Unicorn"
 
 
 def test_counts_and_possessives_in_words() -> None:

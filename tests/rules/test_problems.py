@@ -136,7 +136,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         lambda: unique_identity(REAVERS, players("lineman"), "LINEMAN 1", 1),
         [
             ("name-taken", "Reavers already have a player called LINEMAN 1"),
-            ("name-taken", "Reavers already have a player wearing #1"),
+            ("number-taken", "Reavers already have a player wearing #1"),
         ],
     ),
     (

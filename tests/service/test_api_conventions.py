@@ -44,6 +44,71 @@ def test_a_stale_if_match_is_412_and_writes_nothing(client: TestClient, world: W
     assert fresh.headers["etag"] == f'"{fresh.json()["version"]}"'
 
 
+@pytest.mark.parametrize(
+    "asked",
+    ['W/"{v}"', '"1", "{v}"', '"1",W/"{v}" , ', "*"],
+    ids=["weak", "list", "list with a weak tag and an empty element", "star"],
+)
+def test_if_none_match_compares_weakly_and_takes_lists_and_a_star(
+    client: TestClient, world: World, asked: str
+) -> None:
+    version = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).json()["version"]
+    again = client.get(
+        f"/api/leagues/{LEAGUE}/standings",
+        headers={**world.auth("jay"), "If-None-Match": asked.format(v=version)},
+    )
+    assert again.status_code == 304
+    assert again.headers["etag"] == f'"{version}"'
+
+
+def test_if_none_match_answers_the_read_unless_a_listed_tag_is_current(
+    client: TestClient, world: World
+) -> None:
+    version = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).json()["version"]
+
+    def read(asked: str) -> int:
+        headers = {**world.auth("jay"), "If-None-Match": asked}
+        return client.get(f"/api/leagues/{LEAGUE}/standings", headers=headers).status_code
+
+    assert read('"1", "2"') == 200
+    assert read("garbage") == 200  # a malformed condition is ignored, not an error
+    assert read(f'"1", "2", "{version}"') == 304
+
+
+def test_if_match_takes_a_list_or_a_star(client: TestClient, world: World) -> None:
+    def hire(name: str, asked: str) -> int:
+        version = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).json()["version"]
+        headers = {**world.auth("jay"), "If-Match": asked.format(v=version)}
+        return client.post(HIRE, json={**LINEMAN, "name": name}, headers=headers).status_code
+
+    assert hire("Listed", '"1", "{v}"') == 201
+    assert hire("Starred", "*") == 201
+    assert hire("Late", '"1", "2"') == 412
+
+
+def test_if_match_compares_strongly_a_weak_tag_is_412(client: TestClient, world: World) -> None:
+    version = client.get(f"/api/leagues/{LEAGUE}", headers=world.auth("jay")).json()["version"]
+    before = event_count(client)
+    reply = client.post(
+        HIRE, json=LINEMAN, headers={**world.auth("jay"), "If-Match": f'W/"{version}"'}
+    )
+    assert reply.status_code == 412
+    assert reply.json()["code"] == "version-mismatch"
+    assert event_count(client) == before
+
+
+@pytest.mark.parametrize("asked", ["garbage", "92", '"92" "93"', '"9'])
+def test_a_malformed_if_match_is_422_not_a_precondition(
+    client: TestClient, world: World, asked: str
+) -> None:
+    before = event_count(client)
+    reply = client.post(HIRE, json=LINEMAN, headers={**world.auth("jay"), "If-Match": asked})
+    assert reply.status_code == 422
+    assert reply.json()["code"] == "invalid-input"
+    assert "entity tags" in reply.json()["detail"]
+    assert event_count(client) == before
+
+
 def test_the_same_idempotency_key_twice_records_once(client: TestClient, world: World) -> None:
     headers = {**world.auth("jay"), "Idempotency-Key": "hire-fresh-1"}
     first = client.post(HIRE, json=LINEMAN, headers=headers)

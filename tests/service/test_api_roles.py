@@ -138,3 +138,20 @@ def test_a_token_that_does_not_hold_is_401(client: TestClient, world: World) -> 
     for header in ("Bearer bbl_00000000_forged", "Basic YWRtaW46eA==", "Bearer "):
         reply = client.get(f"{LEAGUE_PATH}/standings", headers={"Authorization": header})
         assert reply.status_code == 401, header
+
+
+@pytest.mark.parametrize(
+    ("path", "sentence"),
+    [
+        (f"{LEAGUE_PATH}/visibility", "only the commissioner of demo may change who may read"),
+        (f"{LEAGUE_PATH}/season/playoffs", "only the commissioner of demo may draw the play-offs"),
+        (f"{LEAGUE_PATH}/season/schedule", "only the commissioner of demo may schedule the"),
+        ("/api/leagues", "only an admin may create a league"),
+    ],
+)
+def test_a_refusal_names_the_action_in_words(
+    client: TestClient, world: World, path: str, sentence: str
+) -> None:
+    reply = client.post(path, json={}, headers=world.auth("jay"))
+    assert reply.status_code == 403
+    assert reply.json()["detail"].startswith(sentence)

@@ -251,3 +251,19 @@ def test_closing_a_season_before_its_final_needs_saying_so(
     assert "its final is not played" in early.json()["detail"]
     assert event_count(client) == before
     allowed(client, world, "commissioner", f"{L}/season/close", {"without_playoffs": True})
+
+
+def test_a_hire_refused_for_its_price_names_the_position_with_its_article(
+    client: TestClient, world: World
+) -> None:
+    left = client.get(REAVERS, headers=world.auth("jay")).json()["team"]["treasury"]
+    fine = {"team": "reikland-reavers", "amount": 100_000 - left, "reason": "a fine"}
+    adjusted = client.post(
+        f"{L}/treasury-adjustments", json=fine, headers=world.auth("commissioner")
+    )
+    assert adjusted.status_code == 201, adjusted.text
+    reply = client.post(
+        f"{REAVERS}/players", json={"position": "ogre", "name": "Big"}, headers=world.auth("jay")
+    )
+    assert reply.status_code == 409, reply.text
+    assert reply.json()["detail"].startswith("an Ogre costs 140,000 but Reikland Reavers have")

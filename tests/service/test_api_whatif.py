@@ -11,10 +11,12 @@ import zipfile
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from ledger.errors import UnknownSeason
 from ledger.web import api_whatif
-from tests.service.conftest import LEAGUE, World, event_count
+from tests.service.conftest import LEAGUE, World, event_count, ledger_of
 
 L = f"/api/leagues/{LEAGUE}"
 
@@ -146,10 +148,38 @@ def test_a_full_queue_answers_429(
     assert reply.status_code == 429
     assert int(reply.headers["retry-after"]) > 0
     assert reply.json()["code"] == "busy"
+    assert reply.json()["title"] == "The what-if queue is full"
 
 
-def test_a_failed_job_says_why(client: TestClient, world: World) -> None:
+def test_the_seed_is_a_signed_32_bit_number(client: TestClient, world: World) -> None:
+    def ask(seed: int) -> int:
+        return client.post(
+            f"{L}/whatif", json={"seed": seed}, headers=world.auth("jay")
+        ).status_code
+
+    assert ask(2**31) == 422
+    assert ask(2**31 - 1) == 202
+
+
+def test_an_unknown_season_is_refused_at_once_and_no_job_is_made(
+    client: TestClient, world: World
+) -> None:
     reply = client.post(f"{L}/whatif", json={"season": 9}, headers=world.auth("jay"))
+    assert reply.status_code == 404, reply.text
+    assert reply.json()["code"] == "unknown-season"
+    assert reply.json()["detail"] == "league demo has no season 9 (seasons: 1)"
+    with ledger_of(client).read_models.engine.connect() as conn:
+        assert not conn.execute(sa.select(api_whatif.JOBS.c.id)).all()
+
+
+def test_a_failed_job_says_why(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*_: Any) -> Any:
+        raise UnknownSeason("league demo has no season 9 (seasons: 1)")
+
+    monkeypatch.setattr(api_whatif, "comparison", refused)
+    reply = client.post(f"{L}/whatif", json={}, headers=world.auth("jay"))
     assert reply.status_code == 202, reply.text
     done = finished(client, world, reply.json()["id"])
     assert done["state"] == "failed"

@@ -84,6 +84,15 @@ def test_each_page_renders_for_the_leagues_members_and_the_admin(
     assert reply.headers["content-type"].startswith("text/html")
 
 
+def test_the_site_icon_is_linked_and_served_where_browsers_look(client: TestClient) -> None:
+    assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text
+    for path in ("/static/favicon.svg", "/favicon.ico"):
+        reply = client.get(path)
+        assert reply.status_code == 200, path
+        assert reply.headers["content-type"].startswith("image/svg+xml")
+        assert reply.text.startswith("<svg")
+
+
 def test_the_site_home_lists_the_leagues_the_account_may_read(client: TestClient) -> None:
     sign_in(client, "jay")
     assert "Old World Demo League" in client.get("/").text
@@ -285,6 +294,13 @@ def test_a_hire_the_rules_refuse_shows_the_clis_sentence_beside_the_field(
     )
     assert bad.status_code == 422
     assert "whole number" in error_beside(bad.text, "number")
+    worn = post(
+        client,
+        f"{HOME}/teams/{REAVERS}/hire",
+        {"csrf": csrf, "position": "lineman", "name": "Z", "number": "1"},
+    )
+    assert worn.status_code == 409
+    assert "error[number-taken]" in error_beside(worn.text, "number")
     assert event_count(client) == before
 
 
@@ -300,6 +316,30 @@ def test_a_coach_buys_a_reroll_through_the_form(client: TestClient) -> None:
         assert "error[" in reply.text
     else:
         assert last_event(client)["account"] == "dan"
+
+
+def test_a_cleared_count_on_the_buy_form_is_refused_not_taken_for_one(client: TestClient) -> None:
+    sign_in(client, "jay")
+    path = f"{HOME}/teams/{REAVERS}/buy"
+    before = event_count(client)
+    reply = post(client, path, {"csrf": form_of(client, path), "item": "cheerleader", "count": ""})
+    assert reply.status_code == 422, reply.text[-600:]
+    assert "how many is a whole number from 1 to 99, not ''" in error_beside(reply.text, "count")
+    assert event_count(client) == before
+
+
+def test_the_buy_form_shows_an_item_held_to_its_limit_but_does_not_offer_it(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    html = client.get(f"{HOME}/teams/{REAVERS}/buy").text
+    apothecary = re.search(r'<option value="apothecary"([^>]*)>\s*([^<]*)', html)
+    assert apothecary, html[-1500:]
+    assert "disabled" in apothecary.group(1)
+    assert "1 of 1 held, the most allowed" in apothecary.group(2)
+    cheerleader = re.search(r'<option value="cheerleader"([^>]*)>', html)
+    assert cheerleader
+    assert "disabled" not in cheerleader.group(1)
 
 
 # --- the match report workflow -----------------------------------------------------------------
@@ -464,6 +504,25 @@ def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> No
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize("step", ["confirm", "dispute"])
+@pytest.mark.parametrize(
+    ("account", "why"),
+    [("jay", "coaches reikland-reavers, not gouged-eye"), ("steve", "not gouged-eye")],
+    ids=["the submitter", "a coach not in the game"],
+)
+def test_a_refused_answer_shows_the_reason_on_the_reports_page(
+    client: TestClient, account: str, why: str, step: str
+) -> None:
+    page = submit_friendly(client).headers["location"]
+    client.cookies.clear()
+    sign_in(client, account)
+    before = event_count(client)
+    refused = post(client, f"{page}/{step}", {"csrf": form_of(client, page), "reason": "no"})
+    assert refused.status_code == 403
+    assert why in error_beside(refused.text, "answer")
+    assert event_count(client) == before
+
+
 def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     client: TestClient,
 ) -> None:
@@ -473,7 +532,9 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     csrf = form_of(client, page)
     no_reason = post(client, f"{page}/dispute", {"csrf": csrf, "reason": ""})
     assert no_reason.status_code == 422
-    assert "a dispute needs a reason" in error_beside(no_reason.text, "reason")
+    said = error_beside(no_reason.text, "reason")
+    assert "a dispute needs a reason" in said
+    assert "--reason" not in said  # a web form has no command-line flags
     assert (
         post(client, f"{page}/dispute", {"csrf": csrf, "reason": "Ugluk scored twice"}).status_code
         == 303

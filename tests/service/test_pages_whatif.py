@@ -176,6 +176,21 @@ def test_a_bad_number_of_samples_is_said_beside_it(client: TestClient) -> None:
     assert '<option value="added" selected>' in reply.text
 
 
+def test_an_unknown_season_is_said_beside_it_and_nothing_is_asked(client: TestClient) -> None:
+    sign_in(client, "jay")
+    reply = ask(client, {"ruleset": "bb2025", "samples": "1", "season": "7"})
+    assert reply.status_code == 404, reply.text[-800:]
+    assert "league demo has no season 7 (seasons: 1)" in error_beside(reply.text, "season")
+    assert job_ids(client) == []
+
+
+def test_the_seed_s_range_is_said_as_it_is_checked(client: TestClient) -> None:
+    sign_in(client, "jay")
+    reply = ask(client, {"ruleset": "bb2025", "samples": "1", "seed": "2147483648"})
+    assert reply.status_code == 422
+    assert "from 0 to 2147483647" in error_beside(reply.text, "seed")
+
+
 def test_a_finished_job_shows_the_comparison_and_writes_nothing(client: TestClient) -> None:
     sign_in(client, "jay")
     before = event_count(client)

@@ -27,7 +27,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.tables import SkillOrTrait, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
-from ledger.words import possessive
+from ledger.words import article, possessive
 
 REMOVE = "remove_trait"
 BIG_GUY_STATS = ("st", "av")
@@ -107,7 +107,9 @@ def problems(player: PlayerRow, position: Position | None, event: PlayerAdvanced
     if player.status != "active" or player.kind != "regular" or position is None:
         return [f"{player.name} cannot take Star Player rolls ({player.status}, {player.kind})"]
     if "no_spp" in position.keywords:
-        return [f"a {position.name} may not earn SPPs, so never rolls on the Star Player table"]
+        return [
+            f"{article(position.name)} may not earn SPPs, so never rolls on the Star Player table"
+        ]
     if event.kind != "star_roll":
         return ["gold4 players improve by Star Player rolls only (kind star_roll)"]
     earned = rolls_earned(player.spp_earned, position)

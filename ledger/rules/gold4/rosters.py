@@ -23,7 +23,7 @@ from ledger.errors import UnknownPosition
 from ledger.rules.gold4.league_tables import GoldRules, gold_rules
 from ledger.rules.gold4.tables import SecretWeapon, load_gold4_tables
 from ledger.rules.schema import Position, TeamList, load_team_lists
-from ledger.words import plural
+from ledger.words import article, plural
 
 RULES = Path(__file__).resolve().parent.parent
 CLASSIC3_TEAMS = RULES / "classic3" / "data" / "teams"
@@ -121,7 +121,9 @@ def ally_problems(
     ally = event.from_list or ""
     if ally not in allowed:
         names = ", ".join(sorted(allowed)) or "none"
-        return [f"a {team.roster} team may not take {ally} allies (Allied Teams Table: {names})"]
+        return [
+            f"{article(team.roster)} team may not take {ally} allies (Allied Teams Table: {names})"
+        ]
     taken = [p for p in players if p.status in ON_ROSTER and p.roster == ally]
     if len(taken) >= allied.max_allies_per_allowed_race:
         return [
@@ -159,7 +161,7 @@ def weapon_problems(
     problems = [p for ref in event.equipment for p in weapon_use_problems(team, ref)]
     what = position.name if position else event.position
     if armed_already and event.equipment:
-        problems.append(f"a {what} is already armed")
+        problems.append(f"{article(what)} is already armed")
     if armed_already and is_ally(event, team):
         # his Ball & Chain / Death Roller is not on the SECRET WEAPONS TABLE, and 'Allied
         # players may only use weapons allowed in the team they are allied to'
