@@ -207,3 +207,22 @@ def drain(terminal: int) -> bytes:
         chunks.append(chunk)
     os.close(terminal)
     return b"".join(chunks)
+
+
+RECORDS_OF_PLAY = (
+    "games",
+    "touchdowns",
+    "completions",
+    "interceptions",
+    "casualties",
+    "casualties_all",
+    "kills",
+    "mvps",
+)
+"""A player's records of play, which a Monte Carlo sample does not keep
+(``Fold.counts_play``)."""
+
+
+def without_play(player: PlayerRow) -> PlayerRow:
+    """``player`` as a Monte Carlo sample keeps him: his records of play at nought."""
+    return player.model_copy(update=dict.fromkeys(RECORDS_OF_PLAY, 0))

@@ -96,7 +96,9 @@ def plan_hire(c: Context, command: HirePlayer) -> Drafts:
     return [hired]
 
 
-PLAYER_ID = re.compile(r"p\d+", re.IGNORECASE)
+PLAYER_ID = re.compile(r"p\d+")
+"""A player's id as the ledger gives it (``p12``); ``P12`` is a name (ids are matched as
+they are written)."""
 SHIRT = re.compile(r"#\d+")
 
 

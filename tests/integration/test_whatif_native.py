@@ -38,7 +38,7 @@ from ledger.whatif.replay import replay, replay_figures, translate
 from ledger.whatif.service import ask, comparison
 from ledger.whatif.shared import start
 from tests.rules.test_lrb6_zal_commands import FIRST, zal_league
-from tests.support import report, zal_forfeit_report
+from tests.support import report, without_play, zal_forfeit_report
 from tests.support import roll as make_roll
 
 LEDGER = str(Path(sys.executable).parent / "ledger")
@@ -157,16 +157,6 @@ def test_a_replay_for_figures_keeps_every_record_and_no_line(
     assert all(whole.store.lines[kind] for kind in LINE_RECORDS if kind.table != "rm_faults")
     assert not any(figures.store.lines[kind] for kind in LINE_RECORDS)
     assert figures.divergences == whole.divergences
-
-
-PLAY = ("games", "touchdowns", "completions", "interceptions", "casualties")
-PLAY_ALL = (*PLAY, "casualties_all", "kills", "mvps")
-"""A player's records of play, which a Monte Carlo sample does not keep
-(``Fold.counts_play``)."""
-
-
-def without_play(player: PlayerRow) -> PlayerRow:
-    return player.model_copy(update=dict.fromkeys(PLAY_ALL, 0))
 
 
 @pytest.mark.parametrize(
