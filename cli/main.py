@@ -350,7 +350,7 @@ def one_line(message: str, limit: int = 1000) -> str:
 def main() -> None:
     check_arguments(sys.argv[1:])
     try:
-        result = cli.main(standalone_mode=False)
+        result = cli.main(prog_name="ledger", standalone_mode=False)
     except LedgerError as error:
         fail(error.code, error.message, error.exit_code)
     except click.exceptions.Exit as done:
