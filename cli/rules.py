@@ -18,20 +18,11 @@ from ledger.errors import AmbiguousLeague, InvalidInput, NotFound
 from ledger.reports.text import characteristic
 from ledger.rules import RULESETS, find_ruleset
 from ledger.rules.protocol import Ruleset
-from ledger.rules.schema import Position, StarPlayer, TeamList
+from ledger.rules.schema import SKILL_CATEGORIES, Position, StarPlayer, TeamList
 
 RULESET_NAMES = frozenset(name for cls in RULESETS for name in (cls.id, *cls.aliases))
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 RULESET = click.argument("ruleset_id", metavar="[RULESET]", required=False)
-CATEGORIES = {
-    "A": "Agility",
-    "D": "Devious",
-    "G": "General",
-    "M": "Mutation",
-    "P": "Passing",
-    "S": "Strength",
-    "T": "Trait",
-}
 
 
 @click.group()
@@ -226,7 +217,7 @@ def category_lines(found: Sequence[Any]) -> list[list[object]]:
     lines: list[list[object]] = []
     for code in sorted({s.category for s in found}):
         names = [s.name + (" (elite)" if s.elite else "") for s in found if s.category == code]
-        lines.append([f"{code} {CATEGORIES.get(code, '')}".strip(), ", ".join(names)])
+        lines.append([f"{code} {SKILL_CATEGORIES.get(code, '')}".strip(), ", ".join(names)])
     return lines
 
 

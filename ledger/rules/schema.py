@@ -25,6 +25,16 @@ from ledger.domain.values import Effect
 SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
 """Skill categories: Agility, Devious (BB2025), General, Mutation (Physical in 3rd/4th
 edition), Passing, Strength, Trait (4th edition traits)."""
+SKILL_CATEGORIES: dict[str, str] = {
+    "A": "Agility",
+    "D": "Devious",
+    "G": "General",
+    "M": "Mutation",
+    "P": "Passing",
+    "S": "Strength",
+    "T": "Trait",
+}
+"""Each category's name, for a list or a pick-list of skills."""
 
 
 class Frozen(BaseModel):

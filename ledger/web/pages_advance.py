@@ -30,11 +30,12 @@ from ledger.application.commands import AdvancePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import Characteristic, DiceRoll
+from ledger.domain.values import CHARACTERISTICS, DiceRoll
 from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
 from ledger.rules.asked import Advancing, Closing
 from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
+from ledger.rules.schema import SKILL_CATEGORIES
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -61,16 +62,6 @@ KIND_NAMES: Mapping[str, str] = {
     "chosen_secondary": "Chosen secondary skill",
     "characteristic": "Characteristic improvement",
     "star_roll": "Star Player Roll",
-}
-STATS: tuple[Characteristic, ...] = ("ma", "st", "ag", "pa", "av")
-CATEGORIES = {
-    "A": "Agility",
-    "D": "Devious",
-    "G": "General",
-    "M": "Mutation",
-    "P": "Passing",
-    "S": "Strength",
-    "T": "Trait",
 }
 RANDOM = ("random_primary", "random_secondary")
 ROLL_HINTS = {
@@ -291,7 +282,7 @@ def categories(asking: Asking) -> list[tuple[str, str]]:
     found = list(position.primary)
     if "random_secondary" in kinds:
         found += [c for c in position.secondary if c not in found]
-    return [(c, CATEGORIES.get(c, c)) for c in found]
+    return [(c, SKILL_CATEGORIES.get(c, c)) for c in found]
 
 
 def player_of(found: reads.League, team: str, player: str) -> PlayerRow:
@@ -327,7 +318,7 @@ def advance_form(
         player=who,
         kinds=kinds,
         groups=skill_groups(asking, kinds),
-        stats=STATS
+        stats=CHARACTERISTICS
         if {"characteristic", "star_roll"} & set(found.ruleset.advancement_kinds)
         else (),
         categories=categories(asking),
@@ -389,7 +380,7 @@ def chosen(
         offered = ", ".join(ruleset.advancement_kinds)
         raise FieldInvalid("kind", f"choose the kind of advancement ({offered}), not '{kind[:30]}'")
     stat = values.get("characteristic", "").strip().lower() or None
-    if stat is not None and stat not in STATS:
+    if stat is not None and stat not in CHARACTERISTICS:
         raise FieldInvalid("characteristic", f"'{stat[:10]}' is not a characteristic")
     return AdvancePlayer(
         league,
