@@ -20,5 +20,5 @@ def article(noun: str) -> str:
     By its first letter, except the vowels said as a consonant (``a Unicorn``, ``a
     one-eyed Troll``)."""
     sounds_like_a = noun.lower().startswith(("uni", "use", "usu", "eu", "one", "once"))
-    an = noun[:1].lower() in "aeiou" and not sounds_like_a
+    an = noun[:1].lower() in tuple("aeiou") and not sounds_like_a  # not "": in "aeiou"
     return f"{'an' if an else 'a'} {noun}"
