@@ -11,6 +11,7 @@ in the same tables). ``ledger serve`` runs ``serve_app`` under uvicorn.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import uuid
 from collections.abc import AsyncIterator
@@ -50,6 +51,8 @@ THREADS = POOL_SIZE
 
 MAX_BODY = 2 * 1024 * 1024
 """The largest request body accepted (a match report is a few kilobytes)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -117,7 +120,10 @@ def create_app(
         try:
             yield
         finally:
-            close_ledger(app.state.service.ledger)
+            if await to_thread.run_sync(api_whatif.jobs_done, app):
+                close_ledger(app.state.service.ledger)
+            else:
+                log.warning("what-if jobs still running: the store stays open to the end")
 
     app = FastAPI(
         title="League ledger",

@@ -185,3 +185,23 @@ def test_a_failed_job_says_why(
     assert done["state"] == "failed"
     assert done["problem"]["code"] == "unknown-season"
     assert json.dumps(done["problem"])
+
+
+def test_a_stopping_service_waits_for_its_jobs_before_closing_the_store(
+    app: Any, world: World
+) -> None:
+    """A job reading the log while the stopping service closed its connections crashed
+    the process (a segmentation fault in SQLite, seen in a test's teardown): the service
+    now waits for its jobs, then closes the store."""
+    with TestClient(app) as client:
+        asked = {"ruleset": "lrb6-zal", "samples": 20}
+        reply = client.post(f"{L}/whatif", json=asked, headers=world.auth("jay"))
+        assert reply.status_code == 202, reply.text
+        job = reply.json()["id"]
+        jobs: api_whatif.Jobs = app.state.whatif_jobs
+        thread = jobs.threads[job]  # under way: the service stops now
+    assert not thread.is_alive()
+    assert jobs.threads == {}
+    with sa.create_engine(f"sqlite:///{world.db}").connect() as conn:
+        state = conn.execute(sa.text("SELECT state FROM ledger_jobs WHERE id = :id"), {"id": job})
+        assert state.scalar_one() == "done"
