@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cli.main import Session, pass_session
-from cli.output import SEASON, print_json, say, table
+from cli.output import SEASON, dice_text, print_json, say, table
 from ledger.application.commands import (
     BuyInducements,
     CloseMatch,
@@ -129,13 +129,17 @@ def close(
     row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
     chosen = teams or (still_open(row) if row else ())
     given = dict(parse_die(d) for d in dice)
-    ledger.handle(
+    closes = ledger.handle(
         CloseMatch(league, match_id, chosen, dice=given, roll_missing=roll_missing),
         by=session.user,
         reason=reason,
     )
-    for team in chosen:
-        say(f"Closed the post-game sequence of {match_id} for {team}.")
+    for close in closes:
+        say(f"Closed the post-game sequence of {match_id} for {close.team}.")
+        rolled = [d for d in close.dice if d.source == "ledger"]
+        if rolled:  # what the ledger decided for the team: a treasury may have moved
+            shown = "; ".join(f"{d.purpose} {d.dice} {dice_text(d.values)}" for d in rolled)
+            say(f"  The ledger rolled: {shown}.")
 
 
 def still_open(row: MatchRow) -> tuple[str, ...]:

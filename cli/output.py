@@ -45,6 +45,11 @@ def print_json(data: Any) -> None:
     click.echo(as_json(data))
 
 
+def dice_text(values: Iterable[int]) -> str:
+    """Dice as a commissioner writes them: 3, or 3,5."""
+    return ",".join(str(v) for v in values)
+
+
 def gold(amount: int | None) -> str:
     return "" if amount is None else f"{amount:,}"
 

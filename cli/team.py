@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import click
 
 from cli.main import Session, pass_session
-from cli.output import gold, say
+from cli.output import dice_text, gold, say
 from cli.rules import league_ruleset
 from ledger.application.commands import (
     AdjustTreasury,
@@ -274,7 +274,7 @@ def ledger_rolls(
         rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
     else:
         return ()
-    say("The ledger rolled: " + ", ".join(f"{r.purpose} {shown(r.values)}" for r in rolled))
+    say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
     return rolled
 
 
@@ -291,13 +291,8 @@ def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:
         return DiceRoll(purpose=purpose, dice=dice, values=values)
     except ValueError:
         raise click.BadParameter(
-            f"{shown(values)} is not a {dice} roll", param_hint="--die"
+            f"{dice_text(values)} is not a {dice} roll", param_hint="--die"
         ) from None
-
-
-def shown(values: tuple[int, ...]) -> str:
-    """Dice as a commissioner writes them: 3, or 3,5."""
-    return ",".join(str(v) for v in values)
 
 
 def die_values(raw: str, entry: str) -> tuple[int, ...]:

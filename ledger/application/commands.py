@@ -205,16 +205,20 @@ class ClosePostGame(Change):
 
 
 @dataclass(frozen=True)
-class CloseMatch(Change):
+class CloseMatch(Command[list[ev.PostGameClosed]]):
     """Close the post-game sequence of ``match`` for each of ``teams``, all or none: the
     dice go to the teams that need them (``matches.share_close_dice``); unless the ledger
-    may roll, a close lacking dice is refused naming every die each team needs."""
+    may roll, a close lacking dice is refused naming every die each team needs. Answers
+    the closes, with the dice each recorded (the ledger's own rolls among them)."""
 
     match: str
     teams: Sequence[str]
     _: KW_ONLY
     dice: Dice
     roll_missing: bool = False
+
+    def answer(self, events: Sequence[LedgerEvent]) -> list[ev.PostGameClosed]:
+        return [e for e in events if isinstance(e, ev.PostGameClosed)]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ and leaves the event count unchanged.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -178,7 +179,10 @@ def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> 
     done = ledger(league, "match", "record", str(report), check=False)
     assert "lacks these rolls" in done.stderr
     ledger(league, "match", "record", str(report), "--roll")
-    ledger(league, "match", "close", "g1", "--roll")
+    closed = ledger(league, "match", "close", "g1", "--roll").stdout.splitlines()
+    # The reavers hold 350,000: BB2025 rolls their Expensive Mistakes, and says so.
+    at = closed.index("Closed the post-game sequence of g1 for reavers.")
+    assert re.fullmatch(r"  The ledger rolled: expensive_mistakes D6 [1-6]\.", closed[at + 1])
     assert ledger(league, "audit", "verify").returncode == 0
     backup = tmp_path / "owl.jsonl"
     ledger(league, "export", "--out", str(backup))
