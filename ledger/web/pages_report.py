@@ -75,6 +75,8 @@ class Side:
     key: str
     team: TeamRow
     players: list[PlayerRow]
+    """Those who may play: not temporarily retired, not missing this game (a report
+    naming one is refused, so the pick-list does not offer him)."""
     positions: list[tuple[str, str]]
     """The team list's positions (id, name): what a journeyman or mercenary plays as."""
 
@@ -128,7 +130,12 @@ def report_form(
 def side(league: reads.League, key: str, team: str) -> Side:
     row = league.queries.team(team)
     positions = league.ruleset.catalogue.team_list(row.roster).positions
-    return Side(key, row, league.queries.roster(team).players, [(p.id, p.name) for p in positions])
+    players = [p for p in league.queries.roster(team).players if may_play(p)]
+    return Side(key, row, players, [(p.id, p.name) for p in positions])
+
+
+def may_play(player: PlayerRow) -> bool:
+    return player.status == "active" and not player.miss_next_game
 
 
 def action_of(league: reads.League, game: Game) -> str:

@@ -643,3 +643,21 @@ def test_an_event_number_out_of_range_is_refused_on_a_page_naming_it(
     assert reply.headers["content-type"].startswith("text/html")
     assert re.search(r"(before|seq): Input should be (less|greater) than or equal to", reply.text)
     assert event_count(client) == count
+
+
+def test_the_report_form_offers_only_the_players_who_may_play(client: TestClient) -> None:
+    """Skweek must miss the demo's next game (a Lasting Injury): a report naming him is
+    refused, so the pick-lists do not offer him; his team-mates are offered."""
+    sign_in(client, "rob")
+    reply = client.get(
+        f"{HOME}/report",
+        params={"home": "skavenblight-scramblers", "away": REAVERS, "kind": "friendly"},
+    )
+    assert reply.status_code == 200, reply.text[-600:]
+    ledger = ledger_of(client)
+    players = ledger.view().select(PlayerRow, league_id=str(league_id(LEAGUE)))
+    skweek = next(p for p in players if p.name == "Skweek")
+    assert skweek.miss_next_game
+    assert f'value="{skweek.player_id}"' not in reply.text
+    mates = [p for p in players if p.team_id == skweek.team_id and p.player_id != skweek.player_id]
+    assert all(f'value="{p.player_id}"' in reply.text for p in mates if p.status == "active")
