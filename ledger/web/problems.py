@@ -160,7 +160,9 @@ def validation_sentence(errors: list[Any]) -> str:
 
 
 def where_and_what(error: dict[str, Any]) -> str:
-    place = ".".join(str(p)[:40] for p in error.get("loc", ()) if p != "body")
+    """``home.team: Field required``; the body itself (``null``, nothing) is ``body``."""
+    loc = error.get("loc", ())
+    place = ".".join(str(p)[:40] for p in loc if p != "body") or ("body" if loc else "")
     message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
     return f"{place}: {message}" if place else message
 

@@ -157,6 +157,26 @@ def test_malformed_input_is_a_problem_never_a_500(
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"", "body: Field required"),
+        (b"null", "body: Input should be a valid dictionary or object to extract fields from"),
+    ],
+)
+def test_a_missing_body_is_named(
+    client: TestClient, world: World, content: bytes, said: str
+) -> None:
+    """It said only what was wrong ("Field required"), not where."""
+    reply = client.post(
+        f"/api/leagues/{LEAGUE}/reports",
+        content=content,
+        headers={**world.auth("jay"), "Content-Type": "application/json"},
+    )
+    assert reply.status_code == 422
+    assert reply.json()["detail"] == said
+
+
 def test_a_rule_of_the_edition_is_409_with_the_clis_code(client: TestClient, world: World) -> None:
     reply = client.post(
         f"/api/leagues/{LEAGUE}/teams/reikland-reavers/purchases",
