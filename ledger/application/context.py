@@ -53,7 +53,7 @@ def drafting() -> Iterator[None]:
 def check_reason(reason: str | None, what: str, why: str) -> None:
     """The one check of a reason a command needs: spaces alone say no more than nothing."""
     if not reason or not reason.strip():
-        raise InvalidInput(f"{what} needs a reason (--reason): {why}")
+        raise InvalidInput(f"{what} needs a reason: {why}")  # said alike by the CLI and the API
     check_length(reason, what)
 
 

@@ -235,3 +235,18 @@ def test_the_export_and_audit_read_the_log(client: TestClient, world: World) -> 
     exported = client.get(f"/api/leagues/{LEAGUE}/export", headers=world.auth("rob"))
     assert exported.headers["content-type"].startswith("application/jsonl")
     assert len(exported.text.splitlines()) == audit["events"] + 1  # a header line first
+
+
+def test_a_blank_reason_is_refused_in_the_apis_words(client: TestClient, world: World) -> None:
+    """The sentence is the application's, said alike to the CLI and the API: it named the
+    command line's --reason."""
+    before = event_count(client)
+    reply = client.post(
+        f"/api/leagues/{LEAGUE}/corrections",
+        json={"event": 2, "action": "void", "reason": "   "},
+        headers=world.auth("commissioner"),
+    )
+    assert reply.status_code == 422
+    assert reply.json()["detail"].startswith("a correction needs a reason: ")
+    assert "--" not in reply.json()["detail"]
+    assert event_count(client) == before
