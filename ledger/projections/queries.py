@@ -347,11 +347,17 @@ class Queries:
                 for p in self.store.select(PlayerRow, league_id=self.league_id)
                 if p.name.casefold() == ref.casefold()
             ]
-            if len(named) != 1:
+            if len(named) > 1:  # former players of two teams may share a name
+                ids = ", ".join(p.player_id for p in named)
+                raise UnknownPlayer(
+                    f"{len(named)} players are called '{ref}' in league {self.league.slug}:"
+                    f" name one by id ({ids})"
+                )
+            if not named:
                 everyone = self.store.select(PlayerRow, league_id=self.league_id)
                 raise UnknownPlayer(
-                    f"no single player '{ref}' in league {self.league.slug}",
-                    given=None if named else ref,
+                    f"no player '{ref}' in league {self.league.slug}",
+                    given=ref,
                     known=(name for p in everyone for name in (p.name, p.player_id)),
                 )
             player = named[0]

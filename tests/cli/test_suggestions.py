@@ -42,6 +42,9 @@ def test_a_misspelt_team_league_and_history_name(league: Path) -> None:
         "; did you mean 'owl'?"
     )
     assert run_ledger(league, "history", "Skweak").error_line.endswith("; did you mean 'Skweek'?")
+    assert run_ledger(league, "history", "nothing-here").error_line == (
+        "error[not-found]: no team, match or player 'nothing-here' in league owl"
+    )
 
 
 def test_a_misspelt_position_team_list_ruleset_and_option(league: Path) -> None:
