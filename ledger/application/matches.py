@@ -553,7 +553,7 @@ def share_close_dice(
         ]
         if not takers:
             raise InvalidDice(
-                f"no team closing {match_id} ({', '.join(teams)}) needs a '{purpose}' roll"
+                f"no team closing {match_id} ({', '.join(teams)}) needs a roll of '{purpose}'"
                 " that it was not given on its own"
             )
         for team in takers:

@@ -379,7 +379,7 @@ def test_a_die_no_team_needs_is_refused(season: LeagueLedger, db: Path) -> None:
     row = fixture(season, "reavers", "orcs")
     season.handle(RecordMatch("test", game(row)), by="tester")
     before = version(season)
-    with pytest.raises(InvalidDice, match=r"no team .*needs"):
+    with pytest.raises(InvalidDice, match=r"no team .*needs a roll of 'expensive_mistakes'"):
         ledger_cli(
             db, "match", "close", row.match_id, "--team", "orcs", "--die", "expensive_mistakes=4"
         )
