@@ -196,7 +196,7 @@ def test_a_players_history_names_his_game_and_his_injury(played: Path) -> None:
 
 def test_history_of_nothing_known_is_one_line(played: Path) -> None:
     line = run_ledger(played, "history", "Nobody").error_line
-    assert line.startswith("error[unknown-player]: ")
+    assert line.startswith("error[not-found]: no team, match or player 'Nobody' in league ")
 
 
 def test_close_names_every_die_both_teams_need_at_once(played: Path) -> None:
