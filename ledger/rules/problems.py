@@ -219,7 +219,10 @@ def item_room(team: TeamRow, item: SidelineItem, have: int, count: int) -> list[
     """At most ``item.max`` of an item (re-rolls, Dedicated Fans, each kind of staff)."""
     if have + count <= item.max:
         return []
-    sentence = f"{team.name} have {have} x {item.name}; at most {item.max}"
+    sentence = (
+        f"{team.name} have {have} x {item.name}: {count} more would make {have + count};"
+        f" at most {item.max}"
+    )
     return [Problem(StaffLimit, sentence, have=have, limit=item.max)]
 
 

@@ -236,12 +236,12 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     (
         "a ninth does not",
         lambda: item_room(PLAYED, ITEMS["reroll"], held(PLAYED, "reroll", "reroll"), 2),
-        [("staff-limit", "Reavers have 7 x Team Re-roll; at most 8")],
+        [("staff-limit", "Reavers have 7 x Team Re-roll: 2 more would make 9; at most 8")],
     ),
     (
         "a second Apothecary does not",
         lambda: item_room(PLAYED, ITEMS["apothecary"], held(PLAYED, "apothecary", "staff"), 1),
-        [("staff-limit", "Reavers have 1 x Apothecary; at most 1")],
+        [("staff-limit", "Reavers have 1 x Apothecary: 1 more would make 2; at most 1")],
     ),
     (
         "gold4's free re-roll is not for a team with allies (BUYING RE-ROLLS & FAN FACTORS)",
