@@ -14,8 +14,12 @@ from ledger.application.commands import (
     SignStar,
     StartSeason,
 )
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import TeamRow
 from ledger.domain.values import Division
 from ledger.errors import InvalidInput
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import Feature
 from ledger.words import plural
 
 REASON = click.option("--reason", help="Why (kept in the log).")
@@ -57,17 +61,31 @@ def start(
     session: Session, divisions: tuple[str, ...], playoff_teams: int, name: str, reason: str | None
 ) -> None:
     """Start the next season."""
-    number = session.ledger().handle(
-        StartSeason(
-            session.league(),
-            [parse_division(d) for d in divisions],
-            playoff_teams=playoff_teams,
-            name=name,
-        ),
+    planned = [parse_division(d) for d in divisions]
+    ledger = session.ledger()
+    kept = as_they_stand(ledger, session.league(), planned)  # read before the start moves on
+    number = ledger.handle(
+        StartSeason(session.league(), planned, playoff_teams=playoff_teams, name=name),
         by=session.user,
         reason=reason,
     )
     say(f"Season {number} started with {plural(len(divisions), 'division')}.")
+    if kept:
+        say(f"Not re-drafted, so playing as they stand: {', '.join(kept)}.")
+
+
+def as_they_stand(ledger: LeagueLedger, league: str, divisions: list[Division]) -> list[str]:
+    """The teams that played before and did not re-draft for the next season, in an
+    edition with re-drafts. Seed 001 'Off-season and Re-drafting': a coach who wishes
+    to re-draft does so in the off-season, so none has to; the commissioner is told who
+    did not, since a team cannot re-draft once the season has started."""
+    row = ledger.league_row(league)
+    number = row.current_season + 1
+    if number < 2 or Feature.REDRAFT not in find_ruleset(row.ruleset, row.options).features:
+        return []
+    view = ledger.view()
+    teams = [view.get(TeamRow, row.league_id, t) for d in divisions for t in d.teams]
+    return sorted(t.team_id for t in teams if t is not None and t.games and t.season != number)
 
 
 @season.command("schedule")

@@ -163,7 +163,12 @@ def test_a_season_owing_its_final_closes_only_when_told_then_schedules_no_play_o
         "season 1 is closed: its prizes are given, so its play-offs can no longer be scheduled"
     )
     started = ledger(db, "season", "start", "--division", DEMO_DIVISION).stdout
-    assert started.strip() == "Season 2 started with 1 division."
+    assert started.splitlines() == [
+        "Season 2 started with 1 division.",
+        # none re-drafted (seed 001: a coach who wishes to); the commissioner is told
+        "Not re-drafted, so playing as they stand: gouged-eye, grudgebearers,"
+        " reikland-reavers, skavenblight-scramblers.",
+    ]
 
 
 def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> None:
