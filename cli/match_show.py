@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cli.output import gold, say, table
+from cli.output import dice_text, gold, say, table
 from ledger.reports.match_model import Die, MatchSheet, PlayerSheet, SideSheet
 from ledger.reports.player_games import EFFECTS
 
@@ -163,7 +163,7 @@ def dice_table(dice: list[Die]) -> str:
 
 
 def values(d: Die) -> str:
-    return ",".join(str(v) for v in d.values)
+    return dice_text(d.values)
 
 
 def roll(d: Die) -> str:

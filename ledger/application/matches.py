@@ -244,16 +244,27 @@ def find_player(c: Context, side: Side, ref: str) -> str:
 
 
 def check_can_play(player: PlayerRow) -> None:
-    reasons = {
-        "dead": "is dead",
-        "fired": "was fired",
-        "left": "has left the team",
-        "retired": "is temporarily retired",
-    }
-    if player.status in reasons:
-        raise PlayerUnavailable(f"{player.name} {reasons[player.status]} and cannot play")
+    why = unavailable(player)
+    if why is not None:
+        raise PlayerUnavailable(why)
+
+
+UNAVAILABLE = {
+    "dead": "is dead",
+    "fired": "was fired",
+    "left": "has left the team",
+    "retired": "is temporarily retired",
+}
+
+
+def unavailable(player: PlayerRow) -> str | None:
+    """Why ``player`` cannot play a game now, or None when he may (the report form offers
+    only those who may: ledger/web/pages_report.py)."""
+    if player.status in UNAVAILABLE:
+        return f"{player.name} {UNAVAILABLE[player.status]} and cannot play"
     if player.miss_next_game:
-        raise PlayerUnavailable(f"{player.name} must miss this game (injured last game)")
+        return f"{player.name} must miss this game (injured last game)"
+    return None
 
 
 def check_post_game_closed(c: Context, team: TeamRow) -> None:

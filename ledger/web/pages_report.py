@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application import commands as cmd
 from ledger.application import submissions
 from ledger.application.access import authorize
+from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, SubmissionRow, TeamRow
@@ -130,12 +131,8 @@ def report_form(
 def side(league: reads.League, key: str, team: str) -> Side:
     row = league.queries.team(team)
     positions = league.ruleset.catalogue.team_list(row.roster).positions
-    players = [p for p in league.queries.roster(team).players if may_play(p)]
+    players = [p for p in league.queries.roster(team).players if unavailable(p) is None]
     return Side(key, row, players, [(p.id, p.name) for p in positions])
-
-
-def may_play(player: PlayerRow) -> bool:
-    return player.status == "active" and not player.miss_next_game
 
 
 def action_of(league: reads.League, game: Game) -> str:
