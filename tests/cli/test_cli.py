@@ -187,7 +187,12 @@ def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> 
     closed = ledger(league, "match", "close", "g1", "--roll").stdout.splitlines()
     # The reavers hold 350,000: BB2025 rolls their Expensive Mistakes, and says so.
     at = closed.index("Closed the post-game sequence of g1 for reavers.")
-    assert re.fullmatch(r"  The ledger rolled: expensive_mistakes D6 [1-6]\.", closed[at + 1])
+    # ... and the D3 of the amount, when the D6 calls for one (BB2025 Expensive Mistakes)
+    rolled = (
+        r"  The ledger rolled: expensive_mistakes D6 [1-6]"
+        r"(; expensive_mistakes_amount D3 [1-3])?\."
+    )
+    assert re.fullmatch(rolled, closed[at + 1])
     assert ledger(league, "audit", "verify").returncode == 0
     backup = tmp_path / "owl.jsonl"
     ledger(league, "export", "--out", str(backup))
