@@ -14,12 +14,9 @@ from ledger.application.commands import (
     SignStar,
     StartSeason,
 )
-from ledger.application.service import LeagueLedger
-from ledger.domain.state import TeamRow
+from ledger.application.seasons import as_they_stand
 from ledger.domain.values import Division
 from ledger.errors import InvalidInput
-from ledger.rules import find_ruleset
-from ledger.rules.protocol import Feature
 from ledger.words import plural
 
 REASON = click.option("--reason", help="Why (kept in the log).")
@@ -63,7 +60,7 @@ def start(
     """Start the next season."""
     planned = [parse_division(d) for d in divisions]
     ledger = session.ledger()
-    kept = as_they_stand(ledger, session.league(), planned)  # read before the start moves on
+    kept = as_they_stand(ledger.context(session.league()), planned)
     number = ledger.handle(
         StartSeason(session.league(), planned, playoff_teams=playoff_teams, name=name),
         by=session.user,
@@ -72,20 +69,6 @@ def start(
     say(f"Season {number} started with {plural(len(divisions), 'division')}.")
     if kept:
         say(f"Not re-drafted, so playing as they stand: {', '.join(kept)}.")
-
-
-def as_they_stand(ledger: LeagueLedger, league: str, divisions: list[Division]) -> list[str]:
-    """The teams that played before and did not re-draft for the next season, in an
-    edition with re-drafts. Seed 001 'Off-season and Re-drafting': a coach who wishes
-    to re-draft does so in the off-season, so none has to; the commissioner is told who
-    did not, since a team cannot re-draft once the season has started."""
-    row = ledger.league_row(league)
-    number = row.current_season + 1
-    if number < 2 or Feature.REDRAFT not in find_ruleset(row.ruleset, row.options).features:
-        return []
-    view = ledger.view()
-    teams = [view.get(TeamRow, row.league_id, t) for d in divisions for t in d.teams]
-    return sorted(t.team_id for t in teams if t is not None and t.games and t.season != number)
 
 
 @season.command("schedule")

@@ -15,7 +15,7 @@ from ledger.application.commands import (
 )
 from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, SeasonRow, StandingRow
+from ledger.domain.state import MatchRow, SeasonRow, StandingRow, TeamRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.rules import playoffs
@@ -53,6 +53,19 @@ def plan_start(c: Context, command: StartSeason) -> Drafts:
             season=number, name=name, divisions=tuple(divisions), playoff_teams=playoff_teams
         )
     ]
+
+
+def as_they_stand(c: Context, divisions: Sequence[Division]) -> list[str]:
+    """The teams of the next season's ``divisions`` that played before and did not
+    re-draft for it, in an edition with re-drafts. Seed 001 'Off-season and Re-drafting':
+    a coach who wishes to re-draft does so in the off-season, so none has to; the
+    commissioner is told who did not, since a team cannot re-draft once the season has
+    started. Read before the season starts (the start moves the league on)."""
+    number = c.league.current_season + 1
+    if number < 2 or Feature.REDRAFT not in c.ruleset.features:
+        return []
+    teams = [c.view.get(TeamRow, c.league_id, t) for d in divisions for t in d.teams]
+    return sorted(t.team_id for t in teams if t is not None and t.games and t.season != number)
 
 
 def check_divisions(divisions: Sequence[Division]) -> None:

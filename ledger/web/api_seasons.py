@@ -21,6 +21,8 @@ from ledger.application.commands import (
     StartSeason,
 )
 from ledger.application.reports import MatchReport
+from ledger.application.seasons import as_they_stand
+from ledger.application.service import LeagueLedger
 from ledger.domain.values import Division
 from ledger.reports.render import FORMATS
 from ledger.reports.service import report_format
@@ -51,6 +53,9 @@ class Start(Body):
 
 class Started(Written):
     season: int
+    as_they_stand: list[str]
+    """The teams that played before and did not re-draft for this season, so play on as
+    they stand (an edition with re-drafts; none has to, and none can once it starts)."""
 
 
 @router.post(SEASON + "/start", status_code=201)
@@ -58,14 +63,15 @@ class Started(Written):
 def start(call: Calling, league: str, body: Start, response: Response) -> Started:
     """Start the next season with its divisions (``ledger season start``)."""
     divisions = [Division(name=d.name, teams=tuple(d.teams)) for d in body.divisions]
-    season = call.write(
-        lambda ledger, by: ledger.handle(
-            StartSeason(league, divisions, playoff_teams=body.playoff_teams, name=body.name),
-            by=by,
-            reason=body.reason,
-        )
-    )
-    return Started(**receipt(call, response), season=season)
+    kept: list[str] = []
+
+    def started(ledger: LeagueLedger, by: str) -> int:
+        kept[:] = as_they_stand(ledger.context(league), divisions)  # before the start
+        command = StartSeason(league, divisions, playoff_teams=body.playoff_teams, name=body.name)
+        return ledger.handle(command, by=by, reason=body.reason)
+
+    season = call.write(started)
+    return Started(**receipt(call, response), season=season, as_they_stand=kept)
 
 
 class Schedule(Body):

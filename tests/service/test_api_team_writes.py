@@ -180,6 +180,9 @@ def test_a_season_run_through_the_api_each_step_by_its_own_role(
 
     second = allowed(client, world, "admin", f"{L}/season/start", {"divisions": [DIVISION]})
     assert second["season"] == 2
+    # the reavers re-drafted; the other three play on as they stand (seed 001: none has to)
+    assert "reikland-reavers" not in second["as_they_stand"]
+    assert len(second["as_they_stand"]) == 3
     refused(client, world, "jay", f"{L}/season/schedule", {"legs": 2})
     assert allowed(client, world, "commissioner", f"{L}/season/schedule", {"legs": 2})["fixtures"]
 
