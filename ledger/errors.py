@@ -150,6 +150,13 @@ class MatchAlreadyRecorded(RuleViolation):
     code = "match-already-recorded"
 
 
+class AlreadyInBooks(RuleViolation):
+    """A stored event that would make a second league, team or player under an id the
+    books already hold (an altered log: no command writes one)."""
+
+    code = "already-in-books"
+
+
 class HirelingAlreadySigned(RuleViolation):
     """A journeyman or mercenary joins a roster once for a game he played."""
 

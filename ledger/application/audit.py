@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.domain import events
 from ledger.domain.events import GENESIS_HASH, content_hash
+from ledger.persistence.mapper import MISPLACED
 
 PAGE = 1000
 
@@ -93,7 +94,7 @@ def check_one(
     if state.get("originator_version") != expected or state.get("originator_id") != str(
         stored.originator_id
     ):
-        return "its stored position does not match its content", state
+        return MISPLACED, state
     if state.get("prev_hash", GENESIS_HASH) != previous:
         return "does not follow from the event before it (the chain is broken here)", state
     if content_hash(stored.topic, state) != state.get("hash"):

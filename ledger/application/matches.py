@@ -33,7 +33,6 @@ from ledger.errors import (
     InvalidDice,
     InvalidInput,
     LedgerError,
-    MatchAlreadyRecorded,
     NotAllowed,
     PlayerNotInTeam,
     PlayerUnavailable,
@@ -41,6 +40,7 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
+from ledger.projections.appliers import unrecorded
 from ledger.projections.gather import card_rows, match_rows
 from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Lineup, Report
 from ledger.rules.playoffs import shootout_problems
@@ -149,11 +149,7 @@ def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, in
     row = c.match(report.match)
     if row is None:
         return report.match, report.season or c.league.current_season or 1, report.round
-    if row.status == "played":
-        raise MatchAlreadyRecorded(
-            f"match {row.match_id} ({row.home} v {row.away}) was already"
-            f" recorded (event {row.recorded_seq})"
-        )
+    unrecorded(row)
     check_fixture(row, report)
     return row.match_id, row.season, row.round
 

@@ -249,6 +249,11 @@ class UnitOfWork:
         try:
             apply_checked(rehearsal.fold, event)
         except FoldFailed as failed:
+            if self.moved_on():  # planned on rows another writer has changed since
+                raise Stale(
+                    f"{rehearsal.log.slug or 'the site'} changed while this command ran;"
+                    " nothing was recorded"
+                ) from None
             raise EventDoesNotApply(
                 f"{type(event).__name__} would not apply to"
                 f" {possessive(rehearsal.log.slug or 'the site')}"

@@ -49,9 +49,12 @@ class LedgerMapper(Mapper[UUID]):
         if cls is None:
             return unreadable(stored_event, f"its type '{topic[:80]}' is not a ledger event")
         try:
-            return decode(cls, self._unprotect(stored_event.state))
+            event = decode(cls, self._unprotect(stored_event.state))
         except (ValidationError, ValueError, TypeError, KeyError, AttributeError) as error:
             return unreadable(stored_event, problem_of(error))
+        if not stored_where_it_says(event, stored_event):
+            return unreadable(stored_event, MISPLACED)
+        return event
 
     def _protect(self, data: bytes) -> bytes:
         if self.compressor:
@@ -69,6 +72,15 @@ class LedgerMapper(Mapper[UUID]):
 
 
 SNAPSHOT_TOPIC = get_topic(Snapshot)
+MISPLACED = "its stored position does not match its content"
+"""An event copied to another place in the log (or another league's): read as it is,
+it would be a second copy of an event the fold has met, with its number."""
+
+
+def stored_where_it_says(event: catalogue.LedgerEvent, stored: StoredEvent) -> bool:
+    return event.originator_version == stored.originator_version and str(
+        event.originator_id
+    ) == str(stored.originator_id)
 
 
 @cache

@@ -1,8 +1,12 @@
 """How each event changes a league's state. Facts in, the ruleset's numbers out.
 
-Nothing here validates: commands did that before the event existed, and an event that a
-later correction made awkward (a purchase the voided winnings had paid for) still folds,
-leaving a figure the audit reports instead of a log that cannot be replayed.
+Nothing here validates the rules: commands did that before the event existed, and an event
+that a later correction made awkward (a purchase the voided winnings had paid for) still
+folds, leaving a figure the audit reports instead of a log that cannot be replayed. What
+the fold does refuse is an event the books cannot hold at all: a second league, team,
+player or report under an id already taken (``new``, ``unrecorded``). Folded on, it would
+overwrite what the first one made, and the SQL read models, whose keys are unique, could
+not be written; refused, it is a fault the audit names (ledger/projections/faults.py).
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ from ledger.domain.state import (
     MatchRow,
     PlayerGameLine,
     PlayerRow,
+    Record,
     SeasonRow,
     StandingRow,
     TeamRow,
     roster_of,
 )
 from ledger.domain.values import Casualty, Performance, PointsScheme
+from ledger.errors import AlreadyInBooks, MatchAlreadyRecorded
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, match_rows, redraft_rows, season_rows
 from ledger.projections.members import MEMBER_APPLIERS
@@ -32,7 +38,24 @@ from ledger.rules.effects import Gold, Trophy
 from ledger.rules.protocol import Tally
 
 
+def new(f: Fold, kind: type[Record], key: str, taken: str) -> None:
+    """Refuse an event that would make a record under a key already taken."""
+    if f.store.get(kind, *((f.league_id, key) if key else (f.league_id,))) is not None:
+        raise AlreadyInBooks(taken)
+
+
+def unrecorded(row: MatchRow) -> None:
+    """A match is recorded once (a voided report is never applied, so a match recorded
+    again after a void is unrecorded when it is met)."""
+    if row.status == "played":
+        raise MatchAlreadyRecorded(
+            f"match {row.match_id} ({row.home} v {row.away}) was already"
+            f" recorded (event {row.recorded_seq})"
+        )
+
+
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
+    new(f, LeagueRow, "", f"the league was already created (event {e.seq} creates it again)")
     f.store.put(
         LeagueRow(
             league_id=f.league_id,
@@ -98,6 +121,7 @@ def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
 
 
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
+    new(f, TeamRow, e.team, f"the league already has a team '{e.team}'")
     f.put_team(
         TeamRow(
             league_id=f.league_id,
@@ -115,6 +139,7 @@ def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
 
 def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     team = f.team(e.team)
+    new(f, PlayerRow, e.player, f"the player id {e.player} is already taken")
     price = (
         e.price
         if f.native
@@ -270,6 +295,8 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
 
 def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:
     scheduled = f.store.get(MatchRow, f.league_id, e.match)
+    if scheduled is not None:
+        unrecorded(scheduled)
     season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
     home_cas, away_cas = (tallies[s.team].casualties for s in (e.home, e.away))
     row = scheduled or MatchRow(
