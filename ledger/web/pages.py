@@ -6,8 +6,8 @@ match, the audit trail. Each is guarded like the API (``guard.needs``: who may r
 league, before anything is read) and reads the read models as they stand
 (``pages_reads``). The forms are in ``pages_forms`` (buy, correct), ``pages_hire`` (hire) and
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
-game); a refusal is a page with the reason
-(``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
+game), ``pages_roster`` (firing, retiring, letting staff go); a refusal is a page with the
+reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ledger.web import (
     pages_forms,
     pages_hire,
     pages_report,
+    pages_roster,
     pages_sign,
     pages_whatif,
 )
@@ -209,6 +210,7 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         injuries=[g for g in games if g.injury],
         history=found.queries.history(f"player:{row.player_id}"),
         may_advance=may(who(request), found.row, "advance", row.team_id),
+        moves=pages_roster.player_moves(request, found, row),
     )
 
 
@@ -314,3 +316,4 @@ router.include_router(pages_whatif.router)
 router.include_router(pages_close.router)
 router.include_router(pages_advance.router)
 router.include_router(pages_sign.router)
+router.include_router(pages_roster.router)

@@ -1,5 +1,6 @@
 """The pages' forms for a team and the log: buy, correct an event (the hire form is in
-``pages_hire``, the match report forms in ``pages_report``, on the helpers here).
+``pages_hire``, the match report forms in ``pages_report``, firing, retiring and letting
+staff go in ``pages_roster``, on the helpers here).
 
 Each form is a GET (the form, with its pick-lists) and a POST (the command). Both are
 guarded before anything is read (``guard.needs``: the account's role for the action and
@@ -14,7 +15,8 @@ command's.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -22,7 +24,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.commands import Buy, Correct
+from ledger.application.commands import Buy, Command, Correct, Release
+from ledger.application.context import check_length
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.domain.values import validation_problem
@@ -90,6 +93,28 @@ def required(values: Mapping[str, str], key: str, sentence: str) -> str:
     return text
 
 
+def reason_of(values: Mapping[str, str], key: str, what: str) -> str | None:
+    """The optional reason in field ``key`` (None when left empty), within the bound every
+    event's reason has (the application's sentence, said beside the field)."""
+    text = values.get(key, "").strip()
+    try:
+        check_length(text, what)
+    except InvalidInput as error:
+        raise FieldInvalid(key, error.message) from None
+    return text or None
+
+
+def refusal(ledger: LeagueLedger, command: Command[Any]) -> str:
+    """The sentence the command would refuse with now ("" when it would be taken): its own
+    plan, run on the league as it stands and recorded nowhere. A page shows, not offers,
+    what the command would refuse, with no second copy of its rules."""
+    try:
+        ledger.plan_of(command)(ledger.context(command.league))
+    except LedgerError as error:
+        return error.message
+    return ""
+
+
 def valid(run: Callable[[], Any]) -> Any:
     """Run a command; an event refused for its shape (a name too long...) is the same
     one-line error the CLI prints."""
@@ -123,6 +148,32 @@ def team_crumbs(league: reads.League, team: TeamRow) -> list[tuple[str, str]]:
 BUY_FIELDS = {"staff-limit": "count", "insufficient-treasury": "item", "not-allowed": "item"}
 
 
+@dataclass(frozen=True)
+class ReleaseOffer:
+    """An item the team holds, to let go: how many, and the command's sentence when it
+    would refuse to let one go now (BB2025's re-rolls, once drafted): shown, not offered."""
+
+    item: str
+    name: str
+    held: int
+    refused: str = ""
+
+
+def release_offers(
+    ledger: LeagueLedger, league: reads.League, team: TeamRow, choices: Sequence[reads.BuyChoice]
+) -> list[ReleaseOffer]:
+    return [
+        ReleaseOffer(
+            c.item.id,
+            c.item.name,
+            c.held,
+            refusal(ledger, Release(league.slug, team.team_id, c.item.id)),
+        )
+        for c in choices
+        if c.held > 0
+    ]
+
+
 def buy_form(
     request: Request,
     league: str,
@@ -131,8 +182,10 @@ def buy_form(
     errors: Errors,
     status: int = 200,
 ) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
     row = team_row(found, team)
+    choices = reads.buy_choices(found, row)
     return page(
         request,
         "buy.html.j2",
@@ -141,7 +194,8 @@ def buy_form(
         crumbs=team_crumbs(found, row),
         league=found,
         team=row,
-        choices=reads.buy_choices(found, row),
+        choices=choices,
+        releases=release_offers(ledger, found, row, choices),
         values=values,
         errors=errors,
     )
