@@ -39,8 +39,12 @@ def redraft_turn(c: Context, team_id: str) -> tuple[TeamRow, int]:
     team = active_team(c, team_id)
     season = c.league.current_season + 1
     current = c.view.get(SeasonRow, c.league_id, c.league.current_season)
-    if current is None or current.status != "closed":
-        raise SeasonState("re-drafting happens in the off-season, after 'ledger season close'")
+    if current is None:
+        raise SeasonState("re-drafting happens in the off-season, once a season is closed")
+    if current.status != "closed":
+        raise SeasonState(
+            f"re-drafting happens in the off-season: season {current.season} is still open"
+        )
     if team.season == season:
         raise SeasonState(f"{team.name} are already re-drafted for season {season}")
     return team, season
