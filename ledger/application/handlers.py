@@ -15,7 +15,16 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ledger.application import commands as cmd
-from ledger.application import corrections, grants, matches, seasons, submissions, teams
+from ledger.application import (
+    corrections,
+    grants,
+    inducements,
+    matches,
+    redrafts,
+    seasons,
+    submissions,
+    teams,
+)
 from ledger.application.context import Context, Drafts
 
 Handler = Callable[[Context, Any], Drafts]
@@ -39,11 +48,11 @@ ROWS = (
     on(cmd.AdjustTreasury, teams.plan_adjust),
     on(cmd.AdvancePlayer, teams.plan_advance),
     on(cmd.PostBounty, teams.plan_bounty),
-    on(cmd.Redraft, teams.plan_redraft),
+    on(cmd.Redraft, redrafts.plan_redraft),
     on(cmd.RecordMatch, matches.plan_record),
     on(cmd.ClosePostGame, matches.plan_close),
     on(cmd.CloseMatch, matches.plan_close_match),
-    on(cmd.BuyInducements, matches.plan_inducements),
+    on(cmd.BuyInducements, inducements.plan_inducements),
     on(cmd.PlayCard, matches.plan_card),
     on(cmd.PayAppearanceFees, matches.plan_fees),
     on(cmd.StartSeason, seasons.plan_start),

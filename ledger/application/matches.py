@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from ledger.application.commands import (
-    BuyInducements,
     CloseMatch,
     ClosePostGame,
     PayAppearanceFees,
@@ -42,7 +41,7 @@ from ledger.errors import (
 )
 from ledger.projections.appliers import unrecorded
 from ledger.projections.gather import card_rows, match_rows
-from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Lineup, Report
+from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Report
 from ledger.rules.playoffs import shootout_problems
 from ledger.rules.problems import casualties_once, has_feature, refuse
 from ledger.rules.protocol import DiceNeed, Feature
@@ -705,62 +704,3 @@ def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
         ag=0,
         av=0,
     )
-
-
-def plan_inducements(c: Context, command: BuyInducements) -> Drafts:
-    """BB2025 'Inducements': the team of higher value (CTV; TV in LRB6) buys first, from its
-    treasury; then the other spends its petty cash (and at most 50,000 of its treasury)."""
-    match_id, team_id, wanted = command.match, command.team, dict(command.wanted)
-    if Feature.INDUCEMENTS not in c.ruleset.features:
-        raise NotAllowed(f"{c.ruleset.name} leagues buy no inducements this way")
-    match = c.match(match_id)
-    if match is None or match.status != "scheduled":
-        raise UnknownMatch(f"no fixture '{match_id}' waiting to be played in {c.league.slug}")
-    if team_id not in (match.home, match.away) or team_id in match.inducements:
-        raise InvalidInput(
-            f"{team_id} does not play {match_id}, or has already bought its inducements for it"
-        )
-    other_id = match.away if team_id == match.home else match.home
-    team, other = c.team(team_id), c.team(other_id)
-    value = c.ruleset.value(Lineup(team, c.players(team_id)))
-    other_value = c.ruleset.value(Lineup(other, c.players(other_id)))
-    if value < other_value and other_id not in match.inducements:
-        label = c.ruleset.game_value_label
-        raise NotAllowed(
-            f"{other.name} ({label} {other_value:,}) buy their inducements first;"
-            f" {team.name} have {label} {value:,}"
-        )
-    spent = int(match.inducements.get(other_id, {}).get("treasury_spent", 0))
-    budget = c.ruleset.inducement_budget(value, other_value, spent, team.treasury)
-    purchases = priced(c, team, wanted)
-    cost = sum(p.price for p in purchases)
-    from_treasury = max(0, cost - budget.petty_cash)
-    if from_treasury > budget.treasury:
-        raise InsufficientTreasury(
-            f"the inducements cost {cost:,}; {team.name} may spend {budget.petty_cash:,} petty"
-            f" cash and at most {budget.treasury:,} from the treasury ({budget.why})"
-        )
-    return [
-        ev.InducementsBought(
-            match=match_id,
-            team=team_id,
-            purchases=tuple(purchases),
-            treasury_spent=from_treasury,
-            petty_cash=budget.petty_cash,
-        )
-    ]
-
-
-def priced(c: Context, team: TeamRow, wanted: dict[str, int]) -> list[Purchase]:
-    offer = c.ruleset.inducement_offer(team)
-    purchases = []
-    for item_id, count in wanted.items():
-        item = offer.get(item_id)
-        if item is None:
-            raise InvalidInput(
-                f"{team.name} cannot buy inducement '{item_id}' (offer: {', '.join(sorted(offer))})"
-            )
-        if count > item.max:
-            raise InvalidInput(f"at most {item.max} x {item.name}")
-        purchases.append(Purchase(item=item_id, count=count, price=item.price * count))
-    return purchases

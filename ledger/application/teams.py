@@ -19,32 +19,26 @@ from ledger.application.commands import (
     FirePlayer,
     HirePlayer,
     PostBounty,
-    Redraft,
     RegisterTeam,
     Release,
     RetirePlayer,
 )
 from ledger.application.context import Context, Drafts, check_reason, drafting
 from ledger.domain import events as ev
-from ledger.domain.state import ON_ROSTER, PlayerRow, SeasonRow, TeamRow, on_roster
-from ledger.domain.values import DiceRoll, Purchase
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow, on_roster
+from ledger.domain.values import Purchase
 from ledger.errors import (
     HirelingAlreadySigned,
-    InsufficientTreasury,
-    InvalidDice,
     InvalidInput,
     NameTaken,
     NotAllowed,
-    SeasonState,
 )
-from ledger.projections.gather import hire_rows, redraft_rows
+from ledger.projections.gather import hire_rows
 from ledger.rules.asked import (
     Advancing,
     Buying,
     Firing,
     Hiring,
-    Redrafting,
-    Rehiring,
     Releasing,
     Sideline,
 )
@@ -303,75 +297,6 @@ def plan_bounty(c: Context, command: PostBounty) -> Drafts:
         raise InvalidInput("a bounty must be more than nothing")
     afford(team, amount, f"a bounty of {gold(amount)}")
     return [ev.BountyPosted(team=team_id, player=target.player_id, amount=amount)]
-
-
-def plan_redraft(c: Context, command: Redraft) -> Drafts:
-    """BB2025 'Off-season and Re-drafting': between a closed season and the next."""
-    team_id, keep, carry = command.team, list(command.keep), dict(command.carry or {})
-    entries = {k: dict(v) for k, v in (command.dice or {}).items()}
-    roll_missing = command.roll_missing
-    require(c, Feature.REDRAFT, "off-season re-drafts")
-    team = active_team(c, team_id)
-    season = c.league.current_season + 1
-    current = c.view.get(SeasonRow, c.league_id, c.league.current_season)
-    if current is None or current.status != "closed":
-        raise SeasonState("re-drafting happens in the off-season, after 'ledger season close'")
-    if team.season == season:
-        raise SeasonState(f"{team.name} are already re-drafted for season {season}")
-    kept = [current_player(c, team_id, ref) for ref in keep]
-    players = tuple(
-        Purchase(item=p.player_id, price=c.ruleset.price(Rehiring(p, season)))
-        for p in kept
-        if p.kind == "regular"
-    )
-    staff = tuple(carried(c, team, item, count) for item, count in carry.items())
-    funds, how = c.ruleset.redraft_budget(redraft_rows(c.view, c.league_id, team, season), season)
-    cost = sum(p.price for p in (*players, *staff))
-    if cost > funds:
-        raise InsufficientTreasury(
-            f"re-hiring and carrying cost {gold(cost)} but the re-draft"
-            f" budget is {gold(funds)} ({how})"
-        )
-    dice = redraft_rolls(c, team, entries, roll_missing)
-    return [ev.TeamRedrafted(team=team_id, season=season, players=players, kept=staff, dice=dice)]
-
-
-def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:
-    items = c.ruleset.sideline_items(team)
-    item = items.get(item_id)
-    if item is None or item.counts_as == "fans":
-        raise InvalidInput(
-            f"'{item_id}' cannot be carried into a re-draft (re-rolls and sideline staff can)"
-        )
-    have = held(team, item_id, item.counts_as)
-    if count > have:
-        raise InvalidInput(f"{team.name} have {have} x {item.name}, not {count}")
-    return Purchase(item=item_id, count=count, price=item.price * count)
-
-
-def redraft_rolls(
-    c: Context, team: TeamRow, entries: dict[str, dict[str, int | list[int]]], roll_missing: bool
-) -> tuple[DiceRoll, ...]:
-    rolls = []
-    for need in c.ruleset.dice_needed(Redrafting(team, c.players(team.team_id))):
-        by_player = {
-            c.player(ref, team.team_id).player_id: v
-            for ref, v in entries.get(need.purpose, {}).items()
-        }
-        if need.subject in by_player:
-            values = by_player[need.subject]
-            given = (values,) if isinstance(values, int) else tuple(values)
-            rolls.append(
-                DiceRoll(purpose=need.purpose, dice=need.dice, values=given, subject=need.subject)
-            )
-        elif roll_missing:
-            rolls.append(c.roll(need.purpose, need.dice, need.subject))
-        else:
-            raise InvalidDice(
-                f"the re-draft needs {need.purpose} ({need.dice}) for"
-                f" {need.subject}: {need.why} (enter it, or use --roll)"
-            )
-    return tuple(rolls)
 
 
 def check_retirement(c: Context, player: PlayerRow) -> None:

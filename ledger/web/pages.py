@@ -6,8 +6,10 @@ match, the audit trail. Each is guarded like the API (``guard.needs``: who may r
 league, before anything is read) and reads the read models as they stand
 (``pages_reads``). The forms are in ``pages_forms`` (buy, correct), ``pages_hire`` (hire) and
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
-game), ``pages_roster`` (firing, retiring, letting staff go); a refusal is a page with the
-reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists them all.
+game), ``pages_roster`` (firing, retiring, letting staff go), ``pages_redraft`` (the
+re-draft between seasons), ``pages_inducements`` (a fixture's inducements); a refusal is a
+page with the reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists
+them all.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from ledger.web import (
     pages_close,
     pages_forms,
     pages_hire,
+    pages_inducements,
+    pages_redraft,
     pages_report,
     pages_roster,
     pages_sign,
@@ -187,6 +191,8 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
         names=found.team_names(),
         may_hire=may(me, found.row, "hire", team),
         may_buy=may(me, found.row, "buy", team),
+        may_redraft=may(me, found.row, "redraft", team)
+        and pages_redraft.offered(ledger_of(request), league, team),
     )
 
 
@@ -260,6 +266,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
         may_correct=row.status == "played" and may(who(request), found.row, "correct"),
         closable=closable(request, found, row),
+        inducing=pages_inducements.inducing(request, found, row),
     )
 
 
@@ -317,3 +324,5 @@ router.include_router(pages_close.router)
 router.include_router(pages_advance.router)
 router.include_router(pages_sign.router)
 router.include_router(pages_roster.router)
+router.include_router(pages_redraft.router)
+router.include_router(pages_inducements.router)
