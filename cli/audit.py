@@ -13,7 +13,7 @@ import yaml
 
 from cli.main import Session, pass_session
 from cli.output import check_out, open_to_read, print_json, progress, say, table, write_file
-from ledger.application.audit import ChainReport, verify_chain
+from ledger.application.audit import ChainReport, log_name, logs_stored, verify_chain
 from ledger.application.checkpoint_keys import (
     PUBLIC_KEY_ENV,
     key_id,
@@ -33,6 +33,7 @@ from ledger.application.checkpoints import (
 )
 from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.reports import read_report
+from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
 from ledger.domain.state import FaultLine
@@ -72,14 +73,14 @@ def verify(
     if key_file is not None:
         raise click.UsageError("--key is the key of a checkpoint: give --checkpoint FILE too")
     ledger = session.ledger()
-    slugs = (
-        [session.league_option] if session.league_option else [row.slug for row in ledger.leagues()]
+    logs = (
+        [(league_id(session.league_option), session.league_option)]
+        if session.league_option
+        else every_log(ledger)
     )
-    if not slugs:
+    if not logs:
         raise UnknownLeague("this ledger holds no league: there is no log to verify")
-    reports = [verify_chain(ledger.recorder, league_id(slug), slug) for slug in slugs]
-    if not session.league_option and ledger.load_site() is not None:
-        reports.append(verify_chain(ledger.recorder, SITE_ID, "site"))
+    reports = [verify_chain(ledger.recorder, log, name) for log, name in logs]
     faults = {r.league: ledger.faults(r.league) if r.league != "site" else [] for r in reports}
     if as_json:
         print_json(
@@ -98,6 +99,19 @@ def verify(
             print_faults(report.league, faults[report.league])
     if any(not r.ok or faults[r.league] for r in reports):
         sys.exit(1)
+
+
+def every_log(ledger: LeagueLedger) -> list[tuple[UUID, str]]:
+    """Every league the store holds events of (whatever the read models list: a league's
+    row deleted must not hide its log), every league the read models know (one whose events
+    were all deleted is reported as such), and the site's log last."""
+    stored = logs_stored(ledger.recorder)
+    known = {league_id(row.slug): row.slug for row in ledger.leagues()}
+    leagues = {log: known.get(log) or log_name(ledger.recorder, log) for log in stored}
+    leagues.update((log, slug) for log, slug in known.items() if log not in leagues)
+    site = leagues.pop(SITE_ID, None)
+    logs = sorted(((log, name) for log, name in leagues.items()), key=lambda pair: pair[1])
+    return logs + ([(SITE_ID, "site")] if site is not None else [])
 
 
 def print_faults(league: str, faults: list[FaultLine]) -> None:

@@ -23,10 +23,12 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import ApplicationRecorder, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain import events
 from ledger.domain.events import GENESIS_HASH, content_hash
+from ledger.domain.log import league_id
 from ledger.persistence.mapper import MISPLACED
 
 PAGE = 1000
@@ -49,6 +51,50 @@ class ChainReport(BaseModel):
     @property
     def ok(self) -> bool:
         return not self.breaks
+
+
+def logs_stored(recorder: ApplicationRecorder) -> list[UUID]:
+    """Every log the store holds (each league's, and the site's), read from the stored
+    events themselves: never from a read model, which anyone who can write to the database
+    can edit, so that a league cannot be hidden from the audit by deleting its row."""
+    from eventsourcing.postgres import PostgresApplicationRecorder  # psycopg: only for this
+
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        statement: Any = f"SELECT DISTINCT originator_id FROM {recorder.events_table_name}"
+    elif isinstance(recorder, PostgresApplicationRecorder):
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL("SELECT DISTINCT originator_id FROM {}.{}").format(
+            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name)
+        )
+    else:  # the library's in-memory store (tests): read every event
+        return sorted({UUID(str(n.originator_id)) for n in all_notifications(recorder)}, key=str)
+    with recorder.datastore.transaction(commit=False) as cursor:
+        cursor.execute(statement)
+        rows = cursor.fetchall()
+    found = (row["originator_id"] if isinstance(row, dict) else row[0] for row in rows)
+    return sorted((UUID(str(value)) for value in found), key=str)
+
+
+def all_notifications(recorder: ApplicationRecorder) -> Iterator[StoredEvent]:
+    after = 0
+    while page := recorder.select_notifications(
+        start=after or None, limit=PAGE, inclusive_of_start=not after
+    ):
+        yield from page
+        after = page[-1].id
+
+
+def log_name(recorder: ApplicationRecorder, log: UUID) -> str:
+    """A league's slug, as its first stored event says it; its id when that event is
+    missing or cannot be read (the audit then says why)."""
+    first = recorder.select_events(log, limit=1)
+    try:
+        state = orjson.loads(first[0].state) if first else None
+    except orjson.JSONDecodeError:
+        state = None
+    slug = state.get("slug") if isinstance(state, dict) else None
+    return slug if isinstance(slug, str) and log == league_id(slug) else str(log)
 
 
 def stored_events(recorder: ApplicationRecorder, league: UUID) -> Iterator[StoredEvent]:

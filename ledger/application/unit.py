@@ -170,7 +170,9 @@ class UnitOfWork:
     def open(
         self, slug: str, *, by: str, reason: str | None, fields: dict[str, Any]
     ) -> LedgerEvent:
-        if slug in self.leagues or league_id(slug) in self.ledger.repository:
+        # Asked of the stored events, not of a rebuilt log: a league whose first event
+        # cannot be read (or was deleted) still holds its name.
+        if slug in self.leagues or self.ledger.recorder.select_events(league_id(slug), limit=1):
             raise LedgerError(f"a league '{slug}' already exists in this ledger")
         ruleset = find_ruleset(fields["ruleset"], fields.get("options"))
         log = LeagueLog.open(reason=reason, slug=slug, **self.who(by), **fields)

@@ -283,3 +283,43 @@ def test_audit_verify_fails_and_names_the_altered_event(league: Path) -> None:
     assert "CHAIN BROKEN" in done.stdout
     assert "PlayerHired" in done.stdout
     assert "altered after it was recorded" in done.stdout
+
+
+def test_audit_verify_reads_the_leagues_from_the_stored_events(league: Path) -> None:
+    """A league's read-model row deleted (with one of its events altered) does not hide it
+    from the audit: the logs to verify are those the store holds events of."""
+    ledger(league, "league", "create", "second", "--name", "Second League", "--ruleset", "bb2025")
+    with sqlite3.connect(league) as db:
+        slug = next(s for (s,) in db.execute("SELECT slug FROM rm_leagues") if s != "second")
+        (state,) = db.execute(
+            "SELECT state FROM stored_events WHERE originator_version = 4"
+        ).fetchone()  # the second league has one event: this is the first league's
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_version = 4",
+            (orjson.dumps({**orjson.loads(state), "name": "Someone Else"}),),
+        )
+        db.execute("DELETE FROM rm_leagues WHERE slug = ?", (slug,))
+    done = ledger(league, "audit", "verify", check=False)
+    assert done.returncode == 1
+    assert f"{slug}: " in done.stdout
+    assert "CHAIN BROKEN" in done.stdout
+    assert "second: 1 event, chain intact" in done.stdout
+
+
+def test_a_league_whose_first_event_is_gone_keeps_its_name(league: Path) -> None:
+    """Its events are still stored: creating a league of that name is refused in a
+    sentence (it used to end in the library's assertion)."""
+    with sqlite3.connect(league) as db:
+        (slug,) = db.execute("SELECT slug FROM rm_leagues").fetchone()
+        db.execute("DELETE FROM stored_events WHERE originator_version = 1")
+    again = ledger(
+        league, "league", "create", slug, "--name", "X", "--ruleset", "bb2025", check=False
+    )
+    assert again.returncode != 0
+    assert (
+        again.stderr.strip()
+        == f"error[ledger-error]: a league '{slug}' already exists in this ledger"
+    )
+    done = ledger(league, "audit", "verify", check=False)
+    assert done.returncode == 1
+    assert "CHAIN BROKEN" in done.stdout
