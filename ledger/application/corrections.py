@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from ledger.application.amendments import check_as_planned
 from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Drafts, check_reason
 from ledger.application.matches import resolve_report
@@ -60,12 +61,15 @@ def correction(
     void = voids_in_force(events).get(target)
     if action == "amend":
         check_amend(events, original, void, amendment)
+        asked = ev.EventCorrected(target=target, action="amend", amendment=amendment)
+        check_as_planned(context_before(c, events, target), c, amended(original, asked))
     elif action != "void":
         raise InvalidInput(f"a correction voids or amends, not '{action}'")
     elif amendment:
         raise InvalidInput("a void carries no amendment")
     else:
         check_not_voided(original, void)
+        check_fixtures_unplayed(events, original)
     proposed = ev.EventCorrected(
         target=target, action="amend" if action == "amend" else "void", amendment=amendment
     )
@@ -170,6 +174,29 @@ def check_not_recorded_again(events: list[ev.LedgerEvent], original: ev.LedgerEv
         )
 
 
+def check_fixtures_unplayed(events: list[ev.LedgerEvent], original: ev.LedgerEvent) -> None:
+    """A schedule is voided only while none of its fixtures is played: voided with a game
+    recorded, the game would stand outside any fixture and the rest of the season could
+    neither be played nor scheduled again."""
+    if not isinstance(original, ev.FixturesScheduled):
+        return
+    fixtures = {f.id for f in original.fixtures}
+    in_force = voids_in_force(events)
+    played = next(
+        (
+            e
+            for e in events
+            if isinstance(e, ev.MatchRecorded) and e.match in fixtures and e.seq not in in_force
+        ),
+        None,
+    )
+    if played is not None:
+        raise CorrectionRefused(
+            f"fixture {played.match} of event {original.seq} was played (event {played.seq}):"
+            " void its report first"
+        )
+
+
 @dataclass(frozen=True)
 class Void:
     """How a voided event stands voided: by which correction, and, for a post-game close
@@ -260,6 +287,15 @@ FIXED_IN_REPORT = {
 alone they would escape those checks, so they change only with a corrected report."""
 
 
+TIES: Mapping[str, tuple[type[ev.LedgerEvent], ...]] = {
+    "team": (ev.PostGameClosed,),
+    "player": (ev.PlayerHired,),
+}
+"""Fields that, besides a match, tie an event to others: a post-game close to its side
+of the game, a hire to the player id every later event names him by."""
+TIE_WORDS = {"team": "its side of the game", "player": "every later event about him"}
+
+
 def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any]) -> None:
     """Refuse a field that ties the event to others, or that a report's checks decide.
     Setting one to the value it was recorded with changes nothing, and is how a voided
@@ -267,6 +303,12 @@ def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any
     recorded = original.model_dump(mode="json")
     changed = sorted(k for k, v in amendment.items() if k in recorded and recorded[k] != v)
     seq = original.seq
+    tie = next((k for k in changed if k in TIES and isinstance(original, TIES[k])), None)
+    if tie is not None:
+        raise InvalidInput(
+            f"the {tie} of event {seq} cannot be amended: it ties the event to"
+            f" {TIE_WORDS[tie]}; void event {seq} and record it anew"
+        )
     if "match" in changed:
         raise InvalidInput(
             f"the match of event {seq} cannot be amended: it ties the event to its fixture"

@@ -54,5 +54,6 @@ def problem_of(error: Exception) -> str:
         first = error.errors()[0]
         place = ".".join(str(p) for p in first["loc"])
         return f"{place}: {first['msg']}" if place else first["msg"]
-    text = str(error).splitlines()[0].strip("'\"") if str(error) else ""
+    said = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    text = said.splitlines()[0] if said else ""  # a KeyError's str() quotes its key
     return text or type(error).__name__

@@ -27,7 +27,13 @@ from ledger.domain.state import (
     roster_of,
 )
 from ledger.domain.values import Casualty, Performance, PointsScheme
-from ledger.errors import AlreadyInBooks, MatchAlreadyRecorded
+from ledger.errors import (
+    AlreadyInBooks,
+    MatchAlreadyRecorded,
+    SeasonState,
+    UnknownPlayer,
+    UnknownSeason,
+)
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, match_rows, redraft_rows, season_rows
 from ledger.projections.members import MEMBER_APPLIERS
@@ -38,9 +44,9 @@ from ledger.rules.effects import Gold, Trophy
 from ledger.rules.protocol import Tally
 
 
-def new(f: Fold, kind: type[Record], key: str, taken: str) -> None:
+def new(f: Fold, kind: type[Record], *key: str | int, taken: str) -> None:
     """Refuse an event that would make a record under a key already taken."""
-    if f.store.get(kind, *((f.league_id, key) if key else (f.league_id,))) is not None:
+    if f.store.get(kind, f.league_id, *key) is not None:
         raise AlreadyInBooks(taken)
 
 
@@ -55,7 +61,7 @@ def unrecorded(row: MatchRow) -> None:
 
 
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
-    new(f, LeagueRow, "", f"the league was already created (event {e.seq} creates it again)")
+    new(f, LeagueRow, taken=f"the league was already created (event {e.seq} creates it again)")
     f.store.put(
         LeagueRow(
             league_id=f.league_id,
@@ -70,6 +76,10 @@ def league_created(f: Fold, e: ev.LeagueCreated) -> None:
 
 
 def season_started(f: Fold, e: ev.SeasonStarted) -> None:
+    new(f, SeasonRow, e.season, taken=f"season {e.season} has already started")
+    current = f.store.get(SeasonRow, f.league_id, f.league().current_season)
+    if current is not None and current.status != "closed":
+        raise SeasonState(f"season {current.season} is still open: season {e.season} cannot start")
     f.store.put(
         SeasonRow(
             league_id=f.league_id,
@@ -83,6 +93,10 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
     for division in e.divisions:
         for team_id in division.teams:
             f.change_team(f.team(team_id), season=e.season)
+            standing = f.store.get(StandingRow, f.league_id, e.season, team_id)
+            if standing is not None:  # games recorded before the season started count in it
+                f.store.change(standing, division=division.name)
+                continue
             f.store.put(
                 StandingRow(
                     league_id=f.league_id, season=e.season, team_id=team_id, division=division.name
@@ -91,6 +105,7 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
 
 
 def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
+    started(f, e.season)
     for number, fixture in enumerate(e.fixtures):
         f.store.put(
             MatchRow(
@@ -110,18 +125,25 @@ def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
         )
 
 
+def started(f: Fold, season: int) -> SeasonRow:
+    found = f.store.get(SeasonRow, f.league_id, season)
+    if found is None:
+        raise UnknownSeason(f"season {season} has not started")
+    return found
+
+
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
+    if started(f, e.season).status == "closed":
+        raise SeasonState(f"season {e.season} is already closed")
     rows = season_rows(f.store, f.league_id, e.season)
     effects = f.ruleset.outcomes(SeasonEnded(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})
-    season = f.store.get(SeasonRow, f.league_id, e.season)
-    if season is not None:
-        holder = next((t.team for t in effects if isinstance(t, Trophy) and t.held), None)
-        f.store.change(season, status="closed", trophy_holder=holder)
+    holder = next((t.team for t in effects if isinstance(t, Trophy) and t.held), None)
+    f.store.change(started(f, e.season), status="closed", trophy_holder=holder)
 
 
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
-    new(f, TeamRow, e.team, f"the league already has a team '{e.team}'")
+    new(f, TeamRow, e.team, taken=f"the league already has a team '{e.team}'")
     f.put_team(
         TeamRow(
             league_id=f.league_id,
@@ -139,7 +161,7 @@ def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
 
 def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     team = f.team(e.team)
-    new(f, PlayerRow, e.player, f"the player id {e.player} is already taken")
+    new(f, PlayerRow, e.player, taken=f"the player id {e.player} is already taken")
     price = (
         e.price
         if f.native
@@ -259,6 +281,10 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
 
 
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
+    for sheet in e.sheets():
+        f.team(sheet.team)  # a team the books do not hold is this event's fault, said so
+    if f.native:
+        known_players(f, e)
     for sheet in e.others:  # one read per side (home and away: gathered with the rows below)
         roster_of(f.store, f.league_id, sheet.team)
     scheme = f.ruleset.points_scheme(f.league().points)
@@ -291,6 +317,22 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     if e.kind in ("league", "unplayed") and row.season is not None:
         update_standings(f, e, row, tallies, scheme)
     f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
+
+
+def known_players(f: Fold, e: ev.MatchRecorded) -> None:
+    """Every player a report names is one of the books or a hireling of the game (the
+    command checks it; a void of his hire would leave his touchdowns to nobody). Not asked
+    of a what-if, whose replay may leave out a hire the log holds (it lists why)."""
+    hirelings = {h.id for sheet in e.sheets() for h in sheet.hirelings}
+    named = [p.player for sheet in e.sheets() for p in sheet.players]
+    named += [c.victim for c in e.casualties]
+    named += [c.inflicted_by for c in e.casualties if c.inflicted_by is not None]
+    for player_id in named:
+        if player_id not in hirelings and f.player(player_id) is None:
+            raise UnknownPlayer(
+                f"match {e.match} names {player_id}, who is neither a player of the books"
+                " nor a hireling of the game"
+            )
 
 
 def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:

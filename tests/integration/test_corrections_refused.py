@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
-from ledger.application.commands import Correct, CorrectMatch, RecordMatch
+from ledger.application.commands import Buy, Correct, CorrectMatch, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain import events as ev
+from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow
 from ledger.errors import CorrectionRefused, InvalidInput, LedgerError
 from tests.integration.test_corrections_reach import (
@@ -178,3 +180,98 @@ def test_a_correction_with_a_reason_of_spaces_is_refused(played: LeagueLedger) -
     with pytest.raises(InvalidInput, match="a correction needs a reason"):
         played.handle(Correct("test", report, "void"), by="tester", reason="   ")
     assert version(played) == before
+
+
+# --- what later events stand on (the tester's integrity report, F8 and F9) -----------------
+
+
+def events_of(ledger: LeagueLedger) -> list[ev.LedgerEvent]:
+    return list(ledger.source.league_events(str(league_id("test"))))
+
+
+def first_of(ledger: LeagueLedger, kind: type[ev.LedgerEvent]) -> ev.LedgerEvent:
+    return next(e for e in events_of(ledger) if isinstance(e, kind))
+
+
+def test_the_hire_of_a_player_who_played_is_not_voided(played: LeagueLedger) -> None:
+    """Voided, his touchdowns and casualties would belong to nobody the books hold."""
+    report = first_of(played, ev.MatchRecorded)
+    assert isinstance(report, ev.MatchRecorded)
+    player = report.home.players[0].player
+    hire = next(
+        e for e in events_of(played) if isinstance(e, ev.PlayerHired) and e.player == player
+    )
+    refused(
+        played,
+        CorrectionRefused,
+        rf"event {report.seq} match .* names {player}, who is neither a player of the books",
+        hire.seq,
+    )
+
+
+def test_a_season_start_is_not_voided_under_its_fixtures(played: LeagueLedger) -> None:
+    start = first_of(played, ev.SeasonStarted)
+    refused(played, CorrectionRefused, "season 1 has not started", start.seq)
+
+
+def test_a_schedule_is_not_voided_once_a_fixture_is_played(played: LeagueLedger) -> None:
+    schedule = first_of(played, ev.FixturesScheduled)
+    row = first_game(played)
+    refused(
+        played,
+        CorrectionRefused,
+        rf"fixture {row.match_id} of event {schedule.seq} was played \(event"
+        rf" {recorded_seq(played, row.match_id)}\): void its report first",
+        schedule.seq,
+    )
+
+
+def second_hire(ledger: LeagueLedger) -> ev.PlayerHired:
+    hires = [e for e in events_of(ledger) if isinstance(e, ev.PlayerHired)]
+    same_team = [h for h in hires if h.team == hires[0].team]
+    return same_team[1]
+
+
+@pytest.mark.parametrize(
+    ("kind", "amendment", "says"),
+    [
+        (ev.SeasonStarted, {"divisions": []}, "a season needs divisions with teams"),
+        (ev.SeasonStarted, {"season": 5}, "follows from the seasons before it: 1, not 5"),
+        (ev.SeasonStarted, {"playoff_teams": 64}, "64 play-off places"),
+        (ev.PostGameClosed, {"team": "tide"}, "it ties the event to its side of the game"),
+        (ev.PlayerHired, {"player": "p999"}, "it ties the event to every later event about him"),
+        (ev.PlayerHired, {"position": "dragon"}, "could not have been recorded: .*dragon"),
+    ],
+    ids=[
+        "no-divisions",
+        "season-number",
+        "play-off-places",
+        "close-team",
+        "player-id",
+        "unknown-position",
+    ],
+)
+def test_set_stores_only_what_the_command_could_have_recorded(
+    played: LeagueLedger, kind: type[ev.LedgerEvent], amendment: dict[str, Any], says: str
+) -> None:
+    """The amended event is planned again by its command where it stands (the tester's
+    F10: an unknown item, an impossible season plan, a close moved to the other side)."""
+    event = first_of(played, kind)
+    error = InvalidInput if "ties" in says else CorrectionRefused
+    refused(played, error, says, event.seq, amendment)
+
+
+def test_set_cannot_give_a_player_a_team_mates_name(played: LeagueLedger) -> None:
+    """Free when he was hired, the name was taken by a team-mate since."""
+    first, second = first_of(played, ev.PlayerHired), second_hire(played)
+    assert isinstance(first, ev.PlayerHired)
+    refused(
+        played, CorrectionRefused, "already have a player called", first.seq, {"name": second.name}
+    )
+
+
+def test_set_cannot_buy_an_item_the_edition_does_not_sell(played: LeagueLedger) -> None:
+    played.handle(Buy("test", "reavers", "reroll"), by="tester")
+    bought = first_of(played, ev.SidelinePurchased)
+    dragon = {"purchases": [{"item": "dragon", "count": 1, "price": 1}]}
+    refused(played, CorrectionRefused, "cannot buy 'dragon'", bought.seq, dragon)

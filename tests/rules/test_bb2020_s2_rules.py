@@ -280,6 +280,7 @@ def test_a_redrafted_team_keeps_its_dedicated_fans_in_season_2(ruleset: str, fan
     new Team Draft list ... they are free"; bb2025 starts a re-drafted team again at 1."""
     book = Book(ruleset)
     book.team("rats", "skaven", ["clanrat"] * 11, treasury=0)
+    book.record(ev.SeasonStarted, season=1, divisions=())  # no table: no prizes
     book.record(ev.SeasonClosed, season=1)
     state = book.fold()
     state.put(book.team_row("rats", state).model_copy(update={"fans": 5}))

@@ -321,6 +321,7 @@ def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
         team="rats",
         purchases=({"item": "apothecary", "count": 1, "price": 50_000},),
     )
+    book.record(ev.SeasonStarted, season=1, divisions=())  # no table: no prizes
     book.record(ev.SeasonClosed, season=1)
     state = book.fold()
     state.put(book.player_row(rat, state).model_copy(update={"niggling": 2}))
@@ -345,6 +346,7 @@ def test_the_off_season_acts_on_the_current_roster_only() -> None:
     book = Book()
     kept, fired = book.team("rats", "skaven", ["clanrat", "clanrat"], treasury=50_000)
     book.record(ev.PlayerFired, team="rats", player=fired)
+    book.record(ev.SeasonStarted, season=1, divisions=())  # no table: no prizes
     book.record(ev.SeasonClosed, season=1)
     state = book.fold()
     for player in (kept, fired):

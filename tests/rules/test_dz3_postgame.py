@@ -92,6 +92,7 @@ def test_a_play_off_final_adds_two_per_gate_die() -> None:
     book = dz3()
     two_teams(book, reavers_fans=3, orcs_fans=3)
     final = Fixture(id="f", round=1, division="", home="reavers", away="orcs", stage="final")
+    book.record(ev.SeasonStarted, season=1, divisions=())  # a season schedules its fixtures
     book.record(ev.FixturesScheduled, season=1, fixtures=(final,))
     home = side("reavers", 1, [], rolls("reavers", gate=(1, 1, 1), winnings=1, fans=3))
     away = side("orcs", 0, [], rolls("orcs", gate=(1, 1, 1), winnings=1, fans=3))

@@ -81,6 +81,7 @@ def test_cup_semi_finals_and_finals_raise_the_fan_roll(stage: str, fans: int) ->
     zal.team("humans", "human", HUMANS, fans=3)
     zal.team("orcs", "orc", ORCS)
     fixture = Fixture(id="cup", round=1, division="cup", home="humans", away="orcs", stage=stage)
+    zal.book.record(ev.SeasonStarted, season=1, divisions=())  # a season schedules fixtures
     zal.book.record(ev.FixturesScheduled, season=1, fixtures=(fixture,))
     zal.match(side("humans", 0, fans=3, fan=4), side("orcs", 0), match="cup", kind="playoff")
     # drawn 4, + 1 semi-final (5: stays) or + 2 final (6: up)
