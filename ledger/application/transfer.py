@@ -12,17 +12,17 @@ all, and a file whose chain was re-hashed around wrong content is refused like a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, cast
+from typing import IO, Any, NoReturn, cast
 
 import orjson
 from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ledger.application.audit import check_one, stored_events
+from ledger.application.books import fold_books
 from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
 from ledger.domain.log import league_id
 from ledger.domain.unreadable import UnreadableEvent
 from ledger.errors import ImportRefused
-from ledger.projections.faults import fold_league
 from ledger.projections.fold import corrections_of
 
 FORMAT = "bb-league-ledger/events"
@@ -121,7 +121,8 @@ def import_league(
 
 def check_content(slug: str, events: list[LedgerEvent]) -> None:
     """Every event reads as an event of the catalogue, the league is the header's, and
-    the league folds with no event passed over."""
+    the league folds with no event passed over and its books adding up (books.py: no
+    command could have left a treasury or a player's SPP below zero)."""
     unreadable = next((e for e in events if isinstance(e, UnreadableEvent)), None)
     if unreadable is not None:
         raise ImportRefused(
@@ -133,10 +134,15 @@ def check_content(slug: str, events: list[LedgerEvent]) -> None:
         raise ImportRefused(
             f"event 1 must create league '{slug}', as the header says; nothing imported"
         )
-    folded = fold_league(events, str(league_id(slug)), corrections_of(events))
+    folded, overdrawn = fold_books(events, str(league_id(slug)), corrections_of(events))
     if folded.faults:
-        seq = min(folded.faults)
-        raise ImportRefused(
-            f"event {seq} ({type(events[seq - 1]).__name__}) does not apply to the league's"
-            f" books: {folded.faults[seq]}; nothing imported"
-        )
+        refuse_event(events, min(folded.faults), folded.faults[min(folded.faults)])
+    if overdrawn is not None:
+        refuse_event(events, overdrawn.seq, overdrawn.falls)
+
+
+def refuse_event(events: list[LedgerEvent], seq: int, problem: str) -> NoReturn:
+    raise ImportRefused(
+        f"event {seq} ({type(events[seq - 1]).__name__}) does not apply to the league's"
+        f" books: {problem}; nothing imported"
+    )

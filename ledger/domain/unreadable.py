@@ -54,5 +54,7 @@ def problem_of(error: Exception) -> str:
         first = error.errors()[0]
         place = ".".join(str(p) for p in first["loc"])
         return f"{place}: {first['msg']}" if place else first["msg"]
-    text = str(error).splitlines()[0].strip("'\"") if str(error) else ""
+    if isinstance(error, KeyError) and error.args:  # its str() is the key's repr, quoted
+        return str(error.args[0])
+    text = str(error).splitlines()[0] if str(error) else ""
     return text or type(error).__name__
