@@ -50,18 +50,21 @@ def export_lines(recorder: ApplicationRecorder, slug: str) -> Iterator[bytes]:
 
 
 def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    lines = [line for line in stream.read().splitlines() if line.strip()]
-    if not lines:
+    numbered = [(n, line) for n, line in enumerate(stream.read().splitlines(), 1) if line.strip()]
+    if not numbered:
         raise ImportRefused("the file is empty")
-    try:
-        header, *rows = (orjson.loads(line) for line in lines)
-    except orjson.JSONDecodeError as error:
-        raise ImportRefused(f"the file is not JSON Lines: {error}") from None
+    last = numbered[-1][0]
+    (_, header), *rows = [(n, parse_line(n, line, n == last)) for n, line in numbered]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ImportRefused(f"the file is not a {FORMAT} export (no header line)")
+    if header.get("version") != VERSION:
+        raise ImportRefused(
+            f"the file's format version {str(header.get('version'))[:20]} is not one this"
+            f" ledger reads (version {VERSION}): import it with the ledger that exported it"
+        )
     if not rows:
         raise ImportRefused("the file has a header but no events: there is no league to import")
-    shapeless = next((n for n, row in enumerate(rows, 2) if not is_row(row)), None)
+    shapeless = next((n for n, row in rows if not is_row(row)), None)
     if shapeless is not None:
         raise ImportRefused(
             f"line {shapeless} is not an exported event (an object with seq, topic and event)"
@@ -71,7 +74,29 @@ def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]
             f"the header promises {header.get('events')} events, the file has"
             f" {len(rows)}: it is truncated or was edited"
         )
-    return header, rows
+    return header, [row for _, row in rows]
+
+
+def parse_line(number: int, line: bytes, last: bool) -> Any:
+    """One line's JSON; refused with the line's number in the file (orjson counts lines
+    within the one line it was given)."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as error:
+        why = f"{error.msg} at column {error.colno}"
+        if not utf8(line):
+            why = "it is not UTF-8 text"
+        elif last and error.pos >= len(line.rstrip()):
+            why += " (the file is truncated?)"
+        raise ImportRefused(f"line {number} is not JSON: {why}") from None
+
+
+def utf8(data: bytes) -> bool:
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def is_row(row: Any) -> bool:
@@ -109,6 +134,7 @@ def import_league(
     if not isinstance(slug, str) or not slug:
         raise ImportRefused("the header names no league")
     stored = to_stored(slug, rows)
+    check_last_hash(header, rows[-1]["event"].get("hash"))
     check_content(slug, [cast(LedgerEvent, mapper.to_domain_event(e)) for e in stored])
     if recorder.select_events(league_id(slug), limit=1):
         raise ImportRefused(
@@ -117,6 +143,17 @@ def import_league(
         )
     recorder.insert_events(stored)  # one transaction: the whole league, or nothing
     return slug, len(stored)
+
+
+def check_last_hash(header: dict[str, Any], last: Any) -> None:
+    """The header names the hash the chain ends on: a file cut at a line end, its event
+    count edited to match, still ends on another event's hash."""
+    named = header.get("last_hash")
+    if named != last:
+        raise ImportRefused(
+            f"the header's last hash {str(named)[:16]}... is not the last event's"
+            f" ({str(last)[:16]}...): the file was cut or edited; nothing imported"
+        )
 
 
 def check_content(slug: str, events: list[LedgerEvent]) -> None:

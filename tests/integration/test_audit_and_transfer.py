@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -86,6 +87,64 @@ def test_import_refuses_an_edited_file_and_writes_nothing(
     assert fresh.source.head() == 0
     with pytest.raises(ImportRefused, match="truncated"):
         fresh.import_log(io.BytesIO(b"\n".join(lines[:-2])))
+
+
+def header_edited(lines: list[bytes], **fields: object) -> None:
+    lines[0] = orjson.dumps({**orjson.loads(lines[0]), **fields})
+
+
+def cut_at_a_line_end(lines: list[bytes]) -> None:
+    """Truncated where a line ends, the count edited to match: the chain still holds."""
+    del lines[-3:]
+    header_edited(lines, events=len(lines) - 1)
+
+
+BAD_FILES: dict[str, tuple[Callable[[list[bytes]], None], str]] = {
+    "cut in a line": (
+        lambda lines: lines.__setitem__(-1, lines[-1][:40]),
+        r"line 30 is not JSON: unexpected end of data at column 41 \(the file is truncated\?\)",
+    ),
+    "garbage after the last event": (
+        lambda lines: lines.append(b"garbage"),
+        "line 31 is not JSON: unexpected character, expected a JSON value at column 1",
+    ),
+    "a byte that is not UTF-8": (
+        lambda lines: lines.__setitem__(3, lines[3][:30] + b"\xff" + lines[3][31:]),
+        "line 4 is not JSON: it is not UTF-8 text",
+    ),
+    "blank lines counted": (
+        lambda lines: lines.__setitem__(1, b"\n\n" + lines[1][:-2]),
+        r"line 4 is not JSON: unexpected end of data at column \d+$",
+    ),
+    "a newer format": (
+        lambda lines: header_edited(lines, version=2),
+        r"the file's format version 2 is not one this ledger reads \(version 1\)",
+    ),
+    "a last hash that is not the chain's": (
+        lambda lines: header_edited(lines, last_hash="0" * 64),
+        r"the header's last hash 0{16}\.\.\. is not the last event's",
+    ),
+    "cut at a line end, its count edited": (
+        cut_at_a_line_end,
+        r"the header's last hash \w{16}\.\.\. is not the last event's",
+    ),
+}
+
+
+@pytest.mark.parametrize("bad", BAD_FILES, ids=str)
+def test_import_refuses_a_bad_file_naming_its_line_and_writes_nothing(
+    bad: str, ledger: LeagueLedger, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> None:
+    slug = played_league(ledger)
+    lines = export_bytes(ledger, slug).splitlines()
+    edit, expected = BAD_FILES[bad]
+    edit(lines)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    with pytest.raises(ImportRefused) as refused:
+        fresh.import_log(io.BytesIO(b"\n".join(lines)))
+    assert re.match(expected, str(refused.value)), str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert fresh.source.head() == 0
 
 
 def test_audit_names_the_event_altered_in_the_sqlite_file(
