@@ -114,6 +114,8 @@ def sqlite_env(path: Path) -> dict[str, str]:
         "LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "LEDGER_SQLITE_DBNAME": str(path),
         "LEDGER_SQLITE_LOCK_TIMEOUT": "30",
+        # reads an event's content as its bytes, whatever storage class it was given
+        "LEDGER_APPLICATION_RECORDER_TOPIC": "ledger.persistence.sqlite:BytesSQLiteRecorder",
     }
 
 

@@ -21,7 +21,7 @@ from ledger.application.audit import check_one, stored_events
 from ledger.application.books import fold_books
 from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
 from ledger.domain.log import league_id
-from ledger.domain.unreadable import UnreadableEvent
+from ledger.domain.unreadable import UnreadableEvent, is_utf8
 from ledger.errors import ImportRefused
 from ledger.projections.fold import corrections_of
 
@@ -84,19 +84,11 @@ def parse_line(number: int, line: bytes, last: bool) -> Any:
         return orjson.loads(line)
     except orjson.JSONDecodeError as error:
         why = f"{error.msg} at column {error.colno}"
-        if not utf8(line):
+        if not is_utf8(line):
             why = "it is not UTF-8 text"
         elif last and error.pos >= len(line.rstrip()):
             why += " (the file is truncated?)"
         raise ImportRefused(f"line {number} is not JSON: {why}") from None
-
-
-def utf8(data: bytes) -> bool:
-    try:
-        data.decode()
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def is_row(row: Any) -> bool:

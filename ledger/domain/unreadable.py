@@ -47,6 +47,18 @@ class UnreadableEvent(LedgerEvent):
         )
 
 
+NOT_UTF8 = "its content is not UTF-8"
+
+
+def is_utf8(data: bytes | str) -> bool:
+    """Whether stored or imported content is text at all (before whether it is JSON)."""
+    try:
+        data.decode() if isinstance(data, bytes) else data.encode()
+    except UnicodeError:
+        return False
+    return True
+
+
 def problem_of(error: Exception) -> str:
     """One sentence for why an event could not be read or applied: the first field at
     fault for a validation error, else the error's own first line."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+import sqlalchemy as sa
 
 from ledger.application.audit import verify_chain
 from ledger.application.commands import Buy, ClosePostGame, RecordMatch
@@ -17,7 +18,8 @@ from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.bootstrap import Settings
 from ledger.domain.log import league_id
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import FaultLine, PlayerRow, TeamRow
+from ledger.domain.unreadable import NOT_UTF8
 from ledger.errors import ImportRefused
 from tests.support import report, two_team_league
 
@@ -203,3 +205,32 @@ def test_rebuilding_the_read_models_gives_the_same_tables(ledger: LeagueLedger) 
         ledger.view().select(PlayerRow, league_id=lid),
     )
     assert after == before
+
+
+NOT_UTF8_EDIT = {
+    # sqlite3's || makes TEXT, as a hand edit in the sqlite3 shell stores it
+    "sqlite": "UPDATE {table} SET state = CAST(substr(state, 1, 40) AS BLOB)"
+    " || X'FF' || substr(state, 42) WHERE originator_version = 7",
+    "postgresql": "UPDATE {table} SET state = overlay(state placing '\\xff'::bytea"
+    " from 41 for 1) WHERE originator_version = 7",
+}
+
+
+def test_one_stored_event_that_is_not_utf8_is_unreadable_and_the_rest_reads(
+    ledger: LeagueLedger,
+) -> None:
+    slug = played_league(ledger)
+    engine = ledger.read_models.engine
+    with engine.begin() as db:
+        table = ledger.recorder.events_table_name  # type: ignore[attr-defined]
+        db.execute(sa.text(NOT_UTF8_EDIT[engine.dialect.name].format(table=table)))
+        if engine.dialect.name == "sqlite":
+            stored_as = "SELECT typeof(state) FROM stored_events WHERE originator_version = 7"
+            assert db.execute(sa.text(stored_as)).scalar() == "text"
+    found = verify_chain(ledger.recorder, league_id(slug), slug)
+    assert found.events == 29
+    assert (found.breaks[0].seq, found.breaks[0].problem) == (7, NOT_UTF8)
+    assert len(export_bytes(ledger, slug).splitlines()) == 30
+    ledger.read_models.rebuild(ledger.source)
+    faults = ledger.view().select(FaultLine, league_id=str(league_id(slug)))
+    assert [(f.seq, f.problem) for f in faults] == [(7, NOT_UTF8)]
