@@ -1,12 +1,14 @@
 """``ledger export`` / ``ledger import``: a league's whole log as JSON Lines.
 
-The first line is a header (format, league, event count, last hash); each further line is
-one event exactly as stored: its number, topic and content. An import checks the whole
-chain, then every event's content (a type from the event catalogue, fields within the
-domain's bounds) and that the league folds with no event passed over, before writing
-anything; it refuses a league the store already holds, and writes the league in one
-transaction. So a backup restores into an empty store as the identical log, or not at
-all, and a file whose chain was re-hashed around wrong content is refused like any other.
+The first line is a header (format, version, league, event count, last hash); each
+further line is one event exactly as stored: its number, topic and content. An import
+checks the header against the file (its version, the count, the hash the chain ends on),
+the whole chain, then every event's content (a type from the event catalogue, fields
+within the domain's bounds) and that the league folds with no event passed over and its
+books adding up (application/books.py), before writing anything; it refuses a league the
+store already holds, and writes the league in one transaction. So a backup restores into
+an empty store as the identical log, or not at all, and a file whose chain was re-hashed
+around wrong content is refused like any other.
 """
 
 from __future__ import annotations
