@@ -1,7 +1,10 @@
 """``ledger demo``: build the demo league in a fresh SQLite file and show it.
 
 The file is ``demo/demo.db`` (``--dir``), replaced on each run; or the file ``--db``
-names, which must not exist yet: the demo never overwrites a ledger someone named.
+names, which must not exist yet: the demo never overwrites a ledger someone named. It is
+always SQLite: ``$LEDGER_DATABASE_URL`` names a league site's database, where a demo
+league does not belong, so the demo says it does not use it (and the commands it
+suggests name the file with ``--db``, which wins over the URL).
 """
 
 from __future__ import annotations
@@ -42,8 +45,15 @@ from ledger.web.demo import DemoAccount, demo_accounts
 @pass_session
 def demo(session: Session, folder: Path, serve: bool) -> None:
     """Build a demo BB2025 league (4 teams, a full round robin), print its standings and a
-    roster, and write its HTML season report."""
+    roster, and write its HTML season report. The demo is always a new SQLite file, even
+    with $LEDGER_DATABASE_URL set."""
     db, report_file = demo_files(session, folder)
+    if session.settings.database_url:
+        click.echo(
+            f"ledger: the demo builds its own SQLite ledger ({db});"
+            " $LEDGER_DATABASE_URL is not used",
+            err=True,
+        )
     ledger = open_ledger(Settings(sqlite_path=db, user=session.user))
     logins: list[DemoAccount] = []
     try:

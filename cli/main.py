@@ -280,8 +280,8 @@ class LazyGroup(click.Group):
 @click.option(
     "--db",
     metavar="PATH",
-    help="SQLite file of the ledger (default: $LEDGER_DB, else ./ledger.db)."
-    " $LEDGER_DATABASE_URL=postgresql://... selects PostgreSQL instead.",
+    help="SQLite file of the ledger; it wins over the environment. Default:"
+    " $LEDGER_DATABASE_URL=postgresql://... (PostgreSQL), else $LEDGER_DB, else ./ledger.db.",
 )
 @click.option(
     "--league",
@@ -316,6 +316,8 @@ def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None
     from ledger.settings import settings_from
 
     settings = settings_from(db)
+    if db and os.environ.get("LEDGER_DATABASE_URL"):
+        click.echo(f"ledger: using {db} (--db); $LEDGER_DATABASE_URL is not used", err=True)
     session = Session(
         settings=settings,
         league_option=league,

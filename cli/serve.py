@@ -41,8 +41,9 @@ def serve(session: Session, host: str, port: int, workers: int, proxy: bool) -> 
 def run(session: Session, host: str, port: int, workers: int = 1, proxy: bool = False) -> None:
     import uvicorn
 
-    if not session.settings.database_url:
+    if not session.settings.database_url:  # the workers read the store from these
         os.environ["LEDGER_DB"] = str(session.settings.sqlite_path)
+        os.environ.pop("LEDGER_DATABASE_URL", None)  # --db won over it (settings.py)
     click.echo(f"Serving the ledger ({session.settings.store}) on http://{host}:{port}/", err=True)
     uvicorn.run(
         "ledger.web.app:serve_app",

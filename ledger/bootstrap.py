@@ -1,11 +1,11 @@
 """The composition root: settings in, a ledger wired to its stores out.
 
-SQLite is the default (a file, ``ledger.db`` in the current directory, or ``--db PATH``,
-or ``LEDGER_DB``); ``LEDGER_DATABASE_URL=postgresql://user:password@host:port/db``
-selects PostgreSQL. The events go in the eventsourcing library's tables and the read
-models in ``rm_*`` tables of the same database. Nothing connects at import time. The
-ledger's commands are answered by the handlers of ``ledger.application.handlers.HANDLERS``,
-installed here.
+SQLite is the default (a file, ``ledger.db`` in the current directory, or ``LEDGER_DB``);
+``LEDGER_DATABASE_URL=postgresql://user:password@host:port/db`` selects PostgreSQL; an
+explicit ``--db PATH`` wins over both (ledger/settings.py). The events go in the
+eventsourcing library's tables and the read models in ``rm_*`` tables of the same
+database. Nothing connects at import time. The ledger's commands are answered by the
+handlers of ``ledger.application.handlers.HANDLERS``, installed here.
 
 SQLite needs no setup: its tables are made (if missing) on every open, which its file
 lock makes safe. PostgreSQL's schema is created once, not on every open: the library's
@@ -114,6 +114,8 @@ def sqlite_env(path: Path) -> dict[str, str]:
         "LEDGER_PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "LEDGER_SQLITE_DBNAME": str(path),
         "LEDGER_SQLITE_LOCK_TIMEOUT": "30",
+        # reads an event's content as its bytes, whatever storage class it was given
+        "LEDGER_APPLICATION_RECORDER_TOPIC": "ledger.persistence.sqlite:BytesSQLiteRecorder",
     }
 
 

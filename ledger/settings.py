@@ -1,7 +1,9 @@
 """Which store a ledger is in, from the command line and the environment.
 
-SQLite is the default (a file, ``ledger.db`` in the current directory, or ``--db PATH``,
-or ``LEDGER_DB``); ``LEDGER_DATABASE_URL=postgresql://...`` selects PostgreSQL. Reading
+SQLite is the default (a file, ``ledger.db`` in the current directory, or ``LEDGER_DB``);
+``LEDGER_DATABASE_URL=postgresql://...`` selects PostgreSQL; an explicit ``--db PATH``
+wins over both (a command line says what this one command works on: an audit "on a
+copy" must not check the served database because the shell has it set). Reading
 the settings loads nothing of the store: a read command decides from them whether it can
 answer over a plain sqlite3 connection (ledger/projections/lean.py) before anything
 imports SQLAlchemy; ``ledger.bootstrap`` wires the stores they name.
@@ -32,8 +34,9 @@ class Settings:
 
 
 def settings_from(db: str | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """The store ``--db`` (``db``) names, else the environment's."""
     environ = os.environ if environ is None else environ
-    url = environ.get("LEDGER_DATABASE_URL") or None
+    url = None if db else environ.get("LEDGER_DATABASE_URL") or None
     if url and not url.startswith(("postgresql://", "postgres://")):
         raise StoreError(
             f"LEDGER_DATABASE_URL must be a postgresql:// URL, not {url.split(':')[0]}"

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from ledger.domain import events
 from ledger.domain.events import GENESIS_HASH, content_hash
 from ledger.domain.log import league_id
+from ledger.domain.unreadable import NOT_UTF8, is_utf8
 from ledger.persistence.mapper import MISPLACED
 
 PAGE = 1000
@@ -132,7 +133,7 @@ def check_one(
     try:
         state = orjson.loads(stored.state)
     except orjson.JSONDecodeError:
-        return "its content is not readable JSON", None
+        return "its content is not readable JSON" if is_utf8(stored.state) else NOT_UTF8, None
     if not isinstance(state, dict):
         return "its content is not an event", None
     if stored.originator_version != expected:

@@ -21,16 +21,15 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from ledger.application.amendments import check_as_planned
+from ledger.application.books import fold_books
 from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Drafts, check_reason
 from ledger.application.matches import resolve_report
 from ledger.domain import events as ev
-from ledger.domain.state import FaultLine, LeagueRow, TreasuryLine
+from ledger.domain.state import FaultLine, LeagueRow
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
-from ledger.projections.faults import fold_league
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
-from ledger.words import possessive
 
 ENVELOPE = ev.ENVELOPE | {"originator_topic"}
 """What no amendment may touch: who recorded an event, when, why, and its place in the chain."""
@@ -358,8 +357,7 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     """Refold the league with the correction in force; refuse if it does not hold."""
     corrections = corrections_of(events)
     corrections[correction.target] = correction
-    overspent = Overspent()
-    folded = fold_league(events, c.league_id, corrections, c.ruleset, overspent)
+    folded, overdrawn = fold_books(events, c.league_id, corrections, c.ruleset)
     known = {line.seq for line in c.view.select(FaultLine, league_id=c.league_id)}
     new = sorted(set(folded.faults) - known)  # voiding an event at fault heals; never harms
     if folded.fold is None or new:
@@ -369,38 +367,9 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
             f" {correction.target} {correction.action}ed: event {seq}"
             f" {folded.faults.get(seq, 'would not apply')}"
         )
-    memory = folded.store
-    lines = [line for line in memory.lines[TreasuryLine] if isinstance(line, TreasuryLine)]
-    negative = [line for line in lines if line.balance < 0]
-    if negative:
-        first = negative[0]
+    if overdrawn is not None:
+        spent = f", {overdrawn.spent_on}" if overdrawn.spent_on else ""
         raise CorrectionRefused(
-            f"with event {correction.target} {correction.action}ed,"
-            f" {possessive(first.team_id)} treasury"
-            f" would fall to {first.balance:,} at event {first.seq}: correct that event first"
+            f"with event {correction.target} {correction.action}ed, {overdrawn.falls}"
+            f" at event {overdrawn.seq}{spent}: correct that event first"
         )
-    if overspent.found:
-        seq = min(overspent.found)
-        name, spp = overspent.found[seq]
-        raise CorrectionRefused(
-            f"with event {correction.target} {correction.action}ed, {possessive(name)} SPP"
-            f" would fall to {spp} at event {seq}, an advancement: correct that event first"
-        )
-
-
-class Overspent:
-    """The advancements that would spend SPP a player no longer has, by event number: with
-    the SPP that paid for them voided (a match's), the books no longer add up, as with a
-    treasury below zero."""
-
-    def __init__(self) -> None:
-        self.found: dict[int, tuple[str, int]] = {}
-
-    def __call__(self, fold: Fold, event: ev.LedgerEvent) -> None:
-        if not isinstance(event, ev.PlayerAdvanced) or voided(fold.corrections, event.seq):
-            return
-        player = fold.player(event.player)
-        if player is not None and player.spp < 0:
-            self.found[event.seq] = (player.name, player.spp)
-        else:  # a fold that starts again (past a fault) may find otherwise
-            self.found.pop(event.seq, None)

@@ -1,28 +1,30 @@
 """``ledger export`` / ``ledger import``: a league's whole log as JSON Lines.
 
-The first line is a header (format, league, event count, last hash); each further line is
-one event exactly as stored: its number, topic and content. An import checks the whole
-chain, then every event's content (a type from the event catalogue, fields within the
-domain's bounds) and that the league folds with no event passed over, before writing
-anything; it refuses a league the store already holds, and writes the league in one
-transaction. So a backup restores into an empty store as the identical log, or not at
-all, and a file whose chain was re-hashed around wrong content is refused like any other.
+The first line is a header (format, version, league, event count, last hash); each
+further line is one event exactly as stored: its number, topic and content. An import
+checks the header against the file (its version, the count, the hash the chain ends on),
+the whole chain, then every event's content (a type from the event catalogue, fields
+within the domain's bounds) and that the league folds with no event passed over and its
+books adding up (application/books.py), before writing anything; it refuses a league the
+store already holds, and writes the league in one transaction. So a backup restores into
+an empty store as the identical log, or not at all, and a file whose chain was re-hashed
+around wrong content is refused like any other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, cast
+from typing import IO, Any, NoReturn, cast
 
 import orjson
 from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ledger.application.audit import check_one, stored_events
+from ledger.application.books import fold_books
 from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
 from ledger.domain.log import league_id
-from ledger.domain.unreadable import UnreadableEvent
+from ledger.domain.unreadable import UnreadableEvent, is_utf8
 from ledger.errors import ImportRefused
-from ledger.projections.faults import fold_league
 from ledger.projections.fold import corrections_of
 
 FORMAT = "bb-league-ledger/events"
@@ -50,18 +52,21 @@ def export_lines(recorder: ApplicationRecorder, slug: str) -> Iterator[bytes]:
 
 
 def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    lines = [line for line in stream.read().splitlines() if line.strip()]
-    if not lines:
+    numbered = [(n, line) for n, line in enumerate(stream.read().splitlines(), 1) if line.strip()]
+    if not numbered:
         raise ImportRefused("the file is empty")
-    try:
-        header, *rows = (orjson.loads(line) for line in lines)
-    except orjson.JSONDecodeError as error:
-        raise ImportRefused(f"the file is not JSON Lines: {error}") from None
+    last = numbered[-1][0]
+    (_, header), *rows = [(n, parse_line(n, line, n == last)) for n, line in numbered]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ImportRefused(f"the file is not a {FORMAT} export (no header line)")
+    if header.get("version") != VERSION:
+        raise ImportRefused(
+            f"the file's format version {str(header.get('version'))[:20]} is not one this"
+            f" ledger reads (version {VERSION}): import it with the ledger that exported it"
+        )
     if not rows:
         raise ImportRefused("the file has a header but no events: there is no league to import")
-    shapeless = next((n for n, row in enumerate(rows, 2) if not is_row(row)), None)
+    shapeless = next((n for n, row in rows if not is_row(row)), None)
     if shapeless is not None:
         raise ImportRefused(
             f"line {shapeless} is not an exported event (an object with seq, topic and event)"
@@ -71,7 +76,21 @@ def read_lines(stream: IO[bytes]) -> tuple[dict[str, Any], list[dict[str, Any]]]
             f"the header promises {header.get('events')} events, the file has"
             f" {len(rows)}: it is truncated or was edited"
         )
-    return header, rows
+    return header, [row for _, row in rows]
+
+
+def parse_line(number: int, line: bytes, last: bool) -> Any:
+    """One line's JSON; refused with the line's number in the file (orjson counts lines
+    within the one line it was given)."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as error:
+        why = f"{error.msg} at column {error.colno}"
+        if not is_utf8(line):
+            why = "it is not UTF-8 text"
+        elif last and error.pos >= len(line.rstrip()):
+            why += " (the file is truncated?)"
+        raise ImportRefused(f"line {number} is not JSON: {why}") from None
 
 
 def is_row(row: Any) -> bool:
@@ -109,6 +128,7 @@ def import_league(
     if not isinstance(slug, str) or not slug:
         raise ImportRefused("the header names no league")
     stored = to_stored(slug, rows)
+    check_last_hash(header, rows[-1]["event"].get("hash"))
     check_content(slug, [cast(LedgerEvent, mapper.to_domain_event(e)) for e in stored])
     if recorder.select_events(league_id(slug), limit=1):
         raise ImportRefused(
@@ -119,9 +139,21 @@ def import_league(
     return slug, len(stored)
 
 
+def check_last_hash(header: dict[str, Any], last: Any) -> None:
+    """The header names the hash the chain ends on: a file cut at a line end, its event
+    count edited to match, still ends on another event's hash."""
+    named = header.get("last_hash")
+    if named != last:
+        raise ImportRefused(
+            f"the header's last hash {str(named)[:16]}... is not the last event's"
+            f" ({str(last)[:16]}...): the file was cut or edited; nothing imported"
+        )
+
+
 def check_content(slug: str, events: list[LedgerEvent]) -> None:
     """Every event reads as an event of the catalogue, the league is the header's, and
-    the league folds with no event passed over."""
+    the league folds with no event passed over and its books adding up (books.py: no
+    command could have left a treasury or a player's SPP below zero)."""
     unreadable = next((e for e in events if isinstance(e, UnreadableEvent)), None)
     if unreadable is not None:
         raise ImportRefused(
@@ -133,10 +165,15 @@ def check_content(slug: str, events: list[LedgerEvent]) -> None:
         raise ImportRefused(
             f"event 1 must create league '{slug}', as the header says; nothing imported"
         )
-    folded = fold_league(events, str(league_id(slug)), corrections_of(events))
+    folded, overdrawn = fold_books(events, str(league_id(slug)), corrections_of(events))
     if folded.faults:
-        seq = min(folded.faults)
-        raise ImportRefused(
-            f"event {seq} ({type(events[seq - 1]).__name__}) does not apply to the league's"
-            f" books: {folded.faults[seq]}; nothing imported"
-        )
+        refuse_event(events, min(folded.faults), folded.faults[min(folded.faults)])
+    if overdrawn is not None:
+        refuse_event(events, overdrawn.seq, overdrawn.falls)
+
+
+def refuse_event(events: list[LedgerEvent], seq: int, problem: str) -> NoReturn:
+    raise ImportRefused(
+        f"event {seq} ({type(events[seq - 1]).__name__}) does not apply to the league's"
+        f" books: {problem}; nothing imported"
+    )

@@ -47,6 +47,18 @@ class UnreadableEvent(LedgerEvent):
         )
 
 
+NOT_UTF8 = "its content is not UTF-8"
+
+
+def is_utf8(data: bytes | str) -> bool:
+    """Whether stored or imported content is text at all (before whether it is JSON)."""
+    try:
+        data.decode() if isinstance(data, bytes) else data.encode()
+    except UnicodeError:
+        return False
+    return True
+
+
 def problem_of(error: Exception) -> str:
     """One sentence for why an event could not be read or applied: the first field at
     fault for a validation error, else the error's own first line."""
@@ -54,6 +66,7 @@ def problem_of(error: Exception) -> str:
         first = error.errors()[0]
         place = ".".join(str(p) for p in first["loc"])
         return f"{place}: {first['msg']}" if place else first["msg"]
-    said = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    text = said.splitlines()[0] if said else ""  # a KeyError's str() quotes its key
+    if isinstance(error, KeyError) and error.args:  # its str() is the key's repr, quoted
+        return str(error.args[0])
+    text = str(error).splitlines()[0] if str(error) else ""
     return text or type(error).__name__

@@ -27,7 +27,7 @@ from eventsourcing.utils import get_topic
 from pydantic import BaseModel, ValidationError
 
 from ledger.domain import events as catalogue
-from ledger.domain.unreadable import UnreadableEvent, problem_of
+from ledger.domain.unreadable import NOT_UTF8, UnreadableEvent, is_utf8, problem_of
 
 
 class LedgerMapper(Mapper[UUID]):
@@ -51,7 +51,8 @@ class LedgerMapper(Mapper[UUID]):
         try:
             event = decode(cls, self._unprotect(stored_event.state))
         except (ValidationError, ValueError, TypeError, KeyError, AttributeError) as error:
-            return unreadable(stored_event, problem_of(error))
+            text = is_utf8(stored_event.state)
+            return unreadable(stored_event, problem_of(error) if text else NOT_UTF8)
         if not stored_where_it_says(event, stored_event):
             return unreadable(stored_event, MISPLACED)
         return event

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,82 @@ def test_a_rehashed_import_with_wrong_content_is_refused_and_nothing_is_stored(
         fresh.import_log(io.BytesIO(rehashed(header, rows)))
     assert fresh.source.head() == 0
     assert "Zen of Python" not in capsys.readouterr().out  # a topic never imports a module
+    assert fresh.leagues() == []
+
+
+def appended(rows: Rows, at: int, topic: str, content: dict[str, Any]) -> None:
+    """Insert an event at index ``at`` with the envelope of the one before it, and number
+    every event after it again (``rehashed`` then re-chains them)."""
+    envelope = {k: rows[at - 1]["event"][k] for k in ("originator_id", "timestamp", "recorded_by")}
+    rows.insert(at, {"seq": 0, "topic": topic, "event": {**envelope, **content}})
+    for seq, row in enumerate(rows, start=1):
+        row["seq"] = row["event"]["originator_version"] = seq
+
+
+def copied(rows: Rows, topic_end: str) -> None:
+    """The first event of a type recorded a second time, just after it."""
+    index = seq_of(rows, topic_end) - 1
+    content = {k: v for k, v in rows[index]["event"].items() if k not in ("hash", "prev_hash")}
+    appended(rows, index + 1, rows[index]["topic"], content)
+
+
+def forge_treasury_below_zero(rows: Rows) -> None:
+    fine = {"team": "reavers", "amount": -5_000_000, "reason": "a fine no command allows"}
+    appended(rows, len(rows), "ledger.domain.events:TreasuryAdjusted", fine)
+
+
+def forge_a_hire_away(rows: Rows) -> None:
+    """The hire of a player who then played taken out of the log: the report names him."""
+    report = rows[seq_of(rows, "MatchRecorded") - 1]["event"]
+    player = report["home"]["players"][0]["player"]
+    hire = next(r for r in rows if r["event"].get("player") == player and "Hired" in r["topic"])
+    rows.remove(hire)
+    for seq, row in enumerate(rows, start=1):
+        row["seq"] = row["event"]["originator_version"] = seq
+
+
+def forge_spp_overspent(rows: Rows) -> None:
+    unplayed = rows[seq_of(rows, "PlayerHired") - 1 + 10]["event"]  # the reavers' last hire
+    advance = {"team": "reavers", "player": unplayed["player"], "kind": "chosen_primary"}
+    appended(rows, len(rows), "ledger.domain.events:PlayerAdvanced", {**advance, "skill": "Block"})
+
+
+IMPOSSIBLE_BOOKS = {
+    forge_treasury_below_zero: r"reavers' treasury would fall to -\d",
+    forge_spp_overspent: r"SPP would fall to -\d",
+    (lambda rows: copied(rows, "LeagueCreated")): "the league was already created",
+    (lambda rows: copied(rows, "TeamRegistered")): "the league already has a team 'reavers'",
+    (lambda rows: copied(rows, "PlayerHired")): "player id .* is already taken",
+    (lambda rows: copied(rows, "MatchRecorded")): r"match g1 .* was already recorded",
+    forge_a_hire_away: "names p\\d+, who is neither a player of the books nor a hireling",
+}
+
+
+@pytest.mark.parametrize(
+    "forge",
+    IMPOSSIBLE_BOOKS,
+    ids=["treasury", "spp", "league", "team", "player", "match", "unhired"],
+)
+def test_a_rehashed_import_of_books_no_command_could_write_is_refused(
+    forge: Callable[[Rows], None],
+    ledger: LeagueLedger,
+    tmp_path: Path,
+    open_ledgers: Callable[[Settings], LeagueLedger],
+) -> None:
+    slug = played_league(ledger)
+    header, rows = exported_rows(ledger, slug)
+    forge(rows)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    with pytest.raises(ImportRefused) as refused:
+        fresh.import_log(io.BytesIO(rehashed(header, rows)))
+    message = str(refused.value)
+    assert "\n" not in message
+    assert re.fullmatch(
+        rf"event \d+ \(\w+\) does not apply to the league's books: .*{IMPOSSIBLE_BOOKS[forge]}"
+        r".*; nothing imported",
+        message,
+    ), message
+    assert fresh.source.head() == 0
     assert fresh.leagues() == []
 
 

@@ -1,0 +1,72 @@
+"""The library's SQLite recorder, reading every event's content as the bytes stored.
+
+The ledger writes an event's content as a BLOB, but SQLite keeps whatever storage class a
+value was given: a hand edit with ``||`` or ``replace()`` stores TEXT, and Python's
+``sqlite3`` decodes TEXT to ``str`` when a row is fetched. One such value that is not
+UTF-8 then fails the whole fetch (``Could not decode to UTF-8 column 'state'``): the
+audit, the export and the rebuild of every league stopped at it. Cast to BLOB in the
+query, the row comes back as its bytes, and the one event is unreadable in its place
+(``audit verify``: "its content is not UTF-8"; the fold passes over it), as an event
+stored as a BLOB with the same byte is. Only ``state`` is cast: the library writes the
+other columns from ``str`` values, and reads them so.
+
+PostgreSQL stores the content as ``bytea``, which the driver never decodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.persistence import Notification
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+COLUMNS = "originator_id, originator_version, topic, CAST(state AS BLOB) AS state"
+
+
+class BytesSQLiteRecorder(SQLiteApplicationRecorder):
+    """``SQLiteApplicationRecorder`` with ``state`` selected as a BLOB; its statements are
+    the library's (9.5) otherwise."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
+        super().__init__(datastore, events_table_name)
+        self.select_events_statement = (
+            f"SELECT {COLUMNS} FROM {self.events_table_name} WHERE originator_id=? "
+        )
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        conditions: list[str] = []
+        params: list[Any] = []
+        if start is not None:
+            conditions.append("rowid>=?" if inclusive_of_start else "rowid>?")
+            params.append(start)
+        if stop is not None:
+            conditions.append("rowid<=?")
+            params.append(stop)
+        if topics:
+            conditions.append(f"topic IN ({','.join('?' * len(topics))})")
+            params.extend(topics)
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+        statement = (
+            f"SELECT rowid, {COLUMNS} FROM {self.events_table_name} {where}ORDER BY rowid LIMIT ?"
+        )
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, [*params, limit])
+            return [
+                Notification(
+                    id=row["rowid"],
+                    originator_id=self.convert_originator_id(row["originator_id"]),
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=row["state"],
+                )
+                for row in c.fetchall()
+            ]
