@@ -292,10 +292,12 @@ def events(
     read: Read, request: Request, league: str, limit: int = LIMIT, after: int | None = AFTER
 ) -> Page[LoggedEvent]:
     """The league's log in order, with who caused each event, as which role, and why.
-    ``after`` is the last ``seq`` seen."""
+    ``after`` is the last ``seq`` seen. It shows the log up to the version its ETag
+    names: an event appended since (its read models not yet caught up) waits for the
+    next read."""
     ledger = service_of(request).ledger
     stored = ledger.recorder.select_events(
-        league_id(read.row.slug), gt=after or None, limit=limit + 1
+        league_id(read.row.slug), gt=after or None, lte=read.row.version, limit=limit + 1
     )
     shown = [logged(ledger.source.decode(s)) for s in stored[:limit]]
     return Page(items=shown, next=shown[-1].seq if len(stored) > limit else None)

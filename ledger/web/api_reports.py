@@ -106,7 +106,8 @@ def confirm(call: Calling, league: str, submission: str, response: Response) -> 
         team = answering(call, league, submission, ledger)
         return ledger.handle(cmd.ConfirmReport(league, submission, team), by=by)
 
-    return Recorded(**receipt(call, response), match=call.write(step))
+    match = call.write(step)  # before the receipt: its version is the one the write left
+    return Recorded(**receipt(call, response), match=match)
 
 
 class Reason(Body):
