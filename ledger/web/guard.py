@@ -41,12 +41,10 @@ from ledger.web.auth import (
     service_of,
     stamp_of,
 )
-from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
+from ledger.web.idempotency import once
 
 T = TypeVar("T")
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
-
-KEY = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY}}}$")
 
 
 @dataclass(frozen=True)
@@ -264,40 +262,6 @@ def row_now(request: Request) -> LeagueRow | None:
     """The league's row as it is now (not as ``known`` kept it at the request's stamp)."""
     slug = request.path_params["league"]
     return service_of(request).reads().get(LeagueRow, str(league_id(slug)))
-
-
-async def once(
-    request: Request, inner: Callable[[Request], Coroutine[Any, Any, Response]]
-) -> Response:
-    """Run a POST, or give the answer a retry with the same Idempotency-Key already had."""
-    key = request.headers.get("idempotency-key")
-    principal: Principal | None = memo(request).get("principal")
-    if key is None or principal is None:
-        return await inner(request)
-    if not KEY.match(key):
-        raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
-    store = service_of(request).idempotency
-    mark = fingerprint(request.method, request.url.path, await request.body())
-    earlier = await run_in_threadpool(store.reserve, principal.account, key, mark)
-    if earlier is not None:
-        headers = {
-            "Idempotent-Replayed": "true",
-            **({"ETag": earlier.etag} if earlier.etag else {}),
-        }
-        return Response(earlier.body, earlier.status, headers, media_type="application/json")
-    try:
-        reply = await inner(request)
-    except BaseException:
-        await run_in_threadpool(store.release, principal.account, key)
-        raise
-    if reply.status_code >= 300:
-        await run_in_threadpool(store.release, principal.account, key)
-        return reply
-    answer = Answer(
-        status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
-    )
-    await run_in_threadpool(store.keep, principal.account, key, answer)
-    return reply
 
 
 # --- writing as the account -------------------------------------------------------------------
