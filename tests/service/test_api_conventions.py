@@ -4,9 +4,10 @@ malformed input, pagination, the report workflow's attribution."""
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import LEAGUE, World, event_count
+from tests.service.conftest import LEAGUE, World, event_count, ledger_of
 
 HIRE = f"/api/leagues/{LEAGUE}/teams/reikland-reavers/players"
 LINEMAN = {"position": "lineman", "name": "Fresh"}
@@ -250,3 +251,19 @@ def test_a_blank_reason_is_refused_in_the_apis_words(client: TestClient, world: 
     assert reply.json()["detail"].startswith("a correction needs a reason: ")
     assert "--" not in reply.json()["detail"]
     assert event_count(client) == before
+
+
+def test_the_health_check_says_when_the_store_cannot_be_used(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    engine = ledger_of(client).read_models.engine
+
+    def down() -> None:
+        raise sa.exc.OperationalError("SELECT 1", {}, ConnectionRefusedError("the server is down"))
+
+    monkeypatch.setattr(engine, "connect", down)
+    reply = client.get("/healthz")
+    assert reply.status_code == 503
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert reply.json()["code"] == "store"
