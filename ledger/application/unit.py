@@ -40,7 +40,7 @@ from ledger.errors import (
     ConcurrentUpdate,
     CorrectionRefused,
     EventDoesNotApply,
-    LedgerError,
+    LeagueExists,
     VersionMismatch,
 )
 from ledger.projections.faults import FoldFailed, Folding, apply_checked, fold_league
@@ -171,7 +171,7 @@ class UnitOfWork:
         self, slug: str, *, by: str, reason: str | None, fields: dict[str, Any]
     ) -> LedgerEvent:
         if slug in self.leagues or league_id(slug) in self.ledger.repository:
-            raise LedgerError(f"a league '{slug}' already exists in this ledger")
+            raise LeagueExists(f"a league '{slug}' already exists in this ledger")
         ruleset = find_ruleset(fields["ruleset"], fields.get("options"))
         log = LeagueLog.open(reason=reason, slug=slug, **self.who(by), **fields)
         fold = Fold(self.store, ruleset, str(log.id))

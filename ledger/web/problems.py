@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 
 from ledger.domain.values import validation_problem
 from ledger.errors import (
+    AlreadyExists,
     ConcurrentUpdate,
     EventDoesNotApply,
     Forbidden,
@@ -82,6 +83,7 @@ STATUSES: tuple[tuple[type[LedgerError], int], ...] = (
     (InvalidInput, 422),
     (RuleViolation, 409),
     (ConcurrentUpdate, 409),
+    (AlreadyExists, 409),
     (EventDoesNotApply, 409),
 )
 """The first class an error is an instance of gives its status; any other is 400."""

@@ -267,3 +267,21 @@ def test_the_health_check_says_when_the_store_cannot_be_used(
     assert reply.status_code == 503
     assert reply.headers["content-type"] == "application/problem+json"
     assert reply.json()["code"] == "store"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "code"),
+    [
+        ("/api/accounts", {"account": "jay", "password": "Secret-12345"}, "account-exists"),
+        ("/api/leagues", {"slug": LEAGUE, "name": "x", "ruleset": "bb2020"}, "league-exists"),
+    ],
+)
+def test_a_name_already_taken_is_a_409_conflict_with_its_own_code(
+    client: TestClient, world: World, path: str, body: dict[str, str], code: str
+) -> None:
+    before = event_count(client)
+    reply = client.post(path, json=body, headers=world.auth("admin"))
+    assert reply.status_code == 409
+    assert reply.json()["code"] == code
+    assert "already exists" in reply.json()["detail"]
+    assert event_count(client) == before
