@@ -285,3 +285,32 @@ def test_a_name_already_taken_is_a_409_conflict_with_its_own_code(
     assert reply.json()["code"] == code
     assert "already exists" in reply.json()["detail"]
     assert event_count(client) == before
+
+
+@pytest.mark.parametrize(
+    ("ref", "code", "said"),
+    [
+        ("team:nosuch", "unknown-team", "no team 'nosuch'"),
+        ("player:zzz", "unknown-player", "no player 'zzz'"),
+        ("match:zzz", "unknown-match", "no match 'zzz'"),
+        ("nosuch:1", "not-found", "no team, match or player 'nosuch:1'"),
+        ("zzz", "not-found", "no team, match or player 'zzz'"),
+    ],
+)
+def test_the_history_of_nothing_is_404_as_on_the_command_line(
+    client: TestClient, world: World, ref: str, code: str, said: str
+) -> None:
+    reply = client.get(
+        f"/api/leagues/{LEAGUE}/history", params={"ref": ref}, headers=world.auth("jay")
+    )
+    assert reply.status_code == 404
+    assert reply.json()["code"] == code
+    assert said in reply.json()["detail"]
+
+
+def test_the_history_of_a_team_by_its_kind_and_id(client: TestClient, world: World) -> None:
+    history = f"/api/leagues/{LEAGUE}/history"
+    named = client.get(history, params={"ref": "team:gouged-eye"}, headers=world.auth("jay"))
+    bare = client.get(history, params={"ref": "gouged-eye"}, headers=world.auth("jay"))
+    assert named.status_code == bare.status_code == 200
+    assert named.json() == bare.json() and named.json()["items"]
