@@ -16,7 +16,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from httpx import Response
 
+from ledger.errors import ConcurrentUpdate
 from ledger.web.idempotency import IDEMPOTENCY, Idempotency, fingerprint
+from ledger.web.problems import from_error
 from tests.service.conftest import LEAGUE, World, event_count
 from tests.service.test_api_reports import FRIENDLY
 
@@ -152,3 +154,9 @@ def test_the_same_key_with_another_query_is_another_request(
     assert other.status_code == 422
     assert other.json()["code"] == "idempotency-key-reused"
     assert event_count(client) == before
+
+
+def test_a_concurrent_writers_409_is_not_titled_a_refusal_of_the_books() -> None:
+    said = from_error(ConcurrentUpdate("the ledger kept changing while this ran"))
+    assert said.status_code == 409
+    assert json.loads(bytes(said.body))["title"] == "Another request got in first"
