@@ -6,10 +6,10 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
-from ledger.domain.state import EventRef, MatchRow, PlayerRow
-from ledger.errors import NotFound
+from ledger.domain.state import EventRef, PlayerRow
 from ledger.projections.leagues import league_row, resolve_league
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
+from ledger.projections.refs import history_key
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
 
@@ -298,25 +298,6 @@ def history(session: Session, ref: str, as_json: bool) -> None:
             ],
             right=(0,),
         )
-    )
-
-
-def history_key(q: Queries, ref: str) -> str:
-    """``team:``, ``match:`` or ``player:`` and the id REF names: a team id, a match id,
-    else a player (by id or name)."""
-    if ":" in ref:
-        return ref
-    if ref in {t.team_id for t in q.teams()}:
-        return f"team:{ref}"
-    if q.store.get(MatchRow, q.league_id, ref) is not None or q.history(f"match:{ref}"):
-        return f"match:{ref}"
-    players = q.store.select(PlayerRow, league_id=q.league_id)
-    if any(ref in (p.player_id, p.name) or p.name.casefold() == ref.casefold() for p in players):
-        return f"player:{q.player(ref).player_id}"
-    raise NotFound(  # REF may be any of the three: the answer says so
-        f"no team, match or player '{ref}' in league {q.league.slug}",
-        given=ref,
-        known=[*(t.team_id for t in q.teams()), *(p.name for p in players)],
     )
 
 

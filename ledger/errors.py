@@ -293,6 +293,21 @@ class ConcurrentUpdate(LedgerError):
     code = "concurrent-update"
 
 
+class AlreadyExists(LedgerError):
+    """A name the ledger already gives to another league or account (a conflict with the
+    ledger as it is: HTTP 409)."""
+
+    code = "already-exists"
+
+
+class LeagueExists(AlreadyExists):
+    code = "league-exists"
+
+
+class AccountExists(AlreadyExists):
+    code = "account-exists"
+
+
 class StoreError(LedgerError):
     code = "store-error"
 

@@ -28,7 +28,7 @@ from ledger.application.commands import GrantMember, SetVisibility
 from ledger.application.context import Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
-from ledger.errors import InvalidInput, LedgerError, Unauthenticated, UnknownAccount
+from ledger.errors import AccountExists, InvalidInput, LedgerError, Unauthenticated, UnknownAccount
 from ledger.projections.members import SITE
 from ledger.projections.store import Store
 
@@ -101,7 +101,7 @@ class Accounts:
 
         def plan(view: Store) -> Drafts:
             if view.get(AccountRow, SITE, account) is not None:
-                raise LedgerError(f"an account '{account}' already exists")
+                raise AccountExists(f"an account '{account}' already exists")
             added = ev.AccountAdded(login=account, name=name or account)
             return [added, ev.AdminGranted(login=account)] if admin else [added]
 

@@ -33,6 +33,7 @@ from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import PointsScheme
 from ledger.errors import (
     InvalidOption,
+    LeagueExists,
     LeagueUnreadable,
     LedgerError,
     UnknownLeague,
@@ -187,7 +188,7 @@ class LeagueLedger(Application[UUID]):
             with self.atomic() as unit:
                 return unit.open(slug, by=by, reason=reason, fields=fields)
         except Stale:
-            raise LedgerError(f"a league '{slug}' already exists in this ledger") from None
+            raise LeagueExists(f"a league '{slug}' already exists in this ledger") from None
 
     def load_log(self, league: str) -> LeagueLog:
         """The league's log as appending needs it (its version and last hash)."""

@@ -40,7 +40,7 @@ from ledger.errors import (
     ConcurrentUpdate,
     CorrectionRefused,
     EventDoesNotApply,
-    LedgerError,
+    LeagueExists,
     VersionMismatch,
 )
 from ledger.projections.faults import FoldFailed, Folding, apply_checked, fold_league
@@ -173,7 +173,7 @@ class UnitOfWork:
         # Asked of the stored events, not of a rebuilt log: a league whose first event
         # cannot be read (or was deleted) still holds its name.
         if slug in self.leagues or self.ledger.recorder.select_events(league_id(slug), limit=1):
-            raise LedgerError(f"a league '{slug}' already exists in this ledger")
+            raise LeagueExists(f"a league '{slug}' already exists in this ledger")
         ruleset = find_ruleset(fields["ruleset"], fields.get("options"))
         log = LeagueLog.open(reason=reason, slug=slug, **self.who(by), **fields)
         fold = Fold(self.store, ruleset, str(log.id))

@@ -7,11 +7,13 @@ is the same bytes until N moves: the guard looks the league's version up anyway 
 ``ETag``), and a route marked ``@needs("read", remembered=True)`` is answered from here
 when it has already been computed, without running the route, its queries or its template.
 
-Each answer is kept with the version it was computed at (the version read just before
-the route read the read models, so what it shows is that version's or newer), and a
-request is given it when that version is at least the one the request found on arrival:
-then it shows the league as it stood at some moment after the request came in, as a
-fresh computation would. Right after a burst of writes, readers of a page who arrived at
+Each answer is kept with the version it shows: the league's row is read again just
+before the route reads the read models, and once more after; only when both say the same
+version is the answer tagged and kept with it (``guard.consistent``: a command commits a
+league's read models and its version together, so nothing moved in between). A request
+is given it when that version is at least the one the request found on arrival: then it
+shows the league as it stood at some moment after the request came in, as a fresh
+computation would. Right after a burst of writes, readers of a page who arrived at
 successive versions are all answered by the one computation made after the last of them
 (docs/performance.md, 2026-11-25, the write bursts), instead of one computation each.
 
@@ -63,7 +65,7 @@ class Kept:
     body: bytes
     headers: tuple[tuple[bytes, bytes], ...]
     version: int = 0
-    """The league's version read before the answer was computed (its ``ETag``)."""
+    """The league's version the answer shows (its ``ETag``)."""
 
     def response(self) -> Response:
         reply = Response(self.body, status_code=self.status)

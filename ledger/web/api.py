@@ -34,6 +34,7 @@ from ledger.domain.state import (
 from ledger.errors import UnknownMatch, UnknownRuleset
 from ledger.projections.describe import describe
 from ledger.projections.queries import STAT_COLUMNS, Leader, LeaderStat, Queries, Roster, Standings
+from ledger.projections.refs import history_key
 from ledger.rules import RULESETS, find_ruleset, ruleset_class
 from ledger.rules.schema import TeamList
 from ledger.web.auth import csrf_token, memo, optional_principal, service_of
@@ -245,11 +246,7 @@ def history(
     after: int | None = AFTER,
 ) -> Page[EventRef]:
     """Every event that touched a team, a player or a match, and their corrections."""
-    key = ref if ":" in ref else None
-    if key is None:
-        known = {t.team_id for t in read.queries.teams()}
-        key = f"team:{ref}" if ref in known else f"player:{read.queries.player(ref).player_id}"
-    return page(read.queries.history(key), limit, after)
+    return page(read.queries.history(history_key(read.queries, ref)), limit, after)
 
 
 # --- the log ---------------------------------------------------------------------------------
@@ -292,10 +289,12 @@ def events(
     read: Read, request: Request, league: str, limit: int = LIMIT, after: int | None = AFTER
 ) -> Page[LoggedEvent]:
     """The league's log in order, with who caused each event, as which role, and why.
-    ``after`` is the last ``seq`` seen."""
+    ``after`` is the last ``seq`` seen. It shows the log up to the version its ETag
+    names: an event appended since (its read models not yet caught up) waits for the
+    next read."""
     ledger = service_of(request).ledger
     stored = ledger.recorder.select_events(
-        league_id(read.row.slug), gt=after or None, limit=limit + 1
+        league_id(read.row.slug), gt=after or None, lte=read.row.version, limit=limit + 1
     )
     shown = [logged(ledger.source.decode(s)) for s in stored[:limit]]
     return Page(items=shown, next=shown[-1].seq if len(stored) > limit else None)

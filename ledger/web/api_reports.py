@@ -106,7 +106,8 @@ def confirm(call: Calling, league: str, submission: str, response: Response) -> 
         team = answering(call, league, submission, ledger)
         return ledger.handle(cmd.ConfirmReport(league, submission, team), by=by)
 
-    return Recorded(**receipt(call, response), match=call.write(step))
+    match = call.write(step)  # before the receipt: its version is the one the write left
+    return Recorded(**receipt(call, response), match=match)
 
 
 class Reason(Body):
@@ -117,7 +118,7 @@ class Reason(Body):
 @needs("answer_report", team_in_body=True)
 def dispute(
     call: Calling, league: str, submission: str, body: Reason, response: Response
-) -> Recorded:
+) -> Written:
     """The opposing coach disputes the report, saying why: it waits for the commissioner."""
 
     def step(ledger: LeagueLedger, by: str) -> None:
@@ -125,7 +126,7 @@ def dispute(
         ledger.handle(cmd.DisputeReport(league, submission, team), by=by, reason=body.reason)
 
     call.write(step)
-    return Recorded(**receipt(call, response))
+    return Written(**receipt(call, response))
 
 
 class Decision(Body):
@@ -151,11 +152,11 @@ def approve(
 @needs("decide_report")
 def reject(
     call: Calling, league: str, submission: str, body: Reason, response: Response
-) -> Recorded:
+) -> Written:
     """The commissioner rejects a waiting report, saying why: nothing of it is recorded."""
     call.write(
         lambda ledger, by: ledger.handle(
             cmd.RejectReport(league, submission), by=by, reason=body.reason
         )
     )
-    return Recorded(**receipt(call, response))
+    return Written(**receipt(call, response))  # nothing recorded: no match to name

@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from anyio import to_thread
 from argon2 import PasswordHasher
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request, Response
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -155,9 +156,21 @@ def serve_app() -> FastAPI:
 health = APIRouter()
 
 
-@health.get("/healthz", tags=["service"])
-def healthz() -> dict[str, str]:
-    """The process is up and serving (the ledger is opened before the first request)."""
+@health.get(
+    "/healthz",
+    tags=["service"],
+    response_model=dict[str, str],
+    responses={503: problems.PROBLEMS[503]},
+)
+def healthz(request: Request) -> Response | dict[str, str]:
+    """The process is up and its store answers one trivial query (``503`` when it does
+    not: a proxy then stops sending it the requests it could not answer)."""
+    try:
+        with request.app.state.service.ledger.read_models.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except sa.exc.SQLAlchemyError as error:
+        log.error("health check: store unavailable: %s", type(error).__name__)
+        return problems.problem(503, "store", "the ledger's database could not be used")
     return {"status": "ok"}
 
 

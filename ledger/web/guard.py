@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Actor, Principal, Via, authorize
 from ledger.application.service import LeagueLedger
-from ledger.application.unit import retried
+from ledger.application.unit import UnitOfWork, retried
 from ledger.domain.events import Role
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow
@@ -41,12 +41,10 @@ from ledger.web.auth import (
     service_of,
     stamp_of,
 )
-from ledger.web.idempotency import MAX_KEY, Answer, fingerprint
+from ledger.web.idempotency import once
 
 T = TypeVar("T")
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
-
-KEY = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY}}}$")
 
 
 @dataclass(frozen=True)
@@ -173,11 +171,9 @@ class Guarded(APIRoute):
                 if current and asked and not_modified(asked, current):
                     return Response(status_code=304, headers={"ETag": current})
                 if need.remembered and row is not None:
-                    return await remembered(request, inner, row.version)
-                reply = await inner(request)
-                if current and reply.status_code == 200 and "etag" not in reply.headers:
-                    reply.headers["ETag"] = current
-                return reply
+                    return await remembered(request, inner, row)
+                reply, version = await consistent(request, inner, row)
+                return tagged(reply, version)
             # Writes run one at a time in a process (``Call.write``): they wait for their
             # turn here, in the event loop, not in a request thread each, so a burst of
             # writes never leaves the reads without threads.
@@ -190,10 +186,11 @@ class Guarded(APIRoute):
 async def remembered(
     request: Request,
     inner: Callable[[Request], Coroutine[Any, Any, Response]],
-    version: int,
+    arrived: LeagueRow,
 ) -> Response:
-    """A read the league's version fixes: the answer kept at this version or a later one,
-    or the route's, then kept (``answers``)."""
+    """A read the league's version fixes: the answer kept at the version the request
+    found or a later one, or the route's, then kept (``answers``) under the version it
+    was built at, and only when it is known."""
     kept_answers = service_of(request).answers
     key = (
         request.url.path,
@@ -202,66 +199,69 @@ async def remembered(
         answers.cookie(request.cookies.get(SESSION_COOKIE)),
         request.cookies.get(LOGIN_CSRF_COOKIE),
     )
-    kept = kept_answers.get(key, version)
+    kept = kept_answers.get(key, arrived.version)
     if kept is not None:
         return kept.response()
     async with kept_answers.turn(key):
-        kept = kept_answers.get(key, version)  # computed by the request this one waited for
+        kept = kept_answers.get(key, arrived.version)  # computed by the request it waited for
         if kept is not None:
             return kept.response()
         async with kept_answers.computing:
             # Writes may have landed while this waited: the answer is computed as of now,
             # so the readers who arrived meanwhile are given it too.
-            version = await run_in_threadpool(version_now, request, version)
-            reply = await inner(request)
-        if reply.status_code == 200 and "etag" not in reply.headers:
-            reply.headers["ETag"] = etag(version)
-        fresh = answers.keepable(reply, version)
+            now = await run_in_threadpool(row_now, request)
+            reply, version = await consistent(request, inner, now or arrived)
+        reply = tagged(reply, version)
+        fresh = answers.keepable(reply, version) if version is not None else None
         minted = memo(request).get("new_login_csrf")  # this visitor's, if the page shows it
         if fresh is not None and not (minted and minted.encode() in fresh.body):
             kept_answers.keep(key, fresh)
         return reply
 
 
-def version_now(request: Request, arrived: int) -> int:
-    """The league's version now (a new stamp: the request's own is where it began)."""
-    known = service_of(request).known
-    row = known.league_row(request.path_params["league"], known.stamp())
-    return max(row.version, arrived) if row is not None else arrived
+TRIES = 3
+"""Computations of a read while writes keep landing on its league, before it is answered
+untagged (``consistent``)."""
 
 
-async def once(
-    request: Request, inner: Callable[[Request], Coroutine[Any, Any, Response]]
-) -> Response:
-    """Run a POST, or give the answer a retry with the same Idempotency-Key already had."""
-    key = request.headers.get("idempotency-key")
-    principal: Principal | None = memo(request).get("principal")
-    if key is None or principal is None:
-        return await inner(request)
-    if not KEY.match(key):
-        raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
-    store = service_of(request).idempotency
-    mark = fingerprint(request.method, request.url.path, await request.body())
-    earlier = await run_in_threadpool(store.reserve, principal.account, key, mark)
-    if earlier is not None:
-        headers = {
-            "Idempotent-Replayed": "true",
-            **({"ETag": earlier.etag} if earlier.etag else {}),
-        }
-        return Response(earlier.body, earlier.status, headers, media_type="application/json")
-    try:
+async def consistent(
+    request: Request,
+    inner: Callable[[Request], Coroutine[Any, Any, Response]],
+    row: LeagueRow | None,
+) -> tuple[Response, int | None]:
+    """The route's answer and the league version its body shows (its ETag), or None.
+
+    A route reads the league's row (``memo``) and then the read models in statements of
+    their own, each seeing what is committed when it runs; a command commits a league's
+    read models and its version together. So when the version read after the answer is
+    the row's, nothing of the league moved while the answer was built, and the body is
+    that version's. When it moved, the answer is built again from the new row; after
+    ``TRIES`` it is given without a tag (never with a tag its body does not match)."""
+    if row is None:
+        return await inner(request), None
+    known = memo(request)
+    for _ in range(TRIES):
+        known["league_row"] = row
         reply = await inner(request)
-    except BaseException:
-        await run_in_threadpool(store.release, principal.account, key)
-        raise
-    if reply.status_code >= 300:
-        await run_in_threadpool(store.release, principal.account, key)
-        return reply
-    answer = Answer(
-        status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
-    )
-    await run_in_threadpool(store.keep, principal.account, key, answer)
+        if reply.status_code != 200 or not isinstance(getattr(reply, "body", None), bytes):
+            return reply, row.version  # not an answer to tag, or a stream read as it is sent
+        after = await run_in_threadpool(row_now, request)
+        if after is None or after.version == row.version:
+            return reply, row.version
+        row = after
+    return reply, None
+
+
+def tagged(reply: Response, version: int | None) -> Response:
+    if version is not None and reply.status_code == 200 and "etag" not in reply.headers:
+        reply.headers["ETag"] = etag(version)
     return reply
+
+
+def row_now(request: Request) -> LeagueRow | None:
+    """The league's row as it is now (not as ``known`` kept it at the request's stamp)."""
+    slug = request.path_params["league"]
+    return service_of(request).reads().get(LeagueRow, str(league_id(slug)))
 
 
 # --- writing as the account -------------------------------------------------------------------
@@ -296,16 +296,26 @@ class Call:
         actor = self.actor()
 
         def attempt() -> T:
-            with (
-                service.writing,
-                service.ledger.acting(actor),
-                service.ledger.atomic() as unit,
-            ):
-                if self.league and self.expected is not None:
-                    unit.expected[self.league] = self.expected
-                return command(service.ledger, self.principal.name)
+            with service.writing, service.ledger.acting(actor):
+                with service.ledger.atomic() as unit:
+                    if self.league and self.expected is not None:
+                        unit.expected[self.league] = self.expected
+                    made = command(service.ledger, self.principal.name)
+                    seen = self.seen(unit)
+                # Committed: the version this write left, from its own unit (another
+                # client's write may already have moved the league on).
+                memo(self.request)["written"] = written(unit, self.league, seen)
+                return made
 
         return retried(attempt, "the ledger kept changing while this ran; nothing was recorded")
+
+    def seen(self, unit: UnitOfWork) -> int | None:
+        """The league's version as the unit found it (for a write that appends nothing
+        to the league's own log)."""
+        if self.league is None or self.league in unit.leagues:
+            return None
+        row = unit.store.get(LeagueRow, str(league_id(self.league)))
+        return row.version if row else None
 
     def authorize_team(self, action: str, team: str) -> None:
         """For a route whose team is in its body: may the account act for that team?"""
@@ -313,14 +323,25 @@ class Call:
         authorize(self.principal, self.league, action, team=team, public=bool(row and row.public))
 
     def version(self) -> int:
-        """The league's version now (the ETag of what the write left)."""
-        assert self.league is not None
-        row = service_of(self.request).reads().get(LeagueRow, str(league_id(self.league)))
-        return row.version if row else 0
+        """The league's version this request's write left (the ETag of its answer): not
+        the version now, which may count other clients' later writes, and never before
+        the write (an answer made before ``write`` is a bug, not a stale version)."""
+        known = memo(self.request)
+        if "written" not in known:
+            raise RuntimeError("a write's receipt is made after its write (Call.write)")
+        found: int | None = known["written"]
+        return found or 0
 
     def done(self, response: Response) -> None:
         if self.league:
             response.headers["ETag"] = etag(self.version())
+
+
+def written(unit: UnitOfWork, league: str | None, seen: int | None) -> int | None:
+    """The version of ``league`` a committed unit left: its log's, when the unit appended
+    to it (the version of its last event), else the version the unit found."""
+    rehearsal = unit.leagues.get(league) if league else None
+    return rehearsal.log.version if rehearsal is not None else seen
 
 
 def calling(request: Request) -> Call:

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 
 from ledger.domain.values import validation_problem
 from ledger.errors import (
+    AlreadyExists,
     ConcurrentUpdate,
     EventDoesNotApply,
     Forbidden,
@@ -82,6 +83,7 @@ STATUSES: tuple[tuple[type[LedgerError], int], ...] = (
     (InvalidInput, 422),
     (RuleViolation, 409),
     (ConcurrentUpdate, 409),
+    (AlreadyExists, 409),
     (EventDoesNotApply, 409),
 )
 """The first class an error is an instance of gives its status; any other is 400."""
@@ -138,13 +140,20 @@ def problem(
     return ProblemResponse(body.model_dump(), status_code=status, headers=headers)
 
 
+CONCURRENT_TITLE = "Another request got in first"
+"""The title of a concurrent writer's 409: the books refused nothing, a retry may pass."""
+
+
 def from_error(error: LedgerError) -> ProblemResponse:
     status = status_of(error)
     headers = {"WWW-Authenticate": 'Bearer realm="ledger"'} if status == 401 else None
     retry = getattr(error, "retry_after", None)
     if retry is not None:
         headers = {**(headers or {}), "Retry-After": str(retry)}
-    return problem(status, error.code, error.message, headers, getattr(error, "title", None))
+    title = getattr(error, "title", None)
+    if title is None and isinstance(error, ConcurrentUpdate):
+        title = CONCURRENT_TITLE
+    return problem(status, error.code, error.message, headers, title)
 
 
 def from_validation(errors: list[Any]) -> ProblemResponse:

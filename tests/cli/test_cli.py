@@ -318,7 +318,7 @@ def test_a_league_whose_first_event_is_gone_keeps_its_name(league: Path) -> None
     assert again.returncode != 0
     assert (
         again.stderr.strip()
-        == f"error[ledger-error]: a league '{slug}' already exists in this ledger"
+        == f"error[league-exists]: a league '{slug}' already exists in this ledger"
     )
     done = ledger(league, "audit", "verify", check=False)
     assert done.returncode == 1

@@ -4,9 +4,10 @@ malformed input, pagination, the report workflow's attribution."""
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import LEAGUE, World, event_count
+from tests.service.conftest import LEAGUE, World, event_count, ledger_of
 
 HIRE = f"/api/leagues/{LEAGUE}/teams/reikland-reavers/players"
 LINEMAN = {"position": "lineman", "name": "Fresh"}
@@ -250,3 +251,67 @@ def test_a_blank_reason_is_refused_in_the_apis_words(client: TestClient, world: 
     assert reply.json()["detail"].startswith("a correction needs a reason: ")
     assert "--" not in reply.json()["detail"]
     assert event_count(client) == before
+
+
+def test_the_health_check_says_when_the_store_cannot_be_used(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    engine = ledger_of(client).read_models.engine
+
+    def down() -> None:
+        raise sa.exc.OperationalError("SELECT 1", {}, ConnectionRefusedError("the server is down"))
+
+    monkeypatch.setattr(engine, "connect", down)
+    reply = client.get("/healthz")
+    assert reply.status_code == 503
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert reply.json()["code"] == "store"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "code"),
+    [
+        ("/api/accounts", {"account": "jay", "password": "Secret-12345"}, "account-exists"),
+        ("/api/leagues", {"slug": LEAGUE, "name": "x", "ruleset": "bb2020"}, "league-exists"),
+    ],
+)
+def test_a_name_already_taken_is_a_409_conflict_with_its_own_code(
+    client: TestClient, world: World, path: str, body: dict[str, str], code: str
+) -> None:
+    before = event_count(client)
+    reply = client.post(path, json=body, headers=world.auth("admin"))
+    assert reply.status_code == 409
+    assert reply.json()["code"] == code
+    assert "already exists" in reply.json()["detail"]
+    assert event_count(client) == before
+
+
+@pytest.mark.parametrize(
+    ("ref", "code", "said"),
+    [
+        ("team:nosuch", "unknown-team", "no team 'nosuch'"),
+        ("player:zzz", "unknown-player", "no player 'zzz'"),
+        ("match:zzz", "unknown-match", "no match 'zzz'"),
+        ("nosuch:1", "not-found", "no team, match or player 'nosuch:1'"),
+        ("zzz", "not-found", "no team, match or player 'zzz'"),
+    ],
+)
+def test_the_history_of_nothing_is_404_as_on_the_command_line(
+    client: TestClient, world: World, ref: str, code: str, said: str
+) -> None:
+    reply = client.get(
+        f"/api/leagues/{LEAGUE}/history", params={"ref": ref}, headers=world.auth("jay")
+    )
+    assert reply.status_code == 404
+    assert reply.json()["code"] == code
+    assert said in reply.json()["detail"]
+
+
+def test_the_history_of_a_team_by_its_kind_and_id(client: TestClient, world: World) -> None:
+    history = f"/api/leagues/{LEAGUE}/history"
+    named = client.get(history, params={"ref": "team:gouged-eye"}, headers=world.auth("jay"))
+    bare = client.get(history, params={"ref": "gouged-eye"}, headers=world.auth("jay"))
+    assert named.status_code == bare.status_code == 200
+    assert named.json() == bare.json()
+    assert named.json()["items"]

@@ -51,3 +51,18 @@ def test_a_coach_may_not_submit_for_teams_not_their_own(client: TestClient, worl
     reply = client.post(REPORTS, json=FRIENDLY, headers=world.auth("rob"))
     assert reply.status_code == 403
     assert event_count(client) == before
+
+
+def test_a_dispute_and_a_rejection_name_no_match(client: TestClient, world: World) -> None:
+    submitted = client.post(REPORTS, json=FRIENDLY, headers=world.auth("jay"))
+    submission = submitted.json()["submission"]
+    disputed = client.post(
+        f"{REPORTS}/{submission}/dispute", json={"reason": "two"}, headers=world.auth("dan")
+    )
+    rejected = client.post(
+        f"{REPORTS}/{submission}/reject", json={"reason": "replay"}, headers=world.auth("admin")
+    )
+    assert (disputed.status_code, rejected.status_code) == (201, 201), rejected.text
+    assert "match" not in disputed.json()
+    assert "match" not in rejected.json()
+    assert rejected.json()["version"] == int(rejected.headers["etag"].strip('"'))
