@@ -95,7 +95,8 @@ def read_sources(queries: Queries, season: int | None) -> Sources:
     all_matches = queries.matches()
     events = reads.events()
     starts = [e.seq for e in events if e.event_type == "SeasonStarted" and not e.voided]
-    window = season_windows(seasons or [number], all_matches, starts)[number]
+    closes = [e.seq for e in events if e.event_type == "SeasonClosed" and not e.voided]
+    window = season_windows(seasons or [number], all_matches, starts, closes)[number]
     return Sources(
         queries=queries,
         season=number,
