@@ -15,7 +15,7 @@ from ledger.reports import results
 from ledger.reports.audit import appendix
 from ledger.reports.model import LeagueInfo, PointsRules, SeasonInfo, SeasonReport
 from ledger.reports.positions import position_charts
-from ledger.reports.sources import Sources, read_sources
+from ledger.reports.sources import Sources, is_playoff, read_sources
 from ledger.reports.stats import leaderboards, records
 from ledger.reports.teams import team_pages
 from ledger.reports.whatif import Comparison, whatif_section
@@ -64,7 +64,7 @@ def season_info(sources: Sources) -> SeasonInfo:
         divisions=[d for d in sources.standings.divisions if d],
         playoff_teams=row.playoff_teams if row else 0,
         rounds=sorted(
-            {m.round for m in sources.matches if m.round is not None and not results.is_playoff(m)}
+            {m.round for m in sources.matches if m.round is not None and not is_playoff(m)}
         ),
         matches_played=sum(1 for m in sources.matches if m.status == "played"),
         matches_scheduled=sum(1 for m in sources.matches if m.status == "scheduled"),

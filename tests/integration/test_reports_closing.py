@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +26,7 @@ from ledger.application.commands import (
     StartSeason,
 )
 from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Division
 from ledger.reports.figures import figure_table
@@ -66,18 +70,28 @@ def hire(ledger: LeagueLedger, team_id: str, name: str) -> None:
 
 
 @pytest.fixture
-def closed_after_a_late_hire(sqlite_ledger: LeagueLedger) -> tuple[LeagueLedger, str]:
+def seeded_ledger(tmp_path: Path) -> Iterator[LeagueLedger]:
+    """The ledger's own dice from a seeded generator: the same season on every run (with
+    any dice, a team could lose its gold to Expensive Mistakes and not afford a hire)."""
+    settings = Settings(sqlite_path=tmp_path / "ledger.db", user="tester")
+    ledger = open_ledger(settings, roller=random.Random(2025))
+    yield ledger
+    close_ledger(ledger)
+
+
+@pytest.fixture
+def closed_after_a_late_hire(seeded_ledger: LeagueLedger) -> tuple[LeagueLedger, str]:
     """A season played to its close, where a team out of the play-offs hired a player
     after its last game (no game of its own follows to record its figures)."""
-    regular_season(sqlite_ledger)
-    sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
-    late = outside_the_play_offs(make_report(sqlite_ledger, "league"))
-    play(sqlite_ledger, scheduled(sqlite_ledger), kind="playoff")
-    hire(sqlite_ledger, late, "Late Signing")
-    sqlite_ledger.handle(SchedulePlayoffs("league"), by="tester")
-    play(sqlite_ledger, scheduled(sqlite_ledger), kind="playoff")
-    sqlite_ledger.handle(CloseSeason("league"), by="tester")
-    return sqlite_ledger, late
+    regular_season(seeded_ledger)
+    seeded_ledger.handle(SchedulePlayoffs("league"), by="tester")
+    late = outside_the_play_offs(make_report(seeded_ledger, "league"))
+    play(seeded_ledger, scheduled(seeded_ledger), kind="playoff")
+    hire(seeded_ledger, late, "Late Signing")
+    seeded_ledger.handle(SchedulePlayoffs("league"), by="tester")
+    play(seeded_ledger, scheduled(seeded_ledger), kind="playoff")
+    seeded_ledger.handle(CloseSeason("league"), by="tester")
+    return seeded_ledger, late
 
 
 def test_the_closing_tv_counts_what_the_closing_treasury_paid_for(
@@ -98,12 +112,12 @@ def test_the_closing_tv_counts_what_the_closing_treasury_paid_for(
     assert end_of_chart(made, "treasury")[team.name] == now.treasury
 
 
-def test_an_open_season_closes_as_the_teams_stand_now(sqlite_ledger: LeagueLedger) -> None:
-    regular_season(sqlite_ledger)
-    late = outside_the_play_offs(make_report(sqlite_ledger, "league"))
-    hire(sqlite_ledger, late, "Late Signing")
-    now = team_now(sqlite_ledger, late)
-    made = make_report(sqlite_ledger, "league")
+def test_an_open_season_closes_as_the_teams_stand_now(seeded_ledger: LeagueLedger) -> None:
+    regular_season(seeded_ledger)
+    late = outside_the_play_offs(make_report(seeded_ledger, "league"))
+    hire(seeded_ledger, late, "Late Signing")
+    now = team_now(seeded_ledger, late)
+    made = make_report(seeded_ledger, "league")
     team = page(made, late)
     assert (team.figures, team.treasury, team.fans) == (now.values, now.treasury, now.fans)
     assert end_of_chart(made, "rating")[team.name] == now.rating
@@ -144,6 +158,24 @@ def test_the_off_season_belongs_to_the_next_season(
     assert "re-draft" in [e.kind for e in redrafted.entries]
     assert "Off-season Signing" in [m.name for m in page(second, late).moves]
     assert "Off-season Signing" not in [p.name for p in page(after, late).players]
+
+
+def test_play_off_games_are_named_by_their_stage(
+    closed_after_a_late_hire: tuple[LeagueLedger, str],
+) -> None:
+    """docs/reports.md: a game is named by its round, "the stage for a play-off game"
+    (the play-offs number their own rounds, which read as the league's)."""
+    ledger, _ = closed_after_a_late_hire
+    made = make_report(ledger, "league")
+    stages = {m.match_id: m.stage for s in made.playoffs for m in s.matches}
+    named = [(h.match_id, h.match) for t in made.teams for h in t.history if h.match_id in stages]
+    assert named
+    for match_id, name in named:
+        assert name is not None
+        assert name.endswith(", " + stages[match_id].replace("-", " ")), name
+    history_csv = render_csv(made)["team_history.csv"]
+    assert ", semi final" in history_csv
+    assert ", third place" in history_csv
 
 
 def test_the_league_trophy_re_roll_is_shown_where_tv_counts_it(
