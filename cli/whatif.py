@@ -116,7 +116,10 @@ def print_comparison(found: Comparison, what: str) -> None:
 def print_standings(found: Comparison) -> None:
     real = found.actual.value_labels.get(found.actual.rating_key, "rating")
     other = found.whatif.value_labels.get(found.whatif.rating_key, "rating")
-    say(f"\nStandings, season {found.season} (real | what-if)")
+    # The places and points are the season's; TV and TR come from the team as the log
+    # ends (as treasury and fans do), which for a past season is not its own figure.
+    figures = real if real == other else f"{real} and {other}"
+    say(f"\nStandings, season {found.season} (real | what-if); {figures} as the log ends")
     rows = [standing_line(found, t) for t in found.teams]
     headers = ["division", "team", "#", "pts", real, "|", "#", "pts", other, "move"]
     say(table(headers, rows, right=(2, 3, 4, 6, 7, 8, 9)))
@@ -139,7 +142,7 @@ def standing_line(found: Comparison, t: TeamComparison) -> list[object]:
 
 
 def print_teams(found: Comparison) -> None:
-    say("\nTreasury and fans (real | what-if), rolls of the what-if")
+    say("\nTreasury and fans (real | what-if) as the log ends, rolls of the what-if")
     headers = ["team", "list", "treasury", "fans", "|", "list", "treasury", "fans", "simulated"]
     rows = [
         [

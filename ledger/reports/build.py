@@ -15,7 +15,7 @@ from ledger.reports import results
 from ledger.reports.audit import appendix
 from ledger.reports.model import LeagueInfo, PointsRules, SeasonInfo, SeasonReport
 from ledger.reports.positions import position_charts
-from ledger.reports.sources import Sources, read_sources
+from ledger.reports.sources import Sources, is_playoff, read_sources
 from ledger.reports.stats import leaderboards, records
 from ledger.reports.teams import team_pages
 from ledger.reports.whatif import Comparison, whatif_section
@@ -55,6 +55,7 @@ def season_info(sources: Sources) -> SeasonInfo:
     champion = results.champion(sources)
     inside = [e for e in sources.events if e.seq in sources.window]
     latest = sources.season == max(sources.seasons)
+    later = bool(sources.events) and sources.events[-1].seq >= sources.window.end
     return SeasonInfo(
         number=sources.season,
         name=row.name if row and row.name else f"Season {sources.season}",
@@ -63,7 +64,7 @@ def season_info(sources: Sources) -> SeasonInfo:
         divisions=[d for d in sources.standings.divisions if d],
         playoff_teams=row.playoff_teams if row else 0,
         rounds=sorted(
-            {m.round for m in sources.matches if m.round is not None and not results.is_playoff(m)}
+            {m.round for m in sources.matches if m.round is not None and not is_playoff(m)}
         ),
         matches_played=sum(1 for m in sources.matches if m.status == "played"),
         matches_scheduled=sum(1 for m in sources.matches if m.status == "scheduled"),
@@ -72,14 +73,18 @@ def season_info(sources: Sources) -> SeasonInfo:
         first_event=inside[0].seq if inside else 0,
         last_event=inside[-1].seq if inside else 0,
         as_of=sources.events[-1].recorded_at if sources.events else "",
-        roster_note=""
-        if latest
-        else (
-            f"Rosters show the players as they stand now, after season {max(sources.seasons)}"
-            " (re-rolls, staff and games played too); the season columns count this"
-            " season's games only, and TV, treasury and fans are this season's closing"
-            " figures."
-        ),
+        roster_note=roster_note(max(sources.seasons), latest) if later else "",
+    )
+
+
+def roster_note(last: int, latest: bool) -> str:
+    """What a report says when the log goes on after its season (the next season, or the
+    off-season of the latest): its players are read as they stand now."""
+    now = "in the off-season that follows it" if latest else f"after season {last}"
+    return (
+        f"Rosters show the players as they stand now, {now} (re-rolls, staff and games"
+        " played too); the season columns count this season's games only, and TV,"
+        " treasury and fans are this season's closing figures."
     )
 
 

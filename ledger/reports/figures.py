@@ -3,8 +3,9 @@
 The step of a round holds the figures recorded with each team's game of that round (the
 team's history line at that game), so a team's line starts at its first game, after the
 draft, rather than at its creation (TV 0, the starting treasury). The last step is the
-end of the season, after the last post-game sequence. The HTML draws these values; the
-Markdown gives them as tables.
+end of the season: the team page's closing figures (teams.py ``closing``), so the chart
+ends where the page's figures stand. The HTML draws these values; the Markdown gives them
+as tables.
 """
 
 from __future__ import annotations
@@ -57,14 +58,17 @@ def round_step(label: str, name: str, matches: Sequence[MatchResult]) -> Step | 
 def figure_steps(team: TeamPage, figure: str, steps: Sequence[Step]) -> list[int | None]:
     """A team's ``figure`` ("rating" or "treasury") at each step: as recorded with its game
     of that round (so the first point is its first game, after the draft), else, once it
-    has played, as it stood at the end of the step (a bye, the play-offs, the season's
-    end, after the last post-game sequence); nothing before its first game."""
+    has played, as it stood at the end of the step (a bye, the play-offs); at the season's
+    end, the page's closing figure; nothing before its first game."""
     values: list[int | None] = []
     for step in steps:
         game = [getattr(h, figure) for h in team.history if h.match_id in step.games]
         played = any(v is not None for v in values)
         before = [getattr(h, figure) for h in team.history if h.event <= step.last]
-        values.append(game[0] if game else before[-1] if played and before else None)
+        if step.last == END:
+            values.append(getattr(team, figure) if played else None)
+        else:
+            values.append(game[0] if game else before[-1] if played and before else None)
     return values
 
 

@@ -261,11 +261,18 @@ class TeamPage(Part):
     status: str
     division: str
     rank: int | None
-    figures: dict[str, int] = Field(description="The ruleset's team figures (TV, CTV or TR).")
+    figures: dict[str, int] = Field(
+        description="The ruleset's team figures (TV, CTV or TR) at the season's close."
+    )
     rating: int
-    treasury: int
-    fans: int
+    treasury: int = Field(description="The treasury at the season's close.")
+    fans: int = Field(description="The fans at the season's close.")
     rerolls: int
+    trophy: bool = Field(
+        default=False,
+        description="Held the League Trophy at the season's close: one more team re-roll,"
+        " counted in TV (BB2025).",
+    )
     staff: dict[str, int]
     games: int
     players: list[PlayerLine]

@@ -15,7 +15,7 @@ from ledger.reports.model import (
     StandingLine,
 )
 from ledger.reports.positions import UNNUMBERED
-from ledger.reports.sources import Sources
+from ledger.reports.sources import Sources, is_playoff, stage_name
 from ledger.rules import playoffs
 
 STAGES = ("round-of-32", "round-of-16", "quarter-final", "semi-final", "third-place", "final")
@@ -98,10 +98,6 @@ def match_result(match: MatchRow, sources: Sources) -> MatchResult:
     )
 
 
-def is_playoff(match: MatchRow) -> bool:
-    return match.kind == "playoff" or match.stage != "regular"
-
-
 def results_by_round(sources: Sources) -> list[RoundResults]:
     """Every game of the season that is not a play-off, grouped by round."""
     games = [m for m in sources.matches if not is_playoff(m) and m.status != "voided"]
@@ -137,7 +133,7 @@ def playoff_stages(sources: Sources) -> list[PlayoffStage]:
     return [
         PlayoffStage(
             stage=s,
-            label=s.replace("-", " ").capitalize(),
+            label=stage_name(s).capitalize(),
             matches=[match_result(m, sources) for m in stages[s]],
         )
         for s in ordered

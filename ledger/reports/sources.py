@@ -65,14 +65,28 @@ class Sources:
 
     def match_name(self, match_id: str | None) -> str:
         """A game as readers name it: ``Reikland Reavers 2-1 The Gouged Eye, round 1``
-        (with an en dash), or the id itself for a game that is not of this season."""
+        (with an en dash), ``..., semi final`` for a play-off game (its round number counts
+        the play-off rounds, which a reader would take for the league's), or the id itself
+        for a game that is not of this season."""
         match = self.matches_by_id.get(match_id or "")
         if match is None:
             return match_id or ""
         home, away = self.team_name(match.home), self.team_name(match.away)
         score = f"{match.home_score}\u2013{match.away_score}" if match.status == "played" else "v"
-        when = f"round {match.round}" if match.round else match.stage.replace("_", " ")
+        if is_playoff(match) or not match.round:
+            when = stage_name(match.stage)
+        else:
+            when = f"round {match.round}"
         return f"{home} {score} {away}" + (f", {when}" if when != "regular" else "")
+
+
+def is_playoff(match: MatchRow) -> bool:
+    return match.kind == "playoff" or match.stage != "regular"
+
+
+def stage_name(stage: str) -> str:
+    """``semi-final`` -> ``semi final``, ``third-place`` -> ``third place``."""
+    return stage.replace("-", " ").replace("_", " ")
 
 
 def chosen_season(queries: Queries, season: int | None) -> tuple[int, list[int]]:
@@ -95,7 +109,8 @@ def read_sources(queries: Queries, season: int | None) -> Sources:
     all_matches = queries.matches()
     events = reads.events()
     starts = [e.seq for e in events if e.event_type == "SeasonStarted" and not e.voided]
-    window = season_windows(seasons or [number], all_matches, starts)[number]
+    closes = [e.seq for e in events if e.event_type == "SeasonClosed" and not e.voided]
+    window = season_windows(seasons or [number], all_matches, starts, closes)[number]
     return Sources(
         queries=queries,
         season=number,

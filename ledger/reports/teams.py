@@ -3,8 +3,9 @@
 The read models hold each player's state now, not at some past moment, so a roster is the
 roster as the ledger stands (for the latest season: at its end so far) with the player's
 own figures for the season summed from his game lines; a past season's report says so.
-The team's TV/TR, treasury and fans are those of its last event of the season (its team
-history line), so they are the season's closing figures for any season.
+The team's TV/TR, treasury, fans and League Trophy are its closing figures, all of one
+moment (``Closing``): the season's close, where every team gets a history line, or, for
+a season still open, the team as it stands now.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ledger.reports.model import (
     TreasuryEntry,
     TreasuryStatement,
 )
+from ledger.reports.seasons import END
 from ledger.reports.sources import Sources
 
 CURRENT = ("active", "retired")
@@ -287,6 +289,30 @@ def history_points(team: TeamRow, sources: Sources) -> list[HistoryPoint]:
     ]
 
 
+@dataclass(frozen=True)
+class Closing:
+    """A team's figures at the end of the season's window, all of one moment."""
+
+    values: dict[str, int]
+    rating: int
+    treasury: int
+    fans: int
+    trophy: bool
+
+
+def closing(team: TeamRow, history: Sequence[HistoryPoint], sources: Sources) -> Closing:
+    """The season still open closes now (the team as ``ledger teams`` shows it); a season
+    that has ended closes with its last history line, which is the team's line at its
+    ``SeasonClosed`` (or, for a log whose seasons were never closed, its last milestone
+    before the next season). The Trophy is the holder the season's close named."""
+    end = history[-1] if history else None
+    if sources.window.end == END or end is None:
+        return Closing(dict(team.values), team.rating, team.treasury, team.fans, team.trophy)
+    row = sources.season_row
+    holder = row is not None and row.status == "closed" and row.trophy_holder == team.team_id
+    return Closing(dict(end.values), end.rating, end.treasury, end.fans, holder)
+
+
 def team_page(team: TeamRow, sources: Sources, lookups: Lookups) -> TeamPage:
     roster = season_roster(team, sources)
     by_id = {p.player_id: p for p in roster}
@@ -295,8 +321,7 @@ def team_page(team: TeamRow, sources: Sources, lookups: Lookups) -> TeamPage:
     division, rank = final_place(team.team_id, sources)
     history = history_points(team, sources)
     gold = statement([t for t in sources.treasury if t.team_id == team.team_id], sources)
-    # The figures as the season left them (the same as now for the latest season).
-    end = history[-1] if history else None
+    end = closing(team, history, sources)
     return TeamPage(
         team_id=team.team_id,
         name=team.name,
@@ -305,11 +330,12 @@ def team_page(team: TeamRow, sources: Sources, lookups: Lookups) -> TeamPage:
         status=team.status,
         division=division,
         rank=rank,
-        figures=dict(end.values) if end else dict(team.values),
-        rating=end.rating if end else team.rating,
-        treasury=gold.closing,
-        fans=end.fans if end else team.fans,
+        figures=end.values,
+        rating=end.rating,
+        treasury=end.treasury,
+        fans=end.fans,
         rerolls=team.rerolls,
+        trophy=end.trophy,
         staff=dict(team.staff),
         games=team.games,
         players=[

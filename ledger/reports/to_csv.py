@@ -139,6 +139,7 @@ def teams(report: SeasonReport) -> Table:
             ("Treasury", lambda t: t.treasury),
             ("Fans", lambda t: t.fans),
             ("Team re-rolls", lambda t: t.rerolls),
+            ("League Trophy", lambda t: t.trophy),
             ("Staff", lambda t: [f"{k} {v}" for k, v in sorted(t.staff.items())]),
             ("Games played", lambda t: t.games),
             ("Players on the roster", lambda t: len(t.players)),

@@ -35,6 +35,9 @@ def test_the_comparison_shows_the_season_side_by_side(ledger_cli: Runner, db: Pa
     ):
         assert heading in out
     standings = out.split("Standings, season 1")[1].split("\n\n")[0]
+    # The places and points are the season's; the TV and TR are the teams' now.
+    assert standings.startswith(" (real | what-if); TV and TR as the log ends\n")
+    assert "Treasury and fans (real | what-if) as the log ends" in out
     assert "TV" in standings
     assert "TR" in standings
     assert "reikland-reavers" in standings

@@ -206,6 +206,8 @@ def test_a_finished_job_shows_the_comparison_and_writes_nothing(client: TestClie
         assert team in shown
     for figure in ("TV", "TR"):  # each side's rating, with its own label
         assert f'<th scope="col" class="n">{figure}</th>' in html
+    # the season's places and points, beside the teams' ratings as the log ends
+    assert "Places and points are season 1's; TV and TR are each team's as the log ends" in shown
     assert "Treasury and fans" in shown
     assert re.search(r"Divergences \(\d+\)", shown)
     assert "recorded rolls reused" in shown
