@@ -33,7 +33,7 @@ from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record, trus
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
 """Every record class with a table of its own, in the order the tables are made."""
 
-FOLD_VERSION = 8
+FOLD_VERSION = 9
 """Bump when the fold's meaning changes without a table change: stored read models then
 no longer match the code and are rebuilt from the log when the ledger opens."""
 
