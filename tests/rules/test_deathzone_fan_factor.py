@@ -4,7 +4,9 @@ Seed 000 FAN FACTOR TABLE: "1 or Less Fan Factor goes down one point / 2-5 Fan F
 the same / 6 or More Fan Factor goes up one point. Modifiers: Won the Match +1, Team Scored
 2+ TDs +1, Lost the Match -1, Team Inflicted 2+ CAS +1, Tournament Semi-Final +1, Final +2".
 Seed 002 (gold4) changes only the roll after a concession; both editions play the Death
-Zone post-match sequence, so a game and its dice give the same fan factor in both.
+Zone post-match sequence, so a game and its dice give the same fan factor in both. A
+play-off level after overtime and settled on penalties is a tie for the roll (seed 004
+"Overtime" Var (b): "the game is declared a tie"; docs/rulesets/dz3.md R14).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.domain import events as ev
-from ledger.domain.values import Casualty, Fixture, Performance, Purchase
+from ledger.domain.values import Casualty, Fixture, Performance, Purchase, Shootout
 from tests.support import Book, roll, sheet
 
 EDITIONS = ("gold4", "dz3")
@@ -30,6 +32,7 @@ ROWS = [
     ((1, 0), 0, "semi-final", 4, +1),  # 4 +1 +1 semi = 6
     ((0, 1), 0, "final", 5, +1),  # 5 -1 lost +2 final = 6
     ((0, 1), 0, "final", 4, 0),  # 4 -1 +2 = 5
+    ((1, 1), 0, "final", 3, 0),  # 3 +2 = 5: won on penalties, still a tie (dz3.md R14)
 ]
 
 
@@ -62,5 +65,9 @@ def test_the_fan_factor_table(
     scorers = [Performance(player=men[0], touchdowns=score[0])] if score[0] else []
     home = sheet("men", score[0], scorers, (roll("fan_factor", "D6", rolled, subject="men"),))
     away = sheet("rats", score[1])
-    book.record(ev.MatchRecorded, match="m1", kind=kind, home=home, away=away, casualties=hurt)
+    level = kind == "playoff" and score[0] == score[1]
+    tied = {"shootout": Shootout(penalties_home=4, penalties_away=2)} if level else {}
+    book.record(
+        ev.MatchRecorded, match="m1", kind=kind, home=home, away=away, casualties=hurt, **tied
+    )
     assert book.team_row("men").fans == 2 + change
