@@ -176,7 +176,10 @@ def parse_count(entry: str, option: str) -> tuple[str, int]:
     "items",
     multiple=True,
     metavar="ITEM=COUNT",
-    help="An inducement and how many, e.g. blitzers_best_kegs=1 (repeatable).",
+    help=(
+        "An inducement and how many, e.g. blitzers_best_kegs=1, or a Star Player by id,"
+        " e.g. morg_n_thorg=1 (repeatable)."
+    ),
 )
 @click.option("--reason", help="Why (kept in the log).")
 @pass_session
@@ -185,7 +188,8 @@ def inducements(
 ) -> None:
     """TEAM_ID buys its inducements for fixture MATCH_ID (none: no --buy). The team with the
     higher value for the game (CTV in BB2020 and BB2025, TV in LRB6) goes first; the other
-    then spends petty cash."""
+    then spends petty cash. In BB2020 and BB2025 Star Players are induced here (at most
+    two); the match report then names each under the team's hirelings, without a price."""
     wanted = dict(parse_count(entry, "--buy") for entry in items)
     session.ledger().handle(
         BuyInducements(session.league(), match_id, team_id, wanted), by=session.user, reason=reason

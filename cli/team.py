@@ -220,7 +220,11 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
 )
 @click.option(
     "--category",
-    help="A choice the edition asks for (4th edition Big Guys: remove_trait).",
+    help=(
+        "The category a random skill is drawn from (BB2025, BB2020: one of the player's"
+        " primary or secondary categories, e.g. G), or a choice the edition asks for"
+        " (4th edition Big Guys: remove_trait)."
+    ),
 )
 @REASON
 @pass_session
@@ -236,12 +240,18 @@ def advance(
     category: str | None,
     reason: str | None,
 ) -> None:
-    """PLAYER of TEAM_ID spends SPP on an advancement of KIND."""
+    """PLAYER of TEAM_ID spends SPP on an advancement of KIND.
+
+    A random skill (BB2025, BB2020) names its --category; with --roll the ledger rolls the
+    Skill Table dice, and when they leave a choice the refusal names the skills and the
+    dice: run the command again with --skill and those --die values."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
-    if roll_it:
-        rolls += ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6"))
+    rolled = (
+        ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6")) if roll_it else ()
+    )
+    rolls += rolled
     session.ledger().handle(
         AdvancePlayer(
             session.league(),
@@ -256,6 +266,8 @@ def advance(
         by=session.user,
         reason=reason,
     )
+    if rolled:  # said once stored: a refusal (a category missing...) keeps no roll
+        say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
     say(
         f"{player} of {team_id} took {kind.replace('_', ' ')}"
         f" {skill or (characteristic or '').upper()}."
@@ -274,7 +286,6 @@ def ledger_rolls(
         rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
     else:
         return ()
-    say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
     return rolled
 
 

@@ -19,7 +19,8 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Purchase
 from ledger.errors import InsufficientTreasury, InvalidInput, NotAllowed, UnknownMatch
-from ledger.rules.asked import Lineup
+from ledger.rules.asked import Inducing, Lineup
+from ledger.rules.problems import refuse
 from ledger.rules.protocol import Budget, Feature, SidelineItem
 
 
@@ -70,6 +71,7 @@ def plan_inducements(c: Context, command: BuyInducements) -> Drafts:
     terms = inducement_terms(c, command.match, command.team)
     team, budget = terms.team, terms.budget
     purchases = [priced(terms, item, count) for item, count in command.wanted.items()]
+    refuse(c.ruleset.problems(Inducing(team, command.wanted)))
     cost = sum(p.price for p in purchases)
     from_treasury = max(0, cost - budget.petty_cash)
     if from_treasury > budget.treasury:

@@ -436,6 +436,14 @@ def complete_dice(
     return rolled(draft, sides, report, tuple(rolls))
 
 
+def no_rolls(purposes: set[str]) -> str:
+    """'no expensive_mistakes_amount roll' (given, but not asked for: leave it out)."""
+    names = sorted(purposes)
+    listed = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
+    one = len(names) == 1
+    return f"no {listed} {'roll' if one else 'rolls'} (leave {'it' if one else 'them'} out)"
+
+
 def describe_need(need: DiceNeed) -> str:
     return f"{need.purpose} ({need.dice}) for {need.subject or 'the match'}: {need.why}"
 
@@ -461,7 +469,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     rolls, needs = close_rolls(c, team, entries, missing)
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
-        raise InvalidDice(f"closing {match_id} for {team_id} needs no {sorted(unexpected)} roll")
+        raise InvalidDice(f"closing {match_id} for {team_id} needs {no_rolls(unexpected)}")
     return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
 
 
@@ -659,7 +667,7 @@ def plan_card(c: Context, command: PlayCard) -> Drafts:
             raise InvalidDice(f"{card} needs {describe_need(need)} (enter it, or use --roll)")
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
-        raise InvalidDice(f"{card} needs no {sorted(unexpected)} roll")
+        raise InvalidDice(f"{card} needs {no_rolls(unexpected)}")
     return [played.model_copy(update={"dice": tuple(rolls)})]
 
 

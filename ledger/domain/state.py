@@ -280,7 +280,8 @@ class MatchRow(Record):
     winnings: dict[str, int] = {}
     """Gold each team collected as winnings from this game (whatever the edition)."""
     inducements: dict[str, dict[str, Any]] = {}
-    """Per team: what it bought before the game and how (treasury spent, petty cash)."""
+    """Per team: what it bought before the game (``purchases``: count by item; ``items``:
+    as a sentence) and how (``treasury_spent``, ``petty_cash``)."""
 
 
 class StandingRow(Record):

@@ -279,7 +279,12 @@ def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
         f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
-        bought = {"items": items, "treasury_spent": e.treasury_spent, "petty_cash": e.petty_cash}
+        bought = {
+            "items": items,
+            "purchases": {p.item: p.count for p in e.purchases},
+            "treasury_spent": e.treasury_spent,
+            "petty_cash": e.petty_cash,
+        }
         f.store.change(match, inducements={**match.inducements, e.team: bought})
 
 

@@ -16,7 +16,7 @@ stay on the roster once drafted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.domain.events import (
@@ -135,6 +135,15 @@ class Appearance:
 
 
 @dataclass(frozen=True, slots=True)
+class Inducing:
+    """Inducements a team asks for before a fixture, by item and count (each within the
+    edition's offer): the rules that hold across items (BB2025: at most two Star Players)."""
+
+    team: TeamRow
+    wanted: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Lineup:
     """A team as it goes into a game: its game value (CTV with the Journeymen it must
     take in BB2025), which inducements are bought by."""
@@ -183,7 +192,16 @@ class SeasonEnded:
 
 
 Decision = (
-    Hiring | Firing | Buying | Releasing | Advancing | Report | Casualty | Closing | SeasonPlan
+    Hiring
+    | Firing
+    | Buying
+    | Releasing
+    | Advancing
+    | Report
+    | Casualty
+    | Closing
+    | Inducing
+    | SeasonPlan
 )
 """What ``Ruleset.problems`` judges; a casualty is asked about as it is reported."""
 

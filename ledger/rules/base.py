@@ -454,6 +454,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         return {}
 
+    def check_inducements(self, team: TeamRow, wanted: Mapping[str, int]) -> list[Problem]:
+        """Rules across the items asked for (each item's limit is the offer's)."""
+        return []
+
     def inducement_budget(
         self, value: int, other_value: int, other_spent: int, treasury: int
     ) -> Budget:

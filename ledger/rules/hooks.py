@@ -26,6 +26,7 @@ from ledger.rules.asked import (
     Closing,
     Firing,
     Hiring,
+    Inducing,
     Lineup,
     Redrafted,
     Redrafting,
@@ -94,6 +95,7 @@ CHECKS: Mapping[type[Any], Hook[list[Problem]]] = dict(
         on(Report, lambda r, a: r.check_match(a.match, a.rows)),
         on(Casualty, lambda r, a: r.check_casualty(a)),
         on(Closing, lambda r, a: r.check_close(a.team, a.players)),
+        on(Inducing, lambda r, a: r.check_inducements(a.team, a.wanted)),
         on(SeasonPlan, lambda r, a: r.check_season(a.divisions, a.playoff_teams)),
     )
 )

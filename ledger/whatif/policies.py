@@ -269,13 +269,15 @@ class Policies:
         refused = self.target.problems(Buying(team, players, item.id, count)) if count > 0 else []
         if refused:
             return 0, sentences(refused), refused
-        cut = over
+        cut, poor = over, False
         while count > 0:
             short = self.gold_for(team, item, count, treasury)
             if not short:
                 break
-            cut, count = cut or short, count - 1
-        reason = f"{wanted} x {item.name}: at most {item.max}, gold {treasury:,}"
+            cut, count, poor = cut or short, count - 1, True
+        why = [f"at most {item.max}"] if over else []
+        why += [f"the treasury holds {treasury:,}"] if poor else []
+        reason = f"{wanted} x {item.name}: {', '.join(why)}"
         return count, reason, cut
 
     def gold_for(

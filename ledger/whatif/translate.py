@@ -150,17 +150,43 @@ class Translator:
         return FALLBACK_LIST, None
 
     def position(self, event: ev.LedgerEvent, team: str, position_id: str, who: str) -> str:
-        """``who`` is the player's (or hireling's) id, for the divergence."""
-        """The target position for a source position of ``team``'s list."""
+        """The target position for a one-game player of ``team`` (``who``: his id, for the
+        divergence): one of the team's own list, as a hireling names no ally list."""
+        return self.placed(event, team, position_id, who, allies=False)[0]
+
+    def placed(
+        self,
+        event: ev.LedgerEvent,
+        team: str,
+        position_id: str,
+        who: str,
+        from_list: str | None = None,
+        *,
+        allies: bool = True,
+    ) -> tuple[str, str | None]:
+        """The target position for a source position of ``team`` (drawn from the ally
+        list ``from_list``, if given), and the ally list the target draws it from (None:
+        the team's own); the lineman, noted, when the target has nothing like it."""
         team_list = self.target.catalogue.team_list(self.rosters[team])
-        if mapping.same_family(self.source.id, self.target.id):
-            mapped: str | None = position_id
-        else:
-            mapped = mapping.position(
-                self.rows.get(team), self.source.id, self.target.id, position_id
-            )
-        if mapped is not None and team_list.position(mapped) is not None:
-            return mapped
+        for mapped in self.candidates(team, position_id, from_list):
+            ally, _, mapped_id = mapped.rpartition(".")
+            if not ally and team_list.position(mapped_id) is not None:
+                return mapped_id, None
+            if ally and allies and self.ally_has(team_list, ally, mapped_id):
+                if ally != from_list:
+                    self.note(
+                        event,
+                        team=team,
+                        subject=who,
+                        rule="position",
+                        reason=(
+                            f"the {team_list.name} list has no {position_id}:"
+                            f" {self.target.name} teams take one as an ally"
+                        ),
+                        policy="map-by-table",
+                        action=f"hired from the {ally} list ({mapped_id}) as an ally",
+                    )
+                return mapped_id, ally
         fallback = lineman(team_list)
         self.note(
             event,
@@ -171,7 +197,26 @@ class Translator:
             policy="lineman-instead",
             action=f"plays as {fallback.name}",
         )
-        return fallback.id
+        return fallback.id, None
+
+    def candidates(self, team: str, position_id: str, from_list: str | None) -> list[str]:
+        """The target's names for a position, best first: as drawn from its ally list
+        (``ogre.ogre``), then by its id alone."""
+        keys = [f"{from_list}.{position_id}"] if from_list else []
+        keys.append(position_id)
+        if mapping.same_family(self.source.id, self.target.id):
+            return keys
+        row = self.rows.get(team)
+        found = (mapping.position(row, self.source.id, self.target.id, key) for key in keys)
+        return [name for name in found if name is not None]
+
+    def ally_has(self, team_list: TeamList, ally: str, position_id: str) -> bool:
+        """Whether the target lets a team of ``team_list`` draw ``position_id`` from the
+        list ``ally`` (gold4's Allied Teams Table; no edition else has allies)."""
+        if ally not in self.target.catalogue.allies(team_list.id):
+            return False
+        lists = self.target.catalogue.team_lists()
+        return ally in lists and lists[ally].position(position_id) is not None
 
     def player_hired(self, event: ev.PlayerHired) -> ev.PlayerHired | None:
         if event.kind == "star" and event.star:
@@ -179,9 +224,12 @@ class Translator:
             if star is None:
                 return None
             return event.model_copy(update={"star": star, "position": star, "from_list": None})
-        update: dict[str, object] = {"from_list": None, "equipment": ()}
-        if event.from_list is not None:
-            self.note(
+        before = len(self.notes)
+        position, ally = self.placed(
+            event, event.team, event.position, event.player, event.from_list
+        )
+        if event.from_list is not None and ally is None:
+            own = Divergence.of(
                 event,
                 subject=event.player,
                 rule="position",
@@ -189,6 +237,7 @@ class Translator:
                 policy="map-by-table",
                 action=f"{event.name} is hired from the team's own list",
             )
+            self.notes.insert(before, own)  # said before what the own list makes of him
         if event.equipment:
             self.note(
                 event,
@@ -198,7 +247,7 @@ class Translator:
                 policy="skip",
                 action=f"{event.name} is hired without it",
             )
-        update["position"] = self.position(event, event.team, event.position, event.player)
+        update = {"position": position, "from_list": ally, "equipment": ()}
         return event.model_copy(update=update)
 
     def star(self, event: ev.LedgerEvent, star_id: str, who: str) -> str | None:

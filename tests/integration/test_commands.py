@@ -215,6 +215,18 @@ def test_a_dead_player_cannot_play(ledger: LeagueLedger) -> None:
     )
 
 
+def test_a_die_no_step_asks_for_is_named_in_words(ledger: LeagueLedger) -> None:
+    two_team_league(ledger)
+    ledger.handle(RecordMatch("test", report(FIRST_GAME)), by="t")
+    close = ClosePostGame("test", "g1", "reavers", dice={"mistakes": 2}, roll_missing=True)
+    refused(
+        ledger,
+        InvalidDice,
+        lambda: ledger.handle(close, by="t"),
+        r"closing g1 for reavers needs no mistakes roll \(leave it out\)$",
+    )
+
+
 def test_missing_dice_are_named_unless_the_ledger_rolls_them(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
     bare = {

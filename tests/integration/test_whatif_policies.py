@@ -123,6 +123,7 @@ def test_purchases_beyond_the_treasury_buy_what_fits() -> None:
     dz3 = run(book, "dz3")
     assert policies(dz3) == [("treasury", "reroll", "buy-what-fits")]
     assert dz3.divergences[0].action == "bought 2"
+    assert dz3.divergences[0].reason == "3 x Team Re-roll: the treasury holds 180,000"
     assert (team(dz3, "chaos").rerolls, team(dz3, "chaos").treasury) == (2, 40_000)
 
 

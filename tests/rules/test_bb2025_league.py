@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ledger.domain import events as ev
@@ -309,8 +311,11 @@ def test_raise_funds(
             )
         )
     rows = redraft_rows(state, book.league_id, book.team_row("t", state), 2)
-    found, _ = redraft.budget(tables(), rows, 2, capped)
+    found, note = redraft.budget(tables(), rows, 2, capped)
     assert found == budget
+    counted = ("fixture", played), ("win", won), ("draw", drawn)
+    for word, n in counted:  # '1 draw', '3 wins': the words count
+        assert re.search(rf"\b{n} {word}{'' if n == 1 else 's'}\b", note), note
 
 
 def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:

@@ -124,6 +124,7 @@ def test_only_one_ally_from_each_allowed_race() -> None:
     hire(book, "orcs", "troll", "Grub", from_list="goblin")
     refused(book, "orcs", "goblin", "already have a goblin ally", from_list="goblin")
     hire(book, "orcs", "ogre", "Morgy", from_list="ogre")  # another race is fine
+    refused(book, "orcs", "ogre", r"already have an ogre ally \(Morgy\)", from_list="ogre")
 
 
 @pytest.mark.parametrize(

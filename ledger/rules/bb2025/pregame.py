@@ -13,13 +13,14 @@ Worked example: CTVs 1,240,000 and 1,160,000; Jay buys a Keg for 50,000; Dan get
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
 from ledger.domain.state import PlayerRow
 from ledger.rules.base import eligible
 from ledger.rules.bb2025.tables import DATA
+from ledger.rules.protocol import SidelineItem
 from ledger.rules.schema import Inducement, InducementList, Position, TeamList, load_yaml
 
 SQUAD = 11
@@ -48,6 +49,17 @@ def inducements(folder: Path = DATA) -> dict[str, Inducement]:
     """The inducement lines of an edition's data folder (a variant keeps its own)."""
     found = load_yaml(folder / "inducements.yaml", InducementList)
     return {i.id: i for i in found.inducements}
+
+
+def offer(items: Iterable[Inducement], team_list: TeamList) -> dict[str, SidelineItem]:
+    """The common inducements the team may buy, at its price."""
+    return {
+        item.id: SidelineItem(
+            id=item.id, name=item.name, max=item.max, price=inducement_price(item, team_list)
+        )
+        for item in items
+        if may_buy(item, team_list)
+    }
 
 
 def inducement_price(item: Inducement, team_list: TeamList) -> int:

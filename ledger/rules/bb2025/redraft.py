@@ -27,6 +27,7 @@ from ledger.rules.effects import Effects, Forgets, Gold, Heals, Leaves, Sideline
 from ledger.rules.protocol import DiceNeed
 from ledger.rules.rows import RedraftRows
 from ledger.rules.schema import Position
+from ledger.words import plural
 
 Reduction = Literal["-ma", "-st", "-ag", "-pa", "-av"]
 HATRED = re.compile(r"^Hatred \(.+\)$")
@@ -99,8 +100,8 @@ def budget(t: Tables, rows: RedraftRows, season: int, capped: bool) -> tuple[int
         + r.per_draw * draws
     )
     note = (
-        f"{r.budget:,} + treasury {team.treasury:,} + {len(played)} fixtures, {wins} wins,"
-        f" {draws} draws"
+        f"{r.budget:,} + treasury {team.treasury:,} + {plural(len(played), 'fixture')},"
+        f" {plural(wins, 'win')}, {plural(draws, 'draw')}"
     )
     if capped and total > r.cap:
         return r.cap, note + f" = {total:,}, capped at {r.cap:,}"

@@ -33,7 +33,7 @@ from ledger.domain.events import (
     TeamRedrafted,
 )
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
-from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme
+from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme, TeamSheet
 from ledger.errors import (
     AdvancementDue,
     CasualtyDice,
@@ -58,6 +58,7 @@ from ledger.rules.bb2025 import (
     pregame,
     redraft,
     season,
+    stars,
 )
 from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
@@ -145,12 +146,13 @@ class BB2025(BaseRuleset[BB2025Options]):
     def check_hire(self, event: PlayerHired, rows: HireRows) -> list[Problem]:
         """'Hire any new players to your Team Draft List' (Hiring, Firing and Temporarily
         Retiring, step 2) hires from the team's own list: a Star Player plays one game as
-        an inducement (a report's hireling), or joins for seasons only through the Spike!
-        contracts' star draft (``StarSigned``, seed 003), never through a hire."""
+        an inducement (bought before the game, fielded in the report: ``stars.py``), or
+        joins for seasons only through the Spike! contracts' star draft (``StarSigned``,
+        seed 003), never through a hire."""
         if event.kind != "star":
             return []
         sentence = (
-            f"{self.book} Star Players are induced for one game (a report's hirelings)"
+            f"{self.book} Star Players are induced for one game ('ledger match inducements')"
             " or signed at the star draft, never hired"
         )
         return [Problem(StarRefused, sentence)]
@@ -307,18 +309,35 @@ class BB2025(BaseRuleset[BB2025Options]):
         if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
-            awarded = sum(p.mvps for p in sheet.players)
-            allowed = self.mvp_allowance(match, sheet.team)
-            if awarded > allowed:
-                sentence = (
-                    f"{sheet.team} awarded {awarded} MVPs where {self.book} allows"
-                    f" {allowed} ('Most Valuable Player', 'Conceding')"
-                )
-                problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))
-            stars = {h.id for h in sheet.hirelings if h.kind == "star"}
-            stars |= contracted(match, rows)
-            if any(p.mvps for p in sheet.players if p.player in stars):
-                problems.append(Problem(MvpRefused, "star players cannot be given the MVP award"))
+            problems += self.mvp_problems(match, sheet, rows)
+            problems += found(HirelingRefused, self.star_problems(match, sheet, rows))
+        return problems
+
+    def star_problems(self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> list[str]:
+        """Stars are Inducements: one a report fields was bought for the fixture
+        (``stars.py``)."""
+        team = rows.team(sheet.team)
+        if team is None or not any(h.kind == "star" for h in sheet.hirelings):
+            return []
+        team_list = self.catalogue.team_list(team.roster)
+        bought = stars.bought(rows.fixture, sheet.team)
+        return stars.report_problems(match.match, sheet, team_list, bought, self.catalogue.stars())
+
+    def mvp_problems(
+        self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows
+    ) -> list[Problem]:
+        problems = []
+        awarded = sum(p.mvps for p in sheet.players)
+        allowed = self.mvp_allowance(match, sheet.team)
+        if awarded > allowed:
+            sentence = (
+                f"{sheet.team} awarded {awarded} MVPs where {self.book} allows"
+                f" {allowed} ('Most Valuable Player', 'Conceding')"
+            )
+            problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))
+        starring = {h.id for h in sheet.hirelings if h.kind == "star"} | contracted(match, rows)
+        if any(p.mvps for p in sheet.players if p.player in starring):
+            problems.append(Problem(MvpRefused, "star players cannot be given the MVP award"))
         return problems
 
     def mvp_allowance(self, match: MatchRecorded, team: str) -> int:
@@ -396,17 +415,15 @@ class BB2025(BaseRuleset[BB2025Options]):
         return pregame.journeyman_position(team_list)
 
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+        """The list 'on page 142' (seed 001 'Inducements'): its common lines, then the
+        Star Players who play for the team (``stars.py``)."""
         team_list = self.catalogue.team_list(team.roster)
-        return {
-            item.id: SidelineItem(
-                id=item.id,
-                name=item.name,
-                max=item.max,
-                price=pregame.inducement_price(item, team_list),
-            )
-            for item in pregame.inducements(self.data_dir).values()
-            if pregame.may_buy(item, team_list)
-        }
+        common = pregame.offer(pregame.inducements(self.data_dir).values(), team_list)
+        return common | stars.offer(self.catalogue.stars(), team_list)
+
+    def check_inducements(self, team: TeamRow, wanted: Mapping[str, int]) -> list[Problem]:
+        problems = stars.purchase_problems(team.name, wanted, self.catalogue.stars())
+        return found(HirelingRefused, problems)
 
     def inducement_budget(
         self, value: int, other_value: int, other_spent: int, treasury: int

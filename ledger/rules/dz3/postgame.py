@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
 from ledger.rules.base import spp_earned
+from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import injuries
 from ledger.rules.dz3.game import Game
@@ -123,29 +124,19 @@ def fan_factor(g: Game, sheet: TeamSheet, dice: DiceBox, casualty_spp: frozenset
         return []
     roll = dice.roll(sheet.dice, "fan_factor", g.t.fan_factor.die, team)[0]
     modified = roll + fan_modifier(g, sheet, casualty_spp)
-    delta = fan_change(g, modified, current)
+    delta = fans.change(g.t.fan_factor, modified, current)
     if not delta:
         return []
     return [Fans(team=team, delta=delta, note=f"fan factor roll {roll}, modified {modified}")]
 
 
 def fan_modifier(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> int:
-    table, result = g.t.fan_factor, g.result(sheet)
-    modifier = {"win": table.modifiers.won, "loss": table.modifiers.lost}.get(result, 0)
-    modifier += table.modifiers.two_touchdowns if sheet.touchdowns >= 2 else 0
-    modifier += table.modifiers.two_casualties if inflicted(g, sheet, casualty_spp) >= 2 else 0
-    modifier += table.stage_modifiers.get(g.stage(), 0)
+    """The Death Zone table's modifiers (``classic3.fans``), then OBERWALD's damping."""
+    table, caused = g.t.fan_factor, inflicted(g, sheet, casualty_spp)
+    modifier = fans.modifier(table, g.result(sheet), sheet.touchdowns, caused, g.stage())
     if g.opts.fan_factor_damping:
         modifier -= g.fans(sheet.team) // table.damping_per
     return modifier
-
-
-def fan_change(g: Game, modified: int, current: int) -> int:
-    """'1 (or less) loses fan factor and 6+ gains fan factor after modification'."""
-    table = g.t.fan_factor
-    if modified <= table.lose_at_or_below:
-        return -1 if current > table.floor else 0
-    return 1 if modified >= table.gain_at_or_above else 0
 
 
 def inflicted(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> int:

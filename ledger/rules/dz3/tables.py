@@ -21,6 +21,7 @@ from pathlib import Path
 from pydantic import Field, model_validator
 
 from ledger.domain.values import Characteristic
+from ledger.rules.classic3.fans import FanFactorRoll
 from ledger.rules.schema import Band, Frozen, Skill, StarPlayer, load_yaml
 
 DATA = Path(__file__).parent / "data"
@@ -117,22 +118,11 @@ class Winnings(Frozen):
         return self.modifiers[row][column]
 
 
-class FanModifiers(Frozen):
-    won: int
-    lost: int
-    two_touchdowns: int
-    two_casualties: int
+class FanFactor(FanFactorRoll):
+    """The Death Zone roll (``classic3.fans``) with dz3's price, cap and damping."""
 
-
-class FanFactor(Frozen):
     price: int = Field(gt=0)
     draft_max: int = Field(ge=0)
-    die: str
-    lose_at_or_below: int
-    gain_at_or_above: int
-    floor: int = Field(ge=0)
-    modifiers: FanModifiers
-    stage_modifiers: dict[str, int] = {}
     damping_per: int = Field(gt=0)
 
 

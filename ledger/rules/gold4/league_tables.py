@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ledger.domain.values import Effect
+from ledger.rules.classic3.fans import FanFactorRoll
 from ledger.rules.schema import Frozen, SkillCategory, load_yaml
 
 DATA = Path(__file__).parent / "data"
@@ -80,16 +81,6 @@ class Winnings(Frozen):
             if bounds[-1] is not None or None in bounds[:-1]:
                 raise ValueError("only the last band may be open ended (null)")
         return self
-
-
-class FanFactorRoll(Frozen):
-    die: str
-    won: int
-    drawn: int
-    lost: int
-    lose_at_or_below: int
-    gain_at_or_above: int
-    floor: int = Field(ge=0)
 
 
 class Mvp(Frozen):

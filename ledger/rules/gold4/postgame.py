@@ -3,7 +3,9 @@
 Death Zone (not in the seeds; data/deathzone.yaml names its sources): the gate is one D6 per
 point of each team's fan factor, in thousands; each team's winnings are a D6 plus the Match
 Winnings Table modifier for the gate and its team rating, +1 for the winner, times 10,000; the
-fan factor roll is a D6, +1 won / -1 lost, losing a point on 1 or less and gaining one on 6+.
+fan factor roll is the Death Zone Fan Factor Table (seed 000, read alike by dz3:
+``classic3/fans.py``): a D6, +1 won / -1 lost, +1 for 2+ touchdowns, +1 for 2+ casualties,
++1 in a semi-final and +2 in the final, losing a point on 1 or less and gaining one on 6+.
 
 Seed 002, WINNING THE MATCH / CONCEDING THE MATCH: "the winner gains all of the losers money
 and his MVPs, and may add +2 to his Fan Factor Roll. The loser automatically loses one Fan
@@ -21,6 +23,7 @@ from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
 from ledger.rules.base import by_score, opponent, unaffordable_hirelings
+from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
@@ -127,7 +130,7 @@ def match_outcomes(match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effe
         row = team(rows, sheet.team)
         effects += winnings(match, sheet, row, gate, dice)
         effects += concession_gold(match, sheet, rows)
-        effects += fan_factor(match, sheet, row, dice)
+        effects += fan_factor(match, sheet, rows, dice)
         effects += walkouts(match, sheet, rows, dice)
     return effects
 
@@ -214,8 +217,10 @@ def concession_gold(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> 
     ]
 
 
-def fan_factor(match: MatchRecorded, sheet: TeamSheet, row: TeamRow, dice: DiceBox) -> Effects:
-    rule, table = gold_rules().concession, deathzone().fan_factor_roll
+def fan_factor(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows, dice: DiceBox) -> Effects:
+    """The Death Zone Fan Factor Table (``classic3.fans``, as dz3 reads it), with seed
+    002's concession: the winner adds +2, the loser loses one and may not roll."""
+    rule, table, row = gold_rules().concession, deathzone().fan_factor_roll, team(rows, sheet.team)
     loser = conceded_by(match)
     if loser == sheet.team:
         loss = min(rule.loser_fan_factor_loss, row.fans - table.floor)
@@ -224,14 +229,20 @@ def fan_factor(match: MatchRecorded, sheet: TeamSheet, row: TeamRow, dice: DiceB
     if match.kind not in GATE_KINDS and loser is None:
         return []
     roll = dice.roll(sheet.dice, "fan_factor", table.die, sheet.team)[0]
-    modifier = {"win": table.won, "draw": table.drawn, "loss": table.lost}[result(match, sheet)]
+    caused = casualties_inflicted(match, sheet, rows)
+    modifier = fans.modifier(table, result(match, sheet), sheet.touchdowns, caused, rows.stage())
     modifier += rule.winner_fan_roll_bonus if loser is not None else 0
-    total, note = roll + modifier, f"fan factor roll {roll}{modifier:+d} = {roll + modifier}"
-    if total >= table.gain_at_or_above:
-        return [Fans(team=sheet.team, delta=1, note=note)]
-    if total <= table.lose_at_or_below and row.fans > table.floor:
-        return [Fans(team=sheet.team, delta=-1, note=note)]
-    return []
+    delta = fans.change(table, roll + modifier, row.fans)
+    note = f"fan factor roll {roll}{modifier:+d} = {roll + modifier}"
+    return [Fans(team=sheet.team, delta=delta, note=note)] if delta else []
+
+
+def casualties_inflicted(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> int:
+    """'Team Inflicted 2+ CAS': those that earn SPP in gold4, a block's (seed 002 STAR
+    PLAYER POINTS), by a player of this side (its sheet, hirelings or roster)."""
+    own = {p.player for p in sheet.players} | {h.id for h in sheet.hirelings}
+    own |= {p.player_id for p in rows.players(sheet.team)}
+    return sum(1 for c in match.casualties if c.cause == "block" and c.inflicted_by in own)
 
 
 def walkouts(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows, dice: DiceBox) -> Effects:

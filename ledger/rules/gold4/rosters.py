@@ -127,7 +127,7 @@ def ally_problems(
     taken = [p for p in players if p.status in ON_ROSTER and p.roster == ally]
     if len(taken) >= allied.max_allies_per_allowed_race:
         return [
-            f"{team.name} already have a {ally} ally ({taken[0].name}): one ally from each"
+            f"{team.name} already have {article(ally)} ally ({taken[0].name}): one ally from each"
             " allowed race (MIXED RACE TEAMS)"
         ]
     if free_reroll and team.drafting:
