@@ -33,9 +33,11 @@ from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record, trus
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
 """Every record class with a table of its own, in the order the tables are made."""
 
-FOLD_VERSION = 9
+FOLD_VERSION = 10
 """Bump when the fold's meaning changes without a table change: stored read models then
-no longer match the code and are rebuilt from the log when the ledger opens."""
+no longer match the code and are rebuilt from the log when the ledger opens. 10: every
+team's figures at a season's close, stars bought as inducements, a season's start keeping
+games recorded before it, faults for what the books cannot hold."""
 
 POSITION_TABLE = "rm_position"
 POSITION_NAME = "read-models"
