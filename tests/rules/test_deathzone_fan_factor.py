@@ -56,6 +56,7 @@ def test_the_fan_factor_table(
     kind = "league"
     if stage != "regular":
         fixture = Fixture(id="m1", round=1, division="", home="men", away="rats", stage=stage)
+        book.record(ev.SeasonStarted, season=1, divisions=())  # a season schedules fixtures
         book.record(ev.FixturesScheduled, season=1, fixtures=(fixture,))
         kind = "playoff"
     hurt = tuple(
