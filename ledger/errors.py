@@ -262,6 +262,12 @@ class RerollsKept(NotAllowed):
     code = "rerolls-kept"
 
 
+class FansKept(NotAllowed):
+    """Dedicated Fans, which only the post-game roll changes once the team is drafted."""
+
+    code = "fans-kept"
+
+
 class StarContracted(RuleViolation):
     """A star under contract for the season, who may not be fired."""
 

@@ -1,4 +1,4 @@
-"""What ``ledger correct --set`` may store: what the event's own command could have
+"""What a correction may store: a log whose every event its own command could have
 recorded where the event stands.
 
 An amendment changes the facts an event records. Folding the corrected log shows whether
@@ -8,19 +8,38 @@ player may take, an item one the team may buy, a name one no team-mate wears, a 
 plan one the edition allows. So an amended event is planned again by its command, in the
 league as it stood just before it (``corrections.context_before``): one rule in one place,
 and a refusal in the command's own words.
+
+A correction also changes the league every later event was decided in: an amended hire
+may take the last place of a position a later hire filled, a voided purchase of a star
+leaves a later report fielding a star nobody bought. So the rehearsal plans every later
+event again in the corrected history (``Replanned``), and refuses what the correction
+alone makes impossible (an event today's checks would refuse anyway, recorded before they
+existed, is not the correction's doing).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
-from ledger.application import seasons, teams
-from ledger.application.commands import AdvancePlayer, Buy, HirePlayer, StartSeason
-from ledger.application.context import Context, Drafts
+from ledger.application import inducements, seasons, teams
+from ledger.application.commands import (
+    AdvancePlayer,
+    Buy,
+    BuyInducements,
+    HirePlayer,
+    Release,
+    StartSeason,
+)
+from ledger.application.context import Context, Drafts, drafting
 from ledger.domain import events as ev
 from ledger.domain.state import ON_ROSTER
 from ledger.errors import CorrectionRefused, LedgerError
+from ledger.projections.fold import Fold, amended
+from ledger.projections.gather import match_rows
+from ledger.rules.asked import Report
 from ledger.rules.problems import refuse, unique_identity
 
 
@@ -58,6 +77,23 @@ def advance(c: Context, e: Any) -> Drafts:
     )
 
 
+def release(c: Context, e: Any) -> Drafts:
+    return teams.plan_release(c, Release(c.league.slug, e.team, e.item, e.count))
+
+
+def induce(c: Context, e: Any) -> Drafts:
+    wanted = {bought.item: bought.count for bought in e.purchases}
+    return inducements.plan_inducements(c, BuyInducements(c.league.slug, e.match, e.team, wanted))
+
+
+def report(c: Context, e: Any) -> Drafts:
+    """A report's checks as the command makes them once the report is resolved: the
+    edition's (its players may play, its stars were induced...)."""
+    rows = match_rows(c.view, c.league_id, e, c.ruleset, checking=True)
+    refuse(c.ruleset.problems(Report(e, rows)))
+    return [e]
+
+
 def purchase(c: Context, e: Any) -> Drafts:
     return [
         draft
@@ -82,6 +118,9 @@ PLANNED_BY: Mapping[type[ev.LedgerEvent], Callable[[Context, Any], Drafts]] = {
     ev.PlayerHired: hire,
     ev.PlayerAdvanced: advance,
     ev.SidelinePurchased: purchase,
+    ev.SidelineReleased: release,
+    ev.InducementsBought: induce,
+    ev.MatchRecorded: report,
     ev.SeasonStarted: season,
 }
 """The events whose command decides more than the fold can tell, by the command that
@@ -105,10 +144,41 @@ def check_as_planned(before: Context, now: Context, event: ev.LedgerEvent) -> No
     if plan is None:
         return
     try:
-        plan(before, event)
-        if isinstance(event, ev.PlayerHired):
-            still_unique(now, event)
+        with drafting():
+            plan(before, event)
+            if isinstance(event, ev.PlayerHired):
+                still_unique(now, event)
     except LedgerError as refused:
         raise CorrectionRefused(
             f"event {event.seq} amended so could not have been recorded: {refused.message}"
         ) from None
+
+
+class Replanned:
+    """A fold's watcher that plans every event after ``after`` again, in the state the
+    fold has reached just before it, by the command that records it (``PLANNED_BY``), and
+    keeps each refusal by event number. Called after each event, it plans the next one."""
+
+    def __init__(self, c: Context, events: Sequence[ev.LedgerEvent], after: int) -> None:
+        self.c = c
+        self.after = after
+        self.following = {e.seq: n for e, n in pairwise(events)}
+        self.refused: dict[int, str] = {}
+
+    def __call__(self, fold: Fold, event: ev.LedgerEvent) -> None:
+        upcoming = self.following.get(event.seq)
+        if upcoming is None or upcoming.seq <= self.after:
+            return
+        plan = PLANNED_BY.get(type(upcoming))
+        correction = fold.corrections.get(upcoming.seq)
+        if plan is None or (correction is not None and correction.action == "void"):
+            return
+        read = amended(upcoming, correction) if correction is not None else upcoming
+        where = replace(self.c, view=fold.store, league=fold.league())
+        try:
+            with drafting():
+                plan(where, read)
+        except LedgerError as refused:
+            self.refused[upcoming.seq] = refused.message
+        else:  # a fold that starts again (past a fault) may find otherwise
+            self.refused.pop(upcoming.seq, None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ledger.domain import events as ev
 from ledger.domain.state import TreasuryLine
-from ledger.projections.faults import Folded, fold_league
+from ledger.projections.faults import Folded, Watch, fold_league
 from ledger.projections.fold import Fold
 from ledger.rules.protocol import Ruleset
 from ledger.words import possessive
@@ -46,11 +46,18 @@ def fold_books(
     league_id: str,
     corrections: Mapping[int, ev.EventCorrected],
     ruleset: Ruleset | None = None,
+    also: Watch | None = None,
 ) -> tuple[Folded, Overdrawn | None]:
     """Fold the league in memory (``fold_league``) and find the first account it leaves
-    below zero, if any."""
+    below zero, if any; ``also`` watches the fold too."""
     overspent = Overspent()
-    folded = fold_league(events, league_id, corrections, ruleset, overspent)
+
+    def watch(fold: Fold, event: ev.LedgerEvent) -> None:
+        overspent(fold, event)
+        if also is not None:
+            also(fold, event)
+
+    folded = fold_league(events, league_id, corrections, ruleset, watch)
     return folded, overdrawn(folded, overspent)
 
 

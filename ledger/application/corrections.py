@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
-from ledger.application.amendments import check_as_planned
+from ledger.application.amendments import Replanned, check_as_planned
 from ledger.application.books import fold_books
 from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Drafts, check_reason
@@ -287,12 +287,13 @@ alone they would escape those checks, so they change only with a corrected repor
 
 
 TIES: Mapping[str, tuple[type[ev.LedgerEvent], ...]] = {
-    "team": (ev.PostGameClosed,),
+    "team": (ev.LedgerEvent,),
     "player": (ev.PlayerHired,),
 }
-"""Fields that, besides a match, tie an event to others: a post-game close to its side
-of the game, a hire to the player id every later event names him by."""
-TIE_WORDS = {"team": "its side of the game", "player": "every later event about him"}
+"""Fields that, besides a match, tie an event to others: the team an event is about (a
+hire's player played for it, a close is its side of the game, a purchase came from its
+treasury), a hire's player id that every later event names him by."""
+TIE_WORDS = {"team": "its team and what followed it", "player": "every later event about him"}
 
 
 def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any]) -> None:
@@ -357,7 +358,8 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
     """Refold the league with the correction in force; refuse if it does not hold."""
     corrections = corrections_of(events)
     corrections[correction.target] = correction
-    folded, overdrawn = fold_books(events, c.league_id, corrections, c.ruleset)
+    replanned = Replanned(c, events, correction.target)
+    folded, overdrawn = fold_books(events, c.league_id, corrections, c.ruleset, replanned)
     known = {line.seq for line in c.view.select(FaultLine, league_id=c.league_id)}
     new = sorted(set(folded.faults) - known)  # voiding an event at fault heals; never harms
     if folded.fold is None or new:
@@ -372,4 +374,27 @@ def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorre
         raise CorrectionRefused(
             f"with event {correction.target} {correction.action}ed, {overdrawn.falls}"
             f" at event {overdrawn.seq}{spent}: correct that event first"
+        )
+    if replanned.refused:
+        check_later_events(c, events, correction, replanned.refused)
+
+
+def check_later_events(
+    c: Context,
+    events: list[ev.LedgerEvent],
+    correction: ev.EventCorrected,
+    refused: Mapping[int, str],
+) -> None:
+    """Refuse the correction if a later event's command would now refuse it where it did
+    not before (an event today's checks refuse anyway, recorded before they existed, is
+    not the correction's doing): the history as it stands is planned again alike."""
+    before = Replanned(c, events, correction.target)
+    fold_books(events, c.league_id, corrections_of(events), c.ruleset, before)
+    new = sorted(set(refused) - set(before.refused))
+    if new:
+        seq = new[0]
+        kind = type(next(e for e in events if e.seq == seq)).__name__
+        raise CorrectionRefused(
+            f"with event {correction.target} {correction.action}ed, event {seq} ({kind})"
+            f" could not have been recorded: {refused[seq]}; correct that event first"
         )

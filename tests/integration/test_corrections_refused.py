@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from ledger.application.commands import Buy, Correct, CorrectMatch, RecordMatch
+from ledger.application.commands import Buy, Correct, CorrectMatch, HirePlayer, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
@@ -238,7 +238,7 @@ def second_hire(ledger: LeagueLedger) -> ev.PlayerHired:
         (ev.SeasonStarted, {"divisions": []}, "a season needs divisions with teams"),
         (ev.SeasonStarted, {"season": 5}, "follows from the seasons before it: 1, not 5"),
         (ev.SeasonStarted, {"playoff_teams": 64}, "64 play-off places"),
-        (ev.PostGameClosed, {"team": "tide"}, "it ties the event to its side of the game"),
+        (ev.PostGameClosed, {"team": "tide"}, "it ties the event to its team and what followed it"),
         (ev.PlayerHired, {"player": "p999"}, "it ties the event to every later event about him"),
         (ev.PlayerHired, {"position": "dragon"}, "could not have been recorded: .*dragon"),
     ],
@@ -275,3 +275,22 @@ def test_set_cannot_buy_an_item_the_edition_does_not_sell(played: LeagueLedger) 
     bought = first_of(played, ev.SidelinePurchased)
     dragon = {"purchases": [{"item": "dragon", "count": 1, "price": 1}]}
     refused(played, CorrectionRefused, "cannot buy 'dragon'", bought.seq, dragon)
+
+
+def test_an_amendment_is_refused_when_a_later_event_could_no_longer_be_recorded(
+    played: LeagueLedger,
+) -> None:
+    """The review's case: a lineman amended into a thrower was a thrower the team had room
+    for when hired, but the thrower hired later then makes three (BB2025 Humans: 0-2)."""
+    later = played.handle(HirePlayer("test", "reavers", "thrower", "Late Arm"), by="tester")
+    hires = [e for e in events_of(played) if isinstance(e, ev.PlayerHired)]
+    lineman = next(h for h in hires if h.team == "reavers" and h.position == "lineman")
+    late = next(h for h in hires if h.player == later)
+    refused(
+        played,
+        CorrectionRefused,
+        rf"with event {lineman.seq} amended, event {late.seq} \(PlayerHired\) could not have"
+        r" been recorded: Reavers already have 2 x Human Thrower \(at most 2\)",
+        lineman.seq,
+        {"position": "thrower"},
+    )

@@ -13,10 +13,11 @@ from ledger.projections.gather import redraft_rows
 from ledger.rules import find_ruleset
 from ledger.rules.base import rank_table
 from ledger.rules.bb2025 import advancement, pregame, redraft
+from ledger.rules.bb2025.season import podium
 from ledger.rules.bb2025.tables import tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.playoffs import first_round, qualifiers, round_robin
-from ledger.rules.protocol import LEVEL
+from ledger.rules.protocol import LEVEL, Ranked
 from tests.rules.seam import said
 from tests.support import Book, roll
 
@@ -519,3 +520,54 @@ def test_prizes_and_the_trophy() -> None:
     season = state.get(SeasonRow, book.league_id, 1)
     assert season is not None
     assert season.trophy_holder == "b"
+
+
+def played_off(match_id: str, stage: str, home: str, away: str, winner: str) -> MatchRow:
+    return MatchRow(
+        league_id="l", match_id=match_id, home=home, away=away, stage=stage, winner=winner
+    )
+
+
+def ranked(*teams: str) -> list[Ranked]:
+    return [
+        Ranked(team_id=t, rank=n, row=StandingRow(league_id="l", season=1, team_id=t))
+        for n, t in enumerate(teams, start=1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("case", "matches", "places"),
+    [
+        (
+            "a final of two: 3rd from the table",
+            [played_off("f", "final", "b", "c", "c")],
+            ["c", "b", "a"],
+        ),
+        (
+            "semi-finals, no third-place game: the better semi-final loser",
+            [
+                played_off("s1", "semi-final", "a", "d", "d"),
+                played_off("s2", "semi-final", "b", "e", "b"),
+                played_off("f", "final", "d", "b", "d"),
+            ],
+            ["d", "b", "a"],
+        ),
+        (
+            "the third-place game decides",
+            [
+                played_off("s1", "semi-final", "a", "d", "d"),
+                played_off("s2", "semi-final", "b", "e", "b"),
+                played_off("f", "final", "d", "b", "d"),
+                played_off("t", "third-place", "a", "e", "e"),
+            ],
+            ["d", "b", "e"],
+        ),
+    ],
+    ids=["final-only", "no-third-place-game", "third-place-game"],
+)
+def test_the_podium_fills_what_the_play_offs_leave_open(
+    case: str, matches: list[MatchRow], places: list[str]
+) -> None:
+    """'Glittering Prizes' pays 1st, 2nd and 3rd place; the round-2 tester's season of two
+    qualifiers paid no 3rd (table: a, b, c, d, e, f)."""
+    assert podium(matches, ranked("a", "b", "c", "d", "e", "f")) == places, case

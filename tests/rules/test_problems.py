@@ -293,6 +293,20 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
     ),
     ("while drafting they may go", lambda: BB2025.problems(Releasing(REAVERS, "reroll")), []),
     (
+        # seed 001 'Hiring, Firing and Temporarily Retiring' step 4 fires Sideline Staff only;
+        # 'Update Dedicated Fans' alone changes the fans (never below 1)
+        "BB2025 Dedicated Fans stay once drafted",
+        lambda: BB2025.problems(Releasing(PLAYED, "dedicated_fans")),
+        [
+            (
+                "fans-kept",
+                "BB2025 Dedicated Fans cannot be let go once drafted: they change only with the"
+                " post-game roll",
+            )
+        ],
+    ),
+    ("staff may go", lambda: BB2025.problems(Releasing(PLAYED, "apothecary")), []),
+    (
         "a chosen primary skill costs 6 SPP as a first advancement (BB2025)",
         lambda: BB2025.problems(Advancing(players("lineman")[0], PLAYED, advanced("block"))),
         [("invalid-advancement", "Lineman 1 has 0 SPP; chosen primary costs 6 as advancement 1")],

@@ -39,6 +39,7 @@ from ledger.errors import (
     CasualtyDice,
     ConcessionRefused,
     DivisionSize,
+    FansKept,
     HirelingRefused,
     InvalidAdvancement,
     InvalidInput,
@@ -178,11 +179,20 @@ class BB2025(BaseRuleset[BB2025Options]):
         return []
 
     def check_release(self, team: TeamRow, item: str) -> list[Problem]:
-        """Team re-rolls bought may not be removed once drafted (step 4 of Hiring...)."""
-        if item == "reroll" and not team.drafting:
+        """Once drafted, a team fires Sideline Staff only ('Hiring, Firing and Temporarily
+        Retiring', step 4: "Hire and fire any Sideline Staff ... they may not remove [Team
+        Re-rolls]"): its re-rolls stay, and its Dedicated Fans, which are not staff, change
+        only with the post-game roll ('Update Dedicated Fans', never below 1)."""
+        if team.drafting or item not in ("reroll", "dedicated_fans"):
+            return []
+        if item == "reroll":
             sentence = f"{self.book} team re-rolls cannot be removed from the roster once drafted"
             return [Problem(RerollsKept, sentence)]
-        return []
+        sentence = (
+            f"{self.book} Dedicated Fans cannot be let go once drafted: they change only with"
+            " the post-game roll"
+        )
+        return [Problem(FansKept, sentence)]
 
     def star_draft_order(self, drawn: Sequence[str], last_table: Sequence[str]) -> list[str]:
         return contracts.draft_order(drawn, last_table)

@@ -27,17 +27,28 @@ ORDINALS = ("1st", "2nd", "3rd")
 
 
 def podium(matches: Sequence[MatchRow], table: Sequence[Ranked]) -> list[str]:
-    """The teams placed 1st, 2nd and 3rd (fewer when the play-offs place fewer)."""
+    """The teams placed 1st, 2nd and 3rd. The play-offs place as far as they go (the
+    final, the third-place game); a place they leave open goes to the team that went
+    furthest without one, a semi-final's loser before a team that did not qualify, and
+    among those to the higher in the league table: a play-off of two teams still has a
+    3rd place (seed 001 'Glittering Prizes' pays "the teams that came in 1st, 2nd and
+    3rd place"; docs/rulesets.md)."""
     final = next((m for m in matches if m.stage == "final" and m.winner), None)
     if final is None:
         return [r.team_id for r in table[:3]]
     places = [final.winner or ""]
-    if not final.others:
-        places.append(loser(as_fixture(final), places[0]))
+    if final.others:  # a Dungeon Bowl final places its winner only (docs/rulesets.md)
+        return places
+    places.append(loser(as_fixture(final), places[0]))
     third = next((m for m in matches if m.stage == "third-place" and m.winner), None)
     if third is not None and third.winner:
         places.append(third.winner)
-    return places
+    semi_losers = {
+        loser(as_fixture(m), m.winner) for m in matches if m.stage == "semi-final" and m.winner
+    }
+    rest = [r.team_id for r in table if r.team_id not in places]
+    rest.sort(key=lambda team: team not in semi_losers)  # stable: table order within each
+    return places + rest[: 3 - len(places)]
 
 
 def as_fixture(match: MatchRow) -> Fixture:
