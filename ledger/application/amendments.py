@@ -29,6 +29,7 @@ from ledger.application.commands import (
     AdvancePlayer,
     Buy,
     BuyInducements,
+    CloseSeason,
     HirePlayer,
     Release,
     StartSeason,
@@ -94,6 +95,12 @@ def report(c: Context, e: Any) -> Drafts:
     return [e]
 
 
+def close(c: Context, e: Any) -> Drafts:
+    """Whether the close waived its play-offs is not recorded: asked as if it did, the
+    command's other checks stand (every fixture recorded, every post-game closed)."""
+    return seasons.plan_close(c, CloseSeason(c.league.slug, without_playoffs=True))
+
+
 def purchase(c: Context, e: Any) -> Drafts:
     return [
         draft
@@ -122,6 +129,7 @@ PLANNED_BY: Mapping[type[ev.LedgerEvent], Callable[[Context, Any], Drafts]] = {
     ev.InducementsBought: induce,
     ev.MatchRecorded: report,
     ev.SeasonStarted: season,
+    ev.SeasonClosed: close,
 }
 """The events whose command decides more than the fold can tell, by the command that
 plans them. Other events' amendments are judged by the fold's rehearsal alone."""

@@ -323,3 +323,28 @@ def test_a_league_whose_first_event_is_gone_keeps_its_name(league: Path) -> None
     done = ledger(league, "audit", "verify", check=False)
     assert done.returncode == 1
     assert "CHAIN BROKEN" in done.stdout
+
+
+def test_a_final_is_not_voided_under_the_close_it_decided(demo: Path, tmp_path: Path) -> None:
+    """The round-2 tester's F6: voided after the season closed, the final left the season
+    closed with its final unplayed and the prizes read again from the table. The close
+    could not have been recorded without the final: the void is refused."""
+    db = tmp_path / "demo.db"
+    shutil.copy(demo, db)
+    ledger(db, "season", "playoffs")
+    final = tmp_path / "final.yaml"
+    final.write_text(
+        "match: s1-final-1\nkind: playoff\n"
+        "home: {team: skavenblight-scramblers, touchdowns: 1}\n"
+        "away: {team: reikland-reavers, touchdowns: 0}\n"
+    )
+    ledger(db, "match", "record", str(final), "--roll")
+    ledger(db, "match", "close", "s1-final-1", "--roll")
+    assert ledger(db, "season", "close").stdout.strip() == "Season closed."
+    shown = orjson.loads(ledger(db, "match", "show", "s1-final-1", "--json").stdout)
+    line = refused(
+        db, "correction-refused", "correct", str(shown["recorded_seq"]), "--void", "--reason", "x"
+    )
+    assert (
+        "(SeasonClosed) could not have been recorded: fixtures still to record: s1-final-1" in line
+    )
