@@ -64,14 +64,15 @@ def fold_books(
 def overdrawn(folded: Folded, overspent: Overspent) -> Overdrawn | None:
     lines = folded.store.lines[TreasuryLine]
     negative = [line for line in lines if isinstance(line, TreasuryLine) and line.balance < 0]
-    if negative:
-        first = negative[0]
-        return Overdrawn(first.seq, f"{possessive(first.team_id)} treasury", first.balance)
+    found = [
+        Overdrawn(line.seq, f"{possessive(line.team_id)} treasury", line.balance)
+        for line in negative[:1]
+    ]
     if overspent.found:
         seq = min(overspent.found)
         name, spp = overspent.found[seq]
-        return Overdrawn(seq, f"{possessive(name)} SPP", spp, "an advancement")
-    return None
+        found.append(Overdrawn(seq, f"{possessive(name)} SPP", spp, "an advancement"))
+    return min(found, key=lambda o: o.seq, default=None)  # the first, whichever account
 
 
 class Overspent:
