@@ -95,7 +95,8 @@ def entity_tags(header: str) -> list[tuple[bool, str]] | None:
         at = found.end()
     if at < len(text) or not tags:
         raise InvalidInput(
-            f'{header[:40]!r} is not "*" or a list of entity tags as ETag gives them ("12")'
+            f'{header[:40]!r} is not "*" or a list of entity tags as ETag gives them'
+            " (a version in double quotes)"
         )
     return tags
 
@@ -122,8 +123,9 @@ def versions_in(header: str) -> frozenset[int] | None:
     )
     if not versions:
         raise VersionMismatch(
-            f'If-Match names no league version as its ETag gave it ("12"; a weak tag'
-            f" never matches a write), not {header[:40]!r}; nothing was recorded"
+            f"If-Match names no league version as its ETag gave it (the version in double"
+            f" quotes; a weak tag never matches a write), not {header[:40]!r}; nothing was"
+            " recorded"
         )
     return versions
 
