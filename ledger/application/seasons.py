@@ -18,6 +18,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, SeasonRow, StandingRow, TeamRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
+from ledger.projections.appliers import closed_before, still_open
 from ledger.rules import playoffs
 from ledger.rules.asked import SeasonPlan
 from ledger.rules.problems import has_feature, refuse
@@ -37,9 +38,7 @@ def current_season(c: Context) -> SeasonRow:
 def plan_start(c: Context, command: StartSeason) -> Drafts:
     divisions, playoff_teams, name = command.divisions, command.playoff_teams, command.name
     number = c.league.current_season + 1
-    previous = c.view.get(SeasonRow, c.league_id, c.league.current_season)
-    if previous is not None and previous.status != "closed":
-        raise SeasonState(f"season {previous.season} is still open: close it first")
+    closed_before(c.view.get(SeasonRow, c.league_id, c.league.current_season))
     placed = [team for division in divisions for team in division.teams]
     if not placed:
         raise InvalidInput("a season needs divisions with teams")
@@ -216,8 +215,7 @@ def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) 
 
 def plan_close(c: Context, command: CloseSeason) -> Drafts:
     season = current_season(c)
-    if season.status == "closed":
-        raise SeasonState(f"season {season.season} is already closed")
+    still_open(season)
     matches = fixtures_of(c, season.season)
     waiting = [m.match_id for m in matches if m.status == "scheduled"]
     if waiting:

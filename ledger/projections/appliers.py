@@ -75,11 +75,22 @@ def league_created(f: Fold, e: ev.LeagueCreated) -> None:
     )
 
 
+def closed_before(previous: SeasonRow | None) -> None:
+    """A season starts once the one before is closed: asked by the command, and by the
+    fold of a log a correction or an import changed."""
+    if previous is not None and previous.status != "closed":
+        raise SeasonState(f"season {previous.season} is still open: close it first")
+
+
+def still_open(season: SeasonRow) -> None:
+    """A season closes once (its prizes are paid once): the command's and the fold's."""
+    if season.status == "closed":
+        raise SeasonState(f"season {season.season} is already closed")
+
+
 def season_started(f: Fold, e: ev.SeasonStarted) -> None:
     new(f, SeasonRow, e.season, taken=f"season {e.season} has already started")
-    current = f.store.get(SeasonRow, f.league_id, f.league().current_season)
-    if current is not None and current.status != "closed":
-        raise SeasonState(f"season {current.season} is still open: season {e.season} cannot start")
+    closed_before(f.store.get(SeasonRow, f.league_id, f.league().current_season))
     f.store.put(
         SeasonRow(
             league_id=f.league_id,
@@ -133,8 +144,7 @@ def started(f: Fold, season: int) -> SeasonRow:
 
 
 def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
-    if started(f, e.season).status == "closed":
-        raise SeasonState(f"season {e.season} is already closed")
+    still_open(started(f, e.season))
     rows = season_rows(f.store, f.league_id, e.season)
     effects = f.ruleset.outcomes(SeasonEnded(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})

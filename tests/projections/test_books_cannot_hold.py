@@ -94,7 +94,7 @@ CASES: list[tuple[str, Case, str]] = [
             ]
             and None
         ),
-        "season 1 is still open: season 2 cannot start",
+        "season 1 is still open: close it first",
     ),
 ]
 
