@@ -58,6 +58,8 @@ class SidelineItem(Frozen):
     """Costs double once the team has played (BB2025 team re-rolls)."""
     counts_as: Literal["reroll", "fans", "staff"] = "staff"
     """What buying it adds to: the team's re-rolls, its fans, or its staff by id."""
+    star: bool = False
+    """A Star Player induced for one game (BB2025), which the forms mark as such."""
 
 
 class DiceNeed(Frozen):

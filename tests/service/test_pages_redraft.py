@@ -202,6 +202,7 @@ def test_a_coach_buys_inducements_from_the_match_page(client: TestClient, world:
     assert form.status_code == 200
     assert "Bribes" in form.text
     assert "higher CTV: treasury first" in form.text
+    assert 'Griff Oberwald <span class="muted">(Star Player)</span>' in form.text
     before = event_count(client)
     done = post(client, INDUCE, {"csrf": csrf_in(form.text), "count-bribes": "1"})
     assert done.status_code == 303, done.text[-800:]

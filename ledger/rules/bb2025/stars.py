@@ -37,7 +37,9 @@ def offer(stars: Mapping[str, StarPlayer], team_list: TeamList) -> dict[str, Sid
     """The stars a team of the list may induce, one each, at their price. A pair is
     bought under its priced star (the partner, printed at 0, comes with him)."""
     return {
-        star.id: SidelineItem(id=star.id, name=pair_name(star, stars), price=star.cost, max=1)
+        star.id: SidelineItem(
+            id=star.id, name=pair_name(star, stars), price=star.cost, max=1, star=True
+        )
         for star in stars.values()
         if eligible(star, team_list) and not (star.pair_with and star.cost == 0)
     }
