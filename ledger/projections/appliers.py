@@ -148,9 +148,10 @@ def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
     rows = season_rows(f.store, f.league_id, e.season)
     effects = f.ruleset.outcomes(SeasonEnded(e, rows), f.dice)
     f.apply_effects(e.seq, effects, {})
-    # Every team's figures at the close go into its history, prize or none: they are the
-    # season's closing figures (its report's), whatever was bought since its last game.
-    f.touched.update(t.team_id for t in f.store.select(TeamRow, league_id=f.league_id))
+    # Every team of the season has its figures at the close in its history, prize or none:
+    # they are the season's closing figures (its report's), whatever it bought since its
+    # last game. A team not in the season (withdrawn, or joining the next) has none.
+    f.touched.update(standing.team_id for standing in rows.standings)
     holder = next((t.team for t in effects if isinstance(t, Trophy) and t.held), None)
     f.store.change(started(f, e.season), status="closed", trophy_holder=holder)
 
