@@ -331,7 +331,10 @@ class BB2025(BaseRuleset[BB2025Options]):
             return []
         team_list = self.catalogue.team_list(team.roster)
         bought = stars.bought(rows.fixture, sheet.team)
-        return stars.report_problems(match.match, sheet, team_list, bought, self.catalogue.stars())
+        once = stars.bought_any(rows.fixture, sheet.team)
+        return stars.report_problems(
+            match.match, sheet, team_list, bought, self.catalogue.stars(), once
+        )
 
     def mvp_problems(
         self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows

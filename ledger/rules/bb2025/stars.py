@@ -67,10 +67,29 @@ def bought(fixture: MatchRow | None, team: str) -> dict[str, int]:
     return dict(fixture.inducements.get(team, {}).get("purchases", {}))
 
 
+def bought_any(fixture: MatchRow | None, team: str) -> bool:
+    """Whether the team has bought its inducements for the fixture (none counts): a team
+    buys them once a fixture."""
+    return fixture is not None and team in fixture.inducements
+
+
 def induced(purchases: Mapping[str, int], stars: Mapping[str, StarPlayer]) -> set[str]:
     """The stars a team may field: those it bought, and the partner of a pair bought."""
     ids = {item for item, count in purchases.items() if item in stars and count > 0}
     return ids | {stars[i].pair_with or i for i in ids}
+
+
+def not_induced(match: str, team: str, star: StarPlayer, bought_once: bool) -> str:
+    """Why a star did not play, and what to do: buy him, or (inducements being bought
+    once a fixture) correct the purchase that left him out."""
+    said = f"{star.name} was not induced by {team} for {match}: Star Players are Inducements"
+    if bought_once:
+        return (
+            f"{said}, and {team} bought theirs for {match} without him (void that purchase"
+            " with 'ledger correct' and buy again)"
+        )
+    bought_as = star.id if not (star.pair_with and star.cost == 0) else star.pair_with
+    return f"{said} ('ledger match inducements {match} {team} --buy {bought_as}=1')"
 
 
 def report_problems(
@@ -79,14 +98,18 @@ def report_problems(
     team_list: TeamList,
     purchases: Mapping[str, int],
     stars: Mapping[str, StarPlayer],
+    bought_once: bool = False,
 ) -> list[str]:
     """Why the report's stars could not have played for the team: each one must play for
     its list, have been induced for this fixture, be named once, and have been paid for
-    there (no price on his line)."""
+    there (no price on his line). ``bought_once``: the team has bought its inducements
+    for the fixture already, so a star left out can no longer be bought for it."""
     hired = [h for h in sheet.hirelings if h.kind == "star"]
     bought = induced(purchases, stars)
     problems = [
-        p for h in hired for p in line_problems(match, sheet.team, team_list, h, bought, stars)
+        p
+        for h in hired
+        for p in line_problems(match, sheet.team, team_list, h, bought, stars, bought_once)
     ]
     named = [h.star for h in hired if h.star]
     if len(set(named)) < len(named):
@@ -101,6 +124,7 @@ def line_problems(
     h: Hireling,
     bought: set[str],
     stars: Mapping[str, StarPlayer],
+    bought_once: bool = False,
 ) -> Sequence[str]:
     star = stars.get(h.star or "")
     if star is None:
@@ -110,11 +134,7 @@ def line_problems(
             f"{star.name} does not play for {team_list.name} teams ({', '.join(star.plays_for)})"
         ]
     if star.id not in bought:
-        bought_as = star.id if not (star.pair_with and star.cost == 0) else star.pair_with
-        return [
-            f"{star.name} was not induced by {team} for {match}: Star Players are"
-            f" Inducements ('ledger match inducements {match} {team} --buy {bought_as}=1')"
-        ]
+        return [not_induced(match, team, star, bought_once)]
     if h.price:
         return [
             f"{star.name} was paid for when induced; his report line takes no price"
