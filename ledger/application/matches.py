@@ -39,8 +39,8 @@ from ledger.errors import (
     UnknownMatch,
     UnknownPlayer,
 )
-from ledger.projections.appliers import unrecorded
 from ledger.projections.gather import card_rows, match_rows
+from ledger.projections.match_applier import unrecorded
 from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Report
 from ledger.rules.playoffs import shootout_problems
 from ledger.rules.problems import casualties_once, has_feature, refuse

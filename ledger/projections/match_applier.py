@@ -1,0 +1,257 @@
+"""How a match report changes a league's state: its row, the ruleset's outcomes (SPP,
+gold, injuries), each player's records of play and the standings. Facts in, the ruleset's
+numbers out (``appliers`` holds the other events' appliers and the table of them).
+
+What the fold refuses here, as a fault (ledger/projections/faults.py): a report of a match
+already recorded (a voided report is never applied, so a match recorded again after a void
+is unrecorded when it is met), and a report naming a team or player the books do not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ledger.domain import events as ev
+from ledger.domain.state import MatchRow, PlayerGameLine, PlayerRow, StandingRow, roster_of
+from ledger.domain.values import Casualty, Performance, PointsScheme
+from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
+from ledger.projections.fold import Fold
+from ledger.projections.gather import match_rows
+from ledger.rules.asked import Report
+from ledger.rules.base import scores
+from ledger.rules.effects import Gold
+from ledger.rules.protocol import Tally
+
+
+def unrecorded(row: MatchRow) -> None:
+    """A match is recorded once (a voided report is never applied, so a match recorded
+    again after a void is unrecorded when it is met)."""
+    if row.status == "played":
+        raise MatchAlreadyRecorded(
+            f"match {row.match_id} ({row.home} v {row.away}) was already"
+            f" recorded (event {row.recorded_seq})"
+        )
+
+
+def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
+    for sheet in e.sheets():
+        f.team(sheet.team)  # a team the books do not hold is this event's fault, said so
+    if f.native:
+        known_players(f, e)
+    for sheet in e.others:  # one read per side (home and away: gathered with the rows below)
+        roster_of(f.store, f.league_id, sheet.team)
+    scheme = f.ruleset.points_scheme(f.league().points)
+    tallies = {s.team: f.ruleset.tally(e, s.team, scheme) for s in (e.home, e.away)}
+    row = match_row(f, e, tallies)
+    hirelings = {
+        h.id: {
+            "name": h.name,
+            "kind": h.kind,
+            "position": h.position,
+            "star": h.star,
+            "team": s.team,
+            "spp": 0,
+        }
+        for s in e.sheets()
+        for h in s.hirelings
+    }
+    effects = f.ruleset.outcomes(Report(e, match_rows(f.store, f.league_id, e, f.ruleset)), f.dice)
+    earned = f.apply_effects(e.seq, effects, hirelings)
+    count_games(f, e, earned)
+    winnings: dict[str, int] = {}
+    for effect in effects:
+        if isinstance(effect, Gold) and effect.kind == "winnings":
+            winnings[effect.team] = winnings.get(effect.team, 0) + effect.amount
+    f.store.put(row.model_copy(update={"hirelings": hirelings, "winnings": winnings}))
+    for sheet in e.sheets():
+        team = f.team(sheet.team)
+        opened = (*team.open_games, e.match) if e.kind != "exhibition" else team.open_games
+        f.change_team(team, drafting=False, games=team.games + 1, open_games=opened)
+    if e.kind in ("league", "unplayed") and row.season is not None:
+        update_standings(f, e, row, tallies, scheme)
+    f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
+
+
+def known_players(f: Fold, e: ev.MatchRecorded) -> None:
+    """Every player a report names is one of the books or a hireling of the game (the
+    command checks it; a void of his hire would leave his touchdowns to nobody). Not asked
+    of a what-if, whose replay may leave out a hire the log holds (it lists why)."""
+    hirelings = {h.id for sheet in e.sheets() for h in sheet.hirelings}
+    named = [p.player for sheet in e.sheets() for p in sheet.players]
+    named += [c.victim for c in e.casualties]
+    named += [c.inflicted_by for c in e.casualties if c.inflicted_by is not None]
+    for player_id in named:
+        if player_id not in hirelings and f.player(player_id) is None:
+            raise UnknownPlayer(
+                f"match {e.match} names {player_id}, who is neither a player of the books"
+                " nor a hireling of the game"
+            )
+
+
+def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:
+    scheduled = f.store.get(MatchRow, f.league_id, e.match)
+    if scheduled is not None:
+        unrecorded(scheduled)
+    season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
+    home_cas, away_cas = (tallies[s.team].casualties for s in (e.home, e.away))
+    row = scheduled or MatchRow(
+        league_id=f.league_id, match_id=e.match, home=e.home.team, away=e.away.team, kind=e.kind
+    )
+    league = f.league()
+    if scheduled is None:
+        f.store.change(league, next_match=league.next_match + 1)
+    return row.model_copy(
+        update={
+            "season": season or None,
+            "round": e.round or row.round,
+            "kind": e.kind,
+            "status": "played",
+            "home_score": e.home.touchdowns,
+            "away_score": e.away.touchdowns,
+            "home_casualties": home_cas,
+            "away_casualties": away_cas,
+            "winner": winner(e),
+            "conceded_by": e.concession.team if e.concession else None,
+            "recorded_seq": e.seq,
+        }
+    )
+
+
+def winner(e: ev.MatchRecorded) -> str | None:
+    if e.winner:
+        return e.winner
+    if e.home.touchdowns != e.away.touchdowns:
+        return e.home.team if e.home.touchdowns > e.away.touchdowns else e.away.team
+    if e.shootout is not None and e.shootout.penalties_home != e.shootout.penalties_away:
+        home_won = e.shootout.penalties_home > e.shootout.penalties_away
+        return e.home.team if home_won else e.away.team
+    return None
+
+
+def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
+    """Per-player counters and match lines: facts of the game, in no edition's terms."""
+    counted = e.kind not in ("exhibition", "unplayed")
+    if not f.counts_play:
+        if counted and e.season:
+            count_seasons(f, e, e.season)
+        return
+    inflicted_by: dict[str, list[Casualty]] = {}
+    injuries: dict[str, str] = {}
+    for casualty in e.casualties:
+        if casualty.inflicted_by is not None:
+            inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
+        injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
+    for sheet in e.sheets():
+        for performance in sheet.players:
+            player = f.player(performance.player)
+            if player is None:
+                continue
+            caused = casualties_caused(f, inflicted_by.get(player.player_id))
+            if counted:  # counters only: the player's value is unchanged
+                player = f.store.change(player, **played(player, performance, e.season, caused))
+            if f.keeps_lines:
+                f.store.emit(
+                    PlayerGameLine.build(
+                        league_id=f.league_id,
+                        player_id=player.player_id,
+                        team_id=sheet.team,
+                        match_id=e.match,
+                        seq=e.seq,
+                        season=e.season,
+                        round=e.round,
+                        touchdowns=performance.touchdowns,
+                        completions=performance.completions,
+                        interceptions=performance.interceptions,
+                        casualties=caused.earning_spp,
+                        kills=caused.kills,
+                        mvps=performance.mvps,
+                        spp=earned.get(player.player_id, 0),
+                        injury=injuries.get(player.player_id, ""),
+                    )
+                )
+
+
+def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
+    """The one record of play that a rule reads: the seasons each player has played in
+    (a re-draft's)."""
+    for sheet in e.sheets():
+        for performance in sheet.players:
+            player = f.player(performance.player)
+            if player is not None and season not in player.seasons:
+                f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
+
+
+class Caused(NamedTuple):
+    """The casualties a player caused in one game."""
+
+    earning_spp: int
+    kills: int
+    all: int
+
+
+NONE_CAUSED = Caused(0, 0, 0)
+
+
+def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
+    """Most players cause none: then nothing is asked of the ruleset."""
+    if not inflicted:
+        return NONE_CAUSED
+    return Caused(
+        earning_spp=sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c)),
+        kills=sum(1 for c in inflicted if "dead" in c.effects and not c.recovered),
+        all=len(inflicted),
+    )
+
+
+def played(
+    player: PlayerRow, performance: Performance, season: int | None, caused: Caused
+) -> dict[str, Any]:
+    """What one more game counts in ``player``."""
+    seasons = player.seasons
+    if season and season not in seasons:
+        seasons = tuple(sorted({*seasons, season}))
+    return {
+        "games": player.games + 1,
+        "touchdowns": player.touchdowns + performance.touchdowns,
+        "completions": player.completions + performance.completions,
+        "interceptions": player.interceptions + performance.interceptions,
+        "casualties": player.casualties + caused.earning_spp,
+        "casualties_all": player.casualties_all + caused.all,
+        "kills": player.kills + caused.kills,
+        "mvps": player.mvps + performance.mvps,
+        "seasons": seasons,
+    }
+
+
+def update_standings(
+    f: Fold,
+    e: ev.MatchRecorded,
+    row: MatchRow,
+    tallies: Mapping[str, Tally],
+    scheme: PointsScheme,
+) -> None:
+    assert row.season is not None
+    for sheet, cas_for, cas_against in (
+        (e.home, row.home_casualties, row.away_casualties),
+        (e.away, row.away_casualties, row.home_casualties),
+    ):
+        standing = f.store.get(StandingRow, f.league_id, row.season, sheet.team) or StandingRow(
+            league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division
+        )
+        tally = tallies[sheet.team]
+        points, bonus, result = tally.points, tally.bonus, tally.result
+        ours, theirs = scores(e, sheet.team)
+        f.store.change(
+            standing,
+            played=standing.played + 1,
+            won=standing.won + int(result == "win"),
+            drawn=standing.drawn + int(result == "draw"),
+            lost=standing.lost + int(result == "loss"),
+            td_for=standing.td_for + ours,
+            td_against=standing.td_against + theirs,
+            cas_for=standing.cas_for + cas_for,
+            cas_against=standing.cas_against + cas_against,
+            points=standing.points + points + (bonus if scheme.bonus_mode == "added" else 0),
+            bonus=standing.bonus + bonus,
+        )
