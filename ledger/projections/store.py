@@ -10,7 +10,8 @@ persisted read models. Both must give the same answers, which tests check.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -59,7 +60,39 @@ assert ROSTER in PlayerRow.grouped
 
 
 def matches(record: Record, where: dict[str, Any]) -> bool:
-    return all(getattr(record, field) == value for field, value in where.items())
+    values = record.__dict__
+    return all(values[field] == value for field, value in where.items())
+
+
+Bucket = tuple[type[Record], Fields, tuple[Any, ...]]
+"""An index bucket: the kind, the fields it groups by, and their values."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How ``MemoryStore.select`` answers one shape of question from one bucket."""
+
+    fields: Fields
+    """The bucket's fields."""
+    on_key: tuple[tuple[str, int], ...]
+    """The other fields asked that the key holds, with their places in it: read off the
+    keys, without looking the records up (the league of a team's players)."""
+    on_value: Fields
+    """The fields left, read off the records."""
+
+
+@cache
+def plans(kind: type[Record], asked: Fields) -> tuple[Plan, ...]:
+    """The buckets that can answer a select of ``kind`` by the fields ``asked``."""
+    places = {field: place for place, field in enumerate(kind.key)}
+    found = []
+    for fields in bucketed(kind):
+        if all(f in asked for f in fields):
+            others = [f for f in asked if f not in fields]
+            on_key = tuple((f, places[f]) for f in others if f in places)
+            on_value = tuple(f for f in others if f not in places)
+            found.append(Plan(fields, on_key, on_value))
+    return tuple(found)
 
 
 class MemoryStore:
@@ -84,11 +117,11 @@ class MemoryStore:
         self, sink: Callable[[Line], None] | None = None, settled: SettledFile | None = None
     ) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
-        self.index: dict[tuple[type[Record], Fields, tuple[Any, ...]], set[tuple[Any, ...]]] = (
-            defaultdict(set)
-        )
-        self.ordered: dict[tuple[type[Record], Fields, tuple[Any, ...]], list[tuple[Any, ...]]] = {}
+        self.index: dict[Bucket, set[tuple[Any, ...]]] = defaultdict(set)
+        self.ordered: dict[Bucket, list[tuple[Any, ...]]] = {}
         """Each bucket's keys in order, kept until the bucket changes."""
+        self.narrowed_keys: dict[Bucket, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
+        """Each bucket's keys narrowed by fields of the key (``narrowed``), likewise."""
         self.rosters: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
         """Each team's current players' keys in order (``roster_of``), kept until a
         player joins or leaves it."""
@@ -101,14 +134,11 @@ class MemoryStore:
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
         found = self.records[kind].get(key)
-        if found is None and self.in_settled(kind, key):
-            return self.settled.get(kind, key)  # type: ignore[union-attr]
+        if found is None and self.settled is not None:
+            # memory lacks it: it may have settled
+            if self.settled.could_hold(kind, dict(zip(kind.key, key, strict=True))):
+                return self.settled.get(kind, key)
         return cast("R | None", found)
-
-    def in_settled(self, kind: type[Record], key: tuple[Any, ...]) -> bool:
-        """Whether the record of ``key`` may have settled (when memory lacks it)."""
-        where = dict(zip(kind.key, key, strict=True))
-        return self.settled is not None and self.settled.could_hold(kind, where)
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         found = self.in_memory(kind, where)
@@ -123,35 +153,52 @@ class MemoryStore:
 
     def in_memory(self, kind: type[R], where: dict[str, Any]) -> list[R]:
         table = self.records[kind]
-        best: tuple[Fields, tuple[Any, ...]] | None = None
-        size = 0
-        for fields in bucketed(kind):
-            if all(f in where for f in fields):
-                bucket = (kind, fields, tuple([where[f] for f in fields]))
-                count = len(self.index.get(bucket, ()))
-                if best is None or count < size:
-                    best, size = (fields, bucket[2]), count
-        if best is None:
-            indexed: Fields = ()
-            candidates: Iterable[Record] = table.values()
-        else:
-            indexed = best[0]
-            candidates = [table[k] for k in self.sorted_keys((kind, *best))]
-        checks = [(f, v) for f, v in where.items() if f not in indexed]
-        if not checks:
-            return cast("list[R]", list(candidates))
-        found = [
-            r for r in candidates if all(r.__dict__[field] == value for field, value in checks)
-        ]
-        return cast("list[R]", found)
+        usable = plans(kind, tuple(where))
+        if not usable:
+            return [r for r in table.values() if matches(r, where)]  # type: ignore[misc]
+        plan = usable[0] if len(usable) == 1 else self.smallest(kind, usable, where)
+        bucket = (kind, plan.fields, tuple([where[f] for f in plan.fields]))
+        keys = self.sorted_keys(bucket)
+        if plan.on_key:
+            keys = self.narrowed(bucket, keys, plan, tuple([where[f] for f, _ in plan.on_key]))
+        found = [table[key] for key in keys]
+        if plan.on_value:
+            rest = {field: where[field] for field in plan.on_value}
+            found = [r for r in found if matches(r, rest)]
+        return found  # type: ignore[return-value]
 
-    def sorted_keys(
-        self, bucket: tuple[type[Record], Fields, tuple[Any, ...]]
-    ) -> list[tuple[Any, ...]]:
+    def smallest(self, kind: type[Record], usable: Sequence[Plan], where: dict[str, Any]) -> Plan:
+        """The plan whose bucket holds the fewest keys."""
+        return min(
+            usable,
+            key=lambda p: len(
+                self.index.get((kind, p.fields, tuple([where[f] for f in p.fields])), ())
+            ),
+        )
+
+    def sorted_keys(self, bucket: Bucket) -> list[tuple[Any, ...]]:
         keys = self.ordered.get(bucket)
         if keys is None:
             keys = self.ordered[bucket] = sorted(self.index.get(bucket, ()))
         return keys
+
+    def narrowed(
+        self, bucket: Bucket, keys: list[tuple[Any, ...]], plan: Plan, wanted: tuple[Any, ...]
+    ) -> list[tuple[Any, ...]]:
+        """The bucket's keys that hold ``wanted`` in the places ``plan.on_key`` names (a
+        team's players of one league), kept with the bucket's order until it changes."""
+        kept = self.narrowed_keys.get(bucket)
+        if kept is not None and kept[0] == wanted:
+            return kept[1]
+        for (_, place), value in zip(plan.on_key, wanted, strict=True):
+            keys = [key for key in keys if key[place] == value]
+        self.narrowed_keys[bucket] = (wanted, keys)
+        return keys
+
+    def forget(self, bucket: Bucket) -> None:
+        """A bucket's membership changed: its keys are put in order again when next asked."""
+        self.ordered.pop(bucket, None)
+        self.narrowed_keys.pop(bucket, None)
 
     def roster(self, league_id: str, team_id: str) -> list[PlayerRow]:
         """A team's current players (on the roster by status), in key order."""
@@ -189,10 +236,10 @@ class MemoryStore:
                 if before == now:
                     continue
                 self.index[(kind, fields, before)].discard(key)
-                self.ordered.pop((kind, fields, before), None)
+                self.forget((kind, fields, before))
                 self.forget_roster(kind, fields, key, before)
             self.index[(kind, fields, now)].add(key)
-            self.ordered.pop((kind, fields, now), None)
+            self.forget((kind, fields, now))
             self.forget_roster(kind, fields, key, now)
         table[key] = record
         self.take(old, record)
@@ -258,7 +305,7 @@ class MemoryStore:
                 keys.discard(key)
                 if not keys:  # a bucket of the past (a finished season's matches) goes
                     del self.index[bucket]
-            self.ordered.pop(bucket, None)
+            self.forget(bucket)
             self.forget_roster(kind, fields, key, values)
 
     def forget_roster(
