@@ -46,6 +46,7 @@ from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
+from ledger.rules.memo import SheetMemo
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import (
     LEVEL,
@@ -375,8 +376,20 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return effects + self.injury_outcomes(match)
 
     def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
+        """The SPP each player of ``sheet`` earned: the report's facts alone decide it, so
+        a Monte Carlo what-if works it out once for all its samples (``SheetMemo``)."""
+        earned = self.spp_memo.get(
+            sheet, match.casualties, lambda: tuple(self.sheet_spp(match, sheet))
+        )
+        return list(earned)
+
+    @cached_property
+    def spp_memo(self) -> SheetMemo[tuple[Spp, ...]]:
+        return SheetMemo()
+
+    def sheet_spp(self, match: MatchRecorded, sheet: TeamSheet) -> list[Spp]:
         stars = {h.id for h in sheet.hirelings if h.kind == "star"}
-        effects: Effects = []
+        effects: list[Spp] = []
         for performance in sheet.players:
             if performance.player in stars:
                 continue

@@ -70,12 +70,28 @@ T = TypeVar("T")
 
 def row_for(table: Mapping[type[Any], T], asked: object) -> T:
     """The row of ``asked``'s type, or of its nearest base that has one (a subclass is
-    asked about as its base is); a value no row reads is a plain error, never a KeyError."""
-    for kind in type(asked).__mro__:
-        found = table.get(kind)
+    asked about as its base is); a value no row reads is a plain error, never a KeyError.
+    Found once per table and type, then kept: the fold asks tens of times per game."""
+    kind = type(asked)
+    kept = _rows.get((id(table), kind))
+    if kept is not None and kept[0] is table:  # the table itself, not one at a reused id
+        return kept[1]  # type: ignore[no-any-return]
+    found = nearest_row(table, kind)
+    _rows[(id(table), kind)] = (table, found)
+    return found
+
+
+_rows: dict[tuple[int, type[Any]], tuple[Mapping[type[Any], Any], Any]] = {}
+"""``row_for``'s answers by table and type, each with its table (kept alive, so that its
+``id`` names no other)."""
+
+
+def nearest_row(table: Mapping[type[Any], T], kind: type[Any]) -> T:
+    for base in kind.__mro__:
+        found = table.get(base)
         if found is not None:
             return found
-    raise TypeError(f"no rule of this ruleset answers a {type(asked).__name__}")
+    raise TypeError(f"no rule of this ruleset answers a {kind.__name__}")
 
 
 def answer(table: Mapping[type[Any], Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
