@@ -135,10 +135,14 @@ class MemoryStore:
     def get(self, kind: type[R], /, *key: Any) -> R | None:
         found: Any = self.records[kind].get(key)  # no cast(): the fold asks this most of all
         if found is None and self.settled is not None:
-            # memory lacks it: it may have settled
-            if self.settled.could_hold(kind, dict(zip(kind.key, key, strict=True))):
-                return self.settled.get(kind, key)
+            return self.settled_record(kind, key, self.settled)
         return found  # type: ignore[no-any-return]
+
+    def settled_record(self, kind: type[R], key: tuple[Any, ...], settled: SettledFile) -> R | None:
+        """The record of ``key`` that memory lacks, if it has settled."""
+        if settled.could_hold(kind, dict(zip(kind.key, key, strict=True))):
+            return settled.get(kind, key)
+        return None
 
     def select(self, kind: type[R], /, **where: Any) -> list[R]:
         found = self.in_memory(kind, where)
@@ -255,13 +259,30 @@ class MemoryStore:
         stands when the store alone holds it and it keeps its place (most changes: counters,
         SPP, treasury); else a changed copy replaces it. Either way the caller goes on with
         the answer and never reads ``record`` again."""
-        if id(record) in self.mine and structural(type(record)).isdisjoint(updates):
-            record.amend(updates)
-            if self.settled is not None and type(record) in self.settled.watched:
-                self.settled_away(record)
-            return record
+        kind = type(record)
+        if structural(kind).isdisjoint(updates):
+            if id(record) in self.mine:
+                record.amend(updates)
+                if self.settled is not None and kind in self.settled.watched:
+                    self.settled_away(record)
+                return record
+            if self.settled is None:
+                return self.copied(kind, record, updates)
         changed = record.model_copy(update=updates)
         self.put(changed)
+        return changed
+
+    def copied(self, kind: type[R], record: R, updates: dict[str, Any]) -> R:
+        """``record``, shared with a twin store (a Monte Carlo sample's clone), changed on a
+        copy that keeps its place: its key and buckets are the same, so the copy only takes
+        its slot (``put``'s bookkeeping is not needed); from then on it is this store's."""
+        changed = record.model_copy(update=updates)
+        table, key = self.records[kind], record.key_values()
+        if table.get(key) is not record:  # not the store's own record: put it in full
+            self.put(changed)
+            return changed
+        table[key] = changed
+        self.mine.add(id(changed))
         return changed
 
     def settled_away(self, record: Record) -> bool:

@@ -17,9 +17,11 @@ from ledger.projections.sql import SqlStore
 from ledger.projections.store import MemoryStore
 
 
-def player(player_id: str, status: PlayerStatus, team: str = "reavers") -> PlayerRow:
+def player(
+    player_id: str, status: PlayerStatus, team: str = "reavers", league: str = "l"
+) -> PlayerRow:
     return PlayerRow(
-        league_id="l",
+        league_id=league,
         player_id=player_id,
         team_id=team,
         name=player_id.title(),
@@ -179,3 +181,47 @@ def test_changes_in_place_and_by_copy_keep_rosters_and_buckets(
             assert store.select(PlayerRow, league_id="l", team_id=team_id) == plain.select(
                 PlayerRow, league_id="l", team_id=team_id
             )
+
+
+def played(store: MemoryStore, moves: list[tuple[str, str, str, int]]) -> None:
+    """Each move changes a player as the fold does (``change``), or hires him."""
+    for player_id, team, status, games in moves:
+        current = store.get(PlayerRow, "l", player_id)
+        if current is None:
+            store.put(player(player_id, cast(PlayerStatus, status), team=team))
+            continue
+        if current.team_id == team and current.status == status:
+            store.change(current, games=games)  # in place, or on a copy of a shared one
+        else:
+            store.change(current, team_id=team, status=status, games=games)
+
+
+def answers(store: MemoryStore) -> list[object]:
+    """What the fold asks of a store about players: each team's players and roster."""
+    return [
+        (store.select(PlayerRow, league_id=league, team_id=team), roster_of(store, league, team))
+        for league in ("l", "m")
+        for team in ("reavers", "rats")
+    ]
+
+
+@given(MOVES, MOVES)
+def test_a_copy_changed_answers_as_a_store_put_anew_and_leaves_its_twin(
+    before: list[tuple[str, str, str, int]], after: list[tuple[str, str, str, int]]
+) -> None:
+    """A Monte Carlo sample's store starts as a copy and changes records it shares with its
+    twin on copies that take their slots; it must answer as a store with every record put
+    anew, with another league's players of the same teams beside them, and its twin as
+    before."""
+    start = MemoryStore()
+    start.put(player("p2", "active", team="reavers", league="m"))
+    start.put(player("p9", "active", team="rats", league="m"))
+    played(start, before)
+    kept = [repr(answer) for answer in answers(start)]
+    twin = start.copy()
+    played(twin, after)
+    plain = MemoryStore()
+    for record in twin.all(PlayerRow):
+        plain.put(record.model_copy())
+    assert answers(twin) == answers(plain)
+    assert [repr(answer) for answer in answers(start)] == kept
