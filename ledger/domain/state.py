@@ -59,9 +59,22 @@ class Record(BaseModel):
 
     @classmethod
     def build(cls, **values: Any) -> Self:
-        """A record from values the fold computed (no validation: they are typed already)."""
-        filled = {**defaults_of(cls), **values}
-        return trusted(cls, filled, set(values))
+        """A record from values the fold computed (no validation: they are typed already).
+        The fold builds tens of thousands (a game's lines): what a call of the same shape
+        leaves to the defaults, and the set of fields it gives, are worked out once."""
+        missing, given = shape_of(cls, tuple(values))
+        if missing:
+            values = {**missing, **values}
+        return trusted(cls, values, given)
+
+
+@cache
+def shape_of(kind: type[Record], names: tuple[str, ...]) -> tuple[dict[str, Any], set[str]]:
+    """The defaults of the fields a ``build`` of ``names`` leaves out, and ``names`` as the
+    record's set of given fields (shared by every record built so: a record's set is
+    replaced, never changed in place, as ``Record.model_copy`` and ``amend`` do)."""
+    defaults = defaults_of(kind)
+    return {n: v for n, v in defaults.items() if n not in names}, set(names)
 
 
 @cache
