@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ledger.domain.events import PlayerAdvanced
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow, trusted
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.errors import InvalidAdvancement
 from ledger.rules.asked import Advancing
@@ -137,15 +137,17 @@ class Fitter:
     def build(
         self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]
     ) -> PlayerAdvanced:
-        return event.model_copy(
-            update={
-                "kind": choice.kind,
-                "skill": choice.skill,
-                "characteristic": choice.characteristic,
-                "category": event.category if self.keeps_category else None,
-                "dice": rolls,
-            }
-        )
+        update = {
+            "kind": choice.kind,
+            "skill": choice.skill,
+            "characteristic": choice.characteristic,
+            "category": event.category if self.keeps_category else None,
+            "dice": rolls,
+        }
+        # Built for every candidate: the fold's copy of a record (``trusted``), which, like
+        # pydantic's model_copy, does not validate, at 1.2 us against model_copy's 3.0.
+        fields_set = event.__pydantic_fields_set__ | update.keys()
+        return trusted(PlayerAdvanced, {**event.__dict__, **update}, fields_set)
 
     def chosen(self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]) -> Attempt:
         simulated = tuple(r for r in rolls if r not in event.dice)
