@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow
 from ledger.domain.values import Purchase, TeamSheet
 from ledger.errors import LedgerError
 from ledger.projections.fold import Fold
@@ -87,20 +88,31 @@ class Matchday:
     # --- the match itself -----------------------------------------------------------------
 
     def match(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
-        e = self.without_absent(e)
+        players = self.players_of(e)
+        e = self.without_absent(e, players)
         if Feature.APPEARANCE_FEES in self.policies.target.features and e.kind != "unplayed":
-            e = self.fees(e)
+            e = self.fees(e, players)
         if self.policies.explain:
             self.checks(e)
         return e
 
-    def without_absent(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
-        gone, find = set(), self.fold.player  # asked for every player of every game
+    def players_of(self, e: ev.MatchRecorded) -> dict[str, PlayerRow | None]:
+        """The replay's row of every player of the report (``None``: it has no such
+        player), asked once per game: who is absent and who asks a fee both read it, and
+        paying a fee changes the team, never a player."""
+        find = self.fold.player
+        return {p.player: find(p.player) for sheet in e.sheets() for p in sheet.players}
+
+    def without_absent(
+        self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None]
+    ) -> ev.MatchRecorded:
+        gone = {i for i, row in players.items() if row is not None and row.status != "active"}
+        if not gone:
+            return e
         for sheet in e.sheets():
             for performance in sheet.players:
-                player = find(performance.player)
-                if player is not None and player.status != "active":
-                    gone.add(performance.player)
+                player = players[performance.player]
+                if player is not None and player.player_id in gone:
                     self.policies.diverge(
                         e,
                         "player",
@@ -110,22 +122,24 @@ class Matchday:
                         player.player_id,
                         sheet.team,
                     )
-        return without(e, gone) if gone else e
+        return without(e, gone)
 
-    def fees(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
+    def fees(self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None]) -> ev.MatchRecorded:
         unpaid: set[str] = set()
         for sheet in e.sheets():
-            unpaid |= self.pay(e, sheet)
+            unpaid |= self.pay(e, sheet, players)
         return without(e, unpaid) if unpaid else e
 
-    def pay(self, e: ev.MatchRecorded, sheet: TeamSheet) -> set[str]:
+    def pay(
+        self, e: ev.MatchRecorded, sheet: TeamSheet, players: dict[str, PlayerRow | None]
+    ) -> set[str]:
         """Pay the fees the target asks for this match; the players not paid for."""
         team = self.fold.team(sheet.team)
         paid, treasury = set(team.fees_paid.get(e.match, ())), team.treasury
         lines, unpaid = [], set()
-        find, price = self.fold.player, self.policies.target.price  # asked of every player
+        price = self.policies.target.price  # asked of every player before every game
         for performance in sheet.players:
-            player = find(performance.player)
+            player = players[performance.player]
             if player is None or player.player_id in paid:
                 continue
             fee = price(Appearance(player))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import PlayerRow, TeamRow, on_roster
+from ledger.domain.state import PlayerRow, TeamRow, roster_of
 from ledger.domain.values import Purchase
 from ledger.errors import LedgerError
 from ledger.projections.appliers import APPLIERS
@@ -50,6 +50,7 @@ from ledger.rules.problems import (
     while_drafting,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
+from ledger.rules.rows import HireRows
 from ledger.rules.schema import Position, TeamList
 from ledger.whatif.advance import Fitter
 from ledger.whatif.divergence import Divergence
@@ -145,7 +146,7 @@ class Policies:
 
     def player_hired(self, e: ev.PlayerHired) -> ev.PlayerHired | None:
         team = self.fold.team(e.team)
-        players = on_roster(self.fold.players(e.team))
+        players = self.roster(e.team)
         for full in roster_room(team, players, self.target.catalogue.team_list(team.roster)):
             reason = f"{team.name} already have {full.have} players (at most {full.limit})"
             not_hired = f"{e.name} is not hired"
@@ -156,14 +157,27 @@ class Policies:
             if found is None:
                 return None
             e = found
-        store, league = self.fold.store, self.fold.league_id
-        rows = hire_rows(store, league, team, e, players, checking=self.target)
+        rows = self.hire_rows(team, e, players, checking=self.target)
         problems = self.target.problems(Hiring(e, rows))
         if problems:
             reason, not_hired = sentences(problems), f"{e.name} is not hired"
             self.diverge(e, "hire", reason, "skip", not_hired, e.player, problem=problems[0])
             return None
-        return self.afford_hire(e, team, players)
+        return self.afford_hire(e, team, rows)
+
+    def roster(self, team_id: str) -> list[PlayerRow]:
+        """The team's current players, as the fold's store keeps them (not sifted from all
+        its players, past ones too, at every hire)."""
+        return roster_of(self.fold.store, self.fold.league_id, team_id)
+
+    def hire_rows(
+        self,
+        team: TeamRow,
+        e: ev.PlayerHired,
+        players: list[PlayerRow],
+        checking: Ruleset | None = None,
+    ) -> HireRows:
+        return hire_rows(self.fold.store, self.fold.league_id, team, e, players, checking)
 
     def within_limits(
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
@@ -204,9 +218,9 @@ class Policies:
         return position is not None and bool(position_room(team, players, position, team_list.id))
 
     def afford_hire(
-        self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
+        self, e: ev.PlayerHired, team: TeamRow, rows: HireRows
     ) -> ev.PlayerHired | None:
-        short = self.short_of_gold(e, team, players)
+        short = self.short_of_gold(e, team, rows)
         if not short:
             return e
         price = short[0].price or 0
@@ -217,10 +231,9 @@ class Policies:
         self.hires.append(e)
         return None
 
-    def short_of_gold(
-        self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]
-    ) -> list[Problem]:
-        rows = hire_rows(self.fold.store, self.fold.league_id, team, e, players)
+    def short_of_gold(self, e: ev.PlayerHired, team: TeamRow, rows: HireRows) -> list[Problem]:
+        """``rows`` as the hire's check read them, or without the league's stars, which
+        only ``check_hire`` reads (``HireRows``)."""
         price = self.target.price(Hiring(e, rows))
         return gold_enough(team, price, e.name)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow, on_roster
+from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow
 from ledger.errors import LedgerError
 from ledger.projections.fold import MILESTONES, Fold, corrections_of
 from ledger.projections.store import MemoryStore
@@ -273,8 +273,9 @@ class Replayer:
     def retry_hires(self, at: int) -> None:
         for hire in list(self.policies.hires):
             team = self.fold.team(hire.team)
-            players = on_roster(self.fold.players(hire.team))
-            if self.policies.short_of_gold(hire, team, players):
+            players = self.policies.roster(hire.team)
+            rows = self.policies.hire_rows(team, hire, players)
+            if self.policies.short_of_gold(hire, team, rows):
                 continue
             self.policies.hires.remove(hire)
             if self.policies.no_room(hire, team, players):
