@@ -14,8 +14,9 @@ it won (+1) and scored 2 touchdowns (+1); a roll of 4 becomes 6: fan factor +1.
 
 from __future__ import annotations
 
-from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
+from ledger.domain.values import Casualty, Hireling, TeamSheet
 from ledger.rules.base import spp_earned
+from ledger.rules.caused import caused_by
 from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import injuries
@@ -76,7 +77,7 @@ def recoveries(g: Game) -> Effects:
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
         for sheet in g.sides()
-        for p in g.players(sheet.team)
+        for p in g.rows.players(sheet.team)
         if p.miss_next_game
     ]
 
@@ -140,13 +141,15 @@ def fan_modifier(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> int
 
 
 def inflicted(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> int:
-    return sum(
-        1
-        for c in g.match.casualties
-        if earns(c, casualty_spp)
-        and c.inflicted_by is not None
-        and g.plays_for(sheet, c.inflicted_by)
-    )
+    counted = 0
+    for c in g.match.casualties:  # a loop, not sum(generator): asked for both sides
+        if (
+            earns(c, casualty_spp)
+            and c.inflicted_by is not None
+            and g.plays_for(sheet, c.inflicted_by)
+        ):
+            counted += 1
+    return counted
 
 
 def earns(casualty: Casualty, causes: frozenset[str]) -> bool:
@@ -160,9 +163,10 @@ def spp(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> Effects:
     """SPP per player; none for stars, nor for a team that forfeited without cause (3.7 (d))."""
     if "spp" in g.penalties(sheet.team):
         return []
+    table, caused = g.t.spp, caused_by(g.match.casualties, lambda c: earns(c, casualty_spp))
     effects: Effects = []
     for performance in sheet.players:
-        amount, note = earned(g, performance, casualty_spp)
+        amount, note = spp_earned(table, performance, caused.get(performance.player, 0))
         # a star is looked for only among those who earned some (most earn nothing)
         if amount and not is_star(g, sheet, performance.player):
             effects.append(Spp(player=performance.player, amount=amount, note=note))
@@ -174,14 +178,6 @@ def is_star(g: Game, sheet: TeamSheet, player_id: str) -> bool:
         return True
     row = g.player(player_id)
     return row is not None and row.kind == "star"
-
-
-def earned(g: Game, performance: Performance, casualty_spp: frozenset[str]) -> tuple[int, str]:
-    player, caused = performance.player, 0
-    for c in g.match.casualties:  # a loop, not sum(generator): asked for every player
-        if c.inflicted_by == player and earns(c, casualty_spp):
-            caused += 1
-    return spp_earned(g.t.spp, performance, caused)
 
 
 # --- injuries ---------------------------------------------------------------------------------

@@ -18,17 +18,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ledger.domain.state import PlayerRow, TeamRow, on_roster
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.rules.dz3.tables import HandicapBand, Tables
 
 
-def team_value(t: Tables, team: TeamRow, players: Sequence[PlayerRow], reroll_cost: int) -> int:
-    """Gold the team is worth at list prices, treasury included (no trophy re-roll)."""
+def team_value(t: Tables, team: TeamRow, roster: Sequence[PlayerRow], reroll_cost: int) -> int:
+    """Gold the team is worth at list prices, treasury included (no trophy re-roll).
+    ``roster``: its players on the roster (``on_roster``), as for the ratings below."""
     staff = sum(
         t.sideline[item].price * count for item, count in team.staff.items() if item in t.sideline
     )
     return (
-        sum(p.base_cost for p in on_roster(players))
+        sum(p.base_cost for p in roster)
         + reroll_cost * team.rerolls
         + t.fan_factor.price * team.fans
         + staff
@@ -36,15 +37,15 @@ def team_value(t: Tables, team: TeamRow, players: Sequence[PlayerRow], reroll_co
     )
 
 
-def spp_rating(t: Tables, value: int, players: Sequence[PlayerRow]) -> int:
+def spp_rating(t: Tables, value: int, roster: Sequence[PlayerRow]) -> int:
     """Value / 10,000 + the team's total SPP / 5, each rounded down (not per player)."""
-    total = sum(p.spp_earned for p in on_roster(players))
+    total = sum(p.spp_earned for p in roster)
     return value // t.team_rating.gold_per_point + total // t.team_rating.spp_per_point
 
 
-def upgrades_rating(t: Tables, value: int, players: Sequence[PlayerRow]) -> int:
+def upgrades_rating(t: Tables, value: int, roster: Sequence[PlayerRow]) -> int:
     """3.8 variant: value / 10,000 + 2 x (upgrades - downgrades) over the roster."""
-    score = sum(upgrades(p) - downgrades(p) for p in on_roster(players))
+    score = sum(upgrades(p) - downgrades(p) for p in roster)
     return value // t.team_rating.gold_per_point + t.team_rating.upgrade_points * score
 
 

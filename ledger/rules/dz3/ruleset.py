@@ -155,13 +155,13 @@ class DZ3(BaseRuleset[DZ3Options]):
         return player.base_cost
 
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
-        t = tables()
+        t, roster = tables(), on_roster(players)  # once: the value and the rating both read it
         value = rating.team_value(
-            t, team, players, self.catalogue.team_list(team.roster).reroll_cost
+            t, team, roster, self.catalogue.team_list(team.roster).reroll_cost
         )
         if self.options.team_rating == "upgrades":
-            return {"tr": rating.upgrades_rating(t, value, players)}
-        return {"tr": rating.spp_rating(t, value, players)}
+            return {"tr": rating.upgrades_rating(t, value, roster)}
+        return {"tr": rating.spp_rating(t, value, roster)}
 
     # --- matches ---------------------------------------------------------------------------
 

@@ -64,8 +64,16 @@ def position_of(player: PlayerRow) -> Position | None:
 
 
 def has_keyword(player: PlayerRow, keyword: str) -> bool:
-    position = position_of(player)
-    return position is not None and keyword in position.keywords
+    return keyword in position_keywords(player.roster, player.position)
+
+
+@cache
+def position_keywords(roster: str, position_id: str) -> frozenset[str]:
+    """The keywords of a position of a list (none for a star or a list gold4 lacks), read
+    once: asked for every player who earns SPP in every match, and the lists never change."""
+    team = team_lists().get(roster)
+    position = team.position(position_id) if team else None
+    return frozenset(position.keywords) if position is not None else frozenset()
 
 
 def is_ally(event: PlayerHired, team: TeamRow) -> bool:

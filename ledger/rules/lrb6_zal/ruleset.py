@@ -35,8 +35,9 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import eligible, roster_totals
+from ledger.rules.base import eligible, roster_totals, spp_earned
 from ledger.rules.catalogue import Catalogue, JoiningStars
+from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.lrb6 import LRB6
@@ -138,10 +139,13 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
-        playing = eligible(players)
-        hired = sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
-        gold = sum(p.value for p in playing) + self.sideline_gold(team) + hired
-        spp = sum(p.spp_earned for p in playing)
+        gold = spp = 0
+        for p in eligible(players):  # one loop for both sums: asked for both sides of a match
+            gold += p.value
+            spp += p.spp_earned
+        if sheet.hirelings:
+            gold += sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
+        gold += self.sideline_gold(team)
         return rating.rating(tables(), gold, spp, self.options.tr_counts_spp)
 
     def rated(self, hireling: Hireling) -> bool:
@@ -231,9 +235,10 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
         """ZAL 3k: mercenaries and freebooters 'may nevertheless collect' SPP too."""
+        table, caused = self.spp_table(), caused_by(match.casualties, self.casualty_earns_spp)
         effects: Effects = []
         for performance in sheet.players:
-            amount, note = self.spp_for(performance, match.casualties)
+            amount, note = spp_earned(table, performance, caused.get(performance.player, 0))
             if amount:
                 effects.append(Spp(player=performance.player, amount=amount, note=note))
         return effects
