@@ -43,6 +43,7 @@ from ledger.domain.values import (
 from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue, CatalogueSources
+from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
@@ -388,21 +389,24 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return SheetMemo()
 
     def sheet_spp(self, match: MatchRecorded, sheet: TeamSheet) -> list[Spp]:
-        stars = {h.id for h in sheet.hirelings if h.kind == "star"}
+        exempt = self.spp_exempt(sheet)
+        caused = caused_by(match.casualties, self.casualty_earns_spp)  # once a side
         effects: list[Spp] = []
         for performance in sheet.players:
-            if performance.player in stars:
+            if performance.player in exempt:
                 continue
-            amount, note = self.spp_for(performance, match.casualties)
+            amount, note = self.spp_for(performance, caused.get(performance.player, 0))
             if amount:
                 effects.append(Spp(player=performance.player, amount=amount, note=note))
         return effects
 
-    def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
-        player, caused = performance.player, 0
-        for c in casualties:  # a loop, not sum(generator): asked for every player of a match
-            if c.inflicted_by == player and self.casualty_earns_spp(c):
-                caused += 1
+    def spp_exempt(self, sheet: TeamSheet) -> set[str]:
+        """The players of a sheet who earn no SPP whatever they do: the stars it hired
+        (seed 001 'Recording Star Player Points')."""
+        return {h.id for h in sheet.hirelings if h.kind == "star"}
+
+    def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
+        """What ``performance`` earns, with ``caused`` casualties that earn SPP."""
         return spp_earned(self.spp_table(), performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:

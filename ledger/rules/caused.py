@@ -1,9 +1,8 @@
 """The casualties of a match that earn SPP, counted by the player who inflicted them.
 
-For the editions that pay each side's SPP in one pass (lrb6-zal, gold4, dz3): one look through
-the match's casualties for a side, where ``BaseRuleset.spp_for`` looks through them again
-for every player on the sheet, and most of them caused none. The edition says which
-casualties earn SPP (``casualty_earns_spp``); the count is the same as ``spp_for``'s.
+A side's SPP are paid in one pass (``BaseRuleset.sheet_spp``): one look through the match's
+casualties, not one for every player on the sheet (most of them caused none). The edition
+says which casualties earn SPP (``casualty_earns_spp``).
 
 Worked example: casualties inflicted by p1 (a block), p1 (a foul) and p2 (a block), under
 an edition that pays for blocks only: ``{"p1": 1, "p2": 1}``; p3, who caused none, is

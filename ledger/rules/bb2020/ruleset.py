@@ -18,13 +18,12 @@ scored 2 wins 7 / 2 + 2 = 5.5, so 55,000 gold pieces (2025 adds 10,000 for not s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import Casualty, Performance
+from ledger.domain.values import Performance
 from ledger.errors import InvalidAdvancement
 from ledger.rules.bb2020 import advancement
 from ledger.rules.bb2020.tables import Tables, tables
@@ -64,9 +63,9 @@ class BB2020(BB2025):
     def tables(cls) -> Tables:
         return tables()
 
-    def spp_for(self, performance: Performance, casualties: Sequence[Casualty]) -> tuple[int, str]:
+    def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
         """'Passing Interference': "A Deflection earns the player 1 SPP" (2025 pays none)."""
-        amount, note = super().spp_for(performance, casualties)
+        amount, note = super().spp_for(performance, caused)
         earned = performance.deflections * self.spp_table().get("deflection", 0)
         if not earned:
             return amount, note

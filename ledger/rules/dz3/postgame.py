@@ -14,9 +14,9 @@ it won (+1) and scored 2 touchdowns (+1); a roll of 4 becomes 6: fan factor +1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ledger.domain.values import Casualty, Hireling, TeamSheet
-from ledger.rules.base import spp_earned
-from ledger.rules.caused import caused_by
 from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.dz3 import injuries
@@ -54,7 +54,11 @@ def team_dice(g: Game, team: str) -> list[DiceNeed]:
 # --- what the sequence does ------------------------------------------------------------------
 
 
-def match_outcomes(g: Game, dice: DiceBox, casualty_spp: frozenset[str]) -> Effects:
+def match_outcomes(
+    g: Game, dice: DiceBox, casualty_spp: frozenset[str], earned: Callable[[TeamSheet], Effects]
+) -> Effects:
+    """``earned``: the SPP each player of a sheet earned (``BaseRuleset.spp_outcomes``: the
+    report alone decides them)."""
     effects: Effects = []
     if g.played():
         effects += recoveries(g)
@@ -64,7 +68,7 @@ def match_outcomes(g: Game, dice: DiceBox, casualty_spp: frozenset[str]) -> Effe
         for sheet in g.sides():
             effects += winnings(g, sheet, gate, dice)
         for sheet in g.sides():
-            effects += spp(g, sheet, casualty_spp)
+            effects += spp(g, sheet, earned)
     for sheet in g.sides():
         effects += fan_factor(g, sheet, dice, casualty_spp)
     if g.played():
@@ -159,18 +163,12 @@ def earns(casualty: Casualty, causes: frozenset[str]) -> bool:
 # --- star player points ----------------------------------------------------------------------
 
 
-def spp(g: Game, sheet: TeamSheet, casualty_spp: frozenset[str]) -> Effects:
+def spp(g: Game, sheet: TeamSheet, earned: Callable[[TeamSheet], Effects]) -> Effects:
     """SPP per player; none for stars, nor for a team that forfeited without cause (3.7 (d))."""
     if "spp" in g.penalties(sheet.team):
         return []
-    table, caused = g.t.spp, caused_by(g.match.casualties, lambda c: earns(c, casualty_spp))
-    effects: Effects = []
-    for performance in sheet.players:
-        amount, note = spp_earned(table, performance, caused.get(performance.player, 0))
-        # a star is looked for only among those who earned some (most earn nothing)
-        if amount and not is_star(g, sheet, performance.player):
-            effects.append(Spp(player=performance.player, amount=amount, note=note))
-    return effects
+    # a star is looked for only among those who earned some (most earn nothing)
+    return [e for e in earned(sheet) if isinstance(e, Spp) and not is_star(g, sheet, e.player)]
 
 
 def is_star(g: Game, sheet: TeamSheet, player_id: str) -> bool:

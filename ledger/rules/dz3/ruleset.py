@@ -186,7 +186,10 @@ class DZ3(BaseRuleset[DZ3Options]):
 
     def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
         causes = frozenset(tables().casualty_spp_causes)
-        return postgame.match_outcomes(self.game(match, rows), dice, causes)
+        game = self.game(match, rows)
+        return postgame.match_outcomes(
+            game, dice, causes, lambda sheet: self.spp_outcomes(match, sheet)
+        )
 
     # --- advancement -----------------------------------------------------------------------
 

@@ -37,9 +37,8 @@ from ledger.errors import (
     MvpRefused,
     SecretWeaponRefused,
 )
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals, spp_earned
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals
 from ledger.rules.catalogue import Catalogue
-from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.gold4 import advancement, fees, injuries, postgame, rosters
@@ -275,20 +274,6 @@ class Gold4(BaseRuleset[Gold4Options]):
             for e in self.spp_outcomes(match, sheet)
             if isinstance(e, Spp) and not checks.earns_no_spp(e.player, sheet)
         ]
-
-    def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
-        """Every edition's SPP (stars on the sheet earn none), with the casualties that earn
-        them counted once a side (``caused_by``) rather than once a player."""
-        stars = {h.id for h in sheet.hirelings if h.kind == "star"}
-        table, caused = self.spp_table(), caused_by(match.casualties, self.casualty_earns_spp)
-        effects: Effects = []
-        for performance in sheet.players:
-            if performance.player in stars:
-                continue
-            amount, note = spp_earned(table, performance, caused.get(performance.player, 0))
-            if amount:
-                effects.append(Spp(player=performance.player, amount=amount, note=note))
-        return effects
 
     def appearance_fee(self, player: PlayerRow) -> int:
         return fees.fee(player, self.options.appearance_fees)

@@ -35,11 +35,10 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import eligible, roster_totals, spp_earned
+from ledger.rules.base import eligible, roster_totals
 from ledger.rules.catalogue import Catalogue, JoiningStars
-from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Spp
+from ledger.rules.effects import Effects
 from ledger.rules.lrb6 import LRB6
 from ledger.rules.lrb6.postgame import BOOKED, hireling_fees
 from ledger.rules.lrb6.ruleset import recoveries
@@ -233,15 +232,9 @@ class LRB6ZAL(LRB6[ZalOptions]):
             effects += postgame.walkouts(t, match, side, dice)
         return effects
 
-    def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
+    def spp_exempt(self, sheet: TeamSheet) -> set[str]:
         """ZAL 3k: mercenaries and freebooters 'may nevertheless collect' SPP too."""
-        table, caused = self.spp_table(), caused_by(match.casualties, self.casualty_earns_spp)
-        effects: Effects = []
-        for performance in sheet.players:
-            amount, note = spp_earned(table, performance, caused.get(performance.player, 0))
-            if amount:
-                effects.append(Spp(player=performance.player, amount=amount, note=note))
-        return effects
+        return set()
 
     # --- cards ----------------------------------------------------------------------------------
 
