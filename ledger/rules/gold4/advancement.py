@@ -20,6 +20,7 @@ Worked example: an Ogre (ST 5) with 12 SPP has his first roll; 3+3 is a double, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
@@ -78,7 +79,10 @@ def next_level(spp: int, position: Position | None) -> str:
 # --- what the event did (applied by the fold; validated below) ------------------------------
 
 
+@cache
 def skill_entry(name: str) -> SkillOrTrait | None:
+    """The table's entry for a skill or trait, looked up once per name: every advancement a
+    what-if replay tries asks it."""
     canonical = gold_rules().trait_name(name).casefold()
     table = load_gold4_tables().tables.skills_and_traits
     return next((s for s in table if s.name.casefold() == canonical), None)

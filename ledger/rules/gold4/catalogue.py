@@ -14,6 +14,7 @@ may use (a Chainsaw, 60,000), a Goblin Fanatic none (his Ball & Chain is his own
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from ledger.rules.catalogue import Catalogue, CatalogueSources, Equipment
 from ledger.rules.gold4 import rosters
@@ -29,13 +30,20 @@ class Gold4Catalogue(Catalogue):
     def __init__(self, sources: CatalogueSources, secret_weapons: bool) -> None:
         super().__init__(*sources)
         self.secret_weapons = secret_weapons
+        self.allied: dict[str, Mapping[str, int]] = {}
+        """``allies`` by team list, as far as asked: every hire's check asks it."""
 
     def allies(self, roster: str) -> Mapping[str, int]:
         """ALLIED TEAMS TABLE: the team's row (or ANY OTHER), one ally from each race."""
-        most = load_gold4_tables().tables.allied_teams.max_allies_per_allowed_race
-        lists = self.team_lists()
-        allowed = rosters.allies_of(gold_rules(), roster) - {roster}
-        return {ally: most for ally in sorted(allowed) if ally in lists}
+        found = self.allied.get(roster)
+        if found is None:
+            most = load_gold4_tables().tables.allied_teams.max_allies_per_allowed_race
+            lists = self.team_lists()
+            allowed = rosters.allies_of(gold_rules(), roster) - {roster}
+            # read-only: one answer is shared by every team of the list
+            found = MappingProxyType({ally: most for ally in sorted(allowed) if ally in lists})
+            self.allied[roster] = found
+        return found
 
     def equipment(self, roster: str, position: Position) -> tuple[Equipment, ...]:
         """SECRET WEAPONS TABLE: the weapons a team of ``roster`` may use, for a player who
