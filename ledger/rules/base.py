@@ -47,7 +47,7 @@ from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
-from ledger.rules.memo import SheetMemo
+from ledger.rules.memo import ReportMemo
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import (
     LEVEL,
@@ -378,15 +378,15 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
         """The SPP each player of ``sheet`` earned: the report's facts alone decide it, so
-        a Monte Carlo what-if works it out once for all its samples (``SheetMemo``)."""
+        a Monte Carlo what-if works it out once for all its samples (``ReportMemo``)."""
         earned = self.spp_memo.get(
-            sheet, match.casualties, lambda: tuple(self.sheet_spp(match, sheet))
+            sheet, (match.casualties,), lambda: tuple(self.sheet_spp(match, sheet))
         )
         return list(earned)
 
     @cached_property
-    def spp_memo(self) -> SheetMemo[tuple[Spp, ...]]:
-        return SheetMemo()
+    def spp_memo(self) -> ReportMemo[tuple[Spp, ...]]:
+        return ReportMemo()
 
     def sheet_spp(self, match: MatchRecorded, sheet: TeamSheet) -> list[Spp]:
         exempt = self.spp_exempt(sheet)
@@ -540,6 +540,15 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return sum(1 for rule in scheme.bonus if earned[rule])
 
     def spp_casualties(self, match: MatchRecorded, team: str) -> int:
+        """The casualties ``team``'s players caused that earn SPP: the report alone decides
+        it, and the standings and the editions' ratings ask it (``ReportMemo``)."""
+        return self.caused_memo.get(match, (team,), lambda: self.count_caused(match, team))
+
+    @cached_property
+    def caused_memo(self) -> ReportMemo[int]:
+        return ReportMemo()
+
+    def count_caused(self, match: MatchRecorded, team: str) -> int:
         ours = {p.player for s in match.sheets() if s.team == team for p in s.players}
         return sum(
             1 for c in match.casualties if c.inflicted_by in ours and self.casualty_earns_spp(c)

@@ -160,11 +160,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     # --- matches ------------------------------------------------------------------------------
 
-    def spp_casualties(self, match: MatchRecorded, team: str) -> int:
+    def count_caused(self, match: MatchRecorded, team: str) -> int:
         """Casualties a team inflicted, for the league table and the Fan Factor roll: ZAL 16b
         counts 'all Casualties that occurred during the match' (the option may narrow it)."""
         if not self.options.all_casualties_count:
-            return super().spp_casualties(match, team)
+            return super().count_caused(match, team)
         ours: set[str] = set()
         theirs: set[str] = set()
         for s in match.sheets():  # one pass: asked twice for each side of every match

@@ -1,0 +1,71 @@
+"""What a report alone decides is worked out once per report while it lives
+(``ledger.rules.memo``), and answered the same as without the memo."""
+
+from __future__ import annotations
+
+import gc
+
+from ledger.domain.events import MatchRecorded
+from ledger.domain.values import Casualty, Performance, TeamSheet
+from ledger.rules.bb2025.ruleset import BB2025
+from ledger.rules.memo import ReportMemo
+
+
+def blocked() -> Casualty:
+    return Casualty(victim="q1", inflicted_by="p1", cause="block", outcome="badly_hurt")
+
+
+def sheet(touchdowns: int, team: str = "reavers") -> TeamSheet:
+    scorer = Performance(player="p1" if team == "reavers" else "q1", touchdowns=touchdowns)
+    return TeamSheet(team=team, touchdowns=touchdowns, players=(scorer,))
+
+
+def test_an_answer_is_worked_out_once_per_owner_and_other_inputs() -> None:
+    memo: ReportMemo[str] = ReportMemo()
+    first = sheet(touchdowns=1)
+    casualties: tuple[Casualty, ...] = (blocked(),)
+    calls: list[str] = []
+
+    def work() -> str:
+        calls.append("worked")
+        return "answer"
+
+    assert memo.get(first, (casualties,), work) == "answer"
+    assert memo.get(first, (casualties,), work) == "answer"
+    assert calls == ["worked"]
+    memo.get(first, ((),), work)  # other casualties: worked out again
+    memo.get(first, ((),), work)  # and kept beside the first
+    memo.get(sheet(touchdowns=1), (casualties,), work)  # an equal sheet is another report's
+    assert calls == ["worked"] * 3
+
+
+def test_an_entry_goes_with_its_owner() -> None:
+    memo: ReportMemo[int] = ReportMemo()
+    kept = sheet(touchdowns=2)
+    memo.get(kept, (), lambda: 1)
+    memo.get(sheet(touchdowns=3), (), lambda: 2)
+    gc.collect()
+    assert len(memo.kept) == 1
+    del kept
+    gc.collect()
+    assert memo.kept == {}
+
+
+def test_the_memo_answers_as_the_rules_do() -> None:
+    """The first answers (worked out) and the second (kept) are the rules', for a scorer
+    who caused a casualty (seed 001 'Earning Star Player Points') and for the casualties
+    each side caused, asked side by side of one report."""
+    ruleset = BB2025()
+    report = TeamSheet(
+        team="reavers",
+        touchdowns=2,
+        players=(Performance(player="p1", touchdowns=2), Performance(player="p2")),
+    )
+    match = MatchRecorded.model_construct(
+        match="m1", home=report, away=sheet(0, team="rats"), casualties=(blocked(),)
+    )
+    direct = ruleset.sheet_spp(match, report)
+    for _ in range(2):
+        assert ruleset.spp_outcomes(match, report) == direct
+        assert [ruleset.spp_casualties(match, team) for team in ("reavers", "rats")] == [1, 0]
+    assert [(e.player, e.amount) for e in direct] == [("p1", 2 * 3 + 2)]
