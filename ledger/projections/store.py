@@ -120,7 +120,7 @@ class MemoryStore:
         self.index: dict[Bucket, set[tuple[Any, ...]]] = defaultdict(set)
         self.ordered: dict[Bucket, list[tuple[Any, ...]]] = {}
         """Each bucket's keys in order, kept until the bucket changes."""
-        self.narrowed_keys: dict[Bucket, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
+        self.narrowed_keys: dict[Bucket, tuple[Any, list[tuple[Any, ...]]]] = {}
         """Each bucket's keys narrowed by fields of the key (``narrowed``), likewise."""
         self.rosters: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
         """Each team's current players' keys in order (``roster_of``), kept until a
@@ -191,12 +191,13 @@ class MemoryStore:
     ) -> list[tuple[Any, ...]]:
         """The bucket's keys that hold ``wanted`` in the places ``plan.on_key`` names (a
         team's players of one league), kept with the bucket's order until it changes."""
+        asked = (plan.on_key, wanted)  # the fields read off the keys, and their values
         kept = self.narrowed_keys.get(bucket)
-        if kept is not None and kept[0] == wanted:
+        if kept is not None and kept[0] == asked:
             return kept[1]
         for (_, place), value in zip(plan.on_key, wanted, strict=True):
             keys = [key for key in keys if key[place] == value]
-        self.narrowed_keys[bucket] = (wanted, keys)
+        self.narrowed_keys[bucket] = (asked, keys)
         return keys
 
     def forget(self, bucket: Bucket) -> None:
@@ -267,12 +268,12 @@ class MemoryStore:
                     self.settled_away(record)
                 return record
             if self.settled is None:
-                return self.copied(kind, record, updates)
+                return self.replace_shared(kind, record, updates)
         changed = record.model_copy(update=updates)
         self.put(changed)
         return changed
 
-    def copied(self, kind: type[R], record: R, updates: dict[str, Any]) -> R:
+    def replace_shared(self, kind: type[R], record: R, updates: dict[str, Any]) -> R:
         """``record``, shared with a twin store (a Monte Carlo sample's clone), changed on a
         copy that keeps its place: its key and buckets are the same, so the copy only takes
         its slot (``put``'s bookkeeping is not needed); from then on it is this store's."""

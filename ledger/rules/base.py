@@ -347,6 +347,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     # --- matches -------------------------------------------------------------------------
 
     def casualty_earns_spp(self, casualty: Casualty) -> bool:
+        """Whether a casualty earns its causer SPP. Like ``spp_exempt``, ``spp_for`` and
+        ``count_caused``, it reads the report and the edition's tables and options only:
+        their answers are kept per report (``ReportMemo``)."""
         return casualty.cause == "block" and casualty.inflicted_by is not None
 
     def casualty_effects(self, casualty: Casualty) -> Casualty:
@@ -402,11 +405,12 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     def spp_exempt(self, sheet: TeamSheet) -> set[str]:
         """The players of a sheet who earn no SPP whatever they do: the stars it hired
-        (seed 001 'Recording Star Player Points')."""
+        (seed 001 'Recording Star Player Points'). Reads the sheet alone (``ReportMemo``)."""
         return {h.id for h in sheet.hirelings if h.kind == "star"}
 
     def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
-        """What ``performance`` earns, with ``caused`` casualties that earn SPP."""
+        """What ``performance`` earns, with ``caused`` casualties that earn SPP. Reads
+        nothing else but the edition's tables (``ReportMemo``)."""
         return spp_earned(self.spp_table(), performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
@@ -549,10 +553,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return ReportMemo()
 
     def count_caused(self, match: MatchRecorded, team: str) -> int:
+        """``spp_casualties`` worked out; reads the report alone (``ReportMemo``)."""
         ours = {p.player for s in match.sheets() if s.team == team for p in s.players}
-        return sum(
-            1 for c in match.casualties if c.inflicted_by in ours and self.casualty_earns_spp(c)
-        )
+        caused = caused_by(match.casualties, self.casualty_earns_spp)
+        return sum(caused.get(player, 0) for player in ours)
 
     def rank(
         self,

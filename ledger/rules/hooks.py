@@ -11,7 +11,7 @@ value of ``asked.py`` has its row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ledger.domain.state import PlayerRow
@@ -68,25 +68,25 @@ def on_dice(
 T = TypeVar("T")
 
 
-def row_for(table: Mapping[type[Any], T], asked: object) -> T:
-    """The row of ``asked``'s type, or of its nearest base that has one (a subclass is
-    asked about as its base is); a value no row reads is a plain error, never a KeyError.
-    Found once per table and type, then kept: the fold asks tens of times per game."""
-    kind = type(asked)
-    kept = _rows.get((id(table), kind))
-    if kept is not None and kept[0] is table:  # the table itself, not one at a reused id
-        return kept[1]  # type: ignore[no-any-return]
-    found = nearest_row(table, kind)
-    _rows[(id(table), kind)] = (table, found)
-    return found
+class Table(dict[type[Any], T]):
+    """One question's rows by the type of value asked. A subclass is asked about as its
+    nearest base that has a row is; that row is found once per type, then kept (the fold
+    asks tens of times per game). The rows themselves are the table's keys alone."""
 
+    def __init__(self, rows: Iterable[tuple[type[Any], T]]) -> None:
+        super().__init__(rows)
+        self.found: dict[type[Any], T] = {}
 
-_rows: dict[tuple[int, type[Any]], tuple[Mapping[type[Any], Any], Any]] = {}
-"""``row_for``'s answers by table and type, each with its table (kept alive, so that its
-``id`` names no other)."""
+    def row(self, kind: type[Any]) -> T:
+        found = self.found.get(kind)
+        if found is None:
+            found = self.found[kind] = nearest_row(self, kind)
+        return found
 
 
 def nearest_row(table: Mapping[type[Any], T], kind: type[Any]) -> T:
+    """The row of ``kind``, or of its nearest base that has one; a value no row reads is a
+    plain error, never a KeyError."""
     for base in kind.__mro__:
         found = table.get(base)
         if found is not None:
@@ -94,11 +94,15 @@ def nearest_row(table: Mapping[type[Any], T], kind: type[Any]) -> T:
     raise TypeError(f"no rule of this ruleset answers a {kind.__name__}")
 
 
-def answer(table: Mapping[type[Any], Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
+def row_for(table: Table[T], asked: object) -> T:
+    return table.row(type(asked))
+
+
+def answer(table: Table[Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
     return row_for(table, asked)(ruleset, asked)
 
 
-CHECKS: Mapping[type[Any], Hook[list[Problem]]] = dict(
+CHECKS: Table[Hook[list[Problem]]] = Table(
     (
         on(
             Hiring,
@@ -117,7 +121,7 @@ CHECKS: Mapping[type[Any], Hook[list[Problem]]] = dict(
 )
 """``Ruleset.problems``: the edition's rule for each decision."""
 
-DICE: Mapping[type[Any], Hook[list[DiceNeed]]] = dict(
+DICE: Table[Hook[list[DiceNeed]]] = Table(
     (
         on(Report, lambda r, a: r.match_dice(a.match, a.rows)),
         on(Card, lambda r, a: r.card_dice(a.event, a.rows)),
@@ -127,7 +131,7 @@ DICE: Mapping[type[Any], Hook[list[DiceNeed]]] = dict(
 )
 """``Ruleset.dice_needed``."""
 
-OUTCOMES: Mapping[type[Any], OutcomeHook] = dict(
+OUTCOMES: Table[OutcomeHook] = Table(
     (
         on_dice(Report, lambda r, a, dice: r.match_outcomes(a.match, a.rows, dice)),
         on_dice(Card, lambda r, a, dice: r.card_outcomes(a.event, a.rows, dice)),
@@ -138,7 +142,7 @@ OUTCOMES: Mapping[type[Any], OutcomeHook] = dict(
 )
 """``Ruleset.outcomes``."""
 
-PRICES: Mapping[type[Any], Hook[int]] = dict(
+PRICES: Table[Hook[int]] = Table(
     (
         on(Hiring, lambda r, a: r.hire_price(a.event, a.rows)),
         on(Sideline, lambda r, a: r.sideline_price(a.team, a.item, a.count)),
@@ -148,7 +152,7 @@ PRICES: Mapping[type[Any], Hook[int]] = dict(
 )
 """``Ruleset.price``."""
 
-VALUES: Mapping[type[Any], Hook[int]] = dict(
+VALUES: Table[Hook[int]] = Table(
     (
         on(PlayerRow, lambda r, a: r.player_value(a)),
         on(Lineup, lambda r, a: r.game_value(a.team, a.players)),

@@ -51,6 +51,6 @@ class ReportMemo(Generic[T]):
         def forget(gone: weakref.ref[object]) -> None:
             entry = kept.get(key)
             if entry is not None and entry[0] is gone:
-                del kept[key]
+                kept.pop(key, None)
 
         return forget

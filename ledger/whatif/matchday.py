@@ -112,7 +112,7 @@ class Matchday:
         for sheet in e.sheets():
             for performance in sheet.players:
                 player = players[performance.player]
-                if player is not None and player.player_id in gone:
+                if player is not None and performance.player in gone:
                     self.policies.diverge(
                         e,
                         "player",

@@ -225,3 +225,17 @@ def test_a_copy_changed_answers_as_a_store_put_anew_and_leaves_its_twin(
         plain.put(record.model_copy())
     assert answers(twin) == answers(plain)
     assert [repr(answer) for answer in answers(start)] == kept
+
+
+def test_selects_by_other_fields_of_the_key_are_not_answered_alike() -> None:
+    """A team's players asked by league, then by player id, from the same bucket: a value
+    that names both a league and a player must not answer the second as the first."""
+    store = MemoryStore()
+    for player_id in ("x", "y"):
+        store.put(player(player_id, "active", league="x"))
+    assert [p.player_id for p in store.select(PlayerRow, team_id="reavers", league_id="x")] == [
+        "x",
+        "y",
+    ]
+    found = store.select(PlayerRow, team_id="reavers", player_id="x")
+    assert [p.player_id for p in found] == ["x"]

@@ -4,10 +4,16 @@
 from __future__ import annotations
 
 import gc
+from typing import Any
+
+import pytest
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.values import Casualty, Performance, TeamSheet
+from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
+from ledger.rules.base import BaseRuleset
+from ledger.rules.bb2020.ruleset import BB2020
 from ledger.rules.bb2025.ruleset import BB2025
+from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from ledger.rules.memo import ReportMemo
 
 
@@ -69,3 +75,32 @@ def test_the_memo_answers_as_the_rules_do() -> None:
         assert ruleset.spp_outcomes(match, report) == direct
         assert [ruleset.spp_casualties(match, team) for team in ("reavers", "rats")] == [1, 0]
     assert [(e.player, e.amount) for e in direct] == [("p1", 2 * 3 + 2)]
+
+
+STAR = Hireling(id="s1", name="Griff", kind="star", star="griff")
+EDITIONS_SPP = [
+    # edition, who scored and how, SPP each earns (seed 001 'Recording Star Player Points':
+    # a star earns none; bb2020 'Passing Interference': a deflection earns 1; ZAL 3k and
+    # docs/rulesets/lrb6-zal.md: every player of the sheet earns them)
+    (BB2025, Performance(player="s1", touchdowns=1), [("p1", 3)]),
+    (BB2020, Performance(player="p2", deflections=1), [("p1", 3), ("p2", 1)]),
+    (LRB6ZAL, Performance(player="s1", touchdowns=1), [("p1", 3), ("s1", 3)]),
+]
+
+
+@pytest.mark.parametrize(("edition", "other", "expected"), EDITIONS_SPP)
+def test_each_editions_spp_read_through_the_memo(
+    edition: type[BaseRuleset[Any]], other: Performance, expected: list[tuple[str, int]]
+) -> None:
+    """The editions' own readings (who is exempt, what else pays) are kept per report as
+    they were worked out: asked twice, the same SPP."""
+    ruleset = edition()
+    side = TeamSheet(
+        team="reavers",
+        touchdowns=2,
+        players=(Performance(player="p1", touchdowns=1), other),
+        hirelings=(STAR,),
+    )
+    match = MatchRecorded.model_construct(match="m1", home=side, away=sheet(0), casualties=())
+    for _ in range(2):
+        assert [(e.player, e.amount) for e in ruleset.spp_outcomes(match, side)] == expected

@@ -16,7 +16,7 @@ is 1,060,000 / 10,000 + 10 / 5 = 108.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -168,7 +168,7 @@ class DZ3(BaseRuleset[DZ3Options]):
     def casualty_earns_spp(self, casualty: Casualty) -> bool:
         """Block and crowd (pushed in: 'award Star Player Points to whoever knocked this
         player into the crowd' [WD]); never a failed Dodge or Go For It (2.3, 2.4)."""
-        return postgame.earns(casualty, frozenset(tables().casualty_spp_causes))
+        return postgame.earns(casualty, spp_causes())
 
     def check_casualty(self, casualty: Casualty) -> list[Problem]:
         return found(CasualtyDice, injuries.problems(tables(), casualty))
@@ -185,10 +185,9 @@ class DZ3(BaseRuleset[DZ3Options]):
         return postgame.match_dice(self.game(match, rows))
 
     def match_outcomes(self, match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effects:
-        causes = frozenset(tables().casualty_spp_causes)
         game = self.game(match, rows)
         return postgame.match_outcomes(
-            game, dice, causes, lambda sheet: self.spp_outcomes(match, sheet)
+            game, dice, spp_causes(), lambda sheet: self.spp_outcomes(match, sheet)
         )
 
     # --- advancement -----------------------------------------------------------------------
@@ -212,3 +211,9 @@ def same_position(players: Sequence[PlayerRow], roster: str, position: str) -> i
         for p in on_roster(players)
         if p.position == position and p.roster == roster and p.kind != "star"
     )
+
+
+@cache
+def spp_causes() -> frozenset[str]:
+    """The causes of a casualty that earn SPP (2.3, 2.4, [WD]), read once from the tables."""
+    return frozenset(tables().casualty_spp_causes)

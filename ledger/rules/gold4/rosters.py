@@ -59,21 +59,20 @@ def extended(team: TeamList, added: tuple[Position, ...]) -> TeamList:
 
 def position_of(player: PlayerRow) -> Position | None:
     """A player's position on his team list (None for a star or a list gold4 lacks)."""
-    team = team_lists().get(player.roster)
-    return team.position(player.position) if team else None
-
-
-def has_keyword(player: PlayerRow, keyword: str) -> bool:
-    return keyword in position_keywords(player.roster, player.position)
+    return position_in(player.roster, player.position)
 
 
 @cache
-def position_keywords(roster: str, position_id: str) -> frozenset[str]:
-    """The keywords of a position of a list (none for a star or a list gold4 lacks), read
-    once: asked for every player who earns SPP in every match, and the lists never change."""
+def position_in(roster: str, position_id: str) -> Position | None:
+    """A position of a list, looked up once (the lists never change): asked for every
+    player who earns SPP in every match, and of every advancement."""
     team = team_lists().get(roster)
-    position = team.position(position_id) if team else None
-    return frozenset(position.keywords) if position is not None else frozenset()
+    return team.position(position_id) if team else None
+
+
+def has_keyword(player: PlayerRow, keyword: str) -> bool:
+    position = position_in(player.roster, player.position)
+    return position is not None and keyword in position.keywords
 
 
 def is_ally(event: PlayerHired, team: TeamRow) -> bool:

@@ -233,7 +233,9 @@ class LRB6ZAL(LRB6[ZalOptions]):
         return effects
 
     def spp_exempt(self, sheet: TeamSheet) -> set[str]:
-        """ZAL 3k: mercenaries and freebooters 'may nevertheless collect' SPP too."""
+        """Every player of the sheet earns SPP, its one-game players too: ZAL 3k's
+        mercenaries and freebooters 'may nevertheless collect' SPP, and a Star Player earns
+        them as any player does (docs/rulesets/lrb6-zal.md)."""
         return set()
 
     # --- cards ----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ Rating of 112 the second column, so ``tables().winnings.modifier(31_000, 112) ==
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -88,19 +88,6 @@ class Winnings(Frozen):
         return self
 
     def modifier(self, gate: int, rating: int) -> int:
-        """Remembered by gate and rating: a season asks the same few pairs again and again,
-        and each search walks two lists of bands."""
-        known = self.looked_up.get((gate, rating))
-        if known is None:
-            known = self.looked_up[gate, rating] = self.look_up(gate, rating)
-        return known
-
-    @cached_property
-    def looked_up(self) -> dict[tuple[int, int], int]:
-        """``look_up``'s answers so far, by (gate, rating): the table itself never changes."""
-        return {}
-
-    def look_up(self, gate: int, rating: int) -> int:
         row = next(i for i, b in enumerate(self.gate_bands) if b.holds(gate))
         column = next(i for i, b in enumerate(self.tr_bands) if b.holds(rating))
         return self.table[row][column]
