@@ -56,6 +56,7 @@ from ledger.rules.protocol import (
     DiceNeed,
     Feature,
     Ranked,
+    Ruleset,
     SidelineItem,
     Start,
     Tally,
@@ -103,6 +104,11 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     post_game_closes: ClassVar[bool] = False
     reads_former_players: ClassVar[bool] = False
     reads_league_stars: ClassVar[bool] = False
+    remembers_reports: bool = False
+    """Whether what a report alone decides is kept per report (``ReportMemo``): on for the
+    ruleset of a Monte Carlo what-if's samples (``remembering_reports``), which fold the
+    same reports again and again; off for a fold that meets each report once (a rebuild,
+    the live read models, a comparison), where keeping them costs about 4%."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -382,6 +388,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def spp_outcomes(self, match: MatchRecorded, sheet: TeamSheet) -> Effects:
         """The SPP each player of ``sheet`` earned: the report's facts alone decide it, so
         a Monte Carlo what-if works it out once for all its samples (``ReportMemo``)."""
+        if not self.remembers_reports:
+            return list(self.sheet_spp(match, sheet))
         earned = self.spp_memo.get(
             sheet, (match.casualties,), lambda: tuple(self.sheet_spp(match, sheet))
         )
@@ -546,6 +554,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def spp_casualties(self, match: MatchRecorded, team: str) -> int:
         """The casualties ``team``'s players caused that earn SPP: the report alone decides
         it, and the standings and the editions' ratings ask it (``ReportMemo``)."""
+        if not self.remembers_reports:
+            return self.count_caused(match, team)
         return self.caused_memo.get(match, (team,), lambda: self.count_caused(match, team))
 
     @cached_property
@@ -764,3 +774,11 @@ def head_to_head(
         ours, theirs = (home_score, away_score) if team == home else (away_score, home_score)
         points += scheme.win if ours > theirs else scheme.draw if ours == theirs else 0
     return points
+
+
+def remembering_reports(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` keeping what a report alone decides (``BaseRuleset.remembers_reports``),
+    for folds that meet the same reports again and again."""
+    if isinstance(ruleset, BaseRuleset):
+        ruleset.remembers_reports = True
+    return ruleset

@@ -42,6 +42,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow, TeamRow
 from ledger.errors import UnknownSeason
 from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset, playoffs
+from ledger.rules.base import remembering_reports
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.compare import Edition, edition
 from ledger.whatif.replay import Outcome, league_row, translate
@@ -112,7 +113,8 @@ class Sampler:
 
     @classmethod
     def of(cls, work: Work) -> Sampler:
-        target = find_ruleset(work.ruleset, work.options)
+        # every sample folds the same reports: what they alone decide is worked out once
+        target = remembering_reports(find_ruleset(work.ruleset, work.options))
         return cls(target, start(work.events, target, work.steps), work.season)
 
     def __call__(self, seed: int) -> list[TeamResult]:

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
-from ledger.rules.base import BaseRuleset
+from ledger.rules.base import BaseRuleset, remembering_reports
 from ledger.rules.bb2020.ruleset import BB2020
 from ledger.rules.bb2025.ruleset import BB2025
 from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
@@ -62,6 +62,7 @@ def test_the_memo_answers_as_the_rules_do() -> None:
     who caused a casualty (seed 001 'Earning Star Player Points') and for the casualties
     each side caused, asked side by side of one report."""
     ruleset = BB2025()
+    remembering_reports(ruleset)
     report = TeamSheet(
         team="reavers",
         touchdowns=2,
@@ -95,6 +96,7 @@ def test_each_editions_spp_read_through_the_memo(
     """The editions' own readings (who is exempt, what else pays) are kept per report as
     they were worked out: asked twice, the same SPP."""
     ruleset = edition()
+    remembering_reports(ruleset)
     side = TeamSheet(
         team="reavers",
         touchdowns=2,
@@ -104,3 +106,18 @@ def test_each_editions_spp_read_through_the_memo(
     match = MatchRecorded.model_construct(match="m1", home=side, away=sheet(0), casualties=())
     for _ in range(2):
         assert [(e.player, e.amount) for e in ruleset.spp_outcomes(match, side)] == expected
+
+
+def test_only_a_ruleset_remembering_reports_keeps_their_answers() -> None:
+    """A fold that meets each report once (a rebuild) keeps nothing: keeping would only
+    cost it; a Monte Carlo what-if's ruleset keeps each report's answers."""
+    once, samples = BB2025(), BB2025()
+    remembering_reports(samples)
+    match = MatchRecorded.model_construct(
+        match="m1", home=sheet(1), away=sheet(0, team="rats"), casualties=(blocked(),)
+    )
+    for ruleset in (once, samples):
+        ruleset.spp_outcomes(match, match.home)
+        ruleset.spp_casualties(match, "reavers")
+    assert (once.spp_memo.kept, once.caused_memo.kept) == ({}, {})
+    assert (len(samples.spp_memo.kept), len(samples.caused_memo.kept)) == (1, 1)
