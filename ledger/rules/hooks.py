@@ -70,8 +70,9 @@ T = TypeVar("T")
 
 class Table(dict[type[Any], T]):
     """One question's rows by the type of value asked. A subclass is asked about as its
-    nearest base that has a row is; that row is found once per type, then kept (the fold
-    asks tens of times per game). The rows themselves are the table's keys alone."""
+    nearest base that has a row is; that row is found once per type, then kept apart from
+    the declared rows (the fold asks tens of times per game), so the table's entries stay
+    the rows as written."""
 
     def __init__(self, rows: Iterable[tuple[type[Any], T]]) -> None:
         super().__init__(rows)
