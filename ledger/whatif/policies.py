@@ -146,7 +146,7 @@ class Policies:
 
     def player_hired(self, e: ev.PlayerHired) -> ev.PlayerHired | None:
         team = self.fold.team(e.team)
-        players = self.roster(e.team)
+        players = roster_of(self.fold.store, self.fold.league_id, e.team)
         for full in roster_room(team, players, self.target.catalogue.team_list(team.roster)):
             reason = f"{team.name} already have {full.have} players (at most {full.limit})"
             not_hired = f"{e.name} is not hired"
@@ -157,27 +157,14 @@ class Policies:
             if found is None:
                 return None
             e = found
-        rows = self.hire_rows(team, e, players, checking=self.target)
+        store, league = self.fold.store, self.fold.league_id
+        rows = hire_rows(store, league, team, e, players, checking=self.target)
         problems = self.target.problems(Hiring(e, rows))
         if problems:
             reason, not_hired = sentences(problems), f"{e.name} is not hired"
             self.diverge(e, "hire", reason, "skip", not_hired, e.player, problem=problems[0])
             return None
         return self.afford_hire(e, team, rows)
-
-    def roster(self, team_id: str) -> list[PlayerRow]:
-        """The team's current players, as the fold's store keeps them (not sifted from all
-        its players, past ones too, at every hire)."""
-        return roster_of(self.fold.store, self.fold.league_id, team_id)
-
-    def hire_rows(
-        self,
-        team: TeamRow,
-        e: ev.PlayerHired,
-        players: list[PlayerRow],
-        checking: Ruleset | None = None,
-    ) -> HireRows:
-        return hire_rows(self.fold.store, self.fold.league_id, team, e, players, checking)
 
     def within_limits(
         self, e: ev.PlayerHired, team: TeamRow, players: list[PlayerRow]

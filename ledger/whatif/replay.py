@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow, roster_of
 from ledger.errors import LedgerError
 from ledger.projections.fold import MILESTONES, Fold, corrections_of
+from ledger.projections.gather import hire_rows
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.rules.dice import DiceBox
@@ -273,8 +274,8 @@ class Replayer:
     def retry_hires(self, at: int) -> None:
         for hire in list(self.policies.hires):
             team = self.fold.team(hire.team)
-            players = self.policies.roster(hire.team)
-            rows = self.policies.hire_rows(team, hire, players)
+            players = roster_of(self.fold.store, self.league_id, hire.team)
+            rows = hire_rows(self.fold.store, self.league_id, team, hire, players)
             if self.policies.short_of_gold(hire, team, rows):
                 continue
             self.policies.hires.remove(hire)

@@ -234,8 +234,9 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def spp_exempt(self, sheet: TeamSheet) -> set[str]:
         """Every player of the sheet earns SPP, its one-game players too: ZAL 3k's
-        mercenaries and freebooters 'may nevertheless collect' SPP, and a Star Player earns
-        them as any player does (docs/rulesets/lrb6-zal.md)."""
+        mercenaries and freebooters 'may nevertheless collect' SPP, and a Star Player,
+        on the roster or hired for the game, earns them as any player does (the ledger's
+        reading: docs/rulesets/lrb6-zal.md, R8)."""
         return set()
 
     # --- cards ----------------------------------------------------------------------------------
