@@ -10,7 +10,7 @@ post-game closes with it (``Fold.follow_match``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -103,8 +103,6 @@ class Fold:
             self.apply(event)
 
     def apply(self, event: LedgerEvent) -> None:
-        from ledger.projections.appliers import APPLIERS  # the handlers need Fold's methods
-
         correction = self.corrections.get(event.seq)
         voided = correction is not None and correction.action == "void"
         if self.passes_over(event, voided):
@@ -114,7 +112,7 @@ class Fold:
         self.emit_refs(read, voided)  # history tells an amended event as it now reads
         self.dice.event = event.seq
         if not voided:
-            APPLIERS[type(read)](self, read)
+            (_appliers or appliers())[type(read)](self, read)
         self.advance_league(read)
         self.refresh_touched(event.seq, isinstance(event, MILESTONES))
 
@@ -409,6 +407,22 @@ class Fold:
         memo[id(self.store)] = self.store.copy()
         twin: Fold = copy.deepcopy(self, memo)
         return twin
+
+
+Applier = Callable[[Fold, Any], None]
+_appliers: dict[type[LedgerEvent], Applier] = {}
+
+
+def appliers() -> dict[type[LedgerEvent], Applier]:
+    """Each event type's applier (``ledger.projections.appliers``), imported on the first
+    event: the appliers need ``Fold``'s methods, so this module cannot import them at its
+    top, and an import statement in ``Fold.apply`` costs more than the rest of its
+    bookkeeping."""
+    if not _appliers:
+        from ledger.projections.appliers import APPLIERS
+
+        _appliers.update(APPLIERS)
+    return _appliers
 
 
 def amended(event: LedgerEvent, correction: EventCorrected) -> LedgerEvent:
