@@ -256,7 +256,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
             return star.model_copy(update={"price_paid": event.price, "number": event.number})
         roster = event.from_list or team.roster
         position = self.catalogue.position(roster, event.position)
-        player = PlayerRow(
+        # built unchecked: each value is a validated event's or a validated list's, and a
+        # what-if sample hires tens of players (validating them was a percent of it)
+        player = PlayerRow.build(
             league_id=league_id,
             player_id=event.player,
             team_id=event.team,
@@ -306,7 +308,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     ) -> PlayerRow:
         """A star on a team's roster: valued at his cost, earning no SPP."""
         found = self.catalogue.star(star)
-        player = PlayerRow(
+        player = PlayerRow.build(  # unchecked, like ``hired_player``'s
             league_id=league_id,
             player_id=player_id,
             team_id=team.team_id,
