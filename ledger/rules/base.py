@@ -341,16 +341,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return {"tv": roster_totals(players)[0] + self.sideline_value(team)}
 
     def sideline_value(self, team: TeamRow) -> int:
-        items = self.sideline_items(team)
         reroll = self.catalogue.team_list(team.roster).reroll_cost * (
             team.rerolls + int(team.trophy)
         )
-        staff = sum(
-            items[item].price * count
-            for item, count in team.staff.items()
-            if item in items and items[item].in_value
-        )
-        return reroll + staff
+        return reroll + staff_value(self.sideline_items(team), team.staff)
 
     # --- matches -------------------------------------------------------------------------
 
@@ -588,6 +582,24 @@ def roster_totals(players: Iterable[PlayerRow]) -> tuple[int, int]:
             value += p.value
             spp += p.spp_earned
     return value, spp
+
+
+def staff_value(
+    items: Mapping[str, SidelineItem], staff: Mapping[str, int], counts_as: str | None = None
+) -> int:
+    """The price of the staff a team holds among ``items`` that count in its value (and,
+    given ``counts_as``, are of that kind). A plain loop, each item looked up once: the
+    fold asks a team's values after every change to it."""
+    total = 0
+    for item, count in staff.items():
+        spec = items.get(item)
+        if (
+            spec is not None
+            and spec.in_value
+            and (counts_as is None or spec.counts_as == counts_as)
+        ):
+            total += spec.price * count
+    return total
 
 
 def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:
