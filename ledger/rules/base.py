@@ -76,6 +76,9 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+DEFAULT_POINTS = PointsScheme()
+"""The points of a league that recorded none: one frozen value, not one per match."""
+
 OptionsT = TypeVar("OptionsT", bound=BaseModel, default=NoOptions)
 """An edition's named options (a frozen pydantic model), given as the class's type
 argument: ``class BB2025(BaseRuleset[BB2025Options])``."""
@@ -173,10 +176,11 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return row_for(OUTCOMES, asked)(self, asked, dice)
 
     def price(self, asked: Priced) -> int:
-        return answer(PRICES, self, asked)
+        # ``answer``, one call shorter: asked of every player before every game
+        return PRICES.found[type(asked)](self, asked)
 
     def value(self, asked: Valued) -> int:
-        return answer(VALUES, self, asked)
+        return VALUES.found[type(asked)](self, asked)  # asked after every change to a player
 
     def start(self) -> Start:
         return Start(treasury=self.starting_treasury(), fans=self.starting_fans())
@@ -505,7 +509,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     # --- the league table ----------------------------------------------------------------
 
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
-        return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
+        return PointsScheme.model_validate(recorded) if recorded else DEFAULT_POINTS
 
     def tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally:
         """The team's result, league points, bonus points and counted casualties: what an
