@@ -45,7 +45,7 @@ from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Hurt, Leaves, Spp
+from ledger.rules.effects import AnyOutcome, Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
 from ledger.rules.memo import ReportMemo
 from ledger.rules.problems import Problem, found
@@ -359,7 +359,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return casualty.cause == "block" and casualty.inflicted_by is not None
 
     def casualty_effects(self, casualty: Casualty) -> Casualty:
-        """The casualty as this edition reads it (the league's own edition: as recorded)."""
+        """The casualty as this edition reads it (the league's own edition: as recorded).
+        Reads the casualty alone: ``injury_outcomes`` are kept per report (``ReportMemo``)."""
         return casualty
 
     def check_casualty(self, casualty: Casualty) -> list[Problem]:
@@ -422,6 +423,23 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return spp_earned(self.spp_table(), performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
+        """Who the report's casualties leave dead or hurt: the report alone decides it
+        (``casualty_effects`` reads the casualty alone), so a Monte Carlo what-if works it
+        out once for all its samples (``ReportMemo``), like ``spp_outcomes``."""
+        if not self.remembers_reports:
+            return self.casualty_outcomes(match)
+        read = self.injury_memo.get(
+            match, (match.casualties,), lambda: tuple(self.casualty_outcomes(match))
+        )
+        return list(read)
+
+    @cached_property
+    def injury_memo(self) -> ReportMemo[tuple[AnyOutcome, ...]]:
+        return ReportMemo()
+
+    def casualty_outcomes(self, match: MatchRecorded) -> Effects:
+        """``injury_outcomes`` worked out (for a report made for this question alone, such
+        as a copy with some casualties read anew, without keeping it)."""
         effects: Effects = []
         for casualty in match.casualties:
             read = self.casualty_effects(casualty)
