@@ -227,8 +227,7 @@ class LRB6ZAL(LRB6[ZalOptions]):
         effects += self.injury_outcomes(match)
         if match.kind not in BOOKED:
             return effects
-        victims = {p.player_id: p for s in sides for p in s.players}
-        effects += bounties.payouts(match, victims, self.casualty_earns_spp)
+        effects += bounties.payouts(match, lambda: by_id(sides), self.casualty_earns_spp)
         for side in sides:
             effects += postgame.walkouts(t, match, side, dice)
         return effects
@@ -286,6 +285,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
             tables(), player, self.position_of(player), event, self.options.ageing_by
         )
         return found(InvalidAdvancement, problems)
+
+
+def by_id(sides: Sequence[Side]) -> dict[str, PlayerRow]:
+    """The players of the match's sides by id (whom a bounty may be on)."""
+    return {p.player_id: p for s in sides for p in s.players}
 
 
 def sheet_ids(sheet: TeamSheet) -> set[str]:
