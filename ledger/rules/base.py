@@ -45,7 +45,7 @@ from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.caused import caused_by
 from ledger.rules.dice import DiceBox
-from ledger.rules.effects import Effects, Hurt, Leaves, Spp
+from ledger.rules.effects import AnyOutcome, Effects, Hurt, Leaves, Spp
 from ledger.rules.hooks import CHECKS, DICE, OUTCOMES, PRICES, VALUES, answer, row_for
 from ledger.rules.memo import ReportMemo
 from ledger.rules.problems import Problem, found
@@ -75,6 +75,9 @@ from ledger.rules.schema import (
 class NoOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+
+DEFAULT_POINTS = PointsScheme()
+"""The points of a league that recorded none: one frozen value, not one per match."""
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel, default=NoOptions)
 """An edition's named options (a frozen pydantic model), given as the class's type
@@ -173,10 +176,11 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return row_for(OUTCOMES, asked)(self, asked, dice)
 
     def price(self, asked: Priced) -> int:
-        return answer(PRICES, self, asked)
+        # ``answer``, one call shorter: asked of every player before every game
+        return PRICES.found[type(asked)](self, asked)
 
     def value(self, asked: Valued) -> int:
-        return answer(VALUES, self, asked)
+        return VALUES.found[type(asked)](self, asked)  # asked after every change to a player
 
     def start(self) -> Start:
         return Start(treasury=self.starting_treasury(), fans=self.starting_fans())
@@ -256,7 +260,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
             return star.model_copy(update={"price_paid": event.price, "number": event.number})
         roster = event.from_list or team.roster
         position = self.catalogue.position(roster, event.position)
-        player = PlayerRow(
+        # built unchecked: each value is a validated event's or a validated list's, and a
+        # what-if sample hires tens of players (validating them was a percent of it)
+        player = PlayerRow.build(
             league_id=league_id,
             player_id=event.player,
             team_id=event.team,
@@ -306,7 +312,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     ) -> PlayerRow:
         """A star on a team's roster: valued at his cost, earning no SPP."""
         found = self.catalogue.star(star)
-        player = PlayerRow(
+        player = PlayerRow.build(  # unchecked, like ``hired_player``'s
             league_id=league_id,
             player_id=player_id,
             team_id=team.team_id,
@@ -339,16 +345,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return {"tv": roster_totals(players)[0] + self.sideline_value(team)}
 
     def sideline_value(self, team: TeamRow) -> int:
-        items = self.sideline_items(team)
         reroll = self.catalogue.team_list(team.roster).reroll_cost * (
             team.rerolls + int(team.trophy)
         )
-        staff = sum(
-            items[item].price * count
-            for item, count in team.staff.items()
-            if item in items and items[item].in_value
-        )
-        return reroll + staff
+        return reroll + staff_value(self.sideline_items(team), team.staff)
 
     # --- matches -------------------------------------------------------------------------
 
@@ -359,7 +359,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return casualty.cause == "block" and casualty.inflicted_by is not None
 
     def casualty_effects(self, casualty: Casualty) -> Casualty:
-        """The casualty as this edition reads it (the league's own edition: as recorded)."""
+        """The casualty as this edition reads it (the league's own edition: as recorded).
+        Reads the casualty alone: ``injury_outcomes`` are kept per report (``ReportMemo``)."""
         return casualty
 
     def check_casualty(self, casualty: Casualty) -> list[Problem]:
@@ -422,6 +423,23 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return spp_earned(self.spp_table(), performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
+        """Who the report's casualties leave dead or hurt: the report alone decides it
+        (``casualty_effects`` reads the casualty alone), so a Monte Carlo what-if works it
+        out once for all its samples (``ReportMemo``), like ``spp_outcomes``."""
+        if not self.remembers_reports:
+            return self.casualty_outcomes(match)
+        read = self.injury_memo.get(
+            match, (match.casualties,), lambda: tuple(self.casualty_outcomes(match))
+        )
+        return list(read)
+
+    @cached_property
+    def injury_memo(self) -> ReportMemo[tuple[AnyOutcome, ...]]:
+        return ReportMemo()
+
+    def casualty_outcomes(self, match: MatchRecorded) -> Effects:
+        """``injury_outcomes`` worked out (for a report made for this question alone, such
+        as a copy with some casualties read anew, without keeping it)."""
         effects: Effects = []
         for casualty in match.casualties:
             read = self.casualty_effects(casualty)
@@ -509,7 +527,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     # --- the league table ----------------------------------------------------------------
 
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
-        return PointsScheme.model_validate(recorded) if recorded else PointsScheme()
+        return PointsScheme.model_validate(recorded) if recorded else DEFAULT_POINTS
 
     def tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally:
         """The team's result, league points, bonus points and counted casualties: what an
@@ -586,6 +604,24 @@ def roster_totals(players: Iterable[PlayerRow]) -> tuple[int, int]:
             value += p.value
             spp += p.spp_earned
     return value, spp
+
+
+def staff_value(
+    items: Mapping[str, SidelineItem], staff: Mapping[str, int], counts_as: str | None = None
+) -> int:
+    """The price of the staff a team holds among ``items`` that count in its value (and,
+    given ``counts_as``, are of that kind). A plain loop, each item looked up once: the
+    fold asks a team's values after every change to it."""
+    total = 0
+    for item, count in staff.items():
+        spec = items.get(item)
+        if (
+            spec is not None
+            and spec.in_value
+            and (counts_as is None or spec.counts_as == counts_as)
+        ):
+            total += spec.price * count
+    return total
 
 
 def eligible(players: Iterable[PlayerRow]) -> list[PlayerRow]:

@@ -8,8 +8,10 @@ and the draw is counted so reports can say which figures rest on simulated dice.
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -55,9 +57,31 @@ class DiceBox:
         (a replay may look at a roll before it knows whether it will use it)."""
         material = f"{self.league}|{self.event}|{purpose}|{subject or ''}|{self.seed}".encode()
         rng = self.generator
-        rng.seed(int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+        seed_with_int(rng, int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
         count, sides = shape(dice)
-        return tuple([rng.randint(1, sides) for _ in range(count)])
+        return rolled(rng.getrandbits, count, sides)
+
+
+seed_with_int: Callable[[random.Random, int], None] = _random.Random.seed
+"""``random.Random.seed`` for an int, without its Python wrapper (which only sorts out str
+and bytes seeds and resets ``gauss_next``, which no roll reads): the C seeding it ends in,
+called directly. A sample draws hundreds of rolls, each re-seeding the generator."""
+
+
+def rolled(getrandbits: Callable[[int], int], count: int, sides: int) -> tuple[int, ...]:
+    """``count`` rolls of ``randint(1, sides)``, drawn exactly as CPython's ``randint`` draws
+    them (``Random._randbelow_with_getrandbits``: ``sides.bit_length()`` bits at a time,
+    drawing again while the value is ``sides`` or more), so every roll stays the one
+    ``randint`` gave; without its ``randrange`` argument checks, which cost as much as the
+    draw."""
+    bits = sides.bit_length()
+    values = []
+    for _ in range(count):
+        value = getrandbits(bits)
+        while value >= sides:
+            value = getrandbits(bits)
+        values.append(value + 1)
+    return tuple(values)
 
 
 shape = cache(dice_shape)

@@ -84,4 +84,5 @@ class Trophy(Outcome):
     held: bool
 
 
-Effects = list[Gold | Fans | Spp | Hurt | Leaves | Heals | Trophy | Forgets | Sideline]
+AnyOutcome = Gold | Fans | Spp | Hurt | Leaves | Heals | Trophy | Forgets | Sideline
+Effects = list[AnyOutcome]

@@ -76,12 +76,19 @@ class Table(dict[type[Any], T]):
 
     def __init__(self, rows: Iterable[tuple[type[Any], T]]) -> None:
         super().__init__(rows)
-        self.found: dict[type[Any], T] = {}
+        self.found: Found[T] = Found(self)
 
-    def row(self, kind: type[Any]) -> T:
-        found = self.found.get(kind)
-        if found is None:
-            found = self.found[kind] = nearest_row(self, kind)
+
+class Found(dict[type[Any], T]):
+    """A table's rows by the type asked, filled as types are asked: a Monte Carlo sample
+    asks a price or a value two thousand times, answered by one lookup in C each."""
+
+    def __init__(self, table: Mapping[type[Any], T]) -> None:
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, kind: type[Any]) -> T:
+        found = self[kind] = nearest_row(self.table, kind)
         return found
 
 
@@ -96,11 +103,11 @@ def nearest_row(table: Mapping[type[Any], T], kind: type[Any]) -> T:
 
 
 def row_for(table: Table[T], asked: object) -> T:
-    return table.row(type(asked))
+    return table.found[type(asked)]
 
 
 def answer(table: Table[Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
-    return row_for(table, asked)(ruleset, asked)
+    return table.found[type(asked)](ruleset, asked)
 
 
 CHECKS: Table[Hook[list[Problem]]] = Table(

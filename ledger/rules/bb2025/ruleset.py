@@ -380,7 +380,7 @@ class BB2025(BaseRuleset[BB2025Options]):
                     for e in self.spp_outcomes(match, sheet)
                     if not (isinstance(e, Spp) and e.player in stars)
                 ]
-        return effects + self.injury_outcomes(
+        return effects + self.casualty_outcomes(  # a copy made here: nothing to keep
             match.model_copy(
                 update={
                     "casualties": tuple(

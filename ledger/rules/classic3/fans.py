@@ -44,7 +44,7 @@ def modifier(
     """The table's modifiers for a team's game: ``result`` win / draw / loss, its
     touchdowns, the casualties it inflicted (as its edition counts them), the stage."""
     mods = table.modifiers
-    total = {"win": mods.won, "loss": mods.lost}.get(result, 0)
+    total = mods.won if result == "win" else mods.lost if result == "loss" else 0
     total += mods.two_touchdowns if touchdowns >= 2 else 0
     total += mods.two_casualties if casualties >= 2 else 0
     return total + table.stage_modifiers.get(stage, 0)

@@ -12,7 +12,7 @@ players to spare: ``result(away) == "loss"`` and ``penalties(away) == {"income",
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
@@ -32,6 +32,10 @@ class Game:
     opts: Options
     match: MatchRecorded
     rows: MatchRows
+    sheets_read: list[tuple[TeamSheet, frozenset[str]]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+    """``on_sheet``'s answers, for as long as the game is read (one ruleset question)."""
 
     def team(self, team_id: str) -> TeamRow | None:
         return self.rows.team(team_id)
@@ -53,12 +57,21 @@ class Game:
     def plays_for(self, sheet: TeamSheet, player_id: str) -> bool:
         """On this side's sheet, or on its roster (a report may name a player only in a
         casualty line)."""
-        if any(p.player == player_id for p in sheet.players):
-            return True
-        if any(h.id == player_id for h in sheet.hirelings):
+        if player_id in self.on_sheet(sheet):
             return True
         row = self.player(player_id)
         return row is not None and row.team_id == sheet.team
+
+    def on_sheet(self, sheet: TeamSheet) -> frozenset[str]:
+        """The ids a sheet names, its players' and one-game players', gathered once per
+        sheet of this game: each casualty of the match asks for both sides. Found by the
+        sheet itself (this game holds it), never by an id."""
+        for seen, ids in self.sheets_read:
+            if seen is sheet:
+                return ids
+        ids = frozenset([p.player for p in sheet.players] + [h.id for h in sheet.hirelings])
+        self.sheets_read.append((sheet, ids))
+        return ids
 
     def stage(self) -> str:
         return self.rows.stage()

@@ -172,7 +172,7 @@ def spp(g: Game, sheet: TeamSheet, earned: Callable[[TeamSheet], Effects]) -> Ef
 
 
 def is_star(g: Game, sheet: TeamSheet, player_id: str) -> bool:
-    if any(h.id == player_id and h.kind == "star" for h in sheet.hirelings):
+    if sheet.hirelings and any(h.id == player_id and h.kind == "star" for h in sheet.hirelings):
         return True
     row = g.player(player_id)
     return row is not None and row.kind == "star"

@@ -29,7 +29,7 @@ def team_value(t: Tables, team: TeamRow, roster: Sequence[PlayerRow], reroll_cos
         t.sideline[item].price * count for item, count in team.staff.items() if item in t.sideline
     )
     return (
-        sum(p.base_cost for p in roster)
+        sum([p.base_cost for p in roster])  # a list, not a generator: asked on every change
         + reroll_cost * team.rerolls
         + t.fan_factor.price * team.fans
         + staff
@@ -39,7 +39,7 @@ def team_value(t: Tables, team: TeamRow, roster: Sequence[PlayerRow], reroll_cos
 
 def spp_rating(t: Tables, value: int, roster: Sequence[PlayerRow]) -> int:
     """Value / 10,000 + the team's total SPP / 5, each rounded down (not per player)."""
-    total = sum(p.spp_earned for p in roster)
+    total = sum([p.spp_earned for p in roster])
     return value // t.team_rating.gold_per_point + total // t.team_rating.spp_per_point
 
 

@@ -229,6 +229,8 @@ def d66(values: tuple[int, ...]) -> int | None:
     return None
 
 
+@cache
 def find_skill(name: str) -> DZSkill | None:
+    """Looked up once per name, like lrb6's: asked of every advancement a replay tries."""
     wanted = name.strip().casefold()
     return next((s for s in skills().skills if s.name.casefold() == wanted), None)

@@ -56,13 +56,24 @@ class Roll:
 
 
 def doubled(position: Position | None) -> bool:
-    keywords = gold_rules().double_progression.keywords
-    return position is not None and any(k in position.keywords for k in keywords)
+    return position is not None and doubling(position.keywords)
+
+
+@cache
+def doubling(keywords: tuple[str, ...]) -> bool:
+    """Whether a position of these keywords needs double the SPP per roll (asked of every
+    advancement a what-if replay tries, for the few keyword sets of the lists)."""
+    return any(k in keywords for k in gold_rules().double_progression.keywords)
 
 
 def rolls_earned(spp: int, position: Position | None) -> int:
     """SPP levels reached after Rookie; Big Guys (and Q&A's Luc and Daemons) need double."""
-    big = doubled(position)
+    return levels_reached(spp, doubled(position))
+
+
+@cache
+def levels_reached(spp: int, big: bool) -> int:
+    """``rolls_earned`` by SPP and doubling, counted once per pair."""
     levels = load_gold4_tables().tables.big_guy_spp.levels[1:]
     return sum(1 for lv in levels if spp >= (lv.big_guy_min_spp if big else lv.min_spp))
 

@@ -29,8 +29,12 @@ StarRollResult = Literal["skill", "ma", "ag", "st"]
 
 
 def band_index(bounds: tuple[int | None, ...], value: int) -> int:
-    """The index of the first band whose upper bound holds ``value`` (None: and above)."""
-    return next(i for i, top in enumerate(bounds) if top is None or value <= top)
+    """The index of the first band whose upper bound holds ``value`` (None: and above).
+    A plain loop: asked twice per side of every match for the winnings."""
+    for index, top in enumerate(bounds):
+        if top is None or value <= top:
+            return index
+    raise StopIteration  # as the next() it replaces did (the tables end in an open band)
 
 
 class Staff(Frozen):

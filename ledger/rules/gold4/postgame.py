@@ -233,16 +233,22 @@ def fan_factor(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows, dice: Di
     modifier = fans.modifier(table, result(match, sheet), sheet.touchdowns, caused, rows.stage())
     modifier += rule.winner_fan_roll_bonus if loser is not None else 0
     delta = fans.change(table, roll + modifier, row.fans)
+    if not delta:
+        return []  # most rolls: no note to write
     note = f"fan factor roll {roll}{modifier:+d} = {roll + modifier}"
-    return [Fans(team=sheet.team, delta=delta, note=note)] if delta else []
+    return [Fans(team=sheet.team, delta=delta, note=note)]
 
 
 def casualties_inflicted(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> int:
     """'Team Inflicted 2+ CAS': those that earn SPP in gold4, a block's (seed 002 STAR
     PLAYER POINTS), by a player of this side (its sheet, hirelings or roster)."""
-    own = {p.player for p in sheet.players} | {h.id for h in sheet.hirelings}
-    own |= {p.player_id for p in rows.players(sheet.team)}
-    return sum(1 for c in match.casualties if c.cause == "block" and c.inflicted_by in own)
+    blockers = [c.inflicted_by for c in match.casualties if c.cause == "block"]
+    if not blockers:
+        return 0  # no side to gather: asked of both sides of every match
+    own = {p.player for p in sheet.players} | {p.player_id for p in rows.players(sheet.team)}
+    if sheet.hirelings:
+        own |= {h.id for h in sheet.hirelings}
+    return len([blocker for blocker in blockers if blocker in own])
 
 
 def walkouts(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows, dice: DiceBox) -> Effects:

@@ -37,7 +37,7 @@ from ledger.errors import (
     MvpRefused,
     SecretWeaponRefused,
 )
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals
+from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals, staff_value
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -220,14 +220,8 @@ class Gold4(BaseRuleset[Gold4Options]):
 
     def sideline_value(self, team: TeamRow) -> int:
         """Re-rolls at list price, never the League trophy (004 [JJ]) or the free one."""
-        items = self.sideline_items(team)
         rerolls = self.catalogue.team_list(team.roster).reroll_cost * team.rerolls
-        staff = sum(
-            items[item].price * count
-            for item, count in team.staff.items()
-            if item in items and items[item].in_value and items[item].counts_as == "staff"
-        )
-        return rerolls + staff
+        return rerolls + staff_value(self.sideline_items(team), team.staff, counts_as="staff")
 
     # --- matches -------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ Worked example: a Human Lineman reaches 6 SPP and rolls 3+3: a double, so a Stre
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Protocol
 
 from ledger.domain.events import PlayerAdvanced
@@ -58,7 +59,10 @@ def is_double(roll: DiceRoll) -> bool:
     return roll.values[0] == roll.values[1]
 
 
+@cache
 def find_skill(name: str) -> Skill | None:
+    """The skill of that name in any case, looked up once per name: every advancement a
+    what-if replay tries asks it (the list never changes)."""
     return next((s for s in skills().skills if s.name.casefold() == name.casefold()), None)
 
 

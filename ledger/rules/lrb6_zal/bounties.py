@@ -31,16 +31,27 @@ def team_of(match: MatchRecorded, player: str) -> str | None:
     return None
 
 
+def killed(casualty: Casualty) -> bool:
+    """Dead, and not saved by an apothecary or regeneration."""
+    return not casualty.recovered and "dead" in casualty.effects
+
+
 def payouts(
     match: MatchRecorded,
-    victims: Mapping[str, PlayerRow],
+    victims: Callable[[], Mapping[str, PlayerRow]],
     earns_spp: Callable[[Casualty], bool],
 ) -> Effects:
+    """``victims``: the players of the match by id, asked only when someone was killed
+    (most games: nobody, and no roster to gather)."""
+    deaths = [c for c in match.casualties if killed(c)]
+    if not deaths:
+        return []
+    players = victims()
     effects: Effects = []
-    for casualty in match.casualties:
-        victim = victims.get(casualty.victim)
+    for casualty in deaths:
+        victim = players.get(casualty.victim)
         bounty = int(victim.extras.get("bounty", 0)) if victim else 0
-        if not bounty or casualty.recovered or "dead" not in casualty.effects:
+        if not bounty:
             continue
         killer = team_of(match, casualty.inflicted_by) if casualty.inflicted_by else None
         if killer is None or not earns_spp(casualty):

@@ -119,12 +119,13 @@ def side_needs(t: Tables, opts: Options, match: MatchRecorded, side: Side) -> li
 
 def gates(t: Tables, sides: tuple[Side, ...], dice: DiceBox) -> dict[str, int]:
     """Each coach's subtotal of the gate roll, in pips."""
-    return {
-        s.team_id: sum(dice.roll(s.sheet.dice, "gate", d6s(s.team.fans), s.team_id))
-        if s.team.fans > 0
-        else 0
-        for s in sides
-    }
+    pips: dict[str, int] = {}
+    for s in sides:
+        team = s.team
+        fans = team.fans
+        rolled = dice.roll(s.sheet.dice, "gate", d6s(fans), team.team_id) if fans > 0 else ()
+        pips[team.team_id] = sum(rolled)
+    return pips
 
 
 def money(
@@ -136,15 +137,14 @@ def money(
     winner = next((s.team_id for s in sides if s.team_id != forfeiter), None)
     effects: Effects = []
     for side in sides:
-        theirs = max((v for k, v in pips.items() if k != side.team_id), default=0)
-        amount, note = winnings(
-            t, opts, match, side, gate, fame(t, pips[side.team_id], theirs), dice
-        )
-        if side.team_id == forfeiter and winner is not None:
-            note = f"winnings of {side.team_id}, who gave up (ZAL 9b): {note}"
+        team = side.team_id
+        theirs = max([v for k, v in pips.items() if k != team], default=0)
+        amount, note = winnings(t, opts, match, side, gate, fame(t, pips[team], theirs), dice)
+        if team == forfeiter and winner is not None:
+            note = f"winnings of {team}, who gave up (ZAL 9b): {note}"
             effects.append(Gold(team=winner, amount=amount, kind="winnings", note=note))
         else:
-            effects.append(Gold(team=side.team_id, amount=amount, kind="winnings", note=note))
+            effects.append(Gold(team=team, amount=amount, kind="winnings", note=note))
     return effects
 
 

@@ -35,7 +35,7 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import eligible, roster_totals
+from ledger.rules.base import roster_totals
 from ledger.rules.catalogue import Catalogue, JoiningStars
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
@@ -139,9 +139,10 @@ class LRB6ZAL(LRB6[ZalOptions]):
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
         gold = spp = 0
-        for p in eligible(players):  # one loop for both sums: asked for both sides of a match
-            gold += p.value
-            spp += p.spp_earned
+        for p in players:  # one loop for both sums: asked for both sides of a match
+            if p.status == "active" and not p.miss_next_game:  # ``eligible``, in place
+                gold += p.value
+                spp += p.spp_earned
         if sheet.hirelings:
             gold += sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
         gold += self.sideline_gold(team)
@@ -226,8 +227,7 @@ class LRB6ZAL(LRB6[ZalOptions]):
         effects += self.injury_outcomes(match)
         if match.kind not in BOOKED:
             return effects
-        victims = {p.player_id: p for s in sides for p in s.players}
-        effects += bounties.payouts(match, victims, self.casualty_earns_spp)
+        effects += bounties.payouts(match, lambda: by_id(sides), self.casualty_earns_spp)
         for side in sides:
             effects += postgame.walkouts(t, match, side, dice)
         return effects
@@ -285,6 +285,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
             tables(), player, self.position_of(player), event, self.options.ageing_by
         )
         return found(InvalidAdvancement, problems)
+
+
+def by_id(sides: Sequence[Side]) -> dict[str, PlayerRow]:
+    """The players of the match's sides by id (whom a bounty may be on)."""
+    return {p.player_id: p for s in sides for p in s.players}
 
 
 def sheet_ids(sheet: TeamSheet) -> set[str]:
