@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ledger.domain import events as ev
@@ -51,15 +52,31 @@ GOLD_EVENTS = (
 
 @dataclass
 class Outcome:
-    """A finished replay: its store and what it had to say."""
+    """A finished replay: its store and what it had to say. Its dice are counted per team
+    when asked: whose each subject is takes a walk over every player and match, which a
+    Monte Carlo sample, reading only its tables, never needs (a tenth of a millisecond)."""
 
     store: MemoryStore
     league_id: str
     divergences: list[Divergence]
-    simulated: dict[str, int]
-    """Rolls drawn by the generator, per team (``""``: the league's own)."""
-    recorded: dict[str, int]
-    """Recorded rolls used, per team."""
+    simulated_by_subject: dict[str, int]
+    """Rolls drawn by the generator, per team or player (``""``: no subject)."""
+    recorded_by_subject: dict[str, int]
+    """Recorded rolls used, likewise."""
+
+    @cached_property
+    def simulated(self) -> dict[str, int]:
+        """Rolls drawn by the generator, per team (``""``: the league's own)."""
+        return per_team(self.simulated_by_subject, self.owners)
+
+    @cached_property
+    def recorded(self) -> dict[str, int]:
+        """Recorded rolls used, per team."""
+        return per_team(self.recorded_by_subject, self.owners)
+
+    @cached_property
+    def owners(self) -> dict[str, str]:
+        return team_of(self.store, self.league_id)
 
 
 def source_ruleset(events: Sequence[ev.LedgerEvent]) -> Ruleset:
@@ -314,13 +331,12 @@ class Replayer:
 def finished(fold: Fold, divergences: list[Divergence]) -> Outcome:
     store = fold.store
     assert isinstance(store, MemoryStore)
-    owners = team_of(store, fold.league_id)
     return Outcome(
         store=store,
         league_id=fold.league_id,
         divergences=sorted(divergences, key=Divergence.sort_key),
-        simulated=per_team(fold.dice.simulated, owners),
-        recorded=per_team(fold.dice.recorded, owners),
+        simulated_by_subject=dict(fold.dice.simulated),
+        recorded_by_subject=dict(fold.dice.recorded),
     )
 
 
