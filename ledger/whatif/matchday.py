@@ -89,7 +89,9 @@ class Matchday:
 
     def match(self, e: ev.MatchRecorded) -> ev.MatchRecorded:
         players = self.players_of(e)
-        e = self.without_absent(e, players)
+        gone = absent(players)
+        if gone:
+            e = self.without_absent(e, players, gone)
         if Feature.APPEARANCE_FEES in self.policies.target.features and e.kind != "unplayed":
             e = self.fees(e, players)
         if self.policies.explain:
@@ -99,16 +101,14 @@ class Matchday:
     def players_of(self, e: ev.MatchRecorded) -> dict[str, PlayerRow | None]:
         """The replay's row of every player of the report (``None``: it has no such
         player), asked once per game: who is absent and who asks a fee both read it, and
-        paying a fee changes the team, never a player."""
-        find = self.fold.player
-        return {p.player: find(p.player) for sheet in e.sheets() for p in sheet.players}
+        paying a fee changes the team, never a player. Asked of the store directly: two
+        dozen players a game, in every game of every sample."""
+        get, league = self.fold.store.get, self.fold.league_id
+        return {p.player: get(PlayerRow, league, p.player) for s in e.sheets() for p in s.players}
 
     def without_absent(
-        self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None]
+        self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None], gone: set[str]
     ) -> ev.MatchRecorded:
-        gone = {i for i, row in players.items() if row is not None and row.status != "active"}
-        if not gone:
-            return e
         for sheet in e.sheets():
             for performance in sheet.players:
                 player = players[performance.player]
@@ -185,6 +185,11 @@ class Matchday:
                 e.match,
                 problem=problem,
             )
+
+
+def absent(players: dict[str, PlayerRow | None]) -> set[str]:
+    """The players of a report the replay has, but not active (dead, retired...)."""
+    return {i for i, row in players.items() if row is not None and row.status != "active"}
 
 
 def without(e: ev.MatchRecorded, players: set[str]) -> ev.MatchRecorded:

@@ -20,8 +20,10 @@ and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ledger.domain import events as ev
@@ -51,15 +53,32 @@ GOLD_EVENTS = (
 
 @dataclass
 class Outcome:
-    """A finished replay: its store and what it had to say."""
+    """A finished replay: its store and what it had to say. Its dice are counted per team
+    when asked: whose each subject is takes a walk over every player and match, which a
+    Monte Carlo sample, reading only its tables, never needs (0.2 ms of a 22 ms sample)."""
 
     store: MemoryStore
     league_id: str
     divergences: list[Divergence]
-    simulated: dict[str, int]
-    """Rolls drawn by the generator, per team (``""``: the league's own)."""
-    recorded: dict[str, int]
-    """Recorded rolls used, per team."""
+    simulated_by_subject: dict[str, int]
+    """Rolls drawn by the generator, per team or player (``""``: no subject)."""
+    recorded_by_subject: dict[str, int]
+    """Recorded rolls used, likewise."""
+
+    @cached_property
+    def simulated(self) -> dict[str, int]:
+        """Rolls drawn by the generator, per team (``""``: the league's own)."""
+        return per_team(self.simulated_by_subject, self.owners)
+
+    @cached_property
+    def recorded(self) -> dict[str, int]:
+        """Recorded rolls used, per team."""
+        return per_team(self.recorded_by_subject, self.owners)
+
+    @cached_property
+    def owners(self) -> dict[str, str]:
+        """Whose each dice subject is (``team_of``)."""
+        return team_of(self.store, self.league_id)
 
 
 def source_ruleset(events: Sequence[ev.LedgerEvent]) -> Ruleset:
@@ -160,9 +179,23 @@ def discard(line: Line) -> None:
     return
 
 
+class Reseeded(random.Random):
+    """A generator that ``DiceBox.draw`` seeds afresh for every roll, so that its state
+    between two rolls means nothing: its deep copy is a new generator, not a copy of the
+    Mersenne Twister's 625 words (0.15 ms, over half of what cloning a sample's fold took,
+    ``Replayer.clone``, ``OwnFold.clone``)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Reseeded:
+        return Reseeded(0)
+
+
+@dataclass
 class WatchedDice(DiceBox):
     """The fold's dice, noting whether the generator has been asked for a roll yet."""
 
+    generator: random.Random = field(
+        init=False, default_factory=lambda: Reseeded(0), repr=False, compare=False
+    )
     drawn: bool = False
 
     def draw(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
@@ -314,13 +347,12 @@ class Replayer:
 def finished(fold: Fold, divergences: list[Divergence]) -> Outcome:
     store = fold.store
     assert isinstance(store, MemoryStore)
-    owners = team_of(store, fold.league_id)
     return Outcome(
         store=store,
         league_id=fold.league_id,
         divergences=sorted(divergences, key=Divergence.sort_key),
-        simulated=per_team(fold.dice.simulated, owners),
-        recorded=per_team(fold.dice.recorded, owners),
+        simulated_by_subject=dict(fold.dice.simulated),
+        recorded_by_subject=dict(fold.dice.recorded),
     )
 
 
