@@ -196,8 +196,9 @@ class Fold:
         return self.store.change(team, **updates)
 
     def note_fans(self, team: TeamRow) -> None:
-        """Keep the team's fans as they stood before the event, for its history line."""
-        if team.team_id not in self.fans_before:
+        """Keep the team's fans as they stood before the event, for its history line (a
+        fold that writes no lines keeps none)."""
+        if self.keeps_lines and team.team_id not in self.fans_before:
             old = self.store.get(TeamRow, self.league_id, team.team_id)
             self.fans_before[team.team_id] = old.fans if old else team.fans
 

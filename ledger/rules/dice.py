@@ -14,8 +14,19 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from ledger.domain.values import DiceRoll, dice_shape
+
+
+class Reseeded(random.Random):
+    """A generator that ``DiceBox.draw`` seeds afresh for every roll, so that its state
+    between two rolls means nothing: its deep copy is a new generator, not a copy of the
+    Mersenne Twister's 625 words (0.15 ms, over half of what cloning a Monte Carlo
+    sample's fold took)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Reseeded:
+        return Reseeded(0)
 
 
 @dataclass
@@ -28,7 +39,7 @@ class DiceBox:
     recorded: dict[str, int] = field(default_factory=dict)
     """Count of recorded rolls used, per subject, like ``simulated``."""
     generator: random.Random = field(
-        init=False, default_factory=lambda: random.Random(0), repr=False, compare=False
+        init=False, default_factory=lambda: Reseeded(0), repr=False, compare=False
     )
     """Re-seeded for every draw: a Monte Carlo sample draws hundreds of rolls, and making
     a new generator each time costs a third more than seeding this one."""

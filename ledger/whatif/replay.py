@@ -20,7 +20,6 @@ and e.g. ``simulated["reavers"] == 24`` rolls the log did not hold.
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -179,23 +178,9 @@ def discard(line: Line) -> None:
     return
 
 
-class Reseeded(random.Random):
-    """A generator that ``DiceBox.draw`` seeds afresh for every roll, so that its state
-    between two rolls means nothing: its deep copy is a new generator, not a copy of the
-    Mersenne Twister's 625 words (0.15 ms, over half of what cloning a sample's fold took,
-    ``Replayer.clone``, ``OwnFold.clone``)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Reseeded:
-        return Reseeded(0)
-
-
-@dataclass
 class WatchedDice(DiceBox):
     """The fold's dice, noting whether the generator has been asked for a roll yet."""
 
-    generator: random.Random = field(
-        init=False, default_factory=lambda: Reseeded(0), repr=False, compare=False
-    )
     drawn: bool = False
 
     def draw(self, purpose: str, dice: str, subject: str | None = None) -> tuple[int, ...]:
