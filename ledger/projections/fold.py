@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from ledger.domain import events as ev
@@ -112,7 +113,7 @@ class Fold:
         self.emit_refs(read, voided)  # history tells an amended event as it now reads
         self.dice.event = event.seq
         if not voided:
-            (_appliers or appliers())[type(read)](self, read)
+            appliers()[type(read)](self, read)
         self.advance_league(read)
         self.refresh_touched(event.seq, isinstance(event, MILESTONES))
 
@@ -411,19 +412,17 @@ class Fold:
 
 
 Applier = Callable[[Fold, Any], None]
-_appliers: dict[type[LedgerEvent], Applier] = {}
 
 
+@cache
 def appliers() -> dict[type[LedgerEvent], Applier]:
-    """Each event type's applier (``ledger.projections.appliers``), imported on the first
-    event: the appliers need ``Fold``'s methods, so this module cannot import them at its
-    top, and an import statement in ``Fold.apply`` costs more than the rest of its
-    bookkeeping."""
-    if not _appliers:
-        from ledger.projections.appliers import APPLIERS
+    """Each event type's applier (``ledger.projections.appliers.APPLIERS``, the table
+    itself), imported on the first event: the appliers need ``Fold``'s methods, so this
+    module cannot import them at its top, and an import statement in ``Fold.apply`` cost
+    more than the rest of its bookkeeping."""
+    from ledger.projections.appliers import APPLIERS
 
-        _appliers.update(APPLIERS)
-    return _appliers
+    return APPLIERS
 
 
 def amended(event: LedgerEvent, correction: EventCorrected) -> LedgerEvent:

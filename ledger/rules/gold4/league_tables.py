@@ -34,7 +34,7 @@ def band_index(bounds: tuple[int | None, ...], value: int) -> int:
     for index, top in enumerate(bounds):
         if top is None or value <= top:
             return index
-    raise StopIteration  # as the next() it replaces did (the tables end in an open band)
+    raise LookupError(f"no band holds {value}")  # never: each table ends in an open band
 
 
 class Staff(Frozen):

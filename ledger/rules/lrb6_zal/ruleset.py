@@ -35,7 +35,7 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import roster_totals
+from ledger.rules.base import eligible, roster_totals
 from ledger.rules.catalogue import Catalogue, JoiningStars
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
@@ -139,10 +139,9 @@ class LRB6ZAL(LRB6[ZalOptions]):
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
         gold = spp = 0
-        for p in players:  # one loop for both sums: asked for both sides of a match
-            if p.status == "active" and not p.miss_next_game:  # ``eligible``, in place
-                gold += p.value
-                spp += p.spp_earned
+        for p in eligible(players):  # one loop for both sums: asked for both sides of a match
+            gold += p.value
+            spp += p.spp_earned
         if sheet.hirelings:
             gold += sum(self.hireling_value(team, h) for h in sheet.hirelings if self.rated(h))
         gold += self.sideline_gold(team)
