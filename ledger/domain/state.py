@@ -54,17 +54,19 @@ class Record(BaseModel):
     @classmethod
     def build(cls, **values: Any) -> Self:
         """A record from values the fold computed (no validation: they are typed already).
-        The fold builds tens of thousands (a game's lines): the set of fields a call of
-        the same shape gives is made once (``given_fields``)."""
-        return trusted(cls, {**defaults_of(cls), **values}, given_fields(cls, tuple(values)))
+        Every field is given (``build`` fills the defaults in itself), so every field is in
+        its set of given fields: one set per class (``every_field``). The fold builds tens
+        of thousands (a game's lines), and changes them where they stand (``amend``): with
+        every field in the set, no change has to make a larger one."""
+        return trusted(cls, {**defaults_of(cls), **values}, every_field(cls))
 
 
 @cache
-def given_fields(kind: type[Record], names: tuple[str, ...]) -> set[str]:
-    """``names`` as the set of given fields of the records ``build`` makes with them: one
-    set shared by all of them, which is safe because a record's set is replaced, never
+def every_field(kind: type[Record]) -> set[str]:
+    """The names of ``kind``'s fields, as the given fields of every record ``build`` makes:
+    one set shared by all of them, which is safe because a record's set is replaced, never
     changed in place (``unchecked_copy``, ``Record.amend``; pydantic copies it first)."""
-    return set(names)
+    return set(kind.model_fields)
 
 
 M = TypeVar("M", bound=BaseModel)
