@@ -27,7 +27,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from whatif import SLUG, build  # bench/: the league's maker
+from whatif import build, work_of  # bench/: the league's maker and the samples' work
+
+from ledger.whatif.montecarlo import sample, start_worker
 
 ROOT = Path(__file__).resolve().parents[1]
 WARM = 2
@@ -87,25 +89,11 @@ def counted(valgrind: str, db: Path, ruleset: str, samples: int) -> int:
 def draw_samples(db: Path, ruleset: str, samples: int) -> None:
     """The samples, as a pool worker draws them (its collector set as ``start_worker``
     sets it); only those drawn through ``starmap`` are counted."""
-    from ledger.bootstrap import Settings, close_ledger, open_ledger
-    from ledger.whatif import montecarlo
-    from ledger.whatif.replay import translate
-    from ledger.whatif.service import ask
-
-    ledger = open_ledger(Settings(sqlite_path=db, user="bench"))
-    try:
-        asked = ask(ledger, SLUG, ruleset, {})
-        events = asked.events()
-    finally:
-        close_ledger(ledger)
-    options = asked.target.options.model_dump(mode="json")
-    season = montecarlo.season_of(events, None)
-    work = montecarlo.Work(events, translate(events, asked.target), ruleset, options, season)
-    montecarlo.start_worker(work, None)
+    start_worker(work_of(db, ruleset), None)
     for seed in range(1, WARM + 1):
-        montecarlo.sample(seed)
+        sample(seed)
     seeds = [(seed,) for seed in range(WARM + 1, WARM + 1 + samples)]
-    list(itertools.starmap(montecarlo.sample, seeds))
+    list(itertools.starmap(sample, seeds))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.rules import find_ruleset
 from ledger.whatif.montecarlo import Sampler, Work, season_of
 from ledger.whatif.replay import replay, translate
 from ledger.whatif.service import ask
@@ -105,8 +106,9 @@ def main() -> None:
             print(parts(args.db, ruleset, args.probe))
 
 
-def parts(db: Path, ruleset: str, samples: int) -> str:
-    """The CPU time of the shared start, of one sample and of one explained replay."""
+def work_of(db: Path, ruleset: str) -> Work:
+    """What every sample of the season's what-if under ``ruleset`` needs (its log, its
+    translated steps, the season counted), as ``ledger whatif`` makes it."""
     ledger = open_ledger(Settings(sqlite_path=db, user="bench"))
     try:
         asked = ask(ledger, SLUG, ruleset, {})
@@ -115,7 +117,13 @@ def parts(db: Path, ruleset: str, samples: int) -> str:
         close_ledger(ledger)
     steps = translate(events, asked.target)
     options = asked.target.options.model_dump(mode="json")
-    work = Work(events, steps, asked.target.id, options, season_of(events, None))
+    return Work(events, steps, asked.target.id, options, season_of(events, None))
+
+
+def parts(db: Path, ruleset: str, samples: int) -> str:
+    """The CPU time of the shared start, of one sample and of one explained replay."""
+    work = work_of(db, ruleset)
+    events, steps = work.events, work.steps
     started = time.process_time()
     sampler = Sampler.of(work)
     start = time.process_time() - started
@@ -126,7 +134,7 @@ def parts(db: Path, ruleset: str, samples: int) -> str:
         sampler(seed)
         each.append(time.process_time() - started)
     started = time.process_time()
-    replay(events, asked.target, seed=0, steps=steps)
+    replay(events, find_ruleset(work.ruleset, work.options), seed=0, steps=steps)
     whole = time.process_time() - started
     return (
         f"{ruleset:9} start {1000 * start:5.1f} ms ({sampler.start.index} of {len(steps)} steps);"
