@@ -175,10 +175,9 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
     """The one record of play that a rule reads: the seasons each player has played in
     (a re-draft's)."""
-    get, league_id = f.store.get, f.league_id  # every player of every game: asked directly
     for sheet in e.sheets():
         for performance in sheet.players:
-            player = get(PlayerRow, league_id, performance.player)
+            player = f.player(performance.player)
             if player is not None and season not in player.seasons:
                 f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
 

@@ -176,11 +176,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return row_for(OUTCOMES, asked)(self, asked, dice)
 
     def price(self, asked: Priced) -> int:
-        # ``answer``, one call shorter: asked of every player before every game
-        return PRICES.found[type(asked)](self, asked)
+        return answer(PRICES, self, asked)
 
     def value(self, asked: Valued) -> int:
-        return VALUES.found[type(asked)](self, asked)  # asked after every change to a player
+        return answer(VALUES, self, asked)
 
     def start(self) -> Start:
         return Start(treasury=self.starting_treasury(), fans=self.starting_fans())

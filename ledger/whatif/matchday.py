@@ -101,10 +101,9 @@ class Matchday:
     def players_of(self, e: ev.MatchRecorded) -> dict[str, PlayerRow | None]:
         """The replay's row of every player of the report (``None``: it has no such
         player), asked once per game: who is absent and who asks a fee both read it, and
-        paying a fee changes the team, never a player. Asked of the store directly: two
-        dozen players a game, in every game of every sample."""
-        get, league = self.fold.store.get, self.fold.league_id
-        return {p.player: get(PlayerRow, league, p.player) for s in e.sheets() for p in s.players}
+        paying a fee changes the team, never a player."""
+        find = self.fold.player
+        return {p.player: find(p.player) for s in e.sheets() for p in s.players}
 
     def without_absent(
         self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None], gone: set[str]
