@@ -18,6 +18,7 @@ import orjson
 from pydantic import BaseModel
 
 from cli.main import WIDE_KEY, set_wide
+from ledger.domain.plain import Plain
 from ledger.domain.values import MAX_NUMBER
 from ledger.errors import FileProblem
 
@@ -34,7 +35,7 @@ and importing rich costs every command tens of milliseconds."""
 
 def as_json(data: Any) -> str:
     def default(value: Any) -> Any:
-        if isinstance(value, BaseModel):
+        if isinstance(value, BaseModel | Plain):
             return value.model_dump(mode="json")
         raise TypeError(type(value).__name__)
 

@@ -17,14 +17,15 @@ from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from ledger.domain.plain import Plain, fresh, trusted
 from ledger.domain.values import Division
 
 
-class Record(BaseModel):
-    # defer_build: see LedgerEvent's model_config
-    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
+class Record(Plain):
+    """One entity of the league's state (a plain model: ledger/domain/plain.py)."""
+
     table: ClassVar[str]
     key: ClassVar[tuple[str, ...]]
     indexes: ClassVar[tuple[str, ...]] = ()
@@ -34,39 +35,25 @@ class Record(BaseModel):
     def key_values(self) -> tuple[Any, ...]:
         return key_reader(type(self))(self.__dict__)
 
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """A changed copy without validation: the fold copies records tens of times per
-        event, from values that are already valid (pydantic's own copy is several times
-        slower)."""
-        if deep:
-            return super().model_copy(update=update, deep=True)
-        return unchecked_copy(self, update)
-
-    def amend(self, updates: Mapping[str, Any]) -> None:
-        """Change this record where it stands, without validation. Only a store that alone
-        holds the record does this (``MemoryStore.change``): everyone else treats records
-        as frozen and gets a changed copy."""
-        self.__dict__.update(updates)
-        fields_set = self.__pydantic_fields_set__
-        if not fields_set.issuperset(updates):
-            _set_fields_set(self, fields_set | updates.keys())
-
     @classmethod
     def build(cls, **values: Any) -> Self:
         """A record from values the fold computed (no validation: they are typed already).
-        Every field is given (``build`` fills the defaults in itself), so every field is in
-        its set of given fields: one set per class (``every_field``). The fold builds tens
-        of thousands (a game's lines), and changes them where they stand (``amend``): with
-        every field in the set, no change has to make a larger one."""
-        return trusted(cls, {**defaults_of(cls), **values}, every_field(cls))
+        The fold builds tens of thousands (a game's lines): the defaults and the values
+        given go into a copy of the class's template, so the fields keep their order."""
+        record = template_of(cls).copy()
+        record.update(values)
+        return fresh(cls, record)
+
+    @classmethod
+    def trusted(cls, values: dict[str, Any]) -> Self:
+        """A record of values read back from the read models, in the order of its fields."""
+        return fresh(cls, values)
 
 
 @cache
-def every_field(kind: type[Record]) -> set[str]:
-    """The names of ``kind``'s fields, as the given fields of every record ``build`` makes:
-    one set shared by all of them, which is safe because a record's set is replaced, never
-    changed in place (``unchecked_copy``, ``Record.amend``; pydantic copies it first)."""
-    return set(kind.model_fields)
+def template_of(kind: type[Record]) -> dict[str, Any]:
+    """Every field of ``kind`` in order, at its default (None where it has none)."""
+    return dict.fromkeys(kind.model_fields) | defaults_of(kind)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -74,8 +61,7 @@ M = TypeVar("M", bound=BaseModel)
 
 def unchecked_copy(model: M, update: Mapping[str, Any] | None = None) -> M:
     """``model`` with ``update``, without validation: for values that are valid already
-    (a record the fold changes, a what-if's candidate event), at a third of the cost of
-    pydantic's ``model_copy``."""
+    (a what-if's candidate event), at a third of the cost of pydantic's ``model_copy``."""
     values = dict(model.__dict__)
     fields_set = model.__pydantic_fields_set__
     if update:
@@ -94,35 +80,14 @@ def key_reader(kind: type[Record]) -> Callable[[dict[str, Any]], tuple[Any, ...]
     return itemgetter(*kind.key)
 
 
-def defaults_of(cls: type[BaseModel]) -> dict[str, Any]:
-    found = _defaults.get(cls)
-    if found is None:
-        found = _defaults[cls] = {
-            name: field.get_default(call_default_factory=True)
-            for name, field in cls.model_fields.items()
-            if not field.is_required()
-        }
-    return found
-
-
-_defaults: dict[type[BaseModel], dict[str, Any]] = {}
-T = TypeVar("T")
-
-
-def trusted(cls: type[T], values: dict[str, Any], fields_set: set[str]) -> T:
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", values)
-    _set_fields_set(new, fields_set)
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
-
-
-# BaseModel's slots, set through their descriptors: a third cheaper than object.__setattr__
-# by name, and the fold makes a record per change.
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+@cache
+def defaults_of(kind: type[Record]) -> dict[str, Any]:
+    """The default of each of ``kind``'s fields that has one, as pydantic gives it."""
+    return {
+        name: field.get_default(call_default_factory=True)
+        for name, field in kind.model_fields.items()
+        if not field.is_required()
+    }
 
 
 class Line(Record):

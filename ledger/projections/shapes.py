@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record, trusted
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
 """Every record class with a table of its own, in the order the tables are made."""
@@ -148,7 +148,7 @@ class Shape:
         for name, convert in zip(self.columns, self.converters, strict=True):
             if convert is not same:
                 values[name] = convert(values[name])
-        return trusted(self.kind, values, set(self.columns))
+        return self.kind.trusted(values)
 
 
 Convert = Callable[[Any], Any]

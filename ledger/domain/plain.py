@@ -1,0 +1,195 @@
+"""Plain models: typed records that read as fast as plain Python objects, while pydantic
+still validates, dumps and describes them, through a twin.
+
+Why not pydantic models themselves: ``BaseModel`` defines ``__getattr__`` (for private and
+extra attributes), and on CPython 3.11 a class with ``__getattr__`` keeps the interpreter
+from specialising its attribute reads: reading a field of a pydantic model costs about
+32 ns, of a plain object about 7 ns (``bench/`` notes in docs/performance.md). The fold
+reads and changes its records hundreds of thousands of times in a what-if sample or a
+rebuild, and those reads were a tenth of its work.
+
+So a ``Plain`` object is a plain object whose ``__dict__`` holds its fields' values in
+the order the class declares them (the interpreter's cached place of a field then holds for
+every record of the class). Pydantic does what it is good at, at the edges, through the
+class's *twin*: a pydantic model of the same name, fields, defaults and docstring, built on
+first use.
+- ``Kind(**values)`` and ``Kind.model_validate`` validate through the twin;
+- ``model_dump`` and ``model_dump_json`` serialise through it;
+- ``__get_pydantic_core_schema__`` lets a pydantic model hold a plain one (an API page of
+  rows): validated and serialised as the twin, and described as it in the OpenAPI schema.
+
+Plain objects are frozen to everyone: their owner changes them only through ``amend``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, create_model
+from pydantic_core import CoreSchema, core_schema
+
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
+
+CLASS_VARIABLE = re.compile(r"^(typing\.)?ClassVar\b")
+"""A class variable's annotation, as written (annotations are strings in this code base)."""
+
+
+class PlainType(type):
+    """The class of plain models: gives them pydantic's ``model_fields`` (their twin's)."""
+
+    @property
+    def model_fields(cls) -> dict[str, FieldInfo]:
+        return twin_of(cls).model_fields
+
+
+class Plain(metaclass=PlainType):
+    """A record of typed fields (see the module's docstring)."""
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, extra="forbid")
+    """The twin's configuration."""
+    plain_defaults: ClassVar[dict[str, Any]] = {}
+    """The fields' defaults as declared, taken off the class: a default left as a class
+    attribute would shadow the field and keep the interpreter from specialising its reads."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = {}
+        for name, annotation in vars(cls).get("__annotations__", {}).items():
+            if CLASS_VARIABLE.match(str(annotation)) or name not in vars(cls):
+                continue
+            declared[name] = vars(cls)[name]
+            delattr(cls, name)
+        cls.plain_defaults = {**cls.plain_defaults, **declared}
+
+    def __init__(self, **values: Any) -> None:
+        """A record validated as the twin validates it (a ``ValidationError`` else)."""
+        valid = twin_of(type(self))(**values)
+        object.__setattr__(self, "__dict__", dict(valid.__dict__))
+
+    # --- pydantic's interface, through the twin -------------------------------------------
+
+    @classmethod
+    def model_validate(cls, data: Any) -> Self:
+        if isinstance(data, cls):
+            return data
+        return cls.of_twin(twin_of(cls).model_validate(data))
+
+    @classmethod
+    def model_validate_json(cls, data: str | bytes) -> Self:
+        return cls.of_twin(twin_of(cls).model_validate_json(data))
+
+    @classmethod
+    def of_twin(cls, model: BaseModel) -> Self:
+        return fresh(cls, dict(model.__dict__))
+
+    def as_twin(self) -> BaseModel:
+        return trusted(twin_of(type(self)), dict(self.__dict__), set(self.__dict__))
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        return self.as_twin().model_dump(**options)
+
+    def model_dump_json(self, **options: Any) -> str:
+        return self.as_twin().model_dump_json(**options)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A changed copy, without validation (the values are valid already)."""
+        values = dict(self.__dict__)
+        if deep:
+            import copy  # rare: only a what-if's deep copies
+
+            values = copy.deepcopy(values)
+        if update:
+            values.update(update)
+        return fresh(type(self), values)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        twin = handler(twin_of(cls))
+        from_twin = core_schema.no_info_after_validator_function(cls.of_twin, twin)
+        return core_schema.json_or_python_schema(
+            json_schema=from_twin,
+            python_schema=core_schema.union_schema(
+                [core_schema.is_instance_schema(cls), from_twin]
+            ),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                Plain.as_twin, return_schema=twin
+            ),
+        )
+
+    # --- an object's behaviour ------------------------------------------------------------
+
+    def amend(self, updates: Mapping[str, Any]) -> None:
+        """Change this record where it stands, without validation: only its owner does
+        (the store that alone holds it: ``MemoryStore.change``)."""
+        self.__dict__.update(updates)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
+        return f"{type(self).__name__}({fields})"
+
+
+P = TypeVar("P", bound=Plain)
+M = TypeVar("M", bound=BaseModel)
+
+
+def fresh(kind: type[P], values: dict[str, Any]) -> P:
+    """A ``kind`` holding ``values`` as they are (no validation: they are valid already),
+    in the order of its fields, as every record of the class holds them."""
+    new = object.__new__(kind)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def trusted(kind: type[M], values: dict[str, Any], fields_set: set[str]) -> M:
+    """A pydantic model holding ``values`` as they are (no validation: they are valid
+    already), with ``fields_set`` as its given fields."""
+    new = object.__new__(kind)
+    object.__setattr__(new, "__dict__", values)
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
+# BaseModel's slots, set through their descriptors: a third cheaper than object.__setattr__
+# by name.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+@cache
+def twin_of(kind: type[Plain]) -> type[BaseModel]:
+    """The pydantic model that validates, dumps and describes ``kind``'s records."""
+    hints = get_type_hints(kind)
+    fields: dict[str, Any] = {
+        name: (hint, kind.plain_defaults[name]) if name in kind.plain_defaults else (hint, ...)
+        for name, hint in hints.items()
+        if get_origin(hint) is not ClassVar and hint is not ClassVar
+    }
+    twin: type[BaseModel] = create_model(
+        kind.__name__,
+        __config__=kind.model_config,
+        __doc__=kind.__doc__,
+        __module__=kind.__module__,
+        **fields,
+    )
+    return twin
