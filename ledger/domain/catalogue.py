@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from ledger.domain import events as ev
 from ledger.domain import values
+from ledger.domain.plain import twin_of
 
 ENVELOPE = set(ev.LedgerEvent.model_fields)
 
@@ -179,7 +180,7 @@ def render() -> str:
         lines += section(event, "###", ENVELOPE | {"originator_topic"})
     lines += ["## Values carried by events", ""]
     for value in value_classes():
-        lines += section(value, "###", set())
+        lines += section(twin_of(value), "###", set())
     return "\n".join(lines).rstrip() + "\n"
 
 

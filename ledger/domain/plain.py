@@ -26,9 +26,23 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Self,
+    TypeVar,
+    get_origin,
+    get_type_hints,
+)
 
-from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, create_model
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_model
+
+# pydantic's own helpers (stable through 2.x): its marker of a validator in a class body, and
+# its reader of the fields' docstrings; a plain model hands both to its twin.
+from pydantic._internal._decorators import PydanticDescriptorProxy
+from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 from pydantic_core import CoreSchema, core_schema
 
 if TYPE_CHECKING:
@@ -51,9 +65,12 @@ class Plain(metaclass=PlainType):
 
     model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, extra="forbid")
     """The twin's configuration."""
-    plain_defaults: ClassVar[dict[str, Any]] = {}
-    """The fields' defaults as declared, taken off the class: a default left as a class
-    attribute would shadow the field and keep the interpreter from specialising its reads."""
+    declared: ClassVar[dict[str, Any]] = {}
+    """What each field declares beside its type: its default or its pydantic ``Field``.
+    Taken off the class: a default left as a class attribute would shadow the field and
+    keep the interpreter from specialising its reads."""
+    validators: ClassVar[dict[str, Any]] = {}
+    """The class's pydantic validators (``model_validator``...), which its twin runs."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -63,12 +80,28 @@ class Plain(metaclass=PlainType):
                 continue
             declared[name] = vars(cls)[name]
             delattr(cls, name)
-        cls.plain_defaults = {**cls.plain_defaults, **declared}
+        cls.declared = {**cls.declared, **declared}
+        found = {n: v for n, v in vars(cls).items() if isinstance(v, PydanticDescriptorProxy)}
+        cls.validators = {**cls.validators, **found}
 
     def __init__(self, **values: Any) -> None:
         """A record validated as the twin validates it (a ``ValidationError`` else)."""
         valid = twin_of(type(self))(**values)
         object.__setattr__(self, "__dict__", dict(valid.__dict__))
+
+    @classmethod
+    def build(cls, **values: Any) -> Self:
+        """A record of values that are valid already (no validation): the fold builds tens
+        of thousands (a game's lines). The defaults and the values given go into a copy of
+        the class's template, so the fields keep their order."""
+        record = template_of(cls).copy()
+        record.update(values)
+        return fresh(cls, record)
+
+    @classmethod
+    def model_construct(cls, **values: Any) -> Self:
+        """``build``, by pydantic's name for it."""
+        return cls.build(**values)
 
     # --- pydantic's interface, through the twin -------------------------------------------
 
@@ -81,6 +114,10 @@ class Plain(metaclass=PlainType):
     @classmethod
     def model_validate_json(cls, data: str | bytes) -> Self:
         return cls.of_twin(twin_of(cls).model_validate_json(data))
+
+    @classmethod
+    def model_json_schema(cls, **options: Any) -> dict[str, Any]:
+        return twin_of(cls).model_json_schema(**options)
 
     @classmethod
     def of_twin(cls, model: BaseModel) -> Self:
@@ -108,15 +145,17 @@ class Plain(metaclass=PlainType):
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        twin = handler(twin_of(cls))
-        from_twin = core_schema.no_info_after_validator_function(cls.of_twin, twin)
-        return core_schema.json_or_python_schema(
-            json_schema=from_twin,
-            python_schema=core_schema.union_schema(
-                [core_schema.is_instance_schema(cls), from_twin]
-            ),
+        """Held by a pydantic model, a plain one is validated as its twin (a record as it
+        is), serialised as its twin, and described as its twin."""
+
+        def validate(value: Any, twin: core_schema.ValidatorFunctionWrapHandler) -> Any:
+            return value if isinstance(value, cls) else cls.of_twin(twin(value))
+
+        return core_schema.no_info_wrap_validator_function(
+            validate,
+            handler(twin_of(cls)),
             serialization=core_schema.plain_serializer_function_ser_schema(
-                Plain.as_twin, return_schema=twin
+                Plain.as_twin, return_schema=handler(twin_of(cls))
             ),
         )
 
@@ -178,18 +217,47 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 @cache
 def twin_of(kind: type[Plain]) -> type[BaseModel]:
-    """The pydantic model that validates, dumps and describes ``kind``'s records."""
-    hints = get_type_hints(kind)
-    fields: dict[str, Any] = {
-        name: (hint, kind.plain_defaults[name]) if name in kind.plain_defaults else (hint, ...)
-        for name, hint in hints.items()
+    """The pydantic model that validates, dumps and describes ``kind``'s records: its
+    fields, defaults, validators, configuration and docstrings."""
+    fields = {
+        name: hint
+        for name, hint in get_type_hints(kind, include_extras=True).items()
         if get_origin(hint) is not ClassVar and hint is not ClassVar
     }
-    twin: type[BaseModel] = create_model(
+    config = dict(kind.model_config)
+    if config.pop("use_attribute_docstrings", False):
+        # Pydantic reads the docstrings in the source of the class it builds, and the twin
+        # has none: they are read off ``kind`` and given as the fields' descriptions.
+        docs = extract_docstrings_from_cls(kind, use_inspect=True)
+        fields = {
+            name: Annotated[hint, Field(description=docs[name])] if name in docs else hint
+            for name, hint in fields.items()
+        }
+    definitions: dict[str, Any] = {
+        name: (hint, kind.declared.get(name, ...)) for name, hint in fields.items()
+    }
+    return create_model(
         kind.__name__,
-        __config__=kind.model_config,
+        __config__=ConfigDict(**config),  # type: ignore[typeddict-item]
         __doc__=kind.__doc__,
         __module__=kind.__module__,
-        **fields,
+        __qualname__=kind.__qualname__,
+        __validators__=kind.validators,
+        **definitions,
     )
-    return twin
+
+
+@cache
+def template_of(kind: type[Plain]) -> dict[str, Any]:
+    """Every field of ``kind`` in order, at its default (None where it has none)."""
+    return dict.fromkeys(kind.model_fields) | defaults_of(kind)
+
+
+@cache
+def defaults_of(kind: type[Plain]) -> dict[str, Any]:
+    """The default of each of ``kind``'s fields that has one, as pydantic gives it."""
+    return {
+        name: field.get_default(call_default_factory=True)
+        for name, field in kind.model_fields.items()
+        if not field.is_required()
+    }

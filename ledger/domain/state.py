@@ -36,24 +36,9 @@ class Record(Plain):
         return key_reader(type(self))(self.__dict__)
 
     @classmethod
-    def build(cls, **values: Any) -> Self:
-        """A record from values the fold computed (no validation: they are typed already).
-        The fold builds tens of thousands (a game's lines): the defaults and the values
-        given go into a copy of the class's template, so the fields keep their order."""
-        record = template_of(cls).copy()
-        record.update(values)
-        return fresh(cls, record)
-
-    @classmethod
     def trusted(cls, values: dict[str, Any]) -> Self:
         """A record of values read back from the read models, in the order of its fields."""
         return fresh(cls, values)
-
-
-@cache
-def template_of(kind: type[Record]) -> dict[str, Any]:
-    """Every field of ``kind`` in order, at its default (None where it has none)."""
-    return dict.fromkeys(kind.model_fields) | defaults_of(kind)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -78,16 +63,6 @@ def key_reader(kind: type[Record]) -> Callable[[dict[str, Any]], tuple[Any, ...]
         name = kind.key[0]
         return lambda values: (values[name],)
     return itemgetter(*kind.key)
-
-
-@cache
-def defaults_of(kind: type[Record]) -> dict[str, Any]:
-    """The default of each of ``kind``'s fields that has one, as pydantic gives it."""
-    return {
-        name: field.get_default(call_default_factory=True)
-        for name, field in kind.model_fields.items()
-        if not field.is_required()
-    }
 
 
 class Line(Record):

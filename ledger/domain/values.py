@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     StrictBool,
@@ -19,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from ledger.domain.plain import Plain
 from ledger.words import plural
 
 # --- bounds ---------------------------------------------------------------------------
@@ -113,11 +113,11 @@ CasualtyCause = Literal[
 DiceSource = Literal["table", "ledger"]
 
 
-class Value(BaseModel):
-    # defer_build: see LedgerEvent's model_config
-    model_config = ConfigDict(
-        defer_build=True, frozen=True, extra="forbid", use_attribute_docstrings=True
-    )
+class Value(Plain):
+    """A value held by events (a plain model: ledger/domain/plain.py, read by the fold in
+    every game)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 class DiceRoll(Value):

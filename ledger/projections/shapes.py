@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from ledger.domain.plain import Plain
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
@@ -73,15 +74,13 @@ def column_type(annotation: Any) -> tuple[str, bool]:
 
 @cache
 def nested(kind: type[Record]) -> bool:
-    """Whether a record class holds pydantic values (which need ``model_dump``)."""
+    """Whether a record class holds models (which need ``model_dump``)."""
     hints = typing.get_type_hints(kind)
-    return any(
-        "BaseModel" in repr(hints[name]) or has_model(hints[name]) for name in kind.model_fields
-    )
+    return any(has_model(hints[name]) for name in kind.model_fields)
 
 
 def has_model(annotation: Any) -> bool:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel | Plain):
         return True
     return any(has_model(arg) for arg in typing.get_args(annotation))
 
