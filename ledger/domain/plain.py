@@ -33,6 +33,7 @@ from typing import (
     ClassVar,
     Self,
     TypeVar,
+    dataclass_transform,
     get_origin,
     get_type_hints,
 )
@@ -43,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_
 # its reader of the fields' docstrings; a plain model hands both to its twin.
 from pydantic._internal._decorators import PydanticDescriptorProxy
 from pydantic._internal._docs_extraction import extract_docstrings_from_cls
-from pydantic_core import CoreSchema, core_schema
+from pydantic_core import CoreSchema, SchemaSerializer, core_schema
 
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
@@ -52,8 +53,10 @@ CLASS_VARIABLE = re.compile(r"^(typing\.)?ClassVar\b")
 """A class variable's annotation, as written (annotations are strings in this code base)."""
 
 
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(Field,))
 class PlainType(type):
-    """The class of plain models: gives them pydantic's ``model_fields`` (their twin's)."""
+    """The class of plain models: gives them pydantic's ``model_fields`` (their twin's), and
+    tells type checkers that a plain model is made from its fields by keyword."""
 
     @property
     def model_fields(cls) -> dict[str, FieldInfo]:
@@ -71,6 +74,9 @@ class Plain(metaclass=PlainType):
     keep the interpreter from specialising its reads."""
     validators: ClassVar[dict[str, Any]] = {}
     """The class's pydantic validators (``model_validator``...), which its twin runs."""
+
+    __pydantic_serializer__: ClassVar[TwinSerializer]
+    """How pydantic's own functions (``to_jsonable_python``) serialise a plain record."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -183,6 +189,25 @@ class Plain(metaclass=PlainType):
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={value!r}" for name, value in self.__dict__.items())
         return f"{type(self).__name__}({fields})"
+
+
+class TwinSerializer:
+    """``__pydantic_serializer__`` of every plain model: pydantic's functions serialise an
+    object that has one with it, and a plain record is serialised as its twin."""
+
+    def __get__(self, record: Plain | None, kind: type[Plain]) -> SchemaSerializer:
+        return serializer_of(kind)
+
+
+Plain.__pydantic_serializer__ = TwinSerializer()
+
+
+@cache
+def serializer_of(kind: type[Plain]) -> SchemaSerializer:
+    as_twin = core_schema.plain_serializer_function_ser_schema(
+        Plain.as_twin, return_schema=twin_of(kind).__pydantic_core_schema__
+    )
+    return SchemaSerializer(core_schema.any_schema(serialization=as_twin))
 
 
 P = TypeVar("P", bound=Plain)
