@@ -14,11 +14,9 @@ import typing
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel
-
 from ledger.domain import events as ev
 from ledger.domain import values
-from ledger.domain.plain import twin_of
+from ledger.domain.plain import Plain
 
 ENVELOPE = set(ev.LedgerEvent.model_fields)
 
@@ -70,7 +68,7 @@ def type_name(annotation: Any) -> str:
     return re.sub(r"\b(typing|ledger\.domain\.values|datetime|uuid)\.", "", text)
 
 
-def field_rows(model: type[BaseModel], skip: set[str]) -> list[str]:
+def field_rows(model: type[Plain], skip: set[str]) -> list[str]:
     hints = typing.get_type_hints(model)
     docs = attribute_docs(model)
     rows = []
@@ -84,7 +82,7 @@ def field_rows(model: type[BaseModel], skip: set[str]) -> list[str]:
 
 
 @cache
-def attribute_docs(model: type[BaseModel]) -> dict[str, str]:
+def attribute_docs(model: type[Plain]) -> dict[str, str]:
     """Each field's docstring (the string under its annotation), from the class's source
     and its bases': the events leave them to be read here, not parsed at every import."""
     docs: dict[str, str] = {}
@@ -105,7 +103,7 @@ def attribute_docs(model: type[BaseModel]) -> dict[str, str]:
     return docs
 
 
-def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
+def section(model: type[Plain], level: str, skip: set[str]) -> list[str]:
     doc = inspect.cleandoc(model.__doc__ or "").replace("\n", " ")
     lines = [f"{level} {model.__name__}", "", doc, ""]
     if model.__name__ in RECORDED_BY:
@@ -116,7 +114,7 @@ def section(model: type[BaseModel], level: str, skip: set[str]) -> list[str]:
     return lines + upcasts(model)
 
 
-def upcasts(model: type[BaseModel]) -> list[str]:
+def upcasts(model: type[Plain]) -> list[str]:
     """A versioned event's upcasts, each with its docstring: how an older stored event
     is read."""
     version = getattr(model, "class_version", 1)
@@ -180,7 +178,7 @@ def render() -> str:
         lines += section(event, "###", ENVELOPE | {"originator_topic"})
     lines += ["## Values carried by events", ""]
     for value in value_classes():
-        lines += section(twin_of(value), "###", set())
+        lines += section(value, "###", set())
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -23,8 +23,9 @@ from uuid import UUID
 import orjson
 from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 from eventsourcing.utils import get_topic
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints
 
+from ledger.domain.plain import Plain
 from ledger.domain.values import (
     ACCOUNT,
     MAX_GOLD,
@@ -60,7 +61,8 @@ UNSEALED_AT = datetime(1, 1, 1, tzinfo=UTC)
 Role = Literal["admin", "commissioner", "coach"]
 
 
-class LedgerEvent(BaseModel, CanMutateAggregate[UUID]):
+# A plain model (ledger/domain/plain.py): the fold reads events' fields as often as records'.
+class LedgerEvent(Plain, CanMutateAggregate[UUID]):
     """Base of every league event: the envelope every fact carries."""
 
     # defer_build: a model's validator is built when first used, not at import; a read

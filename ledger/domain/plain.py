@@ -34,7 +34,6 @@ from typing import (
     Self,
     TypeVar,
     dataclass_transform,
-    get_origin,
     get_type_hints,
 )
 
@@ -244,11 +243,8 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 def twin_of(kind: type[Plain]) -> type[BaseModel]:
     """The pydantic model that validates, dumps and describes ``kind``'s records: its
     fields, defaults, validators, configuration and docstrings."""
-    fields = {
-        name: hint
-        for name, hint in get_type_hints(kind, include_extras=True).items()
-        if get_origin(hint) is not ClassVar and hint is not ClassVar
-    }
+    hints = get_type_hints(kind, include_extras=True)
+    fields = {name: hints[name] for name in field_names(kind)}
     config = dict(kind.model_config)
     if config.pop("use_attribute_docstrings", False):
         # Pydantic reads the docstrings in the source of the class it builds, and the twin
@@ -270,6 +266,18 @@ def twin_of(kind: type[Plain]) -> type[BaseModel]:
         __validators__=kind.validators,
         **definitions,
     )
+
+
+def field_names(kind: type[Plain]) -> list[str]:
+    """The fields the plain classes of ``kind``'s line declare, in their order (a base's
+    first): the annotations of other bases (eventsourcing's mixins) are not fields."""
+    names: dict[str, None] = {}
+    for cls in reversed(kind.__mro__):
+        if issubclass(cls, Plain):
+            for name, annotation in vars(cls).get("__annotations__", {}).items():
+                if not CLASS_VARIABLE.match(str(annotation)):
+                    names[name] = None
+    return list(names)
 
 
 @cache

@@ -24,19 +24,20 @@ import orjson
 from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ledger.domain import events as catalogue
+from ledger.domain.plain import twin_of
 from ledger.domain.unreadable import NOT_UTF8, UnreadableEvent, is_utf8, problem_of
 
 
 class LedgerMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        if not isinstance(domain_event, BaseModel):
+        if not isinstance(domain_event, catalogue.LedgerEvent):
             return super().to_stored_event(domain_event)
         return StoredEvent(
-            originator_id=domain_event.originator_id,  # type: ignore[attr-defined]
-            originator_version=domain_event.originator_version,  # type: ignore[attr-defined]
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
             topic=get_topic(type(domain_event)),
             state=self._protect(orjson.dumps(stored_state(domain_event))),
         )
@@ -95,14 +96,17 @@ def event_classes() -> dict[str, type[catalogue.LedgerEvent]]:
 
 
 def decode(cls: type[catalogue.LedgerEvent], data: bytes) -> catalogue.LedgerEvent:
+    """The event stored as ``data``, validated by its class's twin (which tells the fields
+    the stored JSON gave)."""
+    twin = twin_of(cls)
     if cls.class_version == 1:
-        event = cls.model_validate_json(data)
+        valid = twin.model_validate_json(data)
     else:
-        event = cls.model_validate(upcast(cls, orjson.loads(data)))
-    missing = [name for name in catalogue.SEALED if name not in event.model_fields_set]
+        valid = twin.model_validate(upcast(cls, orjson.loads(data)))
+    missing = [name for name in catalogue.SEALED if name not in valid.model_fields_set]
     if missing:  # the envelope's defaults mark a draft: a stored event always has its own
         raise ValueError(f"it lacks what the log records every event with: {', '.join(missing)}")
-    return event
+    return cls.of_twin(valid)
 
 
 def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
@@ -115,7 +119,7 @@ def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
     )
 
 
-def stored_state(event: BaseModel) -> dict[str, Any]:
+def stored_state(event: catalogue.LedgerEvent) -> dict[str, Any]:
     state = stored(event)
     class_version = getattr(type(event), "class_version", 1)
     if class_version > 1:
@@ -123,9 +127,8 @@ def stored_state(event: BaseModel) -> dict[str, Any]:
     return state
 
 
-def stored(event: BaseModel) -> dict[str, Any]:
-    content = getattr(event, "stored", None)
-    return content() if callable(content) else event.model_dump(mode="json")
+def stored(event: catalogue.LedgerEvent) -> dict[str, Any]:
+    return event.stored()
 
 
 def upcast(cls: type[Any], state: dict[str, Any]) -> dict[str, Any]:

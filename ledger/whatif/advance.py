@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ledger.domain.events import PlayerAdvanced
-from ledger.domain.state import PlayerRow, TeamRow, unchecked_copy
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Characteristic, DiceRoll
 from ledger.errors import InvalidAdvancement
 from ledger.rules.asked import Advancing
@@ -144,7 +144,7 @@ class Fitter:
             "category": event.category if self.keeps_category else None,
             "dice": rolls,
         }
-        return unchecked_copy(event, update)  # built for every candidate
+        return event.model_copy(update=update)  # unvalidated: built for every candidate
 
     def chosen(self, event: PlayerAdvanced, choice: Choice, rolls: tuple[DiceRoll, ...]) -> Attempt:
         simulated = tuple(r for r in rolls if r not in event.dice)
