@@ -6,17 +6,15 @@ document and the code disagree, so the catalogue cannot drift from what is store
 
 from __future__ import annotations
 
-import ast
 import inspect
 import re
-import textwrap
 import typing
 from functools import cache
 from typing import Any
 
 from ledger.domain import events as ev
 from ledger.domain import values
-from ledger.domain.plain import Plain
+from ledger.domain.plain import Plain, field_docs
 
 ENVELOPE = set(ev.LedgerEvent.model_fields)
 
@@ -87,19 +85,8 @@ def attribute_docs(model: type[Plain]) -> dict[str, str]:
     and its bases': the events leave them to be read here, not parsed at every import."""
     docs: dict[str, str] = {}
     for cls in reversed(model.__mro__):
-        if not cls.__module__.startswith("ledger."):
-            continue
-        body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
-        assert isinstance(body, ast.ClassDef)
-        for first, second in zip(body.body, body.body[1:], strict=False):
-            if (
-                isinstance(first, ast.AnnAssign)
-                and isinstance(first.target, ast.Name)
-                and isinstance(second, ast.Expr)
-                and isinstance(second.value, ast.Constant)
-                and isinstance(second.value.value, str)
-            ):
-                docs[first.target.id] = inspect.cleandoc(second.value.value)
+        if cls.__module__.startswith("ledger."):
+            docs.update(field_docs(cls))
     return docs
 
 

@@ -23,9 +23,13 @@ Plain objects are frozen to everyone: their owner changes them only through ``am
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
+import sys
 from collections.abc import Mapping
 from functools import cache
+from itertools import pairwise
 from typing import (
     TYPE_CHECKING,
     Annotated,
@@ -39,10 +43,9 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_model
 
-# pydantic's own helpers (stable through 2.x): its marker of a validator in a class body, and
-# its reader of the fields' docstrings; a plain model hands both to its twin.
+# pydantic's marker of a validator in a class body (stable through 2.x): a plain model hands
+# its validators to its twin.
 from pydantic._internal._decorators import PydanticDescriptorProxy
-from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 from pydantic_core import CoreSchema, SchemaSerializer, core_schema
 
 if TYPE_CHECKING:
@@ -65,8 +68,9 @@ class PlainType(type):
 class Plain(metaclass=PlainType):
     """A record of typed fields (see the module's docstring)."""
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, extra="forbid")
-    """The twin's configuration."""
+    model_config: ClassVar[ConfigDict] = ConfigDict(defer_build=True, frozen=True, extra="forbid")
+    """The twin's configuration. ``defer_build``: the twin's validator is built when first
+    used (a command that validates no value of a class does not pay for it)."""
     declared: ClassVar[dict[str, Any]] = {}
     """What each field declares beside its type: its default or its pydantic ``Field``.
     Taken off the class: a default left as a class attribute would shadow the field and
@@ -248,8 +252,8 @@ def twin_of(kind: type[Plain]) -> type[BaseModel]:
     config = dict(kind.model_config)
     if config.pop("use_attribute_docstrings", False):
         # Pydantic reads the docstrings in the source of the class it builds, and the twin
-        # has none: they are read off ``kind`` and given as the fields' descriptions.
-        docs = extract_docstrings_from_cls(kind, use_inspect=True)
+        # has none: they are read off ``kind``'s and given as the fields' descriptions.
+        docs = field_docs(kind)
         fields = {
             name: Annotated[hint, Field(description=docs[name])] if name in docs else hint
             for name, hint in fields.items()
@@ -266,6 +270,39 @@ def twin_of(kind: type[Plain]) -> type[BaseModel]:
         __validators__=kind.validators,
         **definitions,
     )
+
+
+def field_docs(kind: type) -> dict[str, str]:
+    """The docstrings under ``kind``'s own fields (the string after an annotated name),
+    read off its module's source, which is parsed once for all its classes."""
+    node = classes_in(kind.__module__).get(kind.__qualname__)
+    docs: dict[str, str] = {}
+    body = node.body if node is not None else []
+    for first, second in pairwise(body):
+        if (
+            isinstance(first, ast.AnnAssign)
+            and isinstance(first.target, ast.Name)
+            and isinstance(second, ast.Expr)
+            and isinstance(second.value, ast.Constant)
+            and isinstance(second.value.value, str)
+        ):
+            docs[first.target.id] = inspect.cleandoc(second.value.value)
+    return docs
+
+
+@cache
+def classes_in(module: str) -> dict[str, ast.ClassDef]:
+    """Every class a module's source defines, by its qualified name."""
+    found: dict[str, ast.ClassDef] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                found[prefix + node.name] = node
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(ast.parse(inspect.getsource(sys.modules[module])).body, "")
+    return found
 
 
 def field_names(kind: type[Plain]) -> list[str]:

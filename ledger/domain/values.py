@@ -117,7 +117,9 @@ class Value(Plain):
     """A value held by events (a plain model: ledger/domain/plain.py, read by the fold in
     every game)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        defer_build=True, frozen=True, extra="forbid", use_attribute_docstrings=True
+    )
 
 
 class DiceRoll(Value):
