@@ -9,12 +9,11 @@ from __future__ import annotations
 import inspect
 import re
 import typing
-from functools import cache
 from typing import Any
 
 from ledger.domain import events as ev
 from ledger.domain import values
-from ledger.domain.plain import Plain, field_docs
+from ledger.domain.plain import Plain, docs_of
 
 ENVELOPE = set(ev.LedgerEvent.model_fields)
 
@@ -68,7 +67,7 @@ def type_name(annotation: Any) -> str:
 
 def field_rows(model: type[Plain], skip: set[str]) -> list[str]:
     hints = typing.get_type_hints(model)
-    docs = attribute_docs(model)
+    docs = docs_of(model)
     rows = []
     for name, field in model.model_fields.items():
         if name in skip:
@@ -77,17 +76,6 @@ def field_rows(model: type[Plain], skip: set[str]) -> list[str]:
         doc = (field.description or docs.get(name, "")).replace("\n", " ")
         rows.append(f"| `{name}` | `{type_name(hints[name])}`{default} | {doc} |")
     return rows
-
-
-@cache
-def attribute_docs(model: type[Plain]) -> dict[str, str]:
-    """Each field's docstring (the string under its annotation), from the class's source
-    and its bases': the events leave them to be read here, not parsed at every import."""
-    docs: dict[str, str] = {}
-    for cls in reversed(model.__mro__):
-        if cls.__module__.startswith("ledger."):
-            docs.update(field_docs(cls))
-    return docs
 
 
 def section(model: type[Plain], level: str, skip: set[str]) -> list[str]:

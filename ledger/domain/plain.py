@@ -4,16 +4,17 @@ still validates, dumps and describes them, through a twin.
 Why not pydantic models themselves: ``BaseModel`` defines ``__getattr__`` (for private and
 extra attributes), and on CPython 3.11 a class with ``__getattr__`` keeps the interpreter
 from specialising its attribute reads: reading a field of a pydantic model costs about
-32 ns, of a plain object about 7 ns (``bench/`` notes in docs/performance.md). The fold
-reads and changes its records hundreds of thousands of times in a what-if sample or a
-rebuild, and those reads were a tenth of its work.
+32 ns, of a plain object about 7 ns. The fold reads the fields of events, their values and
+its records for every player in every game: as pydantic models, those reads were about a
+sixth of a what-if sample's instructions (docs/performance.md, eleventh session).
 
 So a ``Plain`` object is a plain object whose ``__dict__`` holds its fields' values in
 the order the class declares them (the interpreter's cached place of a field then holds for
 every record of the class). Pydantic does what it is good at, at the edges, through the
-class's *twin*: a pydantic model of the same name, fields, defaults and docstring, built on
-first use.
+class's *twin*: a pydantic model of the same name, fields, defaults, constraints,
+validators and docstrings, built on first use.
 - ``Kind(**values)`` and ``Kind.model_validate`` validate through the twin;
+  ``Kind.build(**values)`` (``model_construct``) trusts values the code computed;
 - ``model_dump`` and ``model_dump_json`` serialise through it;
 - ``__get_pydantic_core_schema__`` lets a pydantic model hold a plain one (an API page of
   rows): validated and serialised as the twin, and described as it in the OpenAPI schema.
@@ -253,7 +254,7 @@ def twin_of(kind: type[Plain]) -> type[BaseModel]:
     if config.pop("use_attribute_docstrings", False):
         # Pydantic reads the docstrings in the source of the class it builds, and the twin
         # has none: they are read off ``kind``'s and given as the fields' descriptions.
-        docs = field_docs(kind)
+        docs = docs_of(kind)
         fields = {
             name: Annotated[hint, Field(description=docs[name])] if name in docs else hint
             for name, hint in fields.items()
@@ -270,6 +271,15 @@ def twin_of(kind: type[Plain]) -> type[BaseModel]:
         __validators__=kind.validators,
         **definitions,
     )
+
+
+def docs_of(kind: type[Plain]) -> dict[str, str]:
+    """The docstrings of ``kind``'s fields, its bases' included."""
+    docs: dict[str, str] = {}
+    for cls in reversed(kind.__mro__):
+        if issubclass(cls, Plain):
+            docs.update(field_docs(cls))
+    return docs
 
 
 def field_docs(kind: type) -> dict[str, str]:
