@@ -39,7 +39,7 @@ class LedgerMapper(Mapper[UUID]):
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
             topic=get_topic(type(domain_event)),
-            state=self._protect(orjson.dumps(stored_state(domain_event))),
+            state=self._protect(orjson.dumps(domain_event.stored())),
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
@@ -117,18 +117,6 @@ def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
     return UnreadableEvent.of(
         stored.originator_id, stored.originator_version, stored.topic, state, problem
     )
-
-
-def stored_state(event: catalogue.LedgerEvent) -> dict[str, Any]:
-    state = stored(event)
-    class_version = getattr(type(event), "class_version", 1)
-    if class_version > 1:
-        state["class_version"] = class_version
-    return state
-
-
-def stored(event: catalogue.LedgerEvent) -> dict[str, Any]:
-    return event.stored()
 
 
 def upcast(cls: type[Any], state: dict[str, Any]) -> dict[str, Any]:
