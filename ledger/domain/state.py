@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from ledger.domain.plain import Plain, fresh
+from ledger.domain.plain import Plain
 from ledger.domain.values import Division
 
 
@@ -32,11 +32,6 @@ class Record(Plain):
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader(type(self))(self.__dict__)
-
-    @classmethod
-    def trusted(cls, values: dict[str, Any]) -> Self:
-        """A record of values read back from the read models, in the order of its fields."""
-        return fresh(cls, values)
 
 
 @cache

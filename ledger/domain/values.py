@@ -169,6 +169,11 @@ class Casualty(Value):
     recovered: StrictBool = False
     """Healed during the game (apothecary, regeneration): the effects did not stick."""
 
+    @property
+    def killed(self) -> bool:
+        """Dead, and not saved by an apothecary or regeneration."""
+        return not self.recovered and "dead" in self.effects
+
 
 class Performance(Value):
     """One player's achievements in one game."""

@@ -199,7 +199,7 @@ def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
         return NONE_CAUSED
     return Caused(
         earning_spp=sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c)),
-        kills=sum(1 for c in inflicted if "dead" in c.effects and not c.recovered),
+        kills=sum(1 for c in inflicted if c.killed),
         all=len(inflicted),
     )
 

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.plain import Plain
+from ledger.domain.plain import Plain, fresh
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
@@ -147,7 +147,7 @@ class Shape:
         for name, convert in zip(self.columns, self.converters, strict=True):
             if convert is not same:
                 values[name] = convert(values[name])
-        return self.kind.trusted(values)
+        return fresh(self.kind, values)  # in the order of its fields: the columns'
 
 
 Convert = Callable[[Any], Any]

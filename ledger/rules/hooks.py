@@ -107,7 +107,7 @@ def row_for(table: Table[T], asked: object) -> T:
 
 
 def answer(table: Table[Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
-    return table.found[type(asked)](ruleset, asked)
+    return row_for(table, asked)(ruleset, asked)
 
 
 CHECKS: Table[Hook[list[Problem]]] = Table(

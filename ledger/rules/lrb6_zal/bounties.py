@@ -31,11 +31,6 @@ def team_of(match: MatchRecorded, player: str) -> str | None:
     return None
 
 
-def killed(casualty: Casualty) -> bool:
-    """Dead, and not saved by an apothecary or regeneration."""
-    return not casualty.recovered and "dead" in casualty.effects
-
-
 def payouts(
     match: MatchRecorded,
     victims: Callable[[], Mapping[str, PlayerRow]],
@@ -43,7 +38,7 @@ def payouts(
 ) -> Effects:
     """``victims``: the players of the match by id, asked only when someone was killed
     (most games: nobody, and no roster to gather)."""
-    deaths = [c for c in match.casualties if killed(c)]
+    deaths = [c for c in match.casualties if c.killed]
     if not deaths:
         return []
     players = victims()
