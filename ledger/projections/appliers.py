@@ -1,6 +1,7 @@
 """How each event changes a league's state. Facts in, the ruleset's numbers out.
 
-Nothing here validates the rules: commands did that before the event existed, and an event
+Nothing here validates the rules, nor the values: commands did that before the event existed
+(a record is built from the event's values unchecked, ``Record.build``), and an event
 that a later correction made awkward (a purchase the voided winnings had paid for) still
 folds, leaving a figure the audit reports instead of a log that cannot be replayed. What
 the fold does refuse is an event the books cannot hold at all: a second league, team,
@@ -48,7 +49,7 @@ def new(f: Fold, kind: type[Record], *key: str | int, taken: str) -> None:
 def league_created(f: Fold, e: ev.LeagueCreated) -> None:
     new(f, LeagueRow, taken=f"the league was already created (event {e.seq} creates it again)")
     f.store.put(
-        LeagueRow(
+        LeagueRow.build(
             league_id=f.league_id,
             slug=e.slug,
             name=e.name,
@@ -77,7 +78,7 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
     new(f, SeasonRow, e.season, taken=f"season {e.season} has already started")
     closed_before(f.store.get(SeasonRow, f.league_id, f.league().current_season))
     f.store.put(
-        SeasonRow(
+        SeasonRow.build(
             league_id=f.league_id,
             season=e.season,
             name=e.name,
@@ -94,7 +95,7 @@ def season_started(f: Fold, e: ev.SeasonStarted) -> None:
                 f.store.change(standing, division=division.name)
                 continue
             f.store.put(
-                StandingRow(
+                StandingRow.build(
                     league_id=f.league_id, season=e.season, team_id=team_id, division=division.name
                 )
             )
@@ -104,7 +105,7 @@ def fixtures_scheduled(f: Fold, e: ev.FixturesScheduled) -> None:
     started(f, e.season)
     for number, fixture in enumerate(e.fixtures):
         f.store.put(
-            MatchRow(
+            MatchRow.build(
                 league_id=f.league_id,
                 match_id=fixture.id,
                 scheduled_seq=e.seq,
@@ -144,7 +145,7 @@ def season_closed(f: Fold, e: ev.SeasonClosed) -> None:
 def team_registered(f: Fold, e: ev.TeamRegistered) -> None:
     new(f, TeamRow, e.team, taken=f"the league already has a team '{e.team}'")
     f.put_team(
-        TeamRow(
+        TeamRow.build(
             league_id=f.league_id,
             team_id=e.team,
             name=e.name,

@@ -95,7 +95,7 @@ def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> Mat
         unrecorded(scheduled)
     season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
     home_cas, away_cas = (tallies[s.team].casualties for s in (e.home, e.away))
-    row = scheduled or MatchRow(
+    row = scheduled or MatchRow.build(
         league_id=f.league_id, match_id=e.match, home=e.home.team, away=e.away.team, kind=e.kind
     )
     league = f.league()
@@ -236,7 +236,9 @@ def update_standings(
         (e.home, row.home_casualties, row.away_casualties),
         (e.away, row.away_casualties, row.home_casualties),
     ):
-        standing = f.store.get(StandingRow, f.league_id, row.season, sheet.team) or StandingRow(
+        standing = f.store.get(
+            StandingRow, f.league_id, row.season, sheet.team
+        ) or StandingRow.build(
             league_id=f.league_id, season=row.season, team_id=sheet.team, division=row.division
         )
         tally = tallies[sheet.team]
