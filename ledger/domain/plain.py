@@ -19,7 +19,8 @@ validators and docstrings, built on first use.
 - ``__get_pydantic_core_schema__`` lets a pydantic model hold a plain one (an API page of
   rows): validated and serialised as the twin, and described as it in the OpenAPI schema.
 
-Plain objects are frozen to everyone: their owner changes them only through ``amend``.
+Plain objects are frozen to everyone but their owner, the store that alone holds one, which
+changes its ``__dict__`` in place (``MemoryStore.change``).
 """
 
 from __future__ import annotations
@@ -170,11 +171,6 @@ class Plain(metaclass=PlainType):
         )
 
     # --- an object's behaviour ------------------------------------------------------------
-
-    def amend(self, updates: Mapping[str, Any]) -> None:
-        """Change this record where it stands, without validation: only its owner does
-        (the store that alone holds it: ``MemoryStore.change``)."""
-        self.__dict__.update(updates)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name!r}")

@@ -263,7 +263,7 @@ class MemoryStore:
         kind = type(record)
         if structural(kind).isdisjoint(updates):
             if id(record) in self.mine:
-                record.amend(updates)
+                record.__dict__.update(updates)  # a plain model's fields: not validated
                 if self.settled is not None and kind in self.settled.watched:
                     self.settled_away(record)
                 return record

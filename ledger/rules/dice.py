@@ -4,16 +4,28 @@ A ruleset asks for a roll by purpose, shape and subject. The recorded roll is us
 the event has one of the same purpose and shape; otherwise the roll is drawn from a
 generator seeded by (league, event, purpose, subject, seed), so a replay is reproducible,
 and the draw is counted so reports can say which figures rest on simulated dice.
+
+Two generators, both seeded by the SHA-256 digest of those five:
+
+- **Seed 0, the books' dice**: the live fold, a rebuild and a replay asked without a
+  seed. A ``random.Random`` seeded with the digest's first 8 bytes, drawn as ``randint``
+  draws. A league whose events lack a roll (an imported history) keeps, through it, the
+  tables it has always had, so this generator never changes.
+- **Any other seed, a sample's dice** (Monte Carlo samples, a replay asked with a seed):
+  the rolls are read off the digest's own bits (``streamed``). Seeding a Mersenne Twister
+  costs 4 us, about 8% of a Monte Carlo sample's time (337 draws); reading bits costs a
+  tenth of that. Every face is as likely, and the draws of two seeds are as independent,
+  as SHA-256's outputs are; what a sample is worth is its distribution, not its rolls.
 """
 
 from __future__ import annotations
 
 import _random
-import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from hashlib import sha256
 from typing import Any
 
 from ledger.domain.values import DiceRoll, dice_shape
@@ -67,10 +79,42 @@ class DiceBox:
         """The roll the generator gives this event, purpose and subject, without counting it
         (a replay may look at a roll before it knows whether it will use it)."""
         material = f"{self.league}|{self.event}|{purpose}|{subject or ''}|{self.seed}".encode()
-        rng = self.generator
-        seed_with_int(rng, int.from_bytes(hashlib.sha256(material).digest()[:8], "big"))
+        digest = sha256(material).digest()
         count, sides = shape(dice)
+        if self.seed != BOOKS_SEED:
+            return streamed(digest, material, count, sides)
+        rng = self.generator
+        seed_with_int(rng, int.from_bytes(digest[:8], "big"))
         return rolled(rng.getrandbits, count, sides)
+
+
+BOOKS_SEED = 0
+"""The seed of the books' dice (the module's docstring): the live fold's and a replay's."""
+
+SAMPLE_DICE = "sha256-bits"
+"""Names how a sample's dice are drawn (``streamed``), for what caches their results."""
+
+
+def streamed(digest: bytes, material: bytes, count: int, sides: int) -> tuple[int, ...]:
+    """``count`` rolls of 1 to ``sides`` read off ``digest``'s bits, lowest first, as many
+    at a time as ``sides - 1`` has (3 for a D6); a value of ``sides`` or more is read again,
+    so every face is as likely. Should the 256 bits run out (only dozens of dice at once
+    can), the next are SHA-256 of ``material`` with ``|1``, ``|2``... added."""
+    bits = (sides - 1).bit_length()
+    mask = (1 << bits) - 1
+    pool, left, more = int.from_bytes(digest, "little"), 256, 0
+    values: list[int] = []
+    while len(values) < count:
+        if left < bits:
+            more += 1
+            pool = int.from_bytes(sha256(material + b"|%d" % more).digest(), "little")
+            left = 256
+        value = pool & mask
+        pool >>= bits
+        left -= bits
+        if value < sides:
+            values.append(value + 1)
+    return tuple(values)
 
 
 seed_with_int: Callable[[random.Random, int], None] = _random.Random.seed

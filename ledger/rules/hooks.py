@@ -102,14 +102,6 @@ def nearest_row(table: Mapping[type[Any], T], kind: type[Any]) -> T:
     raise TypeError(f"no rule of this ruleset answers a {kind.__name__}")
 
 
-def row_for(table: Table[T], asked: object) -> T:
-    return table.found[type(asked)]
-
-
-def answer(table: Table[Hook[R]], ruleset: BaseRuleset[Any], asked: object) -> R:
-    return row_for(table, asked)(ruleset, asked)
-
-
 CHECKS: Table[Hook[list[Problem]]] = Table(
     (
         on(

@@ -38,6 +38,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow
 from ledger.errors import LedgerError, NotFound, Unauthenticated
+from ledger.rules.dice import SAMPLE_DICE
 from ledger.rules.protocol import Ruleset
 from ledger.web.api_writes import Body
 from ledger.web.auth import memo, resolve, service_of
@@ -134,6 +135,7 @@ class Question:
             "season": self.body.season,
             "seed": self.body.seed,
             "ids": RULESET_IDS,
+            "dice": SAMPLE_DICE,  # a result drawn by another generator is not this one's
         }
 
     def key(self) -> str:
