@@ -85,6 +85,9 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    seasoned: dict[int, set[str]] = field(default_factory=dict)
+    """The players each season's games have counted, when the fold keeps no records of
+    play (``count_seasons``): a player's seasons only grow, so he is looked up once."""
     counts_play: ClassVar[bool] = True
     """Whether the fold keeps each player's records of play: the games, touchdowns,
     casualties... and game lines that leaderboards and careers show. No edition's rule

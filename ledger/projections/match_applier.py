@@ -174,12 +174,19 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
     """The one record of play that a rule reads: the seasons each player has played in
-    (a re-draft's)."""
+    (a re-draft's). Each player of a season is looked up at his first game of it only
+    (``Fold.seasoned``): a Monte Carlo sample's season names each one a dozen times."""
+    counted = f.seasoned.setdefault(season, set())
     for sheet in e.sheets():
         for performance in sheet.players:
+            if performance.player in counted:
+                continue
             player = f.player(performance.player)
-            if player is not None and season not in player.seasons:
+            if player is None:
+                continue
+            if season not in player.seasons:
                 f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
+            counted.add(performance.player)
 
 
 class Caused(NamedTuple):
