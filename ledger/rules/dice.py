@@ -53,8 +53,9 @@ class DiceBox:
     generator: random.Random = field(
         init=False, default_factory=lambda: Reseeded(0), repr=False, compare=False
     )
-    """Re-seeded for every draw: a Monte Carlo sample draws hundreds of rolls, and making
-    a new generator each time costs a third more than seeding this one."""
+    """The books' dice (seed 0), re-seeded for every draw: a long league's fold draws
+    hundreds of rolls, and making a new generator each time costs a third more than
+    seeding this one."""
 
     def roll(
         self,
