@@ -17,7 +17,6 @@ stay on the roster once drafted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from ledger.domain.events import (
     CardPlayed,
@@ -28,6 +27,7 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
+from ledger.domain.immutable import immutable
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division
 from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
@@ -35,7 +35,7 @@ from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 # --- building a team ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Hiring:
     """A hire (the event it would record) and what it meets: its problems, its price."""
 
@@ -43,14 +43,14 @@ class Hiring:
     rows: HireRows
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Firing:
     team: TeamRow
     players: Sequence[PlayerRow]
     player: PlayerRow
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Buying:
     """A purchase of ``count`` of a sideline item; ``players`` the team's roster, which an
     edition's purchase rules may read (gold4: no free re-roll with allies)."""
@@ -61,7 +61,7 @@ class Buying:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Sideline:
     """The price of ``count`` of a sideline item for the team as it stands."""
 
@@ -70,13 +70,13 @@ class Sideline:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Releasing:
     team: TeamRow
     item: str
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Advancing:
     player: PlayerRow
     team: TeamRow
@@ -86,7 +86,7 @@ class Advancing:
 # --- matches and the post-game sequence ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Report:
     """A match report (recorded, or the draft of one) and the rows it meets: its problems,
     the dice its post-game sequence needs, its outcomes."""
@@ -95,7 +95,7 @@ class Report:
     rows: MatchRows
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Card:
     """A special play card played (ZAL) and the rows it meets: its dice, its outcomes."""
 
@@ -103,7 +103,7 @@ class Card:
     rows: MatchRows
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Closing:
     """A team about to close its post-game sequence (whether it may: BB2025 spends its
     SPP first)."""
@@ -112,7 +112,7 @@ class Closing:
     players: Sequence[PlayerRow]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class CloseRolls:
     """The dice a team's close needs, given the rolls known so far (a roll may call for
     another: a D6, then the D3)."""
@@ -121,20 +121,20 @@ class CloseRolls:
     rolls: tuple[DiceRoll, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Closed:
     event: PostGameClosed
     team: TeamRow
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Appearance:
     """A player's appearance fee for one game (gold4)."""
 
     player: PlayerRow
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Inducing:
     """Inducements a team asks for before a fixture, by item and count (each within the
     edition's offer): the rules that hold across items (BB2025: at most two Star Players)."""
@@ -143,7 +143,7 @@ class Inducing:
     wanted: Mapping[str, int]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Lineup:
     """A team as it goes into a game: its game value (CTV with the Journeymen it must
     take in BB2025), which inducements are bought by."""
@@ -155,7 +155,7 @@ class Lineup:
 # --- re-drafts and seasons -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Redrafting:
     """A team about to re-draft: the dice its re-draft needs."""
 
@@ -163,7 +163,7 @@ class Redrafting:
     players: Sequence[PlayerRow]
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Rehiring:
     """A player kept through a re-draft for ``season``: what re-hiring him costs."""
 
@@ -171,13 +171,13 @@ class Rehiring:
     season: int
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Redrafted:
     event: TeamRedrafted
     rows: RedraftRows
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class SeasonPlan:
     """A season about to start: its divisions and play-off places."""
 
@@ -185,7 +185,7 @@ class SeasonPlan:
     playoff_teams: int
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class SeasonEnded:
     event: SeasonClosed
     rows: SeasonRows

@@ -7,22 +7,22 @@ them the same way for every edition, which keeps all edition arithmetic in ledge
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from ledger.domain.immutable import immutable
 from ledger.domain.values import Effect
 
-# An effect is a frozen dataclass made by keyword: only rulesets make them, from values the
-# fold has checked already, and the fold applies them at once. A game makes hundreds, so
-# they are plain objects, not validated models.
+# An effect is an immutable value made by keyword (ledger/domain/immutable.py): only
+# rulesets make them, from values the fold has checked already, and the fold applies them
+# at once. A game makes hundreds, so they are plain objects, not validated models.
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Outcome:
     """The base of every effect."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Gold(Outcome):
     team: str
     amount: int
@@ -31,35 +31,35 @@ class Gold(Outcome):
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Fans(Outcome):
     team: str
     delta: int
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Spp(Outcome):
     player: str
     amount: int
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Hurt(Outcome):
     player: str
     effects: tuple[Effect, ...]
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Leaves(Outcome):
     player: str
     status: Literal["left", "dead", "retired"] = "left"
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Heals(Outcome):
     """Recovery: a missed game served, a niggling injury or a characteristic reduction
     removed, or a temporarily retired player back on the team (``retired``)."""
@@ -69,7 +69,7 @@ class Heals(Outcome):
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Forgets(Outcome):
     """A skill or trait lost (BB2025 Rest & Relaxation: a gained Hatred subsides)."""
 
@@ -78,7 +78,7 @@ class Forgets(Outcome):
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Sideline(Outcome):
     """A team's re-rolls, fans and staff set anew (a re-drafted team's carry-over)."""
 
@@ -88,7 +88,7 @@ class Sideline(Outcome):
     staff: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@immutable(kw_only=True)
 class Trophy(Outcome):
     """BB2025 'Glittering Prizes': the League Trophy (a free re-roll that counts in TV)
     passes to the season's winner."""

@@ -19,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger.domain.immutable import immutable
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow, on_roster
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class TeamRows:
     """A team and its players in key order: its current roster, or every player the
     books hold for it, former ones too, for an edition whose ``reads_former_players``
@@ -76,7 +77,7 @@ class MatchRows:
         return self.fixture.stage if self.fixture is not None else "regular"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class HireRows:
     """What a hire meets: the hiring team with its players; the match a one-game player
     is signed from (his SPP and kind in it); the league's stars when the edition's
@@ -95,7 +96,7 @@ class HireRows:
         return self.side.players
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class RedraftRows:
     """What a re-draft reads: the team, its current players, and its matches of the season
     before the one it re-drafts for (home or away, any kind or status)."""
@@ -108,7 +109,7 @@ class RedraftRows:
         return self.side.team
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class SeasonRows:
     """What closing a season reads: the league's recorded points scheme, the season's
     standings and matches, the teams holding the trophy, every star player of the league."""
