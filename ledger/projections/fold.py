@@ -164,7 +164,11 @@ class Fold:
         return True
 
     def advance_league(self, event: LedgerEvent) -> None:
-        self.store.change(self.league(), version=event.seq, last_hash=event.hash)
+        self.stand_at(event.seq, event.hash)
+
+    def stand_at(self, seq: int, last_hash: str) -> None:
+        """The league row says where the log stands: the last event folded, and its hash."""
+        self.store.change(self.league(), version=seq, last_hash=last_hash)
 
     # --- reading state ---------------------------------------------------------------------
 

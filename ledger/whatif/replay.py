@@ -171,8 +171,7 @@ class SampleFold(FiguresFold):
 
     def write_position(self) -> None:
         if self.position is not None:
-            seq, last_hash = self.position
-            self.store.change(self.league(), version=seq, last_hash=last_hash)
+            self.stand_at(*self.position)
 
 
 def memory_fold(
