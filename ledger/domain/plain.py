@@ -50,6 +50,8 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_
 from pydantic._internal._decorators import PydanticDescriptorProxy
 from pydantic_core import CoreSchema, SchemaSerializer, core_schema
 
+from ledger.domain.per_class import per_class
+
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
 
@@ -105,7 +107,7 @@ class Plain(metaclass=PlainType):
         """A record of values that are valid already (no validation): the fold builds tens
         of thousands (a game's lines). The defaults and the values given go into a copy of
         the class's template, so the fields keep their order."""
-        record = template_of(cls).copy()
+        record = template_of[cls].copy()
         record.update(values)
         return fresh(cls, record)
 
@@ -323,7 +325,7 @@ def field_names(kind: type[Plain]) -> list[str]:
     return list(names)
 
 
-@cache
+@per_class
 def template_of(kind: type[Plain]) -> dict[str, Any]:
     """Every field of ``kind`` in order, at its default (None where it has none)."""
     return dict.fromkeys(kind.model_fields) | defaults_of(kind)

@@ -13,10 +13,10 @@ during a rebuild or a what-if, a lazily loaded SQL cache during incremental catc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 from operator import itemgetter
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
+from ledger.domain.per_class import per_class
 from ledger.domain.plain import Plain
 from ledger.domain.values import Division
 
@@ -31,10 +31,10 @@ class Record(Plain):
     """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
 
     def key_values(self) -> tuple[Any, ...]:
-        return key_reader(type(self))(self.__dict__)
+        return key_reader[type(self)](self.__dict__)
 
 
-@cache
+@per_class
 def key_reader(kind: type[Record]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
     """Reads a record's key from its values (the stores ask for it on every put)."""
     if len(kind.key) == 1:

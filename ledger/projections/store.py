@@ -16,6 +16,7 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from ledger.domain.per_class import per_class
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
 
 if TYPE_CHECKING:
@@ -33,25 +34,25 @@ class Store(Protocol):
 Fields = tuple[str, ...]
 
 
-@cache
+@per_class
 def bucketed(kind: type[Record]) -> tuple[Fields, ...]:
     """The field combinations ``MemoryStore`` keeps a bucket of keys for."""
     return tuple((field,) for field in kind.indexes) + kind.grouped
 
 
-@cache
+@per_class
 def bucket_fields(kind: type[Record]) -> Callable[[dict[str, Any]], Any]:
     """The values of every field ``kind``'s buckets read, as one comparable value: a put
     that changes none of them (most puts: counters, SPP, treasury) leaves the buckets be."""
-    names = sorted({name for fields in bucketed(kind) for name in fields})
+    names = sorted({name for fields in bucketed[kind] for name in fields})
     return itemgetter(*names) if names else (lambda values: ())
 
 
-@cache
+@per_class
 def structural(kind: type[Record]) -> frozenset[str]:
     """The fields that place a record in a store (its key, its buckets): a change of one
     of them moves the record, so it is made on a copy, never in place."""
-    return frozenset(kind.key).union(*bucketed(kind))
+    return frozenset(kind.key).union(*bucketed[kind])
 
 
 ROSTER: Fields = ("team_id", "status")
@@ -86,7 +87,7 @@ def plans(kind: type[Record], asked: Fields) -> tuple[Plan, ...]:
     """The buckets that can answer a select of ``kind`` by the fields ``asked``."""
     places = {field: place for place, field in enumerate(kind.key)}
     found = []
-    for fields in bucketed(kind):
+    for fields in bucketed[kind]:
         if all(f in asked for f in fields):
             others = [f for f in asked if f not in fields]
             on_key = tuple((f, places[f]) for f in others if f in places)
@@ -229,12 +230,12 @@ class MemoryStore:
         old = table.get(key)
         new_values, old_values = record.__dict__, old.__dict__ if old is not None else None
         if old_values is not None:
-            read = bucket_fields(kind)
+            read = bucket_fields[kind]
             if read(new_values) == read(old_values):
                 table[key] = record
                 self.take(old, record)
                 return
-        for fields in bucketed(kind):
+        for fields in bucketed[kind]:
             now = tuple([new_values[f] for f in fields])
             if old_values is not None:
                 before = tuple([old_values[f] for f in fields])
@@ -261,7 +262,7 @@ class MemoryStore:
         SPP, treasury); else a changed copy replaces it. Either way the caller goes on with
         the answer and never reads ``record`` again."""
         kind = type(record)
-        if structural(kind).isdisjoint(updates):
+        if structural[kind].isdisjoint(updates):
             if id(record) in self.mine:
                 record.__dict__.update(updates)  # a plain model's fields: not validated
                 if self.settled is not None and kind in self.settled.watched:
@@ -319,7 +320,7 @@ class MemoryStore:
         if old is None:
             return
         self.mine.discard(id(old))
-        for fields in bucketed(kind):
+        for fields in bucketed[kind]:
             values = tuple([old.__dict__[f] for f in fields])
             bucket = (kind, fields, values)
             keys = self.index.get(bucket)
