@@ -532,7 +532,20 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     def tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally:
         """The team's result, league points, bonus points and counted casualties: what an
-        edition rules through ``match_result``, ``match_points`` and ``spp_casualties``."""
+        edition rules through ``match_result``, ``match_points`` and ``spp_casualties``.
+        The report and the scheme alone decide it (``ReportMemo``)."""
+        if not self.remembers_reports:
+            return self.count_tally(match, team, scheme)
+        return self.tally_memo.get(
+            match, (team, scheme), lambda: self.count_tally(match, team, scheme)
+        )
+
+    @cached_property
+    def tally_memo(self) -> ReportMemo[Tally]:
+        return ReportMemo()
+
+    def count_tally(self, match: MatchRecorded, team: str, scheme: PointsScheme) -> Tally:
+        """``tally`` worked out."""
         points, bonus = self.match_points(match, team, scheme)
         return Tally(
             result=self.match_result(match, team),

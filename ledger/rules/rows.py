@@ -54,11 +54,6 @@ class MatchRows:
     fixture: MatchRow | None = None
     named: Mapping[str, PlayerRow] = field(default_factory=dict)
     league_stars: tuple[PlayerRow, ...] = ()
-    by_id: dict[str, PlayerRow] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        players = {p.player_id: p for side in self.teams.values() for p in side.players}
-        object.__setattr__(self, "by_id", {**self.named, **players})
 
     def team(self, team_id: str) -> TeamRow | None:
         side = self.teams.get(team_id)
@@ -71,7 +66,14 @@ class MatchRows:
     def player(self, player_id: str) -> PlayerRow | None:
         """A player of the teams given or named by the report (an id that is neither is a
         one-game player's)."""
-        return self.by_id.get(player_id)
+        # Every player by id, made when first asked and kept beside the fields (as
+        # ``cached_property`` keeps its answer, without the lock it takes on 3.11): most
+        # editions' match rules never ask, and a Monte Carlo sample gathers every game's.
+        by_id: dict[str, PlayerRow] | None = self.__dict__.get("by_id")
+        if by_id is None:
+            players = {p.player_id: p for side in self.teams.values() for p in side.players}
+            by_id = self.__dict__["by_id"] = {**self.named, **players}
+        return by_id.get(player_id)
 
     def stage(self) -> str:
         return self.fixture.stage if self.fixture is not None else "regular"

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from ledger.domain.events import MatchRecorded
-from ledger.domain.values import Casualty, Hireling, Performance, TeamSheet
+from ledger.domain.values import Casualty, Hireling, Performance, PointsScheme, TeamSheet
 from ledger.rules.base import BaseRuleset, remembering_reports
 from ledger.rules.bb2020.ruleset import BB2020
 from ledger.rules.bb2025.ruleset import BB2025
 from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from ledger.rules.memo import ReportMemo
+from ledger.rules.protocol import Tally
 
 
 def blocked() -> Casualty:
@@ -119,5 +120,33 @@ def test_only_a_ruleset_remembering_reports_keeps_their_answers() -> None:
     for ruleset in (once, samples):
         ruleset.spp_outcomes(match, match.home)
         ruleset.spp_casualties(match, "reavers")
-    assert (once.spp_memo.kept, once.caused_memo.kept) == ({}, {})
-    assert (len(samples.spp_memo.kept), len(samples.caused_memo.kept)) == (1, 1)
+        ruleset.tally(match, "reavers", PointsScheme())
+    assert (once.spp_memo.kept, once.caused_memo.kept, once.tally_memo.kept) == ({}, {}, {})
+    kept = (samples.spp_memo.kept, samples.caused_memo.kept, samples.tally_memo.kept)
+    assert [len(memo) for memo in kept] == [1, 1, 1]
+
+
+TALLIES = [
+    # scheme, the winners' tally, the losers' (seed 001 'League Points': 3 for a win by
+    # default; a league's own scheme, and its bonus point for three casualties, stand)
+    (PointsScheme(), Tally("win", 3, 0, 3), Tally("loss", 0, 0, 0)),
+    (PointsScheme(win=2), Tally("win", 2, 0, 3), Tally("loss", 0, 0, 0)),
+    (PointsScheme(bonus=("three_casualties",)), Tally("win", 3, 1, 3), Tally("loss", 0, 0, 0)),
+]
+
+
+def test_a_tally_is_kept_per_report_team_and_scheme() -> None:
+    """A game's tally is the report's and the league's scheme's alone (``BaseRuleset.tally``):
+    kept per report for a Monte Carlo what-if, and asked again under another scheme or
+    for the other side, worked out anew, as a ruleset keeping nothing works it out."""
+    once, samples = BB2025(), BB2025()
+    remembering_reports(samples)
+    match = MatchRecorded.model_construct(
+        match="m1", home=sheet(2), away=sheet(0, team="rats"), casualties=(blocked(),) * 3
+    )
+    for _ in range(2):
+        for scheme, winners, losers in TALLIES:
+            for ruleset in (once, samples):
+                assert ruleset.tally(match, "reavers", scheme) == winners
+                assert ruleset.tally(match, "rats", scheme) == losers
+    assert len(samples.tally_memo.kept) == 1  # one report, its six answers side by side
