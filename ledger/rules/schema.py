@@ -12,14 +12,17 @@ Passing characteristic.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
+from ledger.domain.per_class import per_class
+from ledger.domain.plain import Plain, template_of
 from ledger.domain.values import Effect
 
 SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
@@ -37,8 +40,31 @@ SKILL_CATEGORIES: dict[str, str] = {
 """Each category's name, for a list or a pick-list of skills."""
 
 
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class Frozen(Plain):
+    """An edition's table, read from its data files: a plain model (ledger/domain/plain.py),
+    validated through its twin when loaded, read as a plain object ever after (a Monte
+    Carlo sample reads some seven thousand fields of tables and options: as pydantic
+    models, 2% of its instructions). A table may keep an answer worked out from its fields
+    beside them (``cached_property``), so it compares and hashes by its fields alone."""
+
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        read = field_values[type(self)]
+        return bool(read(self.__dict__) == read(other.__dict__))
+
+    def __hash__(self) -> int:
+        # a what-if's advancement keys its drawn dice by the target's rolls (mapping.Roll)
+        return hash((type(self), field_values[type(self)](self.__dict__)))
+
+
+@per_class
+def field_values(kind: type[Frozen]) -> Callable[[dict[str, Any]], Any]:
+    """Reads a table's fields off its ``__dict__``, without the answers kept beside them."""
+    names = list(template_of[kind])
+    return itemgetter(*names) if names else (lambda values: ())
 
 
 class Range(Frozen):
@@ -194,7 +220,7 @@ class InducementList(Frozen):
     inducements: tuple[Inducement, ...]
 
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=Frozen)
 
 
 class RulesDataError(Exception):

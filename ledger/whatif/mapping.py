@@ -19,18 +19,12 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from ledger.domain.values import Casualty, Effect
-from ledger.rules.schema import load_yaml
+from ledger.rules.schema import Frozen, load_yaml
 
 FOLDER = Path(__file__).parent / "mappings"
 SEVERITY = ("dead", "-ma", "-st", "-ag", "-pa", "-av", "niggling", "miss_next_game")
 """Which effect names a casualty's outcome, most severe first."""
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 Row = dict[str, str]
