@@ -29,9 +29,10 @@ import ast
 import inspect
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import pairwise
+from operator import itemgetter
 from typing import (
     TYPE_CHECKING,
     Annotated,
@@ -323,6 +324,12 @@ def field_names(kind: type[Plain]) -> list[str]:
                 if not CLASS_VARIABLE.match(str(annotation)):
                     names[name] = None
     return list(names)
+
+
+def fields_reader(names: Sequence[str]) -> Callable[[dict[str, Any]], Any]:
+    """Reads the values of ``names`` off a plain model's ``__dict__`` as one value to
+    compare or hash (a tuple; one name's value alone; ``()`` for none)."""
+    return itemgetter(*names) if names else (lambda values: ())
 
 
 @per_class

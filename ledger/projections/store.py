@@ -13,10 +13,10 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ledger.domain.per_class import per_class
+from ledger.domain.plain import fields_reader
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
 
 if TYPE_CHECKING:
@@ -44,8 +44,7 @@ def bucketed(kind: type[Record]) -> tuple[Fields, ...]:
 def bucket_fields(kind: type[Record]) -> Callable[[dict[str, Any]], Any]:
     """The values of every field ``kind``'s buckets read, as one comparable value: a put
     that changes none of them (most puts: counters, SPP, treasury) leaves the buckets be."""
-    names = sorted({name for fields in bucketed[kind] for name in fields})
-    return itemgetter(*names) if names else (lambda values: ())
+    return fields_reader(sorted({name for fields in bucketed[kind] for name in fields}))
 
 
 @per_class

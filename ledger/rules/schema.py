@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, cached_property
-from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -22,7 +21,7 @@ import yaml
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from ledger.domain.per_class import per_class
-from ledger.domain.plain import Plain, template_of
+from ledger.domain.plain import Plain, fields_reader, template_of
 from ledger.domain.values import Effect
 
 SkillCategory = Literal["A", "D", "G", "M", "P", "S", "T"]
@@ -63,8 +62,7 @@ class Frozen(Plain):
 @per_class
 def field_values(kind: type[Frozen]) -> Callable[[dict[str, Any]], Any]:
     """Reads a table's fields off its ``__dict__``, without the answers kept beside them."""
-    names = list(template_of[kind])
-    return itemgetter(*names) if names else (lambda values: ())
+    return fields_reader(list(template_of[kind]))
 
 
 class Range(Frozen):
