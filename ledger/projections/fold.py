@@ -187,6 +187,12 @@ class Fold:
     def player(self, player_id: str) -> PlayerRow | None:
         return self.store.get(PlayerRow, self.league_id, player_id)
 
+    def players_by_id(self, player_ids: Iterable[str]) -> dict[str, PlayerRow | None]:
+        """``player`` of each id, asked of the store in one loop (a what-if asks it of every
+        player of every report: a call through ``player`` each was 0.9% of a sample)."""
+        get, league = self.store.get, self.league_id
+        return {player_id: get(PlayerRow, league, player_id) for player_id in player_ids}
+
     def players(self, team_id: str) -> list[PlayerRow]:
         return list(self.store.select(PlayerRow, league_id=self.league_id, team_id=team_id))
 

@@ -102,8 +102,7 @@ class Matchday:
         """The replay's row of every player of the report (``None``: it has no such
         player), asked once per game: who is absent and who asks a fee both read it, and
         paying a fee changes the team, never a player."""
-        get, league = self.fold.store.get, self.fold.league_id  # Fold.player, one call less
-        return {p.player: get(PlayerRow, league, p.player) for s in e.sheets() for p in s.players}
+        return self.fold.players_by_id(p.player for s in e.sheets() for p in s.players)
 
     def without_absent(
         self, e: ev.MatchRecorded, players: dict[str, PlayerRow | None], gone: set[str]
