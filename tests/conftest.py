@@ -25,6 +25,9 @@ import pytest
 
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.events import LedgerEvent
+from ledger.domain.unreadable import UnreadableEvent
+from ledger.persistence.mapper import LedgerMapper
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -148,7 +151,28 @@ def open_ledgers() -> Iterator[Callable[[Settings], LeagueLedger]]:
 
     yield opener
     for ledger in opened:
-        close_ledger(ledger)
+        try:
+            assert_read_back_agrees(ledger)
+        finally:
+            close_ledger(ledger)
+
+
+def assert_read_back_agrees(ledger: LeagueLedger) -> None:
+    """Every event of the ledger that validates reads back by its shape as the same event
+    (ledger/domain/readback.py): checked on every ledger a test opened, which between
+    them hold every kind of event the commands record."""
+    mapper = ledger.mapper
+    assert isinstance(mapper, LedgerMapper)
+    after = 0
+    while page := ledger.recorder.select_notifications(
+        start=after or None, limit=500, inclusive_of_start=not after
+    ):
+        for stored in page:
+            validated = mapper.to_domain_event(stored)
+            if isinstance(validated, LedgerEvent) and not isinstance(validated, UnreadableEvent):
+                shaped = mapper.read_back(stored)
+                assert (type(shaped), shaped) == (type(validated), validated), stored.topic
+        after = page[-1].id
 
 
 @pytest.fixture

@@ -112,6 +112,10 @@ class StoreSource:
         return functools.partial(open_source, env)
 
     def decode(self, stored: Any) -> LedgerEvent:
+        """An event of this store: read by its shape (``LedgerMapper.read_back``), since
+        every event was validated in full before it was stored."""
+        if isinstance(self.mapper, LedgerMapper):
+            return cast(LedgerEvent, self.mapper.read_back(stored))
         return cast(LedgerEvent, self.mapper.to_domain_event(stored))
 
 

@@ -23,8 +23,9 @@ from ledger.words import plural
 
 # --- bounds ---------------------------------------------------------------------------
 # Every event is checked against these before it is stored (DESIGN.md decision 9), and
-# re-checked when read back: so each bound is one that no real league's fact comes near,
-# and numbers are strict (no ``true`` or ``"5"`` for a number, from any file).
+# every event an import brings in: so each bound is one that no real league's fact comes
+# near, and numbers are strict (no ``true`` or ``"5"`` for a number, from any file). The
+# fold reads its own log back by its shape alone (ledger/domain/readback.py).
 
 MAX_COUNT = 50
 """One player's count of one achievement in one game; also a team's score."""

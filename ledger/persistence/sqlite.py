@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import Notification
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+
+from ledger.domain.readback import IDS
 
 COLUMNS = "originator_id, originator_version, topic, CAST(state AS BLOB) AS state"
 
@@ -33,6 +36,12 @@ class BytesSQLiteRecorder(SQLiteApplicationRecorder):
         self.select_events_statement = (
             f"SELECT {COLUMNS} FROM {self.events_table_name} WHERE originator_id=? "
         )
+
+    def convert_originator_id(self, originator_id: str) -> UUID | str:
+        """A log's id, made once for all its rows (``IDS``), as the library makes it."""
+        if self.datastore.originator_id_type == "uuid":
+            return IDS[originator_id]
+        return originator_id
 
     def select_notifications(
         self,
