@@ -112,8 +112,8 @@ class Shape:
     """How each stored value becomes the field's value, for a record class whose fields
     all have a plain form (None when one holds a nested model: then pydantic reads it)."""
     flat: Callable[[dict[str, Any]], tuple[Any, ...]] | None
-    """Reads a row from a record's values when they go to the driver as they are (no JSON
-    column, no nested model): most lines, which a rebuild writes by the million."""
+    """Reads a row from a record's values when it holds no nested model (every line,
+    which a rebuild writes by the million)."""
 
     def rows(self, records: Iterable[Record]) -> list[tuple[Any, ...]]:
         return [self.row(record) for record in records]
@@ -210,10 +210,28 @@ def shape_of(kind: type[Record]) -> Shape:
         key=tuple(columns.index(name) for name in kind.key),
         nested=holds_models,
         converters=converters_of(kind),
-        flat=itemgetter(*columns)
-        if len(columns) > 1 and not any(json) and not holds_models
-        else None,
+        flat=flat_reader(columns, json) if len(columns) > 1 and not holds_models else None,
     )
+
+
+def flat_reader(
+    columns: tuple[str, ...], json: tuple[bool, ...]
+) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """A row read off a record's values: its columns' values at once, and the JSON ones
+    written as JSON text (a team's history line's values, 66,720 lines at 10^5 events)."""
+    read = itemgetter(*columns)
+    places = [place for place, is_json in enumerate(json) if is_json]
+    if not places:
+        return read
+
+    def row(values: dict[str, Any]) -> tuple[Any, ...]:
+        found = list(read(values))
+        for place in places:
+            if found[place] is not None:
+                found[place] = json_text(found[place])
+        return tuple(found)
+
+    return row
 
 
 def by_kind(lines: Iterable[Line]) -> dict[type[Line], list[Line]]:
