@@ -300,48 +300,12 @@ class TeamHistoryLine(Line):
     field, after whatever they bought before it)."""
 
 
-class EventLine(Line):
-    """One event as the history tells it: written once, however many entities it touched
-    (``RefLine``; ``EventRef`` reads the two together)."""
+class EventRef(Line):
+    """One entity an event touched, for ``ledger history`` and the audit appendix."""
 
-    table = "rm_events"
-    key = ("league_id", "seq")
-
-    league_id: str
-    seq: int
-    event_type: str
-    recorded_by: str
-    recorded_at: str
-    reason: str | None = None
-    summary: str = ""
-    voided: bool = False
-    account: str | None = None
-    """The account that caused the event, and the role it acted in (``acting_as``)."""
-    acting_as: str | None = None
-
-
-class RefLine(Line):
-    """One entity an event touched, by its reference alone (``EventLine`` holds the
-    event): a match touches its teams and its casualties, every event the league."""
-
-    table = "rm_refs"
+    table = "rm_event_refs"
     key = ("league_id", "seq", "ref")
     indexes = ("ref",)
-
-    league_id: str
-    seq: int
-    ref: str
-    """``team:<id>``, ``player:<id>``, ``match:<id>``, ``event:<seq>``, ``league``..."""
-
-
-class EventRef(Record):
-    """One entity an event touched, with the event, for ``ledger history`` and the audit
-    appendix: a row of the view that joins each ``RefLine`` to its ``EventLine``
-    (``rm_history``, ledger/projections/sql.py). Read, never written: the fold writes the
-    two lines, and an event's summary is stored once, not once for each entity."""
-
-    table = "rm_history"
-    key = ("league_id", "seq", "ref")
 
     league_id: str
     seq: int
@@ -471,8 +435,7 @@ LINE_RECORDS: tuple[type[Line], ...] = (
     TreasuryLine,
     PlayerGameLine,
     TeamHistoryLine,
-    EventLine,
-    RefLine,
+    EventRef,
     FaultLine,
 )
 

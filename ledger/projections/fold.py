@@ -18,11 +18,10 @@ from typing import Any, ClassVar
 from ledger.domain import events as ev
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import (
-    EventLine,
+    EventRef,
     FaultLine,
     LeagueRow,
     PlayerRow,
-    RefLine,
     StandingRow,
     TeamHistoryLine,
     TeamRow,
@@ -295,23 +294,23 @@ class Fold:
         if not self.keeps_lines:
             return
         closes = self.voided_with(event)
-        self.store.emit(
-            EventLine.build(
-                league_id=self.league_id,
-                seq=event.seq,
-                event_type=type(event).__name__,
-                recorded_by=event.recorded_by,
-                recorded_at=event.timestamp.isoformat(),
-                reason=event.reason,
-                summary=describe(event, self) + also_voided(closes),
-                voided=voided,
-                account=event.account,
-                acting_as=event.acting_as,
-            )
+        summary = describe(event, self) + also_voided(closes)
+        first = EventRef.build(
+            league_id=self.league_id,
+            seq=event.seq,
+            ref="",
+            event_type=type(event).__name__,
+            recorded_by=event.recorded_by,
+            recorded_at=event.timestamp.isoformat(),
+            reason=event.reason,
+            summary=summary,
+            voided=voided,
+            account=event.account,
+            acting_as=event.acting_as,
         )
         found = {*refs(event), *self.season_teams(event), *(f"event:{seq}" for seq in closes)}
         for ref in sorted(found):
-            self.store.emit(RefLine.build(league_id=self.league_id, seq=event.seq, ref=ref))
+            self.store.emit(first.model_copy(update={"ref": ref}))
 
     def season_teams(self, event: LedgerEvent) -> list[str]:
         """A season's close names only the season, but it is part of each team's history

@@ -18,11 +18,11 @@ from ledger.domain.state import (
     EventRef,
     LeagueRow,
     LeagueView,
+    Line,
     MatchRow,
     PlayerGameLine,
     PlayerRow,
     R,
-    Record,
     SeasonRow,
     StandingRow,
     TeamRow,
@@ -381,7 +381,7 @@ class Queries:
         everything = {line.seq: line for line in (*direct, *corrections)}
         return [everything[seq] for seq in sorted(everything)]
 
-    def rows(self, kind: type[Record], *clauses: Any) -> list[Any]:
+    def rows(self, kind: type[Line], *clauses: Any) -> list[Any]:
         """The league's ``kind`` rows that SQLAlchemy's ``clauses`` (on ``table_of(kind)``)
         choose: the match sheet's and the web pages' own questions, asked with an engine.
         SQLAlchemy loads here, not with this module (see ``engine_rows``)."""

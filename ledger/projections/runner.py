@@ -50,10 +50,8 @@ from ledger.projections.sql import (
     POSITION,
     SqlStore,
     bulk_insert,
-    create_views,
     delete_league,
     driver_execute,
-    drop_views,
     insert_lines,
 )
 from ledger.projections.store import MemoryStore
@@ -137,8 +135,6 @@ class ReadModels:
         if stored is not None and stored != fingerprint():
             return False
         METADATA.create_all(self.engine)
-        with self.engine.begin() as conn:
-            create_views(conn)
         with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as conn:
             if (
                 conn.execute(
@@ -347,10 +343,8 @@ class ReadModels:
             try:
                 with conn.begin(), freeing_plainly(conn):
                     begin_ddl(conn)
-                    drop_views(conn)
                     METADATA.drop_all(conn, tables=REBUILT)
                     create_tables(conn)
-                    create_views(conn)
                     if folded is None:
                         folded = self.fold_here(conn, source, corrections, faults, progress, folder)
                     copy_into(conn, folded.files)

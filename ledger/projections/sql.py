@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from ledger.domain.state import EventLine, EventRef, Line, R, Record, RefLine
+from ledger.domain.state import Line, R, Record
 from ledger.projections.rowstore import RowStore
 from ledger.projections.shapes import (
     JSON,
@@ -56,11 +56,6 @@ the bulk inserts write it), never the JSON text 'null', so a rebuilt read model 
 incremental one to the byte."""
 
 
-VIEWS = sa.MetaData()
-"""The read models' views (``HISTORY``), read as tables and made by ``create_views``:
-never by ``create_all``, which would make them tables."""
-
-
 @cache
 def table_of(kind: type[Record]) -> sa.Table:
     shape = shape_of(kind)
@@ -68,51 +63,11 @@ def table_of(kind: type[Record]) -> sa.Table:
         sa.Column(name, SQL_TYPES[sql_type], primary_key=name in kind.key, nullable=nullable)
         for name, sql_type, nullable in zip(shape.columns, shape.types, shape.nullable, strict=True)
     ]
-    if kind not in RECORDS:
-        return sa.Table(kind.table, VIEWS, *columns)
     indexes = [sa.Index(f"ix_{kind.table}_{field}", "league_id", field) for field in kind.indexes]
     return sa.Table(kind.table, METADATA, *columns, *indexes)
 
 
 ALL_TABLES = [table_of(kind) for kind in RECORDS]
-
-
-def history_view() -> str:
-    """The history's rows (``EventRef``): each entity an event touched (``RefLine``) with
-    the event (``EventLine``), whose summary a match's dozen references share."""
-    own = set(shape_of(RefLine).columns)
-    columns = ", ".join(
-        f"{'r' if name in own else 'e'}.{name} AS {name}" for name in shape_of(EventRef).columns
-    )
-    return (
-        f"SELECT {columns} FROM {RefLine.table} AS r JOIN {EventLine.table} AS e"
-        " ON e.league_id = r.league_id AND e.seq = r.seq"
-    )
-
-
-LEGACY_TABLES = ("rm_event_refs",)
-"""Tables of earlier versions that a rebuild drops: the history's rows, each with its
-event's summary, before ``EventLine`` and ``RefLine``."""
-
-
-def create_views(conn: Connection) -> None:
-    """Make the views that are missing (another process opening the same database may
-    make them at the same moment: then its view is the one kept)."""
-    if EventRef.table in sa.inspect(conn).get_view_names():
-        return
-    try:
-        with conn.begin_nested():
-            conn.exec_driver_sql(f"CREATE VIEW {EventRef.table} AS {history_view()}")
-    except sa.exc.DBAPIError:
-        if EventRef.table not in sa.inspect(conn).get_view_names():
-            raise
-
-
-def drop_views(conn: Connection) -> None:
-    """Before the tables they read are dropped (PostgreSQL refuses to drop them first)."""
-    conn.exec_driver_sql(f"DROP VIEW IF EXISTS {EventRef.table}")
-    for table in LEGACY_TABLES:
-        conn.exec_driver_sql(f"DROP TABLE IF EXISTS {table}")
 
 
 def row_of(record: Record) -> dict[str, Any]:

@@ -44,10 +44,10 @@ from ledger.application.matches import close_rolls
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
-from ledger.domain.state import EventLine, EventRef, MatchRow, PlayerRow, RefLine, TeamRow
+from ledger.domain.state import EventRef, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll
 from ledger.errors import InvalidInput, LedgerError
-from ledger.projections.sql import ALL_TABLES, table_of
+from ledger.projections.sql import ALL_TABLES
 from tests.integration.test_corrections_reach import build_season
 from tests.support import report
 
@@ -323,14 +323,10 @@ the mistakes and their corrections, so these are compared through the map of num
 LOG_COLUMNS = {
     ("rm_leagues", "version"),
     ("rm_leagues", "last_hash"),
-    (EventLine.table, "recorded_at"),
+    ("rm_event_refs", "recorded_at"),
 }
 """The log's length and last hash, and when each event was recorded: facts about the log,
 not about the league, which legitimately differ."""
-
-
-HISTORY_TABLES = {EventLine.table, RefLine.table}
-"""The history's tables, where the voided events and the corrections have rows of their own."""
 
 
 def in_force(ledger: LeagueLedger) -> list[int]:
@@ -349,14 +345,12 @@ def read_models(ledger: LeagueLedger, numbers: dict[int, int]) -> dict[str, list
     history, the log's length and hash, recording times)."""
     found = {}
     with ledger.read_models.engine.connect() as conn:
-        history = sa.select(table_of(EventLine).c.seq).where(
-            table_of(EventLine).c.voided | (table_of(EventLine).c.event_type == "EventCorrected")
-        )
-        mistakes = {int(seq) for seq in conn.execute(history).scalars()}
         for table in ALL_TABLES:
             rows = []
             for row in conn.execute(sa.select(table)).mappings():
-                if table.name in HISTORY_TABLES and row["seq"] in mistakes:
+                if table.name == EventRef.table and (
+                    row["voided"] or row["event_type"] == "EventCorrected"
+                ):
                     continue
                 rows.append(
                     tuple(
