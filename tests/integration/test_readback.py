@@ -124,7 +124,9 @@ def test_every_event_class_has_a_reader(kind: type[Any]) -> None:
     assert callable(reader_of[kind])
 
 
-@pytest.mark.parametrize("hint", [float, int | str, tuple[int, str], dict[int, str], list[int]])
+@pytest.mark.parametrize(
+    "hint", [float, int | str, tuple[int, str], dict[int, str], dict[str, int], list[int]]
+)
 def test_an_annotation_no_stored_record_uses_has_no_reader(hint: Any) -> None:
     with pytest.raises(TypeError, match="no reader"):
         value_reader(hint)
