@@ -23,6 +23,7 @@ bad row never makes a whole league unreadable.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Collection
 from functools import cache
 from typing import Any, cast
 from uuid import UUID
@@ -127,24 +128,28 @@ def decode(cls: type[catalogue.LedgerEvent], data: bytes) -> catalogue.LedgerEve
         valid = twin.model_validate_json(data)
     else:
         valid = twin.model_validate(upcast(cls, orjson.loads(data)))
-    missing = [name for name in catalogue.SEALED if name not in valid.model_fields_set]
-    if missing:  # the envelope's defaults mark a draft: a stored event always has its own
+    missing = unsealed(valid.model_fields_set)
+    if missing:
         raise ValueError(f"it lacks what the log records every event with: {', '.join(missing)}")
     return cls.of_twin(valid)
+
+
+def unsealed(given: Collection[str]) -> list[str]:
+    """What of the envelope the log seals every event with is not among the fields the
+    stored JSON ``given``: the envelope's defaults mark a draft, and a stored event always
+    has its own."""
+    return [name for name in catalogue.SEALED if name not in given]
 
 
 def read_shape(cls: type[catalogue.LedgerEvent], data: bytes) -> catalogue.LedgerEvent:
     """The event stored as ``data``, read by its shape (ledger/domain/readback.py), with
     the envelope a stored event always has."""
     state = orjson.loads(data)
-    if type(state) is not dict or not state.keys() >= SEALED_FIELDS:
+    if type(state) is not dict or unsealed(state.keys()):
         raise NotAsStored("not a stored event")
     if cls.class_version > 1:
         state = upcast(cls, state)
     return cast(catalogue.LedgerEvent, reader_of[cls](state))
-
-
-SEALED_FIELDS = frozenset(catalogue.SEALED)
 
 
 def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
