@@ -17,6 +17,11 @@ code that applies events relies on, the shape:
 Bounds, lengths, patterns and validators are not checked again. Anything off the shape
 raises ``NotAsStored``, and the caller reads the event through its pydantic twin
 instead, which names what is wrong (``ledger/persistence/mapper.py``).
+
+The read models' rows have a reader of their own (``converter`` in
+ledger/projections/shapes.py) that checks nothing: a row holds only what the fold wrote,
+and a bad one is mended by a rebuild. An event is the fact itself, which a hand in the
+database can reach, so its reader checks the shape and leaves the verdict to the twin.
 """
 
 from __future__ import annotations
