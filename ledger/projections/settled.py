@@ -271,13 +271,17 @@ def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
 
 
 def copy_into(conn: Connection, files: Sequence[Path]) -> None:
-    """Copy the files' tables into the rebuild's, inside its transaction, every table in
-    key order: its primary key's index then grows at its end, where rows in the order they
-    came (a game's players, a round's teams) land all over it. At 10^6 events that took
-    the game lines' copy from 29-30 s to 14 s. Every read of lines orders them itself
-    (``Queries``, the reports), so the order rows were stored in shows nowhere. SQLite
-    attaches the files and copies in SQL; PostgreSQL is handed the records in batches,
-    file by file (in key order within each file)."""
+    """Copy the files' tables into the rebuild's, inside its transaction. SQLite attaches
+    the files and copies each table in SQL: first from the file holding most of its rows,
+    into the still empty table, as ``INSERT ... SELECT *`` alone, which SQLite's transfer
+    optimisation turns into a copy of the stored rows and of their primary key's index,
+    in that index's order, without decoding or sorting a row; then from each other file
+    in key order, which the file's primary key gives without a sort (its rows land as a
+    run in the index: a file holds leagues of its own, and a key starts with the league).
+    At 10^5 events that took the copy from 1.9 s (one statement per table over all files,
+    sorted) to 0.8 s. Every read of lines orders them itself (``Queries``, the reports),
+    so the order rows were stored in shows nowhere. PostgreSQL is handed the records in
+    batches, file by file (in key order within each file)."""
     if conn.dialect.name != "sqlite":
         for path in files:
             handed_over(conn, path)
@@ -285,9 +289,22 @@ def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     names = [attach(conn, path, number) for number, path in enumerate(files)]
     for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
         table = quoted(kind.table)
-        union = " UNION ALL ".join(f"SELECT * FROM {name}.{table}" for name in names)
-        order = " ORDER BY " + ", ".join(quoted(field) for field in kind.key)
-        conn.exec_driver_sql(f"INSERT INTO main.{table} SELECT * FROM ({union}){order}")
+        order = ", ".join(quoted(field) for field in kind.key)
+        for place, name in enumerate(largest_first(conn, names, table)):
+            ordered = f" ORDER BY {order}" if place else ""  # the first: the transfer
+            conn.exec_driver_sql(f"INSERT INTO main.{table} SELECT * FROM {name}.{table}{ordered}")
+
+
+def largest_first(conn: Connection, names: Sequence[str], table: str) -> list[str]:
+    """The attached files holding rows of ``table``, the one with most first, by their
+    largest row id: a file's rows are added, and seldom replaced (a record settled again),
+    so it counts them near enough, at the cost of one step down the table."""
+    found = []
+    for name in names:
+        last = conn.exec_driver_sql(f"SELECT max(rowid) FROM {name}.{table}").scalar()
+        if last is not None:
+            found.append((-int(last), name))
+    return [name for _, name in sorted(found)]
 
 
 def attach(conn: Connection, path: Path, number: int) -> str:

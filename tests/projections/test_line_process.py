@@ -1,10 +1,11 @@
 """A long rebuild on SQLite writes its lines from a process of its own (issue 14, point 4:
-both cores): its tables equal the thread's row for row, stored in key order, a writer
+both cores): its tables equal the thread's row for row, a writer
 lost half-way leaves the rebuild to write them itself, and the writer itself
 ends quietly when its pipe closes unfinished."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import pickle
 import sqlite3
@@ -12,12 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LINE_RECORDS, Line, TreasuryLine
 from ledger.projections import linefile, parallel, runner, writing
 from ledger.projections.parallel import LineProcess
-from ledger.projections.settled import create_schema
+from ledger.projections.settled import copy_into, create_schema
 from ledger.projections.shapes import insert_statement, shape_of
 from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
@@ -77,15 +79,47 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     assert multiprocessing.active_children() == []
 
 
-def test_lines_copied_from_files_are_stored_in_key_order(
-    sqlite_ledger: LeagueLedger, started: list[LineProcess]
+def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in_key_order(
+    tmp_path: Path,
 ) -> None:
-    """A key-ordered load appends to each table's primary-key index (settled.copy_into)."""
-    several_leagues(sqlite_ledger)
-    sqlite_ledger.read_models.processes = None
-    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
-    assert started  # the lines came through a file
-    assert lines_in(sqlite_ledger, lambda kind: "rowid") == lines_in(sqlite_ledger, by_key)
+    """The largest file's rows go first, as ``INSERT ... SELECT *`` alone (SQLite's
+    transfer: the rows and their primary key's index copied as they stand); the rest
+    in key order; a file without rows of the table adds no statement
+    (settled.copy_into)."""
+    held = {
+        "small": [line(1, "b"), line(2, "b")],
+        "large": [line(3, "a"), line(1, "a"), line(2, "a")],
+    }
+    files = [file_of(tmp_path / name, rows) for name, rows in [("empty", []), *held.items()]]
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
+    statements: list[str] = []
+    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    with engine.begin() as conn:
+        table_of(TreasuryLine).create(conn)
+        copy_into(conn, files)
+        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+    copies = [s for s in statements if s.startswith('INSERT INTO main."rm_treasury"')]
+    assert copies == [
+        'INSERT INTO main."rm_treasury" SELECT * FROM folded2."rm_treasury"',
+        'INSERT INTO main."rm_treasury" SELECT * FROM folded1."rm_treasury"'
+        ' ORDER BY "league_id", "team_id", "seq", "line"',
+    ]
+    rows = shape_of(TreasuryLine).rows
+    assert sorted(stored) == sorted(rows(held["large"]) + rows(held["small"]))
+
+
+def line(seq: int, team: str) -> TreasuryLine:
+    return TreasuryLine.build(
+        league_id="league", team_id=team, seq=seq, line=1, amount=10, balance=10 * seq, kind="k"
+    )
+
+
+def file_of(path: Path, lines: list[TreasuryLine]) -> Path:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        create_schema(db)
+        db.executemany(insert_statement(TreasuryLine, "sqlite"), shape_of(TreasuryLine).rows(lines))
+        db.commit()
+    return path
 
 
 @pytest.mark.parametrize("processes", [None, 2])  # the serial fold; this process's share
