@@ -70,14 +70,6 @@ WATCHED = frozenset({*SETTLED_KINDS, SeasonRow})
 """The record classes whose writing may settle something (a season's row settles its
 standings when it closes, and the last season's closed matches when it starts)."""
 
-WATCHED_IN_PLACE = WATCHED - {PlayerRow}
-"""The record classes whose change in place may settle something: not a player's. He
-settles when his status leaves the roster for good, and his status places him in a
-store (his team's players by status: ``store.ROSTER``), so that change is never made in
-place; nor is a gone player ever held in memory to be changed. A game changes each of
-its players once or more (his games, his SPP, his value): asking each time cost a third
-of the change (0.67 against 0.43 us, timeit), about 1% of a rebuild's fold."""
-
 BATCH = 500
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 2000
@@ -90,7 +82,6 @@ class SettledFile:
     asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
 
     watched = WATCHED
-    watched_in_place = WATCHED_IN_PLACE
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -264,7 +264,7 @@ class MemoryStore:
         if structural[kind].isdisjoint(updates):
             if id(record) in self.mine:
                 record.__dict__.update(updates)  # a plain model's fields: not validated
-                if self.settled is not None and kind in self.settled.watched_in_place:
+                if self.settled is not None and kind in self.settled.watched:
                     self.settled_away(record)
                 return record
             if self.settled is None:

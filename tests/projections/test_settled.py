@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, StandingRow
 from ledger.projections.settled import SettledFile, records_of
-from ledger.projections.store import MemoryStore, structural
+from ledger.projections.store import MemoryStore
 
 LEAGUE = "league"
 TEAMS = ("reavers", "rats")
@@ -132,24 +132,6 @@ def test_a_former_player_leaves_memory_and_comes_back_when_he_changes(tmp_path: 
     store.put(player(1, "rats", "active", spp=2))  # a correction brought him back
     assert store.roster(LEAGUE, "rats") == [player(1, "rats", "active", spp=2)]
     assert store.select(PlayerRow, league_id=LEAGUE, team_id="rats", status="dead") == []
-
-
-def test_a_player_changed_in_place_keeps_his_place_and_one_who_goes_settles(
-    tmp_path: Path,
-) -> None:
-    """A player's change in place is not asked whether it settles him (``settled.
-    WATCHED_IN_PLACE``): his status places him in the store, so the change that makes him
-    gone is made on a copy, put anew, and settles him."""
-    assert "status" in structural[PlayerRow]
-    store = MemoryStore(settled=SettledFile(tmp_path / "settled.db"))
-    store.put(player(1, "rats", "active"))
-    held = store.get(PlayerRow, LEAGUE, "p1")
-    assert held is not None
-    assert store.change(held, spp=4) is held  # in place
-    gone = store.change(held, status="dead")
-    assert gone is not held
-    assert store.records[PlayerRow] == {}
-    assert store.get(PlayerRow, LEAGUE, "p1") == player(1, "rats", "dead", spp=4)
 
 
 def test_a_closed_match_settles_when_the_next_season_starts(tmp_path: Path) -> None:
