@@ -5,7 +5,6 @@ ends quietly when its pipe closes unfinished."""
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import pickle
 import sqlite3
@@ -19,7 +18,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.state import LINE_RECORDS, Line, TreasuryLine
 from ledger.projections import linefile, parallel, runner, writing
 from ledger.projections.parallel import LineProcess
-from ledger.projections.settled import copy_into, create_schema
+from ledger.projections.settled import SettledFile, copy_into, create_schema
 from ledger.projections.shapes import insert_statement, shape_of
 from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
@@ -115,10 +114,12 @@ def line(seq: int, team: str) -> TreasuryLine:
 
 
 def file_of(path: Path, lines: list[TreasuryLine]) -> Path:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        create_schema(db)
-        db.executemany(insert_statement(TreasuryLine, "sqlite"), shape_of(TreasuryLine).rows(lines))
-        db.commit()
+    """A file as a worker writes its share's lines (``SettledFile.emit``)."""
+    made = SettledFile(path)
+    for written in lines:
+        made.emit(written)
+    made.absorb(lambda kind: [])
+    made.close()
     return path
 
 
