@@ -46,8 +46,7 @@ from ledger.domain.state import Line
 from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed
 from ledger.projections.logfold import Faults, LogFolder, few_collections
-from ledger.projections.settled import LINE_BATCH, SettledFile, create_schema
-from ledger.projections.shapes import by_kind, insert_statement, shape_of
+from ledger.projections.settled import LineRows, SettledFile, create_schema
 from ledger.projections.store import MemoryStore
 
 BREAK_EVEN = 8000
@@ -251,24 +250,18 @@ class LineProcess:
             raise LinesLost(str(error)) from None
         finally:
             inbox.close()  # the process's end: closed here, a lost process shows at once
-        self.pending: list[Line] = []
+        self.pending = LineRows()
         self.lost: str | None = None
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""
 
     def add(self, line: Line) -> None:
-        self.pending.append(line)
-        if len(self.pending) >= LINE_BATCH:
+        if self.pending.add(line):
             self.hand_over()
 
     def hand_over(self) -> None:
-        """Send the pending lines as rows, per table with its statement."""
-        batch = [
-            (insert_statement(kind, "sqlite"), shape_of(kind).rows(lines))
-            for kind, lines in by_kind(self.pending).items()
-        ]
-        self.send(batch)
-        self.pending = []
+        """Send the pending lines' rows, per table with its statement."""
+        self.send(self.pending.take())
 
     def send(self, batch: linefile.Batch | None) -> None:
         if self.lost is not None:

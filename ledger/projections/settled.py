@@ -41,9 +41,9 @@ from ledger.domain.state import (
 )
 from ledger.projections.linefile import SCRATCH_PRAGMAS
 from ledger.projections.shapes import (
-    by_kind,
     insert_statement,
     quoted,
+    row_reader,
     select_statement,
     shape_of,
 )
@@ -77,6 +77,32 @@ LINE_BATCH = 2000
 thread (ledger/projections/writing.py) into the tables."""
 
 
+class LineRows:
+    """Lines kept as their tables' rows until written, per class in the order they came.
+    A line is read into its row when it arrives (``row_reader``), so its record is let go
+    at once and a batch waiting for its writer holds only tuples of values."""
+
+    def __init__(self) -> None:
+        self.rows: dict[type[Line], list[tuple[Any, ...]]] = {}
+        self.count = 0
+
+    def add(self, line: Line) -> bool:
+        """Keep ``line``'s row; whether a batch (``LINE_BATCH``) is now full."""
+        kind = type(line)
+        rows = self.rows.get(kind)
+        if rows is None:
+            rows = self.rows[kind] = []
+        rows.append(row_reader[kind](line.__dict__))
+        self.count += 1
+        return self.count >= LINE_BATCH
+
+    def take(self) -> list[tuple[str, list[tuple[Any, ...]]]]:
+        """The rows kept, per class with its SQLite ``INSERT``, and none kept from now."""
+        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.rows.items()]
+        self.rows, self.count = {}, 0
+        return batch
+
+
 class SettledFile:
     """One SQLite file with every read-model table, indexed for the questions the fold
     asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
@@ -103,7 +129,7 @@ class SettledFile:
         self.match_seasons: set[tuple[str, int | None]] = set()
         """The seasons (league, season) some of whose matches settled."""
         self.waiting = 0
-        self.lines: list[Line] = []
+        self.lines = LineRows()
         """A worker's lines, written in batches (a serial rebuild writes its own)."""
         create_schema(self.db)
 
@@ -189,14 +215,12 @@ class SettledFile:
     # --- a worker's lines and the end of a fold ---------------------------------------
 
     def emit(self, line: Line) -> None:
-        self.lines.append(line)
-        if len(self.lines) >= LINE_BATCH:
+        if self.lines.add(line):
             self.write_lines()
 
     def write_lines(self) -> None:
-        for kind, found in by_kind(self.lines).items():
-            self.write(kind, found, replace=False)
-        self.lines = []
+        for statement, rows in self.lines.take():
+            self.db.executemany(statement, rows)
 
     def absorb(self, records: Callable[[type[Record]], Sequence[Record]]) -> None:
         """Write the records still in memory at the end (``records(kind)`` lists them);

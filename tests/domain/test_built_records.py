@@ -45,3 +45,23 @@ def test_a_record_is_validated_when_made_and_frozen_after() -> None:
         team.treasury = 5  # type: ignore[misc]
     assert team.staff == {}
     assert "staff" not in vars(TeamRow)  # a default left on the class would shadow the field
+
+
+def test_a_record_left_short_holds_its_defaults_and_a_name_not_a_field_is_refused() -> None:
+    built = line("p1")
+    assert (built.touchdowns, built.injury, built.round) == (0, "", None)
+    with pytest.raises(TypeError, match="touchdown"):
+        PlayerGameLine.build(league_id="l", player_id="p1", touchdown=1)  # not a field
+
+
+def test_a_class_builds_its_own_fields_not_its_bases() -> None:
+    """Each class writes its own ``build`` when it first builds a record; a subclass built
+    after its base still builds its own fields (never the base's ``build`` it inherits)."""
+
+    class Extended(PlayerGameLine):
+        note: str = "none"
+
+    line("p1")  # the base's own build is written now
+    extended = Extended.build(league_id="l", player_id="p1", note="kept")
+    assert list(extended.__dict__) == [*PlayerGameLine.model_fields, "note"]
+    assert (extended.note, line("p2").__dict__.get("note")) == ("kept", None)

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LINE_RECORDS, Line, TreasuryLine
-from ledger.projections import linefile, parallel, runner, writing
+from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
 from ledger.projections.shapes import insert_statement, shape_of
@@ -48,7 +48,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[LineProcess]:
     in small batches (several per fold); records each process started."""
     monkeypatch.setattr(runner, "LINES_APART", 1)
     monkeypatch.setattr(parallel, "workers", lambda: 2)
-    monkeypatch.setattr(parallel, "LINE_BATCH", 7)
+    monkeypatch.setattr(settled, "LINE_BATCH", 7)
     made: list[LineProcess] = []
     init = LineProcess.__init__
 

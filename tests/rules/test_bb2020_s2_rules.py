@@ -285,7 +285,7 @@ def test_a_redrafted_team_keeps_its_dedicated_fans_in_season_2(ruleset: str, fan
     state = book.fold()
     state.put(book.team_row("rats", state).model_copy(update={"fans": 5}))
     event = ev.TeamRedrafted.model_construct(
-        team="rats", season=2, players=(), kept=(), seq=99, dice=()
+        team="rats", season=2, players=(), kept=(), originator_version=99, dice=()
     )
     rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
     effects = book.ruleset.redraft_outcomes(event, rows, DiceBox(book.league_id))

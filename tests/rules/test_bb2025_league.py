@@ -336,7 +336,7 @@ def test_rest_and_relaxation_heals_on_four_plus_with_the_apothecary() -> None:
         season=2,
         players=(),
         kept=(),
-        seq=99,
+        originator_version=99,  # the event's number (``seq``)
         dice=(roll("niggling_recovery", "2D6", 3, 2, subject=rat),),
     )
     rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
@@ -361,7 +361,7 @@ def test_the_off_season_acts_on_the_current_roster_only() -> None:
     rows = redraft_rows(state, book.league_id, book.team_row("rats", state), 2)
     assert [p.player_id for p in rows.side.players] == [kept]
     redraft_event = ev.TeamRedrafted.model_construct(
-        team="rats", season=2, players=(), kept=(), seq=99, dice=()
+        team="rats", season=2, players=(), kept=(), originator_version=99, dice=()
     )
     needs = BB2025.redraft_dice(rows.team, rows.side.players)
     assert [need.subject for need in needs] == [kept]
