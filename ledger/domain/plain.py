@@ -342,8 +342,8 @@ def fields_reader(names: Sequence[str]) -> Callable[[dict[str, Any]], Any]:
 def builder_of(kind: type[Plain]) -> Callable[..., Plain]:
     """``kind``'s own ``build``, written for the class (as ``dataclasses`` writes a class's
     ``__init__``): its fields as keyword arguments, at their defaults, held in a dict
-    written out in the class's order. 0.5 us for a game's line of fifteen fields, against
-    1.3 us for a copy of the class's template updated with the keywords given."""
+    written out in the class's order. 0.7 us for a game's line of fifteen fields, against
+    1.3 us for a copy of the class's template updated with the keywords given (timeit)."""
     names = list(template_of[kind])
     if any(keyword.iskeyword(name) or not name.isidentifier() for name in names):
         raise TypeError(f"{kind.__name__} has a field that cannot be a keyword argument")

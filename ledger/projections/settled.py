@@ -73,8 +73,9 @@ standings when it closes, and the last season's closed matches when it starts)."
 BATCH = 500
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 2000
-"""Lines written at once, by a worker into its file and by a serial rebuild's writer
-thread (ledger/projections/writing.py) into the tables."""
+"""Lines written at once: by a worker into its file, by the line process (``LineRows``
+batches, ledger/projections/parallel.py) and by a serial rebuild's writer thread
+(ledger/projections/writing.py) into the tables."""
 
 
 class LineRows:
