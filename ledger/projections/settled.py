@@ -43,7 +43,6 @@ from ledger.projections.linefile import SCRATCH_PRAGMAS
 from ledger.projections.shapes import (
     insert_statement,
     quoted,
-    row_reader,
     select_statement,
     shape_of,
 )
@@ -80,7 +79,7 @@ batches, ledger/projections/parallel.py) and by a serial rebuild's writer thread
 
 class LineRows:
     """Lines kept as their tables' rows until written, per class in the order they came.
-    A line is read into its row when it arrives (``row_reader``), so its record is let go
+    A line is read into its row when it arrives (``Shape.row``), so its record is let go
     at once and a batch waiting for its writer holds only tuples of values."""
 
     def __init__(self) -> None:
@@ -93,7 +92,7 @@ class LineRows:
         rows = self.rows.get(kind)
         if rows is None:
             rows = self.rows[kind] = []
-        rows.append(row_reader[kind](line.__dict__))
+        rows.append(shape_of(kind).row(line))
         self.count += 1
         return self.count >= LINE_BATCH
 

@@ -28,7 +28,6 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.per_class import per_class
 from ledger.domain.plain import Plain, fresh
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
@@ -233,14 +232,6 @@ def flat_reader(
         return tuple(found)
 
     return row
-
-
-@per_class
-def row_reader(kind: type[Line]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """A line's row read off its values (a line holds no nested model: ``Shape.flat``)."""
-    flat = shape_of(kind).flat
-    assert flat is not None, f"{kind.__name__} holds a nested model"
-    return flat
 
 
 def by_kind(lines: Iterable[Line]) -> dict[type[Line], list[Line]]:
