@@ -8,14 +8,13 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LINE_RECORDS, Line, TreasuryLine
+from ledger.domain.state import LINE_RECORDS, TreasuryLine
 from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
@@ -24,22 +23,18 @@ from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
 
 
-def lines_in(ledger: LeagueLedger, order: Callable[[type[Line]], str]) -> Tables:
-    """Every line table's rows as stored, in ``order`` (of a line class)."""
+def lines_in(ledger: LeagueLedger) -> Tables:
+    """Every line table's rows, in key order."""
     with ledger.read_models.engine.connect() as conn:
         return {
             kind.table: [
                 tuple(row)
                 for row in conn.exec_driver_sql(
-                    f"SELECT * FROM {kind.table} ORDER BY {order(kind)}"
+                    f"SELECT * FROM {kind.table} ORDER BY {', '.join(kind.key)}"
                 )
             ]
             for kind in LINE_RECORDS
         }
-
-
-def by_key(kind: type[Line]) -> str:
-    return ", ".join(kind.key)
 
 
 @pytest.fixture
@@ -217,14 +212,14 @@ def test_the_rebuilding_processs_share_writes_its_lines_apart_and_the_workers_do
     incremental = tables(sqlite_ledger)
     sqlite_ledger.read_models.processes = 1
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
-    threaded = lines_in(sqlite_ledger, by_key)
+    threaded = lines_in(sqlite_ledger)
     sqlite_ledger.read_models.processes = 2
     stats = sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert shared == [2]
     assert len(started) == 1  # this process's share only (the bad event is a worker's)
     assert [worker.lines is not None for worker in stats.workers] == [True, False]
     assert tables(sqlite_ledger) == incremental
-    assert lines_in(sqlite_ledger, by_key) == threaded
+    assert lines_in(sqlite_ledger) == threaded
 
 
 def test_a_failing_line_thread_fails_the_rebuild_and_blames_no_event(
