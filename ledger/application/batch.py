@@ -36,7 +36,7 @@ class Batch:
         self.by = by
         self.log: LeagueLog = ledger.load_log(league)
         events = list(ledger.source.league_events(str(self.log.id)))
-        self.state = MemoryStore(sink=lambda line: None)  # lines go to the rebuild
+        self.state = MemoryStore(sink=lambda kind, row: None)  # lines go to the rebuild
         row = ledger.league_row(league)
         self.ruleset = find_ruleset(row.ruleset, row.options)
         self.fold = Fold(

@@ -30,6 +30,7 @@ from ledger.domain.state import (
 )
 from ledger.domain.unreadable import UnreadableEvent
 from ledger.projections.describe import also_voided, describe, refs
+from ledger.projections.shapes import row_writer
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import (
@@ -57,6 +58,10 @@ MILESTONES = (
 )
 """Events after which a team's values and treasury are kept in its history (rm_team_history):
 the points the season charts draw; purchases in between show at the next one."""
+
+REF_PLACE = list(EventRef.model_fields).index("ref")
+"""Where a history reference's row holds the entity it names: an event's references share
+every other value."""
 
 
 @dataclass
@@ -240,8 +245,9 @@ class Fold:
         if not self.keeps_lines:
             return
         self.treasury_lines += 1
-        self.store.emit(
-            TreasuryLine.build(
+        self.store.emit_row(
+            TreasuryLine,
+            row_writer[TreasuryLine](
                 league_id=self.league_id,
                 team_id=team_id,
                 seq=seq,
@@ -250,7 +256,7 @@ class Fold:
                 balance=balance,
                 kind=kind,
                 note=note,
-            )
+            ),
         )
 
     def refresh_touched(self, seq: int, milestone: bool) -> None:
@@ -295,7 +301,7 @@ class Fold:
             return
         closes = self.voided_with(event)
         summary = describe(event, self) + also_voided(closes)
-        first = EventRef.build(
+        first = row_writer[EventRef](  # rows: each reference's record would only be one
             league_id=self.league_id,
             seq=event.seq,
             ref="",
@@ -309,8 +315,9 @@ class Fold:
             acting_as=event.acting_as,
         )
         found = {*refs(event), *self.season_teams(event), *(f"event:{seq}" for seq in closes)}
+        before, after = first[:REF_PLACE], first[REF_PLACE + 1 :]
         for ref in sorted(found):
-            self.store.emit(first.model_copy(update={"ref": ref}))
+            self.store.emit_row(EventRef, (*before, ref, *after))
 
     def season_teams(self, event: LedgerEvent) -> list[str]:
         """A season's close names only the season, but it is part of each team's history

@@ -18,6 +18,7 @@ from ledger.domain.values import Casualty, Performance, PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import Fold
 from ledger.projections.gather import match_rows
+from ledger.projections.shapes import row_writer
 from ledger.rules.asked import Report
 from ledger.rules.base import scores
 from ledger.rules.effects import Gold
@@ -150,9 +151,10 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             caused = casualties_caused(f, inflicted_by.get(player.player_id))
             if counted:  # counters only: the player's value is unchanged
                 player = f.store.change(player, **played(player, performance, e.season, caused))
-            if f.keeps_lines:
-                f.store.emit(
-                    PlayerGameLine.build(
+            if f.keeps_lines:  # a row: the record would only be read into one
+                f.store.emit_row(
+                    PlayerGameLine,
+                    row_writer[PlayerGameLine](
                         league_id=f.league_id,
                         player_id=player.player_id,
                         team_id=sheet.team,
@@ -168,7 +170,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                         mvps=performance.mvps,
                         spp=earned.get(player.player_id, 0),
                         injury=injuries.get(player.player_id, ""),
-                    )
+                    ),
                 )
 
 

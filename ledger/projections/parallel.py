@@ -47,7 +47,8 @@ from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed
 from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import LineRows, SettledFile, create_schema
-from ledger.projections.store import MemoryStore
+from ledger.projections.shapes import LineRow
+from ledger.projections.store import MemoryStore, RowSink
 
 BREAK_EVEN = 8000
 """Events each share must hold for two processes to beat one. A serial rebuild already
@@ -206,7 +207,7 @@ def fold_share(share: Share) -> Folded:
 
 def line_writer(
     settled: SettledFile, lines: Path | None
-) -> contextlib.AbstractContextManager[Callable[[Line], None]]:
+) -> contextlib.AbstractContextManager[RowSink]:
     """Where a share's lines go: to a ``LineProcess`` writing the file ``lines``, else
     into its settled file as they come."""
     if lines is None:
@@ -255,13 +256,13 @@ class LineProcess:
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""
 
-    def add(self, line: Line) -> None:
-        if self.pending.add(line):
+    def add(self, kind: type[Line], row: LineRow) -> None:
+        if self.pending.add(kind, row):
             self.hand_over()
 
     def hand_over(self) -> None:
         """Send the pending lines' rows, per table with its statement."""
-        self.send(self.pending.take())
+        self.send(self.pending.take_for_sqlite())
 
     def send(self, batch: linefile.Batch | None) -> None:
         if self.lost is not None:
@@ -271,7 +272,7 @@ class LineProcess:
         except OSError as error:  # the process ended: the pipe is broken
             self.lost = str(error)
 
-    def __enter__(self) -> Callable[[Line], None]:
+    def __enter__(self) -> RowSink:
         return self.add
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.events import EventCorrected, LeagueCreated, LedgerEvent
-from ledger.domain.state import ENTITY_RECORDS, LeagueRow, Line, SiteRow
+from ledger.domain.state import ENTITY_RECORDS, LeagueRow, SiteRow
 from ledger.projections import parallel
 from ledger.projections.faults import (
     NO_CREATION,
@@ -54,7 +54,7 @@ from ledger.projections.sql import (
     driver_execute,
     insert_lines,
 )
-from ledger.projections.store import MemoryStore
+from ledger.projections.store import MemoryStore, RowSink
 from ledger.projections.writing import (
     REBUILT,
     LineSink,
@@ -435,7 +435,7 @@ class ReadModels:
 
     def fold_into(
         self,
-        sink: Callable[[Line], None],
+        sink: RowSink,
         source: EventSource,
         corrections: dict[str, dict[int, EventCorrected]],
         faults: dict[str, dict[int, str]],

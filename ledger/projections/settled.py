@@ -41,6 +41,7 @@ from ledger.domain.state import (
 )
 from ledger.projections.linefile import SCRATCH_PRAGMAS
 from ledger.projections.shapes import (
+    LineRow,
     insert_statement,
     quoted,
     select_statement,
@@ -79,28 +80,31 @@ batches, ledger/projections/parallel.py) and by a serial rebuild's writer thread
 
 class LineRows:
     """Lines kept as their tables' rows until written, per class in the order they came.
-    A line is read into its row when it arrives (``Shape.row``), so its record is let go
-    at once and a batch waiting for its writer holds only tuples of values."""
+    A line comes as its row (``MemoryStore.emit``), so a batch waiting for its writer
+    holds only tuples of values."""
 
     def __init__(self) -> None:
-        self.rows: dict[type[Line], list[tuple[Any, ...]]] = {}
+        self.rows: dict[type[Line], list[LineRow]] = {}
         self.count = 0
 
-    def add(self, line: Line) -> bool:
-        """Keep ``line``'s row; whether a batch (``LINE_BATCH``) is now full."""
-        kind = type(line)
+    def add(self, kind: type[Line], row: LineRow) -> bool:
+        """Keep a line's row; whether a batch (``LINE_BATCH``) is now full."""
         rows = self.rows.get(kind)
         if rows is None:
             rows = self.rows[kind] = []
-        rows.append(shape_of(kind).row(line))
+        rows.append(row)
         self.count += 1
         return self.count >= LINE_BATCH
 
-    def take(self) -> list[tuple[str, list[tuple[Any, ...]]]]:
-        """The rows kept, per class with its SQLite ``INSERT``, and none kept from now."""
-        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.rows.items()]
+    def take(self) -> dict[type[Line], list[LineRow]]:
+        """The rows kept, per class, and none kept from now."""
+        taken = self.rows
         self.rows, self.count = {}, 0
-        return batch
+        return taken
+
+    def take_for_sqlite(self) -> list[tuple[str, list[LineRow]]]:
+        """``take``, each class's rows with its SQLite ``INSERT``."""
+        return [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.take().items()]
 
 
 class SettledFile:
@@ -214,12 +218,12 @@ class SettledFile:
 
     # --- a worker's lines and the end of a fold ---------------------------------------
 
-    def emit(self, line: Line) -> None:
-        if self.lines.add(line):
+    def emit(self, kind: type[Line], row: LineRow) -> None:
+        if self.lines.add(kind, row):
             self.write_lines()
 
     def write_lines(self) -> None:
-        for statement, rows in self.lines.take():
+        for statement, rows in self.lines.take_for_sqlite():
             self.db.executemany(statement, rows)
 
     def absorb(self, records: Callable[[type[Record]], Sequence[Record]]) -> None:

@@ -28,7 +28,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.plain import Plain, fresh
+from ledger.domain.per_class import per_class
+from ledger.domain.plain import Plain, fresh, values_writer_of
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
@@ -131,17 +132,22 @@ class Shape:
     def key_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
         return tuple([row[index] for index in self.key])
 
+    def values(self, row: Sequence[Any], decode: bool) -> dict[str, Any]:
+        """A stored row's values by column, JSON ones decoded if ``decode``."""
+        values = dict(zip(self.columns, row, strict=True))
+        if decode:
+            for name, is_json in zip(self.columns, self.json, strict=True):
+                if is_json and values[name] is not None:
+                    values[name] = orjson.loads(values[name])
+        return values
+
     def record(self, row: Sequence[Any], decode: bool) -> Record:
         """The record a stored row holds. ``decode``: the driver hands JSON columns back
         as text (sqlite3 does; psycopg decodes them itself). The read models hold only
         what the fold wrote from valid records, so a row is not validated again field by
         field: its values are only given their types back (JSON lists become tuples,
         SQLite's 0/1 booleans), as validation would, at a fraction of its cost."""
-        values = dict(zip(self.columns, row, strict=True))
-        if decode:
-            for name, is_json in zip(self.columns, self.json, strict=True):
-                if is_json and values[name] is not None:
-                    values[name] = orjson.loads(values[name])
+        values = self.values(row, decode)
         if self.converters is None:
             return self.kind.model_validate(values)
         for name, convert in zip(self.columns, self.converters, strict=True):
@@ -232,6 +238,22 @@ def flat_reader(
         return tuple(found)
 
     return row
+
+
+LineRow = tuple[Any, ...]
+"""A line as its table's row: its columns' values in order, JSON ones as JSON text."""
+
+
+@per_class
+def row_writer(kind: type[Line]) -> Callable[..., LineRow]:
+    """``kind``'s row written from its fields as keyword arguments, the record never made
+    (``values_writer_of``): for the lines a rebuild writes by the million (a game's, a
+    history reference), which only ever become rows. Only where a row is the values in
+    the class's order: no column holds JSON."""
+    shape = shape_of(kind)
+    if shape.nested or any(shape.json):
+        raise TypeError(f"{kind.__name__} has JSON columns: its row is not its values")
+    return values_writer_of[kind]
 
 
 def by_kind(lines: Iterable[Line]) -> dict[type[Line], list[Line]]:

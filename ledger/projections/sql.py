@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -24,6 +24,7 @@ from ledger.projections.shapes import (
     JSON,
     POSITION_TABLE,
     RECORDS,
+    LineRow,
     Shape,
     by_kind,
     insert_statement,
@@ -118,6 +119,20 @@ def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
         bulk_insert(conn, kind, found)
 
 
+def insert_rows(conn: Connection, kind: type[Line], rows: Sequence[LineRow]) -> None:
+    """Insert many new lines given as their rows (``Shape.row``'s: JSON as its text). On
+    SQLite the driver takes the tuples as they are; elsewhere SQLAlchemy's insert takes
+    them by name, JSON decoded: it puts many rows in one statement, where the driver's
+    executemany sends a statement per row."""
+    if not rows:
+        return
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(insert_statement(kind, "sqlite"), rows)
+        return
+    shape = shape_of(kind)
+    conn.execute(table_of(kind).insert(), [shape.values(row, decode=True) for row in rows])
+
+
 def delete_league(conn: Connection, league_id: str) -> None:
     for table in ALL_TABLES:
         conn.execute(table.delete().where(table.c.league_id == league_id))
@@ -191,6 +206,11 @@ class SqlStore(RowStore):
     def emit(self, line: Line) -> None:
         self.lines.append(line)
         self.written = None
+
+    def emit_row(self, kind: type[Line], row: LineRow) -> None:
+        """A line given as its row: kept as its record, which reads in the transaction
+        (``lines``) and the write take (a command emits a few)."""
+        self.emit(cast("Line", shape_of(kind).record(row, decode=False)))
 
     def flush(self, conn: Connection) -> None:
         self.write(conn)

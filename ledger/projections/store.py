@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import fields_reader
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
+from ledger.projections.shapes import LineRow, shape_of
 
 if TYPE_CHECKING:
     from ledger.projections.settled import SettledFile
@@ -29,6 +30,11 @@ class Store(Protocol):
     def put(self, record: Record) -> None: ...
     def change(self, record: R, /, **updates: Any) -> R: ...
     def emit(self, line: Line) -> None: ...
+    def emit_row(self, kind: type[Line], row: LineRow) -> None: ...
+
+
+RowSink = Callable[[type[Line], LineRow], None]
+"""Where a store's lines go as they are emitted, as their rows (a rebuild's writers)."""
 
 
 Fields = tuple[str, ...]
@@ -113,9 +119,7 @@ class MemoryStore:
     not the league's history. Answers are the same as without the file, in key order.
     """
 
-    def __init__(
-        self, sink: Callable[[Line], None] | None = None, settled: SettledFile | None = None
-    ) -> None:
+    def __init__(self, sink: RowSink | None = None, settled: SettledFile | None = None) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
         self.index: dict[Bucket, set[tuple[Any, ...]]] = defaultdict(set)
         self.ordered: dict[Bucket, list[tuple[Any, ...]]] = {}
@@ -337,10 +341,19 @@ class MemoryStore:
             self.rosters.pop((key[0], values[0]), None)
 
     def emit(self, line: Line) -> None:
+        kind = type(line)
         if self.sink is not None:
-            self.sink(line)
+            self.sink(kind, shape_of(kind).row(line))
         else:
-            self.lines[type(line)].append(line)
+            self.lines[kind].append(line)
+
+    def emit_row(self, kind: type[Line], row: LineRow) -> None:
+        """A line given as its row (``row_writer``), as a rebuild's sink takes it; kept as
+        its record where the store keeps its lines (a replay's, a what-if's)."""
+        if self.sink is not None:
+            self.sink(kind, row)
+        else:
+            self.lines[kind].append(cast("Line", shape_of(kind).record(row, decode=False)))
 
     def all(self, kind: type[R]) -> list[R]:
         found = cast("list[R]", list(self.records[kind].values()))

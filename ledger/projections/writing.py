@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import Line
 from ledger.projections import parallel
-from ledger.projections.settled import LINE_BATCH
-from ledger.projections.sql import ALL_TABLES, POSITION, insert_lines
+from ledger.projections.settled import LineRows
+from ledger.projections.shapes import LineRow
+from ledger.projections.sql import ALL_TABLES, POSITION, insert_rows
 
 WAITING = 2
 """Batches of lines (``LINE_BATCH``) that may wait for the writer: lines are the largest
@@ -40,30 +41,32 @@ class LineSink:
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self.pending: list[Line] = []
-        self.batches: queue.Queue[list[Line] | None] = queue.Queue(maxsize=WAITING)
+        self.pending = LineRows()
+        self.batches: queue.Queue[dict[type[Line], list[LineRow]] | None] = queue.Queue(
+            maxsize=WAITING
+        )
         self.failure: BaseException | None = None
         self.writer = threading.Thread(target=self.write, name="rebuild-lines", daemon=True)
         self.writer.start()
 
-    def add(self, line: Line) -> None:
-        self.pending.append(line)
-        if len(self.pending) >= LINE_BATCH:
+    def add(self, kind: type[Line], row: LineRow) -> None:
+        if self.pending.add(kind, row):
             self.hand_over()
 
     def hand_over(self) -> None:
         """Queue the pending lines; after a failure of the writer, drop them: the failure
         is raised when the fold ends, never from inside it, where it would count as the
         fault of the event being applied (``apply_checked``)."""
+        taken = self.pending.take()
         if self.failure is None:
-            self.batches.put(self.pending)
-        self.pending = []
+            self.batches.put(taken)
 
     def write(self) -> None:
         while (batch := self.batches.get()) is not None:
             if self.failure is None:
                 try:
-                    insert_lines(self.conn, batch)
+                    for kind, rows in batch.items():
+                        insert_rows(self.conn, kind, rows)
                 except BaseException as error:  # raised again in the folding thread
                     self.failure = error
 
@@ -73,7 +76,7 @@ class LineSink:
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         """Write what is left and wait for the writer, whose failure is raised here; if
         the fold failed, only stop the writer (the transaction is rolled back)."""
-        if kind is None and self.pending:
+        if kind is None and self.pending.count:
             self.hand_over()
         self.batches.put(None)
         self.writer.join()

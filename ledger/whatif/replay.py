@@ -30,6 +30,7 @@ from ledger.domain.state import LeagueRow, Line, MatchRow, PlayerRow, TeamRow, r
 from ledger.errors import LedgerError
 from ledger.projections.fold import MILESTONES, Fold, corrections_of
 from ledger.projections.gather import hire_rows
+from ledger.projections.shapes import LineRow
 from ledger.projections.store import MemoryStore
 from ledger.rules import find_ruleset
 from ledger.rules.dice import DiceBox
@@ -187,7 +188,7 @@ def memory_fold(
     return kind(store, ruleset, league_id, native=native, corrections=corrections or {})
 
 
-def discard(line: Line) -> None:
+def discard(kind: type[Line], row: LineRow) -> None:
     return
 
 

@@ -112,7 +112,7 @@ def file_of(path: Path, lines: list[TreasuryLine]) -> Path:
     """A file as a worker writes its share's lines (``SettledFile.emit``)."""
     made = SettledFile(path)
     for written in lines:
-        made.emit(written)
+        made.emit(TreasuryLine, shape_of(TreasuryLine).row(written))
     made.absorb(lambda kind: [])
     made.close()
     return path
@@ -230,12 +230,12 @@ def test_a_failing_line_thread_fails_the_rebuild_and_blames_no_event(
     event was being applied, and the rebuild would start over blaming one after another."""
     several_leagues(sqlite_ledger)
     incremental = tables(sqlite_ledger)
-    monkeypatch.setattr(writing, "LINE_BATCH", 1)  # handed over with every line
+    monkeypatch.setattr(settled, "LINE_BATCH", 1)  # handed over with every line
 
-    def refused(conn: object, lines: object) -> None:
+    def refused(conn: object, kind: object, rows: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(writing, "insert_lines", refused)
+    monkeypatch.setattr(writing, "insert_rows", refused)
     sqlite_ledger.read_models.processes = 1
     with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
         sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
