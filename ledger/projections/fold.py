@@ -301,7 +301,7 @@ class Fold:
             return
         closes = self.voided_with(event)
         summary = describe(event, self) + also_voided(closes)
-        first = row_writer[EventRef](  # rows: each reference's record would only be one
+        first = row_writer[EventRef](  # a row: as a record it would only become one
             league_id=self.league_id,
             seq=event.seq,
             ref="",

@@ -151,7 +151,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             caused = casualties_caused(f, inflicted_by.get(player.player_id))
             if counted:  # counters only: the player's value is unchanged
                 player = f.store.change(player, **played(player, performance, e.season, caused))
-            if f.keeps_lines:  # a row: the record would only be read into one
+            if f.keeps_lines:  # a row: as a record it would only become one
                 f.store.emit_row(
                     PlayerGameLine,
                     row_writer[PlayerGameLine](

@@ -79,9 +79,10 @@ batches, ledger/projections/parallel.py) and by a serial rebuild's writer thread
 
 
 class LineRows:
-    """Lines kept as their tables' rows until written, per class in the order they came.
-    A line comes as its row (``MemoryStore.emit``), so a batch waiting for its writer
-    holds only tuples of values."""
+    """Lines kept as their tables' rows until written, per class in the order they came
+    (a batch of the line process, a worker's file, a serial rebuild's writer thread). A
+    line comes as its row (``MemoryStore.emit``, ``emit_row``), so a batch waiting for its
+    writer holds only tuples of values."""
 
     def __init__(self) -> None:
         self.rows: dict[type[Line], list[LineRow]] = {}
