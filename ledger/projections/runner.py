@@ -44,7 +44,13 @@ from ledger.projections.logfold import LogFolder, few_collections
 from ledger.projections.members import SITE, SiteFold
 from ledger.projections.parallel import LineProcess, LinesLost, Share
 from ledger.projections.settled import SettledFile, copy_into, detach_all
-from ledger.projections.shapes import MARKS, POSITION_NAME, fingerprint, position_statement
+from ledger.projections.shapes import (
+    MARKS,
+    POSITION_NAME,
+    fingerprint,
+    position_statement,
+    shape_of,
+)
 from ledger.projections.sql import (
     METADATA,
     POSITION,
@@ -52,7 +58,7 @@ from ledger.projections.sql import (
     bulk_insert,
     delete_league,
     driver_execute,
-    insert_lines,
+    insert_rows,
 )
 from ledger.projections.store import MemoryStore, RowSink
 from ledger.projections.writing import (
@@ -479,7 +485,8 @@ REFOLDED = cast(Folding, object())
 def write_memory(conn: Connection, memory: MemoryStore) -> None:
     for kind in ENTITY_RECORDS:
         bulk_insert(conn, kind, memory.all(kind))
-    insert_lines(conn, (line for lines in memory.lines.values() for line in lines))
+    for kind, lines in memory.lines.items():
+        insert_rows(conn, kind, shape_of(kind).rows(lines))
 
 
 def lock_position(conn: Connection) -> int:

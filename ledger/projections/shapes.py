@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from pydantic import BaseModel
@@ -254,6 +254,11 @@ def row_writer(kind: type[Line]) -> Callable[..., LineRow]:
     if shape.nested or any(shape.json):
         raise TypeError(f"{kind.__name__} has JSON columns: its row is not its values")
     return values_writer_of[kind]
+
+
+def line_of(kind: type[Line], row: LineRow) -> Line:
+    """The record a line's row reads as, for a store that keeps its lines as records."""
+    return cast("Line", shape_of(kind).record(row, decode=False))
 
 
 def by_kind(lines: Iterable[Line]) -> dict[type[Line], list[Line]]:

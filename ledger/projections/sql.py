@@ -11,9 +11,9 @@ the league.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -28,6 +28,7 @@ from ledger.projections.shapes import (
     Shape,
     by_kind,
     insert_statement,
+    line_of,
     nested,
     shape_of,
     upsert_statement,
@@ -112,11 +113,6 @@ def driver_cursor(conn: Connection, statement: str, params: Any) -> Iterator[Any
         raise sa.exc.DBAPIError.instance(statement, params, error, dbapi.Error) from error
     finally:
         cursor.close()
-
-
-def insert_lines(conn: Connection, lines: Iterable[Line]) -> None:
-    for kind, found in by_kind(lines).items():
-        bulk_insert(conn, kind, found)
 
 
 def insert_rows(conn: Connection, kind: type[Line], rows: Sequence[LineRow]) -> None:
@@ -208,9 +204,9 @@ class SqlStore(RowStore):
         self.written = None
 
     def emit_row(self, kind: type[Line], row: LineRow) -> None:
-        """A line given as its row: kept as its record, which reads in the transaction
-        (``lines``) and the write take (a command emits a few)."""
-        self.emit(cast("Line", shape_of(kind).record(row, decode=False)))
+        """A line given as its row, kept as its record: the reads inside the transaction
+        (``pending``) take records, and a command emits a few lines."""
+        self.emit(line_of(kind, row))
 
     def flush(self, conn: Connection) -> None:
         self.write(conn)
@@ -237,11 +233,9 @@ class SqlStore(RowStore):
             for kind, r in self.dirty.items()
             if r
         ]
-        by_kind: dict[type[Line], list[Line]] = {}
-        for line in self.lines:
-            by_kind.setdefault(type(line), []).append(line)
         found += [
-            (shape_of(kind), False, shape_of(kind).rows(lines)) for kind, lines in by_kind.items()
+            (shape_of(kind), False, shape_of(kind).rows(lines))
+            for kind, lines in by_kind(self.lines).items()
         ]
         return found
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import fields_reader
 from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Record
-from ledger.projections.shapes import LineRow, shape_of
+from ledger.projections.shapes import LineRow, line_of, shape_of
 
 if TYPE_CHECKING:
     from ledger.projections.settled import SettledFile
@@ -353,7 +353,7 @@ class MemoryStore:
         if self.sink is not None:
             self.sink(kind, row)
         else:
-            self.lines[kind].append(cast("Line", shape_of(kind).record(row, decode=False)))
+            self.lines[kind].append(line_of(kind, row))
 
     def all(self, kind: type[R]) -> list[R]:
         found = cast("list[R]", list(self.records[kind].values()))
