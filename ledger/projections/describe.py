@@ -174,8 +174,9 @@ def also_voided(closes: Sequence[int]) -> str:
     return f", and with it the post-game close{'s' if len(closes) > 1 else ''} {numbers}"
 
 
-def refs(event: ev.LedgerEvent) -> list[str]:
-    """``team:<id>``, ``player:<id>``, ``match:<id>`` for every entity the event names."""
+def refs(event: ev.LedgerEvent) -> set[str]:
+    """``team:<id>``, ``player:<id>``, ``match:<id>`` for every entity the event names (a
+    set: the fold puts them in order with the references it adds)."""
     fields = vars(event)  # not getattr: a missing attribute of a model is slow to miss
     found: list[str] = ["league"]
     for name in ("team", "player", "match"):
@@ -199,4 +200,4 @@ def refs(event: ev.LedgerEvent) -> list[str]:
         found.append(f"team:{event.against}")
     if isinstance(event, ev.AppearanceFeesPaid):
         found += [f"player:{p.item}" for p in event.fees]
-    return sorted(set(found))
+    return set(found)

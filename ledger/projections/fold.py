@@ -314,7 +314,7 @@ class Fold:
             account=event.account,
             acting_as=event.acting_as,
         )
-        found = {*refs(event), *self.season_teams(event), *(f"event:{seq}" for seq in closes)}
+        found = refs(event).union(self.season_teams(event), (f"event:{seq}" for seq in closes))
         before, after = first[:REF_PLACE], first[REF_PLACE + 1 :]
         for ref in sorted(found):
             self.store.emit_row(EventRef, (*before, ref, *after))

@@ -23,6 +23,7 @@ from ledger.rules.asked import Report
 from ledger.rules.base import scores
 from ledger.rules.effects import Gold
 from ledger.rules.protocol import Tally
+from ledger.rules.rows import MatchRows
 
 
 def unrecorded(row: MatchRow) -> None:
@@ -38,10 +39,11 @@ def unrecorded(row: MatchRow) -> None:
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     for sheet in e.sheets():
         f.team(sheet.team)  # a team the books do not hold is this event's fault, said so
-    if f.native:
-        known_players(f, e)
-    for sheet in e.others:  # one read per side (home and away: gathered with the rows below)
+    for sheet in e.others:  # one read per side (home and away: gathered with the rows)
         roster_of(f.store, f.league_id, sheet.team)
+    rows = match_rows(f.store, f.league_id, e, f.ruleset)
+    if f.native:
+        known_players(e, rows)
     scheme = f.ruleset.points_scheme(f.league().points)
     tallies = {s.team: f.ruleset.tally(e, s.team, scheme) for s in (e.home, e.away)}
     row = match_row(f, e, tallies)
@@ -57,7 +59,7 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
         for s in e.sheets()
         for h in s.hirelings
     }
-    effects = f.ruleset.outcomes(Report(e, match_rows(f.store, f.league_id, e, f.ruleset)), f.dice)
+    effects = f.ruleset.outcomes(Report(e, rows), f.dice)
     earned = f.apply_effects(e.seq, effects, hirelings)
     count_games(f, e, earned)
     winnings: dict[str, int] = {}
@@ -74,16 +76,18 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     f.history_match = {"match_id": e.match, "season": row.season, "round": row.round}
 
 
-def known_players(f: Fold, e: ev.MatchRecorded) -> None:
+def known_players(e: ev.MatchRecorded, rows: MatchRows) -> None:
     """Every player a report names is one of the books or a hireling of the game (the
     command checks it; a void of his hire would leave his touchdowns to nobody). Not asked
-    of a what-if, whose replay may leave out a hire the log holds (it lists why)."""
+    of a what-if, whose replay may leave out a hire the log holds (it lists why). The
+    report's rows hold every player of the books it names (``match_rows``): no player is
+    looked up again."""
     hirelings = {h.id for sheet in e.sheets() for h in sheet.hirelings}
     named = [p.player for sheet in e.sheets() for p in sheet.players]
     named += [c.victim for c in e.casualties]
     named += [c.inflicted_by for c in e.casualties if c.inflicted_by is not None]
     for player_id in named:
-        if player_id not in hirelings and f.player(player_id) is None:
+        if player_id not in hirelings and rows.player(player_id) is None:
             raise UnknownPlayer(
                 f"match {e.match} names {player_id}, who is neither a player of the books"
                 " nor a hireling of the game"

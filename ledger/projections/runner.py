@@ -390,6 +390,7 @@ class ReadModels:
                 faults={league: faults.get(league, {}) for league in leagues},
                 position=head,
                 lines=lines if number == 0 else None,  # the workers have cores of their own
+                yields=parallel.yields(sum(extents[league][0] for league in leagues), here),
             )
             for number, leagues in enumerate(split)
         ]

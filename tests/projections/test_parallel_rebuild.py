@@ -204,3 +204,75 @@ def test_an_in_memory_store_is_never_shared(tmp_path: Any) -> None:
     on_disk = {**with_memory, "LEDGER_SQLITE_DBNAME": str(tmp_path / "ledger.db")}
     opener: Callable[[], Any] | None = StoreSource(None, None, on_disk).reopen()  # type: ignore[arg-type]
     assert opener is not None
+
+
+YIELDS: list[tuple[int, int, bool]] = [
+    # a worker's events, the rebuilding process's: whether the worker yields the cores
+    (250_269, 809_165, True),  # the 10^6 benchmark's leagues (docs/performance.md)
+    (400, 800, True),  # half: it still ends first on what the others leave
+    (401, 800, False),
+    (500, 500, False),  # even shares: both run at full priority
+]
+
+
+@pytest.mark.parametrize(("events", "first", "expected"), YIELDS)
+def test_a_worker_yields_the_cores_only_when_its_share_is_small(
+    events: int, first: int, expected: bool
+) -> None:
+    assert parallel.yields(events, first) is expected
+
+
+@pytest.mark.parametrize("yielding", [True, False])
+def test_a_yielding_worker_folds_at_a_lower_priority(tmp_path: Any, yielding: bool) -> None:
+    share = parallel.Share(
+        path=tmp_path / "share.db",
+        leagues=(),
+        opener=no_events,
+        corrections={},
+        faults={},
+        position=0,
+        yields=yielding,
+    )
+    context = parallel.start_method(preload=parallel.__name__)
+    with context.Pool(1) as pool:
+        before, after = pool.apply(niceness_around_a_fold, (share,))
+    assert after - before == (parallel.WORKER_NICENESS if yielding else 0)
+
+
+def no_events() -> parallel.LeagueSource:
+    return NoEvents()
+
+
+class NoEvents:
+    def league_events(self, league_id: str, last: int | None = None) -> Any:
+        return iter(())
+
+
+def niceness_around_a_fold(share: parallel.Share) -> tuple[int, int]:
+    """In a worker: its niceness before and after folding ``share``."""
+    before = os.nice(0)
+    parallel.fold_in_worker(share)
+    return before, os.nice(0)
+
+
+@pytest.mark.parametrize(("part", "yielding"), [(10.0, True), (0.0, False)])
+def test_the_rebuild_tells_each_worker_whether_it_yields(
+    sqlite_ledger: LeagueLedger,
+    shared: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    part: float,
+    yielding: bool,
+) -> None:
+    several_leagues(sqlite_ledger)
+    monkeypatch.setattr(parallel, "YIELDING_SHARE", part)
+    given: list[list[parallel.Share]] = []
+    folding = parallel.fold_shares
+
+    def noted(shares: list[parallel.Share]) -> list[parallel.Folded] | None:
+        given.append(shares)
+        return folding(shares)
+
+    monkeypatch.setattr(parallel, "fold_shares", noted)
+    sqlite_ledger.read_models.processes = 2
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert [[share.yields for share in shares[1:]] for shares in given] == [[yielding]]
