@@ -1,6 +1,8 @@
-"""Count the instructions of one Monte Carlo sample: a figure the machine's noise cannot move.
+"""Count the instructions of one Monte Carlo sample, or of a rebuild's fold: figures the
+machine's noise cannot move.
 
     python bench/instructions.py [--samples N] [--ruleset ID ...] [--db PATH]
+    python bench/instructions.py --rebuild [SIZE]
 
 The timings of ``bench/whatif.py`` wander by several per cent from run to run on a shared
 2-core machine, more than most single changes made for speed. This runs the samples of
@@ -13,6 +15,13 @@ Needs valgrind (Debian: ``apt-get install valgrind``); runs about 40 s per editi
 How only the samples are counted: they are drawn through ``itertools.starmap``, and
 callgrind collects only while the C function that steps it (``starmap_next``) is on the
 stack; the start, the imports and two samples that fill the caches before are not counted.
+
+``--rebuild`` counts, the same way, the fold of a serial rebuild of the ``bench/run.py``
+ledger of that size (10^4 events unless said; generated on first use): the log read and
+decoded, every event applied, settled records written to their file and the lines
+batched and pickled as the line process is handed them (``LineProcess.hand_over``; the
+pipe and the process that writes them are not counted). A rebuild's fold is three
+quarters of its time, and its timings drift by more than one change for speed gains.
 """
 
 from __future__ import annotations
@@ -25,10 +34,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
+from typing import Any
 
+from run import ledger_of  # bench/: the cached ledgers of bench/run.py
 from whatif import build, work_of  # bench/: the league's maker and the samples' work
 
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.state import Line
+from ledger.projections.logfold import few_collections
+from ledger.projections.settled import LineRows
+from ledger.projections.shapes import LineRow
 from ledger.whatif.montecarlo import sample, start_worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +60,14 @@ def arguments() -> argparse.Namespace:
     parser.add_argument(
         "--ruleset", action="append", help="target ruleset (repeatable; default: all three)"
     )
+    parser.add_argument(
+        "--rebuild",
+        type=int,
+        nargs="?",
+        const=10_000,
+        metavar="SIZE",
+        help="count a rebuild's fold of bench/run.py's ledger of SIZE events (10000)",
+    )
     parser.add_argument("--inside", help=argparse.SUPPRESS)  # the run under valgrind
     return parser.parse_args()
 
@@ -50,19 +75,35 @@ def arguments() -> argparse.Namespace:
 def main() -> None:
     args = arguments()
     if args.inside:
-        draw_samples(args.db, args.inside, args.samples)
+        if args.rebuild:
+            fold_rebuild(Path(args.inside))
+        else:
+            draw_samples(args.db, args.inside, args.samples)
         return
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    if args.rebuild:
+        count_rebuild(valgrind, args.rebuild)
+        return
     build(args.db)
     for ruleset in args.ruleset or ["lrb6-zal", "gold4", "dz3"]:
-        count = counted(valgrind, args.db, ruleset, args.samples)
+        inside = ["--db", str(args.db), "--samples", str(args.samples), "--inside", ruleset]
+        count = counted(valgrind, inside, ruleset)
         print(f"{ruleset:9} {count / args.samples / 1e6:8.1f} M instructions per sample")
 
 
-def counted(valgrind: str, db: Path, ruleset: str, samples: int) -> int:
-    """The instructions of ``samples`` samples, counted by callgrind in a process of its own."""
+def count_rebuild(valgrind: str, size: int) -> None:
+    """The fold of a copy of the ledger of ``size`` events (a rebuild writes its tables)."""
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "ledger.db"
+        shutil.copy(ledger_of(size), copy)
+        count = counted(valgrind, ["--rebuild", str(size), "--inside", str(copy)], "the fold")
+    print(f"rebuild of {size:,} events: {count / 1e6:,.1f} M instructions in its fold")
+
+
+def counted(valgrind: str, inside: list[str], what: str) -> int:
+    """The instructions counted by callgrind in a process of its own, run with ``inside``."""
     with tempfile.TemporaryDirectory() as folder:
         command = [
             valgrind,
@@ -71,19 +112,34 @@ def counted(valgrind: str, db: Path, ruleset: str, samples: int) -> int:
             f"--callgrind-out-file={folder}/callgrind.out",
             sys.executable,
             __file__,
-            "--db",
-            str(db),
-            "--samples",
-            str(samples),
-            "--inside",
-            ruleset,
+            *inside,
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode != 0 or found is None:
-        raise SystemExit(f"callgrind of {ruleset} failed: {done.stderr.strip()[-500:]}")
+        raise SystemExit(f"callgrind of {what} failed: {done.stderr.strip()[-500:]}")
     return int(found.group(1))
+
+
+def fold_rebuild(db: Path) -> None:
+    """A serial rebuild's fold of ``db``'s log, its lines handed over as the line process
+    is handed them; only the fold inside ``starmap`` is counted (not opening the ledger,
+    nor reading its corrections first)."""
+    ledger = open_ledger(Settings(sqlite_path=db))
+    corrections: dict[str, dict[int, Any]] = {}
+    for correction in ledger.source.all_corrections():
+        corrections.setdefault(str(correction.originator_id), {})[correction.target] = correction
+    pending = LineRows()
+
+    def hand_over(kind: type[Line], row: LineRow) -> None:
+        if pending.add(kind, row):
+            ForkingPickler.dumps(pending.take_for_sqlite())
+
+    with tempfile.TemporaryDirectory() as folder, few_collections():
+        job: tuple[Any, ...] = (hand_over, ledger.source, corrections, {}, None, folder)
+        list(itertools.starmap(ledger.read_models.fold_into, [job]))
+    close_ledger(ledger)
 
 
 def draw_samples(db: Path, ruleset: str, samples: int) -> None:
