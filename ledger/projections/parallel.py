@@ -259,15 +259,17 @@ class LineProcess:
     events): if that disk fills, the process ends and the fold is done again, its lines
     written as they come."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, indexed: bool = False) -> None:
+        """``indexed``: the file's line tables kept with the read models' secondary
+        indexes, for a rebuild whose lines are all in it (``settled.indexed_alike``)."""
         self.path = path
         path.unlink(missing_ok=True)  # a fold again after a lost process
         with contextlib.closing(sqlite3.connect(path)) as db:
-            create_schema(db)
+            create_schema(db, indexed_lines=indexed)
         context = start_method(preload=linefile.__name__)
         inbox, self.outbox = context.Pipe(duplex=False)
         self.process = context.Process(
-            target=linefile.write_lines, args=(str(path), inbox), name="rebuild-lines"
+            target=linefile.write_lines, args=(str(path), inbox, indexed), name="rebuild-lines"
         )
         try:
             self.process.start()

@@ -425,7 +425,7 @@ class ReadModels:
         if self.lines_apart(conn, source.head()):
             path = Path(folder) / "lines.db"
             try:
-                with LineProcess(path) as sink:
+                with LineProcess(path, indexed=True) as sink:  # every line: indexed there
                     folded = self.fold_into(sink, source, corrections, faults, progress, folder)
                 return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:

@@ -262,7 +262,10 @@ class KeySieve:
         return all(self.bits[place >> 3] & (1 << (place & 7)) for place in self.places(key))
 
 
-def create_schema(db: sqlite3.Connection) -> None:
+def create_schema(db: sqlite3.Connection, indexed_lines: bool = False) -> None:
+    """The read models' tables, indexed for the fold's questions of settled records; with
+    ``indexed_lines``, the line tables also with the read models' own secondary indexes,
+    which ``copy_into`` then copies with the rows (a serial rebuild's line file)."""
     dialect = sqlite.dialect()
     for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
         table = table_of(kind)
@@ -272,6 +275,9 @@ def create_schema(db: sqlite3.Connection) -> None:
             db.execute(
                 f'CREATE INDEX "ix_settled_{table.name}_{number}" ON "{table.name}" ({columns})'
             )
+        if indexed_lines and kind in LINE_RECORDS:
+            for index in table.indexes:
+                db.execute(str(sa.schema.CreateIndex(index).compile(dialect=dialect)))
 
 
 @cache
@@ -319,9 +325,28 @@ def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
         table = quoted(kind.table)
         order = ", ".join(quoted(field) for field in kind.key)
-        for place, name in enumerate(largest_first(conn, names, table)):
+        holding = largest_first(conn, names, table)
+        if len(holding) == 1 and indexed_alike(conn, holding[0], kind):
+            for index in table_of(kind).indexes:  # made first: the transfer copies them too
+                index.create(conn)
+        for place, name in enumerate(holding):
             ordered = f" ORDER BY {order}" if place else ""  # the first: the transfer
             conn.exec_driver_sql(f"INSERT INTO main.{table} SELECT * FROM {name}.{table}{ordered}")
+
+
+def indexed_alike(conn: Connection, name: str, kind: type[Record]) -> bool:
+    """Whether the attached file ``name`` holds the secondary indexes of ``kind``'s table
+    (``create_schema``'s ``indexed_lines``). When it alone holds the table's rows, the
+    rebuild makes them before the transfer, which then copies each index's entries in
+    their order, as it copies the rows: the file's writer kept them in order as it wrote
+    (the line process, on the other core), and nothing is sorted at the end. With rows in
+    other files too, they are made after every row is in (``create_indexes``)."""
+    wanted = {index.name for index in table_of(kind).indexes}
+    found = conn.exec_driver_sql(
+        f"SELECT name FROM {name}.sqlite_master WHERE type = 'index' AND tbl_name = ?",
+        (kind.table,),
+    )
+    return bool(wanted) and wanted <= {row[0] for row in found}
 
 
 def largest_first(conn: Connection, names: Sequence[str], table: str) -> list[str]:

@@ -153,9 +153,10 @@ def create_tables(conn: Connection) -> None:
 
 
 def create_indexes(conn: Connection) -> None:
+    """The secondary indexes the copy has not made already (``settled.indexed_alike``)."""
     for table in REBUILT:
         for index in table.indexes:
-            index.create(conn)
+            index.create(conn, checkfirst=True)
 
 
 @contextlib.contextmanager

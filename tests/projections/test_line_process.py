@@ -5,6 +5,7 @@ ends quietly when its pipe closes unfinished."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import pickle
 import sqlite3
@@ -37,6 +38,16 @@ def lines_in(ledger: LeagueLedger) -> Tables:
         }
 
 
+def indexes(ledger: LeagueLedger) -> list[tuple[str, str]]:
+    """Every index the read models' tables have, with its definition."""
+    with ledger.read_models.engine.connect() as conn:
+        found = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            " ORDER BY name"
+        )
+        return [(str(name), str(sql)) for name, sql in found]
+
+
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[LineProcess]:
     """Every log long enough for the line process, on any machine, the lines handed over
@@ -47,8 +58,8 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[LineProcess]:
     made: list[LineProcess] = []
     init = LineProcess.__init__
 
-    def recorded(self: LineProcess, path: Path) -> None:
-        init(self, path)
+    def recorded(self: LineProcess, path: Path, indexed: bool = False) -> None:
+        init(self, path, indexed)
         made.append(self)
 
     monkeypatch.setattr(LineProcess, "__init__", recorded)
@@ -59,7 +70,7 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     sqlite_ledger: LeagueLedger, started: list[LineProcess]
 ) -> None:
     several_leagues(sqlite_ledger)  # a bad stored event: the first fold stops and starts over
-    incremental = tables(sqlite_ledger)
+    incremental, made = tables(sqlite_ledger), indexes(sqlite_ledger)
     sqlite_ledger.read_models.processes = 1  # one process: the lines go from a thread
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert started == []
@@ -69,6 +80,7 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     assert len(started) == 2  # the fold that met the bad event, and the one after it
     assert [p.exitcode for p in started] == [1, 0]  # the first one's pipe closed early
     assert tables(sqlite_ledger) == incremental
+    assert indexes(sqlite_ledger) == made  # the line tables' came with their rows, none twice
     assert any(incremental[kind.table] for kind in LINE_RECORDS)
     assert multiprocessing.active_children() == []
 
@@ -100,6 +112,44 @@ def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in
     ]
     rows = shape_of(TreasuryLine).rows
     assert sorted(stored) == sorted(rows(held["large"]) + rows(held["small"]))
+
+
+@pytest.mark.parametrize("with_others", [False, True])
+def test_a_table_one_indexed_file_holds_whole_is_indexed_before_its_transfer(
+    tmp_path: Path, with_others: bool
+) -> None:
+    """A serial rebuild's line file keeps the read models' secondary indexes: when it
+    alone holds a table's rows, the copy makes the indexes first and the transfer copies
+    their entries; with rows in another file, they are built after, as any table's
+    (settled.indexed_alike, writing.create_indexes)."""
+    files = [indexed_file_of(tmp_path / "lines.db", [line(1, "a"), line(2, "b")])]
+    if with_others:
+        files.append(file_of(tmp_path / "share.db", [line(1, "c")]))
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
+    statements: list[str] = []
+    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    with engine.begin() as conn:
+        conn.execute(sa.schema.CreateTable(table_of(TreasuryLine)))  # as a rebuild makes it
+        copy_into(conn, files)
+        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+    copy = [s for s in statements if s.startswith(("CREATE INDEX", 'INSERT INTO main."rm_'))]
+    transfer = 'INSERT INTO main."rm_treasury" SELECT * FROM folded0."rm_treasury"'
+    made_first = [] if with_others else [MADE_INDEX]
+    assert copy[: len(made_first) + 1] == [*made_first, transfer]
+    assert len(stored) == (3 if with_others else 2)
+
+
+MADE_INDEX = "CREATE INDEX ix_rm_treasury_team_id ON rm_treasury (league_id, team_id)"
+
+
+def indexed_file_of(path: Path, lines: list[TreasuryLine]) -> Path:
+    """A file as the line process writes a serial rebuild's lines."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        create_schema(db, indexed_lines=True)
+        rows = [shape_of(TreasuryLine).row(written) for written in lines]
+        db.executemany(insert_statement(TreasuryLine, "sqlite"), rows)
+        db.commit()
+    return path
 
 
 def line(seq: int, team: str) -> TreasuryLine:
@@ -149,20 +199,24 @@ def test_a_line_writer_lost_half_way_leaves_the_fold_to_write_the_lines(
     assert tables(sqlite_ledger) == incremental
 
 
-def test_the_writer_writes_every_batch_then_commits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("indexed", [False, True])
+def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: bool) -> None:
     path = tmp_path / "lines.db"
     with sqlite3.connect(path) as db:
-        create_schema(db)
+        create_schema(db, indexed_lines=indexed)
     line = TreasuryLine(
         league_id="l", team_id="t", seq=1, line=0, amount=5, balance=5, kind="prize"
     )
     inbox, outbox = multiprocessing.Pipe(duplex=False)
     outbox.send([(insert_statement(TreasuryLine, "sqlite"), [shape_of(TreasuryLine).row(line)])])
     outbox.send(None)
-    linefile.write_lines(str(path), inbox)
+    linefile.write_lines(str(path), inbox, indexed)
     with sqlite3.connect(path) as db:
         rows = db.execute(f"SELECT * FROM {table_of(TreasuryLine).name}").fetchall()
+        by_index = "SELECT team_id FROM rm_treasury INDEXED BY ix_rm_treasury_team_id"
+        teams = db.execute(by_index).fetchall() if indexed else [("t",)]
     assert rows == [shape_of(TreasuryLine).row(line)]
+    assert teams == [("t",)]  # an indexed file's index holds the row too
 
 
 @pytest.mark.parametrize(
