@@ -315,8 +315,10 @@ def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     run in the index: a file holds leagues of its own, and a key starts with the league).
     At 10^5 events that took the copy from 1.9 s (one statement per table over all files,
     sorted) to 0.8 s. Every read of lines orders them itself (``Queries``, the reports),
-    so the order rows were stored in shows nowhere. PostgreSQL is handed the records in
-    batches, file by file (in key order within each file)."""
+    so the order rows were stored in shows nowhere. A table that one file holds whole,
+    with its secondary indexes, gets them before its transfer (``indexed_alike``).
+    PostgreSQL is handed the records in batches, file by file (in key order within each
+    file)."""
     if conn.dialect.name != "sqlite":
         for path in files:
             handed_over(conn, path)
