@@ -97,13 +97,7 @@ def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in
         "large": [line(3, "a"), line(1, "a"), line(2, "a")],
     }
     files = [file_of(tmp_path / name, rows) for name, rows in [("empty", []), *held.items()]]
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
-    statements: list[str] = []
-    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    with engine.begin() as conn:
-        conn.execute(sa.schema.CreateTable(table_of(TreasuryLine)))  # as a rebuild makes it
-        copy_into(conn, files)
-        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+    statements, stored = copied_treasury(tmp_path / "ledger.db", files)
     copies = [s for s in statements if s.startswith('INSERT INTO main."rm_treasury"')]
     assert copies == [
         'INSERT INTO main."rm_treasury" SELECT * FROM folded2."rm_treasury"',
@@ -125,18 +119,25 @@ def test_a_table_one_indexed_file_holds_whole_is_indexed_before_its_transfer(
     files = [indexed_file_of(tmp_path / "lines.db", [line(1, "a"), line(2, "b")])]
     if with_others:
         files.append(file_of(tmp_path / "share.db", [line(1, "c")]))
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
-    statements: list[str] = []
-    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    with engine.begin() as conn:
-        conn.execute(sa.schema.CreateTable(table_of(TreasuryLine)))  # as a rebuild makes it
-        copy_into(conn, files)
-        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+    statements, stored = copied_treasury(tmp_path / "ledger.db", files)
     copy = [s for s in statements if s.startswith(("CREATE INDEX", 'INSERT INTO main."rm_'))]
     transfer = 'INSERT INTO main."rm_treasury" SELECT * FROM folded0."rm_treasury"'
     made_first = [] if with_others else [MADE_INDEX]
     assert copy[: len(made_first) + 1] == [*made_first, transfer]
     assert len(stored) == (3 if with_others else 2)
+
+
+def copied_treasury(path: Path, files: list[Path]) -> tuple[list[str], list[tuple[object, ...]]]:
+    """The statements run and the rows stored when the files are copied into a new
+    database's treasury table, made as a rebuild makes it (no secondary index)."""
+    engine = sa.create_engine(f"sqlite:///{path}")
+    statements: list[str] = []
+    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    with engine.begin() as conn:
+        conn.execute(sa.schema.CreateTable(table_of(TreasuryLine)))
+        copy_into(conn, files)
+        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+    return statements, [tuple(row) for row in stored]
 
 
 MADE_INDEX = "CREATE INDEX ix_rm_treasury_team_id ON rm_treasury (league_id, team_id)"
