@@ -44,9 +44,9 @@ def write_lines(path: str, inbox: Connection, indexed: bool = False) -> None:
     """Write every batch that arrives on ``inbox`` into the file at ``path`` (its tables
     made already, ``indexed`` if its line tables keep secondary indexes) until None
     arrives, then commit. A reader thread takes the batches off the pipe while this one
-    writes, so the fold seldom waits. Any failure ends the
-    process with status 1 and nothing on its error output: the rebuild then writes its
-    lines itself, and reports a failure its own way if it meets one."""
+    writes, so the fold seldom waits. Any failure ends the process with status 1 and
+    nothing on its error output: the rebuild then writes its lines itself, and reports a
+    failure its own way if it meets one."""
     received: queue.Queue[Batch | Closed | None] = queue.Queue(maxsize=WAITING)
     threading.Thread(target=receive, args=(inbox, received), daemon=True).start()
     try:

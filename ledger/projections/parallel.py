@@ -35,7 +35,7 @@ import multiprocessing
 import os
 import resource
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
@@ -152,7 +152,12 @@ def balanced(
         lightest = work.index(min(work))
         shares[lightest].append(league_id)
         work[lightest] += extents[league_id][0]
-    return shares, [sum(extents[league][0] for league in share) for share in shares]
+    return shares, [events_in(extents, share) for share in shares]
+
+
+def events_in(extents: Mapping[str, tuple[int, int]], leagues: Iterable[str]) -> int:
+    """How many events ``leagues`` hold (``extents``: each league's events and last version)."""
+    return sum(extents[league][0] for league in leagues)
 
 
 def fold_shares(shares: list[Share]) -> list[Folded] | None:

@@ -379,7 +379,7 @@ class ReadModels:
         split = parallel.split(extents, processes) if extents else None
         if extents is None or split is None:
             return None
-        here = sum(extents[league][0] for league in split[0])
+        here = parallel.events_in(extents, split[0])
         lines = folder / "share-0-lines.db" if self.lines_apart(conn, here) else None
         return [
             Share(
@@ -390,7 +390,7 @@ class ReadModels:
                 faults={league: faults.get(league, {}) for league in leagues},
                 position=head,
                 lines=lines if number == 0 else None,  # the workers have cores of their own
-                yields=parallel.yields(sum(extents[league][0] for league in leagues), here),
+                yields=parallel.yields(parallel.events_in(extents, leagues), here),
             )
             for number, leagues in enumerate(split)
         ]
