@@ -9,8 +9,8 @@ through its commands for the integration tests.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Any, NoReturn
 
 import yaml
 
@@ -226,3 +226,25 @@ RECORDS_OF_PLAY = (
 def without_play(player: PlayerRow) -> PlayerRow:
     """``player`` as a Monte Carlo sample keeps him: his records of play at nought."""
     return player.model_copy(update=dict.fromkeys(RECORDS_OF_PLAY, 0))
+
+
+class Unread:
+    """A field the code under test must not read: any use of it fails the test."""
+
+    def fail(self, *args: Any) -> NoReturn:
+        raise AssertionError("read a field it leaves out")
+
+    __bool__ = __eq__ = __ne__ = __hash__ = __lt__ = __le__ = __gt__ = __ge__ = fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = fail
+    __floordiv__ = __truediv__ = __index__ = __int__ = fail
+    __iter__ = __len__ = __contains__ = __getitem__ = __getattr__ = fail
+
+
+UNREAD = Unread()
+
+
+def unread(row: Any, reads: Collection[str]) -> Any:
+    """The record ``row`` with every field outside ``reads`` failing when it is used: what
+    a declaration of the fields some code reads is tested with."""
+    fields = type(row).model_fields
+    return row.model_copy(update={name: UNREAD for name in fields if name not in reads})

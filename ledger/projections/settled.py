@@ -70,6 +70,17 @@ WATCHED = frozenset({*SETTLED_KINDS, SeasonRow})
 """The record classes whose writing may settle something (a season's row settles its
 standings when it closes, and the last season's closed matches when it starts)."""
 
+SETTLING_IN_PLACE: dict[type[Record], frozenset[str]] = {
+    MatchRow: frozenset({"status", "closed", "others"}),
+    SeasonRow: frozenset({"status"}),
+}
+"""The fields whose change in place (``MemoryStore.change``) can settle a record or let
+others settle, by class: a match's status, teams and closes (``match_closed``), a
+season's status (its close). What else ``takes`` and ``settles`` read places the record in
+memory (a player's status, a standing's or match's season: ``structural``), so it is
+changed on a copy that ``put`` shows the file; a player's counters, SPP and value change
+in place by the million and never settle him."""
+
 BATCH = 500
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 2000
@@ -113,6 +124,7 @@ class SettledFile:
     asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
 
     watched = WATCHED
+    settling_in_place = SETTLING_IN_PLACE
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -60,6 +60,7 @@ from ledger.rules.protocol import (
     SidelineItem,
     Start,
     Tally,
+    ValueReads,
 )
 from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import (
@@ -343,7 +344,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         return None if value is None else int(max(1, value + (1 if better else -1)))
 
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
-        return {"tv": roster_totals(players)[0] + self.sideline_value(team)}
+        return {"tv": roster_value(players) + self.sideline_value(team)}
+
+    def value_reads(self) -> ValueReads:
+        return ValueReads(team=SIDELINE_READS, players=ROSTER_READS)
 
     def sideline_value(self, team: TeamRow) -> int:
         reroll = self.catalogue.team_list(team.roster).reroll_cost * (
@@ -607,6 +611,19 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         scheme: PointsScheme,
     ) -> list[Ranked]:
         return rank_table(rows, results, scheme)
+
+
+SIDELINE_READS = frozenset({"roster", "rerolls", "trophy", "staff"})
+"""What ``sideline_value`` reads of a team: its list (the re-roll's price, the staff on
+offer), its re-rolls, the trophy's re-roll and its staff."""
+ROSTER_READS = frozenset({"status", "value"})
+"""What a team value reads of each player: whether he is on the roster, and his value."""
+
+
+def roster_value(players: Iterable[PlayerRow]) -> int:
+    """The value of the players on the roster (``roster_totals``' first, without reading
+    their SPP: a change of SPP then leaves a team value alone)."""
+    return sum([p.value for p in players if p.status in ON_ROSTER])
 
 
 def roster_totals(players: Iterable[PlayerRow]) -> tuple[int, int]:

@@ -116,6 +116,17 @@ class Tally:
     """Casualties it inflicted that the edition counts (the table's columns, bonus points)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ValueReads:
+    """The fields of a team and of its players that an edition's ``team_values`` reads
+    (``Ruleset.value_reads``): a change to no other field leaves a team's values as they
+    were, so the fold does not ask for them again (a player's SPP in BB2025, a team's
+    treasury where the rating leaves it out)."""
+
+    team: frozenset[str]
+    players: frozenset[str]
+
+
 class Ranked(Frozen):
     team_id: str
     rank: int
@@ -242,6 +253,10 @@ class Ruleset(Protocol):
     # --- values --------------------------------------------------------------------------
     def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None: ...
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]: ...
+    def value_reads(self) -> ValueReads:
+        """What ``team_values`` reads of the team and its players, with these options (a
+        contract test gives it a team whose other fields fail when read)."""
+        ...
 
     # --- matches -------------------------------------------------------------------------
     def casualty_earns_spp(self, casualty: Casualty) -> bool: ...

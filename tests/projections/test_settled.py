@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, StandingRow
-from ledger.projections.settled import SettledFile, records_of
-from ledger.projections.store import MemoryStore
+from ledger.projections.settled import WATCHED, SettledFile, records_of
+from ledger.projections.store import MemoryStore, structural
+from tests.support import unread
 
 LEAGUE = "league"
 TEAMS = ("reavers", "rats")
@@ -183,3 +184,28 @@ def test_a_record_changed_in_place_settles_as_one_put_anew(tmp_path: Path) -> No
     assert store.select(StandingRow, league_id=LEAGUE, season=1) == [
         standing(1, team, 3) for team in sorted(TEAMS)
     ]
+
+
+def test_what_settles_a_record_changed_in_place_is_declared(tmp_path: Path) -> None:
+    """Whether a record settles, or lets others settle, reads only the fields that place it
+    in memory (changed on a copy, which ``put`` shows the file) and those
+    ``SETTLING_IN_PLACE`` names (a change of which in place asks the file): any other field
+    of each watched record fails here when read."""
+    records: list[Record] = [
+        player(1, "rats", "dead"),
+        match(1, 1, TEAMS),
+        standing(1, "rats", 3),
+        season(2, "open"),
+        season(1, "closed"),
+    ]
+    assert {type(record) for record in records} == WATCHED
+    file = SettledFile(tmp_path / "settled.db")
+    file.settles(season(3, "open"))  # a later season: the match of season 1 may settle
+    for record in records:
+        kind = type(record)
+        reads = structural[kind] | file.settling_in_place.get(kind, frozenset())
+        hidden = unread(record, reads)
+        assert (file.takes(hidden), file.settles(hidden)) == (
+            file.takes(record),
+            file.settles(record),
+        )

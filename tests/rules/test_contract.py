@@ -10,7 +10,9 @@ out with a seeded generator (tests/rules/contract_support.py). Then:
     single treasury line;
 (c) rebuild equals incremental: every read-model table caught up event by event equals the
     same table rebuilt from the log, and the in-memory fold agrees with both;
-(d) the log verifies: an unbroken hash chain holding every event of the league.
+(d) the log verifies: an unbroken hash chain holding every event of the league;
+(e) every team's values are the ruleset's for the team and roster the books now hold: the
+    fold asks for them again only when a field its ``value_reads`` names changed.
 
 A fixed short season (each pair of teams meets once) runs under every option set; hypothesis
 then varies the commands - hires, purchases, match reports with random scores, casualties
@@ -38,7 +40,7 @@ from ledger.application.audit import verify_chain
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.log import league_id
-from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, TeamRow, TreasuryLine
+from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, TeamRow, TreasuryLine, roster_of
 from ledger.projections.fold import fold
 from ledger.projections.sql import ALL_TABLES
 from ledger.projections.store import MemoryStore
@@ -113,6 +115,13 @@ def assert_contract(ledger: LeagueLedger, slug: str) -> None:
     chain = verify_chain(ledger.recorder, league_id(slug), slug)
     assert chain.ok, chain.breaks
     assert chain.events == ledger.league_row(slug).version
+
+    # (e) values kept are values due (tests/rules/test_value_reads.py: what each edition reads)
+    row = ledger.league_row(slug)
+    ruleset = find_ruleset(row.ruleset, row.options)
+    for team in once.all(TeamRow):
+        due = ruleset.team_values(team, roster_of(once, lid, team.team_id))
+        assert (team.team_id, team.values) == (team.team_id, due)
 
 
 # --- ledgers: a drafted league per case, copied for each run ---------------------------------

@@ -65,7 +65,14 @@ from ledger.rules.bb2025.tables import Tables, band, tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
 from ledger.rules.problems import Problem, found
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.protocol import (
+    AdvancementResult,
+    Budget,
+    DiceNeed,
+    Feature,
+    SidelineItem,
+    ValueReads,
+)
 from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import Position, TeamList
 
@@ -213,6 +220,10 @@ class BB2025(BaseRuleset[BB2025Options]):
             if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game):
                 absent += p.value
         return {"tv": tv, "ctv": tv - absent}
+
+    def value_reads(self) -> ValueReads:
+        reads = super().value_reads()
+        return ValueReads(team=reads.team, players=reads.players | {"miss_next_game"})
 
     def changed_characteristic(self, player: PlayerRow, stat: str, better: bool) -> int | None:
         """AG and PA are target numbers: improving 4+ gives 3+ ('Characteristic

@@ -36,7 +36,7 @@ from ledger.rules.dz3.tables import skills as skill_list
 from ledger.rules.dz3.tables import stars as star_list
 from ledger.rules.effects import Effects
 from ledger.rules.problems import Problem, found
-from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem
+from ledger.rules.protocol import AdvancementResult, DiceNeed, SidelineItem, ValueReads
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, StarPlayer
 
@@ -162,6 +162,14 @@ class DZ3(BaseRuleset[DZ3Options]):
         if self.options.team_rating == "upgrades":
             return {"tr": rating.upgrades_rating(t, value, roster)}
         return {"tr": rating.spp_rating(t, value, roster)}
+
+    def value_reads(self) -> ValueReads:
+        team = frozenset({"roster", "rerolls", "staff", "fans", "treasury"})
+        if self.options.team_rating == "upgrades":
+            rated = {"advancements", "changes", "niggling"}
+        else:
+            rated = {"spp_earned"}
+        return ValueReads(team=team, players=frozenset({"status", "base_cost", *rated}))
 
     # --- matches ---------------------------------------------------------------------------
 

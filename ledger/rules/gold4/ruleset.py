@@ -37,7 +37,13 @@ from ledger.errors import (
     MvpRefused,
     SecretWeaponRefused,
 )
-from ledger.rules.base import BaseRuleset, rerolls_and_fan_factor, roster_totals, staff_value
+from ledger.rules.base import (
+    ROSTER_READS,
+    BaseRuleset,
+    rerolls_and_fan_factor,
+    roster_totals,
+    staff_value,
+)
 from ledger.rules.catalogue import Catalogue
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Spp
@@ -47,7 +53,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.matchday import MatchChecks
 from ledger.rules.gold4.tables import FeeLevel, load_gold4_tables
 from ledger.rules.problems import Problem, found
-from ledger.rules.protocol import AdvancementResult, DiceNeed, Feature, SidelineItem
+from ledger.rules.protocol import AdvancementResult, DiceNeed, Feature, SidelineItem, ValueReads
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Skill, TeamList
 
@@ -222,6 +228,10 @@ class Gold4(BaseRuleset[Gold4Options]):
         """Re-rolls at list price, never the League trophy (004 [JJ]) or the free one."""
         rerolls = self.catalogue.team_list(team.roster).reroll_cost * team.rerolls
         return rerolls + staff_value(self.sideline_items(team), team.staff, counts_as="staff")
+
+    def value_reads(self) -> ValueReads:
+        team = frozenset({"roster", "rerolls", "staff", "fans", "treasury"})
+        return ValueReads(team=team, players=ROSTER_READS | {"spp_earned"})
 
     # --- matches -------------------------------------------------------------------------------
 

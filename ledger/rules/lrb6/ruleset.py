@@ -33,14 +33,28 @@ from ledger.errors import (
     MvpRefused,
     StarRefused,
 )
-from ledger.rules.base import BaseRuleset, OptionsT, eligible, rerolls_and_fan_factor
+from ledger.rules.base import (
+    ROSTER_READS,
+    SIDELINE_READS,
+    BaseRuleset,
+    OptionsT,
+    eligible,
+    rerolls_and_fan_factor,
+)
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Heals
 from ledger.rules.lrb6 import advancement, casualties, checks, postgame, pregame
 from ledger.rules.lrb6.postgame import Side
 from ledger.rules.lrb6.tables import Common, Staff, tables
 from ledger.rules.problems import Problem, found
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.protocol import (
+    AdvancementResult,
+    Budget,
+    DiceNeed,
+    Feature,
+    SidelineItem,
+    ValueReads,
+)
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import Position, StarPlayer, TeamList
 
@@ -125,6 +139,9 @@ class LRB6(BaseRuleset[OptionsT]):
 
     def sideline_gold(self, team: TeamRow) -> int:
         return self.sideline_value(team) + team.fans * self.tables().fan_factor.price
+
+    def value_reads(self) -> ValueReads:
+        return ValueReads(team=SIDELINE_READS | {"fans"}, players=ROSTER_READS)
 
     # --- matches --------------------------------------------------------------------------
 

@@ -56,7 +56,14 @@ from ledger.rules.lrb6_zal.options import Options as ZalOptions
 from ledger.rules.lrb6_zal.postgame import Side
 from ledger.rules.lrb6_zal.tables import tables
 from ledger.rules.problems import Problem, found
-from ledger.rules.protocol import AdvancementResult, Budget, DiceNeed, Feature, SidelineItem
+from ledger.rules.protocol import (
+    AdvancementResult,
+    Budget,
+    DiceNeed,
+    Feature,
+    SidelineItem,
+    ValueReads,
+)
 from ledger.rules.rows import HireRows, MatchRows
 from ledger.rules.schema import StarPlayer
 
@@ -135,6 +142,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
         treasury when the league counts it."""
         treasury = team.treasury if self.options.tr_counts_treasury else 0
         return super().sideline_gold(team) + treasury
+
+    def value_reads(self) -> ValueReads:
+        reads = super().value_reads()
+        treasury = {"treasury"} if self.options.tr_counts_treasury else set()
+        return ValueReads(team=reads.team | treasury, players=reads.players | {"spp_earned"})
 
     def match_rating(self, team: TeamRow, players: Sequence[PlayerRow], sheet: TeamSheet) -> int:
         """ZAL 8a: injured players' value and SPP left out, journeymen added."""
