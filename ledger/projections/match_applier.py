@@ -218,21 +218,23 @@ def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
 def played(
     player: PlayerRow, performance: Performance, season: int | None, caused: Caused
 ) -> dict[str, Any]:
-    """What one more game counts in ``player``."""
-    seasons = player.seasons
-    if season and season not in seasons:
-        seasons = tuple(sorted({*seasons, season}))
-    return {
-        "games": player.games + 1,
-        "touchdowns": player.touchdowns + performance.touchdowns,
-        "completions": player.completions + performance.completions,
-        "interceptions": player.interceptions + performance.interceptions,
-        "casualties": player.casualties + caused.earning_spp,
-        "casualties_all": player.casualties_all + caused.all,
-        "kills": player.kills + caused.kills,
-        "mvps": player.mvps + performance.mvps,
-        "seasons": seasons,
-    }
+    """What one more game counts in ``player``: only the counters it adds to (most players
+    of a game only play it, and a change of fewer fields costs less: a rebuild counts
+    every player of every game)."""
+    counts: dict[str, Any] = {"games": player.games + 1}
+    if season and season not in player.seasons:
+        counts["seasons"] = tuple(sorted({*player.seasons, season}))
+    if performance.touchdowns or performance.completions or performance.interceptions:
+        counts["touchdowns"] = player.touchdowns + performance.touchdowns
+        counts["completions"] = player.completions + performance.completions
+        counts["interceptions"] = player.interceptions + performance.interceptions
+    if performance.mvps:
+        counts["mvps"] = player.mvps + performance.mvps
+    if caused is not NONE_CAUSED:
+        counts["casualties"] = player.casualties + caused.earning_spp
+        counts["casualties_all"] = player.casualties_all + caused.all
+        counts["kills"] = player.kills + caused.kills
+    return counts
 
 
 def update_standings(
