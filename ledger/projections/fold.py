@@ -282,8 +282,9 @@ class Fold:
         )
 
     def refresh_touched(self, seq: int, milestone: bool) -> None:
-        """Recompute touched teams' values; at a milestone (a game, a closed post-game, a
-        season's end...) also record them in the team's history for the season charts."""
+        """Recompute the values of the touched teams whose values the event may have
+        changed (``revalue``); at a milestone (a game, a closed post-game, a season's
+        end...) also record every touched team's in its history for the season charts."""
         for team_id in sorted(self.touched):
             team = self.team(team_id)
             values, rating = team.values, team.rating

@@ -19,7 +19,7 @@ It lives only for one rebuild, so it is written without a journal or fsync.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -124,7 +124,6 @@ class SettledFile:
     asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
 
     watched = WATCHED
-    settling_in_place = SETTLING_IN_PLACE
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -151,6 +150,12 @@ class SettledFile:
         create_schema(self.db)
 
     # --- the fold's side ---------------------------------------------------------------
+
+    def may_settle(self, kind: type[Record], changed: Collection[str]) -> bool:
+        """Whether a record of ``kind`` changed in place in the ``changed`` fields may
+        settle, or let others settle (``SETTLING_IN_PLACE``)."""
+        fields = SETTLING_IN_PLACE.get(kind)
+        return fields is not None and not fields.isdisjoint(changed)
 
     def takes(self, record: Record) -> bool:
         """Whether ``record`` has settled (and goes to the file)."""

@@ -268,7 +268,7 @@ class MemoryStore:
         if structural[kind].isdisjoint(updates):
             if id(record) in self.mine:
                 record.__dict__.update(updates)  # a plain model's fields: not validated
-                if self.settled is not None and self.settles_in_place(kind, updates):
+                if self.settled is not None and self.settled.may_settle(kind, updates):
                     self.settled_away(record)
                 return record
             if self.settled is None:
@@ -276,13 +276,6 @@ class MemoryStore:
         changed = record.model_copy(update=updates)
         self.put(changed)
         return changed
-
-    def settles_in_place(self, kind: type[Record], updates: dict[str, Any]) -> bool:
-        """Whether changing these fields in place may settle something
-        (``SettledFile.settling_in_place``)."""
-        assert self.settled is not None
-        fields = self.settled.settling_in_place.get(kind)
-        return fields is not None and not fields.isdisjoint(updates)
 
     def replace_shared(self, kind: type[R], record: R, updates: dict[str, Any]) -> R:
         """``record``, shared with a twin store (a Monte Carlo sample's clone), changed on a

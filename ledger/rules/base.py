@@ -628,7 +628,7 @@ def roster_value(players: Iterable[PlayerRow]) -> int:
 
 def roster_totals(players: Iterable[PlayerRow]) -> tuple[int, int]:
     """The value and the SPP of the players on the roster. One loop: the fold asks for a
-    team's values after every change to it, in a rebuild and in every what-if sample."""
+    team's values after every change they read, in a rebuild and in every what-if sample."""
     value = spp = 0
     for p in players:
         if p.status in ON_ROSTER:
@@ -642,7 +642,7 @@ def staff_value(
 ) -> int:
     """The price of the staff a team holds among ``items`` that count in its value (and,
     given ``counts_as``, are of that kind). A plain loop, each item looked up once: the
-    fold asks a team's values after every change to it."""
+    fold asks a team's values after every change they read."""
     total = 0
     for item, count in staff.items():
         spec = items.get(item)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, StandingRow
-from ledger.projections.settled import WATCHED, SettledFile, records_of
+from ledger.projections.settled import SETTLING_IN_PLACE, WATCHED, SettledFile, records_of
 from ledger.projections.store import MemoryStore, structural
 from tests.support import unread
 
@@ -203,7 +203,7 @@ def test_what_settles_a_record_changed_in_place_is_declared(tmp_path: Path) -> N
     file.settles(season(3, "open"))  # a later season: the match of season 1 may settle
     for record in records:
         kind = type(record)
-        reads = structural[kind] | file.settling_in_place.get(kind, frozenset())
+        reads = structural[kind] | SETTLING_IN_PLACE.get(kind, frozenset())
         hidden = unread(record, reads)
         assert (file.takes(hidden), file.settles(hidden)) == (
             file.takes(record),

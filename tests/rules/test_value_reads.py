@@ -30,7 +30,7 @@ def a_team(ruleset: Ruleset) -> tuple[TeamRow, list[PlayerRow]]:
     team = TeamRow.build(
         league_id="l", team_id="t1", name="Team", coach="coach", roster=team_list.id
     )
-    staff = dict.fromkeys(ruleset.sideline_items(team), 1)  # type: ignore[attr-defined]
+    staff = dict.fromkeys(ruleset.sideline_items(team), 1)
     team = team.model_copy(
         update={"treasury": 130_000, "fans": 4, "rerolls": 2, "staff": staff, "trophy": True}
     )

@@ -216,7 +216,7 @@ class BB2025(BaseRuleset[BB2025Options]):
         """'Prepare for Next Fixture': CTV leaves out players missing the next game and
         Temporarily Retiring players ('Temporarily Retiring')."""
         tv, absent = super().team_values(team, players)["tv"], 0
-        for p in players:  # a loop, as in roster_totals: asked after every change to the team
+        for p in players:  # a loop, as in roster_totals: asked after every change it reads
             if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game):
                 absent += p.value
         return {"tv": tv, "ctv": tv - absent}
