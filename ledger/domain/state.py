@@ -29,6 +29,9 @@ class Record(Plain):
     indexes: ClassVar[tuple[str, ...]] = ()
     grouped: ClassVar[tuple[tuple[str, ...], ...]] = ()
     """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
+    keyed_only: ClassVar[bool] = False
+    """Stored as its key alone, in its order (SQLite's ``WITHOUT ROWID``): a table of a few
+    short columns, read by ranges of its key, which a row id would only double."""
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader[type(self)](self.__dict__)
@@ -300,17 +303,12 @@ class TeamHistoryLine(Line):
     field, after whatever they bought before it)."""
 
 
-class EventRef(Line):
-    """One entity an event touched, for ``ledger history`` and the audit appendix."""
-
-    table = "rm_event_refs"
-    key = ("league_id", "seq", "ref")
-    indexes = ("ref",)
+class EventFacts(Plain):
+    """An event as a history and the audit show it: what it was, who recorded it and when,
+    and what it did in a sentence (``summary``)."""
 
     league_id: str
     seq: int
-    ref: str
-    """``team:<id>``, ``player:<id>``, ``match:<id>``, ``league``."""
     event_type: str
     recorded_by: str
     recorded_at: str
@@ -329,6 +327,35 @@ class EventRef(Line):
             return self.recorded_by
         role = f", {self.acting_as}" if self.acting_as else ""
         return f"{self.recorded_by} ({self.account}{role})"
+
+
+class EventLine(EventFacts, Line):
+    """One row per event of the league, for its history and the audit appendix."""
+
+    table = "rm_events"
+    key = ("league_id", "seq")
+    indexes = ("event_type",)
+
+
+class RefLine(Line):
+    """One team, player, match or event an event touched: which events a history shows.
+    The league is no reference of its own: every event touches it (``EventLine``)."""
+
+    table = "rm_event_refs"
+    key = ("league_id", "ref", "seq")
+    keyed_only = True
+
+    league_id: str
+    ref: str
+    """``team:<id>``, ``player:<id>``, ``match:<id>``, ``event:<seq>`` (a correction's)."""
+    seq: int
+
+
+class EventRef(EventFacts):
+    """An event of a history, with the reference it was found by (``RefLine``): a row of
+    ``rm_events`` joined to one of ``rm_event_refs``, not a table of its own."""
+
+    ref: str
 
 
 class MemberRow(Record):
@@ -435,7 +462,8 @@ LINE_RECORDS: tuple[type[Line], ...] = (
     TreasuryLine,
     PlayerGameLine,
     TeamHistoryLine,
-    EventRef,
+    EventLine,
+    RefLine,
     FaultLine,
 )
 

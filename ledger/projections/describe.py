@@ -176,9 +176,10 @@ def also_voided(closes: Sequence[int]) -> str:
 
 def refs(event: ev.LedgerEvent) -> set[str]:
     """``team:<id>``, ``player:<id>``, ``match:<id>`` for every entity the event names (a
-    set: the fold puts them in order with the references it adds)."""
+    set: the fold puts them in order with the references it adds). Not the league: every
+    event is part of its history (``EventLine``)."""
     fields = vars(event)  # not getattr: a missing attribute of a model is slow to miss
-    found: list[str] = ["league"]
+    found: list[str] = []
     for name in ("team", "player", "match"):
         value = fields.get(name)
         if isinstance(value, str):

@@ -18,10 +18,11 @@ from typing import Any, ClassVar
 from ledger.domain import events as ev
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import (
-    EventRef,
+    EventLine,
     FaultLine,
     LeagueRow,
     PlayerRow,
+    RefLine,
     StandingRow,
     TeamHistoryLine,
     TeamRow,
@@ -62,10 +63,6 @@ the points the season charts draw; purchases in between show at the next one."""
 ROSTER_PLACE = frozenset({"status", "team_id"})
 """A player's fields that put him on a team's roster: a change of either may change the
 team's values, whatever the edition reads of him."""
-
-REF_PLACE = list(EventRef.model_fields).index("ref")
-"""Where a history reference's row holds the entity it names: an event's references share
-every other value."""
 
 
 @dataclass
@@ -325,27 +322,27 @@ class Fold:
         return team.name if team else None
 
     def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
+        """The event's line of history, and a reference to it for each team, player, match
+        and event it touched: its description is written once, whatever it touched."""
         if not self.keeps_lines:
             return
         closes = self.voided_with(event)
-        summary = describe(event, self) + also_voided(closes)
-        first = row_writer[EventRef](  # a row: as a record it would only become one
+        line = row_writer[EventLine](  # a row: as a record it would only become one
             league_id=self.league_id,
             seq=event.seq,
-            ref="",
             event_type=type(event).__name__,
             recorded_by=event.recorded_by,
             recorded_at=event.timestamp.isoformat(),
             reason=event.reason,
-            summary=summary,
+            summary=describe(event, self) + also_voided(closes),
             voided=voided,
             account=event.account,
             acting_as=event.acting_as,
         )
+        self.store.emit_row(EventLine, line)
         found = refs(event).union(self.season_teams(event), (f"event:{seq}" for seq in closes))
-        before, after = first[:REF_PLACE], first[REF_PLACE + 1 :]
         for ref in sorted(found):
-            self.store.emit_row(EventRef, (*before, ref, *after))
+            self.store.emit_row(RefLine, (self.league_id, ref, event.seq))
 
     def season_teams(self, event: LedgerEvent) -> list[str]:
         """A season's close names only the season, but it is part of each team's history

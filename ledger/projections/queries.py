@@ -10,11 +10,13 @@ same answers whether its rows come through SQLAlchemy's engine or through a plai
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.state import (
+    EventLine,
     EventRef,
     LeagueRow,
     LeagueView,
@@ -23,6 +25,7 @@ from ledger.domain.state import (
     PlayerGameLine,
     PlayerRow,
     R,
+    RefLine,
     SeasonRow,
     StandingRow,
     TeamRow,
@@ -30,7 +33,7 @@ from ledger.domain.state import (
 )
 from ledger.errors import UnknownPlayer, UnknownSeason, UnknownTeam
 from ledger.projections.rowstore import Row, RowStore
-from ledger.projections.shapes import MARKS, equal, quoted, select_from, within
+from ledger.projections.shapes import MARKS, equal, quoted, select_from, shape_of, within
 from ledger.rules.protocol import Ruleset
 
 if TYPE_CHECKING:
@@ -374,12 +377,21 @@ class Queries:
         if ref.startswith("player:"):
             games = self.lines(PlayerGameLine, player_id=ref.removeprefix("player:"))
             refs += [f"match:{game.match_id}" for game in games]
-        direct = self.full_rows(EventRef, "ref", refs)
-        corrections = self.full_rows(
-            EventRef, "ref", sorted({f"event:{line.seq}" for line in direct})
-        )
+        direct = self.referring(refs)
+        corrections = self.referring(sorted({f"event:{line.seq}" for line in direct}))
         everything = {line.seq: line for line in (*direct, *corrections)}
         return [everything[seq] for seq in sorted(everything)]
+
+    def referring(self, refs: Sequence[str]) -> list[EventRef]:
+        """The league's events with a reference to one of ``refs``, each with the
+        reference it was found by."""
+        if not refs:
+            return []
+        rows = self.sql_tables()
+        found = rows.query(referring(len(refs), rows.dialect), (self.league_id, *refs))
+        return [
+            EventRef.build(**vars(rows.read(EventLine, row[:-1])), ref=row[-1]) for row in found
+        ]
 
     def rows(self, kind: type[Line], *clauses: Any) -> list[Any]:
         """The league's ``kind`` rows that SQLAlchemy's ``clauses`` (on ``table_of(kind)``)
@@ -415,6 +427,19 @@ class Queries:
             (self.league_id, *where.values()),
         )
         return [rows.read(kind, row) for row in found]
+
+
+@cache
+def referring(count: int, dialect: str) -> str:
+    """The events with a reference among ``count`` given ones: each ``rm_events`` row
+    (every column, in order) and the reference, found through ``rm_event_refs``' key."""
+    columns = ", ".join(f"e.{quoted(name)}" for name in shape_of(EventLine).columns)
+    same = " AND ".join(f"e.{quoted(name)} = r.{quoted(name)}" for name in ("league_id", "seq"))
+    return (
+        f"SELECT {columns}, r.{quoted('ref')} FROM {quoted(RefLine.table)} r"
+        f" JOIN {quoted(EventLine.table)} e ON {same}"
+        f" WHERE r.{quoted('league_id')} = {MARKS[dialect]} AND r.{within('ref', count, dialect)}"
+    )
 
 
 def fixture_order(match: MatchRow) -> tuple[int, int, int, int, int, str]:

@@ -344,7 +344,7 @@ def copy_into(conn: Connection, files: Sequence[Path]) -> None:
     for kind in (*ENTITY_RECORDS, *LINE_RECORDS):
         table = quoted(kind.table)
         order = ", ".join(quoted(field) for field in kind.key)
-        holding = largest_first(conn, names, table)
+        holding = largest_first(conn, names, kind)
         if len(holding) == 1 and indexed_alike(conn, holding[0], kind):
             for index in table_of(kind).indexes:  # made first: the transfer copies them too
                 index.create(conn)
@@ -368,14 +368,17 @@ def indexed_alike(conn: Connection, name: str, kind: type[Record]) -> bool:
     return bool(wanted) and wanted <= {row[0] for row in found}
 
 
-def largest_first(conn: Connection, names: Sequence[str], table: str) -> list[str]:
-    """The attached files holding rows of ``table``, the one with most first, by their
+def largest_first(conn: Connection, names: Sequence[str], kind: type[Record]) -> list[str]:
+    """The attached files holding rows of ``kind``, the one with most first, by their
     largest row id: a file's rows are added, and seldom replaced (a record settled again),
-    so it counts them near enough, at the cost of one step down the table."""
+    so it counts them near enough, at the cost of one step down the table. A table
+    without row ids (``keyed_only``) is counted."""
+    table = quoted(kind.table)
+    size = "count(*)" if kind.keyed_only else "max(rowid)"
     found = []
     for name in names:
-        last = conn.exec_driver_sql(f"SELECT max(rowid) FROM {name}.{table}").scalar()
-        if last is not None:
+        last = conn.exec_driver_sql(f"SELECT {size} FROM {name}.{table}").scalar()
+        if last:
             found.append((-int(last), name))
     return [name for _, name in sorted(found)]
 

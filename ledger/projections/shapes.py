@@ -344,7 +344,11 @@ def position_statement(dialect: str) -> str:
 
 @cache
 def fingerprint() -> str:
-    """Identifies the read-model tables' shape and the fold's version."""
-    tables = [shape_of(kind) for kind in RECORDS]
-    shape = [(s.table, list(zip(s.columns, s.types, s.nullable, strict=True))) for s in tables]
+    """Identifies the read-model tables' shape (columns, keys, indexes, how each is
+    stored) and the fold's version."""
+    shape = [
+        (s.table, list(zip(s.columns, s.types, s.nullable, strict=True)), k.key, k.indexes)
+        + ((True,) if k.keyed_only else ())
+        for k, s in ((kind, shape_of(kind)) for kind in RECORDS)
+    ]
     return hashlib.sha256(repr((FOLD_VERSION, shape)).encode()).hexdigest()

@@ -66,7 +66,8 @@ def table_of(kind: type[Record]) -> sa.Table:
         for name, sql_type, nullable in zip(shape.columns, shape.types, shape.nullable, strict=True)
     ]
     indexes = [sa.Index(f"ix_{kind.table}_{field}", "league_id", field) for field in kind.indexes]
-    return sa.Table(kind.table, METADATA, *columns, *indexes)
+    stored: dict[str, Any] = {"sqlite_with_rowid": False} if kind.keyed_only else {}
+    return sa.Table(kind.table, METADATA, *columns, *indexes, **stored)
 
 
 ALL_TABLES = [table_of(kind) for kind in RECORDS]

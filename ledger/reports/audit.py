@@ -12,20 +12,20 @@ from __future__ import annotations
 
 from ledger.application.audit import ChainReport
 from ledger.application.checkpoints import Published
-from ledger.domain.state import EventRef
+from ledger.domain.state import EventLine
 from ledger.reports.model import AuditAppendix, Correction, PublishedCheckpoint
 from ledger.reports.reads import ReportReads
 from ledger.reports.sources import Sources
 
 
-def correction(ref: EventRef, target: int | None, events: dict[int, EventRef]) -> Correction:
+def correction(line: EventLine, target: int | None, events: dict[int, EventLine]) -> Correction:
     corrected = events.get(target) if target is not None else None
     return Correction(
-        event=ref.seq,
-        recorded_by=ref.who,
-        recorded_at=ref.recorded_at,
-        reason=ref.reason,
-        summary=ref.summary,
+        event=line.seq,
+        recorded_by=line.who,
+        recorded_at=line.recorded_at,
+        reason=line.reason,
+        summary=line.summary,
         target=target,
         target_summary=corrected.summary if corrected else "",
     )
@@ -33,14 +33,14 @@ def correction(ref: EventRef, target: int | None, events: dict[int, EventRef]) -
 
 def corrections(sources: Sources) -> list[Correction]:
     targets = ReportReads(sources.queries).correction_targets()
-    events = {ref.seq: ref for ref in sources.events}
+    events = {line.seq: line for line in sources.events}
     chosen = [
-        ref
-        for ref in sources.events
-        if ref.event_type == "EventCorrected"
-        and (ref.seq in sources.window or targets.get(ref.seq) in sources.window)
+        line
+        for line in sources.events
+        if line.event_type == "EventCorrected"
+        and (line.seq in sources.window or targets.get(line.seq) in sources.window)
     ]
-    return [correction(ref, targets.get(ref.seq), events) for ref in chosen]
+    return [correction(line, targets.get(line.seq), events) for line in chosen]
 
 
 def published(latest: Published, slug: str) -> PublishedCheckpoint:

@@ -13,10 +13,12 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 
 from ledger.domain.state import (
+    EventLine,
     EventRef,
     PlayerGameLine,
     PlayerRow,
     Record,
+    RefLine,
     TeamHistoryLine,
     TreasuryLine,
 )
@@ -61,25 +63,35 @@ class ReportReads:
         table = table_of(PlayerGameLine)
         return self.rows(PlayerGameLine, table.c.season == season, order=("seq", "player_id"))
 
-    def events(self) -> list[EventRef]:
-        """One line per event of the league (the ``league`` reference every event has)."""
-        table = table_of(EventRef)
-        return self.rows(EventRef, table.c.ref == "league", order=("seq",))
+    def events(self) -> list[EventLine]:
+        """One line per event of the league."""
+        return self.rows(EventLine, order=("seq",))
 
     def moves(self) -> list[EventRef]:
         """The player references of the events that hired, fired, retired or lost a player."""
-        table = table_of(EventRef)
-        return self.rows(
-            EventRef, table.c.event_type.in_(MOVES), table.c.ref.like("player:%"), order=("seq",)
+        events, refs = table_of(EventLine), table_of(RefLine)
+        query = (
+            sa.select(events, refs.c.ref)
+            .join(refs, (refs.c.league_id == events.c.league_id) & (refs.c.seq == events.c.seq))
+            .where(
+                events.c.league_id == self.queries.league_id,
+                events.c.event_type.in_(MOVES),
+                refs.c.ref.like("player:%"),
+            )
+            .order_by(events.c.seq, refs.c.ref)
         )
+        with self.queries.sql().connect() as conn:
+            found = conn.execute(query).mappings().all()
+        return [EventRef.model_validate(dict(row)) for row in found]
 
     def correction_targets(self) -> dict[int, int]:
-        """Which event each correction corrected: correction seq -> target seq."""
-        table = table_of(EventRef)
-        refs = self.rows(
-            EventRef,
-            table.c.event_type == "EventCorrected",
-            table.c.ref.like("event:%"),
-            order=("seq",),
-        )
-        return {ref.seq: int(ref.ref.removeprefix("event:")) for ref in refs}
+        """Which event each correction corrected: correction seq -> target seq. Only a
+        correction refers to events; one that voids a match report refers to the closes
+        it voids with it too, which follow the report: its target is the first."""
+        table = table_of(RefLine)
+        refs = self.rows(RefLine, table.c.ref.like("event:%"), order=("seq",))
+        targets: dict[int, int] = {}
+        for ref in refs:
+            target = int(ref.ref.removeprefix("event:"))
+            targets[ref.seq] = min(target, targets.get(ref.seq, target))
+        return targets

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ledger.domain.state import (
+    EventLine,
     EventRef,
     MatchRow,
     PlayerGameLine,
@@ -46,7 +47,7 @@ class Sources:
     """The season's team history lines."""
     treasury: list[TreasuryLine]
     """Every treasury line of the league (the statement needs the balance before)."""
-    events: list[EventRef]
+    events: list[EventLine]
     """One line per event of the league."""
     moves: list[EventRef]
     """Player references of the events that hired, fired, retired or lost a player."""

@@ -14,7 +14,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ledger.domain.state import EventRef, PlayerGameLine, PlayerRow, TeamRow, TreasuryLine
+from ledger.domain.state import (
+    EventLine,
+    EventRef,
+    PlayerGameLine,
+    PlayerRow,
+    TeamRow,
+    TreasuryLine,
+)
 from ledger.reports.model import (
     HistoryPoint,
     KindTotal,
@@ -171,7 +178,7 @@ def departures(players: dict[str, PlayerRow], sources: Sources) -> list[PlayerMo
 def killed(
     players: dict[str, PlayerRow],
     games: Sequence[PlayerGameLine],
-    events: dict[int, EventRef],
+    events: dict[int, EventLine],
     match_name: Callable[[str], str],
 ) -> list[PlayerMove]:
     """Players who died of a casualty in one of the season's games."""
@@ -240,7 +247,7 @@ class Lookups:
     """Season figures by player."""
     hires: dict[tuple[int, str], EventRef]
     """The hiring event's reference by (event, player)."""
-    events: dict[int, EventRef]
+    events: dict[int, EventLine]
 
 
 def season_roster(team: TeamRow, sources: Sources) -> list[PlayerRow]:
@@ -367,7 +374,7 @@ def team_pages(sources: Sources) -> list[TeamPage]:
             for ref in sources.moves
             if ref.event_type == "PlayerHired"
         },
-        events={ref.seq: ref for ref in sources.events},
+        events={line.seq: line for line in sources.events},
     )
     return [
         team_page(sources.teams[t], sources, lookups)

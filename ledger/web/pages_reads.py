@@ -22,7 +22,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import (
-    EventRef,
+    EventLine,
     FaultLine,
     LeagueRow,
     MatchRow,
@@ -298,7 +298,7 @@ class Audit:
     chain: ChainReport
     faults: list[FaultLine]
     lines: list[AuditLine]
-    corrections: list[EventRef]
+    corrections: list[EventLine]
     older: int | None = None
     """Where the next (older) page starts, when there is one."""
 
@@ -338,19 +338,18 @@ def audit_line(seq: int, topic: str, raw: bytes) -> AuditLine:
     )
 
 
-def summaries(league: League, seqs: list[int]) -> dict[int, EventRef]:
+def summaries(league: League, seqs: list[int]) -> dict[int, EventLine]:
     if not seqs:
         return {}
-    table = table_of(EventRef)
-    refs: list[EventRef] = league.queries.rows(EventRef, table.c.seq.in_(seqs))
-    return {ref.seq: ref for ref in refs}
+    table = table_of(EventLine)
+    lines: list[EventLine] = league.queries.rows(EventLine, table.c.seq.in_(seqs))
+    return {line.seq: line for line in lines}
 
 
-def corrections(league: League) -> list[EventRef]:
-    table = table_of(EventRef)
-    refs: list[EventRef] = league.queries.rows(EventRef, table.c.event_type == "EventCorrected")
-    unique = {ref.seq: ref for ref in refs}
-    return [unique[seq] for seq in sorted(unique, reverse=True)]
+def corrections(league: League) -> list[EventLine]:
+    table = table_of(EventLine)
+    lines: list[EventLine] = league.queries.rows(EventLine, table.c.event_type == "EventCorrected")
+    return sorted(lines, key=lambda line: line.seq, reverse=True)
 
 
 def audit(ledger: LeagueLedger, league: League, before: int | None) -> Audit:

@@ -16,7 +16,7 @@ from ledger.application.commands import AdjustTreasury
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
-from ledger.domain.state import EventRef
+from ledger.domain.state import EventLine
 from ledger.errors import Forbidden, InvalidInput, Unauthenticated, UnknownAccount
 from tests.integration.test_audit_and_transfer import played_league
 
@@ -117,7 +117,7 @@ def test_the_acting_account_is_the_who_of_its_events(
         "r1",
     )
     assert verify_chain(ledger.recorder, league_id(slug), slug).ok
-    shown = ledger.view().select(EventRef, league_id=str(league_id(slug)), seq=last.seq)
+    shown = ledger.view().select(EventLine, league_id=str(league_id(slug)), seq=last.seq)
     assert {ref.who for ref in shown} == {"Anna Reaver (anna, coach)"}  # history, audit pages
 
 

@@ -44,7 +44,7 @@ from ledger.application.matches import close_rolls
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
-from ledger.domain.state import EventRef, MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import EventLine, MatchRow, PlayerRow, RefLine, TeamRow
 from ledger.domain.values import Casualty, DiceRoll
 from ledger.errors import InvalidInput, LedgerError
 from ledger.projections.sql import ALL_TABLES
@@ -323,7 +323,7 @@ the mistakes and their corrections, so these are compared through the map of num
 LOG_COLUMNS = {
     ("rm_leagues", "version"),
     ("rm_leagues", "last_hash"),
-    ("rm_event_refs", "recorded_at"),
+    ("rm_events", "recorded_at"),
 }
 """The log's length and last hash, and when each event was recorded: facts about the log,
 not about the league, which legitimately differ."""
@@ -331,7 +331,9 @@ not about the league, which legitimately differ."""
 
 def in_force(ledger: LeagueLedger) -> list[int]:
     """The numbers of the events in force (neither voided nor a correction), in order."""
-    table = sa.table(EventRef.table, sa.column("seq"), sa.column("voided"), sa.column("event_type"))
+    table = sa.table(
+        EventLine.table, sa.column("seq"), sa.column("voided"), sa.column("event_type")
+    )
     query = sa.select(table.c.seq).where(
         table.c.voided.is_(False), table.c.event_type != "EventCorrected"
     )
@@ -344,13 +346,12 @@ def read_models(ledger: LeagueLedger, numbers: dict[int, int]) -> dict[str, list
     the mistakes legitimately changed (the rows of voided events and corrections in the
     history, the log's length and hash, recording times)."""
     found = {}
+    history = (EventLine.table, RefLine.table)
     with ledger.read_models.engine.connect() as conn:
         for table in ALL_TABLES:
             rows = []
             for row in conn.execute(sa.select(table)).mappings():
-                if table.name == EventRef.table and (
-                    row["voided"] or row["event_type"] == "EventCorrected"
-                ):
+                if table.name in history and row["seq"] not in numbers:
                     continue
                 rows.append(
                     tuple(
@@ -484,7 +485,7 @@ class Meddler:
         """A match report or a post-game close; now and then one already voided."""
         kind = ("MatchRecorded", "PostGameClosed")[b % 2]
         table = sa.table(
-            EventRef.table, sa.column("seq"), sa.column("event_type"), sa.column("voided")
+            EventLine.table, sa.column("seq"), sa.column("event_type"), sa.column("voided")
         )
         query = sa.select(table.c.seq).where(table.c.event_type == kind)
         if c % 5 != 4:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from ledger.application.audit import verify_chain
 from ledger.application.commands import (
@@ -27,11 +28,13 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
-from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, RefLine, TeamRow
 from ledger.errors import UnknownRuleset, UnknownSeason
+from ledger.projections.sql import table_of
 from ledger.reports import results, stats
 from ledger.reports.model import SeasonReport
 from ledger.reports.positions import RunningTable
+from ledger.reports.reads import ReportReads
 from ledger.reports.seasons import END, Window, season_windows
 from ledger.reports.service import make_report, queries_of
 from ledger.reports.sources import read_sources
@@ -259,6 +262,25 @@ def test_corrections_fired_players_are_reported_with_who_and_why(demo: LeagueLed
     eye = next(t for t in made.teams if t.team_id == "gouged-eye")
     assert all(e.kind != "adjustment" for e in eye.statement.entries)  # voided
     assert made.audit.events == 89
+
+
+def test_a_void_of_a_match_report_is_reported_against_the_report_not_its_closes(
+    demo: LeagueLedger,
+) -> None:
+    """A correction voiding a report refers to the closes voided with it too, which follow
+    the report: the report is its target, however the numbers sort as text (a correction
+    of event 100 also names 101; as text, 'event:101' would come last)."""
+    queries = queries_of(demo, DEMO)
+    made = [(queries.league_id, ref, 500) for ref in ("event:100", "event:101", "match:m1")] + [
+        (queries.league_id, "event:7", 501)
+    ]
+    with demo.read_models.engine.begin() as conn:
+        conn.execute(
+            sa.insert(table_of(RefLine)),
+            [dict(zip(("league_id", "ref", "seq"), row, strict=True)) for row in made],
+        )
+    targets = ReportReads(queries).correction_targets()
+    assert (targets[500], targets[501]) == (100, 7)
 
 
 def test_an_unknown_season_is_refused(demo: LeagueLedger) -> None:

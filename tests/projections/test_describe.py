@@ -7,14 +7,14 @@ from ledger.application.commands import FirePlayer, HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
-from ledger.domain.state import EventRef
+from ledger.domain.state import EventLine
 from ledger.projections.describe import describe
 from tests.integration.test_audit_and_transfer import played_league
 
 
 def summaries(ledger: LeagueLedger, slug: str) -> dict[str, str]:
-    refs = ledger.view().select(EventRef, league_id=str(league_id(slug)))
-    return {ref.event_type: ref.summary for ref in sorted(refs, key=lambda r: r.seq)}
+    lines = ledger.view().select(EventLine, league_id=str(league_id(slug)))
+    return {line.event_type: line.summary for line in lines}
 
 
 def test_history_names_the_teams_and_players_an_event_touched(ledger: LeagueLedger) -> None:

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from ledger.domain.state import EventRef, Line, PlayerGameLine, TeamHistoryLine, TreasuryLine
+from ledger.domain.state import (
+    EventLine,
+    Line,
+    PlayerGameLine,
+    RefLine,
+    TeamHistoryLine,
+    TreasuryLine,
+)
 from ledger.projections.shapes import LineRow, row_writer, shape_of
 from ledger.projections.sql import SqlStore
 from ledger.projections.store import MemoryStore
@@ -20,11 +27,9 @@ WRITTEN: list[tuple[type[Line], dict[str, Any]]] = [
         {"league_id": "l", "player_id": "p1", "team_id": "t", "match_id": "m", "seq": 7},
     ),
     (PlayerGameLine, {"league_id": "l", "player_id": "p1", "season": 2, "injury": "dead"}),
-    (
-        EventRef,
-        {"league_id": "l", "seq": 3, "ref": "team:t", "event_type": "MatchRecorded"},
-    ),
-    (EventRef, {"league_id": "l", "seq": 3, "ref": "league", "voided": True, "summary": "x"}),
+    (EventLine, {"league_id": "l", "seq": 3, "event_type": "MatchRecorded"}),
+    (EventLine, {"league_id": "l", "seq": 3, "voided": True, "summary": "x"}),
+    (RefLine, {"league_id": "l", "ref": "team:t", "seq": 3}),
     (TreasuryLine, {"league_id": "l", "team_id": "t", "seq": 4, "line": 2, "amount": -5}),
 ]
 
