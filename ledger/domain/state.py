@@ -30,8 +30,10 @@ class Record(Plain):
     grouped: ClassVar[tuple[tuple[str, ...], ...]] = ()
     """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
     keyed_only: ClassVar[bool] = False
-    """Stored as its key alone, in its order (SQLite's ``WITHOUT ROWID``): a table of a few
-    short columns, read by ranges of its key, which a row id would only double."""
+    """Stored in its key's order, without a row id (SQLite's ``WITHOUT ROWID``): for lines
+    read by ranges of their key, whose rows are short, where a row id would only add an
+    index of the key beside the table (at 10^5 events, 4.1 MB for ``rm_events`` and 3.6 MB
+    for ``rm_team_history``; ``rm_event_refs``, all key, would be stored twice)."""
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader[type(self)](self.__dict__)
@@ -287,6 +289,7 @@ class PlayerGameLine(Line):
 class TeamHistoryLine(Line):
     table = "rm_team_history"
     key = ("league_id", "team_id", "seq")
+    keyed_only = True
 
     league_id: str
     team_id: str
@@ -334,6 +337,7 @@ class EventLine(EventFacts, Line):
 
     table = "rm_events"
     key = ("league_id", "seq")
+    keyed_only = True
     indexes = ("event_type",)
 
 
