@@ -369,18 +369,24 @@ def indexed_alike(conn: Connection, name: str, kind: type[Record]) -> bool:
 
 
 def largest_first(conn: Connection, names: Sequence[str], kind: type[Record]) -> list[str]:
-    """The attached files holding rows of ``kind``, the one with most first, by their
-    largest row id: a file's rows are added, and seldom replaced (a record settled again),
-    so it counts them near enough, at the cost of one step down the table. A table
-    without row ids (``keyed_only``) is counted."""
+    """The attached files holding rows of ``kind``, the one with most first. Several are
+    put in order by their largest row id: a file's rows are added, and seldom replaced (a
+    record settled again), so it counts them near enough, at the cost of one step down the
+    table; a table without row ids (``keyed_only``) is counted."""
     table = quoted(kind.table)
+    holding = [
+        name
+        for name in names
+        if conn.exec_driver_sql(f"SELECT EXISTS (SELECT 1 FROM {name}.{table})").scalar()
+    ]
+    if len(holding) < 2:
+        return holding
     size = "count(*)" if kind.keyed_only else "max(rowid)"
-    found = []
-    for name in names:
-        last = conn.exec_driver_sql(f"SELECT {size} FROM {name}.{table}").scalar()
-        if last:
-            found.append((-int(last), name))
-    return [name for _, name in sorted(found)]
+    rows = {
+        name: conn.exec_driver_sql(f"SELECT {size} FROM {name}.{table}").scalar()
+        for name in holding
+    }
+    return sorted(holding, key=lambda name: -int(rows[name] or 0))
 
 
 def attach(conn: Connection, path: Path, number: int) -> str:

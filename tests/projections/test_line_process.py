@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LINE_RECORDS, TreasuryLine
+from ledger.domain.state import LINE_RECORDS, RefLine, TreasuryLine
 from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
@@ -106,6 +106,36 @@ def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in
     ]
     rows = shape_of(TreasuryLine).rows
     assert sorted(stored) == sorted(rows(held["large"]) + rows(held["small"]))
+
+
+def test_a_table_without_row_ids_is_copied_from_the_file_holding_most_of_its_rows(
+    tmp_path: Path,
+) -> None:
+    """A history's references have no row ids (``keyed_only``): the files are put in
+    order by their count of rows instead."""
+    held = {"small": ["team:b"], "large": ["team:a", "player:p", "match:m"]}
+    files = []
+    for name, refs in held.items():
+        made = SettledFile(tmp_path / name)
+        for number, ref in enumerate(refs):
+            made.emit(RefLine, ("league", ref, number))
+        made.absorb(lambda kind: [])
+        made.close()
+        files.append(made.path)
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
+    statements: list[str] = []
+    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    with engine.begin() as conn:
+        conn.execute(sa.schema.CreateTable(table_of(RefLine)))
+        copy_into(conn, files)
+        stored = conn.exec_driver_sql("SELECT ref FROM rm_event_refs").scalars().all()
+    copies = [s for s in statements if s.startswith('INSERT INTO main."rm_event_refs"')]
+    assert copies == [
+        'INSERT INTO main."rm_event_refs" SELECT * FROM folded1."rm_event_refs"',
+        'INSERT INTO main."rm_event_refs" SELECT * FROM folded0."rm_event_refs"'
+        ' ORDER BY "league_id", "ref", "seq"',
+    ]
+    assert sorted(stored) == sorted(held["large"] + held["small"])
 
 
 @pytest.mark.parametrize("with_others", [False, True])
