@@ -252,6 +252,7 @@ class StandingRow(Record):
 class TreasuryLine(Line):
     table = "rm_treasury"
     key = ("league_id", "team_id", "seq", "line")
+    keyed_only = True
     indexes = ("team_id",)
 
     league_id: str

@@ -65,7 +65,11 @@ def table_of(kind: type[Record]) -> sa.Table:
         sa.Column(name, SQL_TYPES[sql_type], primary_key=name in kind.key, nullable=nullable)
         for name, sql_type, nullable in zip(shape.columns, shape.types, shape.nullable, strict=True)
     ]
-    indexes = [sa.Index(f"ix_{kind.table}_{field}", "league_id", field) for field in kind.indexes]
+    indexes = [
+        sa.Index(f"ix_{kind.table}_{field}", "league_id", field)
+        for field in kind.indexes
+        if ("league_id", field) != kind.key[:2]  # the key's own index (or order) serves it
+    ]
     stored: dict[str, Any] = {"sqlite_with_rowid": False} if kind.keyed_only else {}
     return sa.Table(kind.table, METADATA, *columns, *indexes, **stored)
 

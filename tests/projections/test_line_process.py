@@ -9,17 +9,18 @@ import contextlib
 import multiprocessing
 import pickle
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LINE_RECORDS, RefLine, TreasuryLine
+from ledger.domain.state import LINE_RECORDS, Line, PlayerGameLine, StandingRow, TreasuryLine
 from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
-from ledger.projections.shapes import insert_statement, shape_of
+from ledger.projections.shapes import LineRow, insert_statement, row_writer, shape_of
 from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
 
@@ -85,55 +86,43 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     assert multiprocessing.active_children() == []
 
 
+def game(seq: int, player: str) -> LineRow:
+    """A game line, as its row (a table with row ids and secondary indexes)."""
+    return row_writer[PlayerGameLine](
+        league_id="league", player_id=player, team_id="t", match_id=f"m{seq}", seq=seq
+    )
+
+
+def treasury(seq: int, team: str) -> LineRow:
+    """A treasury line, as its row (a table stored in its key's order: ``keyed_only``)."""
+    return shape_of(TreasuryLine).row(
+        TreasuryLine.build(
+            league_id="league", team_id=team, seq=seq, line=1, amount=10, balance=10, kind="k"
+        )
+    )
+
+
+@pytest.mark.parametrize(("kind", "row"), [(PlayerGameLine, game), (TreasuryLine, treasury)])
 def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in_key_order(
-    tmp_path: Path,
+    tmp_path: Path, kind: type[Line], row: Callable[[int, str], LineRow]
 ) -> None:
     """The largest file's rows go first, as ``INSERT ... SELECT *`` alone (SQLite's
     transfer: the rows and their primary key's index copied as they stand); the rest
     in key order; a file without rows of the table adds no statement
-    (settled.copy_into)."""
+    (settled.copy_into). The largest is found by its last row id, or by counting the rows
+    of a table without row ids."""
     held = {
-        "small": [line(1, "b"), line(2, "b")],
-        "large": [line(3, "a"), line(1, "a"), line(2, "a")],
+        "small": [row(1, "b"), row(2, "b")],
+        "large": [row(3, "a"), row(1, "a"), row(2, "a")],
     }
-    files = [file_of(tmp_path / name, rows) for name, rows in [("empty", []), *held.items()]]
-    statements, stored = copied_treasury(tmp_path / "ledger.db", files)
-    copies = [s for s in statements if s.startswith('INSERT INTO main."rm_treasury"')]
+    files = [file_of(tmp_path / name, kind, rows) for name, rows in [("empty", []), *held.items()]]
+    statements, stored = copied(tmp_path / "ledger.db", kind, files)
+    table = f'main."{kind.table}"'
+    copies = [s for s in statements if s.startswith(f"INSERT INTO {table}")]
+    order = ", ".join(f'"{name}"' for name in kind.key)
     assert copies == [
-        'INSERT INTO main."rm_treasury" SELECT * FROM folded2."rm_treasury"',
-        'INSERT INTO main."rm_treasury" SELECT * FROM folded1."rm_treasury"'
-        ' ORDER BY "league_id", "team_id", "seq", "line"',
-    ]
-    rows = shape_of(TreasuryLine).rows
-    assert sorted(stored) == sorted(rows(held["large"]) + rows(held["small"]))
-
-
-def test_a_table_without_row_ids_is_copied_from_the_file_holding_most_of_its_rows(
-    tmp_path: Path,
-) -> None:
-    """A history's references have no row ids (``keyed_only``): the files are put in
-    order by their count of rows instead."""
-    held = {"small": ["team:b"], "large": ["team:a", "player:p", "match:m"]}
-    files = []
-    for name, refs in held.items():
-        made = SettledFile(tmp_path / name)
-        for number, ref in enumerate(refs):
-            made.emit(RefLine, ("league", ref, number))
-        made.absorb(lambda kind: [])
-        made.close()
-        files.append(made.path)
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'ledger.db'}")
-    statements: list[str] = []
-    sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
-    with engine.begin() as conn:
-        conn.execute(sa.schema.CreateTable(table_of(RefLine)))
-        copy_into(conn, files)
-        stored = conn.exec_driver_sql("SELECT ref FROM rm_event_refs").scalars().all()
-    copies = [s for s in statements if s.startswith('INSERT INTO main."rm_event_refs"')]
-    assert copies == [
-        'INSERT INTO main."rm_event_refs" SELECT * FROM folded1."rm_event_refs"',
-        'INSERT INTO main."rm_event_refs" SELECT * FROM folded0."rm_event_refs"'
-        ' ORDER BY "league_id", "ref", "seq"',
+        f'INSERT INTO {table} SELECT * FROM folded2."{kind.table}"',
+        f'INSERT INTO {table} SELECT * FROM folded1."{kind.table}" ORDER BY {order}',
     ]
     assert sorted(stored) == sorted(held["large"] + held["small"])
 
@@ -146,54 +135,61 @@ def test_a_table_one_indexed_file_holds_whole_is_indexed_before_its_transfer(
     alone holds a table's rows, the copy makes the indexes first and the transfer copies
     their entries; with rows in another file, they are built after, as any table's
     (settled.indexed_alike, writing.create_indexes)."""
-    files = [indexed_file_of(tmp_path / "lines.db", [line(1, "a"), line(2, "b")])]
+    files = [indexed_file_of(tmp_path / "lines.db", [game(1, "a"), game(2, "b")])]
     if with_others:
-        files.append(file_of(tmp_path / "share.db", [line(1, "c")]))
-    statements, stored = copied_treasury(tmp_path / "ledger.db", files)
+        files.append(file_of(tmp_path / "share.db", PlayerGameLine, [game(1, "c")]))
+    statements, stored = copied(tmp_path / "ledger.db", PlayerGameLine, files)
     copy = [s for s in statements if s.startswith(("CREATE INDEX", 'INSERT INTO main."rm_'))]
-    transfer = 'INSERT INTO main."rm_treasury" SELECT * FROM folded0."rm_treasury"'
-    made_first = [] if with_others else [MADE_INDEX]
-    assert copy[: len(made_first) + 1] == [*made_first, transfer]
+    transfer = 'INSERT INTO main."rm_player_games" SELECT * FROM folded0."rm_player_games"'
+    made_first = [] if with_others else MADE_INDEXES
+    assert sorted(copy[: len(made_first)]) == made_first  # in no order of their own
+    assert copy[len(made_first)] == transfer
     assert len(stored) == (3 if with_others else 2)
 
 
-def copied_treasury(path: Path, files: list[Path]) -> tuple[list[str], list[tuple[object, ...]]]:
+def test_no_index_is_made_of_what_the_key_already_orders() -> None:
+    """A treasury's lines are asked for by team, a season's standings by season: the
+    key starts with both, so its own index serves them (``table_of``)."""
+    assert [index.name for index in table_of(PlayerGameLine).indexes] != []
+    assert table_of(TreasuryLine).indexes == set()
+    assert table_of(StandingRow).indexes == set()
+
+
+def copied(
+    path: Path, kind: type[Line], files: list[Path]
+) -> tuple[list[str], list[tuple[object, ...]]]:
     """The statements run and the rows stored when the files are copied into a new
-    database's treasury table, made as a rebuild makes it (no secondary index)."""
+    database's ``kind`` table, made as a rebuild makes it (no secondary index)."""
     engine = sa.create_engine(f"sqlite:///{path}")
     statements: list[str] = []
     sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     with engine.begin() as conn:
-        conn.execute(sa.schema.CreateTable(table_of(TreasuryLine)))
+        conn.execute(sa.schema.CreateTable(table_of(kind)))
         copy_into(conn, files)
-        stored = conn.exec_driver_sql("SELECT * FROM rm_treasury").fetchall()
+        stored = conn.exec_driver_sql(f"SELECT * FROM {kind.table}").fetchall()
     return statements, [tuple(row) for row in stored]
 
 
-MADE_INDEX = "CREATE INDEX ix_rm_treasury_team_id ON rm_treasury (league_id, team_id)"
+MADE_INDEXES = [
+    "CREATE INDEX ix_rm_player_games_match_id ON rm_player_games (league_id, match_id)",
+    "CREATE INDEX ix_rm_player_games_season ON rm_player_games (league_id, season)",
+]
 
 
-def indexed_file_of(path: Path, lines: list[TreasuryLine]) -> Path:
-    """A file as the line process writes a serial rebuild's lines."""
+def indexed_file_of(path: Path, rows: list[LineRow]) -> Path:
+    """A file as the line process writes a serial rebuild's game lines."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         create_schema(db, indexed_lines=True)
-        rows = [shape_of(TreasuryLine).row(written) for written in lines]
-        db.executemany(insert_statement(TreasuryLine, "sqlite"), rows)
+        db.executemany(insert_statement(PlayerGameLine, "sqlite"), rows)
         db.commit()
     return path
 
 
-def line(seq: int, team: str) -> TreasuryLine:
-    return TreasuryLine.build(
-        league_id="league", team_id=team, seq=seq, line=1, amount=10, balance=10 * seq, kind="k"
-    )
-
-
-def file_of(path: Path, lines: list[TreasuryLine]) -> Path:
+def file_of(path: Path, kind: type[Line], rows: list[LineRow]) -> Path:
     """A file as a worker writes its share's lines (``SettledFile.emit``)."""
     made = SettledFile(path)
-    for written in lines:
-        made.emit(TreasuryLine, shape_of(TreasuryLine).row(written))
+    for row in rows:
+        made.emit(kind, row)
     made.absorb(lambda kind: [])
     made.close()
     return path
@@ -235,19 +231,17 @@ def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: boo
     path = tmp_path / "lines.db"
     with sqlite3.connect(path) as db:
         create_schema(db, indexed_lines=indexed)
-    line = TreasuryLine(
-        league_id="l", team_id="t", seq=1, line=0, amount=5, balance=5, kind="prize"
-    )
+    row = game(1, "p")
     inbox, outbox = multiprocessing.Pipe(duplex=False)
-    outbox.send([(insert_statement(TreasuryLine, "sqlite"), [shape_of(TreasuryLine).row(line)])])
+    outbox.send([(insert_statement(PlayerGameLine, "sqlite"), [row])])
     outbox.send(None)
     linefile.write_lines(str(path), inbox, indexed)
     with sqlite3.connect(path) as db:
-        rows = db.execute(f"SELECT * FROM {table_of(TreasuryLine).name}").fetchall()
-        by_index = "SELECT team_id FROM rm_treasury INDEXED BY ix_rm_treasury_team_id"
-        teams = db.execute(by_index).fetchall() if indexed else [("t",)]
-    assert rows == [shape_of(TreasuryLine).row(line)]
-    assert teams == [("t",)]  # an indexed file's index holds the row too
+        rows = db.execute(f"SELECT * FROM {table_of(PlayerGameLine).name}").fetchall()
+        by_index = "SELECT match_id FROM rm_player_games INDEXED BY ix_rm_player_games_match_id"
+        matches = db.execute(by_index).fetchall() if indexed else [("m1",)]
+    assert rows == [row]
+    assert matches == [("m1",)]  # an indexed file's index holds the row too
 
 
 @pytest.mark.parametrize(
