@@ -388,7 +388,7 @@ class Queries:
         if not refs:
             return []
         rows = self.sql_tables()
-        found = rows.query(referring(len(refs), rows.dialect), (self.league_id, *refs))
+        found = rows.query(referring_statement(len(refs), rows.dialect), (self.league_id, *refs))
         return [
             EventRef.build(**vars(rows.read(EventLine, row[:-1])), ref=row[-1]) for row in found
         ]
@@ -430,7 +430,7 @@ class Queries:
 
 
 @cache
-def referring(count: int, dialect: str) -> str:
+def referring_statement(count: int, dialect: str) -> str:
     """The events with a reference among ``count`` given ones: each ``rm_events`` row
     (every column, in order) and the reference, found through ``rm_event_refs``' key."""
     columns = ", ".join(f"e.{quoted(name)}" for name in shape_of(EventLine).columns)
