@@ -32,8 +32,9 @@ class Record(Plain):
     keyed_only: ClassVar[bool] = False
     """Stored in its key's order, without a row id (SQLite's ``WITHOUT ROWID``): for lines
     read by ranges of their key, whose rows are short, where a row id would only add an
-    index of the key beside the table (at 10^5 events, 4.1 MB for ``rm_events`` and 3.6 MB
-    for ``rm_team_history``; ``rm_event_refs``, all key, would be stored twice)."""
+    index of the key beside the table (at 10^5 events, 4.1 MB for ``rm_events``, 3.6 MB
+    for ``rm_team_history``, 24 MB for ``rm_player_games``, whose secondary indexes grow
+    by 7 MB holding the key instead; ``rm_event_refs``, all key, would be stored twice)."""
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader[type(self)](self.__dict__)
@@ -268,6 +269,7 @@ class TreasuryLine(Line):
 class PlayerGameLine(Line):
     table = "rm_player_games"
     key = ("league_id", "player_id", "match_id")
+    keyed_only = True
     indexes = ("season", "match_id")
 
     league_id: str

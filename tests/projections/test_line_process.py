@@ -16,7 +16,14 @@ import pytest
 import sqlalchemy as sa
 
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LINE_RECORDS, Line, PlayerGameLine, StandingRow, TreasuryLine
+from ledger.domain.state import (
+    LINE_RECORDS,
+    FaultLine,
+    Line,
+    PlayerGameLine,
+    StandingRow,
+    TreasuryLine,
+)
 from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
@@ -87,7 +94,7 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
 
 
 def game(seq: int, player: str) -> LineRow:
-    """A game line, as its row (a table with row ids and secondary indexes)."""
+    """A game line, as its row (a table with secondary indexes)."""
     return row_writer[PlayerGameLine](
         league_id="league", player_id=player, team_id="t", match_id=f"m{seq}", seq=seq
     )
@@ -102,7 +109,14 @@ def treasury(seq: int, team: str) -> LineRow:
     )
 
 
-@pytest.mark.parametrize(("kind", "row"), [(PlayerGameLine, game), (TreasuryLine, treasury)])
+def fault(seq: int, league: str) -> LineRow:
+    """A fault line, as its row (a table with row ids)."""
+    return shape_of(FaultLine).row(
+        FaultLine.build(league_id=league, seq=seq, topic="t", problem="p")
+    )
+
+
+@pytest.mark.parametrize(("kind", "row"), [(FaultLine, fault), (TreasuryLine, treasury)])
 def test_each_table_is_copied_from_its_largest_file_whole_and_from_the_others_in_key_order(
     tmp_path: Path, kind: type[Line], row: Callable[[int, str], LineRow]
 ) -> None:
