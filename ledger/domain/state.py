@@ -34,7 +34,7 @@ class Record(Plain):
     read by ranges of their key, whose rows are short, where a row id would only add an
     index of the key beside the table (at 10^5 events, 4.1 MB for ``rm_events``, 3.6 MB
     for ``rm_team_history``, 24 MB for ``rm_player_games``, whose secondary indexes grow
-    by 7 MB holding the key instead; ``rm_event_refs``, all key, would be stored twice)."""
+    by 8.6 MB holding the key instead; ``rm_event_refs``, all key, would be stored twice)."""
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader[type(self)](self.__dict__)
