@@ -1,0 +1,80 @@
+"""Time a rebuild's phases: the fold, then the tail that writes the read models.
+
+    python bench/phases.py [--size N]
+
+Rebuilds a fresh copy of ``bench/run.py``'s ledger of N events (10^6 unless said;
+generated on first use) in this process, and prints the wall time of each phase of
+``ReadModels.rebuild_once``: the fold (of the shares in worker processes, or here), and
+the tail after it, which the fold's speed-ups do not touch (the old tables dropped, the
+folded files copied in, the secondary indexes made, the commit). The phases are timed by
+wrapping the runner's functions for the one rebuild, so an old commit can be timed the
+same way from a git worktree on ``PYTHONPATH`` (run from outside both checkouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from run import SIZES, generated  # bench/: the ledgers' maker
+from sqlalchemy.engine import base
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.projections import runner
+
+ROOT = Path(__file__).resolve().parents[1]
+PHASES = ("fold_shares", "fold_here", "copy_into", "create_indexes", "drop", "commit")
+
+spent: dict[str, float] = {}
+
+
+def timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - started
+
+    return wrapped
+
+
+def watch_phases() -> None:
+    for name in ("copy_into", "create_indexes"):
+        setattr(runner, name, timed(name, getattr(runner, name)))
+    for name in ("fold_shares", "fold_here"):
+        setattr(runner.ReadModels, name, timed(name, getattr(runner.ReadModels, name)))
+    runner.METADATA.drop_all = timed("drop", runner.METADATA.drop_all)  # type: ignore[method-assign]
+    base.RootTransaction._do_commit = timed("commit", base.RootTransaction._do_commit)  # type: ignore[method-assign]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=1_000_000, choices=sorted(SIZES))
+    size = parser.parse_args().size
+    cached = generated(ROOT / ".benchmarks" / f"ledger-{size}.db", SIZES[size])
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "ledger.db"
+        shutil.copy(cached, copy)
+        watch_phases()
+        started = time.perf_counter()
+        ledger = open_ledger(Settings(sqlite_path=copy))  # rebuilds read models of other code
+        if ledger.read_models.rebuilt is None:  # they were this code's: rebuild them now
+            ledger.read_models.rebuild(ledger.source)
+        total = time.perf_counter() - started
+        close_ledger(ledger)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"rebuild of {size:,} events: {total:.1f} s wall, {used.ru_utime:.1f} s user CPU here")
+    for name in PHASES:
+        if name in spent:
+            print(f"  {name:15s} {spent[name]:6.1f} s")
+
+
+if __name__ == "__main__":  # the line process and the workers import this file again
+    main()
