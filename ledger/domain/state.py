@@ -324,6 +324,10 @@ class EventFacts(Plain):
     account: str | None = None
     """The account that caused the event, and the role it acted in (``acting_as``)."""
     acting_as: str | None = None
+    target: int | None = None
+    """The event a correction corrected (``EventCorrected.target``; None for any other
+    event): a void of a match report refers to the closes it voids with it too, so its
+    references alone do not say which event it corrected."""
 
     @property
     def who(self) -> str:

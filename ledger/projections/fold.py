@@ -338,6 +338,7 @@ class Fold:
             voided=voided,
             account=event.account,
             acting_as=event.acting_as,
+            target=event.target if isinstance(event, EventCorrected) else None,
         )
         self.store.emit_row(EventLine, line)
         found = refs(event).union(self.season_teams(event), (f"event:{seq}" for seq in closes))

@@ -43,6 +43,7 @@ from ledger.projections.linefile import SCRATCH_PRAGMAS
 from ledger.projections.shapes import (
     LineRow,
     insert_statement,
+    key_orders,
     quoted,
     select_statement,
     shape_of,
@@ -316,10 +317,12 @@ def within(seasons: set[tuple[str, Any]], where: dict[str, Any]) -> bool:
 
 
 def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
-    """The field combinations the fold selects settled records by."""
+    """The field combinations the fold selects settled records by that need an index of
+    their own (not those the key already orders: a season's standings)."""
     if kind not in SETTLED_KINDS:
         return ()
-    return tuple((field,) for field in kind.indexes) + kind.grouped
+    asked = tuple((field,) for field in kind.indexes) + kind.grouped
+    return tuple(fields for fields in asked if not key_orders(kind, fields))
 
 
 def copy_into(conn: Connection, files: Sequence[Path]) -> None:

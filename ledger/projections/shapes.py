@@ -315,6 +315,13 @@ def select_statement(kind: type[Record], fields: tuple[str, ...], dialect: str) 
     return select_from(kind) + (f" WHERE {where}" if where else "")
 
 
+def key_orders(kind: type[Record], fields: Sequence[str]) -> bool:
+    """Whether ``kind``'s key begins with the league and ``fields``: the key's own index (or
+    order) then serves a question by them, and an index of its own would repeat it (the
+    treasury's by team, the standings' by season)."""
+    return ("league_id", *fields) == kind.key[: len(fields) + 1]
+
+
 def select_from(kind: type[Record], columns: Sequence[str] = (), *, distinct: bool = False) -> str:
     """``SELECT`` of ``columns`` (all of the shape's, in order, when none are named)."""
     shape = shape_of(kind)

@@ -28,6 +28,7 @@ from ledger.projections.shapes import (
     Shape,
     by_kind,
     insert_statement,
+    key_orders,
     line_of,
     nested,
     shape_of,
@@ -68,7 +69,7 @@ def table_of(kind: type[Record]) -> sa.Table:
     indexes = [
         sa.Index(f"ix_{kind.table}_{field}", "league_id", field)
         for field in kind.indexes
-        if ("league_id", field) != kind.key[:2]  # the key's own index (or order) serves it
+        if not key_orders(kind, (field,))
     ]
     stored: dict[str, Any] = {"sqlite_with_rowid": False} if kind.keyed_only else {}
     return sa.Table(kind.table, METADATA, *columns, *indexes, **stored)

@@ -14,33 +14,31 @@ from ledger.application.audit import ChainReport
 from ledger.application.checkpoints import Published
 from ledger.domain.state import EventLine
 from ledger.reports.model import AuditAppendix, Correction, PublishedCheckpoint
-from ledger.reports.reads import ReportReads
 from ledger.reports.sources import Sources
 
 
-def correction(line: EventLine, target: int | None, events: dict[int, EventLine]) -> Correction:
-    corrected = events.get(target) if target is not None else None
+def correction(line: EventLine, events: dict[int, EventLine]) -> Correction:
+    corrected = events.get(line.target) if line.target is not None else None
     return Correction(
         event=line.seq,
         recorded_by=line.who,
         recorded_at=line.recorded_at,
         reason=line.reason,
         summary=line.summary,
-        target=target,
+        target=line.target,
         target_summary=corrected.summary if corrected else "",
     )
 
 
 def corrections(sources: Sources) -> list[Correction]:
-    targets = ReportReads(sources.queries).correction_targets()
     events = {line.seq: line for line in sources.events}
     chosen = [
         line
         for line in sources.events
         if line.event_type == "EventCorrected"
-        and (line.seq in sources.window or targets.get(line.seq) in sources.window)
+        and (line.seq in sources.window or line.target in sources.window)
     ]
-    return [correction(line, targets.get(line.seq), events) for line in chosen]
+    return [correction(line, events) for line in chosen]
 
 
 def published(latest: Published, slug: str) -> PublishedCheckpoint:

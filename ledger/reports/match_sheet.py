@@ -81,21 +81,15 @@ def corrections_of(refs: list[EventRef], targets: set[int]) -> list[CorrectionSh
     return [
         CorrectionSheet(
             seq=r.seq,
-            target=target(r),
+            target=r.target,
             summary=r.summary,
             by=r.who,
             at=r.recorded_at,
             reason=r.reason,
         )
         for r in refs
-        if r.event_type == "EventCorrected" and target(r) in targets
+        if r.event_type == "EventCorrected" and r.target in targets
     ]
-
-
-def target(ref: EventRef) -> int | None:
-    """The event a correction's reference names (``event:12``), if it is one."""
-    number = ref.ref.removeprefix("event:")
-    return int(number) if ref.ref.startswith("event:") and number.isdigit() else None
 
 
 def read_event(ledger: LeagueLedger, queries: Queries, seq: int) -> ev.LedgerEvent | None:

@@ -83,15 +83,3 @@ class ReportReads:
         with self.queries.sql().connect() as conn:
             found = conn.execute(query).mappings().all()
         return [EventRef.model_validate(dict(row)) for row in found]
-
-    def correction_targets(self) -> dict[int, int]:
-        """Which event each correction corrected: correction seq -> target seq. Only a
-        correction refers to events; one that voids a match report refers to the closes
-        it voids with it too, which follow the report: its target is the first."""
-        table = table_of(RefLine)
-        refs = self.rows(RefLine, table.c.ref.like("event:%"), order=("seq",))
-        targets: dict[int, int] = {}
-        for ref in refs:
-            target = int(ref.ref.removeprefix("event:"))
-            targets[ref.seq] = min(target, targets.get(ref.seq, target))
-        return targets

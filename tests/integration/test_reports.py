@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
 from ledger.application.audit import verify_chain
 from ledger.application.commands import (
@@ -28,13 +27,12 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
 from ledger.domain.log import league_id
-from ledger.domain.state import MatchRow, PlayerRow, RefLine, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import UnknownRuleset, UnknownSeason
-from ledger.projections.sql import table_of
 from ledger.reports import results, stats
+from ledger.reports.match_sheet import corrections_of
 from ledger.reports.model import SeasonReport
 from ledger.reports.positions import RunningTable
-from ledger.reports.reads import ReportReads
 from ledger.reports.seasons import END, Window, season_windows
 from ledger.reports.service import make_report, queries_of
 from ledger.reports.sources import read_sources
@@ -265,22 +263,27 @@ def test_corrections_fired_players_are_reported_with_who_and_why(demo: LeagueLed
 
 
 def test_a_void_of_a_match_report_is_reported_against_the_report_not_its_closes(
-    demo: LeagueLedger,
+    sqlite_ledger: LeagueLedger,
 ) -> None:
-    """A correction voiding a report refers to the closes voided with it too, which follow
-    the report: the report is its target, however the numbers sort as text (a correction
-    of event 100 also names 101; as text, 'event:101' would come last)."""
-    queries = queries_of(demo, DEMO)
-    made = [(queries.league_id, ref, 500) for ref in ("event:100", "event:101", "match:m1")] + [
-        (queries.league_id, "event:7", 501)
-    ]
-    with demo.read_models.engine.begin() as conn:
-        conn.execute(
-            sa.insert(table_of(RefLine)),
-            [dict(zip(("league_id", "ref", "seq"), row, strict=True)) for row in made],
-        )
-    targets = ReportReads(queries).correction_targets()
-    assert (targets[500], targets[501]) == (100, 7)
+    """A void of a match report voids its closes with it and refers to them too: the
+    audit appendix and the match sheet name the report it corrected, event 100, not a
+    close (101 and 102 follow it; as text, 'event:101' sorts after 'event:100')."""
+    from tests.support import event_count, report, two_team_league
+
+    two_team_league(sqlite_ledger)
+    while event_count(sqlite_ledger) < 99:
+        sqlite_ledger.handle(AdjustTreasury("test", "reavers", 1_000), by="t", reason="fill")
+    game = {"match": "m", "home": {"team": "reavers", "touchdowns": 1}, "away": {"team": "rats"}}
+    sqlite_ledger.handle(RecordMatch("test", report(game), roll_missing=True), by="t")
+    for team in ("reavers", "rats"):
+        sqlite_ledger.handle(ClosePostGame("test", "m", team, roll_missing=True), by="t")
+    assert event_count(sqlite_ledger) == 102
+    sqlite_ledger.handle(Correct("test", 100, "void"), by="t", reason="wrong game")
+    [made] = make_report(sqlite_ledger, "test").audit.corrections
+    assert (made.event, made.target) == (103, 100)
+    assert made.target_summary.startswith("league match m")
+    history = queries_of(sqlite_ledger, "test").history("match:m")
+    assert [(c.seq, c.target) for c in corrections_of(history, {100})] == [(103, 100)]
 
 
 def test_an_unknown_season_is_refused(demo: LeagueLedger) -> None:
