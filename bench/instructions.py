@@ -18,10 +18,10 @@ stack; the start, the imports and two samples that fill the caches before are no
 
 ``--rebuild`` counts, the same way, the fold of a serial rebuild of the ``bench/run.py``
 ledger of that size (10^4 events unless said; generated on first use): the log read and
-decoded, every event applied, settled records written to their file and the lines
-batched and pickled as the line process is handed them (``LineProcess.hand_over``; the
-pipe and the process that writes them are not counted). A rebuild's fold is three
-quarters of its time, and its timings drift by more than one change for speed gains.
+decoded, every event applied, the lines and settled records batched, pickled and sent
+to a line process (``LineProcess``; the process that writes them runs outside valgrind
+and is not counted). A rebuild's fold is three quarters of its time, and its timings
+drift by more than one change for speed gains.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +41,9 @@ from run import ledger_of  # bench/: the cached ledgers of bench/run.py
 from whatif import build, work_of  # bench/: the league's maker and the samples' work
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.domain.state import Line
 from ledger.projections.logfold import few_collections
-from ledger.projections.settled import LineRows
-from ledger.projections.shapes import LineRow
+from ledger.projections.parallel import LineProcess
+from ledger.projections.settled import SettledFile
 from ledger.whatif.montecarlo import sample, start_worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,21 +121,20 @@ def counted(valgrind: str, inside: list[str], what: str) -> int:
 
 
 def fold_rebuild(db: Path) -> None:
-    """A serial rebuild's fold of ``db``'s log, its lines handed over as the line process
-    is handed them; only the fold inside ``starmap`` is counted (not opening the ledger,
-    nor reading its corrections first)."""
+    """A serial rebuild's fold of ``db``'s log, its lines and settled records handed to a
+    line process; only the fold inside ``starmap`` is counted (not opening the ledger,
+    reading its corrections first, nor starting the process)."""
     ledger = open_ledger(Settings(sqlite_path=db))
     corrections: dict[str, dict[int, Any]] = {}
     for correction in ledger.source.all_corrections():
         corrections.setdefault(str(correction.originator_id), {})[correction.target] = correction
-    pending = LineRows()
-
-    def hand_over(kind: type[Line], row: LineRow) -> None:
-        if pending.add(kind, row):
-            ForkingPickler.dumps(pending.take_for_sqlite())
-
-    with tempfile.TemporaryDirectory() as folder, few_collections():
-        job: tuple[Any, ...] = (hand_over, ledger.source, corrections, {}, None, folder)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        few_collections(),
+        LineProcess(Path(folder) / "lines.db", indexed=True) as process,
+    ):
+        settled = SettledFile(Path(folder) / "settled.db", away=process)
+        job: tuple[Any, ...] = (process.add, settled, ledger.source, corrections, {}, None)
         list(itertools.starmap(ledger.read_models.fold_into, [job]))
     close_ledger(ledger)
 

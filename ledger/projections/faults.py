@@ -36,6 +36,11 @@ class FoldFailed(Exception):
         self.problem = problem
 
 
+class FoldStopped(Exception):
+    """The fold cannot go on for a reason that is no event's fault (the process keeping
+    its settled records was lost): raised through ``apply_checked`` as it is."""
+
+
 class Folding(Protocol):
     league_id: str
 
@@ -45,7 +50,7 @@ class Folding(Protocol):
 def apply_checked(fold: Folding, event: LedgerEvent) -> None:
     try:
         fold.apply(event)
-    except FoldFailed:
+    except (FoldFailed, FoldStopped):
         raise
     except Exception as error:  # any failure of a stored event is that event's fault
         raise FoldFailed(fold.league_id, event.seq, problem_of(error)) from error

@@ -39,12 +39,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from multiprocessing.context import ForkServerContext, SpawnContext
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.domain.state import Line
 from ledger.projections import linefile
-from ledger.projections.faults import FoldFailed
+from ledger.projections.faults import FoldFailed, FoldStopped
 from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import LineRows, SettledFile, create_schema
 from ledger.projections.shapes import LineRow
@@ -121,6 +121,8 @@ class Folded:
     """The worker's peak resident memory, in bytes (0 likewise)."""
     lines: Path | None = None
     """The file holding the share's lines, when a ``LineProcess`` wrote them."""
+    files: tuple[Path, ...] = ()
+    """The share's settled file, unless its ``LineProcess`` kept the settled records."""
 
 
 def workers() -> int:
@@ -209,9 +211,8 @@ def fold_share(share: Share) -> Folded:
     lines = share.lines
     while True:
         share.path.unlink(missing_ok=True)
-        settled = SettledFile(share.path)
         try:
-            with line_writer(settled, lines) as sink:
+            with kept(share.path, lines) as (sink, settled):
                 memory = MemoryStore(sink=sink, settled=settled)
                 folder = LogFolder(memory, share.corrections, faults)
                 count = 0
@@ -219,33 +220,36 @@ def fold_share(share: Share) -> Folded:
                     for event in source.league_events(league_id, last):
                         folder.apply(event)
                         count += 1
+                settled.absorb(memory.all)
         except FoldFailed as failed:
-            settled.close()
             known = faults.setdefault(failed.league_id, {})
             if failed.seq in known:
                 return Folded(0, (failed.league_id, failed.seq, failed.problem))
             known[failed.seq] = failed.problem
             continue
         except LinesLost:
-            settled.close()
             lines = None
             continue
-        settled.absorb(memory.all)
-        settled.close()
-        return Folded(count, lines=lines)
+        return Folded(count, lines=lines, files=tuple(settled.files))
 
 
-def line_writer(
-    settled: SettledFile, lines: Path | None
-) -> contextlib.AbstractContextManager[RowSink]:
-    """Where a share's lines go: to a ``LineProcess`` writing the file ``lines``, else
-    into its settled file as they come."""
+@contextlib.contextmanager
+def kept(path: Path, lines: Path | None) -> Iterator[tuple[RowSink, SettledFile]]:
+    """Where a fold's lines and settled records go: to a ``LineProcess`` writing the file
+    ``lines``, else into a settled file at ``path``, lines as they come. The settled file
+    is closed (committed when the fold went through) after it."""
     if lines is None:
-        return contextlib.nullcontext(settled.emit)
-    return LineProcess(lines)
+        settled = SettledFile(path)
+        try:
+            yield settled.emit, settled
+        finally:
+            settled.close()
+        return
+    with LineProcess(lines) as process:
+        yield process.add, SettledFile(path, away=process)
 
 
-class LinesLost(Exception):
+class LinesLost(FoldStopped):
     """The line-writing process stopped before the end (or could not start): the fold is
     done again with its lines written as they come (the process's file is not used)."""
 
@@ -255,10 +259,13 @@ class LineProcess:
     models' tables (ledger/projections/linefile.py), which the rebuild copies into its
     tables with the rest (``copy_into``): the fold keeps this process's interpreter to
     itself. Only for a long log on SQLite: the process costs a start, and the copy one
-    more pass over the lines, in SQL.
+    more pass over the lines, in SQL. It keeps the fold's settled records too
+    (``SettledFile`` with ``away``), and answers the fold's questions of them.
 
-    A lost process is reported when the fold ends, never from inside it: an error raised
-    while an event is applied counts as that event's fault (``apply_checked``).
+    A lost process is reported when the fold ends, never from inside it (an error raised
+    while an event is applied counts as that event's fault, ``apply_checked``), but for a
+    question of the settled records that it cannot answer: ``LinesLost`` is no event's
+    fault (``FoldStopped``).
 
     Its lines need room beside the database until they are copied (gigabytes at 10^6
     events): if that disk fills, the process ends and the fold is done again, its lines
@@ -273,20 +280,29 @@ class LineProcess:
             create_schema(db, indexed_lines=indexed)
         context = start_method(preload=linefile.__name__)
         inbox, self.outbox = context.Pipe(duplex=False)
+        self.replies, replying = context.Pipe(duplex=False)
         self.process = context.Process(
-            target=linefile.write_lines, args=(str(path), inbox, indexed), name="rebuild-lines"
+            target=linefile.write_lines,
+            args=(str(path), inbox, indexed, replying),
+            name="rebuild-lines",
         )
         try:
             self.process.start()
         except OSError as error:  # no process to be had: the lines are written here
             self.outbox.close()
+            self.replies.close()
             raise LinesLost(str(error)) from None
         finally:
-            inbox.close()  # the process's end: closed here, a lost process shows at once
+            inbox.close()  # the process's ends: closed here, a lost process shows at once
+            replying.close()
         self.pending = LineRows()
         self.lost: str | None = None
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""
+        self.settled = 0
+        """The number of the last batch of settled records sent."""
+        self.written = 0
+        """The number of the last batch of settled records known to be in the file."""
 
     def add(self, kind: type[Line], row: LineRow) -> None:
         if self.pending.add(kind, row):
@@ -296,7 +312,7 @@ class LineProcess:
         """Send the pending lines' rows, per table with its statement."""
         self.send(self.pending.take_for_sqlite())
 
-    def send(self, batch: linefile.Batch | None) -> None:
+    def send(self, batch: linefile.Batch | linefile.Settled | linefile.Asked | None) -> None:
         if self.lost is not None:
             return
         try:
@@ -304,8 +320,40 @@ class LineProcess:
         except OSError as error:  # the process ended: the pipe is broken
             self.lost = str(error)
 
-    def __enter__(self) -> RowSink:
-        return self.add
+    # --- the settled records (``settled.Keeper``) ------------------------------------------
+
+    def settle(self, batch: linefile.Batch) -> int:
+        """Send settled records' rows; the batch's number, which ``written`` reaches once
+        they are in the file."""
+        self.settled += 1
+        self.send(linefile.Settled(self.settled, batch))
+        self.take_replies(wait=False)
+        return self.settled
+
+    def ask(self, statement: str, values: tuple[object, ...]) -> list[tuple[object, ...]]:
+        """The rows the file answers a SELECT with (records written before it was asked)."""
+        self.send(linefile.Asked(statement, values))
+        rows = self.take_replies(wait=True)
+        assert rows is not None
+        return rows
+
+    def take_replies(self, wait: bool) -> list[tuple[object, ...]] | None:
+        """Note the batches acknowledged so far; with ``wait``, until an answer comes,
+        which is returned. A process that ended cannot answer: ``LinesLost``."""
+        try:
+            while wait or self.replies.poll():
+                reply = self.replies.recv()
+                if isinstance(reply, linefile.Written):
+                    self.written = reply.number
+                else:
+                    return cast("list[tuple[object, ...]]", reply)
+        except (OSError, EOFError) as error:
+            self.lost = self.lost or str(error) or "the line writer ended"
+            raise LinesLost(self.lost) from None
+        return None
+
+    def __enter__(self) -> LineProcess:
+        return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
         """Send what is left and wait for the file to be written. A fold that failed
@@ -317,6 +365,7 @@ class LineProcess:
         finally:
             self.outbox.close()
             self.process.join()
+            self.replies.close()
             self.exitcode = self.process.exitcode
             self.process.close()
         if kind is None and (self.lost is not None or self.exitcode != 0):

@@ -68,7 +68,7 @@ from ledger.projections.writing import (
     begin_ddl,
     create_indexes,
     create_tables,
-    freeing_plainly,
+    rebuild_settings,
     scratch_folder,
 )
 from ledger.rules import find_ruleset
@@ -347,7 +347,7 @@ class ReadModels:
             shares = self.shares(conn, source, corrections, faults, Path(folder))
             folded = self.fold_shares(shares, progress) if shares else None
             try:
-                with conn.begin(), freeing_plainly(conn):
+                with conn.begin(), rebuild_settings(conn):
                     begin_ddl(conn)
                     METADATA.drop_all(conn, tables=REBUILT)
                     create_tables(conn)
@@ -406,7 +406,7 @@ class ReadModels:
         count = sum(done.events for done in workers)
         if progress:
             progress(count)
-        files = [share.path for share in shares]
+        files = [path for done in workers for path in done.files]
         files += [done.lines for done in workers if done.lines is not None]
         return LogFolded(count, shares[0].position, files, workers)
 
@@ -422,16 +422,25 @@ class ReadModels:
         """Fold the whole log in this process: lines go to a process of their own (a long
         log on SQLite) or to the tables from a thread, as they come; settled records go to
         a file; the rest stays in memory to the end."""
+        settled = Path(folder) / "settled.db"
         if self.lines_apart(conn, source.head()):
             path = Path(folder) / "lines.db"
             try:
-                with LineProcess(path, indexed=True) as sink:  # every line: indexed there
-                    folded = self.fold_into(sink, source, corrections, faults, progress, folder)
+                with LineProcess(path, indexed=True) as process:  # every line: indexed there
+                    kept = SettledFile(settled, away=process)
+                    folded = self.fold_into(
+                        process.add, kept, source, corrections, faults, progress
+                    )
                 return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:
                 pass  # fold again, the lines written from a thread
         with LineSink(conn) as sink:
-            return self.fold_into(sink.add, source, corrections, faults, progress, folder)
+            settled.unlink(missing_ok=True)
+            kept = SettledFile(settled)
+            try:
+                return self.fold_into(sink.add, kept, source, corrections, faults, progress)
+            finally:
+                kept.close()
 
     def lines_apart(self, conn: Connection, events: int) -> bool:
         """Whether the lines of a fold of ``events`` are worth a process of their own
@@ -443,20 +452,16 @@ class ReadModels:
     def fold_into(
         self,
         sink: RowSink,
+        settled: SettledFile,
         source: EventSource,
         corrections: dict[str, dict[int, EventCorrected]],
         faults: dict[str, dict[int, str]],
         progress: Progress | None,
-        folder: str,
     ) -> LogFolded:
-        path = Path(folder) / "settled.db"
-        path.unlink(missing_ok=True)  # a fold again after a lost line writer
-        settled = SettledFile(path)
         memory = MemoryStore(sink=sink, settled=settled)
         count, position = self.fold_log(source, memory, corrections, faults, progress)
         settled.absorb(memory.all)
-        settled.close()
-        return LogFolded(count, position, [settled.path])
+        return LogFolded(count, position, settled.files)
 
     def fold_log(
         self,

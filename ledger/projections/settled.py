@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
@@ -39,7 +39,7 @@ from ledger.domain.state import (
     SeasonRow,
     StandingRow,
 )
-from ledger.projections.linefile import SCRATCH_PRAGMAS
+from ledger.projections.linefile import SCRATCH_PRAGMAS, Batch
 from ledger.projections.shapes import (
     LineRow,
     insert_statement,
@@ -49,6 +49,7 @@ from ledger.projections.shapes import (
     shape_of,
 )
 from ledger.projections.sql import bulk_insert, table_of
+from ledger.projections.store import matches
 
 GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
@@ -120,21 +121,39 @@ class LineRows:
         return [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.take().items()]
 
 
+class Keeper(Protocol):
+    """A process that keeps the settled records in a file of its own (the line process,
+    ledger/projections/parallel.py): it writes them in numbered batches and answers
+    questions of those it has written."""
+
+    written: int
+    """The number of the last batch known to be in the file."""
+
+    def settle(self, batch: Batch) -> int: ...
+
+    def ask(self, statement: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]]: ...
+
+
+Pending = dict[type[Record], dict[tuple[Any, ...], Record]]
+"""Settled records by class and key."""
+
+
 class SettledFile:
     """One SQLite file with every read-model table, indexed for the questions the fold
-    asks of settled records (their classes' ``indexes`` and ``grouped`` fields)."""
+    asks of settled records (their classes' ``indexes`` and ``grouped`` fields). Kept here,
+    or ``away`` by another process (the line process, which writes them on the other
+    core): then each batch is kept in memory until that process has written it, and the
+    records are read from memory until then."""
 
     watched = WATCHED
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, away: Keeper | None = None) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        for pragma in SCRATCH_PRAGMAS:
-            self.db.execute(f"PRAGMA {pragma}")
-        self.db.execute("BEGIN")
-        self.pending: dict[type[Record], dict[tuple[Any, ...], Record]] = {
-            kind: {} for kind in SETTLED_KINDS
-        }
+        self.away = away
+        self.db = None if away else opened(path)
+        self.pending: Pending = {kind: {} for kind in SETTLED_KINDS}
+        self.sent: dict[int, Pending] = {}
+        """The batches sent ``away`` and not yet known to be written, by number."""
         self.keys = KeySieve()
         """The keys of the records in the file, in a sieve that answers "not there" for
         certain: most keys asked for are not (a player named by his hiring, a journeyman
@@ -148,7 +167,11 @@ class SettledFile:
         self.waiting = 0
         self.lines = LineRows()
         """A worker's lines, written in batches (a serial rebuild writes its own)."""
-        create_schema(self.db)
+
+    @property
+    def files(self) -> list[Path]:
+        """The files this holds the records in: none when they are kept ``away``."""
+        return [] if self.away else [self.path]
 
     # --- the fold's side ---------------------------------------------------------------
 
@@ -209,31 +232,69 @@ class SettledFile:
             return waiting  # type: ignore[return-value]
         if key not in self.keys:
             return None
+        unwritten = self.unwritten(kind, key)
+        if unwritten is not None:
+            return unwritten  # type: ignore[return-value]
         found = self.fetch(kind, kind.key, key)
         return found[0] if found else None
 
+    def unwritten(self, kind: type[Record], key: tuple[Any, ...]) -> Record | None:
+        """The newest copy of a record sent ``away`` and not yet known to be written."""
+        for number in sorted(self.still_sent(), reverse=True):
+            found = self.sent[number][kind].get(key)
+            if found is not None:
+                return found
+        return None
+
+    def still_sent(self) -> list[int]:
+        """The batches sent ``away`` and not yet known to be written; those written are
+        forgotten (asked of the process, they are in its answers)."""
+        if self.away is not None:
+            for number in [n for n in self.sent if n <= self.away.written]:
+                del self.sent[number]
+        return list(self.sent)
+
     def select(self, kind: type[R], where: dict[str, Any]) -> list[R]:
-        self.flush()
-        return self.fetch(kind, tuple(where), tuple(where.values()))
+        if self.away is None:
+            self.flush()
+            return self.fetch(kind, tuple(where), tuple(where.values()))
+        newer: dict[tuple[Any, ...], Record] = {}
+        for number in sorted(self.still_sent()):  # a later copy of a record wins
+            newer.update(self.sent[number][kind])
+        newer.update(self.pending[kind])
+        written = self.fetch(kind, tuple(where), tuple(where.values()))
+        found = [r for r in written if r.key_values() not in newer]
+        return found + [r for r in newer.values() if matches(r, where)]  # type: ignore[misc]
 
     def fetch(self, kind: type[R], fields: tuple[str, ...], values: tuple[Any, ...]) -> list[R]:
         shape = shape_of(kind)
-        rows = self.db.execute(matching(kind, fields), values).fetchall()
+        statement = matching(kind, fields)
+        if self.away is not None:
+            rows = self.away.ask(statement, values)
+        else:
+            assert self.db is not None
+            rows = self.db.execute(statement, values).fetchall()
         return [shape.record(row, decode=True) for row in rows]  # type: ignore[misc]
 
     def flush(self) -> None:
         if not self.waiting:
             return
-        for kind, records in self.pending.items():
-            self.write(kind, records.values(), replace=True)
-            records.clear()
+        if self.away is not None:
+            kinds = self.pending.items()
+            number = self.away.settle(batch_of((kind, kept.values()) for kind, kept in kinds))
+            self.sent[number] = self.pending
+            self.pending = {kind: {} for kind in SETTLED_KINDS}
+        else:
+            for kind, records in self.pending.items():
+                self.write(kind, records.values())
+                records.clear()
         self.waiting = 0
 
-    def write(self, kind: type[Record], records: Iterable[Record], replace: bool) -> None:
-        statement = insert_statement(kind, "sqlite")
-        if replace:  # a record settled again after it came back to memory
-            statement = statement.replace("INSERT INTO", "INSERT OR REPLACE INTO", 1)
-        self.db.executemany(statement, shape_of(kind).rows(records))
+    def write(self, kind: type[Record], records: Iterable[Record]) -> None:
+        """Write records here, each in place of an earlier copy (a record settled again
+        after it came back to memory)."""
+        assert self.db is not None
+        self.db.executemany(replacing(kind), shape_of(kind).rows(records))
 
     # --- a worker's lines and the end of a fold ---------------------------------------
 
@@ -242,20 +303,51 @@ class SettledFile:
             self.write_lines()
 
     def write_lines(self) -> None:
+        assert self.db is not None
         for statement, rows in self.lines.take_for_sqlite():
             self.db.executemany(statement, rows)
 
     def absorb(self, records: Callable[[type[Record]], Sequence[Record]]) -> None:
         """Write the records still in memory at the end (``records(kind)`` lists them);
         memory's copy of a record that also settled earlier is the newer one."""
+        if self.away is not None:
+            self.flush()
+            for kind in ENTITY_RECORDS:
+                kept = records(kind)
+                for start in range(0, len(kept), BATCH):
+                    self.away.settle(batch_of([(kind, kept[start : start + BATCH])]))
+            return
         self.write_lines()
         self.flush()
         for kind in ENTITY_RECORDS:
-            self.write(kind, records(kind), replace=True)
+            self.write(kind, records(kind))
 
     def close(self) -> None:
-        self.db.execute("COMMIT")
-        self.db.close()
+        if self.db is not None:
+            self.db.execute("COMMIT")
+            self.db.close()
+
+
+def batch_of(records: Iterable[tuple[type[Record], Collection[Record]]]) -> Batch:
+    """Records as their rows, per table with the statement that writes each in place of
+    an earlier copy."""
+    return [(replacing(kind), shape_of(kind).rows(kept)) for kind, kept in records if kept]
+
+
+@cache
+def replacing(kind: type[Record]) -> str:
+    """The INSERT of a settled record, which replaces an earlier copy of it."""
+    return insert_statement(kind, "sqlite").replace("INSERT INTO", "INSERT OR REPLACE INTO", 1)
+
+
+def opened(path: Path) -> sqlite3.Connection:
+    """A new settled file at ``path``, its tables made, inside its one transaction."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in SCRATCH_PRAGMAS:
+        db.execute(f"PRAGMA {pragma}")
+    db.execute("BEGIN")
+    create_schema(db)
+    return db
 
 
 class KeySieve:
@@ -318,11 +410,21 @@ def within(seasons: set[tuple[str, Any]], where: dict[str, Any]) -> bool:
 
 def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
     """The field combinations the fold selects settled records by that need an index of
-    their own (not those the key already orders: a season's standings)."""
+    their own: not those the key already orders (a season's standings), nor those another
+    question's index begins with (a team's players, which the index of a team's players by
+    status serves). Every index is one more tree each settled record is written into: at
+    10^6 events that is 350,000 records, written while the fold waits."""
     if kind not in SETTLED_KINDS:
         return ()
     asked = tuple((field,) for field in kind.indexes) + kind.grouped
-    return tuple(fields for fields in asked if not key_orders(kind, fields))
+    own = [fields for fields in asked if not key_orders(kind, fields)]
+    return tuple(fields for fields in own if not any(begins(other, fields) for other in own))
+
+
+def begins(fields: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
+    """Whether an index of ``fields`` serves a question by ``prefix`` as well (a longer
+    one, beginning with it)."""
+    return len(fields) > len(prefix) and fields[: len(prefix)] == prefix
 
 
 def copy_into(conn: Connection, files: Sequence[Path]) -> None:

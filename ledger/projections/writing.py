@@ -159,31 +159,45 @@ def create_indexes(conn: Connection) -> None:
             index.create(conn, checkfirst=True)
 
 
-@contextlib.contextmanager
-def freeing_plainly(conn: Connection) -> Iterator[None]:
-    """Let the rebuild's transaction free the old tables' pages without overwriting them.
+REBUILD_PRAGMAS = {"secure_delete": "0", "threads": str(parallel.workers())}
+"""How the rebuild's connection works its transaction, put back before it returns to the
+pool:
 
-    Debian builds SQLite with SECURE_DELETE, which zeroes every page a DROP TABLE frees:
-    at 10^6 events that wrote the old read models' 2 GB once more into the WAL, and every
-    later page of the same transaction was looked up past those frames (dropping took
-    63 s, copying the new rows 60 s). It hides nothing here: the freed pages held read
-    models, and every fact in them is still in the same file, in the event log. The
-    connection's setting is put back before it returns to the pool."""
+- ``secure_delete``: the old tables' pages freed without being overwritten. Debian builds
+  SQLite with SECURE_DELETE, which zeroes every page a DROP TABLE frees: at 10^6 events
+  that wrote the old read models' 2 GB once more into the WAL, and every later page of the
+  same transaction was looked up past those frames (dropping took 63 s, copying the new
+  rows 60 s). It hides nothing here: the freed pages held read models, and every fact in
+  them is still in the same file, in the event log.
+- ``threads``: SQLite's sorter, which makes each secondary index at the end, may sort on
+  every core (it uses none beside its own by default). The fold is over by then, and its
+  other processes with it: the other core is idle."""
+
+
+@contextlib.contextmanager
+def rebuild_settings(conn: Connection) -> Iterator[None]:
+    """The connection set as ``REBUILD_PRAGMAS`` says for the rebuild's transaction (SQLite
+    only), each setting put back after it."""
     if conn.dialect.name != "sqlite":
         yield
         return
-    before = int(conn.exec_driver_sql("PRAGMA secure_delete").scalar_one())
-    restore = f"PRAGMA secure_delete = {before}"
-    conn.exec_driver_sql("PRAGMA secure_delete = 0")
+    restore = [
+        f"PRAGMA {name} = {conn.exec_driver_sql(f'PRAGMA {name}').scalar_one()}"
+        for name in REBUILD_PRAGMAS
+    ]
+    for name, value in REBUILD_PRAGMAS.items():
+        conn.exec_driver_sql(f"PRAGMA {name} = {value}")
     try:
         yield
     except BaseException:
         # The rebuild's own failure is the one to report: after it, the connection may
         # refuse every statement until rolled back (or be invalidated and not pooled).
         with contextlib.suppress(Exception):
-            conn.exec_driver_sql(restore)
+            for statement in restore:
+                conn.exec_driver_sql(statement)
         raise
-    conn.exec_driver_sql(restore)
+    for statement in restore:
+        conn.exec_driver_sql(statement)
 
 
 def begin_ddl(conn: Connection) -> None:

@@ -165,12 +165,13 @@ def test_a_table_one_indexed_file_holds_whole_is_indexed_before_its_transfer(
 def test_no_index_is_made_of_what_the_key_already_orders() -> None:
     """A treasury's lines are asked for by team, a season's standings by season: the
     key starts with both, so its own index serves them (``table_of``; in the settled
-    file, ``settled.questions``)."""
+    file, ``settled.questions``). In the settled file, a team's players are asked for by
+    the index of a team's players by status, which begins with the team."""
     assert [index.name for index in table_of(PlayerGameLine).indexes] != []
     assert table_of(TreasuryLine).indexes == set()
     assert table_of(StandingRow).indexes == set()
     assert settled.questions(StandingRow) == ()
-    assert settled.questions(PlayerRow) == (("team_id",), ("team_id", "status"), ("kind",))
+    assert settled.questions(PlayerRow) == (("team_id", "status"), ("kind",))
 
 
 def copied(

@@ -1,17 +1,25 @@
 """A rebuild's store that writes settled records to a file answers every question as the
 store that keeps everything in memory does, in key order as the SQL store answers (issue
-14: memory that follows the current rosters, not the league's history)."""
+14: memory that follows the current rosters, not the league's history), whether it writes
+the file itself or has its line process keep it (``SettledFile`` ``away``)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, StandingRow
+from ledger.projections import settled as settled_module
+from ledger.projections.faults import FoldFailed, apply_checked
+from ledger.projections.parallel import LineProcess, LinesLost
 from ledger.projections.settled import SETTLING_IN_PLACE, WATCHED, SettledFile, records_of
 from ledger.projections.store import MemoryStore, structural
 from tests.support import unread
@@ -90,38 +98,126 @@ QUESTIONS: list[tuple[type[Record], dict[str, Any]]] = [
 ]
 
 
+@contextlib.contextmanager
+def settling(folder: Path, away: bool) -> Iterator[tuple[MemoryStore, Path]]:
+    """A store whose settled records go to a file it writes, or to a line process (``away``),
+    and the file that holds them once the block is over."""
+    path = folder / "settled.db"
+    path.unlink(missing_ok=True)
+    if not away:
+        file = SettledFile(path)
+        yield MemoryStore(settled=file), path
+        file.close()
+        return
+    with LineProcess(folder / "lines.db") as process:
+        yield MemoryStore(settled=SettledFile(path, away=process)), process.path
+    assert not path.exists()  # nothing written here
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settled records sent two at a time: a store holds some waiting, some sent and not
+    yet written, some written, and several copies of one record in different places."""
+    monkeypatch.setattr(settled_module, "BATCH", 2)
+
+
+@pytest.mark.usefixtures("small_batches")
+@pytest.mark.parametrize("away", [False, True])
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(writes=st.lists(st.one_of(players, matches, standings, seasons), min_size=1, max_size=50))
 def test_a_store_with_a_settled_file_answers_as_one_that_keeps_everything(
-    tmp_path: Path, writes: list[Record]
+    tmp_path: Path, away: bool, writes: list[Record]
 ) -> None:
-    path = tmp_path / "settled.db"
-    path.unlink(missing_ok=True)
-    plain, settled = MemoryStore(), MemoryStore(settled=SettledFile(path))
-    for record in writes:
-        plain.put(record)
-        settled.put(record)
-        for number in range(1, 7):
-            key = (LEAGUE, f"p{number}")
-            assert settled.get(PlayerRow, *key) == plain.get(PlayerRow, *key)
-        for team in TEAMS:
-            assert settled.get(StandingRow, LEAGUE, 1, team) == plain.get(
-                StandingRow, LEAGUE, 1, team
-            )
-        for kind, where in QUESTIONS:
-            expected = sorted(plain.select(kind, **where), key=lambda r: r.key_values())
-            assert settled.select(kind, **where) == expected
-        for team in TEAMS:
-            assert settled.roster(LEAGUE, team) == plain.roster(LEAGUE, team)
-    assert settled.settled is not None
-    settled.settled.absorb(settled.all)
-    settled.settled.close()
+    plain = MemoryStore()
+    with settling(tmp_path, away) as (settled, path):
+        for record in writes:
+            plain.put(record)
+            settled.put(record)
+            for number in range(1, 7):
+                key = (LEAGUE, f"p{number}")
+                assert settled.get(PlayerRow, *key) == plain.get(PlayerRow, *key)
+            for team in TEAMS:
+                assert settled.get(StandingRow, LEAGUE, 1, team) == plain.get(
+                    StandingRow, LEAGUE, 1, team
+                )
+            for kind, where in QUESTIONS:
+                expected = sorted(plain.select(kind, **where), key=lambda r: r.key_values())
+                assert settled.select(kind, **where) == expected
+            for team in TEAMS:
+                assert settled.roster(LEAGUE, team) == plain.roster(LEAGUE, team)
+        assert settled.settled is not None
+        settled.settled.absorb(settled.all)
     with sqlite3.connect(path) as db:
         for kind in (PlayerRow, MatchRow, StandingRow, SeasonRow):
             written = [record for batch in records_of(db, kind) for record in batch]
             assert written == plain.all(kind)
+
+
+def written(process: LineProcess, batches: int) -> None:
+    """Wait until the process has acknowledged ``batches`` batches of settled records."""
+    deadline = time.monotonic() + 30
+    while process.written < batches and time.monotonic() < deadline:
+        process.take_replies(wait=False)
+        time.sleep(0.01)
+    assert process.written == batches
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_record_written_away_is_asked_of_the_process_and_one_sent_is_read_from_memory(
+    tmp_path: Path,
+) -> None:
+    with LineProcess(tmp_path / "lines.db") as process:
+        file = SettledFile(tmp_path / "settled.db", away=process)
+        store = MemoryStore(settled=file)
+        for number in range(1, 5):
+            store.put(player(number, "rats", "dead"))  # two batches of two
+        written(process, 2)
+        assert store.get(PlayerRow, LEAGUE, "p2") == player(2, "rats", "dead")
+        assert file.sent == {}  # forgotten once written: the process answered
+        store.put(player(1, "rats", "active"))  # back in memory, changed, gone again
+        store.put(player(1, "rats", "fired", spp=3))
+        store.put(player(5, "rats", "dead"))  # a batch sent, maybe not yet written
+        assert store.get(PlayerRow, LEAGUE, "p1") == player(1, "rats", "fired", spp=3)
+        assert store.select(PlayerRow, league_id=LEAGUE, status="fired") == [
+            player(1, "rats", "fired", spp=3)
+        ]
+        assert store.select(PlayerRow, league_id=LEAGUE, status="dead") == [
+            player(number, "rats", "dead") for number in (2, 3, 4, 5)
+        ]
+
+
+class Asking:
+    """A fold whose event asks the settled records kept by a lost line process."""
+
+    league_id = LEAGUE
+
+    def __init__(self, file: SettledFile) -> None:
+        self.file = file
+
+    def apply(self, event: Any) -> None:
+        self.file.get(PlayerRow, (LEAGUE, "p1"))
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_a_question_the_lost_process_cannot_answer_stops_the_fold_and_blames_no_event(
+    tmp_path: Path,
+) -> None:
+    """The fold then starts again with the lines and settled records written here, as
+    after any lost line process (ledger/projections/parallel.py, ``fold_share``)."""
+    process = LineProcess(tmp_path / "lines.db")
+    file = SettledFile(tmp_path / "settled.db", away=process)
+    for number in (1, 2):
+        file.put(player(number, "rats", "dead"))
+    written(process, 1)
+    process.process.kill()  # as the system would end it, out of memory
+    process.process.join()
+    with pytest.raises(LinesLost) as stopped:
+        apply_checked(Asking(file), object())  # type: ignore[arg-type]
+    assert not isinstance(stopped.value, FoldFailed)
+    with pytest.raises(LinesLost):  # the end of the fold says so as well
+        process.__exit__(None)
 
 
 def test_a_former_player_leaves_memory_and_comes_back_when_he_changes(tmp_path: Path) -> None:
