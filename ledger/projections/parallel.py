@@ -262,10 +262,10 @@ class LineProcess:
     more pass over the lines, in SQL. It keeps the fold's settled records too
     (``SettledFile`` with ``away``), and answers the fold's questions of them.
 
-    A lost process is reported when the fold ends, never from inside it (an error raised
-    while an event is applied counts as that event's fault, ``apply_checked``), but for a
-    question of the settled records that it cannot answer: ``LinesLost`` is no event's
-    fault (``FoldStopped``).
+    A lost process stops the fold without blaming an event: ``LinesLost`` is a
+    ``FoldStopped``, which ``apply_checked`` raises as it is (any other error raised while
+    an event is applied counts as that event's fault). It shows when the fold next hears
+    from the process (an acknowledgement, an answer it waits for), or when the fold ends.
 
     Its lines need room beside the database until they are copied (gigabytes at 10^6
     events): if that disk fills, the process ends and the fold is done again, its lines
