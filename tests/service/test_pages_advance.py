@@ -310,3 +310,60 @@ def test_a_star_player_roll_is_taken_with_its_2d6_and_a_skill_they_open(
     again = post(client, path, {**roll, "skill": double})
     assert again.status_code == 409  # one roll for the one level reached
     assert "Ugluk" in error_beside(again.text, "kind")
+
+
+@pytest.fixture
+def improved(tmp_path: Path) -> Iterator[TestClient]:
+    """A BB2025 orc blitzer, Ugluk, who scored five times in a league game (15 SPP) and
+    bought +1 MA with 14 of them; the orcs' coach (dan) signed in."""
+    report = {
+        "match": "f1",
+        "home": {"team": "orcs", "players": [{"player": "Ugluk", "td": 5}]},
+        "away": {"team": "dwarfs"},
+    }
+    (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
+    lines = [
+        f'league create {OWL} --name "Old World League" --ruleset bb2025',
+        'team register orcs --name "The Gouged Eye" --coach Dan --roster orc',
+        'team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf',
+        'team adjust dwarfs 300000 --reason "sponsors"',
+        "team hire orcs blitzer Ugluk",
+        *(f'team hire orcs lineman "Orc {n}"' for n in range(1, 11)),
+        *(f'team hire dwarfs lineman "Dwarf {n}"' for n in range(1, 12)),
+        f"match record {tmp_path / 'f1.yaml'} --roll",
+        "team advance orcs Ugluk characteristic --characteristic ma --die characteristic=8",
+    ]
+    db = ledger_from_script(tmp_path, "\n".join(lines) + "\n")
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, OWL, hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
+        sign_in(client, "dan")
+        yield client
+
+
+def test_a_characteristic_bought_shows_among_the_advancements_not_the_injuries(
+    improved: TestClient,
+) -> None:
+    """A player's ``changes`` count improvements and injuries alike, +1 always better: the
+    page lists under Injuries only what he lost for good."""
+    player = roster(improved, "orcs", OWL)["Ugluk"]
+    assert player["ma"] == 7  # an orc blitzer's 6, and the 1 he bought
+    html = improved.get(f"/leagues/{OWL}/players/{player['player_id']}").text
+    injuries = re.search(r'<h2 id="injuries">Injuries</h2>(.*?)</section>', html, re.DOTALL)
+    assert injuries is not None
+    assert "for good" not in injuries.group(1)
+    assert '<p class="muted">None.</p>' in injuries.group(1)
+    assert "+MA" in html.split('<h2 id="injuries">')[0]  # among his advancements
+
+
+def test_a_characteristic_lost_for_good_shows_among_the_injuries(client: TestClient) -> None:
+    """Twitch lost MA to a Lasting Injury in the demo season."""
+    sign_in(client, "rob")
+    player = roster(client, "skavenblight-scramblers")["Twitch"]
+    html = client.get(f"{HOME}/players/{player['player_id']}").text
+    injuries = re.search(r'<h2 id="injuries">Injuries</h2>(.*?)</section>', html, re.DOTALL)
+    assert injuries is not None
+    assert "<li>MA \u22121 for good</li>" in injuries.group(1)  # a minus sign
