@@ -25,7 +25,7 @@ from ledger.application.commands import (
 )
 from ledger.application.context import Context, Drafts, check_reason, drafting
 from ledger.domain import events as ev
-from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow, on_roster
+from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow, lasting_injuries, on_roster
 from ledger.domain.values import Purchase
 from ledger.errors import (
     HirelingAlreadySigned,
@@ -304,7 +304,7 @@ def check_retirement(c: Context, player: PlayerRow) -> None:
     require(c, Feature.TEMPORARY_RETIREMENT, "temporary retirement")
     if player.status == "retired":
         raise NotAllowed(f"{player.name} is already temporarily retiring")
-    if not any(change < 0 for change in player.changes.values()):
+    if not lasting_injuries(player):
         raise NotAllowed(
             f"{player.name} has no Lasting Injury: only a player who suffered"
             " one may temporarily retire"

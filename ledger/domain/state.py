@@ -487,6 +487,12 @@ class LeagueView(Protocol):
     def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
 
 
+def lasting_injuries(player: PlayerRow) -> dict[str, int]:
+    """The characteristics a player has lost for good, net, each with its (negative)
+    change: ``changes`` counts what his advancements improved too (+1 always better)."""
+    return {stat: change for stat, change in sorted(player.changes.items()) if change < 0}
+
+
 def on_roster(players: Iterable[PlayerRow]) -> list[PlayerRow]:
     return [p for p in players if p.status in ON_ROSTER]
 

@@ -239,11 +239,8 @@ def kept(path: Path, lines: Path | None) -> Iterator[tuple[RowSink, SettledFile]
     ``lines``, else into a settled file at ``path``, lines as they come. The settled file
     is closed (committed when the fold went through) after it."""
     if lines is None:
-        settled = SettledFile(path)
-        try:
+        with SettledFile(path) as settled:
             yield settled.emit, settled
-        finally:
-            settled.close()
         return
     with LineProcess(lines) as process:
         yield process.add, SettledFile(path, away=process)

@@ -434,13 +434,9 @@ class ReadModels:
                 return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:
                 pass  # fold again, the lines written from a thread
-        with LineSink(conn) as sink:
-            settled.unlink(missing_ok=True)
-            kept = SettledFile(settled)
-            try:
-                return self.fold_into(sink.add, kept, source, corrections, faults, progress)
-            finally:
-                kept.close()
+        settled.unlink(missing_ok=True)  # a fold again after a lost line process
+        with LineSink(conn) as sink, SettledFile(settled) as kept:
+            return self.fold_into(sink.add, kept, source, corrections, faults, progress)
 
     def lines_apart(self, conn: Connection, events: int) -> bool:
         """Whether the lines of a fold of ``events`` are worth a process of their own

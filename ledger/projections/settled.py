@@ -327,6 +327,12 @@ class SettledFile:
             self.db.execute("COMMIT")
             self.db.close()
 
+    def __enter__(self) -> SettledFile:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
 
 def batch_of(records: Iterable[tuple[type[Record], Collection[Record]]]) -> Batch:
     """Records as their rows, per table with the statement that writes each in place of

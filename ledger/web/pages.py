@@ -23,7 +23,7 @@ from fastapi.responses import HTMLResponse, Response
 from ledger.application import submissions
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import MatchRecorded
-from ledger.domain.state import EventRef, MatchRow, PlayerRow, SubmissionRow, TeamRow
+from ledger.domain.state import EventRef, MatchRow, SubmissionRow, TeamRow, lasting_injuries
 from ledger.errors import UnknownTeam
 from ledger.reports.match_sheet import (
     corrections_of,
@@ -219,12 +219,6 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         may_advance=may(who(request), found.row, "advance", row.team_id),
         moves=pages_roster.player_moves(request, found, row),
     )
-
-
-def lasting_injuries(player: PlayerRow) -> dict[str, int]:
-    """The characteristics a player has lost for good, net: ``changes`` also counts what
-    his advancements improved (+1 is always better), which his advancements list shows."""
-    return {stat: delta for stat, delta in player.changes.items() if delta < 0}
 
 
 def team_name(league: reads.League, team: str) -> str:

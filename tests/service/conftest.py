@@ -7,6 +7,7 @@ each test gets its own copy, so what one test writes no other test sees.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from ledger.demo import build_demo
 from ledger.web.app import create_app
 from ledger.web.auth import LOGIN_CSRF_COOKIE
 from ledger.web.demo import demo_accounts
+from tests.cli.inprocess import ledger_from_script
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 LEAGUE = "demo"
@@ -103,6 +105,23 @@ def ledger_of(client: TestClient) -> LeagueLedger:
 def event_count(client: TestClient) -> int:
     """Every event the store holds, in every league and the site's log."""
     return ledger_of(client).source.head()
+
+
+@contextlib.contextmanager
+def scripted(
+    folder: Path, league: str, script: str, account: str
+) -> Iterator[tuple[TestClient, str]]:
+    """The service on a ledger made in ``folder`` by a script of ``ledger`` commands, with
+    the demo's accounts for ``league`` and ``account`` signed in; yields the client and the
+    session's CSRF token."""
+    db = ledger_from_script(folder, script)
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        demo_accounts(ledger, league, hasher=CHEAP, password=password_of)
+    finally:
+        close_ledger(ledger)
+    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
+        yield client, sign_in(client, account)
 
 
 def sign_in(client: TestClient, account: str, password: str | None = None) -> str:

@@ -13,11 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.web.app import create_app
-from ledger.web.demo import demo_accounts
-from tests.cli.inprocess import ledger_from_script
-from tests.service.conftest import CHEAP, event_count, password_of, sign_in
+from tests.service.conftest import event_count, scripted
 
 LEAGUE = "owl"
 
@@ -30,14 +26,8 @@ team register orcs --name "The Gouged Eye" --coach Dan --roster orc
 team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf
 team adjust orcs 300000 --reason "sponsors"
 """
-    db = ledger_from_script(tmp_path, script)
-    ledger = open_ledger(Settings(sqlite_path=db))
-    try:
-        demo_accounts(ledger, LEAGUE, hasher=CHEAP, password=password_of)
-    finally:
-        close_ledger(ledger)
-    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
-        yield client, sign_in(client, "dan")
+    with scripted(tmp_path, LEAGUE, script, "dan") as signed_in:
+        yield signed_in
 
 
 @pytest.fixture

@@ -16,18 +16,13 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.log import league_id
-from ledger.web.app import create_app
-from ledger.web.demo import demo_accounts
-from tests.cli.inprocess import ledger_from_script
 from tests.service.conftest import (
-    CHEAP,
     LEAGUE,
     World,
     event_count,
     ledger_of,
-    password_of,
+    scripted,
     sign_in,
 )
 from tests.service.test_api_team_writes import FINAL, L, allowed
@@ -255,7 +250,15 @@ def rolled(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Tes
         "away": {"team": "dwarfs"},
     }
     (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
-    lines = [
+    lines = [*orcs_and_dwarfs(ruleset, dwarf), f"match record {tmp_path / 'f1.yaml'}"]
+    with scripted(tmp_path, OWL, "\n".join(lines) + "\n", "dan") as signed_in:
+        yield signed_in
+
+
+def orcs_and_dwarfs(ruleset: str, dwarf: str) -> list[str]:
+    """The script of a league of orcs (Ugluk, a blitzer, and ten linemen) and dwarfs
+    (eleven of position ``dwarf``, paid for by sponsors)."""
+    return [
         f'league create {OWL} --name "Old World League" --ruleset {ruleset}',
         'team register orcs --name "The Gouged Eye" --coach Dan --roster orc',
         'team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf',
@@ -263,16 +266,7 @@ def rolled(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Tes
         "team hire orcs blitzer Ugluk",
         *(f'team hire orcs lineman "Orc {n}"' for n in range(1, 11)),
         *(f'team hire dwarfs {dwarf} "Dwarf {n}"' for n in range(1, 12)),
-        f"match record {tmp_path / 'f1.yaml'}",
     ]
-    db = ledger_from_script(tmp_path, "\n".join(lines) + "\n")
-    ledger = open_ledger(Settings(sqlite_path=db))
-    try:
-        demo_accounts(ledger, OWL, hasher=CHEAP, password=password_of)
-    finally:
-        close_ledger(ledger)
-    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
-        yield client, sign_in(client, "dan")
 
 
 def last_event_of(client: TestClient, league: str) -> dict[str, Any]:
@@ -323,24 +317,11 @@ def improved(tmp_path: Path) -> Iterator[TestClient]:
     }
     (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
     lines = [
-        f'league create {OWL} --name "Old World League" --ruleset bb2025',
-        'team register orcs --name "The Gouged Eye" --coach Dan --roster orc',
-        'team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf',
-        'team adjust dwarfs 300000 --reason "sponsors"',
-        "team hire orcs blitzer Ugluk",
-        *(f'team hire orcs lineman "Orc {n}"' for n in range(1, 11)),
-        *(f'team hire dwarfs lineman "Dwarf {n}"' for n in range(1, 12)),
+        *orcs_and_dwarfs("bb2025", "lineman"),
         f"match record {tmp_path / 'f1.yaml'} --roll",
         "team advance orcs Ugluk characteristic --characteristic ma --die characteristic=8",
     ]
-    db = ledger_from_script(tmp_path, "\n".join(lines) + "\n")
-    ledger = open_ledger(Settings(sqlite_path=db))
-    try:
-        demo_accounts(ledger, OWL, hasher=CHEAP, password=password_of)
-    finally:
-        close_ledger(ledger)
-    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
-        sign_in(client, "dan")
+    with scripted(tmp_path, OWL, "\n".join(lines) + "\n", "dan") as (client, _):
         yield client
 
 

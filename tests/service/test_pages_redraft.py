@@ -14,11 +14,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.web.app import create_app
-from ledger.web.demo import demo_accounts
-from tests.cli.inprocess import ledger_from_script
-from tests.service.conftest import CHEAP, LEAGUE, World, event_count, password_of, sign_in
+from tests.service.conftest import LEAGUE, World, event_count, scripted, sign_in
 from tests.service.test_api_team_writes import L, allowed
 from tests.service.test_pages import csrf_in, error_beside, last_event, post
 from tests.service.test_pages_close import played_final, scheduled_final
@@ -169,14 +165,7 @@ def lrb6(tmp_path: Path) -> Iterator[TestClient]:
 team register reavers --name "Reikland Reavers" --coach Jay --roster human
 team register grudge --name "The Gouged Eye" --coach Steve --roster orc
 """
-    db = ledger_from_script(tmp_path, script)
-    ledger = open_ledger(Settings(sqlite_path=db))
-    try:
-        demo_accounts(ledger, "owl", hasher=CHEAP, password=password_of)
-    finally:
-        close_ledger(ledger)
-    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
-        sign_in(client, "jay")
+    with scripted(tmp_path, "owl", script, "jay") as (client, _):
         yield client
 
 

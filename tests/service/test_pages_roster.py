@@ -14,11 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.web.app import create_app
-from ledger.web.demo import demo_accounts
-from tests.cli.inprocess import ledger_from_script
-from tests.service.conftest import CHEAP, LEAGUE, event_count, password_of, sign_in
+from tests.service.conftest import LEAGUE, event_count, scripted, sign_in
 from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, post
 from tests.service.test_pages_advance import last_event_of, roster
 
@@ -221,14 +217,7 @@ def older(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Test
         "team hire orcs blitzer Ugluk",
         *(f'team hire orcs lineman "Orc {n}"' for n in range(1, 11)),
     ]
-    db = ledger_from_script(tmp_path, "\n".join(lines) + "\n")
-    ledger = open_ledger(Settings(sqlite_path=db))
-    try:
-        demo_accounts(ledger, OWL, hasher=CHEAP, password=password_of)
-    finally:
-        close_ledger(ledger)
-    with TestClient(create_app(Settings(sqlite_path=db), hasher=CHEAP)) as client:
-        sign_in(client, "dan")
+    with scripted(tmp_path, OWL, "\n".join(lines) + "\n", "dan") as (client, _):
         yield client, FIGURES[request.param]
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, cast
 
 from ledger.domain.events import TeamRedrafted
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow, lasting_injuries
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Forgets, Gold, Heals, Leaves, Sideline
@@ -43,8 +43,7 @@ def gained_hatreds(player: PlayerRow, position: Position | None) -> list[str]:
 def reductions(player: PlayerRow) -> list[Reduction]:
     return [
         cast(Reduction, f"-{stat}")
-        for stat, change in sorted(player.changes.items())
-        if change < 0
+        for stat, change in lasting_injuries(player).items()
         for _ in range(-change)
     ]
 
