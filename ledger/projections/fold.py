@@ -340,16 +340,19 @@ class Fold:
             acting_as=event.acting_as,
             target=event.target if isinstance(event, EventCorrected) else None,
         )
-        self.store.emit_row(EventLine, line)
-        found = refs(event).union(self.season_teams(event), (f"event:{seq}" for seq in closes))
+        emit, league_id, seq = self.store.emit_row, self.league_id, event.seq
+        emit(EventLine, line)
+        found = refs(event)
+        if isinstance(event, ev.SeasonClosed):
+            found.update(self.season_teams(event))
+        if closes:
+            found.update(f"event:{close}" for close in closes)
         for ref in sorted(found):
-            self.store.emit_row(RefLine, (self.league_id, ref, event.seq))
+            emit(RefLine, (league_id, ref, seq))
 
-    def season_teams(self, event: LedgerEvent) -> list[str]:
+    def season_teams(self, event: ev.SeasonClosed) -> list[str]:
         """A season's close names only the season, but it is part of each team's history
         that played it: its place, its prize, the League Trophy."""
-        if not isinstance(event, ev.SeasonClosed):
-            return []
         rows = self.store.select(StandingRow, league_id=self.league_id, season=event.season)
         return [f"team:{row.team_id}" for row in rows]
 

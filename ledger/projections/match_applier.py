@@ -147,19 +147,23 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
         if casualty.inflicted_by is not None:
             inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
         injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
+    # Bound once: this loop runs for every player of every game a rebuild folds.
+    get, change, emit = f.store.get, f.store.change, f.store.emit_row
+    game_line, league_id, keeps_lines = row_writer[PlayerGameLine], f.league_id, f.keeps_lines
     for sheet in e.sheets():
         for performance in sheet.players:
-            player = f.player(performance.player)
+            player = get(PlayerRow, league_id, performance.player)
             if player is None:
                 continue
-            caused = casualties_caused(f, inflicted_by.get(player.player_id))
+            inflicted = inflicted_by.get(player.player_id)
+            caused = casualties_caused(f, inflicted) if inflicted else NONE_CAUSED
             if counted:  # counters only: the player's value is unchanged
-                player = f.store.change(player, **played(player, performance, e.season, caused))
-            if f.keeps_lines:  # a row: as a record it would only become one
-                f.store.emit_row(
+                player = change(player, **played(player, performance, e.season, caused))
+            if keeps_lines:  # a row: as a record it would only become one
+                emit(
                     PlayerGameLine,
-                    row_writer[PlayerGameLine](
-                        league_id=f.league_id,
+                    game_line(
+                        league_id=league_id,
                         player_id=player.player_id,
                         team_id=sheet.team,
                         match_id=e.match,

@@ -42,12 +42,10 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from ledger.domain.events import EventCorrected, LedgerEvent
-from ledger.domain.state import Line
 from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed, FoldStopped
 from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import LineRows, SettledFile, create_schema
-from ledger.projections.shapes import LineRow
 from ledger.projections.store import MemoryStore, RowSink
 
 BREAK_EVEN = 8000
@@ -292,7 +290,9 @@ class LineProcess:
         finally:
             inbox.close()  # the process's ends: closed here, a lost process shows at once
             replying.close()
-        self.pending = LineRows()
+        self.pending = LineRows(full=self.hand_over)
+        self.add: RowSink = self.pending.add
+        """Where the fold sends its lines (``MemoryStore``'s sink)."""
         self.lost: str | None = None
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""
@@ -300,10 +300,6 @@ class LineProcess:
         """The number of the last batch of settled records sent."""
         self.written = 0
         """The number of the last batch of settled records known to be in the file."""
-
-    def add(self, kind: type[Line], row: LineRow) -> None:
-        if self.pending.add(kind, row):
-            self.hand_over()
 
     def hand_over(self) -> None:
         """Send the pending lines' rows, per table with its statement."""

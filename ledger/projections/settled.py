@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection
 
+from ledger.domain.per_class import per_class
 from ledger.domain.state import (
     ENTITY_RECORDS,
     LINE_RECORDS,
@@ -49,7 +50,7 @@ from ledger.projections.shapes import (
     shape_of,
 )
 from ledger.projections.sql import bulk_insert, table_of
-from ledger.projections.store import matches
+from ledger.projections.store import RowSink, matches, structural
 
 GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
@@ -83,6 +84,15 @@ memory (a player's status, a standing's or match's season: ``structural``), so i
 changed on a copy that ``put`` shows the file; a player's counters, SPP and value change
 in place by the million and never settle him."""
 
+
+@per_class
+def looked_at(kind: type[Record]) -> frozenset[str]:
+    """The fields whose change a store with a settled file looks at before changing a
+    record in place: those that place it in memory and those that may settle it (any
+    other change is made in place at once, ``MemoryStore.change``)."""
+    return structural[kind] | SETTLING_IN_PLACE.get(kind, frozenset())
+
+
 BATCH = 500
 """Settled records kept in memory before they are written (reads look there first)."""
 LINE_BATCH = 2000
@@ -95,20 +105,26 @@ class LineRows:
     """Lines kept as their tables' rows until written, per class in the order they came
     (a batch of the line process, a worker's file, a serial rebuild's writer thread). A
     line comes as its row (``MemoryStore.emit``, ``emit_row``), so a batch waiting for its
-    writer holds only tuples of values."""
+    writer holds only tuples of values.
 
-    def __init__(self) -> None:
+    ``add`` is the fold's sink itself (``RowSink``): it calls ``full`` (which takes the
+    batch) when a batch is full, so a line costs the fold one call, not one through its
+    writer to this; a rebuild emits about nine per event."""
+
+    def __init__(self, full: Callable[[], object]) -> None:
         self.rows: dict[type[Line], list[LineRow]] = {}
         self.count = 0
+        self.full = full
 
-    def add(self, kind: type[Line], row: LineRow) -> bool:
-        """Keep a line's row; whether a batch (``LINE_BATCH``) is now full."""
+    def add(self, kind: type[Line], row: LineRow) -> None:
+        """Keep a line's row, and hand the batch over if it is now full (``LINE_BATCH``)."""
         rows = self.rows.get(kind)
         if rows is None:
             rows = self.rows[kind] = []
         rows.append(row)
         self.count += 1
-        return self.count >= LINE_BATCH
+        if self.count >= LINE_BATCH:
+            self.full()
 
     def take(self) -> dict[type[Line], list[LineRow]]:
         """The rows kept, per class, and none kept from now."""
@@ -146,6 +162,7 @@ class SettledFile:
     records are read from memory until then."""
 
     watched = WATCHED
+    looked_at = looked_at
 
     def __init__(self, path: Path, away: Keeper | None = None) -> None:
         self.path = path
@@ -165,8 +182,10 @@ class SettledFile:
         self.match_seasons: set[tuple[str, int | None]] = set()
         """The seasons (league, season) some of whose matches settled."""
         self.waiting = 0
-        self.lines = LineRows()
+        self.lines = LineRows(full=self.write_lines)
         """A worker's lines, written in batches (a serial rebuild writes its own)."""
+        self.emit: RowSink = self.lines.add
+        """Where a worker's fold sends its lines (``MemoryStore``'s sink)."""
 
     @property
     def files(self) -> list[Path]:
@@ -174,12 +193,6 @@ class SettledFile:
         return [] if self.away else [self.path]
 
     # --- the fold's side ---------------------------------------------------------------
-
-    def may_settle(self, kind: type[Record], changed: Collection[str]) -> bool:
-        """Whether a record of ``kind`` changed in place in the ``changed`` fields may
-        settle, or let others settle (``SETTLING_IN_PLACE``)."""
-        fields = SETTLING_IN_PLACE.get(kind)
-        return fields is not None and not fields.isdisjoint(changed)
 
     def takes(self, record: Record) -> bool:
         """Whether ``record`` has settled (and goes to the file)."""
@@ -297,10 +310,6 @@ class SettledFile:
         self.db.executemany(replacing(kind), shape_of(kind).rows(records))
 
     # --- a worker's lines and the end of a fold ---------------------------------------
-
-    def emit(self, kind: type[Line], row: LineRow) -> None:
-        if self.lines.add(kind, row):
-            self.write_lines()
 
     def write_lines(self) -> None:
         assert self.db is not None

@@ -129,12 +129,18 @@ class MemoryStore:
         self.rosters: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
         """Each team's current players' keys in order (``roster_of``), kept until a
         player joins or leaves it."""
+        self.roster_lists: dict[tuple[str, str], list[PlayerRow]] = {}
+        """Each team's current players in that order, kept until one of them is replaced
+        by another record too (a change in place keeps him): the fold asks for a roster
+        after most events."""
         self.lines: dict[type[Line], list[Line]] = {kind: [] for kind in LINE_RECORDS}
         self.mine: set[int] = set()
         """The records (by ``id``) ``change`` may change in place. Each is in ``records``
         (which keeps it alive, so its ``id`` names no other object)."""
         self.sink = sink
         self.settled = settled
+        self.looked_at = structural if settled is None else settled.looked_at
+        """The fields a change looks at before it changes a record in place."""
 
     def get(self, kind: type[R], /, *key: Any) -> R | None:
         found: Any = self.records[kind].get(key)  # no cast(): the fold asks this most of all
@@ -210,17 +216,23 @@ class MemoryStore:
         self.narrowed_keys.pop(bucket, None)
 
     def roster(self, league_id: str, team_id: str) -> list[PlayerRow]:
-        """A team's current players (on the roster by status), in key order."""
-        keys = self.rosters.get((league_id, team_id))
+        """A team's current players (on the roster by status), in key order. The list is
+        the store's: read, never changed."""
+        team = (league_id, team_id)
+        players = self.roster_lists.get(team)
+        if players is not None:
+            return players
+        keys = self.rosters.get(team)
         if keys is None:
-            keys = self.rosters[(league_id, team_id)] = sorted(
+            keys = self.rosters[team] = sorted(
                 key
                 for status in ON_ROSTER
                 for key in self.index.get((PlayerRow, ROSTER, (team_id, status)), ())
                 if key[0] == league_id
             )
         table = self.records[PlayerRow]
-        return [table[key] for key in keys]  # type: ignore[misc]
+        players = self.roster_lists[team] = [table[key] for key in keys]  # type: ignore[misc]
+        return players
 
     def put(self, record: Record) -> None:
         """Keep ``record`` in place of the one with its key. The store then holds it as its
@@ -237,6 +249,7 @@ class MemoryStore:
             if read(new_values) == read(old_values):
                 table[key] = record
                 self.take(old, record)
+                self.replaced(kind, key, record)
                 return
         for fields in bucketed[kind]:
             now = tuple([new_values[f] for f in fields])
@@ -252,6 +265,13 @@ class MemoryStore:
             self.forget_roster(kind, fields, key, now)
         table[key] = record
         self.take(old, record)
+        self.replaced(kind, key, record)
+
+    def replaced(self, kind: type[Record], key: tuple[Any, ...], record: Record) -> None:
+        """``record`` took the place of the one with its key: a roster that held the old
+        one is listed again when next asked."""
+        if kind is PlayerRow:
+            self.roster_lists.pop((key[0], record.__dict__["team_id"]), None)
 
     def take(self, old: Record | None, new: Record) -> None:
         """Hold ``new`` as the store's own in place of ``old`` (once ``records`` keeps it)."""
@@ -265,14 +285,19 @@ class MemoryStore:
         SPP, treasury); else a changed copy replaces it. Either way the caller goes on with
         the answer and never reads ``record`` again."""
         kind = type(record)
-        if structural[kind].isdisjoint(updates):
+        if self.looked_at[kind].isdisjoint(updates):
             if id(record) in self.mine:
                 record.__dict__.update(updates)  # a plain model's fields: not validated
-                if self.settled is not None and self.settled.may_settle(kind, updates):
-                    self.settled_away(record)
                 return record
             if self.settled is None:
                 return self.replace_shared(kind, record, updates)
+        elif structural[kind].isdisjoint(updates) and id(record) in self.mine:
+            # In place, then shown the settled file (only its fields are looked at besides
+            # those that place a record): a match closed, a season closed.
+            assert self.settled is not None
+            record.__dict__.update(updates)
+            self.settled_away(record)
+            return record
         changed = record.model_copy(update=updates)
         self.put(changed)
         return changed
@@ -288,6 +313,8 @@ class MemoryStore:
             return changed
         table[key] = changed
         self.mine.add(id(changed))
+        if kind is PlayerRow:  # ``replaced``, inline: a sample replaces its records by the thousand
+            self.roster_lists.pop((key[0], record.__dict__["team_id"]), None)
         return changed
 
     def settled_away(self, record: Record) -> bool:
@@ -339,6 +366,7 @@ class MemoryStore:
     ) -> None:
         if kind is PlayerRow and fields == ROSTER:
             self.rosters.pop((key[0], values[0]), None)
+            self.roster_lists.pop((key[0], values[0]), None)
 
     def emit(self, line: Line) -> None:
         kind = type(line)
@@ -364,9 +392,9 @@ class MemoryStore:
         Carlo samples start from one). Total: every attribute is copied, whatever attributes
         the store has: dicts down to their values, sets and lists as new ones of the same
         items. What they hold is shared: records (neither store changes a shared one in
-        place: both forget they held it alone), keys (tuples) and the sink (a function). A
-        store with a settled file (a rebuild's) cannot be copied: the file
-        would be shared."""
+        place: both forget they held it alone), keys (tuples), the sink (a function) and
+        the facts of classes it reads (``per_class``). A store with a settled file (a
+        rebuild's) cannot be copied: the file would be shared."""
         if self.settled is not None:
             raise TypeError("a store that writes settled records to a file cannot be copied")
 
@@ -382,6 +410,11 @@ class MemoryStore:
             return value
 
         twin = object.__new__(MemoryStore)
-        twin.__dict__.update({name: copied(value) for name, value in vars(self).items()})
+        twin.__dict__.update(
+            {
+                name: value if isinstance(value, per_class) else copied(value)
+                for name, value in vars(self).items()
+            }
+        )
         self.mine, twin.mine = set(), set()
         return twin

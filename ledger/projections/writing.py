@@ -23,6 +23,7 @@ from ledger.projections import parallel
 from ledger.projections.settled import LineRows
 from ledger.projections.shapes import LineRow
 from ledger.projections.sql import ALL_TABLES, POSITION, insert_rows
+from ledger.projections.store import RowSink
 
 WAITING = 2
 """Batches of lines (``LINE_BATCH``) that may wait for the writer: lines are the largest
@@ -41,17 +42,15 @@ class LineSink:
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self.pending = LineRows()
+        self.pending = LineRows(full=self.hand_over)
+        self.add: RowSink = self.pending.add
+        """Where the fold sends its lines (``MemoryStore``'s sink)."""
         self.batches: queue.Queue[dict[type[Line], list[LineRow]] | None] = queue.Queue(
             maxsize=WAITING
         )
         self.failure: BaseException | None = None
         self.writer = threading.Thread(target=self.write, name="rebuild-lines", daemon=True)
         self.writer.start()
-
-    def add(self, kind: type[Line], row: LineRow) -> None:
-        if self.pending.add(kind, row):
-            self.hand_over()
 
     def hand_over(self) -> None:
         """Queue the pending lines; after a failure of the writer, drop them: the failure

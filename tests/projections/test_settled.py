@@ -20,8 +20,8 @@ from ledger.domain.state import MatchRow, PlayerRow, Record, SeasonRow, Standing
 from ledger.projections import settled as settled_module
 from ledger.projections.faults import FoldFailed, apply_checked
 from ledger.projections.parallel import LineProcess, LinesLost
-from ledger.projections.settled import SETTLING_IN_PLACE, WATCHED, SettledFile, records_of
-from ledger.projections.store import MemoryStore, structural
+from ledger.projections.settled import WATCHED, SettledFile, looked_at, records_of
+from ledger.projections.store import MemoryStore
 from tests.support import unread
 
 LEAGUE = "league"
@@ -283,10 +283,10 @@ def test_a_record_changed_in_place_settles_as_one_put_anew(tmp_path: Path) -> No
 
 
 def test_what_settles_a_record_changed_in_place_is_declared(tmp_path: Path) -> None:
-    """Whether a record settles, or lets others settle, reads only the fields that place it
-    in memory (changed on a copy, which ``put`` shows the file) and those
-    ``SETTLING_IN_PLACE`` names (a change of which in place asks the file): any other field
-    of each watched record fails here when read."""
+    """Whether a record settles, or lets others settle, reads only the fields a change
+    looks at (``looked_at``): those that place it in memory (changed on a copy, which
+    ``put`` shows the file) and those ``SETTLING_IN_PLACE`` names (a change of which in
+    place asks the file). Any other field of each watched record fails here when read."""
     records: list[Record] = [
         player(1, "rats", "dead"),
         match(1, 1, TEAMS),
@@ -299,7 +299,7 @@ def test_what_settles_a_record_changed_in_place_is_declared(tmp_path: Path) -> N
     file.settles(season(3, "open"))  # a later season: the match of season 1 may settle
     for record in records:
         kind = type(record)
-        reads = structural[kind] | SETTLING_IN_PLACE.get(kind, frozenset())
+        reads = looked_at[kind]
         hidden = unread(record, reads)
         assert (file.takes(hidden), file.settles(hidden)) == (
             file.takes(record),
