@@ -281,8 +281,11 @@ class Fold:
     def refresh_touched(self, seq: int, milestone: bool) -> None:
         """Recompute the values of the touched teams whose values the event may have
         changed (``revalue``); at a milestone (a game, a closed post-game, a season's
-        end...) also record every touched team's in its history for the season charts."""
-        for team_id in sorted(self.touched):
+        end...) also record every touched team's in its history for the season charts.
+        Between milestones, or in a fold without history, only the teams to revalue need
+        anything (each of them is a touched one too)."""
+        history = milestone and self.keeps_lines
+        for team_id in sorted(self.touched if history else self.revalue):
             team = self.team(team_id)
             values, rating = team.values, team.rating
             if team_id in self.revalue:
@@ -292,7 +295,7 @@ class Fold:
                 rating = values.get(self.ruleset.rating_key, 0)
                 if values != team.values or rating != team.rating:
                     team = self.store.change(team, values=values, rating=rating)
-            if not milestone or not self.keeps_lines:
+            if not history:
                 continue
             self.store.emit(
                 TeamHistoryLine.build(

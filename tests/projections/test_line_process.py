@@ -6,6 +6,7 @@ ends quietly when its pipe closes unfinished."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import multiprocessing
 import pickle
 import sqlite3
@@ -243,6 +244,30 @@ def test_a_line_writer_lost_half_way_leaves_the_fold_to_write_the_lines(
     assert all(p.exitcode != 0 for p in started)
     assert all(worker.lines is None for worker in stats.workers)
     assert tables(sqlite_ledger) == incremental
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_the_pipe_to_the_line_process_holds_a_batch_and_more(tmp_path: Path) -> None:
+    """A batch of lines (about 100 KiB pickled) goes into the pipe without waiting for the
+    process to read it (``PIPE_ROOM``)."""
+    with LineProcess(tmp_path / "lines.db") as process:
+        room = fcntl.fcntl(process.outbox.fileno(), fcntl.F_GETPIPE_SZ)
+    assert room == parallel.PIPE_ROOM >= 1 << 20
+
+
+def test_a_pipe_that_cannot_be_widened_stays_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the user's share of pipe memory the system refuses (EPERM): the pipe works as
+    it was."""
+
+    def refused(*_: object) -> int:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(fcntl, "fcntl", refused)
+    inbox, outbox = multiprocessing.Pipe(duplex=False)
+    with inbox, outbox:
+        parallel.widen(outbox, parallel.PIPE_ROOM)
+        outbox.send("still a pipe")
+        assert inbox.recv() == "still a pipe"
 
 
 @pytest.mark.parametrize("indexed", [False, True])
