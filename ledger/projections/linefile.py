@@ -6,9 +6,9 @@ history line, the entities an event touched), and binding their values to SQLite
 statements takes the interpreter: from a thread, the writer and the fold took turns
 with it, and the fold waited about a fifth of a 10^5-event rebuild. A process has an
 interpreter of its own, on the other core. The fold sends it rows already made (tuples
-of the values the tables hold, in SQL written once), and it writes them into a SQLite
-file that the rebuild copies into its tables at the end, in SQL, as it copies a worker's
-(ledger/projections/settled.py).
+of the values the tables hold, in SQL written once; marshalled, ``encoded``), and it
+writes them into a SQLite file that the rebuild copies into its tables at the end, in
+SQL, as it copies a worker's (ledger/projections/settled.py).
 
 The fold's settled records (ledger/projections/settled.py) go the same way, in numbered
 batches (``Settled``): each is acknowledged once written (``Written``), and a question of
@@ -25,11 +25,13 @@ module, which must keep its work under ``if __name__ == "__main__"``.
 
 from __future__ import annotations
 
+import marshal
+import pickle
 import queue
 import sqlite3
 import threading
 from multiprocessing.connection import Connection
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 Batch = list[tuple[str, list[tuple[object, ...]]]]
 """Rows to write: per table, its INSERT statement and the rows."""
@@ -53,6 +55,39 @@ class Asked(NamedTuple):
 
     statement: str
     values: tuple[object, ...]
+
+
+Message = Batch | Settled | Asked | None
+"""What the fold sends the process: lines, settled records, a question, or the end."""
+
+MARSHALLED, PICKLED = b"M", b"P"
+
+
+def encoded(message: Message) -> bytes:
+    """``message``'s bytes for the pipe: ``marshal``'s, which writes a batch of rows in
+    about 60% of pickle's time (0.26-0.31 s against 0.47-0.52 s for the 10^5 fold's
+    batches, 27% more bytes); pickle's for a message marshal cannot write (a value of a
+    subclass of a plain type). The first byte says which."""
+    plain: Any = message
+    if isinstance(message, (Settled, Asked)):
+        plain = (type(message).__name__, *message)  # marshal writes no tuple's subclass
+    try:
+        return MARSHALLED + marshal.dumps(plain)
+    except ValueError:
+        return PICKLED + pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+
+
+def decoded(data: bytes) -> Message:
+    """The message ``encoded`` wrote as ``data``."""
+    body = memoryview(data)[1:]
+    if data[:1] == PICKLED:
+        return cast(Message, pickle.loads(body))
+    if data[:1] != MARSHALLED:
+        raise ValueError("not a message of the fold")
+    plain = marshal.loads(body)
+    if isinstance(plain, tuple):
+        return Settled(*plain[1:]) if plain[0] == "Settled" else Asked(*plain[1:])
+    return cast(Message, plain)
 
 
 SCRATCH_PRAGMAS = ("journal_mode=OFF", "synchronous=OFF", "temp_store=MEMORY")
@@ -143,12 +178,12 @@ def receive(
     inbox: Connection, received: queue.Queue[Batch | Settled | Closed | None], file: File
 ) -> None:
     """Move batches from the pipe to the writer, and answer questions at once. Whatever
-    ends the reading (a closed pipe, a batch that cannot be unpickled, no memory for one,
+    ends the reading (a closed pipe, a batch that cannot be read, no memory for one,
     a question that cannot be answered) ends the writing too: a writer left waiting would
     keep the rebuild, which holds the database's write lock, waiting for it."""
     while True:
         try:
-            batch: Batch | Settled | Asked | None = inbox.recv()
+            batch = decoded(inbox.recv_bytes())
             if isinstance(batch, Asked):
                 file.answer(batch)
                 continue

@@ -315,11 +315,11 @@ class LineProcess:
         """Send the pending lines' rows, per table with its statement."""
         self.send(self.pending.take_for_sqlite())
 
-    def send(self, batch: linefile.Batch | linefile.Settled | linefile.Asked | None) -> None:
+    def send(self, batch: linefile.Message) -> None:
         if self.lost is not None:
             return
         try:
-            self.outbox.send(batch)
+            self.outbox.send_bytes(linefile.encoded(batch))
         except OSError as error:  # the process ended: the pipe is broken
             self.lost = str(error)
 

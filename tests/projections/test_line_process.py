@@ -6,9 +6,9 @@ ends quietly when its pipe closes unfinished."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import fcntl
 import multiprocessing
-import pickle
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -248,7 +248,7 @@ def test_a_line_writer_lost_half_way_leaves_the_fold_to_write_the_lines(
 
 @pytest.mark.skipif(not hasattr(fcntl, "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
 def test_the_pipe_to_the_line_process_holds_a_batch_and_more(tmp_path: Path) -> None:
-    """A batch of lines (about 100 KiB pickled) goes into the pipe without waiting for the
+    """A batch of lines (about 100 KiB) goes into the pipe without waiting for the
     process to read it (``PIPE_ROOM``)."""
     with LineProcess(tmp_path / "lines.db") as process:
         room = fcntl.fcntl(process.outbox.fileno(), fcntl.F_GETPIPE_SZ)
@@ -270,6 +270,36 @@ def test_a_pipe_that_cannot_be_widened_stays_as_it_was(monkeypatch: pytest.Monke
         assert inbox.recv() == "still a pipe"
 
 
+class Outcome(enum.StrEnum):
+    """A subclass of str, which marshal does not write."""
+
+    DEAD = "dead"
+
+
+ROWS = [("INSERT INTO t VALUES (?, ?, ?, ?)", [("p1", 3, None, 1.5), ("p2", 0, "x", -2.0)])]
+
+
+@pytest.mark.parametrize(
+    ("message", "how"),
+    [
+        (ROWS, linefile.MARSHALLED),
+        (linefile.Settled(7, ROWS), linefile.MARSHALLED),
+        (linefile.Asked("SELECT * FROM t WHERE a = ?", ("p1",)), linefile.MARSHALLED),
+        (None, linefile.MARSHALLED),
+        ([("INSERT INTO t VALUES (?)", [(Outcome.DEAD,)])], linefile.PICKLED),
+        (linefile.Settled(8, [("INSERT INTO t VALUES (?)", [(Outcome.DEAD,)])]), linefile.PICKLED),
+    ],
+)
+def test_every_message_reads_back_as_it_was_sent(message: linefile.Message, how: bytes) -> None:
+    """Each kind of message (lines, settled records, a question, the end) reads back equal
+    and of its own class; one marshal cannot write goes pickled."""
+    data = linefile.encoded(message)
+    read = linefile.decoded(data)
+    assert data[:1] == how
+    assert read == message
+    assert type(read) is type(message)
+
+
 @pytest.mark.parametrize("indexed", [False, True])
 def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: bool) -> None:
     path = tmp_path / "lines.db"
@@ -277,8 +307,8 @@ def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: boo
         create_schema(db, indexed_lines=indexed)
     row = game(1, "p")
     inbox, outbox = multiprocessing.Pipe(duplex=False)
-    outbox.send([(insert_statement(PlayerGameLine, "sqlite"), [row])])
-    outbox.send(None)
+    outbox.send_bytes(linefile.encoded([(insert_statement(PlayerGameLine, "sqlite"), [row])]))
+    outbox.send_bytes(linefile.encoded(None))
     linefile.write_lines(str(path), inbox, indexed)
     with sqlite3.connect(path) as db:
         rows = db.execute(f"SELECT * FROM {table_of(PlayerGameLine).name}").fetchall()
@@ -292,8 +322,9 @@ def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: boo
     "sent",
     [
         b"",  # the pipe closes with nothing sent
-        pickle.dumps([("INSERT INTO no_such_table VALUES (?)", [(1,)])]),  # SQLite refuses
-        b"not a pickle",  # a batch that cannot be read (the writer must not wait on)
+        linefile.encoded([("INSERT INTO no_such_table VALUES (?)", [(1,)])]),  # SQLite refuses
+        b"not a message",  # a batch that cannot be read (the writer must not wait on)
+        linefile.MARSHALLED + b"\xff",  # marshal's bytes cut short
     ],
 )
 def test_the_writer_ends_with_status_1_and_no_traceback(
