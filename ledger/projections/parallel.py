@@ -77,8 +77,8 @@ PIPE_ROOM = 1 << 20
 """Bytes the pipe to the line process holds (Linux gives 64 KiB, and lets a process ask
 for up to ``/proc/sys/fs/pipe-max-size``, 1 MiB by default): a batch of lines is 100-130
 KiB, so with the default the fold waited, at every batch, for the process to read half of
-it. Measured on the 10^5 fold (``LineProcess.send``, pickled batches, four runs each):
-0.57-0.63 s with 64 KiB, 0.26-0.46 s with 1 MiB, of a 12 s fold."""
+it. ``LineProcess.send`` in the 10^5 fold (12 s), the batches marshalled, two runs each:
+0.76-0.97 s with 64 KiB, 0.47-0.49 s with 1 MiB."""
 
 WORKER_NICENESS = 10
 """How far a yielding worker lowers its priority (``os.nice``): the scheduler then gives
