@@ -159,6 +159,19 @@ def test_a_store_and_its_copy_never_change_each_others_records() -> None:
     ]
 
 
+def test_a_copy_shares_the_facts_of_classes_its_twin_reads() -> None:
+    """What a store reads of each record class (``looked_at``, worked out when a class is
+    first asked) is shared with its copies, not copied into a plain dict: a sample that
+    changes a class its start never changed (a season closed) asks it there too."""
+    start = MemoryStore()
+    twin = start.copy()
+    assert twin.looked_at is start.looked_at
+    twin.put(player("p1", "active"))
+    current = twin.get(PlayerRow, "l", "p1")
+    assert current is not None
+    assert twin.change(current, games=1).games == 1
+
+
 @given(MOVES)
 def test_changes_in_place_and_by_copy_keep_rosters_and_buckets(
     moves: list[tuple[str, str, str, int]],
