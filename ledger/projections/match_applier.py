@@ -187,14 +187,18 @@ def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
     (a re-draft's). Each player of a season is looked up at his first game of it only
     (``Fold.seasoned``): a Monte Carlo sample's season names each one a dozen times."""
     counted = f.seasoned.setdefault(season, set())
-    first = {p.player for sheet in e.sheets() for p in sheet.players} - counted
-    for player_id in first:  # each changed alone: their order changes nothing
-        player = f.player(player_id)
-        if player is None:
-            continue
-        if season not in player.seasons:
-            f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
-        counted.add(player_id)
+    get, league_id = f.store.get, f.league_id
+    for sheet in e.sheets():
+        for performance in sheet.players:  # each changed alone: their order changes nothing
+            player_id = performance.player
+            if player_id in counted:
+                continue
+            player = get(PlayerRow, league_id, player_id)
+            if player is None:
+                continue
+            if season not in player.seasons:
+                f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
+            counted.add(player_id)
 
 
 class Caused(NamedTuple):
