@@ -50,7 +50,7 @@ from ledger.projections.shapes import (
     shape_of,
 )
 from ledger.projections.sql import bulk_insert, table_of
-from ledger.projections.store import RowSink, matches, structural
+from ledger.projections.store import RowSink, bucketed, matches, structural
 
 GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
@@ -431,8 +431,7 @@ def questions(kind: type[Record]) -> tuple[tuple[str, ...], ...]:
     10^6 events that is 350,000 records, written while the fold waits."""
     if kind not in SETTLED_KINDS:
         return ()
-    asked = tuple((field,) for field in kind.indexes) + kind.grouped
-    own = [fields for fields in asked if not key_orders(kind, fields)]
+    own = [fields for fields in bucketed[kind] if not key_orders(kind, fields)]
     return tuple(fields for fields in own if not any(begins(other, fields) for other in own))
 
 
