@@ -375,6 +375,16 @@ class MatchRecorded(LedgerEvent):
     def sheets(self) -> tuple[TeamSheet, ...]:
         return (self.home, self.away, *self.others)
 
+    def named_players(self) -> set[str]:
+        """The ids of every player the report names: on a sheet, as a casualty or as the
+        one who caused it (a hireling of the game's among them)."""
+        named = {p.player for sheet in self.sheets() for p in sheet.players}
+        for casualty in self.casualties:
+            named.add(casualty.victim)
+            if casualty.inflicted_by is not None:
+                named.add(casualty.inflicted_by)
+        return named
+
 
 class PostGameClosed(LedgerEvent):
     """A team finished the post-game sequence of a match (the rolls that come last)."""

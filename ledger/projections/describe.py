@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from ledger.domain import events as ev
+from ledger.domain.per_class import per_class
+from ledger.domain.plain import field_names
 from ledger.words import plural
 
 
@@ -179,26 +181,39 @@ def refs(event: ev.LedgerEvent) -> set[str]:
     set: the fold puts them in order with the references it adds). Not the league: every
     event is part of its history (``EventLine``)."""
     fields = vars(event)  # not getattr: a missing attribute of a model is slow to miss
-    found: list[str] = []
-    for name in ("team", "player", "match"):
-        value = fields.get(name)
-        if isinstance(value, str):
-            found.append(f"{name}:{value}")
-    if isinstance(event, ev.MatchRecorded):
-        # Players who merely played are found through their game lines (rm_player_games);
-        # a casualty changes a player's record, so it is referenced here.
-        found += [f"team:{sheet.team}" for sheet in event.sheets()]
-        found += [f"player:{c.victim}" for c in event.casualties]
-    if isinstance(event, ev.EventCorrected):
-        found.append(f"event:{event.target}")
-    submission = fields.get("submission")
-    if isinstance(submission, str):
-        found.append(f"submission:{submission}")
-    if isinstance(event, ev.TeamRedrafted):
-        found += [f"player:{p.item}" for p in event.players]
-    if isinstance(event, ev.CardPlayed) and event.against:
-        found.append(f"player:{event.against}")
-        found.append(f"team:{event.against}")
-    if isinstance(event, ev.AppearanceFeesPaid):
-        found += [f"player:{p.item}" for p in event.fees]
-    return set(found)
+    found = {
+        f"{name}:{value}"
+        for name in naming_fields[type(event)]
+        if isinstance(value := fields[name], str)
+    }
+    more = more_refs.get(type(event))
+    if more is not None:
+        found.update(more(event))
+    return found
+
+
+NAMING = ("team", "player", "match", "submission")
+"""The fields that name an entity by its id, where an event has them (not every event's
+``team`` is an id: a report's sides are sheets)."""
+
+
+@per_class
+def naming_fields(kind: type[ev.LedgerEvent]) -> tuple[str, ...]:
+    """The fields of ``NAMING`` that events of ``kind`` have: a rebuild asks every event."""
+    names = field_names(kind)
+    return tuple(name for name in NAMING if name in names)
+
+
+more_refs: dict[type[ev.LedgerEvent], Callable[[Any], Iterable[str]]] = {
+    # Players who merely played are found through their game lines (rm_player_games); a
+    # casualty changes a player's record, so it is referenced here.
+    ev.MatchRecorded: lambda e: (
+        [f"team:{sheet.team}" for sheet in e.sheets()]
+        + [f"player:{c.victim}" for c in e.casualties]
+    ),
+    ev.EventCorrected: lambda e: [f"event:{e.target}"],
+    ev.TeamRedrafted: lambda e: [f"player:{p.item}" for p in e.players],
+    ev.CardPlayed: lambda e: [f"player:{e.against}", f"team:{e.against}"] if e.against else [],
+    ev.AppearanceFeesPaid: lambda e: [f"player:{p.item}" for p in e.fees],
+}
+"""The entities an event of these classes names besides its ``NAMING`` fields."""

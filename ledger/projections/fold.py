@@ -343,7 +343,7 @@ class Fold:
             acting_as=event.acting_as,
             target=event.target if isinstance(event, EventCorrected) else None,
         )
-        emit, league_id, seq = self.store.emit_row, self.league_id, event.seq
+        emit, league_id, seq = self.store.row_sink(), self.league_id, event.seq
         emit(EventLine, line)
         found = refs(event)
         if isinstance(event, ev.SeasonClosed):

@@ -10,6 +10,7 @@ them without a query.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from ledger.domain.events import CardPlayed, MatchRecorded, PlayerHired
 from ledger.domain.state import (
@@ -49,18 +50,23 @@ def teams_rows(
 
 def named_players(
     view: LeagueView, league_id: str, match: MatchRecorded, teams: Mapping[str, TeamRows]
-) -> dict[str, PlayerRow]:
-    """The players a report names who are not among ``teams``' players (usually none)."""
-    known = {p.player_id for side in teams.values() for p in side.players}
-    ids = {p.player for sheet in match.sheets() for p in sheet.players}
-    ids |= {c.victim for c in match.casualties}
-    ids |= {c.inflicted_by for c in match.casualties if c.inflicted_by is not None}
-    found = {}
-    for player_id in sorted(ids - known):
+) -> tuple[dict[str, PlayerRow], frozenset[str]]:
+    """The players a report names who are not among ``teams``' players (usually none),
+    and the ids it names that no player of the books holds (``MatchRows.strangers``)."""
+    ids = match.named_players()
+    for side in teams.values():
+        ids.difference_update(map(PLAYER_ID, side.players))  # no set of them made
+    found, strangers = {}, set()
+    for player_id in sorted(ids):
         row = view.get(PlayerRow, league_id, player_id)
-        if row is not None:
+        if row is None:
+            strangers.add(player_id)
+        else:
             found[player_id] = row
-    return found
+    return found, frozenset(strangers)
+
+
+PLAYER_ID = attrgetter("player_id")
 
 
 def league_stars(view: LeagueView, league_id: str) -> tuple[PlayerRow, ...]:
@@ -81,11 +87,13 @@ def match_rows(
     wanted = checking and ruleset.reads_league_stars
     ids = (match.home.team, match.away.team)
     teams = teams_rows(view, league_id, ids, ruleset.reads_former_players)
+    named, strangers = named_players(view, league_id, match, teams)
     return MatchRows(
         teams=teams,
         fixture=view.get(MatchRow, league_id, match.match),
-        named=named_players(view, league_id, match, teams),
+        named=named,
         league_stars=league_stars(view, league_id) if wanted else (),
+        strangers=strangers,
     )
 
 

@@ -80,18 +80,17 @@ def known_players(e: ev.MatchRecorded, rows: MatchRows) -> None:
     """Every player a report names is one of the books or a hireling of the game (the
     command checks it; a void of his hire would leave his touchdowns to nobody). Not asked
     of a what-if, whose replay may leave out a hire the log holds (it lists why). The
-    report's rows hold every player of the books it names (``match_rows``): no player is
-    looked up again."""
+    report's rows name the ids no player of the books holds (``MatchRows.strangers``): no
+    player is looked up again."""
+    if not rows.strangers:
+        return
     hirelings = {h.id for sheet in e.sheets() for h in sheet.hirelings}
-    named = [p.player for sheet in e.sheets() for p in sheet.players]
-    named += [c.victim for c in e.casualties]
-    named += [c.inflicted_by for c in e.casualties if c.inflicted_by is not None]
-    for player_id in named:
-        if player_id not in hirelings and rows.player(player_id) is None:
-            raise UnknownPlayer(
-                f"match {e.match} names {player_id}, who is neither a player of the books"
-                " nor a hireling of the game"
-            )
+    unknown = rows.strangers - hirelings
+    if unknown:
+        raise UnknownPlayer(
+            f"match {e.match} names {min(unknown)}, who is neither a player of the books"
+            " nor a hireling of the game"
+        )
 
 
 def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:
@@ -148,7 +147,7 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
             inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
         injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
     # Bound once: this loop runs for every player of every game a rebuild folds.
-    get, change, emit = f.store.get, f.store.change, f.store.emit_row
+    get, change, emit = f.store.get, f.store.change, f.store.row_sink()
     game_line, league_id, keeps_lines = row_writer[PlayerGameLine], f.league_id, f.keeps_lines
     for sheet in e.sheets():
         for performance in sheet.players:

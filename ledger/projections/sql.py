@@ -34,6 +34,7 @@ from ledger.projections.shapes import (
     shape_of,
     upsert_statement,
 )
+from ledger.projections.store import RowSink
 
 METADATA = sa.MetaData()
 
@@ -213,6 +214,9 @@ class SqlStore(RowStore):
         """A line given as its row, kept as its record: the reads inside the transaction
         (``pending``) take records, and a command emits a few lines."""
         self.emit(line_of(kind, row))
+
+    def row_sink(self) -> RowSink:
+        return self.emit_row
 
     def flush(self, conn: Connection) -> None:
         self.write(conn)

@@ -48,12 +48,15 @@ class MatchRows:
     the teams' players given: a departed player, or one of another team.
     ``league_stars``: every star player of the league, on any team - gathered only for an
     edition whose ``reads_league_stars`` says its rules look across the league.
+    ``strangers``: the ids the report names that no player of the books holds (a hireling
+    of the game's, or a mistake the command refuses).
     """
 
     teams: Mapping[str, TeamRows]
     fixture: MatchRow | None = None
     named: Mapping[str, PlayerRow] = field(default_factory=dict)
     league_stars: tuple[PlayerRow, ...] = ()
+    strangers: frozenset[str] = frozenset()
 
     def team(self, team_id: str) -> TeamRow | None:
         side = self.teams.get(team_id)
@@ -66,14 +69,21 @@ class MatchRows:
     def player(self, player_id: str) -> PlayerRow | None:
         """A player of the teams given or named by the report (an id that is neither is a
         one-game player's)."""
-        # Every player by id, made when first asked and kept beside the fields (as
-        # ``cached_property`` keeps its answer, without the lock it takes on 3.11): most
-        # editions' match rules never ask, and a Monte Carlo sample gathers every game's.
+        by_id = self.__dict__.get("by_id")  # as ``players_by_id`` keeps it: a rule asks often
+        if by_id is None:
+            by_id = self.players_by_id()
+        return by_id.get(player_id)
+
+    def players_by_id(self) -> Mapping[str, PlayerRow]:
+        """Every player of the teams given or named by the report, by id."""
+        # Made when first asked and kept beside the fields (as ``cached_property`` keeps
+        # its answer, without the lock it takes on 3.11): most editions' match rules never
+        # ask, and a Monte Carlo sample gathers every game's.
         by_id: dict[str, PlayerRow] | None = self.__dict__.get("by_id")
         if by_id is None:
             players = {p.player_id: p for side in self.teams.values() for p in side.players}
             by_id = self.__dict__["by_id"] = {**self.named, **players}
-        return by_id.get(player_id)
+        return by_id
 
     def stage(self) -> str:
         return self.fixture.stage if self.fixture is not None else "regular"

@@ -243,9 +243,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     lines = reads.match_lines(found, match)
     ids = {line.player_id for line in lines}
     if event is not None:
-        ids |= {c.victim for c in event.casualties} | {
-            c.inflicted_by for c in event.casualties if c.inflicted_by
-        }
+        ids |= event.named_players()
     names = found.team_names()
     return page(
         request,

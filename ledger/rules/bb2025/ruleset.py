@@ -536,10 +536,11 @@ def contracted(match: MatchRecorded, rows: MatchRows) -> set[str]:
     """Players of the match who are stars under contract (Spike! 2021)."""
     named = {p.player for sheet in match.sheets() for p in sheet.players}
     named |= {c.victim for c in match.casualties}
+    by_id = rows.players_by_id()
     return {
         player_id
         for player_id in named
-        if (p := rows.player(player_id)) is not None and p.kind == "star"
+        if (p := by_id.get(player_id)) is not None and p.kind == "star"
     }
 
 
