@@ -48,6 +48,9 @@ def teams_rows(
     return found
 
 
+PLAYER_ID = attrgetter("player_id")
+
+
 def named_players(
     view: LeagueView, league_id: str, match: MatchRecorded, teams: Mapping[str, TeamRows]
 ) -> tuple[dict[str, PlayerRow], frozenset[str]]:
@@ -64,9 +67,6 @@ def named_players(
         else:
             found[player_id] = row
     return found, frozenset(strangers)
-
-
-PLAYER_ID = attrgetter("player_id")
 
 
 def league_stars(view: LeagueView, league_id: str) -> tuple[PlayerRow, ...]:
