@@ -211,10 +211,9 @@ class Caused(NamedTuple):
 NONE_CAUSED = Caused(0, 0, 0)
 
 
-def casualties_caused(f: Fold, inflicted: list[Casualty] | None) -> Caused:
-    """Most players cause none: then nothing is asked of the ruleset."""
-    if not inflicted:
-        return NONE_CAUSED
+def casualties_caused(f: Fold, inflicted: list[Casualty]) -> Caused:
+    """The casualties ``inflicted`` by one player, as his counters add them up. Asked only
+    of a player who caused some (most cause none: ``NONE_CAUSED``, the ruleset not asked)."""
     return Caused(
         earning_spp=sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c)),
         kills=sum(1 for c in inflicted if c.killed),

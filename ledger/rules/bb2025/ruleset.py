@@ -534,12 +534,10 @@ class BB2025(BaseRuleset[BB2025Options]):
 
 def contracted(match: MatchRecorded, rows: MatchRows) -> set[str]:
     """Players of the match who are stars under contract (Spike! 2021)."""
-    named = {p.player for sheet in match.sheets() for p in sheet.players}
-    named |= {c.victim for c in match.casualties}
     by_id = rows.players_by_id()
     return {
         player_id
-        for player_id in named
+        for player_id in match.named_players()
         if (p := by_id.get(player_id)) is not None and p.kind == "star"
     }
 
