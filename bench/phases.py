@@ -6,9 +6,10 @@ Rebuilds a fresh copy of ``bench/run.py``'s ledger of N events (10^6 unless said
 generated on first use) in this process, and prints the wall time of each phase of
 ``ReadModels.rebuild_once``: the fold (of the shares in worker processes, or here), and
 the tail after it, which the fold's speed-ups do not touch (the old tables dropped, the
-folded files copied in, the secondary indexes made, the commit). The phases are timed by
-wrapping the runner's functions for the one rebuild, so an old commit can be timed the
-same way from a git worktree on ``PYTHONPATH`` (run from outside both checkouts).
+folded files copied in, the secondary indexes made, the query planner's statistics
+gathered, the commit). The phases are timed by wrapping the runner's functions for the
+one rebuild, so an old commit can be timed the same way from a git worktree on
+``PYTHONPATH`` (run from outside both checkouts).
 """
 
 from __future__ import annotations
@@ -29,7 +30,15 @@ from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.projections import runner
 
 ROOT = Path(__file__).resolve().parents[1]
-PHASES = ("fold_shares", "fold_here", "copy_into", "create_indexes", "drop", "commit")
+PHASES = (
+    "fold_shares",
+    "fold_here",
+    "copy_into",
+    "create_indexes",
+    "plan_statistics",
+    "drop",
+    "commit",
+)
 
 spent: dict[str, float] = {}
 
@@ -46,7 +55,7 @@ def timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def watch_phases() -> None:
-    for name in ("copy_into", "create_indexes"):
+    for name in ("copy_into", "create_indexes", "plan_statistics"):
         setattr(runner, name, timed(name, getattr(runner, name)))
     for name in ("fold_shares", "fold_here"):
         setattr(runner.ReadModels, name, timed(name, getattr(runner.ReadModels, name)))

@@ -270,7 +270,12 @@ class PlayerGameLine(Line):
     table = "rm_player_games"
     key = ("league_id", "player_id", "match_id")
     keyed_only = True
-    indexes = ("season", "match_id")
+    indexes = ("match_id",)
+    """A player's games are read by the key, a match's by its index. A season's (the season
+    report's ``ReportReads.player_games``) are read along the league's lines: a tenth of
+    them or more, which SQLite reads by the key even where an index of seasons exists (its
+    query plan, with the tables' statistics). That index was the rebuild's slowest to
+    make: at 10^6 events, 4 s of the last 25."""
 
     league_id: str
     player_id: str

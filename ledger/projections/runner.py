@@ -68,8 +68,10 @@ from ledger.projections.writing import (
     begin_ddl,
     create_indexes,
     create_tables,
+    plan_statistics,
     rebuild_settings,
     scratch_folder,
+    unplanned,
 )
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -153,7 +155,16 @@ class ReadModels:
                         name=POSITION_NAME, notification_id=0, fingerprint=fingerprint()
                     )
                 )
+        self.plan_if_unplanned()
         return True
+
+    def plan_if_unplanned(self) -> None:
+        """Statistics for the planner where the tables have lines and none yet (a rebuild
+        gathers them anew, ``plan_statistics``). Left for the next open when another
+        process holds the write lock: reads are right without them, only slower."""
+        with contextlib.suppress(sa.exc.OperationalError), self.engine.begin() as conn:
+            if unplanned(conn):
+                plan_statistics(conn)
 
     def stored_fingerprint(self) -> str | None:
         """None when there are no read models yet; "" for tables from before fingerprints."""
@@ -355,6 +366,7 @@ class ReadModels:
                         folded = self.fold_here(conn, source, corrections, faults, progress, folder)
                     copy_into(conn, folded.files)
                     create_indexes(conn)
+                    plan_statistics(conn)
                     set_position(conn, folded.position)
             finally:
                 detach_all(conn)

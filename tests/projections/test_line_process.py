@@ -192,7 +192,6 @@ def copied(
 
 MADE_INDEXES = [
     "CREATE INDEX ix_rm_player_games_match_id ON rm_player_games (league_id, match_id)",
-    "CREATE INDEX ix_rm_player_games_season ON rm_player_games (league_id, season)",
 ]
 
 

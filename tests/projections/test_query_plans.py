@@ -1,0 +1,53 @@
+"""The read models' reads follow their indexes on SQLite: its query planner is given the
+tables' statistics (``writing.plan_statistics``) by every rebuild, and by the opening of a
+ledger whose tables have lines and none yet. Without them it read a league's every game
+line to find one match's (87 ms at 10^5 events, against 0.2 ms by the index)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.generate import Spec, generate
+
+MATCH_LINES = "SELECT * FROM rm_player_games WHERE league_id = ? AND match_id = ?"
+"""A match's game lines, as the match page and the match sheet ask (``Queries.lines``)."""
+
+
+def plan(path: Path) -> str:
+    """How SQLite reads a match's game lines, asked on a connection of its own (one that
+    loaded the statistics there are now)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        steps = db.execute(f"EXPLAIN QUERY PLAN {MATCH_LINES}", ("lg", "m")).fetchall()
+    return " ".join(str(step[-1]) for step in steps)
+
+
+def test_a_rebuild_gives_the_planner_statistics(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.db"
+    ledger = open_ledger(Settings(sqlite_path=path))
+    try:
+        generate(ledger, Spec(teams=4, seasons=2, seed=3, division_size=4, slug="lg"))
+        ledger.read_models.rebuild(ledger.source)
+        with ledger.read_models.engine.connect() as conn:
+            known = conn.exec_driver_sql("SELECT tbl, idx FROM sqlite_stat1").all()
+    finally:
+        close_ledger(ledger)
+    assert ("rm_player_games", "ix_rm_player_games_match_id") in known
+    assert "USING INDEX ix_rm_player_games_match_id" in plan(path)
+
+
+def test_a_ledger_built_by_its_commands_gets_them_when_next_opened(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.db"
+    ledger = open_ledger(Settings(sqlite_path=path))
+    try:
+        generate(ledger, Spec(teams=4, seasons=1, seed=3, division_size=4, slug="lg"))
+    finally:
+        close_ledger(ledger)
+    with contextlib.closing(sqlite3.connect(path)) as db:  # as made before statistics were
+        db.execute("DROP TABLE IF EXISTS sqlite_stat1")
+        db.commit()
+    assert "ix_rm_player_games_match_id" not in plan(path)  # the league's every line read
+    close_ledger(open_ledger(Settings(sqlite_path=path)))
+    assert "USING INDEX ix_rm_player_games_match_id" in plan(path)
