@@ -71,7 +71,7 @@ from ledger.projections.writing import (
     plan_statistics,
     rebuild_settings,
     scratch_folder,
-    unplanned,
+    without_statistics,
 )
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -155,15 +155,15 @@ class ReadModels:
                         name=POSITION_NAME, notification_id=0, fingerprint=fingerprint()
                     )
                 )
-        self.plan_if_unplanned()
+        self.gather_missing_statistics()
         return True
 
-    def plan_if_unplanned(self) -> None:
-        """Statistics for the planner where the tables have lines and none yet (a rebuild
-        gathers them anew, ``plan_statistics``). Left for the next open when another
-        process holds the write lock: reads are right without them, only slower."""
+    def gather_missing_statistics(self) -> None:
+        """The query planner's statistics where the tables have lines and none yet (every
+        rebuild gathers them anew: ``plan_statistics``). Left for the next open when
+        another process holds the write lock: reads are right without them, only slower."""
         with contextlib.suppress(sa.exc.OperationalError), self.engine.begin() as conn:
-            if unplanned(conn):
+            if without_statistics(conn):
                 plan_statistics(conn)
 
     def stored_fingerprint(self) -> str | None:

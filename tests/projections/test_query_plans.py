@@ -1,7 +1,7 @@
 """The read models' reads follow their indexes on SQLite: its query planner is given the
 tables' statistics (``writing.plan_statistics``) by every rebuild, and by the opening of a
 ledger whose tables have lines and none yet. Without them it read a league's every game
-line to find one match's (87 ms at 10^5 events, against 0.2 ms by the index)."""
+line to find one match's (29.7 ms at 10^5 events, against 0.16 ms by the index)."""
 
 from __future__ import annotations
 
