@@ -162,6 +162,8 @@ class ReadModels:
         """The query planner's statistics where the tables have lines and none yet (every
         rebuild gathers them anew: ``plan_statistics``). Left for the next open when
         another process holds the write lock: reads are right without them, only slower."""
+        if self.engine.dialect.name != "sqlite":
+            return  # PostgreSQL's autovacuum gathers its own
         with contextlib.suppress(sa.exc.OperationalError), self.engine.begin() as conn:
             if without_statistics(conn):
                 plan_statistics(conn)

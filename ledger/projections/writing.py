@@ -181,8 +181,6 @@ def without_statistics(conn: Connection) -> bool:
     """Whether this SQLite database's read models have game lines and no statistics yet (a
     ledger whose tables its commands built, never a rebuild). The game lines' table
     stands for the rest: the largest, and the one a match is read from by its index."""
-    if conn.dialect.name != "sqlite":
-        return False
     games = PlayerGameLine.table
     if not conn.exec_driver_sql(f'SELECT EXISTS (SELECT 1 FROM "{games}")').scalar():
         return False
