@@ -163,7 +163,7 @@ class ReadModels:
         rebuild gathers them anew: ``plan_statistics``). Left for the next open when
         another process holds the write lock: reads are right without them, only slower."""
         if self.engine.dialect.name != "sqlite":
-            return  # PostgreSQL's autovacuum gathers its own
+            return  # PostgreSQL needs none to read by the indexes (``plan_statistics``)
         with contextlib.suppress(sa.exc.OperationalError), self.engine.begin() as conn:
             if without_statistics(conn):
                 plan_statistics(conn)

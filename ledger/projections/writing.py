@@ -169,7 +169,7 @@ def plan_statistics(conn: Connection) -> None:
     Without them it reads a table whose key begins with the league by that key even where
     an index names what is asked: a match's game lines at 10^5 events took 29.7 ms, the
     league's every line read, against 0.16 ms by the index of matches (medians of 20).
-    PostgreSQL's autovacuum gathers its own."""
+    PostgreSQL picks that index without them, and its autovacuum gathers its own."""
     if conn.dialect.name != "sqlite":
         return
     conn.exec_driver_sql(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")  # ANALYZE's alone
