@@ -1,6 +1,6 @@
 """Time a rebuild's phases: the fold, then the tail that writes the read models.
 
-    python bench/phases.py [--size N]
+    python bench/phases.py [--size N] [--without-lines]
 
 Rebuilds a fresh copy of ``bench/run.py``'s ledger of N events (10^6 unless said;
 generated on first use) in this process, and prints the wall time of each phase of
@@ -10,11 +10,17 @@ folded files copied in, the secondary indexes made, the query planner's statisti
 gathered, the commit). The phases are timed by wrapping the runner's functions for the
 one rebuild, so an old commit can be timed the same way from a git worktree on
 ``PYTHONPATH`` (run from outside both checkouts).
+
+``--without-lines`` folds as a Monte Carlo sample does (``Fold.keeps_lines`` off, in every
+process of the rebuild): every record, no game line, treasury movement, team history or
+history of events. The line tables stay empty, so it is a measurement, not a rebuild to
+keep: what the fold itself costs, apart from the lines it makes and writes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import tempfile
@@ -28,6 +34,7 @@ from sqlalchemy.engine import base
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.projections import runner
+from ledger.projections.fold import Fold
 
 ROOT = Path(__file__).resolve().parents[1]
 PHASES = (
@@ -39,6 +46,12 @@ PHASES = (
     "drop",
     "commit",
 )
+
+WITHOUT_LINES = "LEDGER_BENCH_WITHOUT_LINES"
+"""Set by ``--without-lines`` before any process starts: the line process and the workers
+import this file again (as their main module), and read it here."""
+if os.environ.get(WITHOUT_LINES):
+    Fold.keeps_lines = False
 
 spent: dict[str, float] = {}
 
@@ -66,7 +79,12 @@ def watch_phases() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1_000_000, choices=sorted(SIZES))
-    size = parser.parse_args().size
+    parser.add_argument("--without-lines", action="store_true", help="fold, writing no lines")
+    arguments = parser.parse_args()
+    size = arguments.size
+    if arguments.without_lines:
+        os.environ[WITHOUT_LINES] = "1"
+        Fold.keeps_lines = False
     cached = generated(ROOT / ".benchmarks" / f"ledger-{size}.db", SIZES[size])
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "ledger.db"
@@ -79,7 +97,11 @@ def main() -> None:
         total = time.perf_counter() - started
         close_ledger(ledger)
     used = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"rebuild of {size:,} events: {total:.1f} s wall, {used.ru_utime:.1f} s user CPU here")
+    lines = ", writing no lines" if arguments.without_lines else ""
+    print(
+        f"rebuild of {size:,} events{lines}: {total:.1f} s wall,"
+        f" {used.ru_utime:.1f} s user CPU here"
+    )
     for name in PHASES:
         if name in spent:
             print(f"  {name:15s} {spent[name]:6.1f} s")
