@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import tempfile
@@ -86,11 +87,15 @@ class ProcessCpu(threading.Thread):
     (a rebuild's line process and workers are children of a forkserver, a child of this
     one), sampled from ``/proc`` every quarter second until ``stop``. A process's figure
     is its last sample: up to a quarter second of its end may be missing. A sample costs
-    this process about 1 ms (half a per cent of a core). Linux only."""
+    this process about 1 ms (half a per cent of a core). Linux only.
+
+    Each process is named by the file it writes (``role``): the line process and the
+    workers have the same command line, and were once told apart wrongly by their order."""
 
     def __init__(self) -> None:
         super().__init__(name="process-cpu", daemon=True)
         self.seen: dict[int, float] = {}
+        self.roles: dict[int, str] = {}
         self.stopped = threading.Event()
         self.tick = os.sysconf("SC_CLK_TCK")
 
@@ -119,6 +124,29 @@ class ProcessCpu(threading.Thread):
             spent[int(entry)] = (int(fields[11]) + int(fields[12])) / self.tick
         for pid in descendants(os.getpid(), parents):
             self.seen[pid] = spent[pid]
+            if pid not in self.roles and (named := role(pid)):
+                self.roles[pid] = named
+
+
+WRITES = (
+    (re.compile(r"lines\.db$"), "line process"),
+    (re.compile(r"share-\d+\.db$"), "worker"),
+)
+"""A rebuild's processes by the file each has open: the line process writes the lines'
+file (``lines.db``, ``share-0-lines.db``), a worker its share's (``share-1.db``...)."""
+
+
+def role(pid: int) -> str | None:
+    """What process ``pid`` is in the rebuild, by the files it has open; None while it has
+    none of ``WRITES`` open (or is no process of the rebuild's: the forkserver)."""
+    try:
+        opened = [os.readlink(link) for link in Path("/proc", str(pid), "fd").iterdir()]
+    except OSError:  # it ended, or a descriptor closed while being read
+        return None
+    for pattern, name in WRITES:
+        if any(pattern.search(path) for path in opened):
+            return name
+    return None
 
 
 def descendants(root: int, parents: dict[int, int]) -> set[int]:
@@ -134,15 +162,15 @@ def descendants(root: int, parents: dict[int, int]) -> set[int]:
     return found
 
 
-def print_cpu(others: dict[int, float]) -> None:
+def print_cpu(others: dict[int, float], roles: dict[int, str]) -> None:
     used = resource.getrusage(resource.RUSAGE_SELF)
     here = used.ru_utime + used.ru_stime
     print("CPU of each process (user and system):")
-    print(f"  this process     {here:6.1f} s")
+    print(f"  {'this process':22s} {here:6.1f} s")
     for pid, cpu in sorted(others.items(), key=lambda item: -item[1]):
         if cpu >= 0.1:
-            print(f"  process {pid:<8d} {cpu:6.1f} s")
-    print(f"  in all           {here + sum(others.values()):6.1f} s")
+            print(f"  {roles.get(pid, 'process'):13s} {pid:<8d} {cpu:6.1f} s")
+    print(f"  {'in all':22s} {here + sum(others.values()):6.1f} s")
 
 
 def main() -> None:
@@ -178,7 +206,7 @@ def main() -> None:
         if name in spent:
             print(f"  {name:15s} {spent[name]:6.1f} s")
     if sampler is not None:
-        print_cpu(sampler.stop())
+        print_cpu(sampler.stop(), sampler.roles)
 
 
 if __name__ == "__main__":  # the line process and the workers import this file again
