@@ -39,7 +39,7 @@ from run import SIZES, generated  # bench/: the ledgers' maker
 from sqlalchemy.engine import base
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.projections import runner
+from ledger.projections import parallel, runner
 from ledger.projections.fold import Fold
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,8 +163,7 @@ def descendants(root: int, parents: dict[int, int]) -> set[int]:
 
 
 def print_cpu(others: dict[int, float], roles: dict[int, str]) -> None:
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    here = used.ru_utime + used.ru_stime
+    here, _ = parallel.own_usage()
     print("CPU of each process (user and system):")
     print(f"  {'this process':22s} {here:6.1f} s")
     for pid, cpu in sorted(others.items(), key=lambda item: -item[1]):
