@@ -362,19 +362,21 @@ class Fold:
     # --- effects decided by the ruleset --------------------------------------------------------
 
     def apply_effects(
-        self, seq: int, effects: Effects, hirelings: dict[str, Any]
+        self, seq: int, effects: Effects, hirelings: dict[str, Any], spp_later: bool = False
     ) -> dict[str, int]:
-        """Apply a ruleset's effects; returns SPP earned per player for the game lines."""
+        """Apply a ruleset's effects; returns SPP earned per player for the game lines.
+        ``spp_later``: the SPP are only added up, and the caller writes them (a match
+        report writes each player's with his counters: ``count_games``)."""
         earned: dict[str, int] = {}
         # SPP earned and not yet written: a player's awards of one game are added up and
-        # written once (they only add, and no effect in between reads them).
+        # written once (they only add, and no effect reads them).
         pending: dict[str, int] = {}
         for effect in effects:
             if isinstance(effect, Spp):
                 earned[effect.player] = earned.get(effect.player, 0) + effect.amount
                 pending[effect.player] = pending.get(effect.player, 0) + effect.amount
                 continue
-            if pending:
+            if pending and not spp_later:
                 self.earn_spp(pending, hirelings)
                 pending = {}
             if isinstance(effect, Gold):
@@ -393,7 +395,7 @@ class Fold:
                 )
             else:
                 self.player_effect(effect)
-        if pending:
+        if pending and not spp_later:
             self.earn_spp(pending, hirelings)
         return earned
 

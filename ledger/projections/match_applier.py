@@ -60,8 +60,9 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
         for h in s.hirelings
     }
     effects = f.ruleset.outcomes(Report(e, rows), f.dice)
-    earned = f.apply_effects(e.seq, effects, hirelings)
-    count_games(f, e, earned)
+    # A fold that counts play writes each player's SPP with his counters, in one change
+    earned = f.apply_effects(e.seq, effects, hirelings, spp_later=f.counts_play)
+    count_games(f, e, earned, hirelings)
     winnings: dict[str, int] = {}
     for effect in effects:
         if isinstance(effect, Gold) and effect.kind == "winnings":
@@ -133,13 +134,19 @@ def winner(e: ev.MatchRecorded) -> str | None:
     return None
 
 
-def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
-    """Per-player counters and match lines: facts of the game, in no edition's terms."""
+def count_games(
+    f: Fold, e: ev.MatchRecorded, earned: dict[str, int], hirelings: dict[str, Any]
+) -> None:
+    """Per-player counters and match lines: facts of the game, in no edition's terms. In
+    a fold that counts play, also the SPP the game ``earned`` (``apply_effects`` only added
+    them up): each player's are written with his counters, in one change of him, and
+    those of anyone else the report does not name as a player of the books after."""
     counted = e.kind not in ("exhibition", "unplayed")
     if not f.counts_play:
         if counted and e.season:
             count_seasons(f, e, e.season)
         return
+    unwritten = dict(earned)
     inflicted_by: dict[str, list[Casualty]] = {}
     injuries: dict[str, str] = {}
     for casualty in e.casualties:
@@ -156,8 +163,15 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                 continue
             inflicted = inflicted_by.get(player.player_id)
             caused = casualties_caused(f, inflicted) if inflicted else NONE_CAUSED
-            if counted:  # counters only: the player's value is unchanged
-                player = change(player, **played(player, performance, e.season, caused))
+            spp = unwritten.pop(player.player_id, 0)
+            if counted or spp:
+                counts = played(player, performance, e.season, caused) if counted else {}
+                if spp:
+                    counts["spp"] = player.spp + spp
+                    counts["spp_earned"] = player.spp_earned + spp
+                    player = f.valued(change(player, **counts), SPP_FIELDS)
+                else:  # counters only: the player's value is unchanged
+                    player = change(player, **counts)
             if keeps_lines:  # a row: as a record it would only become one
                 emit(
                     PlayerGameLine,
@@ -179,6 +193,12 @@ def count_games(f: Fold, e: ev.MatchRecorded, earned: dict[str, int]) -> None:
                         injury=injuries.get(player.player_id, ""),
                     ),
                 )
+    if unwritten:  # hirelings, and anyone a ruleset pays who is not on a sheet
+        f.earn_spp(unwritten, hirelings)
+
+
+SPP_FIELDS = ("spp", "spp_earned")
+"""What earning SPP changes in a player (``Fold.valued`` asks whether his value reads it)."""
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
