@@ -17,7 +17,7 @@ give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -391,6 +391,8 @@ class BB2025(BaseRuleset[BB2025Options]):
                     for e in self.spp_outcomes(match, sheet)
                     if not (isinstance(e, Spp) and e.player in stars)
                 ]
+        if not stars:  # most games: the casualties as reported
+            return effects + self.casualty_outcomes(match)
         return effects + self.casualty_outcomes(  # a copy made here: nothing to keep
             match.model_copy(
                 update={
@@ -524,6 +526,12 @@ class BB2025(BaseRuleset[BB2025Options]):
     def points_scheme(self, recorded: Mapping[str, Any] | None) -> PointsScheme:
         if recorded:
             return PointsScheme.model_validate(recorded)
+        return self.optioned_points
+
+    @cached_property
+    def optioned_points(self) -> PointsScheme:
+        """The scheme of a league that recorded none, from the options: made once (every
+        report asks for it), and shared, as a scheme is never changed."""
         if self.options.bonus_points == "none":
             return PointsScheme()
         return PointsScheme(
@@ -533,13 +541,11 @@ class BB2025(BaseRuleset[BB2025Options]):
 
 
 def contracted(match: MatchRecorded, rows: MatchRows) -> set[str]:
-    """Players of the match who are stars under contract (Spike! 2021)."""
-    by_id = rows.players_by_id()
-    return {
-        player_id
-        for player_id in match.named_players()
-        if (p := by_id.get(player_id)) is not None and p.kind == "star"
-    }
+    """Players of the match who are stars under contract (Spike! 2021). The stars among
+    the rows come first: most games have none, and then the report's names are not read."""
+    stars = {p.player_id for side in rows.teams.values() for p in side.players if p.kind == "star"}
+    stars.update(player_id for player_id, p in rows.named.items() if p.kind == "star")
+    return stars & match.named_players() if stars else stars
 
 
 def star_casualty(casualty: Casualty) -> Casualty:
