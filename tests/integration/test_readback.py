@@ -49,6 +49,7 @@ OFF_THE_SHAPE: dict[str, tuple[str, Callable[[State], Any]]] = {
     "a class version slipped in": ("PlayerHired", lambda s: s.update(class_version=2)),
     "a kind no hire has": ("PlayerHired", lambda s: s.update(kind="loan")),
     "text where a list goes": ("PlayerHired", lambda s: s.update(equipment="chainsaw")),
+    "a number in a list of text": ("PlayerHired", lambda s: s.update(equipment=["saw", 5])),
     "null for who recorded it": ("PlayerHired", lambda s: s.update(recorded_by=None)),
     "the league's id as a number": ("PlayerHired", lambda s: s.update(originator_id=5)),
     "a time as a number": ("PlayerHired", lambda s: s.update(timestamp=1_700_000_000)),
