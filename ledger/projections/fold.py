@@ -124,18 +124,19 @@ class Fold:
             self.apply(event)
 
     def apply(self, event: LedgerEvent) -> None:
-        correction = self.corrections.get(event.seq)
+        seq = event.seq  # a property: read once
+        correction = self.corrections.get(seq)
         voided = correction is not None and correction.action == "void"
         if self.passes_over(event, voided):
             return
         read = amended(event, correction) if correction is not None and not voided else event
         voided = self.follow_match(read, voided)
         self.emit_refs(read, voided)  # history tells an amended event as it now reads
-        self.dice.event = event.seq
+        self.dice.event = seq
         if not voided:
             appliers()[type(read)](self, read)
         self.advance_league(read)
-        self.refresh_touched(event.seq, isinstance(event, MILESTONES))
+        self.refresh_touched(seq, isinstance(event, MILESTONES))
 
     def follow_match(self, event: LedgerEvent, voided: bool) -> bool:
         """Whether ``event`` is voided, noting which report of its match each post-game

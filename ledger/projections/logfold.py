@@ -42,11 +42,17 @@ class LogFolder:
         self.faults = faults
         self.folds: dict[str, Folding] = {}
         self.orphans: set[str] = set()
+        self.last_log: object = None
+        self.last_league = ""
+        """The last event's log id, and its text: a log's events share one id object
+        (ledger/domain/readback.py, ``IDS``), and a UUID's text is made in Python."""
 
     def apply(self, event: LedgerEvent) -> None:
         """Raises ``FoldFailed`` when the event cannot be applied (the caller starts
         again with it among the faults)."""
-        league_id = str(event.originator_id)
+        if event.originator_id is not self.last_log:
+            self.last_log, self.last_league = event.originator_id, str(event.originator_id)
+        league_id = self.last_league
         fold = self.folds.get(league_id)
         if fold is None:
             if league_id in self.orphans:

@@ -156,6 +156,7 @@ def count_games(
     # Bound once: this loop runs for every player of every game a rebuild folds.
     get, change, emit = f.store.get, f.store.change, f.store.row_sink()
     game_line, league_id, keeps_lines = row_writer[PlayerGameLine], f.league_id, f.keeps_lines
+    seq = e.seq  # a property: read once, not once a player
     for sheet in e.sheets():
         for performance in sheet.players:
             player = get(PlayerRow, league_id, performance.player)
@@ -180,7 +181,7 @@ def count_games(
                         player_id=player.player_id,
                         team_id=sheet.team,
                         match_id=e.match,
-                        seq=e.seq,
+                        seq=seq,
                         season=e.season,
                         round=e.round,
                         touchdowns=performance.touchdowns,

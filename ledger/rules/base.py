@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from operator import attrgetter
 from pathlib import Path
@@ -425,7 +425,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
         """What ``performance`` earns, with ``caused`` casualties that earn SPP. Reads
         nothing else but the edition's tables (``ReportMemo``)."""
-        return spp_earned(self.spp_table(), performance, caused)
+        return spp_earned(self.spp_table, performance, caused)
 
     def injury_outcomes(self, match: MatchRecorded) -> Effects:
         """Who the report's casualties leave dead or hurt: the report alone decides it
@@ -722,14 +722,17 @@ achievement_counts = attrgetter(*(field for _, field in ACHIEVEMENTS))
 """A performance's counts in ``ACHIEVEMENTS`` order, read in one call."""
 
 
-def spp_earned(table: Mapping[str, int], performance: Performance, caused: int) -> tuple[int, str]:
-    """``paid_spp`` for a performance and the casualties it caused that earn SPP. Most
-    players of a match do nothing that counts: they are answered (0, "") at once."""
+def spp_earned(
+    table: Callable[[], Mapping[str, int]], performance: Performance, caused: int
+) -> tuple[int, str]:
+    """``paid_spp`` for a performance and the casualties it caused that earn SPP, by the
+    ``table`` the edition gives. Most players of a match do nothing that counts: they are
+    answered (0, "") at once, the table not asked for."""
     counts = achievement_counts(performance)
     if not caused and not any(counts):
         return 0, ""
     earned = zip(ACHIEVEMENT_NAMES, counts, strict=True)
-    return paid_spp(table, (*earned, ("casualty", caused)))
+    return paid_spp(table(), (*earned, ("casualty", caused)))
 
 
 def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tuple[int, str]:
