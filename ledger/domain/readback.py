@@ -58,7 +58,7 @@ def reader_of(kind: type[Plain]) -> Callable[[Any], Plain]:
     The fields with a default are looked at only when the JSON holds more than the
     required ones: the log stores no value at its default, and a default is of its
     field's type already. Most of a report's performances are a player's id alone (one
-    field looked at, not eleven: a match report was read in 37.6 us, then 31.4 us)."""
+    field looked at, not eleven: a match report was read in 37.6 us, then 31.3 us)."""
     hints = get_type_hints(kind, include_extras=True)
     names = field_names(kind)
     required = frozenset(set(names) - defaults_of(kind).keys())
