@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ledger.domain import events as ev
@@ -30,11 +29,15 @@ class NoNames:
         return None
 
 
-@dataclass(frozen=True)
 class Say:
-    """Names where the state knows them, ids where nothing else exists."""
+    """Names where the state knows them, ids where nothing else exists. A plain class
+    (a frozen dataclass sets its field through ``object.__setattr__``): one is made for
+    every event a rebuild folds."""
 
-    names: Names
+    __slots__ = ("names",)
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
 
     def team(self, team_id: str) -> str:
         return self.names.team_name(team_id) or team_id
