@@ -408,9 +408,7 @@ class Fold:
                     hireling = hirelings[player_id]
                     hireling["spp"] = hireling.get("spp", 0) + amount
                 continue
-            self.change_player(
-                player, spp=player.spp + amount, spp_earned=player.spp_earned + amount
-            )
+            self.change_player(player, **spp_added(player, amount))
 
     def player_effect(self, effect: Hurt | Leaves | Heals | Forgets) -> None:
         player = self.player(effect.player)
@@ -464,6 +462,16 @@ class Fold:
         memo[id(self.store)] = self.store.copy()
         twin: Fold = copy.deepcopy(self, memo)
         return twin
+
+
+def spp_added(player: PlayerRow, amount: int) -> dict[str, int]:
+    """What earning ``amount`` SPP changes in ``player`` (``SPP_ADDED``): his SPP to spend,
+    and those he has earned in all."""
+    return {"spp": player.spp + amount, "spp_earned": player.spp_earned + amount}
+
+
+SPP_ADDED = ("spp", "spp_earned")
+"""The fields ``spp_added`` changes (``Fold.valued`` asks whether a value reads them)."""
 
 
 Applier = Callable[[Fold, Any], None]

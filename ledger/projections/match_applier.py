@@ -16,7 +16,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerGameLine, PlayerRow, StandingRow, roster_of
 from ledger.domain.values import Casualty, Performance, PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
-from ledger.projections.fold import Fold
+from ledger.projections.fold import SPP_ADDED, Fold, spp_added
 from ledger.projections.gather import match_rows
 from ledger.projections.shapes import row_writer
 from ledger.rules.asked import Report
@@ -168,9 +168,8 @@ def count_games(
             if counted or spp:
                 counts = played(player, performance, e.season, caused) if counted else {}
                 if spp:
-                    counts["spp"] = player.spp + spp
-                    counts["spp_earned"] = player.spp_earned + spp
-                    player = f.valued(change(player, **counts), SPP_FIELDS)
+                    counts.update(spp_added(player, spp))
+                    player = f.valued(change(player, **counts), SPP_ADDED)
                 else:  # counters only: the player's value is unchanged
                     player = change(player, **counts)
             if keeps_lines:  # a row: as a record it would only become one
@@ -196,10 +195,6 @@ def count_games(
                 )
     if unwritten:  # hirelings, and anyone a ruleset pays who is not on a sheet
         f.earn_spp(unwritten, hirelings)
-
-
-SPP_FIELDS = ("spp", "spp_earned")
-"""What earning SPP changes in a player (``Fold.valued`` asks whether his value reads it)."""
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
