@@ -412,9 +412,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         for performance in sheet.players:
             if performance.player in exempt:
                 continue
-            amount, note = self.spp_for(performance, caused.get(performance.player, 0))
+            amount = self.spp_for(performance, caused.get(performance.player, 0))
             if amount:
-                effects.append(Spp(player=performance.player, amount=amount, note=note))
+                effects.append(Spp(player=performance.player, amount=amount))
         return effects
 
     def spp_exempt(self, sheet: TeamSheet) -> set[str]:
@@ -422,7 +422,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         (seed 001 'Recording Star Player Points'). Reads the sheet alone (``ReportMemo``)."""
         return {h.id for h in sheet.hirelings if h.kind == "star"}
 
-    def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
+    def spp_for(self, performance: Performance, caused: int) -> int:
         """What ``performance`` earns, with ``caused`` casualties that earn SPP. Reads
         nothing else but the edition's tables (``ReportMemo``)."""
         return spp_earned(self.spp_table, performance, caused)
@@ -724,28 +724,22 @@ achievement_counts = attrgetter(*(field for _, field in ACHIEVEMENTS))
 
 def spp_earned(
     table: Callable[[], Mapping[str, int]], performance: Performance, caused: int
-) -> tuple[int, str]:
-    """``paid_spp`` for a performance and the casualties it caused that earn SPP, by the
-    ``table`` the edition gives. Most players of a match do nothing that counts: they are
-    answered (0, "") at once, the table not asked for."""
+) -> int:
+    """The SPP a performance earns, with the casualties it caused that earn SPP, by the
+    ``table`` the edition gives (the SPP each achievement pays). Most players of a match
+    do nothing that counts: they are answered 0 at once, the table not asked for. A
+    number only: a rebuild asks it of every player of every game, and nothing reads an
+    account of it in words (the edition's own ``spp_for`` adds what its table does not
+    hold)."""
     counts = achievement_counts(performance)
     if not caused and not any(counts):
-        return 0, ""
-    earned = zip(ACHIEVEMENT_NAMES, counts, strict=True)
-    return paid_spp(table(), (*earned, ("casualty", caused)))
-
-
-def paid_spp(table: Mapping[str, int], earned: Iterable[tuple[str, int]]) -> tuple[int, str]:
-    """The SPP a table pays for what a player did, and the note naming each line that pays
-    ("2 touchdown (6), 1 casualty (2)"). One plain loop: it runs for every player of every
-    match of every Monte Carlo sample."""
-    total, parts = 0, []
-    for name, count in earned:
-        spp = count * table.get(name, 0) if count else 0
-        if spp:
-            total += spp
-            parts.append(f"{count} {name.replace('_', ' ')} ({spp})")
-    return total, ", ".join(parts)
+        return 0
+    paid = table()
+    total = caused * paid.get("casualty", 0)
+    for name, count in zip(ACHIEVEMENT_NAMES, counts, strict=True):
+        if count:
+            total += count * paid.get(name, 0)
+    return total
 
 
 def scores(match: MatchRecorded, team: str) -> tuple[int, int]:

@@ -42,7 +42,6 @@ class Fans(Outcome):
 class Spp(Outcome):
     player: str
     amount: int
-    note: str = ""
 
 
 @immutable(kw_only=True)

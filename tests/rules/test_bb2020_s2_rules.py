@@ -80,7 +80,7 @@ def refused(kind: str, skill: str, category: str, *dice: DiceRoll) -> Callable[[
 
 
 def spp_earned(**achievements: int) -> Callable[[Ruleset], object]:
-    return lambda r: r.spp_for(Performance(player="p1", **achievements), 0)[0]
+    return lambda r: r.spp_for(Performance(player="p1", **achievements), 0)
 
 
 def inducement(item: str) -> Callable[[Ruleset], object]:

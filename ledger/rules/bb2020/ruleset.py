@@ -63,14 +63,12 @@ class BB2020(BB2025):
     def tables(cls) -> Tables:
         return tables()
 
-    def spp_for(self, performance: Performance, caused: int) -> tuple[int, str]:
+    def spp_for(self, performance: Performance, caused: int) -> int:
         """'Passing Interference': "A Deflection earns the player 1 SPP" (2025 pays none)."""
-        amount, note = super().spp_for(performance, caused)
-        earned = performance.deflections * self.spp_table().get("deflection", 0)
-        if not earned:
-            return amount, note
-        part = f"{performance.deflections} deflection ({earned})"
-        return amount + earned, ", ".join(p for p in (note, part) if p)
+        earned = super().spp_for(performance, caused)
+        if performance.deflections:
+            earned += performance.deflections * self.spp_table().get("deflection", 0)
+        return earned
 
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult:
         return advancement.result(self.tables(), player, event)
