@@ -215,10 +215,13 @@ class BB2025(BaseRuleset[BB2025Options]):
     def team_values(self, team: TeamRow, players: Sequence[PlayerRow]) -> dict[str, int]:
         """'Prepare for Next Fixture': CTV leaves out players missing the next game and
         Temporarily Retiring players ('Temporarily Retiring')."""
-        tv, absent = super().team_values(team, players)["tv"], 0
-        for p in players:  # a loop, as in roster_totals: asked after every change it reads
-            if p.status in ON_ROSTER and (p.status == "retired" or p.miss_next_game):
-                absent += p.value
+        on_roster = absent = 0
+        for p in players:  # one loop, as in roster_totals: asked after every change it reads
+            if p.status in ON_ROSTER:
+                on_roster += p.value
+                if p.status == "retired" or p.miss_next_game:
+                    absent += p.value
+        tv = on_roster + self.sideline_value(team)  # as BaseRuleset.team_values counts it
         return {"tv": tv, "ctv": tv - absent}
 
     def value_reads(self) -> ValueReads:
