@@ -217,25 +217,24 @@ class Fold:
     # --- writing state ---------------------------------------------------------------------
 
     def put_team(self, team: TeamRow) -> None:
-        self.note_fans(team)
+        self.note_fans(self.store.get(TeamRow, self.league_id, team.team_id) or team)
         self.store.put(team)
         self.touched.add(team.team_id)
         self.revalue.add(team.team_id)
 
     def change_team(self, team: TeamRow, /, **updates: Any) -> TeamRow:
         """The store's ``team`` changed (``Store.change``: go on with the answer)."""
-        self.note_fans(team)
+        self.note_fans(team)  # the store's record: its fans as they stand before the change
         self.touched.add(team.team_id)
         if not self.reads.team.isdisjoint(updates):
             self.revalue.add(team.team_id)
         return self.store.change(team, **updates)
 
-    def note_fans(self, team: TeamRow) -> None:
-        """Keep the team's fans as they stood before the event, for its history line (a
-        fold that writes no lines keeps none)."""
-        if self.keeps_lines and team.team_id not in self.fans_before:
-            old = self.store.get(TeamRow, self.league_id, team.team_id)
-            self.fans_before[team.team_id] = old.fans if old else team.fans
+    def note_fans(self, before: TeamRow) -> None:
+        """Keep the team's fans as they stood before the event, for its history line, from
+        its record ``before`` the change (a fold that writes no lines keeps none)."""
+        if self.keeps_lines and before.team_id not in self.fans_before:
+            self.fans_before[before.team_id] = before.fans
 
     def put_player(self, player: PlayerRow) -> None:
         self.store.put(player)
