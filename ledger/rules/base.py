@@ -729,8 +729,7 @@ def spp_earned(
     ``table`` the edition gives (the SPP each achievement pays). Most players of a match
     do nothing that counts: they are answered 0 at once, the table not asked for. A
     number only: a rebuild asks it of every player of every game, and nothing reads an
-    account of it in words (the edition's own ``spp_for`` adds what its table does not
-    hold)."""
+    account of it in words."""
     counts = achievement_counts(performance)
     if not caused and not any(counts):
         return 0
