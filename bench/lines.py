@@ -1,0 +1,105 @@
+"""What a rebuild's lines cost the process that folds: the fold of the ``bench/run.py``
+ledger, timed with each of the sinks its lines may go to.
+
+    python bench/lines.py [--size N] [--rounds R]
+
+A rebuild's fold makes about nine lines an event (a player's game, a treasury movement,
+a team's history, each event's history line and its references) and hands them to the
+line process (ledger/projections/linefile.py), which writes them on the other core. At
+10^6 events that adds 21-23 s to the rebuilding process's fold. This says where:
+
+- ``none``: no line made (``Fold.keeps_lines`` off), the fold alone;
+- ``dropped``: every line made as its row, and dropped by the sink;
+- ``batched``: the rows kept in batches (``LineRows``), each batch let go when full;
+- ``sent``: the batches sent to the line process, as a rebuild does;
+- ``no-history``: as ``dropped``, without each event's history line and references
+  (``Fold.emit_refs``).
+
+Each mode folds in a process of its own (``Fold``'s switches are class attributes), the
+modes alternated round after round; the figure is that process's CPU in the fold. The
+settled records go to the line process in every mode, as in a rebuild.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from run import ledger_of  # bench/: the cached ledgers of bench/run.py
+
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.events import EventCorrected
+from ledger.projections.fold import Fold
+from ledger.projections.logfold import few_collections
+from ledger.projections.parallel import LineProcess
+from ledger.projections.settled import LineRows, SettledFile
+from ledger.projections.store import RowSink
+
+MODES = ("none", "dropped", "batched", "sent", "no-history")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)  # one fold, inside
+    arguments = parser.parse_args()
+    if arguments.mode:
+        print(f"{fold_with(arguments.mode, arguments.size):.2f}")
+        return
+    ledger_of(arguments.size)  # generated here, once, not inside a timed fold
+    times: dict[str, list[str]] = {mode: [] for mode in MODES}
+    for _ in range(arguments.rounds):
+        for mode in MODES:
+            times[mode].append(timed_apart(mode, arguments.size))
+    print(f"the fold of the {arguments.size:,}-event ledger, CPU of the folding process:")
+    for mode, found in times.items():
+        print(f"  {mode:11} {' / '.join(found)} s")
+
+
+def timed_apart(mode: str, size: int) -> str:
+    command = [sys.executable, __file__, "--mode", mode, "--size", str(size)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def fold_with(mode: str, size: int) -> float:
+    """The CPU seconds of one fold of the ledger, its lines going as ``mode`` says."""
+    if mode == "none":
+        Fold.keeps_lines = False
+    if mode == "no-history":
+        Fold.emit_refs = lambda self, event, voided: None  # type: ignore[method-assign]
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "ledger.db"
+        shutil.copy(ledger_of(size), copy)
+        ledger = open_ledger(Settings(sqlite_path=copy))
+        corrections: dict[str, dict[int, EventCorrected]] = {}
+        for correction in ledger.source.all_corrections():
+            league = corrections.setdefault(str(correction.originator_id), {})
+            league[correction.target] = correction
+        with few_collections(), LineProcess(Path(folder) / "lines.db", indexed=True) as process:
+            settled = SettledFile(Path(folder) / "settled.db", away=process)
+            sink = sink_for(mode, process)
+            started = time.process_time()
+            ledger.read_models.fold_into(sink, settled, ledger.source, corrections, {}, None)
+            spent = time.process_time() - started
+        close_ledger(ledger)
+    return spent
+
+
+def sink_for(mode: str, process: LineProcess) -> RowSink:
+    if mode in ("none", "sent"):
+        return process.add
+    if mode == "batched":
+        rows = LineRows(lambda: rows.take())
+        return rows.add
+    return lambda kind, row: None  # dropped, no-history
+
+
+if __name__ == "__main__":
+    main()
