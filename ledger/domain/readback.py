@@ -68,12 +68,16 @@ def reader_of(kind: type[Plain]) -> Callable[[Any], Plain]:
         "NotAsStored": NotAsStored,
         "KIND": kind,
         "TEMPLATE": template_of[kind],
-        "REQUIRED": required,
         "FIELDS": len(names),
     }
+    # A required field left out reads as None from the template, which its type's check
+    # below refuses; only a field whose type lets None through is asked for by name.
+    missing = " or ".join(
+        f"{name!r} not in values" for name in names if name in required and lets_none(hints[name])
+    )
     lines = [
         "def read(values):",
-        "    if type(values) is not dict or not REQUIRED <= values.keys():",
+        f"    if type(values) is not dict{f' or {missing}' if missing else ''}:",
         "        raise NotAsStored(f'not a whole {KIND.__name__}')",
         "    record = TEMPLATE.copy()  # every field in order, at its default",
         "    record.update(values)",
@@ -119,6 +123,18 @@ def field_lines(number: int, name: str, hint: Any, namespace: dict[str, Any]) ->
         f"    if {test}:",
         f"        record[{name!r}] = READ{number}(v)",
     ]
+
+
+def lets_none(hint: Any) -> bool:
+    """Whether a field's check (``field_lines``) passes None: it stands for a value left
+    out of the JSON too, so such a field, when required, is asked for by name."""
+    hint = bare(hint)
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return type(None) in get_args(hint)
+    if origin is Literal:
+        return None in get_args(hint)
+    return hint is typing.Any or hint is type(None)
 
 
 def bare(hint: Any) -> Any:

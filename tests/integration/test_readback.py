@@ -58,6 +58,7 @@ OFF_THE_SHAPE: dict[str, tuple[str, Callable[[State], Any]]] = {
     "a player line as text": ("MatchRecorded", lambda s: s["home"]["players"].insert(0, "p1")),
     "a count as text": ("MatchRecorded", lambda s: first_player_line(s).update(touchdowns="2")),
     "a nested field not known": ("MatchRecorded", lambda s: first_player_line(s).update(mvp=1)),
+    "a player line without its player": ("MatchRecorded", lambda s: first_player_line(s).clear()),
 }
 
 
