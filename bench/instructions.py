@@ -51,6 +51,7 @@ from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.projections.logfold import few_collections
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile
+from ledger.projections.store import RowSink
 from ledger.whatif.montecarlo import sample, start_worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,10 +151,16 @@ def counted_call(work: Callable[[], object]) -> None:
         raise failed[0]
 
 
-def fold_rebuild(db: Path) -> None:
+def fold_rebuild(
+    db: Path,
+    run: Callable[[Callable[[], object]], None] = counted_call,
+    sink_of: Callable[[LineProcess], RowSink] = lambda process: process.add,
+) -> None:
     """A serial rebuild's fold of ``db``'s log, its lines and settled records handed to a
-    line process; only the fold is counted (``counted_call``: not opening the ledger,
-    reading its corrections first, nor starting the process)."""
+    line process; only the fold is counted (``run``, ``counted_call``: not opening the
+    ledger, reading its corrections first, nor starting the process). ``sink_of`` says
+    where the lines go: to the line process, as in a rebuild (``bench/lines.py`` tries
+    others)."""
     ledger = open_ledger(Settings(sqlite_path=db))
     corrections: dict[str, dict[int, Any]] = {}
     for correction in ledger.source.all_corrections():
@@ -164,8 +171,8 @@ def fold_rebuild(db: Path) -> None:
         LineProcess(Path(folder) / "lines.db", indexed=True) as process,
     ):
         settled = SettledFile(Path(folder) / "settled.db", away=process)
-        job: tuple[Any, ...] = (process.add, settled, ledger.source, corrections, {}, None)
-        counted_call(lambda: ledger.read_models.fold_into(*job))
+        job: tuple[Any, ...] = (sink_of(process), settled, ledger.source, corrections, {}, None)
+        run(lambda: ledger.read_models.fold_into(*job))
     close_ledger(ledger)
 
 

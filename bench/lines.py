@@ -28,16 +28,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from instructions import fold_rebuild  # bench/: a rebuild's fold as it counts it
 from run import ledger_of  # bench/: the cached ledgers of bench/run.py
 
-from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.domain.events import EventCorrected
 from ledger.projections.fold import Fold
-from ledger.projections.logfold import few_collections
 from ledger.projections.parallel import LineProcess
-from ledger.projections.settled import LineRows, SettledFile
+from ledger.projections.settled import LineRows
 from ledger.projections.store import RowSink
 
 MODES = ("none", "dropped", "batched", "sent", "no-history")
@@ -74,22 +73,18 @@ def fold_with(mode: str, size: int) -> float:
         Fold.keeps_lines = False
     if mode == "no-history":
         Fold.emit_refs = lambda self, event, voided: None  # type: ignore[method-assign]
+    spent: list[float] = []
+
+    def timed(fold: Callable[[], object]) -> None:
+        started = time.process_time()
+        fold()
+        spent.append(time.process_time() - started)
+
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "ledger.db"
         shutil.copy(ledger_of(size), copy)
-        ledger = open_ledger(Settings(sqlite_path=copy))
-        corrections: dict[str, dict[int, EventCorrected]] = {}
-        for correction in ledger.source.all_corrections():
-            league = corrections.setdefault(str(correction.originator_id), {})
-            league[correction.target] = correction
-        with few_collections(), LineProcess(Path(folder) / "lines.db", indexed=True) as process:
-            settled = SettledFile(Path(folder) / "settled.db", away=process)
-            sink = sink_for(mode, process)
-            started = time.process_time()
-            ledger.read_models.fold_into(sink, settled, ledger.source, corrections, {}, None)
-            spent = time.process_time() - started
-        close_ledger(ledger)
-    return spent
+        fold_rebuild(copy, run=timed, sink_of=lambda process: sink_for(mode, process))
+    return spent[0]
 
 
 def sink_for(mode: str, process: LineProcess) -> RowSink:
