@@ -70,10 +70,13 @@ def reader_of(kind: type[Plain]) -> Callable[[Any], Plain]:
         "TEMPLATE": template_of[kind],
         "FIELDS": len(names),
     }
-    # A required field left out reads as None from the template, which its type's check
-    # below refuses; only a field whose type lets None through is asked for by name.
+    checks = [field_lines(n, name, hints[name], namespace) for n, name in enumerate(names)]
+    # A required field left out reads as None from the template, which its check refuses;
+    # only a field whose check lets None through is asked for by name.
     missing = " or ".join(
-        f"{name!r} not in values" for name in names if name in required and lets_none(hints[name])
+        f"{name!r} not in values"
+        for name, (_, lets_none) in zip(names, checks, strict=True)
+        if name in required and lets_none
     )
     lines = [
         "def read(values):",
@@ -85,8 +88,7 @@ def reader_of(kind: type[Plain]) -> Callable[[Any], Plain]:
         "        raise NotAsStored(f'{KIND.__name__} has a field it does not know')",
     ]
     defaulted: list[str] = []
-    for number, name in enumerate(names):
-        written = field_lines(number, name, hints[name], namespace)
+    for name, (written, _) in zip(names, checks, strict=True):
         if name in required:
             lines += written
         else:
@@ -99,42 +101,37 @@ def reader_of(kind: type[Plain]) -> Callable[[Any], Plain]:
     return read
 
 
-def field_lines(number: int, name: str, hint: Any, namespace: dict[str, Any]) -> list[str]:
+def field_lines(
+    number: int, name: str, hint: Any, namespace: dict[str, Any]
+) -> tuple[list[str], bool]:
     """The reader's lines for one field: a value not yet of the field's type (or not one
     of a literal's values) goes through the field's ``value_reader``, which makes it or
-    raises. A default is of the field's type already."""
+    raises. A default is of the field's type already. Also whether the lines let None
+    through: None stands for a value left out of the JSON too, so such a field, when
+    required, is asked for by name (``reader_of``)."""
     hint = bare(hint)
     optional = get_origin(hint) in (Union, types.UnionType)
     inner = bare(only_other(hint)) if optional else hint
     if inner is typing.Any:
-        return []
+        return [], True
     namespace[f"READ{number}"] = value_reader(inner)
     if get_origin(inner) is Literal:
         namespace[f"ALLOWED{number}"] = frozenset(get_args(inner))
         namespace[f"KINDS{number}"] = frozenset(type(value) for value in get_args(inner))
         test = f"(type(v) not in KINDS{number} or v not in ALLOWED{number})"
+        lets_none = None in get_args(inner)
     else:
         namespace[f"TYPE{number}"] = get_origin(inner) or inner
         test = f"type(v) is not TYPE{number}"
+        lets_none = inner is type(None)
     if optional:
         test = f"v is not None and {test}"
-    return [
+    lines = [
         f"    v = record[{name!r}]",
         f"    if {test}:",
         f"        record[{name!r}] = READ{number}(v)",
     ]
-
-
-def lets_none(hint: Any) -> bool:
-    """Whether a field's check (``field_lines``) passes None: it stands for a value left
-    out of the JSON too, so such a field, when required, is asked for by name."""
-    hint = bare(hint)
-    origin = get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return type(None) in get_args(hint)
-    if origin is Literal:
-        return None in get_args(hint)
-    return hint is typing.Any or hint is type(None)
+    return lines, optional or lets_none
 
 
 def bare(hint: Any) -> Any:
