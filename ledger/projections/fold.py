@@ -374,9 +374,10 @@ class Fold:
         for effect in effects:
             if isinstance(effect, Spp):
                 earned[effect.player] = earned.get(effect.player, 0) + effect.amount
-                pending[effect.player] = pending.get(effect.player, 0) + effect.amount
+                if not spp_later:
+                    pending[effect.player] = pending.get(effect.player, 0) + effect.amount
                 continue
-            if pending and not spp_later:
+            if pending:
                 self.earn_spp(pending, hirelings)
                 pending = {}
             if isinstance(effect, Gold):
@@ -395,7 +396,7 @@ class Fold:
                 )
             else:
                 self.player_effect(effect)
-        if pending and not spp_later:
+        if pending:
             self.earn_spp(pending, hirelings)
         return earned
 
