@@ -21,7 +21,7 @@ from ledger.projections.gather import match_rows
 from ledger.projections.shapes import row_writer
 from ledger.rules.asked import Report
 from ledger.rules.base import scores
-from ledger.rules.effects import Gold
+from ledger.rules.effects import Effects, Gold
 from ledger.rules.protocol import Tally
 from ledger.rules.rows import MatchRows
 
@@ -44,9 +44,11 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     rows = match_rows(f.store, f.league_id, e, f.ruleset)
     if f.native:
         known_players(e, rows)
+    scheduled = f.store.get(MatchRow, f.league_id, e.match)
+    if scheduled is not None:
+        unrecorded(scheduled)
     scheme = f.ruleset.points_scheme(f.league().points)
     tallies = {s.team: f.ruleset.tally(e, s.team, scheme) for s in (e.home, e.away)}
-    row = match_row(f, e, tallies)
     hirelings = {
         h.id: {
             "name": h.name,
@@ -63,11 +65,8 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     # A fold that counts play writes each player's SPP with his counters, in one change
     earned = f.apply_effects(e.seq, effects, hirelings, spp_later=f.counts_play)
     count_games(f, e, earned, hirelings)
-    winnings: dict[str, int] = {}
-    for effect in effects:
-        if isinstance(effect, Gold) and effect.kind == "winnings":
-            winnings[effect.team] = winnings.get(effect.team, 0) + effect.amount
-    f.store.put(row.model_copy(update={"hirelings": hirelings, "winnings": winnings}))
+    row = match_row(f, e, scheduled, tallies, hirelings, winnings(effects))
+    f.store.put(row)
     for sheet in e.sheets():
         team = f.team(sheet.team)
         opened = (*team.open_games, e.match) if e.kind != "exhibition" else team.open_games
@@ -94,10 +93,17 @@ def known_players(e: ev.MatchRecorded, rows: MatchRows) -> None:
         )
 
 
-def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> MatchRow:
-    scheduled = f.store.get(MatchRow, f.league_id, e.match)
-    if scheduled is not None:
-        unrecorded(scheduled)
+def match_row(
+    f: Fold,
+    e: ev.MatchRecorded,
+    scheduled: MatchRow | None,
+    tallies: Mapping[str, Tally],
+    hirelings: dict[str, Any],
+    winnings: dict[str, int],
+) -> MatchRow:
+    """The match's row as the report leaves it: its fixture's (``scheduled``), or a new
+    one, which takes the league's next match number. Made once, at the end of the report,
+    with the hirelings' SPP the game earned."""
     season = e.season or (scheduled.season if scheduled else None) or f.league().current_season
     home_cas, away_cas = (tallies[s.team].casualties for s in (e.home, e.away))
     row = scheduled or MatchRow.build(
@@ -119,8 +125,19 @@ def match_row(f: Fold, e: ev.MatchRecorded, tallies: Mapping[str, Tally]) -> Mat
             "winner": winner(e),
             "conceded_by": e.concession.team if e.concession else None,
             "recorded_seq": e.seq,
+            "hirelings": hirelings,
+            "winnings": winnings,
         }
     )
+
+
+def winnings(effects: Effects) -> dict[str, int]:
+    """The winnings each team's ``effects`` paid it."""
+    paid: dict[str, int] = {}
+    for effect in effects:
+        if isinstance(effect, Gold) and effect.kind == "winnings":
+            paid[effect.team] = paid.get(effect.team, 0) + effect.amount
+    return paid
 
 
 def winner(e: ev.MatchRecorded) -> str | None:
