@@ -297,8 +297,9 @@ class Fold:
                     team = self.store.change(team, values=values, rating=rating)
             if not history:
                 continue
-            self.store.emit(
-                TeamHistoryLine.build(
+            self.store.emit_row(
+                TeamHistoryLine,
+                row_writer[TeamHistoryLine](
                     league_id=self.league_id,
                     team_id=team_id,
                     seq=seq,
@@ -308,7 +309,7 @@ class Fold:
                     fans=team.fans,
                     fans_before=self.fans_before.get(team_id, team.fans),
                     **self.history_match,
-                )
+                ),
             )
         self.touched.clear()
         self.revalue.clear()

@@ -17,6 +17,7 @@ from ledger.domain.state import (
     TeamHistoryLine,
     TreasuryLine,
 )
+from ledger.domain.values import Casualty
 from ledger.projections.shapes import LineRow, row_writer, shape_of
 from ledger.projections.sql import SqlStore
 from ledger.projections.store import MemoryStore
@@ -31,6 +32,21 @@ WRITTEN: list[tuple[type[Line], dict[str, Any]]] = [
     (EventLine, {"league_id": "l", "seq": 3, "voided": True, "summary": "x"}),
     (RefLine, {"league_id": "l", "ref": "team:t", "seq": 3}),
     (TreasuryLine, {"league_id": "l", "team_id": "t", "seq": 4, "line": 2, "amount": -5}),
+    (
+        TeamHistoryLine,
+        {
+            "league_id": "l",
+            "team_id": "t",
+            "seq": 5,
+            "match_id": "m",
+            "rating": 1_050_000,
+            "values": {"tv": 1_050_000, "ctv": 990_000},
+            "treasury": 40_000,
+            "fans": 3,
+            "fans_before": 2,
+        },
+    ),
+    (TeamHistoryLine, {"league_id": "l", "team_id": "t", "seq": 6, "rating": 0}),
 ]
 
 
@@ -42,11 +58,23 @@ def test_a_line_written_as_its_row_is_the_row_of_the_record_built(
     assert row_writer[kind](**values) == shape_of(kind).row(kind.build(**values))
 
 
-def test_a_name_not_a_field_is_refused_and_a_line_holding_json_has_no_row_writer() -> None:
+def test_a_name_not_a_field_is_refused_and_a_line_holding_models_has_no_row_writer() -> None:
     with pytest.raises(TypeError, match="touchdown"):
         row_writer[PlayerGameLine](league_id="l", touchdown=1)
-    with pytest.raises(TypeError, match="TeamHistoryLine has JSON columns"):
-        row_writer[TeamHistoryLine]  # its values are not its row
+    with pytest.raises(TypeError, match="touchdown"):
+        row_writer[TeamHistoryLine](league_id="l", touchdown=1)
+    with pytest.raises(TypeError, match="Carded holds models"):
+        row_writer[Carded]  # its row is its values dumped
+
+
+class Carded(Line):
+    """A line holding a model, as no line of the books does."""
+
+    table = "rm_test_carded"
+    key = ("league_id",)
+
+    league_id: str
+    card: Casualty | None = None
 
 
 @pytest.mark.parametrize(("kind", "values"), WRITTEN)
