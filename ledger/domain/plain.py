@@ -351,16 +351,6 @@ def builder_of(kind: type[Plain]) -> Callable[..., Plain]:
     return built
 
 
-@per_class
-def values_writer_of(kind: type[Plain]) -> Callable[..., tuple[Any, ...]]:
-    """The values a ``build`` of ``kind`` would hold, in the class's order, as a tuple and
-    without the record: a line that goes straight to its table (ledger/projections/
-    shapes.py, ``row_writer``) is never read as a record, so none is made. 0.3 us for a
-    game's line, against 1.3 us built, kept as its row and let go (timeit)."""
-    body = f"    return ({', '.join(template_of[kind])},)\n"
-    return keyword_function(kind, "values", "", body, {})
-
-
 def keyword_function(
     kind: type[Plain], name: str, first: str, body: str, namespace: dict[str, Any]
 ) -> Callable[..., Any]:

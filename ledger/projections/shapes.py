@@ -28,8 +28,7 @@ from typing import Any, cast
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.per_class import per_class
-from ledger.domain.plain import Plain, fresh, keyword_function, values_writer_of
+from ledger.domain.plain import Plain, fresh
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
@@ -242,26 +241,6 @@ def flat_reader(
 
 LineRow = tuple[Any, ...]
 """A line as its table's row: its columns' values in order, JSON ones as JSON text."""
-
-
-@per_class
-def row_writer(kind: type[Line]) -> Callable[..., LineRow]:
-    """``kind``'s row written from its fields as keyword arguments, the record never made
-    (``values_writer_of``): for the lines a rebuild writes by the million (a game's, a
-    history reference, a team's history), which only ever become rows. A JSON column's
-    value is written as its JSON text, as ``Shape.row`` writes it (a team's history line's
-    values); a line holding models has no row writer (none does)."""
-    shape = shape_of(kind)
-    if shape.nested:
-        raise TypeError(f"{kind.__name__} holds models: its row is not its values")
-    if not any(shape.json):
-        return values_writer_of[kind]
-    values = [
-        f"J({name}) if {name} is not None else None" if is_json else name
-        for name, is_json in zip(shape.columns, shape.json, strict=True)
-    ]
-    body = f"    return ({', '.join(values)},)\n"
-    return cast("Callable[..., LineRow]", keyword_function(kind, "row", "", body, {"J": json_text}))
 
 
 def line_of(kind: type[Line], row: LineRow) -> Line:

@@ -29,7 +29,7 @@ from ledger.domain.state import (
 from ledger.projections import linefile, parallel, runner, settled, writing
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
-from ledger.projections.shapes import LineRow, insert_statement, row_writer, shape_of
+from ledger.projections.shapes import LineRow, insert_statement, shape_of
 from ledger.projections.sql import table_of
 from tests.projections.test_parallel_rebuild import Tables, several_leagues, tables
 
@@ -97,8 +97,10 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
 
 def game(seq: int, player: str) -> LineRow:
     """A game line, as its row (a table with secondary indexes)."""
-    return row_writer[PlayerGameLine](
-        league_id="league", player_id=player, team_id="t", match_id=f"m{seq}", seq=seq
+    return shape_of(PlayerGameLine).row(
+        PlayerGameLine.build(
+            league_id="league", player_id=player, team_id="t", match_id=f"m{seq}", seq=seq
+        )
     )
 
 
