@@ -64,7 +64,7 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     # A fold that counts play writes each player's SPP with his counters, in one change
     earned = f.apply_effects(e.seq, effects, hirelings, spp_later=f.counts_play)
     count_games(f, e, earned, hirelings)
-    row = match_row(f, e, scheduled, tallies, hirelings, winnings(effects))
+    row = match_row(f, e, scheduled, tallies, hirelings, winnings_paid(effects))
     f.store.put(row)
     for sheet in e.sheets():
         team = f.team(sheet.team)
@@ -130,7 +130,7 @@ def match_row(
     )
 
 
-def winnings(effects: Effects) -> dict[str, int]:
+def winnings_paid(effects: Effects) -> dict[str, int]:
     """The winnings each team's ``effects`` paid it."""
     paid: dict[str, int] = {}
     for effect in effects:
