@@ -268,7 +268,7 @@ class Fold:
         self.store.emit_row(
             TreasuryLine,
             (self.league_id, team_id, seq, self.treasury_lines, amount, balance, kind, note),
-        )  # in the order of TREASURY_LINE_COLUMNS
+        )  # its row: ``TreasuryLine``'s fields in order (``emit_refs`` says why)
 
     def refresh_touched(self, seq: int, milestone: bool) -> None:
         """Recompute the values of the touched teams whose values the event may have
@@ -292,7 +292,7 @@ class Fold:
                 continue
             self.store.emit_row(
                 TeamHistoryLine,
-                (  # in the order of HISTORY_LINE_COLUMNS
+                (  # its row: ``TeamHistoryLine``'s fields in order (``emit_refs`` says why)
                     self.league_id,
                     team_id,
                     seq,
@@ -326,7 +326,11 @@ class Fold:
         if not self.keeps_lines:
             return
         closes = self.voided_with(event)
-        line = (  # in the order of EVENT_LINE_COLUMNS
+        # Its row, ``EventLine``'s fields in order, as the fold makes every line it writes by
+        # the thousand: a call of a writer by keyword cost 0.26 us a line, and the tuples
+        # took 2.6% off a rebuild's fold's instructions. tests/projections/test_line_rows.py
+        # folds a game whose every figure differs and finds each in its column.
+        line = (
             self.league_id,
             event.seq,
             type(event).__name__,
@@ -347,7 +351,7 @@ class Fold:
         if closes:
             found.update(f"event:{close}" for close in closes)
         for ref in sorted(found):
-            emit(RefLine, (league_id, ref, seq))  # REF_LINE_COLUMNS
+            emit(RefLine, (league_id, ref, seq))
 
     def season_teams(self, event: ev.SeasonClosed) -> list[str]:
         """A season's close names only the season, but it is part of each team's history
@@ -471,41 +475,6 @@ SPP_ADDED = ("spp", "spp_earned")
 
 
 Applier = Callable[[Fold, Any], None]
-
-
-# The lines a fold writes by the thousand are made as their rows, tuples of their columns'
-# values in the table's order: a call of a writer by keyword cost 0.26 us a line, and the
-# tuples took 2.6% off the instructions of a rebuild's fold (bench/instructions.py).
-# tests/projections/test_line_rows.py holds each order to its table's, and the lines of a
-# folded game to its figures, each in its own column.
-EVENT_LINE_COLUMNS = (
-    "league_id",
-    "seq",
-    "event_type",
-    "recorded_by",
-    "recorded_at",
-    "reason",
-    "summary",
-    "voided",
-    "account",
-    "acting_as",
-    "target",
-)
-REF_LINE_COLUMNS = ("league_id", "ref", "seq")
-TREASURY_LINE_COLUMNS = ("league_id", "team_id", "seq", "line", "amount", "balance", "kind", "note")
-HISTORY_LINE_COLUMNS = (
-    "league_id",
-    "team_id",
-    "seq",
-    "match_id",
-    "season",
-    "round",
-    "rating",
-    "values",
-    "treasury",
-    "fans",
-    "fans_before",
-)
 
 
 @cache

@@ -188,7 +188,7 @@ def count_games(
                     player = f.valued(change(player, **counts), SPP_ADDED)
                 else:  # counters only: the player's value is unchanged
                     player = change(player, **counts)
-            if keeps_lines:  # its row, in the order of ``GAME_LINE_COLUMNS``
+            if keeps_lines:  # its row: ``PlayerGameLine``'s fields in order (``Fold.emit_refs``)
                 emit(
                     PlayerGameLine,
                     (
@@ -211,27 +211,6 @@ def count_games(
                 )
     if unwritten:  # hirelings, and anyone a ruleset pays who is not on a sheet
         f.earn_spp(unwritten, hirelings)
-
-
-GAME_LINE_COLUMNS = (
-    "league_id",
-    "player_id",
-    "team_id",
-    "match_id",
-    "seq",
-    "season",
-    "round",
-    "touchdowns",
-    "completions",
-    "interceptions",
-    "casualties",
-    "kills",
-    "mvps",
-    "spp",
-    "injury",
-)
-"""The columns of a player's game line, in the order ``count_games`` writes its row (as
-the fold's other lines, ``EVENT_LINE_COLUMNS``): a line for every player of every game."""
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:

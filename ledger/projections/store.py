@@ -377,9 +377,9 @@ class MemoryStore:
             self.lines[kind].append(line)
 
     def emit_row(self, kind: type[Line], row: LineRow) -> None:
-        """A line given as its row (as the fold makes its lines: ``EVENT_LINE_COLUMNS``), as
-        a rebuild's sink takes it; kept as its record where the store keeps its lines (a
-        replay's, a what-if's)."""
+        """A line given as its row (its fields' values in order, as the fold makes its
+        lines: ``Fold.emit_refs``), as a rebuild's sink takes it; kept as its record where
+        the store keeps its lines (a replay's, a what-if's)."""
         if self.sink is not None:
             self.sink(kind, row)
         else:

@@ -1,8 +1,8 @@
 """The lines a fold writes by the thousand are made straight as their rows: tuples of
-their columns' values, in the order of their tables (``GAME_LINE_COLUMNS``...). Each order
-is held to its table's here, and a folded game's lines to the values they stand for, each
-in its own column; a store that keeps its lines (a replay's, a command's) gets a row back
-as the record the same values build."""
+their columns' values, in their classes' field order (``Fold.emit_refs``). A folded game
+whose every figure differs holds each in its own column, so two values swapped in a
+tuple, or a line class's fields reordered, show here; a store that keeps its lines (a
+replay's, a command's) gets a row back as the record the same values build."""
 
 from __future__ import annotations
 
@@ -21,33 +21,10 @@ from ledger.domain.state import (
     TreasuryLine,
 )
 from ledger.domain.values import Casualty, DiceRoll, Performance
-from ledger.projections.fold import (
-    EVENT_LINE_COLUMNS,
-    HISTORY_LINE_COLUMNS,
-    REF_LINE_COLUMNS,
-    TREASURY_LINE_COLUMNS,
-)
-from ledger.projections.match_applier import GAME_LINE_COLUMNS
 from ledger.projections.shapes import LineRow, shape_of
 from ledger.projections.sql import SqlStore
 from ledger.projections.store import MemoryStore
 from tests.support import Book, roll, sheet
-
-
-@pytest.mark.parametrize(
-    ("kind", "columns"),
-    [
-        (PlayerGameLine, GAME_LINE_COLUMNS),
-        (EventLine, EVENT_LINE_COLUMNS),
-        (RefLine, REF_LINE_COLUMNS),
-        (TreasuryLine, TREASURY_LINE_COLUMNS),
-        (TeamHistoryLine, HISTORY_LINE_COLUMNS),
-    ],
-)
-def test_the_fold_writes_each_line_in_its_tables_column_order(
-    kind: type[Line], columns: tuple[str, ...]
-) -> None:
-    assert shape_of(kind).columns == columns
 
 
 def fan_rolls(team: str) -> list[DiceRoll]:
