@@ -270,12 +270,15 @@ class PlayerGameLine(Line):
     table = "rm_player_games"
     key = ("league_id", "player_id", "match_id")
     keyed_only = True
-    indexes = ("match_id",)
-    """A player's games are read by the key, a match's by its index. A season's (the season
-    report's ``ReportReads.player_games``) are read along the league's lines: a tenth of
-    them or more, which SQLite reads by the key even where an index of seasons exists (its
-    query plan, with the tables' statistics). That index was the rebuild's slowest to
-    make: at 10^6 events, 4 s of the last 25."""
+    """Read by the key alone, kept without a secondary index. A player's games are read by
+    the key. A match's too, one player its report names at a time (``Queries.match_games``):
+    an index of the lines by match was the rebuild's slowest to make (4.0 s of the 10^6
+    rebuild's 21.7 s tail, twenty-eighth session), for two readers of a match at a time,
+    the match page and the match sheet. A season's (the season report's
+    ``ReportReads.player_games``) are read along the league's lines: a tenth of them or
+    more, which SQLite reads by the key even where an index of seasons exists (its query
+    plan, with the tables' statistics); that index went for the same reason, 4 s of the
+    last 25."""
 
     league_id: str
     player_id: str

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ledger.domain.events import MatchRecorded
 from ledger.domain.state import (
     EventLine,
     EventRef,
@@ -370,6 +371,15 @@ class Queries:
         lines = self.lines(PlayerGameLine, player_id=player_id)
         return sorted(lines, key=lambda line: line.seq)
 
+    def match_games(self, match: MatchRecorded) -> list[PlayerGameLine]:
+        """The game lines of the match ``match`` reports (as the fold read it: amended),
+        by team then player. Found by their key, one player the report names at a time:
+        the key begins with the player, and no index of the lines by match is kept
+        (``PlayerGameLine``)."""
+        players = sorted({p.player for sheet in match.sheets() for p in sheet.players})
+        lines = self.full_rows(PlayerGameLine, "player_id", players, match_id=match.match)
+        return sorted(lines, key=lambda line: (line.team_id, line.player_id))
+
     def history(self, ref: str) -> list[EventRef]:
         """Every event that touched a team, player or match, and the corrections of them
         (a player's games come from his game lines)."""
@@ -410,13 +420,17 @@ class Queries:
             )
         return [kind.model_validate(dict(r)) for r in found]
 
-    def full_rows(self, kind: type[R], field: str, values: Sequence[Any]) -> list[R]:
-        """The league's ``kind`` rows whose ``field`` is one of ``values``."""
+    def full_rows(self, kind: type[R], field: str, values: Sequence[Any], **where: Any) -> list[R]:
+        """The league's ``kind`` rows whose ``field`` is one of ``values`` (and whose
+        fields ``where`` names hold its values)."""
         rows = self.sql_tables()
-        where = (
-            f"{equal(('league_id',), rows.dialect)} AND {within(field, len(values), rows.dialect)}"
+        chosen = (
+            f"{equal(('league_id', *where), rows.dialect)}"
+            f" AND {within(field, len(values), rows.dialect)}"
         )
-        found = rows.query(f"{select_from(kind)} WHERE {where}", (self.league_id, *values))
+        found = rows.query(
+            f"{select_from(kind)} WHERE {chosen}", (self.league_id, *where.values(), *values)
+        )
         return [rows.read(kind, row) for row in found]
 
     def lines(self, kind: type[R], **where: Any) -> list[R]:

@@ -217,12 +217,7 @@ def players(
     queries: Queries, names: Names, report: ev.MatchRecorded, row: MatchRow | None, played: bool
 ) -> list[PlayerSheet]:
     """The roster players' game lines, then the report's hirelings (``hireling_sheets``)."""
-    t = table_of(PlayerGameLine)
-    lines = {
-        line.player_id: line
-        for line in queries.rows(PlayerGameLine, t.c.match_id == report.match)
-        if played
-    }
+    lines = {line.player_id: line for line in queries.match_games(report)} if played else {}
     hirelings = hireling_sheets(queries, row if played else None, report)
     found: list[PlayerSheet] = []
     for sheet in report.sheets():

@@ -240,10 +240,8 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     row = reads.match_row(found, match)
     history = found.queries.history(f"match:{match}")
     event, amended_by = report_as_held(ledger, found, row, history)
-    lines = reads.match_lines(found, match)
-    ids = {line.player_id for line in lines}
-    if event is not None:
-        ids |= event.named_players()
+    lines = found.queries.match_games(event) if event is not None else []
+    ids = event.named_players() if event is not None else set()
     names = found.team_names()
     return page(
         request,

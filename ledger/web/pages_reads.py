@@ -228,11 +228,6 @@ def recorded_match(ledger: LeagueLedger, league: League, seq: int) -> ev.MatchRe
     return event if isinstance(event, ev.MatchRecorded) else None
 
 
-def match_lines(league: League, match: str) -> list[PlayerGameLine]:
-    lines = league.queries.lines(PlayerGameLine, match_id=match)
-    return sorted(lines, key=lambda line: (line.team_id, line.player_id))
-
-
 @dataclass(frozen=True)
 class Game:
     """The game a report is entered for: a scheduled fixture, or one the coaches played

@@ -19,9 +19,9 @@ import sqlalchemy as sa
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import (
     LINE_RECORDS,
+    EventLine,
     FaultLine,
     Line,
-    PlayerGameLine,
     PlayerRow,
     StandingRow,
     TreasuryLine,
@@ -95,11 +95,11 @@ def test_lines_from_a_process_equal_the_threads_and_the_incremental_read_models(
     assert multiprocessing.active_children() == []
 
 
-def game(seq: int, player: str) -> LineRow:
-    """A game line, as its row (a table with secondary indexes)."""
-    return shape_of(PlayerGameLine).row(
-        PlayerGameLine.build(
-            league_id="league", player_id=player, team_id="t", match_id=f"m{seq}", seq=seq
+def event(seq: int, league: str) -> LineRow:
+    """An event's history line, as its row (a table with a secondary index: of types)."""
+    return shape_of(EventLine).row(
+        EventLine.build(
+            league_id=league, seq=seq, event_type=f"T{seq}", recorded_by="r", recorded_at="t"
         )
     )
 
@@ -153,12 +153,12 @@ def test_a_table_one_indexed_file_holds_whole_is_indexed_before_its_transfer(
     alone holds a table's rows, the copy makes the indexes first and the transfer copies
     their entries; with rows in another file, they are built after, as any table's
     (settled.indexed_alike, writing.create_indexes)."""
-    files = [indexed_file_of(tmp_path / "lines.db", [game(1, "a"), game(2, "b")])]
+    files = [indexed_file_of(tmp_path / "lines.db", [event(1, "a"), event(2, "a")])]
     if with_others:
-        files.append(file_of(tmp_path / "share.db", PlayerGameLine, [game(1, "c")]))
-    statements, stored = copied(tmp_path / "ledger.db", PlayerGameLine, files)
+        files.append(file_of(tmp_path / "share.db", EventLine, [event(1, "b")]))
+    statements, stored = copied(tmp_path / "ledger.db", EventLine, files)
     copy = [s for s in statements if s.startswith(("CREATE INDEX", 'INSERT INTO main."rm_'))]
-    transfer = 'INSERT INTO main."rm_player_games" SELECT * FROM folded0."rm_player_games"'
+    transfer = 'INSERT INTO main."rm_events" SELECT * FROM folded0."rm_events"'
     made_first = [] if with_others else MADE_INDEXES
     assert sorted(copy[: len(made_first)]) == made_first  # in no order of their own
     assert copy[len(made_first)] == transfer
@@ -170,7 +170,7 @@ def test_no_index_is_made_of_what_the_key_already_orders() -> None:
     key starts with both, so its own index serves them (``table_of``; in the settled
     file, ``settled.questions``). In the settled file, a team's players are asked for by
     the index of a team's players by status, which begins with the team."""
-    assert [index.name for index in table_of(PlayerGameLine).indexes] != []
+    assert [index.name for index in table_of(EventLine).indexes] != []
     assert table_of(TreasuryLine).indexes == set()
     assert table_of(StandingRow).indexes == set()
     assert settled.questions(StandingRow) == ()
@@ -193,15 +193,15 @@ def copied(
 
 
 MADE_INDEXES = [
-    "CREATE INDEX ix_rm_player_games_match_id ON rm_player_games (league_id, match_id)",
+    "CREATE INDEX ix_rm_events_event_type ON rm_events (league_id, event_type)",
 ]
 
 
 def indexed_file_of(path: Path, rows: list[LineRow]) -> Path:
-    """A file as the line process writes a serial rebuild's game lines."""
+    """A file as the line process writes a serial rebuild's history of events."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         create_schema(db, indexed_lines=True)
-        db.executemany(insert_statement(PlayerGameLine, "sqlite"), rows)
+        db.executemany(insert_statement(EventLine, "sqlite"), rows)
         db.commit()
     return path
 
@@ -306,17 +306,17 @@ def test_the_writer_writes_every_batch_then_commits(tmp_path: Path, indexed: boo
     path = tmp_path / "lines.db"
     with sqlite3.connect(path) as db:
         create_schema(db, indexed_lines=indexed)
-    row = game(1, "p")
+    row = event(1, "league")
     inbox, outbox = multiprocessing.Pipe(duplex=False)
-    outbox.send_bytes(linefile.encoded([(insert_statement(PlayerGameLine, "sqlite"), [row])]))
+    outbox.send_bytes(linefile.encoded([(insert_statement(EventLine, "sqlite"), [row])]))
     outbox.send_bytes(linefile.encoded(None))
     linefile.write_lines(str(path), inbox, indexed)
     with sqlite3.connect(path) as db:
-        rows = db.execute(f"SELECT * FROM {table_of(PlayerGameLine).name}").fetchall()
-        by_index = "SELECT match_id FROM rm_player_games INDEXED BY ix_rm_player_games_match_id"
-        matches = db.execute(by_index).fetchall() if indexed else [("m1",)]
+        rows = db.execute(f"SELECT * FROM {table_of(EventLine).name}").fetchall()
+        by_index = "SELECT event_type FROM rm_events INDEXED BY ix_rm_events_event_type"
+        types = db.execute(by_index).fetchall() if indexed else [("T1",)]
     assert rows == [row]
-    assert matches == [("m1",)]  # an indexed file's index holds the row too
+    assert types == [("T1",)]  # an indexed file's index holds the row too
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """The read models' reads follow their indexes on SQLite: its query planner is given the
 tables' statistics (``writing.plan_statistics``) by every rebuild, and by the opening of a
-ledger whose tables have lines and none yet. Without them it read a league's every game
-line to find one match's (29.7 ms at 10^5 events, against 0.16 ms by the index)."""
+ledger whose tables have lines and none yet. Without them it read a league's every event
+line to find its corrections (the audit page's), as it once read a league's every game
+line to find one match's (29.7 ms at 10^5 events, against 0.16 ms by an index)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,21 @@ from pathlib import Path
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.generate import Spec, generate
 
-MATCH_LINES = "SELECT * FROM rm_player_games WHERE league_id = ? AND match_id = ?"
-"""A match's game lines, as the match page and the match sheet ask (``Queries.lines``)."""
+CORRECTIONS = "SELECT * FROM rm_events WHERE league_id = ? AND event_type = ?"
+"""A league's corrections, as the audit page asks (``Queries.rows``)."""
+
+MATCH_GAMES = (
+    "SELECT * FROM rm_player_games WHERE league_id = ? AND match_id = ? AND player_id IN (?, ?)"
+)
+"""A match's game lines, as the match page and the match sheet ask (``Queries.match_games``)."""
 
 
-def plan(path: Path) -> str:
-    """How SQLite reads a match's game lines, asked on a connection of its own (one that
-    loaded the statistics there are now)."""
+def plan(path: Path, statement: str = CORRECTIONS) -> str:
+    """How SQLite reads ``statement``, asked on a connection of its own (one that loaded
+    the statistics there are now)."""
+    values = ("lg", "EventCorrected") if statement == CORRECTIONS else ("lg", "m", "a", "b")
     with contextlib.closing(sqlite3.connect(path)) as db:
-        steps = db.execute(f"EXPLAIN QUERY PLAN {MATCH_LINES}", ("lg", "m")).fetchall()
+        steps = db.execute(f"EXPLAIN QUERY PLAN {statement}", values).fetchall()
     return " ".join(str(step[-1]) for step in steps)
 
 
@@ -34,8 +41,8 @@ def test_a_rebuild_gives_the_planner_statistics(tmp_path: Path) -> None:
             known = conn.exec_driver_sql("SELECT tbl, idx FROM sqlite_stat1").all()
     finally:
         close_ledger(ledger)
-    assert ("rm_player_games", "ix_rm_player_games_match_id") in known
-    assert "USING INDEX ix_rm_player_games_match_id" in plan(path)
+    assert ("rm_events", "ix_rm_events_event_type") in known
+    assert "USING INDEX ix_rm_events_event_type" in plan(path)
 
 
 def test_a_ledger_built_by_its_commands_gets_them_when_next_opened(tmp_path: Path) -> None:
@@ -48,6 +55,25 @@ def test_a_ledger_built_by_its_commands_gets_them_when_next_opened(tmp_path: Pat
     with contextlib.closing(sqlite3.connect(path)) as db:  # as made before statistics were
         db.execute("DROP TABLE IF EXISTS sqlite_stat1")
         db.commit()
-    assert "ix_rm_player_games_match_id" not in plan(path)  # the league's every line read
+    assert "ix_rm_events_event_type" not in plan(path)  # the league's every line read
     close_ledger(open_ledger(Settings(sqlite_path=path)))
-    assert "USING INDEX ix_rm_player_games_match_id" in plan(path)
+    assert "USING INDEX ix_rm_events_event_type" in plan(path)
+
+
+def test_a_matchs_game_lines_are_read_by_their_key_with_or_without_statistics(
+    tmp_path: Path,
+) -> None:
+    """The game lines keep no index of matches (``PlayerGameLine``): a match's are found
+    by the key, one player its report names at a time, whatever the planner knows."""
+    path = tmp_path / "ledger.db"
+    ledger = open_ledger(Settings(sqlite_path=path))
+    try:
+        generate(ledger, Spec(teams=4, seasons=1, seed=3, division_size=4, slug="lg"))
+    finally:
+        close_ledger(ledger)
+    by_key = "SEARCH rm_player_games USING PRIMARY KEY (league_id=? AND player_id=? AND match_id=?)"
+    assert plan(path, MATCH_GAMES) == by_key
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE IF EXISTS sqlite_stat1")
+        db.commit()
+    assert plan(path, MATCH_GAMES) == by_key

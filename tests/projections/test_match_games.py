@@ -1,0 +1,86 @@
+"""A match's game lines are found by their key, one player its report names at a time
+(``Queries.match_games``; the lines keep no index of matches): the same lines as reading
+every line of the league for the match's, an amended report's players included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.application.commands import Correct
+from ledger.application.service import LeagueLedger
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain import events as ev
+from ledger.domain.log import league_id
+from ledger.domain.state import PlayerGameLine
+from ledger.generate import Spec, generate
+from ledger.projections.fold import amended
+from ledger.projections.queries import Queries
+from ledger.rules import find_ruleset
+
+
+def queries_of(ledger: LeagueLedger, slug: str) -> Queries:
+    row = ledger.league_row(slug)
+    return Queries(ledger.read_models.engine, row, find_ruleset(row.ruleset, row.options))
+
+
+def report_of(ledger: LeagueLedger, slug: str, seq: int) -> ev.MatchRecorded:
+    found = ledger.recorder.select_events(league_id(slug), gt=seq - 1, lte=seq, limit=1)
+    event = ledger.mapper.to_domain_event(found[0])
+    assert isinstance(event, ev.MatchRecorded)
+    return event
+
+
+def every_line_of(queries: Queries, match: str) -> list[PlayerGameLine]:
+    """The match's lines as a read of the league's every line finds them."""
+    lines = [line for line in queries.lines(PlayerGameLine) if line.match_id == match]
+    return sorted(lines, key=lambda line: (line.team_id, line.player_id))
+
+
+def test_a_matchs_games_are_those_of_its_every_line(tmp_path: Path) -> None:
+    ledger = open_ledger(Settings(sqlite_path=tmp_path / "ledger.db"))
+    try:
+        generate(ledger, Spec(teams=4, seasons=2, seed=7, division_size=4, slug="lg"))
+        queries = queries_of(ledger, "lg")
+        played = [m for m in queries.matches() if m.recorded_seq is not None]
+        assert len(played) >= 12
+        for match in played:
+            report = report_of(ledger, "lg", match.recorded_seq or 0)
+            lines = queries.match_games(report)
+            assert lines  # every game has roster players
+            assert lines == every_line_of(queries, match.match_id)
+    finally:
+        close_ledger(ledger)
+
+
+def test_an_amended_reports_games_are_those_of_its_players_as_amended(tmp_path: Path) -> None:
+    """An amendment that puts another player of the team on the sheet moves the game line
+    to him; the report as the fold reads it (amended) names him, and finds his line."""
+    ledger = open_ledger(Settings(sqlite_path=tmp_path / "ledger.db"))
+    try:
+        generate(ledger, Spec(teams=4, seasons=1, seed=7, division_size=4, slug="lg"))
+        queries = queries_of(ledger, "lg")
+        match = next(m for m in queries.matches() if m.recorded_seq is not None)
+        seq = match.recorded_seq or 0
+        report = report_of(ledger, "lg", seq)
+        sheet = report.home
+        playing = {p.player for p in sheet.players}
+        bench = next(
+            p.player_id for p in queries.roster(sheet.team).players if p.player_id not in playing
+        )
+        home = sheet.model_dump(mode="json")
+        home["players"] = [{"player": bench}, *home["players"][1:]]
+        ledger.handle(Correct("lg", seq, "amend", amendment={"home": home}), by="t", reason="x")
+        correction = ledger.mapper.to_domain_event(
+            ledger.recorder.select_events(league_id("lg"), desc=True, limit=1)[0]
+        )
+        assert isinstance(correction, ev.EventCorrected)
+        as_read = amended(report, correction)
+        assert isinstance(as_read, ev.MatchRecorded)
+        queries = queries_of(ledger, "lg")
+        lines = queries.match_games(as_read)
+        assert lines == every_line_of(queries, match.match_id)
+        players = {line.player_id for line in lines}
+        assert bench in players
+        assert sheet.players[0].player not in players
+    finally:
+        close_ledger(ledger)
