@@ -46,15 +46,8 @@ def test_a_rebuild_gives_the_planner_statistics(tmp_path: Path) -> None:
 
 
 def test_a_ledger_built_by_its_commands_gets_them_when_next_opened(tmp_path: Path) -> None:
-    path = tmp_path / "ledger.db"
-    ledger = open_ledger(Settings(sqlite_path=path))
-    try:
-        generate(ledger, Spec(teams=4, seasons=1, seed=3, division_size=4, slug="lg"))
-    finally:
-        close_ledger(ledger)
-    with contextlib.closing(sqlite3.connect(path)) as db:  # as made before statistics were
-        db.execute("DROP TABLE IF EXISTS sqlite_stat1")
-        db.commit()
+    path = built_by_commands(tmp_path / "ledger.db")
+    without_statistics(path)  # as made before statistics were
     assert "ix_rm_events_event_type" not in plan(path)  # the league's every line read
     close_ledger(open_ledger(Settings(sqlite_path=path)))
     assert "USING INDEX ix_rm_events_event_type" in plan(path)
@@ -65,15 +58,24 @@ def test_a_matchs_game_lines_are_read_by_their_key_with_or_without_statistics(
 ) -> None:
     """The game lines keep no index of matches (``PlayerGameLine``): a match's are found
     by the key, one player its report names at a time, whatever the planner knows."""
-    path = tmp_path / "ledger.db"
+    path = built_by_commands(tmp_path / "ledger.db")
+    by_key = "SEARCH rm_player_games USING PRIMARY KEY (league_id=? AND player_id=? AND match_id=?)"
+    assert plan(path, MATCH_GAMES) == by_key
+    without_statistics(path)
+    assert plan(path, MATCH_GAMES) == by_key
+
+
+def built_by_commands(path: Path) -> Path:
+    """A ledger of one generated season, its read models written by its commands."""
     ledger = open_ledger(Settings(sqlite_path=path))
     try:
         generate(ledger, Spec(teams=4, seasons=1, seed=3, division_size=4, slug="lg"))
     finally:
         close_ledger(ledger)
-    by_key = "SEARCH rm_player_games USING PRIMARY KEY (league_id=? AND player_id=? AND match_id=?)"
-    assert plan(path, MATCH_GAMES) == by_key
+    return path
+
+
+def without_statistics(path: Path) -> None:
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("DROP TABLE IF EXISTS sqlite_stat1")
         db.commit()
-    assert plan(path, MATCH_GAMES) == by_key
