@@ -12,7 +12,8 @@ one rebuild, so an old commit can be timed the same way from a git worktree on
 ``PYTHONPATH`` (run from outside both checkouts).
 
 It prints the CPU of each process too: this one's, and that of every process the rebuild
-starts (its line process, the workers), sampled from ``/proc`` (``ProcessCpu``). On two
+starts (its line process, the workers), sampled from ``/proc`` (``ProcessCpu``), each with
+the part spent in the kernel (a file's pages read and written through the system). On two
 cores that are both busy, the rebuild's length follows their sum, not this process's.
 
 ``--without-lines`` folds as a Monte Carlo sample does (``Fold.keeps_lines`` off, in every
@@ -33,13 +34,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from run import SIZES, generated  # bench/: the ledgers' maker
 from sqlalchemy.engine import base
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.projections import parallel, runner
+from ledger.projections import runner
 from ledger.projections.fold import Fold
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,6 +83,15 @@ def watch_phases() -> None:
     base.RootTransaction._do_commit = timed("commit", base.RootTransaction._do_commit)  # type: ignore[method-assign]
 
 
+class Cpu(NamedTuple):
+    """A process's CPU seconds: in all (user and system), and of them the system's. The
+    line process at 10^6 spent more than half of its CPU in the kernel (the twenty-ninth
+    session): its file's pages read and written through the system."""
+
+    total: float
+    system: float
+
+
 class ProcessCpu(threading.Thread):
     """The CPU (user and system) of every process this one starts, and those they start
     (a rebuild's line process and workers are children of a forkserver, a child of this
@@ -94,7 +104,7 @@ class ProcessCpu(threading.Thread):
 
     def __init__(self) -> None:
         super().__init__(name="process-cpu", daemon=True)
-        self.seen: dict[int, float] = {}
+        self.seen: dict[int, Cpu] = {}
         self.roles: dict[int, str] = {}
         self.stopped = threading.Event()
         self.tick = os.sysconf("SC_CLK_TCK")
@@ -103,7 +113,7 @@ class ProcessCpu(threading.Thread):
         while not self.stopped.wait(0.25):
             self.sample()
 
-    def stop(self) -> dict[int, float]:
+    def stop(self) -> dict[int, Cpu]:
         self.stopped.set()
         self.join()
         self.sample()
@@ -111,7 +121,7 @@ class ProcessCpu(threading.Thread):
 
     def sample(self) -> None:
         parents: dict[int, int] = {}
-        spent: dict[int, float] = {}
+        spent: dict[int, Cpu] = {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -121,7 +131,8 @@ class ProcessCpu(threading.Thread):
                 continue
             fields = stat[stat.rfind(")") + 2 :].split()  # after the command's name
             parents[int(entry)] = int(fields[1])
-            spent[int(entry)] = (int(fields[11]) + int(fields[12])) / self.tick
+            user, system = (int(fields[n]) / self.tick for n in (11, 12))
+            spent[int(entry)] = Cpu(user + system, system)
         for pid in descendants(os.getpid(), parents):
             self.seen[pid] = spent[pid]
             if pid not in self.roles and (named := role(pid)):
@@ -162,14 +173,16 @@ def descendants(root: int, parents: dict[int, int]) -> set[int]:
     return found
 
 
-def print_cpu(others: dict[int, float], roles: dict[int, str]) -> None:
-    here, _ = parallel.own_usage()
-    print("CPU of each process (user and system):")
-    print(f"  {'this process':22s} {here:6.1f} s")
-    for pid, cpu in sorted(others.items(), key=lambda item: -item[1]):
-        if cpu >= 0.1:
-            print(f"  {roles.get(pid, 'process'):13s} {pid:<8d} {cpu:6.1f} s")
-    print(f"  {'in all':22s} {here + sum(others.values()):6.1f} s")
+def print_cpu(others: dict[int, Cpu], roles: dict[int, str]) -> None:
+    here = resource.getrusage(resource.RUSAGE_SELF)
+    print("CPU of each process (user and system; of which system: the kernel's, page I/O):")
+    print(f"  {'this process':22s} {here.ru_utime + here.ru_stime:6.1f} s ({here.ru_stime:.1f})")
+    for pid, cpu in sorted(others.items(), key=lambda item: -item[1].total):
+        if cpu.total >= 0.1:
+            name = roles.get(pid, "process")
+            print(f"  {name:13s} {pid:<8d} {cpu.total:6.1f} s ({cpu.system:.1f})")
+    everything = here.ru_utime + here.ru_stime + sum(cpu.total for cpu in others.values())
+    print(f"  {'in all':22s} {everything:6.1f} s")
 
 
 def main() -> None:
