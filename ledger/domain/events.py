@@ -375,10 +375,15 @@ class MatchRecorded(LedgerEvent):
     def sheets(self) -> tuple[TeamSheet, ...]:
         return (self.home, self.away, *self.others)
 
+    def on_sheets(self) -> set[str]:
+        """The ids of the players on the report's sheets (a hireling of the game's among
+        them): those a game line is written for, when the books hold them."""
+        return {p.player for sheet in self.sheets() for p in sheet.players}
+
     def named_players(self) -> set[str]:
         """The ids of every player the report names: on a sheet, as a casualty or as the
         one who caused it (a hireling of the game's among them)."""
-        named = {p.player for sheet in self.sheets() for p in sheet.players}
+        named = self.on_sheets()
         for casualty in self.casualties:
             named.add(casualty.victim)
             if casualty.inflicted_by is not None:

@@ -376,7 +376,7 @@ class Queries:
         by team then player. Found by their key, one player the report names at a time:
         the key begins with the player, and no index of the lines by match is kept
         (``PlayerGameLine``)."""
-        players = sorted({p.player for sheet in match.sheets() for p in sheet.players})
+        players = sorted(match.on_sheets())
         lines = self.full_rows(PlayerGameLine, "player_id", players, match_id=match.match)
         return sorted(lines, key=lambda line: (line.team_id, line.player_id))
 
