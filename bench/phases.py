@@ -13,8 +13,10 @@ one rebuild, so an old commit can be timed the same way from a git worktree on
 
 It prints the CPU of each process too: this one's, and that of every process the rebuild
 starts (its line process, the workers), sampled from ``/proc`` (``ProcessCpu``), each with
-the part spent in the kernel (a file's pages read and written through the system). On two
-cores that are both busy, the rebuild's length follows their sum, not this process's.
+the part spent in the kernel (a file's pages read and written through the system), and
+each one's peak memory (``VmHWM``; the line process's is in no other benchmark's figures).
+On two cores that are both busy, the rebuild's length follows their sum, not this
+process's.
 
 ``--without-lines`` folds as a Monte Carlo sample does (``Fold.keeps_lines`` off, in every
 process of the rebuild): every record, no game line, treasury movement, team history or
@@ -26,21 +28,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
 import shutil
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from processes import Cpu, ProcessCpu  # bench/: each process's CPU and peak, from /proc
 from run import SIZES, generated  # bench/: the ledgers' maker
 from sqlalchemy.engine import base
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.projections import runner
+from ledger.projections import runner, sql
 from ledger.projections.fold import Fold
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,108 +80,23 @@ def watch_phases() -> None:
         setattr(runner, name, timed(name, getattr(runner, name)))
     for name in ("fold_shares", "fold_here"):
         setattr(runner.ReadModels, name, timed(name, getattr(runner.ReadModels, name)))
-    runner.METADATA.drop_all = timed("drop", runner.METADATA.drop_all)  # type: ignore[method-assign]
+    sql.METADATA.drop_all = timed("drop", sql.METADATA.drop_all)  # type: ignore[method-assign]
     base.RootTransaction._do_commit = timed("commit", base.RootTransaction._do_commit)  # type: ignore[method-assign]
-
-
-class Cpu(NamedTuple):
-    """A process's CPU seconds: in all (user and system), and of them the system's. The
-    line process at 10^6 spent more than half of its CPU in the kernel (the twenty-ninth
-    session): its file's pages read and written through the system."""
-
-    total: float
-    system: float
-
-
-class ProcessCpu(threading.Thread):
-    """The CPU (user and system) of every process this one starts, and those they start
-    (a rebuild's line process and workers are children of a forkserver, a child of this
-    one), sampled from ``/proc`` every quarter second until ``stop``. A process's figure
-    is its last sample: up to a quarter second of its end may be missing. A sample costs
-    this process about 1 ms (half a per cent of a core). Linux only.
-
-    Each process is named by the file it writes (``role``): the line process and the
-    workers have the same command line, and were once told apart wrongly by their order."""
-
-    def __init__(self) -> None:
-        super().__init__(name="process-cpu", daemon=True)
-        self.seen: dict[int, Cpu] = {}
-        self.roles: dict[int, str] = {}
-        self.stopped = threading.Event()
-        self.tick = os.sysconf("SC_CLK_TCK")
-
-    def run(self) -> None:
-        while not self.stopped.wait(0.25):
-            self.sample()
-
-    def stop(self) -> dict[int, Cpu]:
-        self.stopped.set()
-        self.join()
-        self.sample()
-        return self.seen
-
-    def sample(self) -> None:
-        parents: dict[int, int] = {}
-        spent: dict[int, Cpu] = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                stat = Path("/proc", entry, "stat").read_text()
-            except OSError:  # it ended between the listing and the read
-                continue
-            fields = stat[stat.rfind(")") + 2 :].split()  # after the command's name
-            parents[int(entry)] = int(fields[1])
-            user, system = (int(fields[n]) / self.tick for n in (11, 12))
-            spent[int(entry)] = Cpu(user + system, system)
-        for pid in descendants(os.getpid(), parents):
-            self.seen[pid] = spent[pid]
-            if pid not in self.roles and (named := role(pid)):
-                self.roles[pid] = named
-
-
-WRITES = (
-    (re.compile(r"lines\.db$"), "line process"),
-    (re.compile(r"share-\d+\.db$"), "worker"),
-)
-"""A rebuild's processes by the file each has open: the line process writes the lines'
-file (``lines.db``, ``share-0-lines.db``), a worker its share's (``share-1.db``...)."""
-
-
-def role(pid: int) -> str | None:
-    """What process ``pid`` is in the rebuild, by the files it has open; None while it has
-    none of ``WRITES`` open (or is no process of the rebuild's: the forkserver)."""
-    try:
-        opened = [os.readlink(link) for link in Path("/proc", str(pid), "fd").iterdir()]
-    except OSError:  # it ended, or a descriptor closed while being read
-        return None
-    for pattern, name in WRITES:
-        if any(pattern.search(path) for path in opened):
-            return name
-    return None
-
-
-def descendants(root: int, parents: dict[int, int]) -> set[int]:
-    """The processes below ``root`` in the tree that ``parents`` (child to parent) makes."""
-    found: set[int] = set()
-    grown = True
-    while grown:
-        grown = False
-        for pid, parent in parents.items():
-            if pid not in found and (parent == root or parent in found):
-                found.add(pid)
-                grown = True
-    return found
 
 
 def print_cpu(others: dict[int, Cpu], roles: dict[int, str]) -> None:
     here = resource.getrusage(resource.RUSAGE_SELF)
-    print("CPU of each process (user and system; of which system: the kernel's, page I/O):")
-    print(f"  {'this process':22s} {here.ru_utime + here.ru_stime:6.1f} s ({here.ru_stime:.1f})")
+    print(
+        "CPU of each process (user and system; of which system: the kernel's, page I/O),"
+        " and its peak memory:"
+    )
+    own = f"{here.ru_utime + here.ru_stime:6.1f} s ({here.ru_stime:.1f})"
+    print(f"  {'this process':22s} {own:16s} {here.ru_maxrss // 1024:5d} MiB")  # KiB on Linux
     for pid, cpu in sorted(others.items(), key=lambda item: -item[1].total):
         if cpu.total >= 0.1:
             name = roles.get(pid, "process")
-            print(f"  {name:13s} {pid:<8d} {cpu.total:6.1f} s ({cpu.system:.1f})")
+            spent = f"{cpu.total:6.1f} s ({cpu.system:.1f})"
+            print(f"  {name:13s} {pid:<8d} {spent:16s} {cpu.peak // 2**20:5d} MiB")
     everything = here.ru_utime + here.ru_stime + sum(cpu.total for cpu in others.values())
     print(f"  {'in all':22s} {everything:6.1f} s")
 

@@ -6,7 +6,8 @@ For ledgers of about 10^4, 10^5 and 10^6 events (synthetic BB2025 leagues made b
 - the raw floor: the same stored rows read from SQLite and JSON-decoded, nothing else;
 - the library's read and decode of the same events;
 - a full rebuild of every read model, in events per second, and its ratio to the floor;
-- the peak memory of the rebuild (in a child process, so it is the rebuild's alone);
+- the CPU and peak memory of the rebuild (in a child process, so they are the rebuild's
+  alone): the CPU of every process it starts, and the peak of the largest;
 - the latency of recording one match report (p50, p99) into the ledger, against a ledger
   of just the drafted teams;
 - the time of the queries (roster, standings, leaders, treasury, history).
@@ -169,20 +170,28 @@ def own_peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 if __name__ == "__main__":
+    sys.path.insert(0, sys.argv[4])  # bench/, for the line processes' figures
+    from processes import ProcessCpu
     ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))
     ledger.read_models.processes = int(sys.argv[2]) or None
     if sys.argv[3] != "-":  # every league its own process: no minimum, no head start
         parallel.BREAK_EVEN, parallel.HEAD_START = int(sys.argv[3]), 0
+    sampler = ProcessCpu()
+    sampler.start()
     started, before = time.perf_counter(), cpu()
     stats = ledger.read_models.rebuild(ledger.source)
     seconds, used = time.perf_counter() - started, cpu() - before
+    # The workers report their own figures; a line process reports nothing back, so its
+    # are sampled from /proc (bench/processes.py).
+    seen = sampler.stop()
+    lines = [seen[pid] for pid, role in sampler.roles.items() if role == "line process"]
     peaks = [own_peak()]
-    peaks += [worker.peak for worker in stats.workers]
+    peaks += [worker.peak for worker in stats.workers] + [line.peak for line in lines]
     print(json.dumps({
         "events": stats.events, "seconds": seconds, "peak": max(peaks),
-        "cpu": used + sum(worker.cpu for worker in stats.workers),
+        "cpu": used + sum(w.cpu for w in stats.workers) + sum(line.total for line in lines),
         "cpu_here": used, "cpu_workers": max([w.cpu for w in stats.workers], default=0),
-        "processes": len(stats.workers) or 1,
+        "cpu_lines": sum(line.total for line in lines), "processes": len(stats.workers) or 1,
     }))
 """
 
@@ -191,9 +200,9 @@ def rebuild_in_child(
     path: Path, processes: int = 0, break_even: int | None = None
 ) -> dict[str, float]:
     """Rebuild in a child process: its wall time, the CPU time of the rebuild (the
-    workers' whole lives included, when it folded in several processes), and the peak
-    memory of the largest process. ``processes``: 0 lets the rebuild choose, 1 keeps it
-    serial; ``break_even`` replaces parallel.BREAK_EVEN (and no share gets a head start)."""
+    workers' and the line process's whole lives included, when it started them), and the
+    peak memory of the largest process. ``processes``: 0 lets the rebuild choose, 1 keeps
+    it serial; ``break_even`` replaces parallel.BREAK_EVEN (and no share gets a head start)."""
     opened = "import sys; from pathlib import Path; from ledger.bootstrap import *;"
     opened += " open_ledger(Settings(sqlite_path=Path(sys.argv[1])))"
     # Opened once before, in a process of its own: read models written by another version
@@ -203,6 +212,7 @@ def rebuild_in_child(
         script = Path(folder) / "rebuild.py"  # a file: the workers import its main safely
         script.write_text(REBUILD)
         args = [str(path), str(processes), "-" if break_even is None else str(break_even)]
+        args.append(str(Path(__file__).resolve().parent))
         done = subprocess.run(
             [sys.executable, str(script), *args], capture_output=True, text=True, check=True
         )
