@@ -191,7 +191,7 @@ if __name__ == "__main__":
         "events": stats.events, "seconds": seconds, "peak": max(peaks),
         "cpu": used + sum(w.cpu for w in stats.workers) + sum(line.total for line in lines),
         "cpu_here": used, "cpu_workers": max([w.cpu for w in stats.workers], default=0),
-        "cpu_lines": sum(line.total for line in lines), "processes": len(stats.workers) or 1,
+        "processes": len(stats.workers) or 1,
     }))
 """
 
