@@ -14,9 +14,8 @@ one rebuild, so an old commit can be timed the same way from a git worktree on
 It prints the CPU of each process too: this one's, and that of every process the rebuild
 starts (its line process, the workers), sampled from ``/proc`` (``ProcessCpu``), each with
 the part spent in the kernel (a file's pages read and written through the system), and
-each one's peak memory (``VmHWM``; the line process's is in no other benchmark's figures).
-On two cores that are both busy, the rebuild's length follows their sum, not this
-process's.
+each one's peak memory (``VmHWM``). On two cores that are both busy, the rebuild's length
+follows their sum, not this process's.
 
 ``--without-lines`` folds as a Monte Carlo sample does (``Fold.keeps_lines`` off, in every
 process of the rebuild): every record, no game line, treasury movement, team history or
