@@ -1,0 +1,181 @@
+"""Two versions of the ledger's code timed against each other, run after run.
+
+    python bench/ab.py BASE [OTHER] [--measure fold|fold-alone|rebuild] [--size N] [--pairs K]
+
+On this shared 2-core machine the same fold's time drifts by 10-35% within an hour, more
+than most changes made for speed gain or lose (docs/performance.md). A single run of each
+version decides nothing; so this runs the two versions alternately, each run in a process
+of its own, the first of each pair switching sides (A B, B A, A B...) so that a steady
+drift adds to both alike, and reads the figures as pairs: the mean of the differences, an
+interval for it, and how many pairs the other version won.
+
+BASE and OTHER are commits; OTHER left out is this checkout as it stands, uncommitted
+changes included. Each commit is checked out in a git worktree of its own for the
+comparison (removed after it), which shares this checkout's ``.benchmarks/`` (the cached
+ledgers); each run imports the ledger's code from its own checkout (on ``PYTHONPATH``:
+the editable install would import this one's), which is checked before the first run.
+
+What is measured (each version's own bench/ scripts run it, so both must have them):
+
+- ``fold`` (the default): the CPU of a serial rebuild's fold of the ``bench/run.py``
+  ledger of SIZE events, its lines sent to the line process (``bench/lines.py --mode
+  sent``): what most changes to the fold's code change;
+- ``fold-alone``: the same fold making no lines (``--mode none``);
+- ``rebuild``: the wall time of a whole rebuild, its tail included (``bench/phases.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WALL = re.compile(r"^rebuild of [\d,]+ events.*: ([\d.]+) s wall", re.MULTILINE)
+T_975 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14)
+"""Student's t at 97.5% for 1 to 14 degrees of freedom (a 95% interval); 2.0 beyond."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    script: str
+    arguments: tuple[str, ...]
+    unit: str
+    read: Callable[[str], float]
+
+
+MEASURES = {
+    "fold": Measure("lines.py", ("--mode", "sent"), "s of CPU", lambda out: float(out.split()[-1])),
+    "fold-alone": Measure(
+        "lines.py", ("--mode", "none"), "s of CPU", lambda out: float(out.split()[-1])
+    ),
+    "rebuild": Measure("phases.py", (), "s wall", lambda out: float(found(WALL, out))),
+}
+
+
+def found(pattern: re.Pattern[str], output: str) -> str:
+    match = pattern.search(output)
+    if match is None:
+        raise SystemExit(f"ab: no figure in the benchmark's output:\n{output}")
+    return match.group(1)
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    checkout: Path
+
+    def run(self, measure: Measure, size: int, scratch: str) -> float:
+        script = self.checkout / "bench" / measure.script
+        command = [sys.executable, str(script), *measure.arguments, "--size", str(size)]
+        return measure.read(self.output(command, scratch))
+
+    def output(self, command: list[str], scratch: str) -> str:
+        """What ``command`` prints, run outside both checkouts with this side's code first."""
+        env = {**os.environ, "PYTHONPATH": str(self.checkout)}
+        done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"ab: {self.name} failed ({' '.join(command)}):\n{done.stderr}")
+        return done.stdout
+
+    def check_imports(self, scratch: str) -> None:
+        """Stop unless this side's runs import the ledger from its own checkout."""
+        command = [sys.executable, "-c", "import ledger; print(ledger.__file__)"]
+        imported = Path(self.output(command, scratch).strip()).resolve()
+        if not imported.is_relative_to(self.checkout.resolve()):
+            raise SystemExit(f"ab: {self.name} would import {imported}, not its own code")
+
+
+@contextmanager
+def checkout_of(commit: str) -> Iterator[Path]:
+    """A git worktree of ``commit``, sharing this checkout's cached ledgers; removed after."""
+    with tempfile.TemporaryDirectory(prefix="ab-") as parent:
+        tree = Path(parent) / "tree"
+        git("worktree", "add", "--detach", "--quiet", str(tree), commit)
+        try:
+            (tree / ".benchmarks").symlink_to(ROOT / ".benchmarks")
+            yield tree
+        finally:
+            git("worktree", "remove", "--force", str(tree))
+
+
+def git(*arguments: str) -> None:
+    done = subprocess.run(["git", "-C", str(ROOT), *arguments], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"ab: git {' '.join(arguments)}: {done.stderr.strip()}")
+
+
+def interval(differences: list[float]) -> float:
+    """The half-width of a 95% interval for the mean of ``differences`` (Student's t)."""
+    if len(differences) < 2:
+        return float("nan")
+    t = T_975[len(differences) - 2] if len(differences) - 1 <= len(T_975) else 2.0
+    return t * statistics.stdev(differences) / math.sqrt(len(differences))
+
+
+def compare(base: Side, other: Side, measure: Measure, size: int, pairs: int) -> None:
+    figures: dict[str, list[float]] = {base.name: [], other.name: []}
+    with tempfile.TemporaryDirectory(prefix="ab-run-") as scratch:
+        for side in (base, other):
+            side.check_imports(scratch)
+        for number in range(pairs):
+            order = (base, other) if number % 2 == 0 else (other, base)
+            for side in order:
+                figures[side.name].append(side.run(measure, size, scratch))
+            print(
+                f"pair {number + 1:2d} ({order[0].name} first):"
+                f" {base.name} {figures[base.name][-1]:.2f}"
+                f" | {other.name} {figures[other.name][-1]:.2f} {measure.unit}",
+                flush=True,
+            )
+    report(base.name, figures[base.name], other.name, figures[other.name], measure.unit)
+
+
+def report(base: str, old: list[float], other: str, new: list[float], unit: str) -> None:
+    differences = [n - o for o, n in zip(old, new, strict=True)]
+    mean_old, change = statistics.mean(old), statistics.mean(differences)
+    won = sum(1 for d in differences if d < 0)
+    for name, values in ((base, old), (other, new)):
+        print(
+            f"{name}: mean {statistics.mean(values):.2f}, median {statistics.median(values):.2f},"
+            f" best {min(values):.2f} {unit}"
+        )
+    print(
+        f"{other} - {base}: {change:+.2f} {unit} ({change / mean_old:+.1%}),"
+        f" 95% interval ±{interval(differences):.2f}; {other} faster in {won} of"
+        f" {len(differences)} pairs"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the commit to compare with")
+    parser.add_argument("other", nargs="?", help="another commit (else this checkout)")
+    parser.add_argument("--measure", choices=sorted(MEASURES), default="fold")
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--pairs", type=int, default=6)
+    arguments = parser.parse_args()
+    if arguments.pairs < 1:
+        parser.error("--pairs must be at least 1")
+    with ExitStack() as stack:
+        base = Side(arguments.base, stack.enter_context(checkout_of(arguments.base)))
+        other = (
+            Side(arguments.other, stack.enter_context(checkout_of(arguments.other)))
+            if arguments.other
+            else Side("this checkout", ROOT)
+        )
+        measure = MEASURES[arguments.measure]
+        compare(base, other, measure, arguments.size, arguments.pairs)
+
+
+if __name__ == "__main__":
+    main()
