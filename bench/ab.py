@@ -1,6 +1,6 @@
 """Two versions of the ledger's code timed against each other, run after run.
 
-    python bench/ab.py BASE [OTHER] [--measure fold|fold-alone|rebuild] [--size N] [--pairs K]
+    python bench/ab.py BASE [OTHER] [--measure MEASURE] [--size N] [--pairs K]
 
 On this shared 2-core machine the same fold's time drifts by 10-35% within an hour, more
 than most changes made for speed gain or lose (docs/performance.md). A single run of each
@@ -21,7 +21,10 @@ What is measured (each version's own bench/ scripts run it, so both must have th
   ledger of SIZE events, its lines sent to the line process (``bench/lines.py --mode
   sent``): what most changes to the fold's code change;
 - ``fold-alone``: the same fold making no lines (``--mode none``);
-- ``rebuild``: the wall time of a whole rebuild, its tail included (``bench/phases.py``).
+- ``rebuild``: the wall time of a whole rebuild, its tail included (``bench/phases.py``);
+- ``instructions``: the instructions of the fold (``bench/instructions.py --rebuild``,
+  under valgrind): the same on every run, so one pair tells (``--pairs 1``), but blind
+  to what memory costs; about a minute a run at ``--size 10000``.
 """
 
 from __future__ import annotations
@@ -45,28 +48,46 @@ T_975 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18
 """Student's t at 97.5% for 1 to 14 degrees of freedom (a 95% interval); 2.0 beyond."""
 
 
+COUNT = re.compile(r"([\d,.]+) M instructions in its fold")
+
+
 @dataclass(frozen=True)
 class Measure:
     script: str
-    arguments: tuple[str, ...]
+    arguments: Callable[[int], list[str]]
+    """The script's arguments for a ledger of so many events."""
     unit: str
     read: Callable[[str], float]
 
 
-MEASURES = {
-    "fold": Measure("lines.py", ("--mode", "sent"), "s of CPU", lambda out: float(out.split()[-1])),
-    "fold-alone": Measure(
-        "lines.py", ("--mode", "none"), "s of CPU", lambda out: float(out.split()[-1])
-    ),
-    "rebuild": Measure("phases.py", (), "s wall", lambda out: float(found(WALL, out))),
-}
+def last_figure(output: str) -> float:
+    return float(output.split()[-1])
 
 
-def found(pattern: re.Pattern[str], output: str) -> str:
+def found(pattern: re.Pattern[str], output: str) -> float:
     match = pattern.search(output)
     if match is None:
         raise SystemExit(f"ab: no figure in the benchmark's output:\n{output}")
-    return match.group(1)
+    return float(match.group(1).replace(",", ""))
+
+
+MEASURES = {
+    "fold": Measure(
+        "lines.py", lambda size: ["--mode", "sent", "--size", str(size)], "s of CPU", last_figure
+    ),
+    "fold-alone": Measure(
+        "lines.py", lambda size: ["--mode", "none", "--size", str(size)], "s of CPU", last_figure
+    ),
+    "rebuild": Measure(
+        "phases.py", lambda size: ["--size", str(size)], "s wall", lambda out: found(WALL, out)
+    ),
+    "instructions": Measure(
+        "instructions.py",
+        lambda size: ["--rebuild", str(size)],
+        "M instructions",
+        lambda out: found(COUNT, out),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -76,7 +97,7 @@ class Side:
 
     def run(self, measure: Measure, size: int, scratch: str) -> float:
         script = self.checkout / "bench" / measure.script
-        command = [sys.executable, str(script), *measure.arguments, "--size", str(size)]
+        command = [sys.executable, str(script), *measure.arguments(size)]
         return measure.read(self.output(command, scratch))
 
     def output(self, command: list[str], scratch: str) -> str:
@@ -87,8 +108,12 @@ class Side:
             raise SystemExit(f"ab: {self.name} failed ({' '.join(command)}):\n{done.stderr}")
         return done.stdout
 
-    def check_imports(self, scratch: str) -> None:
-        """Stop unless this side's runs import the ledger from its own checkout."""
+    def prepare(self, scratch: str) -> None:
+        """Compile the checkout's modules, so that no run pays for it (a fresh worktree has
+        no ``__pycache__``, and a fold imports some modules inside its timing), and stop
+        unless this side's runs import the ledger from its own checkout."""
+        folders = [str(self.checkout / name) for name in ("ledger", "bench")]
+        self.output([sys.executable, "-m", "compileall", "-q", *folders], scratch)
         command = [sys.executable, "-c", "import ledger; print(ledger.__file__)"]
         imported = Path(self.output(command, scratch).strip()).resolve()
         if not imported.is_relative_to(self.checkout.resolve()):
@@ -126,7 +151,7 @@ def compare(base: Side, other: Side, measure: Measure, size: int, pairs: int) ->
     figures: dict[str, list[float]] = {base.name: [], other.name: []}
     with tempfile.TemporaryDirectory(prefix="ab-run-") as scratch:
         for side in (base, other):
-            side.check_imports(scratch)
+            side.prepare(scratch)
         for number in range(pairs):
             order = (base, other) if number % 2 == 0 else (other, base)
             for side in order:
