@@ -95,27 +95,29 @@ class Side:
     name: str
     checkout: Path
 
-    def run(self, measure: Measure, size: int, scratch: str) -> float:
+    def run(self, measure: Measure, size: int) -> float:
         script = self.checkout / "bench" / measure.script
         command = [sys.executable, str(script), *measure.arguments(size)]
-        return measure.read(self.output(command, scratch))
+        return measure.read(self.output(command))
 
-    def output(self, command: list[str], scratch: str) -> str:
-        """What ``command`` prints, run outside both checkouts with this side's code first."""
+    def output(self, command: list[str]) -> str:
+        """What ``command`` prints, run in this side's checkout with its code first (in it,
+        so that a benchmark that finds its cached ledgers from where it runs, as
+        ``bench/run.py`` did before the thirty-first session, finds the shared ones)."""
         env = {**os.environ, "PYTHONPATH": str(self.checkout)}
-        done = subprocess.run(command, cwd=scratch, env=env, capture_output=True, text=True)
+        done = subprocess.run(command, cwd=self.checkout, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"ab: {self.name} failed ({' '.join(command)}):\n{done.stderr}")
         return done.stdout
 
-    def prepare(self, scratch: str) -> None:
+    def prepare(self) -> None:
         """Compile the checkout's modules, so that no run pays for it (a fresh worktree has
         no ``__pycache__``, and a fold imports some modules inside its timing), and stop
         unless this side's runs import the ledger from its own checkout."""
         folders = [str(self.checkout / name) for name in ("ledger", "bench")]
-        self.output([sys.executable, "-m", "compileall", "-q", *folders], scratch)
+        self.output([sys.executable, "-m", "compileall", "-q", *folders])
         command = [sys.executable, "-c", "import ledger; print(ledger.__file__)"]
-        imported = Path(self.output(command, scratch).strip()).resolve()
+        imported = Path(self.output(command).strip()).resolve()
         if not imported.is_relative_to(self.checkout.resolve()):
             raise SystemExit(f"ab: {self.name} would import {imported}, not its own code")
 
@@ -149,19 +151,18 @@ def interval(differences: list[float]) -> float:
 
 def compare(base: Side, other: Side, measure: Measure, size: int, pairs: int) -> None:
     figures: dict[str, list[float]] = {base.name: [], other.name: []}
-    with tempfile.TemporaryDirectory(prefix="ab-run-") as scratch:
-        for side in (base, other):
-            side.prepare(scratch)
-        for number in range(pairs):
-            order = (base, other) if number % 2 == 0 else (other, base)
-            for side in order:
-                figures[side.name].append(side.run(measure, size, scratch))
-            print(
-                f"pair {number + 1:2d} ({order[0].name} first):"
-                f" {base.name} {figures[base.name][-1]:.2f}"
-                f" | {other.name} {figures[other.name][-1]:.2f} {measure.unit}",
-                flush=True,
-            )
+    for side in (base, other):
+        side.prepare()
+    for number in range(pairs):
+        order = (base, other) if number % 2 == 0 else (other, base)
+        for side in order:
+            figures[side.name].append(side.run(measure, size))
+        print(
+            f"pair {number + 1:2d} ({order[0].name} first):"
+            f" {base.name} {figures[base.name][-1]:.2f}"
+            f" | {other.name} {figures[other.name][-1]:.2f} {measure.unit}",
+            flush=True,
+        )
     report(base.name, figures[base.name], other.name, figures[other.name], measure.unit)
 
 

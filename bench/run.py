@@ -44,7 +44,9 @@ from ledger.projections.logfold import few_collections
 from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset
 
-CACHE = Path(".benchmarks")
+CACHE = Path(__file__).resolve().parents[1] / ".benchmarks"
+"""The cached ledgers: this checkout's, wherever the benchmark is run from (a git worktree's
+links its own to the main checkout's: ``bench/ab.py``)."""
 # The leagues of each ledger, generated in this order (about 40 events per team-season).
 # The largest holds two leagues, as a site hosting several would: one of 1,000 teams
 # (about 800,000 events) and one of 300 (about 240,000).
