@@ -150,20 +150,20 @@ def interval(differences: list[float]) -> float:
 
 
 def compare(base: Side, other: Side, measure: Measure, size: int, pairs: int) -> None:
-    figures: dict[str, list[float]] = {base.name: [], other.name: []}
+    figures: dict[Side, list[float]] = {base: [], other: []}  # two checkouts: two sides
     for side in (base, other):
         side.prepare()
     for number in range(pairs):
         order = (base, other) if number % 2 == 0 else (other, base)
         for side in order:
-            figures[side.name].append(side.run(measure, size))
+            figures[side].append(side.run(measure, size))
         print(
             f"pair {number + 1:2d} ({order[0].name} first):"
-            f" {base.name} {figures[base.name][-1]:.2f}"
-            f" | {other.name} {figures[other.name][-1]:.2f} {measure.unit}",
+            f" {base.name} {figures[base][-1]:.2f}"
+            f" | {other.name} {figures[other][-1]:.2f} {measure.unit}",
             flush=True,
         )
-    report(base.name, figures[base.name], other.name, figures[other.name], measure.unit)
+    report(base.name, figures[base], other.name, figures[other], measure.unit)
 
 
 def report(base: str, old: list[float], other: str, new: list[float], unit: str) -> None:

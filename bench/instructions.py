@@ -47,7 +47,6 @@ from typing import Any
 from run import ledger_of  # bench/: the cached ledgers of bench/run.py
 from whatif import build, work_of  # bench/: the league's maker and the samples' work
 
-import ledger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
 from ledger.projections.faults import fold_league
@@ -142,7 +141,9 @@ def compiled_first() -> None:
     when its checkout has no ``__pycache__`` yet. The 10^4 fold of a fresh git worktree
     counted 4,880.1 M instructions, against 4,812.2 M once compiled, and 4,809.9 M in
     this checkout (docs/performance.md, thirty-first session)."""
-    folders = [str(Path(ledger.__file__).parent), str(Path(__file__).parent)]
+    package = sys.modules["ledger"].__file__  # the code imported, wherever it is from
+    assert package is not None
+    folders = [str(Path(package).parent), str(Path(__file__).parent)]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True)
 
 
