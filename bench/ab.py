@@ -129,7 +129,9 @@ def checkout_of(commit: str) -> Iterator[Path]:
         tree = Path(parent) / "tree"
         git("worktree", "add", "--detach", "--quiet", str(tree), commit)
         try:
-            (tree / ".benchmarks").symlink_to(ROOT / ".benchmarks")
+            shared = ROOT / ".benchmarks"
+            shared.mkdir(exist_ok=True)  # a link to nothing would stop the ledgers' making
+            (tree / ".benchmarks").symlink_to(shared)
             yield tree
         finally:
             git("worktree", "remove", "--force", str(tree))
