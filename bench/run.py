@@ -154,7 +154,7 @@ def library_decode(ledger: LeagueLedger) -> float:
 
 
 REBUILD = """
-import json, resource, sys, time
+import json, os, resource, sys, time
 from pathlib import Path
 from ledger.bootstrap import Settings, open_ledger
 from ledger.projections import parallel
@@ -163,17 +163,12 @@ def cpu():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
-def own_peak():
-    # VmHWM, not ru_maxrss: Linux keeps in ru_maxrss the size of the process it was
-    # forked from (this benchmark, large by now) when it starts a new program
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
 if __name__ == "__main__":
-    sys.path.insert(0, sys.argv[4])  # bench/, for the line processes' figures
-    from processes import ProcessCpu
+    sys.path.insert(0, sys.argv[4])  # bench/, for the line processes' figures and peaks
+    # VmHWM, not ru_maxrss, for this process too: Linux keeps in ru_maxrss the size of
+    # the process it was forked from (this benchmark, large by now) when it starts a new
+    # program.
+    from processes import ProcessCpu, peak_memory
     ledger = open_ledger(Settings(sqlite_path=Path(sys.argv[1])))
     ledger.read_models.processes = int(sys.argv[2]) or None
     if sys.argv[3] != "-":  # every league its own process: no minimum, no head start
@@ -187,7 +182,7 @@ if __name__ == "__main__":
     # are sampled from /proc (bench/processes.py).
     seen = sampler.stop()
     lines = [seen[pid] for pid, role in sampler.roles.items() if role == "line process"]
-    peaks = [own_peak()]
+    peaks = [peak_memory(os.getpid())]
     peaks += [worker.peak for worker in stats.workers] + [line.peak for line in lines]
     print(json.dumps({
         "events": stats.events, "seconds": seconds, "peak": max(peaks),
