@@ -23,13 +23,14 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from run import SIZES, TIMED_LEAGUE, generated  # bench/: the leagues' makers
 from whatif import SLUG, build
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
+from ledger.domain.state import Line, TeamGameLine
 from ledger.whatif.montecarlo import Sampler, Work, season_of
 from ledger.whatif.replay import Outcome, replay, source_ruleset, translate
 from ledger.whatif.service import ask
@@ -62,10 +63,24 @@ def outcome_lines(outcome: Outcome) -> list[str]:
     for _, table in sorted(store.records.items(), key=lambda item: item[0].__name__):
         for record in sorted(table.values(), key=lambda r: r.key_values()):
             found.append(canonical(record.model_dump(mode="json")))
-    for _, lines in sorted(store.lines.items(), key=lambda item: item[0].__name__):
+    for _, lines in sorted(as_computed(store.lines).items()):
         found += [canonical(line.model_dump(mode="json")) for line in lines]
     found += [canonical(d.model_dump(mode="json")) for d in outcome.divergences]
     found.append(canonical({"simulated": outcome.simulated, "recorded": outcome.recorded}))
+    return found
+
+
+def as_computed(lines: dict[type[Line], list[Line]]) -> dict[str, list[Any]]:
+    """A store's lines by class name, the players' game lines each on its own (as the fold
+    computes them, whichever rows hold them: one a side of a game since the thirty-second
+    session, ``TeamGameLine``), so that the hash of unchanged figures is unchanged."""
+    found: dict[str, list[Any]] = {}
+    for kind, kept in lines.items():
+        if kind is TeamGameLine:
+            sides = cast("list[TeamGameLine]", kept)
+            found["PlayerGameLine"] = [game for side in sides for game in side.player_lines()]
+        else:
+            found[kind.__name__] = list(kept)
     return found
 
 

@@ -33,8 +33,9 @@ class Record(Plain):
     """Stored in its key's order, without a row id (SQLite's ``WITHOUT ROWID``): for lines
     read by ranges of their key, whose rows are short, where a row id would only add an
     index of the key beside the table (at 10^5 events, 4.1 MB for ``rm_events``, 3.6 MB
-    for ``rm_team_history``, 24 MB for ``rm_player_games``, whose secondary indexes grow
-    by 8.6 MB holding the key instead; ``rm_event_refs``, all key, would be stored twice)."""
+    for ``rm_team_history``, 24 MB for the players' game lines of the time, whose
+    secondary indexes grew by 8.6 MB holding the key instead; ``rm_event_refs``, all key,
+    would be stored twice)."""
 
     def key_values(self) -> tuple[Any, ...]:
         return key_reader[type(self)](self.__dict__)
@@ -50,7 +51,7 @@ def key_reader(kind: type[Record]) -> Callable[[dict[str, Any]], tuple[Any, ...]
 
 
 class Line(Record):
-    """An append-only output row (a treasury movement, a player's game...)."""
+    """An append-only output row (a treasury movement, a team's side of a game...)."""
 
 
 R = TypeVar("R", bound=Record)
@@ -266,19 +267,10 @@ class TreasuryLine(Line):
     note: str = ""
 
 
-class PlayerGameLine(Line):
-    table = "rm_player_games"
-    key = ("league_id", "player_id", "match_id")
-    keyed_only = True
-    """Read by the key alone, kept without a secondary index. A player's games are read by
-    the key. A match's too, one player its report names at a time (``Queries.match_games``):
-    an index of the lines by match was the rebuild's slowest to make (4.0 s of the 10^6
-    rebuild's 21.7 s tail, twenty-eighth session), for two readers of a match at a time,
-    the match page and the match sheet. A season's (the season report's
-    ``ReportReads.player_games``) are read along the league's lines: a tenth of them or
-    more, which SQLite reads by the key even where an index of seasons exists (its query
-    plan, with the tables' statistics); that index went for the same reason, 4 s of the
-    last 25."""
+class PlayerGameLine(Plain):
+    """What one player of the books did in one game, as the pages, the API and the reports
+    read it: unpacked from his team's side of the game (``TeamGameLine``), not a row of its
+    own."""
 
     league_id: str
     player_id: str
@@ -295,6 +287,78 @@ class PlayerGameLine(Line):
     mvps: int = 0
     spp: int = 0
     injury: str = ""
+
+
+GAME_COUNTS = (
+    "touchdowns",
+    "completions",
+    "interceptions",
+    "casualties",
+    "kills",
+    "mvps",
+    "spp",
+    "injury",
+)
+"""The fields of a player's game that ``TeamGameLine.players`` holds, in its lists' order."""
+
+
+def game_counts(counts: tuple[int | str, ...]) -> list[int | str]:
+    """A player's ``GAME_COUNTS`` as ``TeamGameLine.players`` holds them: without the
+    trailing ones at their defaults (most players of a game only play it: ``[]``)."""
+    if not any(counts):
+        return []
+    kept = len(counts)
+    while not counts[kept - 1]:
+        kept -= 1
+    return list(counts[:kept])
+
+
+class TeamGameLine(Line):
+    """One team's side of one game: what each of its players of the books did in it
+    (``players``: by id, ``game_counts``). One row a side, not one a player: a player's
+    line was the rebuild's most common row (331,633 of the 793,606 lines at 10^5 events),
+    and each row costs the fold, the line process and the copy alike (docs/performance.md,
+    thirty-second session).
+
+    Read by the key alone, kept without a secondary index:
+    - a player's games by his team's, from his hiring on (``Queries.player_games``: a
+      player never changes teams);
+    - a match's by each of its teams' at its report's number (``Queries.match_games``);
+    - a season's along the league's lines (the season report's
+      ``ReportReads.player_games``), a tenth of them or more, which SQLite reads by the key
+      even where an index of seasons exists."""
+
+    table = "rm_team_games"
+    key = ("league_id", "team_id", "seq")
+    keyed_only = True
+
+    league_id: str
+    team_id: str
+    seq: int
+    match_id: str
+    season: int | None = None
+    round: int | None = None
+    players: dict[str, list[int | str]] = {}
+
+    def player_lines(self) -> list[PlayerGameLine]:
+        """Each player's line, in the order the sheet named them."""
+        return [self.line_of(player_id, counts) for player_id, counts in self.players.items()]
+
+    def game_of(self, player_id: str) -> PlayerGameLine | None:
+        counts = self.players.get(player_id)
+        return None if counts is None else self.line_of(player_id, counts)
+
+    def line_of(self, player_id: str, counts: list[int | str]) -> PlayerGameLine:
+        return PlayerGameLine.build(
+            league_id=self.league_id,
+            player_id=player_id,
+            team_id=self.team_id,
+            match_id=self.match_id,
+            seq=self.seq,
+            season=self.season,
+            round=self.round,
+            **dict(zip(GAME_COUNTS, counts, strict=False)),
+        )
 
 
 class TeamHistoryLine(Line):
@@ -479,7 +543,7 @@ ENTITY_RECORDS: tuple[type[Record], ...] = (
 )
 LINE_RECORDS: tuple[type[Line], ...] = (
     TreasuryLine,
-    PlayerGameLine,
+    TeamGameLine,
     TeamHistoryLine,
     EventLine,
     RefLine,

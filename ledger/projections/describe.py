@@ -208,7 +208,7 @@ def naming_fields(kind: type[ev.LedgerEvent]) -> tuple[str, ...]:
 
 
 more_refs: dict[type[ev.LedgerEvent], Callable[[Any], Iterable[str]]] = {
-    # Players who merely played are found through their game lines (rm_player_games); a
+    # Players who merely played are found through their game lines (rm_team_games); a
     # casualty changes a player's record, so it is referenced here.
     ev.MatchRecorded: lambda e: (
         [f"team:{sheet.team}" for sheet in e.sheets()]

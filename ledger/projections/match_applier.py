@@ -13,11 +13,19 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerGameLine, PlayerRow, StandingRow, roster_of
+from ledger.domain.state import (
+    MatchRow,
+    PlayerRow,
+    StandingRow,
+    TeamGameLine,
+    game_counts,
+    roster_of,
+)
 from ledger.domain.values import Casualty, Performance, PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import SPP_ADDED, Fold, spp_added
 from ledger.projections.gather import match_rows
+from ledger.projections.shapes import json_text
 from ledger.rules.asked import Report
 from ledger.rules.base import scores
 from ledger.rules.effects import Effects, Gold
@@ -153,10 +161,11 @@ def winner(e: ev.MatchRecorded) -> str | None:
 def count_games(
     f: Fold, e: ev.MatchRecorded, earned: dict[str, int], hirelings: dict[str, Any]
 ) -> None:
-    """Per-player counters and match lines: facts of the game, in no edition's terms. In
+    """Per-player counters and game lines: facts of the game, in no edition's terms. In
     a fold that counts play, also the SPP the game ``earned`` (``apply_effects`` only added
     them up): each player's are written with his counters, in one change of him, and
-    those of anyone else the report does not name as a player of the books after."""
+    those of anyone else the report does not name as a player of the books after. The
+    game lines go out one row a side (``TeamGameLine``)."""
     counted = e.kind not in ("exhibition", "unplayed")
     if not f.counts_play:
         if counted and e.season:
@@ -170,17 +179,19 @@ def count_games(
             inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
         injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
     # Bound once: this loop runs for every player of every game a rebuild folds.
-    get, change, emit = f.store.get, f.store.change, f.store.row_sink()
+    get, change = f.store.get, f.store.change
     league_id, keeps_lines = f.league_id, f.keeps_lines
-    seq = e.seq  # a property: read once, not once a player
+    sides: dict[str, dict[str, list[int | str]]] = {}
     for sheet in e.sheets():
+        side = sides.setdefault(sheet.team, {})  # one side a team, were it named twice
         for performance in sheet.players:
             player = get(PlayerRow, league_id, performance.player)
             if player is None:
                 continue
-            inflicted = inflicted_by.get(player.player_id)
+            player_id = player.player_id
+            inflicted = inflicted_by.get(player_id)
             caused = casualties_caused(f, inflicted) if inflicted else NONE_CAUSED
-            spp = unwritten.pop(player.player_id, 0)
+            spp = unwritten.pop(player_id, 0)
             if counted or spp:
                 counts = played(player, performance, e.season, caused) if counted else {}
                 if spp:
@@ -188,29 +199,33 @@ def count_games(
                     player = f.valued(change(player, **counts), SPP_ADDED)
                 else:  # counters only: the player's value is unchanged
                     player = change(player, **counts)
-            if keeps_lines:  # its row: ``PlayerGameLine``'s fields in order (``Fold.emit_refs``)
-                emit(
-                    PlayerGameLine,
+            if keeps_lines:
+                side[player_id] = game_counts(
                     (
-                        league_id,
-                        player.player_id,
-                        sheet.team,
-                        e.match,
-                        seq,
-                        e.season,
-                        e.round,
                         performance.touchdowns,
                         performance.completions,
                         performance.interceptions,
                         caused.earning_spp,
                         caused.kills,
                         performance.mvps,
-                        earned.get(player.player_id, 0),
-                        injuries.get(player.player_id, ""),
-                    ),
+                        earned.get(player_id, 0),
+                        injuries.get(player_id, ""),
+                    )
                 )
+    if keeps_lines:
+        emit_sides(f, e, sides)
     if unwritten:  # hirelings, and anyone a ruleset pays who is not on a sheet
         f.earn_spp(unwritten, hirelings)
+
+
+def emit_sides(f: Fold, e: ev.MatchRecorded, sides: dict[str, dict[str, list[int | str]]]) -> None:
+    """Each side's game lines, as its row (``TeamGameLine``'s fields in order: ``Fold.emit_refs``
+    says why); a side with no player of the books has none."""
+    emit, league_id, seq = f.store.row_sink(), f.league_id, e.seq
+    for team_id, players in sides.items():
+        if players:
+            row = (league_id, team_id, seq, e.match, e.season, e.round, json_text(players))
+            emit(TeamGameLine, row)
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:

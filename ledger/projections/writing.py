@@ -18,7 +18,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from ledger.domain.state import Line, PlayerGameLine
+from ledger.domain.state import Line, TeamGameLine
 from ledger.projections import parallel
 from ledger.projections.settled import LineRows
 from ledger.projections.shapes import LineRow
@@ -180,8 +180,8 @@ def plan_statistics(conn: Connection) -> None:
 def without_statistics(conn: Connection) -> bool:
     """Whether this SQLite database's read models have game lines and no statistics yet (a
     ledger whose tables its commands built, never a rebuild). The game lines' table
-    stands for the rest: the largest, and the one a match is read from by its index."""
-    games = PlayerGameLine.table
+    stands for the rest: it has rows from the first match on."""
+    games = TeamGameLine.table
     if not conn.exec_driver_sql(f'SELECT EXISTS (SELECT 1 FROM "{games}")').scalar():
         return False
     known = conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")

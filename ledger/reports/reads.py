@@ -19,6 +19,7 @@ from ledger.domain.state import (
     PlayerRow,
     Record,
     RefLine,
+    TeamGameLine,
     TeamHistoryLine,
     TreasuryLine,
 )
@@ -60,8 +61,11 @@ class ReportReads:
         return self.rows(TreasuryLine, order=("team_id", "seq", "line"))
 
     def player_games(self, season: int) -> list[PlayerGameLine]:
-        table = table_of(PlayerGameLine)
-        return self.rows(PlayerGameLine, table.c.season == season, order=("seq", "player_id"))
+        """The season's game lines, by event then player."""
+        table = table_of(TeamGameLine)
+        sides = self.rows(TeamGameLine, table.c.season == season, order=("seq", "team_id"))
+        lines = [line for side in sides for line in side.player_lines()]
+        return sorted(lines, key=lambda line: (line.seq, line.player_id))
 
     def events(self) -> list[EventLine]:
         """One line per event of the league."""

@@ -26,10 +26,10 @@ from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import (
     MatchRow,
-    PlayerGameLine,
     PlayerRow,
     StandingRow,
     SubmissionRow,
+    TeamGameLine,
     TeamRow,
     TreasuryLine,
 )
@@ -46,7 +46,7 @@ from ledger.projections.describe import describe
 from tests.integration.test_audit_and_transfer import GAME
 from tests.support import event_count, report, two_team_league
 
-FIGURES = (TeamRow, PlayerRow, MatchRow, StandingRow, TreasuryLine, PlayerGameLine)
+FIGURES = (TeamRow, PlayerRow, MatchRow, StandingRow, TreasuryLine, TeamGameLine)
 SEQ_FIELDS = {"league_id", "seq", "line", "recorded_seq"}
 """Where in the log a fact stands: two extra events (the report and its answer) move the
 match along the log without changing a single figure."""

@@ -29,7 +29,7 @@ from ledger.application.commands import (
 )
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.domain.state import MatchRow, PlayerGameLine, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, TeamRow
 from ledger.errors import LedgerError
 from ledger.projections.sql import ALL_TABLES
 from tests.support import create_league, draft_team, report
@@ -304,7 +304,7 @@ def test_a_voided_match_disappears_from_every_read_model(played: LeagueLedger) -
     assert team.treasury == treasury_before_game
     with ledger.read_models.engine.connect() as conn:
         games = conn.execute(
-            sa.select(sa.func.count()).select_from(sa.table(PlayerGameLine.table))
+            sa.select(sa.func.count()).select_from(sa.table(TeamGameLine.table))
         ).scalar()
     assert games == 0
     from ledger.projections.queries import Queries

@@ -15,8 +15,8 @@ from ledger.domain import events as ev
 from ledger.domain.state import (
     EventLine,
     Line,
-    PlayerGameLine,
     RefLine,
+    TeamGameLine,
     TeamHistoryLine,
     TreasuryLine,
 )
@@ -80,7 +80,8 @@ def test_each_count_of_a_players_game_is_in_its_own_column(
     """BB2025's SPP: a completion 1, an interception 2, a casualty 2, a touchdown 3, an
     MVP 4 (seed 001 'Earning Star Player Points')."""
     _, found, _ = game
-    (line,) = lines_of(PlayerGameLine, found, team_id="jay", match_id="m1")
+    (side,) = lines_of(TeamGameLine, found, team_id="jay", match_id="m1")
+    (line,) = side.player_lines()
     assert (line.player_id, line.season, line.round) == ("p2", 1, 5)
     assert (line.touchdowns, line.completions, line.interceptions, line.mvps) == (2, 3, 4, 1)
     assert (line.casualties, line.kills, line.injury) == (2, 1, "badly_hurt")
@@ -127,7 +128,17 @@ def test_the_games_winnings_and_each_teams_history_in_their_columns(
 
 
 WRITTEN: list[tuple[type[Line], dict[str, Any]]] = [
-    (PlayerGameLine, {"league_id": "l", "player_id": "p1", "season": 2, "injury": "dead"}),
+    (
+        TeamGameLine,
+        {
+            "league_id": "l",
+            "team_id": "t",
+            "seq": 4,
+            "match_id": "m",
+            "season": 2,
+            "players": {"p1": [0, 0, 0, 0, 0, 0, 0, "dead"], "p2": [1, 2]},
+        },
+    ),
     (EventLine, {"league_id": "l", "seq": 3, "voided": True, "summary": "x"}),
     (
         TeamHistoryLine,

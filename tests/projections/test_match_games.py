@@ -1,6 +1,8 @@
-"""A match's game lines are found by their key, one player its report names at a time
-(``Queries.match_games``; the lines keep no index of matches): the same lines as reading
-every line of the league for the match's, an amended report's players included."""
+"""Game lines are kept one row a side of a game (``TeamGameLine``) and read by its key: a
+match's by each of its teams at its report's number (``Queries.match_games``), a player's
+by his team's since his hiring (``Queries.player_games``). Either gives the same lines as
+reading every side of the league and picking the match's or the player's, an amended
+report's players included."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
-from ledger.domain.state import PlayerGameLine
+from ledger.domain.state import PlayerGameLine, TeamGameLine
 from ledger.generate import Spec, generate
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
@@ -30,26 +32,27 @@ def report_of(ledger: LeagueLedger, slug: str, seq: int) -> ev.MatchRecorded:
     return event
 
 
+def every_line(queries: Queries) -> list[PlayerGameLine]:
+    """Every game line of the league, unpacked from every side of every game."""
+    return [line for side in queries.lines(TeamGameLine) for line in side.player_lines()]
+
+
 def every_line_of(queries: Queries, match: str) -> list[PlayerGameLine]:
     """The match's lines as a read of the league's every line finds them."""
-    lines = [line for line in queries.lines(PlayerGameLine) if line.match_id == match]
+    lines = [line for line in every_line(queries) if line.match_id == match]
     return sorted(lines, key=lambda line: (line.team_id, line.player_id))
 
 
-def test_a_matchs_games_are_those_of_its_every_line(tmp_path: Path) -> None:
-    ledger = open_ledger(Settings(sqlite_path=tmp_path / "ledger.db"))
-    try:
-        generate(ledger, Spec(teams=4, seasons=2, seed=7, division_size=4, slug="lg"))
-        queries = queries_of(ledger, "lg")
-        played = [m for m in queries.matches() if m.recorded_seq is not None]
-        assert len(played) >= 12
-        for match in played:
-            report = report_of(ledger, "lg", match.recorded_seq or 0)
-            lines = queries.match_games(report)
-            assert lines  # every game has roster players
-            assert lines == every_line_of(queries, match.match_id)
-    finally:
-        close_ledger(ledger)
+def test_a_matchs_games_are_those_of_its_every_line(ledger: LeagueLedger) -> None:
+    generate(ledger, Spec(teams=4, seasons=2, seed=7, division_size=4, slug="lg"))
+    queries = queries_of(ledger, "lg")
+    played = [m for m in queries.matches() if m.recorded_seq is not None]
+    assert len(played) >= 12
+    for match in played:
+        report = report_of(ledger, "lg", match.recorded_seq or 0)
+        lines = queries.match_games(report)
+        assert lines  # every game has roster players
+        assert lines == every_line_of(queries, match.match_id)
 
 
 def test_an_amended_reports_games_are_those_of_its_players_as_amended(tmp_path: Path) -> None:
@@ -84,3 +87,22 @@ def test_an_amended_reports_games_are_those_of_its_players_as_amended(tmp_path: 
         assert sheet.players[0].player not in players
     finally:
         close_ledger(ledger)
+
+
+def test_a_players_games_are_those_of_his_every_line(ledger: LeagueLedger) -> None:
+    """Over three seasons, with players hired between games and former ones: each
+    player's games, read from his team's sides since his hiring that name him, are the
+    league's lines that name him, oldest first; an id no player holds has none. On both
+    stores: each finds the sides that name him in the JSON's text its own way."""
+    generate(ledger, Spec(teams=4, seasons=3, seed=11, division_size=4, slug="lg"))
+    queries = queries_of(ledger, "lg")
+    lines = every_line(queries)
+    players = {line.player_id for line in lines}
+    first_game = min(line.seq for line in lines)
+    hired_late = [p for p in players if queries.player(p).hired_seq > first_game]
+    assert len(players) > 40
+    assert hired_late  # some joined after the first game: their reads start later
+    for player in players:
+        expected = sorted((ln for ln in lines if ln.player_id == player), key=lambda ln: ln.seq)
+        assert queries.player_games(player) == expected
+    assert queries.player_games("nobody") == []

@@ -10,22 +10,26 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.generate import Spec, generate
+from ledger.projections.queries import player_games_statement
 
 CORRECTIONS = "SELECT * FROM rm_events WHERE league_id = ? AND event_type = ?"
 """A league's corrections, as the audit page asks (``Queries.rows``)."""
 
-MATCH_GAMES = (
-    "SELECT * FROM rm_player_games WHERE league_id = ? AND match_id = ? AND player_id IN (?, ?)"
-)
+MATCH_GAMES = "SELECT * FROM rm_team_games WHERE league_id = ? AND seq = ? AND team_id IN (?, ?)"
 """A match's game lines, as the match page and the match sheet ask (``Queries.match_games``)."""
+PLAYER_GAMES = player_games_statement("sqlite")
+"""A player's game lines, as his page asks (``Queries.player_games``)."""
+VALUES = {CORRECTIONS: ("lg", "EventCorrected"), MATCH_GAMES: ("lg", 5, "a", "b")}
 
 
 def plan(path: Path, statement: str = CORRECTIONS) -> str:
     """How SQLite reads ``statement``, asked on a connection of its own (one that loaded
     the statistics there are now)."""
-    values = ("lg", "EventCorrected") if statement == CORRECTIONS else ("lg", "m", "a", "b")
+    values = VALUES.get(statement, ("lg", "t", 5, '"p":'))
     with contextlib.closing(sqlite3.connect(path)) as db:
         steps = db.execute(f"EXPLAIN QUERY PLAN {statement}", values).fetchall()
     return " ".join(str(step[-1]) for step in steps)
@@ -53,16 +57,28 @@ def test_a_ledger_built_by_its_commands_gets_them_when_next_opened(tmp_path: Pat
     assert "USING INDEX ix_rm_events_event_type" in plan(path)
 
 
-def test_a_matchs_game_lines_are_read_by_their_key_with_or_without_statistics(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("statement", "by_key"),
+    [
+        (
+            MATCH_GAMES,
+            "SEARCH rm_team_games USING PRIMARY KEY (league_id=? AND team_id=? AND seq=?)",
+        ),
+        (
+            PLAYER_GAMES,
+            "SEARCH rm_team_games USING PRIMARY KEY (league_id=? AND team_id=? AND seq>?)",
+        ),
+    ],
+)
+def test_game_lines_are_read_by_their_key_with_or_without_statistics(
+    tmp_path: Path, statement: str, by_key: str
 ) -> None:
-    """The game lines keep no index of matches (``PlayerGameLine``): a match's are found
-    by the key, one player its report names at a time, whatever the planner knows."""
+    """The game lines keep no secondary index (``TeamGameLine``): a match's sides and a
+    player's team's are found by the key, in its order, whatever the planner knows."""
     path = built_by_commands(tmp_path / "ledger.db")
-    by_key = "SEARCH rm_player_games USING PRIMARY KEY (league_id=? AND player_id=? AND match_id=?)"
-    assert plan(path, MATCH_GAMES) == by_key
+    assert plan(path, statement) == by_key
     without_statistics(path)
-    assert plan(path, MATCH_GAMES) == by_key
+    assert plan(path, statement) == by_key
 
 
 def built_by_commands(path: Path) -> Path:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from ledger.domain.state import MatchRow, PlayerGameLine
+from ledger.domain.state import MatchRow, TeamGameLine
 from ledger.web import pages_reads as reads
 from tests.service.conftest import LEAGUE, ledger_of
 
 
 def test_a_players_opponents_are_the_other_teams_of_each_game(client: TestClient) -> None:
     league = reads.open_league(ledger_of(client), LEAGUE)
-    lines: list[PlayerGameLine] = league.queries.lines(PlayerGameLine)
+    sides: list[TeamGameLine] = league.queries.lines(TeamGameLine)
     names = league.team_names()
-    for player in sorted({line.player_id for line in lines})[:5]:
+    for player in sorted({player for side in sides for player in side.players})[:5]:
         games = league.queries.player_games(player)
         expected = {}
         for game in games:
