@@ -68,6 +68,7 @@ from ledger.projections.writing import (
     begin_ddl,
     create_indexes,
     create_tables,
+    drop_former_tables,
     plan_statistics,
     rebuild_settings,
     scratch_folder,
@@ -363,6 +364,7 @@ class ReadModels:
                 with conn.begin(), rebuild_settings(conn):
                     begin_ddl(conn)
                     METADATA.drop_all(conn, tables=REBUILT)
+                    drop_former_tables(conn)
                     create_tables(conn)
                     if folded is None:
                         folded = self.fold_here(conn, source, corrections, faults, progress, folder)

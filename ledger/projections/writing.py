@@ -143,6 +143,22 @@ def abandoned(folder: Path) -> bool:
     return True
 
 
+READ_MODEL_PREFIX = "rm_"
+"""What every read model's table is named with (the service's own tables, which a rebuild
+leaves alone, are ``ledger_*``)."""
+
+
+def drop_former_tables(conn: Connection) -> None:
+    """Drop the read models' tables this code no longer makes (a ledger upgraded from a
+    version that kept its game lines one row a player, ``rm_player_games``): a rebuild
+    drops and makes only the tables it knows, and a former one would otherwise stay in
+    the file for good, hundreds of megabytes at 10^6 events."""
+    known = {table.name for table in REBUILT}
+    for name in sa.inspect(conn).get_table_names():
+        if name.startswith(READ_MODEL_PREFIX) and name not in known:
+            conn.execute(sa.schema.DropTable(sa.Table(name, sa.MetaData())))
+
+
 def create_tables(conn: Connection) -> None:
     """The read models' tables without their secondary indexes: a rebuild loads the
     rows first and indexes them once at the end, which is cheaper than keeping every
