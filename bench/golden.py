@@ -30,7 +30,7 @@ from whatif import SLUG, build
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
-from ledger.domain.state import Line, TeamGameLine
+from ledger.domain.state import Line, TeamGameLine, games_of
 from ledger.whatif.montecarlo import Sampler, Work, season_of
 from ledger.whatif.replay import Outcome, replay, source_ruleset, translate
 from ledger.whatif.service import ask
@@ -77,8 +77,7 @@ def as_computed(lines: dict[type[Line], list[Line]]) -> dict[str, list[Any]]:
     found: dict[str, list[Any]] = {}
     for kind, kept in lines.items():
         if kind is TeamGameLine:
-            sides = cast("list[TeamGameLine]", kept)
-            found["PlayerGameLine"] = [game for side in sides for game in side.player_lines()]
+            found["PlayerGameLine"] = games_of(cast("list[TeamGameLine]", kept))
         else:
             found[kind.__name__] = list(kept)
     return found

@@ -361,6 +361,11 @@ class TeamGameLine(Line):
         )
 
 
+def games_of(sides: Iterable[TeamGameLine]) -> list[PlayerGameLine]:
+    """The players' game lines that ``sides`` hold, side by side, each in its sheet's order."""
+    return [line for side in sides for line in side.player_lines()]
+
+
 class TeamHistoryLine(Line):
     table = "rm_team_history"
     key = ("league_id", "team_id", "seq")

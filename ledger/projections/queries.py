@@ -32,6 +32,7 @@ from ledger.domain.state import (
     TeamGameLine,
     TeamRow,
     TreasuryLine,
+    games_of,
 )
 from ledger.errors import UnknownPlayer, UnknownSeason, UnknownTeam
 from ledger.projections.rowstore import Row, RowStore
@@ -395,8 +396,7 @@ class Queries:
         number (``TeamGameLine``)."""
         teams = sorted({sheet.team for sheet in match.sheets()})
         sides = self.full_rows(TeamGameLine, "team_id", teams, seq=match.seq)
-        lines = [line for side in sides for line in side.player_lines()]
-        return sorted(lines, key=lambda line: (line.team_id, line.player_id))
+        return sorted(games_of(sides), key=lambda line: (line.team_id, line.player_id))
 
     def history(self, ref: str) -> list[EventRef]:
         """Every event that touched a team, player or match, and the corrections of them

@@ -22,6 +22,7 @@ from ledger.domain.state import (
     TeamGameLine,
     TeamHistoryLine,
     TreasuryLine,
+    games_of,
 )
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
@@ -64,8 +65,7 @@ class ReportReads:
         """The season's game lines, by event then player."""
         table = table_of(TeamGameLine)
         sides = self.rows(TeamGameLine, table.c.season == season, order=("seq", "team_id"))
-        lines = [line for side in sides for line in side.player_lines()]
-        return sorted(lines, key=lambda line: (line.seq, line.player_id))
+        return sorted(games_of(sides), key=lambda line: (line.seq, line.player_id))
 
     def events(self) -> list[EventLine]:
         """One line per event of the league."""

@@ -13,7 +13,7 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
-from ledger.domain.state import PlayerGameLine, TeamGameLine
+from ledger.domain.state import PlayerGameLine, TeamGameLine, games_of
 from ledger.generate import Spec, generate
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
@@ -34,7 +34,7 @@ def report_of(ledger: LeagueLedger, slug: str, seq: int) -> ev.MatchRecorded:
 
 def every_line(queries: Queries) -> list[PlayerGameLine]:
     """Every game line of the league, unpacked from every side of every game."""
-    return [line for side in queries.lines(TeamGameLine) for line in side.player_lines()]
+    return games_of(queries.lines(TeamGameLine))
 
 
 def every_line_of(queries: Queries, match: str) -> list[PlayerGameLine]:
