@@ -28,6 +28,14 @@ decoded, every event applied, the lines and settled records batched, pickled and
 to a line process (``LineProcess``; the process that writes them runs outside valgrind
 and is not counted). A rebuild's fold is three quarters of its time, and its timings
 drift by more than one change for speed gains.
+
+``--caches`` has callgrind simulate the processor's caches as it counts (about twice as
+slow), and prints, beside the instructions, the reads of instructions and of data that
+missed the first-level caches (32 KiB each, as this machine's) and those that missed the
+last level as well (``--last-level`` bytes, this machine's L3 of 32 MiB unless said; its
+L2 is 1 MiB a core). A miss of the first level costs about a dozen cycles where the next
+level holds the line, one of the last about a hundred nanoseconds: whether a change cut
+instructions or the memory's waits shows here, which the timings cannot tell apart.
 """
 
 from __future__ import annotations
@@ -78,6 +86,16 @@ def arguments() -> argparse.Namespace:
         metavar="SIZE",
         help="count a rebuild's fold of bench/run.py's ledger of SIZE events (10000)",
     )
+    parser.add_argument(
+        "--caches", action="store_true", help="simulate the caches: count their misses too"
+    )
+    parser.add_argument(
+        "--last-level",
+        type=int,
+        default=LAST_LEVEL,
+        metavar="BYTES",
+        help=f"the simulated last-level cache with --caches ({LAST_LEVEL:,} bytes)",
+    )
     parser.add_argument("--inside", help=argparse.SUPPRESS)  # the run under valgrind
     return parser.parse_args()
 
@@ -93,32 +111,72 @@ def main() -> None:
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    caches = cache_options(args.last_level) if args.caches else []
     if args.rebuild:
-        count_rebuild(valgrind, args.rebuild)
+        count_rebuild(valgrind, args.rebuild, caches)
         return
     build(args.db)
     for ruleset in args.ruleset or ["lrb6-zal", "gold4", "dz3"]:
         inside = ["--db", str(args.db), "--samples", str(args.samples), "--inside", ruleset]
-        count = counted(valgrind, inside, ruleset)
+        events = counted(valgrind, inside, ruleset, caches)
+        count = events["Ir"]
         print(f"{ruleset:9} {count / args.samples / 1e6:8.1f} M instructions per sample")
+        print_misses(events, per=args.samples)
 
 
-def count_rebuild(valgrind: str, size: int) -> None:
+def count_rebuild(valgrind: str, size: int, caches: list[str]) -> None:
     """The fold of a copy of the ledger of ``size`` events (a rebuild writes its tables)."""
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "ledger.db"
         shutil.copy(ledger_of(size), copy)
-        count = counted(valgrind, ["--rebuild", str(size), "--inside", str(copy)], "the fold")
-    print(f"rebuild of {size:,} events: {count / 1e6:,.1f} M instructions in its fold")
+        inside = ["--rebuild", str(size), "--inside", str(copy)]
+        events = counted(valgrind, inside, "the fold", caches)
+    print(f"rebuild of {size:,} events: {events['Ir'] / 1e6:,.1f} M instructions in its fold")
+    print_misses(events, per=1)
 
 
-def counted(valgrind: str, inside: list[str], what: str) -> int:
-    """The instructions counted by callgrind in a process of its own, run with ``inside``."""
+LAST_LEVEL = 32 << 20
+"""This machine's L3 (``lscpu``: 32 MiB, shared by its two cores)."""
+
+
+def cache_options(last_level: int) -> list[str]:
+    """Callgrind's cache simulation, its first levels as this machine's (32 KiB, 8-way, 64-byte
+    lines) and its last of ``last_level`` bytes (16-way): it finds the machine's own on its
+    own, but this virtual machine's processor reports an L3 of 320 MB, direct-mapped."""
+    return [
+        "--cache-sim=yes",
+        "--I1=32768,8,64",
+        "--D1=32768,8,64",
+        f"--LL={last_level},16,64",
+    ]
+
+
+MISSES = {
+    "I1mr": "instruction reads missing the first level",
+    "D1mr": "data reads missing the first level",
+    "D1mw": "data writes missing the first level",
+    "DLmr": "data reads missing the last level",
+    "DLmw": "data writes missing the last level",
+}
+
+
+def print_misses(events: dict[str, int], per: int) -> None:
+    """The misses ``events`` counted (none without ``--caches``), per sample when ``per``."""
+    for event, meaning in MISSES.items():
+        if event in events:
+            count = f"{events[event] // per:,}"
+            print(f"  {count:>14} {meaning} ({events[event] / events['Ir']:.2%} of instructions)")
+
+
+def counted(valgrind: str, inside: list[str], what: str, caches: list[str]) -> dict[str, int]:
+    """What callgrind counted in a process of its own, run with ``inside``, by event:
+    ``Ir`` the instructions, and the misses of ``MISSES`` with ``caches``."""
     compiled_first()
     with tempfile.TemporaryDirectory() as folder:
         command = [
             valgrind,
             "--tool=callgrind",
+            *caches,
             f"--toggle-collect={COUNTED}",
             f"--callgrind-out-file={folder}/callgrind.out",
             sys.executable,
@@ -127,12 +185,14 @@ def counted(valgrind: str, inside: list[str], what: str) -> int:
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or found is None:
+    names = re.search(r"Events +: ([\w ]+)", done.stderr)
+    found = re.search(r"Collected : ([\d ]+)", done.stderr)
+    if done.returncode != 0 or names is None or found is None:
         raise SystemExit(f"callgrind of {what} failed: {done.stderr.strip()[-500:]}")
-    if not int(found.group(1)):
+    events = dict(zip(names.group(1).split(), map(int, found.group(1).split()), strict=True))
+    if not events["Ir"]:
         raise SystemExit(f"callgrind of {what} collected nothing: no call of {COUNTED} seen")
-    return int(found.group(1))
+    return events
 
 
 def compiled_first() -> None:
