@@ -29,10 +29,10 @@ to a line process (``LineProcess``; the process that writes them runs outside va
 and is not counted). A rebuild's fold is three quarters of its time, and its timings
 drift by more than one change for speed gains.
 
-``--caches`` has callgrind simulate the processor's caches as it counts (about twice as
-slow), and prints, beside the instructions, the reads of instructions and of data that
-missed the first-level caches (32 KiB each, as this machine's) and those that missed the
-last level as well (``--last-level`` bytes, this machine's L3 of 32 MiB unless said; its
+``--caches`` has callgrind simulate the processor's caches as it counts (two to three
+times as slow), and prints, beside the instructions, the reads of instructions and of
+data that missed the first-level caches (32 KiB each, as this machine's) and those that
+missed the last level as well (``--last-level`` bytes, this machine's L3 of 32 MiB unless said; its
 L2 is 1 MiB a core). A miss of the first level costs about a dozen cycles where the next
 level holds the line, one of the last about a hundred nanoseconds: whether a change cut
 instructions or the memory's waits shows here, which the timings cannot tell apart.
@@ -161,7 +161,8 @@ MISSES = {
 
 
 def print_misses(events: dict[str, int], per: int) -> None:
-    """The misses ``events`` counted (none without ``--caches``), per sample when ``per``."""
+    """The misses ``events`` counted (none without ``--caches``), divided among ``per``
+    samples (1: a fold's)."""
     for event, meaning in MISSES.items():
         if event in events:
             count = f"{events[event] // per:,}"
