@@ -63,7 +63,7 @@ from ledger.projections.logfold import few_collections
 from ledger.projections.parallel import LineProcess
 from ledger.projections.runner import EventSource
 from ledger.projections.settled import SettledFile
-from ledger.projections.store import RowSink
+from ledger.projections.store import MemoryStore
 from ledger.whatif.montecarlo import sample, start_worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -229,14 +229,20 @@ def counted_call(work: Callable[[], object]) -> None:
         raise failed[0]
 
 
+def as_rebuilt(process: LineProcess, settled: SettledFile) -> MemoryStore:
+    """The store of a serial rebuild's fold: its lines, notes of history and settled
+    records go to the line process."""
+    return MemoryStore(sink=process.add, settled=settled, notes=process.notes)
+
+
 def fold_rebuild(
     db: Path,
     run: Callable[[Callable[[], object]], None] = counted_call,
-    sink_of: Callable[[LineProcess], RowSink] = lambda process: process.add,
+    store_of: Callable[[LineProcess, SettledFile], MemoryStore] = as_rebuilt,
 ) -> None:
     """A serial rebuild's fold of ``db``'s log, its lines and settled records handed to a
     line process; only the fold is counted (``run``, ``counted_call``: not opening the
-    ledger, reading its corrections first, nor starting the process). ``sink_of`` says
+    ledger, reading its corrections first, nor starting the process). ``store_of`` says
     where the lines go: to the line process, as in a rebuild (``bench/lines.py`` tries
     others)."""
     ledger = open_ledger(Settings(sqlite_path=db))
@@ -247,10 +253,12 @@ def fold_rebuild(
     with (
         tempfile.TemporaryDirectory() as folder,
         few_collections(),
-        LineProcess(Path(folder) / "lines.db", indexed=True) as process,
+        LineProcess(
+            Path(folder) / "lines.db", indexed=True, reader=ledger.source.stored_reader()
+        ) as process,
     ):
-        settled = SettledFile(Path(folder) / "settled.db", away=process)
-        job: tuple[Any, ...] = (sink_of(process), settled, ledger.source, corrections, {}, None)
+        memory = store_of(process, SettledFile(Path(folder) / "settled.db", away=process))
+        job: tuple[Any, ...] = (memory, ledger.source, corrections, {}, None)
         run(lambda: ledger.read_models.fold_into(*job))
     close_ledger(ledger)
 

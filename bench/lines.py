@@ -11,7 +11,10 @@ line process (ledger/projections/linefile.py), which writes them on the other co
 - ``none``: no line made (``Fold.keeps_lines`` off), the fold alone;
 - ``dropped``: every line made as its row, and dropped by the sink;
 - ``batched``: the rows kept in batches (``LineRows``), each batch let go when full;
-- ``sent``: the batches sent to the line process, as a rebuild does;
+- ``sent``: the batches sent to the line process, as a rebuild does: each event's
+  history as a note, whose rows the line process makes (ledger/projections/history.py);
+- ``history-here``: as ``sent``, each event's history line and references made by the
+  fold (as before the notes, and as the modes above make them);
 - ``no-history``: as ``dropped``, without each event's history line and references
   (``Fold.emit_refs``).
 
@@ -31,15 +34,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from instructions import fold_rebuild  # bench/: a rebuild's fold as it counts it
+from instructions import as_rebuilt, fold_rebuild  # bench/: a rebuild's store and fold
 from run import ledger_of  # bench/: the cached ledgers of bench/run.py
 
 from ledger.projections.fold import Fold
 from ledger.projections.parallel import LineProcess
-from ledger.projections.settled import LineRows
-from ledger.projections.store import RowSink
+from ledger.projections.settled import LineRows, SettledFile
+from ledger.projections.store import MemoryStore
 
-MODES = ("none", "dropped", "batched", "sent", "no-history")
+MODES = ("none", "dropped", "batched", "sent", "history-here", "no-history")
 
 
 def main() -> None:
@@ -72,7 +75,7 @@ def fold_with(mode: str, size: int) -> float:
     if mode == "none":
         Fold.keeps_lines = False
     if mode == "no-history":
-        Fold.emit_refs = lambda self, event, voided: None  # type: ignore[method-assign]
+        Fold.emit_refs = lambda self, event, voided, stored=None: None  # type: ignore[method-assign]
     spent: list[float] = []
 
     def timed(fold: Callable[[], object]) -> None:
@@ -83,17 +86,21 @@ def fold_with(mode: str, size: int) -> float:
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "ledger.db"
         shutil.copy(ledger_of(size), copy)
-        fold_rebuild(copy, run=timed, sink_of=lambda process: sink_for(mode, process))
+        fold_rebuild(copy, run=timed, store_of=lambda *both: store_for(mode, *both))
     return spent[0]
 
 
-def sink_for(mode: str, process: LineProcess) -> RowSink:
+def store_for(mode: str, process: LineProcess, settled: SettledFile) -> MemoryStore:
+    """The fold's store, its lines going as ``mode`` says (without notes of history but
+    where a rebuild sends them: the fold makes the rows)."""
     if mode in ("none", "sent"):
-        return process.add
+        return as_rebuilt(process, settled)
+    if mode == "history-here":
+        return MemoryStore(sink=process.add, settled=settled)
     if mode == "batched":
         rows = LineRows(lambda: rows.take())
-        return rows.add
-    return lambda kind, row: None  # dropped, no-history
+        return MemoryStore(sink=rows.add, settled=settled)
+    return MemoryStore(sink=lambda kind, row: None, settled=settled)  # dropped, no-history
 
 
 if __name__ == "__main__":

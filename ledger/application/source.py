@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, Mapper, Notification, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic
 
 from ledger.domain.events import EventCorrected, LedgerEvent
-from ledger.persistence.mapper import LedgerMapper
+from ledger.persistence.mapper import LedgerMapper, read_stored
+from ledger.projections.history import StoredReader
 
 PAGE = 1000
 
@@ -36,21 +37,43 @@ class StoreSource:
     def head(self) -> int:
         return int(self.recorder.max_notification_id() or 0)
 
-    def page(self, after: int, limit: int) -> list[tuple[int, LedgerEvent]]:
-        notifications = self.recorder.select_notifications(
+    def notifications(self, after: int, limit: int) -> Sequence[Notification]:
+        """Up to ``limit`` stored events after position ``after``, in order."""
+        return self.recorder.select_notifications(
             start=after or None, limit=limit, inclusive_of_start=not after
         )
-        return [(n.id, self.decode(n)) for n in notifications]
+
+    def page(self, after: int, limit: int) -> list[tuple[int, LedgerEvent]]:
+        return [(n.id, self.decode(n)) for n in self.notifications(after, limit)]
+
+    def stored_page(self, after: int, limit: int) -> list[tuple[int, LedgerEvent, bytes]]:
+        """``page``, each event with its state as stored."""
+        return [(n.id, self.decode(n), n.state) for n in self.notifications(after, limit)]
+
+    def stored_reader(self) -> StoredReader | None:
+        """How another process reads an event back from its state as stored (a rebuild's
+        line process, for its history: ledger/projections/history.py): a function that
+        can be pickled. None where the state is not the event's JSON as it is
+        (compressed or encrypted: the key stays in this process)."""
+        if not isinstance(self.mapper, LedgerMapper):
+            return None
+        if self.mapper.compressor is not None or self.mapper.cipher is not None:
+            return None
+        return read_stored
 
     def positions(self, after: int, limit: int) -> list[int]:
-        notifications = self.recorder.select_notifications(
-            start=after or None, limit=limit, inclusive_of_start=not after
-        )
-        return [n.id for n in notifications]
+        return [n.id for n in self.notifications(after, limit)]
 
     def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
         for stored in self.league_stored(league_id, last):
             yield self.decode(stored)
+
+    def league_stored_events(
+        self, league_id: str, last: int | None = None
+    ) -> Iterator[tuple[LedgerEvent, bytes]]:
+        """``league_events``, each event with its state as stored (``stored_page``)."""
+        for stored in self.league_stored(league_id, last):
+            yield self.decode(stored), stored.state
 
     def league_corrections(
         self, league_id: str, last: int | None = None

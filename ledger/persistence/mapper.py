@@ -162,6 +162,23 @@ def unreadable(stored: StoredEvent, problem: str) -> UnreadableEvent:
     )
 
 
+def read_stored(kind: str, data: bytes) -> catalogue.LedgerEvent:
+    """An event of the ledger's own log, of the class named ``kind``, stored as ``data``
+    (neither compressed nor encrypted), that the fold has read already: a rebuild's line
+    process reads it again for its history (ledger/projections/history.py). By its shape,
+    or through its twin where ``read_back`` did so."""
+    cls = event_classes_by_name()[kind]
+    try:
+        return read_shape(cls, data)
+    except (NotAsStored, ValueError, TypeError, KeyError, AttributeError):
+        return decode(cls, data)
+
+
+@cache
+def event_classes_by_name() -> dict[str, type[catalogue.LedgerEvent]]:
+    return {cls.__name__: cls for cls in event_classes().values()}
+
+
 def upcast(cls: type[Any], state: dict[str, Any]) -> dict[str, Any]:
     version = state.pop("class_version", 1)
     while version < cls.class_version:

@@ -44,12 +44,13 @@ class FoldStopped(Exception):
 class Folding(Protocol):
     league_id: str
 
-    def apply(self, event: LedgerEvent) -> None: ...
+    def apply(self, event: LedgerEvent, stored: bytes | None = None) -> None: ...
 
 
-def apply_checked(fold: Folding, event: LedgerEvent) -> None:
+def apply_checked(fold: Folding, event: LedgerEvent, stored: bytes | None = None) -> None:
+    """Apply ``event`` (given with its stored JSON where a rebuild reads it: ``Fold.apply``)."""
     try:
-        fold.apply(event)
+        fold.apply(event, stored)
     except (FoldFailed, FoldStopped):
         raise
     except Exception as error:  # any failure of a stored event is that event's fault

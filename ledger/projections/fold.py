@@ -30,7 +30,8 @@ from ledger.domain.state import (
     roster_of,
 )
 from ledger.domain.unreadable import UnreadableEvent
-from ledger.projections.describe import also_voided, describe, refs
+from ledger.projections.describe import also_voided, describe
+from ledger.projections.history import HistoryNote, history_rows
 from ledger.projections.shapes import json_text
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
@@ -101,6 +102,9 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    notes: Callable[[HistoryNote], None] | None = field(init=False)
+    """Where the history of an event as stored goes as a note (``MemoryStore.notes``: a
+    rebuild's line process makes its rows), or None: the fold makes them."""
     seasoned: dict[int, set[str]] = field(default_factory=dict)
     """The players each season's games have counted, when the fold keeps no records of
     play (``count_seasons``): a player's seasons only grow, so he is looked up once."""
@@ -117,6 +121,7 @@ class Fold:
         self.dice = DiceBox(league=self.league_id)
         reads = self.ruleset.value_reads()
         self.reads = ValueReads(reads.team, reads.players | ROSTER_PLACE)
+        self.notes = self.store.notes if isinstance(self.store, MemoryStore) else None
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -124,7 +129,9 @@ class Fold:
         for event in events:
             self.apply(event)
 
-    def apply(self, event: LedgerEvent) -> None:
+    def apply(self, event: LedgerEvent, stored: bytes | None = None) -> None:
+        """Fold ``event``; ``stored``, its JSON as the log holds it, where a rebuild read
+        it (its history may then be made from that in another process: ``emit_refs``)."""
         seq = event.seq  # a property: read once
         correction = self.corrections.get(seq)
         voided = correction is not None and correction.action == "void"
@@ -132,7 +139,8 @@ class Fold:
             return
         read = amended(event, correction) if correction is not None and not voided else event
         voided = self.follow_match(read, voided)
-        self.emit_refs(read, voided)  # history tells an amended event as it now reads
+        # History tells an amended event as it now reads, which its stored JSON does not.
+        self.emit_refs(read, voided, stored if read is event else None)
         self.dice.event = seq
         if not voided:
             appliers()[type(read)](self, read)
@@ -268,7 +276,7 @@ class Fold:
         self.store.emit_row(
             TreasuryLine,
             (self.league_id, team_id, seq, self.treasury_lines, amount, balance, kind, note),
-        )  # its row: ``TreasuryLine``'s fields in order (``emit_refs`` says why)
+        )  # its row: ``TreasuryLine``'s fields in order (``history_rows`` says why)
 
     def refresh_touched(self, seq: int, milestone: bool) -> None:
         """Recompute the values of the touched teams whose values the event may have
@@ -292,7 +300,7 @@ class Fold:
                 continue
             self.store.emit_row(
                 TeamHistoryLine,
-                (  # its row: ``TeamHistoryLine``'s fields in order (``emit_refs`` says why)
+                (  # its row: ``TeamHistoryLine``'s fields in order (``history_rows`` says why)
                     self.league_id,
                     team_id,
                     seq,
@@ -320,38 +328,28 @@ class Fold:
         team = self.store.get(TeamRow, self.league_id, team_id)
         return team.name if team else None
 
-    def emit_refs(self, event: LedgerEvent, voided: bool) -> None:
+    def emit_refs(self, event: LedgerEvent, voided: bool, stored: bytes | None = None) -> None:
         """The event's line of history, and a reference to it for each team, player, match
-        and event it touched: its description is written once, whatever it touched."""
+        and event it touched: its description is written once, whatever it touched. Given
+        the event as ``stored``, the fold sends a note of it instead where it can
+        (ledger/projections/history.py), and the line process makes the rows."""
         if not self.keeps_lines:
             return
         closes = self.voided_with(event)
-        # Its row, ``EventLine``'s fields in order, as the fold makes every line it writes by
-        # the thousand: a call of a writer by keyword cost 0.26 us a line, and the tuples
-        # took 2.6% off a rebuild's fold's instructions. tests/projections/test_line_rows.py
-        # folds a game whose every figure differs and finds each in its column.
-        line = (
-            self.league_id,
-            event.seq,
-            type(event).__name__,
-            event.recorded_by,
-            event.timestamp.isoformat(),
-            event.reason,
-            describe(event, self) + also_voided(closes),
-            voided,
-            event.account,
-            event.acting_as,
-            event.target if isinstance(event, EventCorrected) else None,
-        )
-        emit, league_id, seq = self.store.row_sink(), self.league_id, event.seq
-        emit(EventLine, line)
-        found = refs(event)
+        description = describe(event, self) + also_voided(closes)
+        # A note where the rows read nothing of the state but the description (history.py)
+        notes, seasonal = self.notes, isinstance(event, ev.SeasonClosed)
+        if notes is not None and stored is not None and not closes and not seasonal:
+            notes((self.league_id, type(event).__name__, stored, description, voided))
+            return
+        more = [f"event:{close}" for close in closes]
         if isinstance(event, ev.SeasonClosed):
-            found.update(self.season_teams(event))
-        if closes:
-            found.update(f"event:{close}" for close in closes)
-        for ref in sorted(found):
-            emit(RefLine, (league_id, ref, seq))
+            more += self.season_teams(event)
+        line, references = history_rows(self.league_id, event, description, voided, more)
+        emit = self.store.row_sink()
+        emit(EventLine, line)
+        for reference in references:
+            emit(RefLine, reference)
 
     def season_teams(self, event: ev.SeasonClosed) -> list[str]:
         """A season's close names only the season, but it is part of each team's history

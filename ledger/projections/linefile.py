@@ -30,11 +30,21 @@ import pickle
 import queue
 import sqlite3
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple, cast
 
 Batch = list[tuple[str, list[tuple[object, ...]]]]
-"""Rows to write: per table, its INSERT statement and the rows."""
+"""Rows to write: per table, its INSERT statement and the rows; or, under ``NOTES``, the
+fold's notes of events' history, whose rows this process makes."""
+
+Reader = Callable[[str, bytes], Any]
+"""How an event is read back from its state as stored (``EventSource.stored_reader``)."""
+
+NOTES = "notes"
+"""In place of a statement: the rows are notes of events' history, each with the event
+as stored, which this process reads back to make their history's rows
+(ledger/projections/history.py: the ledger's modules are imported with the first)."""
 
 
 class Settled(NamedTuple):
@@ -113,7 +123,9 @@ class File:
     """The file, written by one thread and asked by another, one at a time; answers and
     acknowledgements go back to the fold on ``replies``, one at a time."""
 
-    def __init__(self, path: str, indexed: bool, replies: Connection | None) -> None:
+    def __init__(
+        self, path: str, indexed: bool, replies: Connection | None, reader: Reader | None = None
+    ) -> None:
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         for pragma in SCRATCH_PRAGMAS:
             self.db.execute(f"PRAGMA {pragma}")
@@ -123,9 +135,16 @@ class File:
         self.lock = threading.Lock()
         self.replies = replies
         self.replying = threading.Lock()
+        self.reader = reader
+        """How an event is read back from its state as stored, for ``NOTES``."""
 
     def write(self, batch: Batch) -> None:
         for statement, rows in batch:
+            if statement == NOTES:
+                from ledger.projections.history import noted_batch  # the first notes import it
+
+                self.write(noted_batch(rows, self.reader))  # type: ignore[arg-type]
+                continue
             for start in range(0, len(rows), STRETCH):
                 with self.lock:
                     self.db.executemany(statement, rows[start : start + STRETCH])
@@ -143,18 +162,22 @@ class File:
 
 
 def write_lines(
-    path: str, inbox: Connection, indexed: bool = False, replies: Connection | None = None
+    path: str,
+    inbox: Connection,
+    indexed: bool = False,
+    replies: Connection | None = None,
+    reader: Reader | None = None,
 ) -> None:
     """Write every batch that arrives on ``inbox`` into the file at ``path`` (its tables
     made already, ``indexed`` if its line tables keep secondary indexes) until None
     arrives, then commit; acknowledge each ``Settled`` batch and answer each question on
-    ``replies``. A reader thread takes the batches off the pipe while this one writes, so
-    the fold seldom waits. Any failure ends the process with status 1 and nothing on its
-    error output: the rebuild then writes its lines itself, and reports a failure its own
-    way if it meets one."""
+    ``replies``; read the events of ``NOTES`` back with ``reader``. A reader thread takes
+    the batches off the pipe while this one writes, so the fold seldom waits. Any failure
+    ends the process with status 1 and nothing on its error output: the rebuild then
+    writes its lines itself, and reports a failure its own way if it meets one."""
     received: queue.Queue[Batch | Settled | Closed | None] = queue.Queue(maxsize=WAITING)
     try:
-        file = File(path, indexed, replies)
+        file = File(path, indexed, replies, reader)
         threading.Thread(target=receive, args=(inbox, received, file), daemon=True).start()
         while isinstance(batch := received.get(), (list, Settled)):
             if isinstance(batch, Settled):

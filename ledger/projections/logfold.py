@@ -47,7 +47,7 @@ class LogFolder:
         """The last event's log id, and its text: a log's events share one id object
         (ledger/domain/readback.py, ``IDS``), and a UUID's text is made in Python."""
 
-    def apply(self, event: LedgerEvent) -> None:
+    def apply(self, event: LedgerEvent, stored: bytes | None = None) -> None:
         """Raises ``FoldFailed`` when the event cannot be applied (the caller starts
         again with it among the faults)."""
         if event.originator_id is not self.last_log:
@@ -64,7 +64,7 @@ class LogFolder:
                 self.orphans.add(league_id)
                 self.memory.emit(fault_line(league_id, event, failed.problem))
                 return
-        apply_checked(fold, event)
+        apply_checked(fold, event, stored)
 
     def start(self, league_id: str, first: LedgerEvent) -> Folding:
         if league_id == SITE:

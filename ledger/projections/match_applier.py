@@ -219,7 +219,7 @@ def count_games(
 
 
 def emit_sides(f: Fold, e: ev.MatchRecorded, sides: dict[str, dict[str, list[int | str]]]) -> None:
-    """Each side's game lines, as its row (``TeamGameLine``'s fields in order: ``Fold.emit_refs``
+    """Each side's game lines, as its row (``TeamGameLine``'s fields in order: ``history_rows``
     says why); a side with no player of the books has none."""
     emit, league_id, seq = f.store.row_sink(), f.league_id, e.seq
     for team_id, players in sides.items():

@@ -58,7 +58,8 @@ class SiteFold:
     faults: Mapping[int, str] = field(default_factory=dict)
     league_id: str = SITE
 
-    def apply(self, event: ev.LedgerEvent) -> None:
+    def apply(self, event: ev.LedgerEvent, stored: bytes | None = None) -> None:
+        """``stored``: unread here (the site's log keeps no history lines)."""
         problem = event.problem if isinstance(event, UnreadableEvent) else None
         if problem or event.seq in self.faults:
             topic = event.topic if isinstance(event, UnreadableEvent) else type(event).__name__

@@ -46,6 +46,7 @@ from typing import Protocol, cast
 from ledger.domain.events import EventCorrected, LedgerEvent
 from ledger.projections import linefile
 from ledger.projections.faults import FoldFailed, FoldStopped
+from ledger.projections.history import HistoryNote, StoredReader
 from ledger.projections.logfold import Faults, LogFolder, few_collections
 from ledger.projections.settled import LineRows, SettledFile, create_schema
 from ledger.projections.store import MemoryStore, RowSink
@@ -86,9 +87,14 @@ it what the others leave of a core, and all of one that is free."""
 
 
 class LeagueSource(Protocol):
-    """What a worker reads: one league's events up to a version (``EventSource``)."""
+    """What a worker reads: one league's events up to a version, each with its stored JSON
+    (``EventSource``)."""
 
-    def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]: ...
+    def league_stored_events(
+        self, league_id: str, last: int | None = None
+    ) -> Iterator[tuple[LedgerEvent, bytes]]: ...
+
+    def stored_reader(self) -> StoredReader | None: ...
 
 
 @dataclass(frozen=True)
@@ -219,14 +225,15 @@ def fold_share(share: Share) -> Folded:
     while True:
         share.path.unlink(missing_ok=True)
         try:
-            with kept(share.path, lines) as (sink, settled):
-                memory = MemoryStore(sink=sink, settled=settled)
+            with kept(share.path, lines, source.stored_reader()) as memory:
                 folder = LogFolder(memory, share.corrections, faults)
                 count = 0
                 for league_id, last in share.leagues:
-                    for event in source.league_events(league_id, last):
-                        folder.apply(event)
+                    for event, stored in source.league_stored_events(league_id, last):
+                        folder.apply(event, stored)
                         count += 1
+                settled = memory.settled
+                assert settled is not None
                 settled.absorb(memory.all)
         except FoldFailed as failed:
             known = faults.setdefault(failed.league_id, {})
@@ -241,16 +248,19 @@ def fold_share(share: Share) -> Folded:
 
 
 @contextlib.contextmanager
-def kept(path: Path, lines: Path | None) -> Iterator[tuple[RowSink, SettledFile]]:
-    """Where a fold's lines and settled records go: to a ``LineProcess`` writing the file
-    ``lines``, else into a settled file at ``path``, lines as they come. The settled file
-    is closed (committed when the fold went through) after it."""
+def kept(path: Path, lines: Path | None, reader: StoredReader | None) -> Iterator[MemoryStore]:
+    """The store a share's fold keeps its state in, with where its lines and settled
+    records go: to a ``LineProcess`` writing the file ``lines`` (its notes of history
+    too, which it reads back with ``reader``), else into a settled file at ``path``, lines
+    as they come. The settled file is closed (committed when the fold went through) after
+    it."""
     if lines is None:
         with SettledFile(path) as settled:
-            yield settled.emit, settled
+            yield MemoryStore(sink=settled.emit, settled=settled)
         return
-    with LineProcess(lines) as process:
-        yield process.add, SettledFile(path, away=process)
+    with LineProcess(lines, reader=reader) as process:
+        away = SettledFile(path, away=process)
+        yield MemoryStore(sink=process.add, settled=away, notes=process.notes)
 
 
 class LinesLost(FoldStopped):
@@ -275,9 +285,13 @@ class LineProcess:
     events): if that disk fills, the process ends and the fold is done again, its lines
     written as they come."""
 
-    def __init__(self, path: Path, indexed: bool = False) -> None:
+    def __init__(
+        self, path: Path, indexed: bool = False, reader: StoredReader | None = None
+    ) -> None:
         """``indexed``: the file's line tables kept with the read models' secondary
-        indexes, for a rebuild whose lines are all in it (``settled.indexed_alike``)."""
+        indexes, for a rebuild whose lines are all in it (``settled.indexed_alike``).
+        ``reader``: how the process reads an event back from its state as stored, to make
+        the history a fold sends it notes of (``notes``; None: it takes none)."""
         self.path = path
         path.unlink(missing_ok=True)  # a fold again after a lost process
         with contextlib.closing(sqlite3.connect(path)) as db:
@@ -288,7 +302,7 @@ class LineProcess:
         self.replies, replying = context.Pipe(duplex=False)
         self.process = context.Process(
             target=linefile.write_lines,
-            args=(str(path), inbox, indexed, replying),
+            args=(str(path), inbox, indexed, replying, reader),
             name="rebuild-lines",
         )
         try:
@@ -303,6 +317,9 @@ class LineProcess:
         self.pending = LineRows(full=self.hand_over)
         self.add: RowSink = self.pending.add
         """Where the fold sends its lines (``MemoryStore``'s sink)."""
+        self.notes: Callable[[HistoryNote], None] | None = reader and self.pending.note
+        """Where the fold sends its notes of events' history (``MemoryStore.notes``), given
+        a ``reader`` for them."""
         self.lost: str | None = None
         self.exitcode: int | None = None
         """The process's exit status, once it has ended (0: every line is in the file)."""

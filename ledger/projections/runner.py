@@ -40,6 +40,7 @@ from ledger.projections.faults import (
     league_ruleset,
 )
 from ledger.projections.fold import Fold, corrections_of
+from ledger.projections.history import StoredReader
 from ledger.projections.logfold import LogFolder, few_collections
 from ledger.projections.members import SITE, SiteFold
 from ledger.projections.parallel import LineProcess, LinesLost, Share
@@ -60,7 +61,7 @@ from ledger.projections.sql import (
     driver_execute,
     insert_rows,
 )
-from ledger.projections.store import MemoryStore, RowSink
+from ledger.projections.store import MemoryStore
 from ledger.projections.writing import (
     REBUILT,
     LineSink,
@@ -97,6 +98,21 @@ class EventSource(Protocol):
 
     def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
         """A league's events in order, up to version ``last`` (all of them without)."""
+        ...
+
+    def stored_page(self, after: int, limit: int) -> list[tuple[int, LedgerEvent, bytes]]:
+        """``page``, each event with its state as stored (``stored_reader`` reads it)."""
+        ...
+
+    def league_stored_events(
+        self, league_id: str, last: int | None = None
+    ) -> Iterator[tuple[LedgerEvent, bytes]]:
+        """``league_events``, each with its state as stored, as ``stored_page`` gives it."""
+        ...
+
+    def stored_reader(self) -> StoredReader | None:
+        """How another process reads an event back from its state as stored (a function
+        that can be pickled), or None where it cannot (ledger/projections/history.py)."""
         ...
 
     def positions(self, after: int, limit: int) -> list[int]:
@@ -442,17 +458,18 @@ class ReadModels:
         if self.lines_apart(conn, source.head()):
             path = Path(folder) / "lines.db"
             try:
-                with LineProcess(path, indexed=True) as process:  # every line: indexed there
+                reader = source.stored_reader()
+                with LineProcess(path, indexed=True, reader=reader) as process:  # indexed there
                     kept = SettledFile(settled, away=process)
-                    folded = self.fold_into(
-                        process.add, kept, source, corrections, faults, progress
-                    )
+                    memory = MemoryStore(sink=process.add, settled=kept, notes=process.notes)
+                    folded = self.fold_into(memory, source, corrections, faults, progress)
                 return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:
                 pass  # fold again, the lines written from a thread
         settled.unlink(missing_ok=True)  # a fold again after a lost line process
         with LineSink(conn) as sink, SettledFile(settled) as kept:
-            return self.fold_into(sink.add, kept, source, corrections, faults, progress)
+            memory = MemoryStore(sink=sink.add, settled=kept)
+            return self.fold_into(memory, source, corrections, faults, progress)
 
     def lines_apart(self, conn: Connection, events: int) -> bool:
         """Whether the lines of a fold of ``events`` are worth a process of their own
@@ -463,14 +480,16 @@ class ReadModels:
 
     def fold_into(
         self,
-        sink: RowSink,
-        settled: SettledFile,
+        memory: MemoryStore,
         source: EventSource,
         corrections: dict[str, dict[int, EventCorrected]],
         faults: dict[str, dict[int, str]],
         progress: Progress | None,
     ) -> LogFolded:
-        memory = MemoryStore(sink=sink, settled=settled)
+        """Fold the log into ``memory`` (a store with a settled file), which the settled
+        file then takes whole."""
+        settled = memory.settled
+        assert settled is not None
         count, position = self.fold_log(source, memory, corrections, faults, progress)
         settled.absorb(memory.all)
         return LogFolded(count, position, settled.files)
@@ -487,9 +506,9 @@ class ReadModels:
         position."""
         folder = LogFolder(memory, corrections, faults)
         position = count = 0
-        while page := source.page(position, PAGE):
-            for position, event in page:  # noqa: B007 - the last position is kept
-                folder.apply(event)
+        while page := source.stored_page(position, PAGE):
+            for position, event, stored in page:  # noqa: B007 - the last position is kept
+                folder.apply(event, stored)
             count += len(page)
             if progress:
                 progress(len(page))

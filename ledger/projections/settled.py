@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
@@ -40,7 +40,7 @@ from ledger.domain.state import (
     SeasonRow,
     StandingRow,
 )
-from ledger.projections.linefile import SCRATCH_PRAGMAS, Batch
+from ledger.projections.linefile import NOTES, SCRATCH_PRAGMAS, Batch
 from ledger.projections.shapes import (
     LineRow,
     insert_statement,
@@ -51,6 +51,9 @@ from ledger.projections.shapes import (
 )
 from ledger.projections.sql import bulk_insert, table_of
 from ledger.projections.store import RowSink, bucketed, matches, structural
+
+if TYPE_CHECKING:
+    from ledger.projections.history import HistoryNote
 
 GONE = frozenset({"dead", "fired", "left"})
 """A player's statuses off the roster for good (``retired`` is temporary: still on it)."""
@@ -113,6 +116,8 @@ class LineRows:
 
     def __init__(self, full: Callable[[], object]) -> None:
         self.rows: dict[type[Line], list[LineRow]] = {}
+        self.notes: list[HistoryNote] = []
+        """Notes of events' history (``note``), for the line process alone."""
         self.count = 0
         self.full = full
 
@@ -126,6 +131,14 @@ class LineRows:
         if self.count >= LINE_BATCH:
             self.full()
 
+    def note(self, note: HistoryNote) -> None:
+        """Keep a note of an event's history, as ``add`` keeps a line's row (the line
+        process makes the rows: ledger/projections/history.py)."""
+        self.notes.append(note)
+        self.count += 1
+        if self.count >= LINE_BATCH:
+            self.full()
+
     def take(self) -> dict[type[Line], list[LineRow]]:
         """The rows kept, per class, and none kept from now."""
         taken = self.rows
@@ -133,8 +146,10 @@ class LineRows:
         return taken
 
     def take_for_sqlite(self) -> list[tuple[str, list[LineRow]]]:
-        """``take``, each class's rows with its SQLite ``INSERT``."""
-        return [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.take().items()]
+        """``take``, each class's rows with its SQLite ``INSERT``, and the notes kept."""
+        notes, self.notes = self.notes, []
+        batch = [(insert_statement(kind, "sqlite"), rows) for kind, rows in self.take().items()]
+        return [*batch, (NOTES, notes)] if notes else batch
 
 
 class Keeper(Protocol):

@@ -21,6 +21,7 @@ from ledger.domain.state import LINE_RECORDS, ON_ROSTER, Line, PlayerRow, R, Rec
 from ledger.projections.shapes import LineRow, line_of, shape_of
 
 if TYPE_CHECKING:
+    from ledger.projections.history import HistoryNote
     from ledger.projections.settled import SettledFile
 
 
@@ -120,7 +121,12 @@ class MemoryStore:
     not the league's history. Answers are the same as without the file, in key order.
     """
 
-    def __init__(self, sink: RowSink | None = None, settled: SettledFile | None = None) -> None:
+    def __init__(
+        self,
+        sink: RowSink | None = None,
+        settled: SettledFile | None = None,
+        notes: Callable[[HistoryNote], None] | None = None,
+    ) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
         self.index: dict[Bucket, set[tuple[Any, ...]]] = defaultdict(set)
         self.ordered: dict[Bucket, list[tuple[Any, ...]]] = {}
@@ -140,6 +146,9 @@ class MemoryStore:
         (which keeps it alive, so its ``id`` names no other object)."""
         self.sink = sink
         self.settled = settled
+        self.notes = notes
+        """Where a fold sends its notes of events' history (a rebuild's line process, which
+        makes their rows: ledger/projections/history.py), or None: it makes the rows."""
         self.looked_at = structural if settled is None else settled.looked_at
         """The fields a change looks at before it changes a record in place."""
 
@@ -378,7 +387,7 @@ class MemoryStore:
 
     def emit_row(self, kind: type[Line], row: LineRow) -> None:
         """A line given as its row (its fields' values in order, as the fold makes its
-        lines: ``Fold.emit_refs``), as a rebuild's sink takes it; kept as its record where
+        lines: ``history_rows``), as a rebuild's sink takes it; kept as its record where
         the store keeps its lines (a replay's, a what-if's)."""
         if self.sink is not None:
             self.sink(kind, row)

@@ -27,6 +27,7 @@ from ledger.domain.state import (
     TreasuryLine,
 )
 from ledger.projections import linefile, parallel, runner, settled, writing
+from ledger.projections.history import StoredReader
 from ledger.projections.parallel import LineProcess
 from ledger.projections.settled import SettledFile, copy_into, create_schema
 from ledger.projections.shapes import LineRow, insert_statement, shape_of
@@ -68,8 +69,10 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[LineProcess]:
     made: list[LineProcess] = []
     init = LineProcess.__init__
 
-    def recorded(self: LineProcess, path: Path, indexed: bool = False) -> None:
-        init(self, path, indexed)
+    def recorded(
+        self: LineProcess, path: Path, indexed: bool = False, reader: StoredReader | None = None
+    ) -> None:
+        init(self, path, indexed, reader)
         made.append(self)
 
     monkeypatch.setattr(LineProcess, "__init__", recorded)

@@ -1,5 +1,5 @@
 """The lines a fold writes by the thousand are made straight as their rows: tuples of
-their columns' values, in their classes' field order (``Fold.emit_refs``). A folded game
+their columns' values, in their classes' field order (``history_rows``). A folded game
 whose every figure differs holds each in its own column, so two values swapped in a
 tuple, or a line class's fields reordered, show here; a store that keeps its lines (a
 replay's, a command's) gets a row back as the record the same values build."""

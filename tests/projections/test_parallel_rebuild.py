@@ -244,8 +244,11 @@ def no_events() -> parallel.LeagueSource:
 
 
 class NoEvents:
-    def league_events(self, league_id: str, last: int | None = None) -> Any:
+    def league_stored_events(self, league_id: str, last: int | None = None) -> Any:
         return iter(())
+
+    def stored_reader(self) -> None:
+        return None
 
 
 def niceness_around_a_fold(share: parallel.Share) -> tuple[int, int]:

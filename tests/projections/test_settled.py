@@ -196,7 +196,7 @@ class Asking:
     def __init__(self, file: SettledFile) -> None:
         self.file = file
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: Any, stored: bytes | None = None) -> None:
         self.file.get(PlayerRow, (LEAGUE, "p1"))
 
 

@@ -1,0 +1,174 @@
+"""A rebuild whose lines a process of their own writes sends it each event's history as a
+note, and that process makes the history's rows from the event as stored
+(ledger/projections/history.py): the rows are those the fold makes, and the fold still
+makes those that read its state (an amended event, a void that takes closes with it, a
+season's close)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from ledger.application.commands import (
+    ClosePostGame,
+    CloseSeason,
+    Correct,
+    RecordMatch,
+    ScheduleSeason,
+    StartSeason,
+)
+from ledger.application.service import LeagueLedger
+from ledger.domain import events as ev
+from ledger.domain.state import EventLine, MatchRow, RefLine
+from ledger.domain.values import Division
+from ledger.persistence.mapper import read_stored
+from ledger.projections import parallel, runner, settled
+from ledger.projections.history import HistoryNote, history_rows, noted_batch
+from ledger.projections.shapes import insert_statement
+from tests.projections.test_parallel_rebuild import tables
+from tests.support import (
+    HUMAN_ELEVEN,
+    SKAVEN_ELEVEN,
+    draft_team,
+    report,
+    two_team_league,
+)
+
+
+@pytest.fixture
+def noted(monkeypatch: pytest.MonkeyPatch) -> list[HistoryNote]:
+    """Every log long enough for the line process, its lines handed over in small batches;
+    records each note of history the fold sends it."""
+    monkeypatch.setattr(runner, "LINES_APART", 1)
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    monkeypatch.setattr(settled, "LINE_BATCH", 7)
+    sent: list[HistoryNote] = []
+    note = settled.LineRows.note
+
+    def recorded(self: settled.LineRows, history: HistoryNote) -> None:
+        sent.append(history)
+        note(self, history)
+
+    monkeypatch.setattr(settled.LineRows, "note", recorded)
+    return sent
+
+
+def fixtures(ledger: LeagueLedger) -> list[MatchRow]:
+    league = ledger.league_row("test").league_id
+    return sorted(
+        ledger.view().select(MatchRow, league_id=league), key=lambda m: (m.round or 0, m.match_id)
+    )
+
+
+def game(row: MatchRow, scorer: int) -> RecordMatch:
+    """``row`` played 1-0: each side's player ``scorer`` the MVP, the home one scoring."""
+    return RecordMatch(
+        "test",
+        report(
+            {
+                "match": row.match_id,
+                "home": {
+                    "team": row.home,
+                    "players": [{"player": f"{row.home} {scorer}", "td": 1, "mvp": 1}],
+                    "dice": {"fan_factor": 2, "dedicated_fans": 4},
+                },
+                "away": {
+                    "team": row.away,
+                    "players": [{"player": f"{row.away} {scorer}", "mvp": 1}],
+                    "dice": {"fan_factor": 1, "dedicated_fans": 6},
+                },
+                "casualties": [
+                    {"victim": f"{row.away} 2", "by": f"{row.home} 3", "cause": "block", "roll": 4}
+                ],
+            }
+        ),
+    )
+
+
+def closed(ledger: LeagueLedger, row: MatchRow) -> None:
+    for team in (row.home, row.away):
+        ledger.handle(
+            ClosePostGame("test", row.match_id, team, dice={"expensive_mistakes": 5}),
+            by="tester",
+        )
+
+
+def season_with_corrections(ledger: LeagueLedger) -> dict[str, int]:
+    """A season of four teams: its first game recorded, closed, voided with its closes and
+    played again; its second amended; then the season closed. Returns the events whose
+    history reads the fold's state, by what they are."""
+    two_team_league(ledger)
+    draft_team(ledger, "test", "elves", "human", HUMAN_ELEVEN)
+    draft_team(ledger, "test", "vermin", "skaven", SKAVEN_ELEVEN)
+    teams = ("reavers", "rats", "elves", "vermin")
+    ledger.handle(StartSeason("test", [Division(name="North", teams=teams)]), by="tester")
+    ledger.handle(ScheduleSeason("test", legs=1), by="tester")
+    first, second, *others = fixtures(ledger)
+    ledger.handle(game(first, scorer=1), by="tester")
+    closed(ledger, first)
+    recorded = ledger.load_log("test").version - 2
+    ledger.handle(Correct("test", recorded, "void"), by="tester", reason="wrong game")
+    voiding = ledger.load_log("test").version
+    ledger.handle(game(first, scorer=4), by="tester")
+    closed(ledger, first)
+    ledger.handle(game(second, scorer=5), by="tester")
+    amended = ledger.load_log("test").version
+    closed(ledger, second)
+    ledger.handle(
+        Correct("test", amended, "amend", amendment={"weather": "nice"}), by="t", reason="typo"
+    )
+    for scorer, row in enumerate(others, start=6):  # each player's SPP below an advancement
+        ledger.handle(game(row, scorer), by="tester")
+        closed(ledger, row)
+    ledger.handle(CloseSeason("test"), by="tester")
+    season_closed = ledger.load_log("test").version
+    ledger.catch_up()
+    return {"voiding": voiding, "amended": amended, "season closed": season_closed}
+
+
+def test_the_line_process_makes_the_history_the_fold_would_have_made(
+    sqlite_ledger: LeagueLedger, noted: list[HistoryNote]
+) -> None:
+    kept_here = season_with_corrections(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert tables(sqlite_ledger) == incremental
+    league = sqlite_ledger.league_row("test").league_id
+    every = {e.seq for e in sqlite_ledger.source.league_events(league)}
+    sent = {orjson.loads(note[2])["originator_version"] for note in noted}
+    assert sent == every - set(kept_here.values())
+    assert any(note[4] for note in noted)  # the voided report and its closes: noted voided
+
+
+def test_a_rebuild_without_the_line_process_sends_no_note(
+    sqlite_ledger: LeagueLedger, noted: list[HistoryNote]
+) -> None:
+    season_with_corrections(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.processes = 1  # one process: the lines go from a thread
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert tables(sqlite_ledger) == incremental
+    assert noted == []
+
+
+def test_a_note_makes_the_rows_the_fold_makes(sqlite_ledger: LeagueLedger) -> None:
+    """Each event read back from its stored JSON gives its history the rows the fold
+    gives the event it read (``history_rows`` both ways), every event of a season."""
+    season_with_corrections(sqlite_ledger)
+    league = sqlite_ledger.league_row("test").league_id
+    stored = list(sqlite_ledger.source.league_stored_events(league))
+    notes = [
+        (league, type(event).__name__, state, f"said {event.seq}", event.seq % 2 == 0)
+        for event, state in stored
+    ]
+    lines: list[tuple[object, ...]] = []
+    references: list[tuple[object, ...]] = []
+    for event, _ in stored:
+        line, found = history_rows(league, event, f"said {event.seq}", event.seq % 2 == 0)
+        lines.append(line)
+        references += found
+    assert noted_batch(notes, read_stored) == [
+        (insert_statement(EventLine, "sqlite"), lines),
+        (insert_statement(RefLine, "sqlite"), references),
+    ]
+    assert any(isinstance(event, ev.MatchRecorded) for event, _ in stored)
