@@ -6,6 +6,8 @@ season's close)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 
@@ -18,12 +20,14 @@ from ledger.application.commands import (
     StartSeason,
 )
 from ledger.application.service import LeagueLedger
+from ledger.application.source import StoreSource
 from ledger.domain import events as ev
 from ledger.domain.state import EventLine, MatchRow, RefLine
 from ledger.domain.values import Division
 from ledger.persistence.mapper import read_stored
 from ledger.projections import parallel, runner, settled
 from ledger.projections.history import HistoryNote, history_rows, noted_batch
+from ledger.projections.parallel import LineProcess
 from ledger.projections.shapes import insert_statement
 from tests.projections.test_parallel_rebuild import tables
 from tests.support import (
@@ -172,3 +176,32 @@ def test_a_note_makes_the_rows_the_fold_makes(sqlite_ledger: LeagueLedger) -> No
         (insert_statement(RefLine, "sqlite"), references),
     ]
     assert any(isinstance(event, ev.MatchRecorded) for event, _ in stored)
+
+
+def unreadable(kind: str, data: bytes) -> ev.LedgerEvent:
+    """A reader that cannot read what it is given (imported by the line process)."""
+    raise ValueError(f"cannot read {kind}")
+
+
+def test_a_note_the_line_process_cannot_read_leaves_the_fold_to_write_the_lines(
+    sqlite_ledger: LeagueLedger, noted: list[HistoryNote], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line process ends with status 1 and the fold is done again, its lines written
+    from a thread (``LinesLost``): the read models are whole all the same."""
+    season_with_corrections(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    ended: list[int | None] = []
+    leaving = LineProcess.__exit__
+
+    def noted_exit(self: LineProcess, *failure: Any) -> None:
+        try:
+            leaving(self, *failure)
+        finally:
+            ended.append(self.exitcode)
+
+    monkeypatch.setattr(StoreSource, "stored_reader", lambda self: unreadable)
+    monkeypatch.setattr(LineProcess, "__exit__", noted_exit)
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert ended == [1]  # the one line process, which could not read the first notes
+    assert noted  # they were sent
+    assert tables(sqlite_ledger) == incremental
