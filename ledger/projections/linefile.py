@@ -44,7 +44,8 @@ Reader = Callable[[str, bytes], Any]
 NOTES = "notes"
 """In place of a statement: the rows are notes of events' history, each with the event
 as stored, which this process reads back to make their history's rows
-(ledger/projections/history.py: the ledger's modules are imported with the first)."""
+(ledger/projections/history.py, imported with the first notes; the reader's module is
+imported with the process's arguments)."""
 
 
 class Settled(NamedTuple):
