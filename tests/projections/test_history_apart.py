@@ -29,12 +29,12 @@ from ledger.projections import parallel, runner, settled
 from ledger.projections.history import HistoryNote, history_rows, noted_batch
 from ledger.projections.parallel import LineProcess
 from ledger.projections.shapes import insert_statement
+from tests.integration.test_corrections_reach import game as played
 from tests.projections.test_parallel_rebuild import tables
 from tests.support import (
     HUMAN_ELEVEN,
     SKAVEN_ELEVEN,
     draft_team,
-    report,
     two_team_league,
 )
 
@@ -65,28 +65,10 @@ def fixtures(ledger: LeagueLedger) -> list[MatchRow]:
 
 
 def game(row: MatchRow, scorer: int) -> RecordMatch:
-    """``row`` played 1-0: each side's player ``scorer`` the MVP, the home one scoring."""
-    return RecordMatch(
-        "test",
-        report(
-            {
-                "match": row.match_id,
-                "home": {
-                    "team": row.home,
-                    "players": [{"player": f"{row.home} {scorer}", "td": 1, "mvp": 1}],
-                    "dice": {"fan_factor": 2, "dedicated_fans": 4},
-                },
-                "away": {
-                    "team": row.away,
-                    "players": [{"player": f"{row.away} {scorer}", "mvp": 1}],
-                    "dice": {"fan_factor": 1, "dedicated_fans": 6},
-                },
-                "casualties": [
-                    {"victim": f"{row.away} 2", "by": f"{row.home} 3", "cause": "block", "roll": 4}
-                ],
-            }
-        ),
-    )
+    """``row`` played 1-0 (``test_corrections_reach.game``): each side's player ``scorer``
+    the MVP, the home one scoring, and a casualty a block caused."""
+    hurt = {"victim": f"{row.away} 2", "by": f"{row.home} 3", "cause": "block", "roll": 4}
+    return RecordMatch("test", played(row, scorer=scorer, away=scorer, casualty=hurt))
 
 
 def closed(ledger: LeagueLedger, row: MatchRow) -> None:
