@@ -91,8 +91,9 @@ def fold_with(mode: str, size: int) -> float:
 
 
 def store_for(mode: str, process: LineProcess, settled: SettledFile) -> MemoryStore:
-    """The fold's store, its lines going as ``mode`` says (without notes of history but
-    where a rebuild sends them: the fold makes the rows)."""
+    """The fold's store, its lines going as ``mode`` says. Only ``sent`` (and ``none``,
+    which makes no lines) sends notes of history, as a rebuild does; in the other modes
+    the fold makes the history's rows."""
     if mode in ("none", "sent"):
         return as_rebuilt(process, settled)
     if mode == "history-here":

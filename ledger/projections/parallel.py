@@ -317,7 +317,9 @@ class LineProcess:
         self.pending = LineRows(full=self.hand_over)
         self.add: RowSink = self.pending.add
         """Where the fold sends its lines (``MemoryStore``'s sink)."""
-        self.notes: Callable[[HistoryNote], None] | None = reader and self.pending.note
+        self.notes: Callable[[HistoryNote], None] | None = (
+            self.pending.note if reader is not None else None
+        )
         """Where the fold sends its notes of events' history (``MemoryStore.notes``), given
         a ``reader`` for them."""
         self.lost: str | None = None
