@@ -17,7 +17,7 @@ from ledger.domain.events import PlayerHired
 from ledger.domain.log import league_id
 from ledger.domain.readback import reader_of, value_reader
 from ledger.domain.unreadable import NOT_UTF8, UnreadableEvent
-from ledger.persistence.mapper import LedgerMapper, event_classes
+from ledger.persistence.mapper import LedgerMapper, event_classes, read_stored
 from tests.integration.test_audit_and_transfer import played_league
 
 State = dict[str, Any]
@@ -104,6 +104,22 @@ def test_an_event_read_back_is_the_event_stored(sqlite_ledger: LeagueLedger) -> 
         assert event == mapper.to_domain_event(stored)
         assert event.content_hash() == event.hash
         assert orjson.dumps(event.stored()) == stored.state
+
+
+def test_an_event_read_again_for_its_history_is_the_one_the_fold_read(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """A rebuild's line process reads each event again from its state as stored
+    (``read_stored``, ledger/projections/history.py): as ``read_back`` read it, also off
+    the shape where pydantic reads it."""
+    slug = played_league(sqlite_ledger)
+    mapper = sqlite_ledger.mapper
+    assert isinstance(mapper, LedgerMapper)
+    _, in_seconds = OFF_THE_SHAPE["a time as a number"]
+    off = edited(stored_of(sqlite_ledger, slug, "PlayerHired"), in_seconds)
+    for stored in [*sqlite_ledger.recorder.select_events(league_id(slug), limit=1000), off]:
+        kind = stored.topic.rsplit(":", 1)[1]
+        assert read_stored(kind, stored.state) == mapper.read_back(stored)
 
 
 def test_bounds_are_not_checked_again(sqlite_ledger: LeagueLedger) -> None:
