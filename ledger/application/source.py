@@ -65,8 +65,8 @@ class StoreSource:
         return [n.id for n in self.notifications(after, limit)]
 
     def league_events(self, league_id: str, last: int | None = None) -> Iterator[LedgerEvent]:
-        for stored in self.league_stored(league_id, last):
-            yield self.decode(stored)
+        for event, _ in self.league_stored_events(league_id, last):
+            yield event
 
     def league_stored_events(
         self, league_id: str, last: int | None = None

@@ -31,7 +31,7 @@ from ledger.domain.state import (
 )
 from ledger.domain.unreadable import UnreadableEvent
 from ledger.projections.describe import also_voided, describe
-from ledger.projections.history import HistoryNote, history_rows
+from ledger.projections.history import history_rows
 from ledger.projections.shapes import json_text
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
@@ -102,9 +102,6 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
-    notes: Callable[[HistoryNote], None] | None = field(init=False)
-    """Where the history of an event as stored goes as a note (``MemoryStore.notes``: a
-    rebuild's line process makes its rows), or None: the fold makes them."""
     seasoned: dict[int, set[str]] = field(default_factory=dict)
     """The players each season's games have counted, when the fold keeps no records of
     play (``count_seasons``): a player's seasons only grow, so he is looked up once."""
@@ -121,7 +118,6 @@ class Fold:
         self.dice = DiceBox(league=self.league_id)
         reads = self.ruleset.value_reads()
         self.reads = ValueReads(reads.team, reads.players | ROSTER_PLACE)
-        self.notes = self.store.notes if isinstance(self.store, MemoryStore) else None
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -338,7 +334,7 @@ class Fold:
         closes = self.voided_with(event)
         description = describe(event, self) + also_voided(closes)
         # A note where the rows read nothing of the state but the description (history.py)
-        notes, seasonal = self.notes, isinstance(event, ev.SeasonClosed)
+        notes, seasonal = self.store.notes, isinstance(event, ev.SeasonClosed)
         if notes is not None and stored is not None and not closes and not seasonal:
             notes((self.league_id, type(event).__name__, stored, description, voided))
             return

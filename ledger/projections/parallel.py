@@ -320,7 +320,7 @@ class LineProcess:
         self.notes: Callable[[HistoryNote], None] | None = (
             self.pending.note if reader is not None else None
         )
-        """Where the fold sends its notes of events' history (``MemoryStore.notes``), given
+        """Where the fold sends its notes of events' history (``Store.notes``), given
         a ``reader`` for them."""
         self.lost: str | None = None
         self.exitcode: int | None = None

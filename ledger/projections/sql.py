@@ -11,7 +11,7 @@ the league.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ledger.domain.state import Line, R, Record
+from ledger.projections.history import HistoryNote
 from ledger.projections.rowstore import RowStore
 from ledger.projections.shapes import (
     JSON,
@@ -148,6 +149,9 @@ class SqlStore(RowStore):
     page, so a long catch-up never holds more than a page's worth of records. Reads
     (``RowStore``) and writes go to the driver with statements built once (``Shape``).
     """
+
+    notes: Callable[[HistoryNote], None] | None = None
+    """A catch-up's fold makes its history's rows itself (``Store.notes``)."""
 
     def __init__(self, engine: Engine, conn: Connection | None = None) -> None:
         super().__init__(engine.dialect.name)

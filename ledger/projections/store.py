@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 
 class Store(Protocol):
+    notes: Callable[[HistoryNote], None] | None
+    """Where a fold sends its notes of events' history in place of their rows, or None: it
+    makes the rows (ledger/projections/history.py)."""
+
     def get(self, kind: type[R], /, *key: Any) -> R | None: ...
     def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
     def put(self, record: Record) -> None: ...
