@@ -12,9 +12,11 @@ line process (ledger/projections/linefile.py), which writes them on the other co
 - ``dropped``: every line made as its row, and dropped by the sink;
 - ``batched``: the rows kept in batches (``LineRows``), each batch let go when full;
 - ``sent``: the batches sent to the line process, as a rebuild does: each event's
-  history as a note, whose rows the line process makes (ledger/projections/history.py);
+  history as a note, whose rows the line process makes (ledger/projections/history.py),
+  and each report's play with it, which the line process counts (plays.py);
 - ``history-here``: as ``sent``, each event's history line and references made by the
-  fold (as before the notes, and as the modes above make them);
+  fold, and each report's play counted by it (as before the notes, and as the modes
+  above make them);
 - ``no-history``: as ``dropped``, without each event's history line and references
   (``Fold.emit_refs``).
 
@@ -92,8 +94,8 @@ def fold_with(mode: str, size: int) -> float:
 
 def store_for(mode: str, process: LineProcess, settled: SettledFile) -> MemoryStore:
     """The fold's store, its lines going as ``mode`` says. Only ``sent`` (and ``none``,
-    which makes no lines) sends notes of history, as a rebuild does; in the other modes
-    the fold makes the history's rows."""
+    which makes no lines) sends notes, as a rebuild does; in the other modes the fold
+    makes the history's rows and counts the play."""
     if mode in ("none", "sent"):
         return as_rebuilt(process, settled)
     if mode == "history-here":

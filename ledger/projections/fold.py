@@ -31,7 +31,8 @@ from ledger.domain.state import (
 )
 from ledger.domain.unreadable import UnreadableEvent
 from ledger.projections.describe import also_voided, describe
-from ledger.projections.history import history_rows
+from ledger.projections.history import HistoryNote, history_rows
+from ledger.projections.plays import Play
 from ledger.projections.shapes import json_text
 from ledger.projections.store import MemoryStore, Store
 from ledger.rules.dice import DiceBox
@@ -102,6 +103,9 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    note: HistoryNote | None = None
+    """The note of the event being applied (``emit_refs``), sent once it is applied: a
+    match report's tells its play too (``note_play``)."""
     seasoned: dict[int, set[str]] = field(default_factory=dict)
     """The players each season's games have counted, when the fold keeps no records of
     play (``count_seasons``): a player's seasons only grow, so he is looked up once."""
@@ -109,10 +113,17 @@ class Fold:
     """Whether the fold keeps each player's records of play: the games, touchdowns,
     casualties... and game lines that leaderboards and careers show. No edition's rule
     reads them (a player's seasons, which a re-draft reads, are kept always), so a Monte
-    Carlo sample, which shows no leaderboard, leaves them: a tenth of its time."""
+    Carlo sample, which shows no leaderboard, leaves them: a tenth of its time. A rebuild's
+    line process counts them where the fold sends it notes (``plays_apart``)."""
     keeps_lines: ClassVar[bool] = True
     """Whether the fold writes its append-only lines (game lines, treasury movements, team
     history): a Monte Carlo sample's fold reads only figures, and builds none."""
+
+    @property
+    def plays_apart(self) -> bool:
+        """Whether a report's records of play are counted apart, by the rebuild's line
+        process that the fold sends its notes to (ledger/projections/plays.py)."""
+        return self.keeps_lines and self.store.notes is not None
 
     def __post_init__(self) -> None:
         self.dice = DiceBox(league=self.league_id)
@@ -135,11 +146,13 @@ class Fold:
             return
         read = amended(event, correction) if correction is not None and not voided else event
         voided = self.follow_match(read, voided)
+        self.note = None  # none left by an event that failed
         # History tells an amended event as it now reads, which its stored JSON does not.
         self.emit_refs(read, voided, stored if read is event else None)
         self.dice.event = seq
         if not voided:
             appliers()[type(read)](self, read)
+        self.send_note()
         self.advance_league(read)
         self.refresh_touched(seq, isinstance(event, MILESTONES))
 
@@ -336,7 +349,7 @@ class Fold:
         # A note where the rows read nothing of the state but the description (history.py)
         notes, seasonal = self.store.notes, isinstance(event, ev.SeasonClosed)
         if notes is not None and stored is not None and not closes and not seasonal:
-            notes((self.league_id, type(event).__name__, stored, description, voided))
+            self.note = (self.league_id, type(event).__name__, stored, description, voided, None)
             return
         more = [f"event:{close}" for close in closes]
         if isinstance(event, ev.SeasonClosed):
@@ -346,6 +359,23 @@ class Fold:
         emit(EventLine, line)
         for reference in references:
             emit(RefLine, reference)
+
+    def note_play(self, match: ev.MatchRecorded, play: Play) -> None:
+        """Tell the line process the ``play`` of the report being applied, with its note of
+        history; or alone, where the fold made its history's rows itself (an amended
+        report: then with the report as it now reads, not as stored)."""
+        if self.note is not None:
+            league_id, kind, stored, description, voided, _ = self.note
+            self.note = (league_id, kind, stored, description, voided, play)
+        else:
+            self.note = (self.league_id, type(match).__name__, match, None, False, play)
+
+    def send_note(self) -> None:
+        """Send the note of the event just applied, if it has one."""
+        if self.note is not None:
+            assert self.store.notes is not None
+            self.store.notes(self.note)
+            self.note = None
 
     def season_teams(self, event: ev.SeasonClosed) -> list[str]:
         """A season's close names only the season, but it is part of each team's history

@@ -12,24 +12,31 @@ A note is sent only for an event whose rows read nothing of the fold's state but
 description: an event as stored (not one a correction amends), and neither a void that
 takes post-game closes with it nor a season's close (their references come from the
 state). The fold makes the rows of the rest itself.
+
+A match report's note tells its play too, which that process counts (``Noted``, with
+ledger/projections/plays.py): its game lines, and each player's counters, written into
+his row at the end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ledger.domain.events import EventCorrected, LedgerEvent
-from ledger.domain.state import EventLine, RefLine
+from ledger.domain.events import EventCorrected, LedgerEvent, MatchRecorded
+from ledger.domain.state import EventLine, RefLine, TeamGameLine
 from ledger.projections.describe import refs
+from ledger.projections.plays import Play, Totals
 from ledger.projections.shapes import LineRow, insert_statement
 
 StoredReader = Callable[[str, bytes], LedgerEvent]
 """Reads an event of the class named as its stored JSON (``EventSource.stored_reader``)."""
 
-HistoryNote = tuple[str, str, bytes, str, bool]
-"""What the fold sends of an event for the line process to make its history rows:
-the league, the event's class name, the event as stored (its JSON), its description,
-whether it is voided."""
+HistoryNote = tuple[str, str, bytes | LedgerEvent, str | None, bool, Play | None]
+"""What the fold sends of an event for the line process to make its rows: the league, the
+event's class name, the event as stored (its JSON), its description, whether it is
+voided, and a match report's play (ledger/projections/plays.py). Only a report's play
+is told of an amended report, whose history the fold writes itself: then with the event
+as it now reads (and no description)."""
 
 
 def history_rows(
@@ -64,19 +71,35 @@ def history_rows(
     return line, [(league_id, ref, seq) for ref in sorted(found)]
 
 
-def noted_batch(
-    notes: Iterable[HistoryNote], read: StoredReader
-) -> list[tuple[str, list[LineRow]]]:
-    """The ``EventLine`` and ``RefLine`` rows of the events ``notes`` tell of, with their
-    tables' statements (the line process's side: ledger/projections/linefile.py): each
-    event read back from its stored JSON by ``read`` (``EventSource.stored_reader``)."""
-    lines: list[LineRow] = []
-    references: list[LineRow] = []
-    for league_id, kind, stored, description, voided in notes:
-        line, found = history_rows(league_id, read(kind, stored), description, voided)
-        lines.append(line)
-        references += found
-    return [
-        (insert_statement(EventLine, "sqlite"), lines),
-        (insert_statement(RefLine, "sqlite"), references),
-    ]
+class Noted:
+    """The line process's side of the notes: the rows of the events they tell of, each
+    read back from its stored JSON by ``read`` (``EventSource.stored_reader``), and the
+    records of play of the reports among them, counted until the end (``Totals``)."""
+
+    def __init__(self, read: StoredReader) -> None:
+        self.read = read
+        self.totals = Totals()
+
+    def batch(self, notes: Iterable[HistoryNote]) -> list[tuple[str, list[LineRow]]]:
+        """The rows ``notes`` tell of, with their tables' statements."""
+        lines: list[LineRow] = []
+        references: list[LineRow] = []
+        games: list[LineRow] = []
+        for league_id, kind, stored, description, voided, play in notes:
+            event = self.read(kind, stored) if isinstance(stored, bytes) else stored
+            if description is not None:
+                line, found = history_rows(league_id, event, description, voided)
+                lines.append(line)
+                references += found
+            if play is not None:
+                assert isinstance(event, MatchRecorded)
+                games += self.totals.count(league_id, event, play)
+        return [
+            (insert_statement(EventLine, "sqlite"), lines),
+            (insert_statement(RefLine, "sqlite"), references),
+            (insert_statement(TeamGameLine, "sqlite"), games),
+        ]
+
+    def finished(self) -> list[tuple[str, list[LineRow]]]:
+        """What is written once every note has come: each player's counters of play."""
+        return [self.totals.written()]

@@ -138,13 +138,17 @@ class File:
         self.replying = threading.Lock()
         self.reader = reader
         """How an event is read back from its state as stored, for ``NOTES``."""
+        self.noted: Any = None
+        """What makes the rows of ``NOTES`` (``history.Noted``), from the first of them."""
 
     def write(self, batch: Batch) -> None:
         for statement, rows in batch:
             if statement == NOTES:
-                from ledger.projections.history import noted_batch  # the first notes import it
+                if self.noted is None:
+                    from ledger.projections.history import Noted  # the first notes import it
 
-                self.write(noted_batch(rows, self.reader))  # type: ignore[arg-type]
+                    self.noted = Noted(self.reader)  # type: ignore[arg-type]
+                self.write(self.noted.batch(rows))
                 continue
             for start in range(0, len(rows), STRETCH):
                 with self.lock:
@@ -188,6 +192,8 @@ def write_lines(
                 file.write(batch)
         if batch is not None:  # the pipe closed before the end: the rebuild stopped
             raise SystemExit(1)
+        if file.noted is not None:  # what the notes leave to the end (players' counters)
+            file.write(file.noted.finished())
         file.db.execute("COMMIT")
         file.db.close()
     except Exception:

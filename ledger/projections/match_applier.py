@@ -10,22 +10,23 @@ is unrecorded when it is met), and a report naming a team or player the books do
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import (
-    MatchRow,
-    PlayerRow,
-    StandingRow,
-    TeamGameLine,
-    game_counts,
-    roster_of,
-)
-from ledger.domain.values import Casualty, Performance, PointsScheme
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, roster_of
+from ledger.domain.values import PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import SPP_ADDED, Fold, spp_added
 from ledger.projections.gather import match_rows
-from ledger.projections.shapes import json_text
+from ledger.projections.plays import (
+    NONE_CAUSED,
+    casualty_facts,
+    counted,
+    earning,
+    game_line,
+    played,
+    side_rows,
+)
 from ledger.rules.asked import Report
 from ledger.rules.base import scores
 from ledger.rules.effects import Effects, Gold
@@ -70,8 +71,9 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     }
     effects = f.ruleset.outcomes(Report(e, rows), f.dice)
     # A fold that counts play writes each player's SPP with his counters, in one change
-    earned = f.apply_effects(e.seq, effects, hirelings, spp_later=f.counts_play)
-    count_games(f, e, earned, hirelings)
+    spp_later = f.counts_play and not f.plays_apart
+    earned = f.apply_effects(e.seq, effects, hirelings, spp_later=spp_later)
+    count_games(f, e, earned, hirelings, rows)
     row = match_row(f, e, scheduled, tallies, hirelings, winnings_paid(effects))
     f.store.put(row)
     for sheet in e.sheets():
@@ -159,25 +161,28 @@ def winner(e: ev.MatchRecorded) -> str | None:
 
 
 def count_games(
-    f: Fold, e: ev.MatchRecorded, earned: dict[str, int], hirelings: dict[str, Any]
+    f: Fold, e: ev.MatchRecorded, earned: dict[str, int], hirelings: dict[str, Any], rows: MatchRows
 ) -> None:
-    """Per-player counters and game lines: facts of the game, in no edition's terms. In
-    a fold that counts play, also the SPP the game ``earned`` (``apply_effects`` only added
-    them up): each player's are written with his counters, in one change of him, and
-    those of anyone else the report does not name as a player of the books after. The
-    game lines go out one row a side (``TeamGameLine``)."""
-    counted = e.kind not in ("exhibition", "unplayed")
-    if not f.counts_play:
-        if counted and e.season:
+    """Per-player counters and game lines: facts of the game, in no edition's terms
+    (ledger/projections/plays.py). In a fold that counts play, also the SPP the game
+    ``earned`` (``apply_effects`` only added them up): each player's are written with his
+    counters, in one change of him, and those of anyone else the report does not name as a
+    player of the books after. The game lines go out one row a side (``TeamGameLine``).
+    Where the fold sends notes to a rebuild's line process, the play is counted there
+    (``plays_apart``)."""
+    counts = counted(e)
+    apart = f.plays_apart
+    if not f.counts_play or apart:  # the seasons, which a rule reads, are kept here always
+        if counts and e.season:
             count_seasons(f, e, e.season)
+        if not apart:
+            return
+    earns = earning(e.casualties, f.ruleset.casualty_earns_spp)
+    if apart:
+        f.note_play(e, (earned, earns, rows.strangers))
         return
+    caused, injuries = casualty_facts(e.casualties, earns)
     unwritten = dict(earned)
-    inflicted_by: dict[str, list[Casualty]] = {}
-    injuries: dict[str, str] = {}
-    for casualty in e.casualties:
-        if casualty.inflicted_by is not None:
-            inflicted_by.setdefault(casualty.inflicted_by, []).append(casualty)
-        injuries.setdefault(casualty.victim, casualty.outcome)  # the first one counts
     # Bound once: this loop runs for every player of every game a rebuild folds.
     get, change = f.store.get, f.store.change
     league_id, keeps_lines = f.league_id, f.keeps_lines
@@ -189,105 +194,44 @@ def count_games(
             if player is None:
                 continue
             player_id = player.player_id
-            inflicted = inflicted_by.get(player_id)
-            caused = casualties_caused(f, inflicted) if inflicted else NONE_CAUSED
+            made = caused.get(player_id, NONE_CAUSED)
             spp = unwritten.pop(player_id, 0)
-            if counted or spp:
-                counts = played(player, performance, e.season, caused) if counted else {}
+            if counts or spp:
+                changes = played(player, performance, e.season, made) if counts else {}
                 if spp:
-                    counts.update(spp_added(player, spp))
-                    player = f.valued(change(player, **counts), SPP_ADDED)
+                    changes.update(spp_added(player, spp))
+                    player = f.valued(change(player, **changes), SPP_ADDED)
                 else:  # counters only: the player's value is unchanged
-                    player = change(player, **counts)
+                    player = change(player, **changes)
             if keeps_lines:
-                side[player_id] = game_counts(
-                    (
-                        performance.touchdowns,
-                        performance.completions,
-                        performance.interceptions,
-                        caused.earning_spp,
-                        caused.kills,
-                        performance.mvps,
-                        earned.get(player_id, 0),
-                        injuries.get(player_id, ""),
-                    )
+                side[player_id] = game_line(
+                    performance, made, earned.get(player_id, 0), injuries.get(player_id, "")
                 )
     if keeps_lines:
-        emit_sides(f, e, sides)
+        emit = f.store.row_sink()
+        for row in side_rows(league_id, e, sides):
+            emit(TeamGameLine, row)
     if unwritten:  # hirelings, and anyone a ruleset pays who is not on a sheet
         f.earn_spp(unwritten, hirelings)
-
-
-def emit_sides(f: Fold, e: ev.MatchRecorded, sides: dict[str, dict[str, list[int | str]]]) -> None:
-    """Each side's game lines, as its row (``TeamGameLine``'s fields in order: ``history_rows``
-    says why); a side with no player of the books has none."""
-    emit, league_id, seq = f.store.row_sink(), f.league_id, e.seq
-    for team_id, players in sides.items():
-        if players:
-            row = (league_id, team_id, seq, e.match, e.season, e.round, json_text(players))
-            emit(TeamGameLine, row)
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
     """The one record of play that a rule reads: the seasons each player has played in
     (a re-draft's). Each player of a season is looked up at his first game of it only
     (``Fold.seasoned``): a Monte Carlo sample's season names each one a dozen times."""
-    counted = f.seasoned.setdefault(season, set())
+    seen = f.seasoned.setdefault(season, set())
     get, league_id = f.store.get, f.league_id
     for sheet in e.sheets():
         for performance in sheet.players:  # each changed alone: their order changes nothing
             player_id = performance.player
-            if player_id in counted:
+            if player_id in seen:
                 continue
             player = get(PlayerRow, league_id, player_id)
             if player is None:
                 continue
             if season not in player.seasons:
                 f.store.change(player, seasons=tuple(sorted({*player.seasons, season})))
-            counted.add(player_id)
-
-
-class Caused(NamedTuple):
-    """The casualties a player caused in one game."""
-
-    earning_spp: int
-    kills: int
-    all: int
-
-
-NONE_CAUSED = Caused(0, 0, 0)
-
-
-def casualties_caused(f: Fold, inflicted: list[Casualty]) -> Caused:
-    """The casualties ``inflicted`` by one player, as his counters add them up. Asked only
-    of a player who caused some (most cause none: ``NONE_CAUSED``, the ruleset not asked)."""
-    return Caused(
-        earning_spp=sum(1 for c in inflicted if f.ruleset.casualty_earns_spp(c)),
-        kills=sum(1 for c in inflicted if c.killed),
-        all=len(inflicted),
-    )
-
-
-def played(
-    player: PlayerRow, performance: Performance, season: int | None, caused: Caused
-) -> dict[str, Any]:
-    """What one more game counts in ``player``: only the counters it adds to (most players
-    of a game only play it, and a change of fewer fields costs less: a rebuild counts
-    every player of every game)."""
-    counts: dict[str, Any] = {"games": player.games + 1}
-    if season and season not in player.seasons:
-        counts["seasons"] = tuple(sorted({*player.seasons, season}))
-    if performance.touchdowns or performance.completions or performance.interceptions:
-        counts["touchdowns"] = player.touchdowns + performance.touchdowns
-        counts["completions"] = player.completions + performance.completions
-        counts["interceptions"] = player.interceptions + performance.interceptions
-    if performance.mvps:
-        counts["mvps"] = player.mvps + performance.mvps
-    if caused is not NONE_CAUSED:
-        counts["casualties"] = player.casualties + caused.earning_spp
-        counts["casualties_all"] = player.casualties_all + caused.all
-        counts["kills"] = player.kills + caused.kills
-    return counts
+            seen.add(player_id)
 
 
 def update_standings(

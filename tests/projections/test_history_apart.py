@@ -2,7 +2,8 @@
 note, and that process makes the history's rows from the event as stored
 (ledger/projections/history.py): the rows are those the fold makes, and the fold still
 makes those that read its state (an amended event, a void that takes closes with it, a
-season's close)."""
+season's close). A match report's note tells its play too, which that process counts
+(ledger/projections/plays.py): each player's counters and his side's game lines."""
 
 from __future__ import annotations
 
@@ -22,11 +23,11 @@ from ledger.application.commands import (
 from ledger.application.service import LeagueLedger
 from ledger.application.source import StoreSource
 from ledger.domain import events as ev
-from ledger.domain.state import EventLine, MatchRow, RefLine
+from ledger.domain.state import EventLine, MatchRow, RefLine, TeamGameLine
 from ledger.domain.values import Division
 from ledger.persistence.mapper import read_stored
 from ledger.projections import parallel, runner, settled
-from ledger.projections.history import HistoryNote, history_rows, noted_batch
+from ledger.projections.history import HistoryNote, Noted, history_rows
 from ledger.projections.parallel import LineProcess
 from ledger.projections.shapes import insert_statement
 from tests.integration.test_corrections_reach import game as played
@@ -120,10 +121,22 @@ def test_the_line_process_makes_the_history_the_fold_would_have_made(
     sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
     assert tables(sqlite_ledger) == incremental
     league = sqlite_ledger.league_row("test").league_id
-    every = {e.seq for e in sqlite_ledger.source.league_events(league)}
-    sent = {orjson.loads(note[2])["originator_version"] for note in noted}
-    assert sent == every - set(kept_here.values())
+    events = list(sqlite_ledger.source.league_events(league))
+    told = {seq_of(note) for note in noted if note[3] is not None}
+    assert told == {e.seq for e in events} - set(kept_here.values())
     assert any(note[4] for note in noted)  # the voided report and its closes: noted voided
+    # The play of every report applied (not the voided one), the amended one as it reads
+    played = [seq_of(note) for note in noted if note[5] is not None]
+    reports = [e.seq for e in events if isinstance(e, ev.MatchRecorded)]
+    assert played == [seq for seq in reports if seq != kept_here["voiding"] - 3]
+    amended = next(note for note in noted if note[3] is None)
+    assert isinstance(amended[2], ev.MatchRecorded)
+    assert amended[2].weather == "nice"
+
+
+def seq_of(note: HistoryNote) -> int:
+    stored = note[2]
+    return orjson.loads(stored)["originator_version"] if isinstance(stored, bytes) else stored.seq
 
 
 def test_a_rebuild_without_the_line_process_sends_no_note(
@@ -143,8 +156,8 @@ def test_a_note_makes_the_rows_the_fold_makes(sqlite_ledger: LeagueLedger) -> No
     season_with_corrections(sqlite_ledger)
     league = sqlite_ledger.league_row("test").league_id
     stored = list(sqlite_ledger.source.league_stored_events(league))
-    notes = [
-        (league, type(event).__name__, state, f"said {event.seq}", event.seq % 2 == 0)
+    notes: list[HistoryNote] = [
+        (league, type(event).__name__, state, f"said {event.seq}", event.seq % 2 == 0, None)
         for event, state in stored
     ]
     lines: list[tuple[object, ...]] = []
@@ -153,9 +166,10 @@ def test_a_note_makes_the_rows_the_fold_makes(sqlite_ledger: LeagueLedger) -> No
         line, found = history_rows(league, event, f"said {event.seq}", event.seq % 2 == 0)
         lines.append(line)
         references += found
-    assert noted_batch(notes, read_stored) == [
+    assert Noted(read_stored).batch(notes) == [
         (insert_statement(EventLine, "sqlite"), lines),
         (insert_statement(RefLine, "sqlite"), references),
+        (insert_statement(TeamGameLine, "sqlite"), []),
     ]
     assert any(isinstance(event, ev.MatchRecorded) for event, _ in stored)
 
