@@ -232,7 +232,12 @@ def counted_call(work: Callable[[], object]) -> None:
 def as_rebuilt(process: LineProcess, settled: SettledFile) -> MemoryStore:
     """The store of a serial rebuild's fold: its lines, notes of history and settled
     records go to the line process."""
-    return MemoryStore(sink=process.add, settled=settled, notes=process.notes)
+    return MemoryStore(
+        sink=process.add,
+        settled=settled,
+        notes=process.notes,
+        plays_apart=process.notes is not None,
+    )
 
 
 def fold_rebuild(

@@ -123,7 +123,7 @@ class Fold:
     def plays_apart(self) -> bool:
         """Whether a report's records of play are counted apart, by the rebuild's line
         process that the fold sends its notes to (ledger/projections/plays.py)."""
-        return self.keeps_lines and self.store.notes is not None
+        return self.keeps_lines and self.store.plays_apart
 
     def __post_init__(self) -> None:
         self.dice = DiceBox(league=self.league_id)

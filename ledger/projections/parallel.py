@@ -251,9 +251,10 @@ def fold_share(share: Share) -> Folded:
 def kept(path: Path, lines: Path | None, reader: StoredReader | None) -> Iterator[MemoryStore]:
     """The store a share's fold keeps its state in, with where its lines and settled
     records go: to a ``LineProcess`` writing the file ``lines`` (its notes of history
-    too, which it reads back with ``reader``), else into a settled file at ``path``, lines
-    as they come. The settled file is closed (committed when the fold went through) after
-    it."""
+    too, which it reads back with ``reader``; the fold counts the play, the process having
+    a worker beside it: ledger/projections/plays.py), else into a settled file at
+    ``path``, lines as they come. The settled file is closed (committed when the fold went
+    through) after it."""
     if lines is None:
         with SettledFile(path) as settled:
             yield MemoryStore(sink=settled.emit, settled=settled)

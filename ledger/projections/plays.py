@@ -4,14 +4,16 @@ holds it (``TeamGameLine``). Facts of the game, in no edition's terms, but for t
 fold asks its edition: the SPP each player earned, and which casualties earn SPP.
 
 The fold counts them as it applies the report (``count_games``, ledger/projections/
-match_applier.py), except in a rebuild whose lines a process of their own writes
-(ledger/projections/parallel.py, ``LineProcess``): there the fold sends those two facts
-with its note of the report (``Play``, ledger/projections/history.py), and that process
-counts the play on the other core (``Totals``) and writes each player's counters into his
-row at the end. No rule reads them (a player's seasons, which a re-draft reads, stay
-with the fold), so nothing the fold decides waits for them. Both ways the counting is
-done by the functions here, so the rows are the same (tests/projections/
-test_history_apart.py rebuilds both ways and compares).
+match_applier.py), except in a serial rebuild whose lines a process of their own writes
+(ledger/projections/parallel.py, ``LineProcess``; ``Store.plays_apart``): there the fold
+sends those two facts with its note of the report (``Play``, ledger/projections/
+history.py), and that process counts the play on the other core (``Totals``) and writes
+each player's counters into his row at the end. No rule reads them (a player's seasons,
+which a re-draft reads, stay with the fold), so nothing the fold decides waits for them.
+Not where a ledger's leagues fold in shares: there the line process shares the other
+core with a worker, and counting the play held both up (docs/performance.md,
+thirty-fifth session). Both ways the counting is done by the functions here, so the rows
+are the same (tests/projections/test_history_apart.py rebuilds both ways and compares).
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ def side_rows(
     ]
 
 
-@dataclass
+@dataclass(slots=True)
 class Counters:
     """One player's counters of play, as ``played`` reads and changes them."""
 
@@ -195,7 +197,8 @@ class Totals:
                     totals = self.players.get((league_id, player_id))
                     if totals is None:
                         totals = self.players[(league_id, player_id)] = Counters()
-                    totals.__dict__.update(played(totals, performance, None, made))
+                    for name, value in played(totals, performance, None, made).items():
+                        setattr(totals, name, value)
                 side[player_id] = game_line(
                     performance, made, earned.get(player_id, 0), injuries.get(player_id, "")
                 )

@@ -461,7 +461,14 @@ class ReadModels:
                 reader = source.stored_reader()
                 with LineProcess(path, indexed=True, reader=reader) as process:  # indexed there
                     kept = SettledFile(settled, away=process)
-                    memory = MemoryStore(sink=process.add, settled=kept, notes=process.notes)
+                    memory = MemoryStore(
+                        sink=process.add,
+                        settled=kept,
+                        notes=process.notes,
+                        # The other core is this line process's alone: it counts the play
+                        # too (ledger/projections/plays.py; a share's does not)
+                        plays_apart=process.notes is not None,
+                    )
                     folded = self.fold_into(memory, source, corrections, faults, progress)
                 return dataclasses.replace(folded, files=[*folded.files, path])
             except LinesLost:

@@ -152,6 +152,8 @@ class SqlStore(RowStore):
 
     notes: Callable[[HistoryNote], None] | None = None
     """A catch-up's fold makes its history's rows itself (``Store.notes``)."""
+    plays_apart = False
+    """And counts each report's play itself."""
 
     def __init__(self, engine: Engine, conn: Connection | None = None) -> None:
         super().__init__(engine.dialect.name)

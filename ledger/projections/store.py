@@ -29,6 +29,9 @@ class Store(Protocol):
     notes: Callable[[HistoryNote], None] | None
     """Where a fold sends its notes of events' history in place of their rows, or None: it
     makes the rows (ledger/projections/history.py)."""
+    plays_apart: bool
+    """Whether the notes tell each match report's play too, for the process they go to
+    to count (ledger/projections/plays.py): the fold then counts none."""
 
     def get(self, kind: type[R], /, *key: Any) -> R | None: ...
     def select(self, kind: type[R], /, **where: Any) -> Sequence[R]: ...
@@ -130,6 +133,7 @@ class MemoryStore:
         sink: RowSink | None = None,
         settled: SettledFile | None = None,
         notes: Callable[[HistoryNote], None] | None = None,
+        plays_apart: bool = False,
     ) -> None:
         self.records: dict[type[Record], dict[tuple[Any, ...], Record]] = defaultdict(dict)
         self.index: dict[Bucket, set[tuple[Any, ...]]] = defaultdict(set)
@@ -153,6 +157,9 @@ class MemoryStore:
         self.notes = notes
         """Where a fold sends its notes of events' history (a rebuild's line process, which
         makes their rows: ledger/projections/history.py), or None: it makes the rows."""
+        if plays_apart and notes is None:
+            raise ValueError("a report's play is counted apart only where notes go")
+        self.plays_apart = plays_apart
         self.looked_at = structural if settled is None else settled.looked_at
         """The fields a change looks at before it changes a record in place."""
 
