@@ -168,8 +168,8 @@ def count_games(
     ``earned`` (``apply_effects`` only added them up): each player's are written with his
     counters, in one change of him, and those of anyone else the report does not name as a
     player of the books after. The game lines go out one row a side (``TeamGameLine``).
-    Where the fold sends notes to a rebuild's line process, the play is counted there
-    (``plays_apart``)."""
+    In a serial rebuild the line process counts the play (``Fold.plays_apart``): the fold
+    only notes what of it the edition decides (ledger/projections/plays.py, ``Play``)."""
     counts = counted(e)
     apart = f.plays_apart
     if not f.counts_play or apart:  # the seasons, which a rule reads, are kept here always
