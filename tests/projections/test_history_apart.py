@@ -31,7 +31,7 @@ from ledger.projections.history import HistoryNote, Noted, history_rows
 from ledger.projections.parallel import LineProcess
 from ledger.projections.shapes import insert_statement
 from tests.integration.test_corrections_reach import game as played
-from tests.projections.test_parallel_rebuild import tables
+from tests.projections.test_parallel_rebuild import several_leagues, tables
 from tests.support import (
     HUMAN_ELEVEN,
     SKAVEN_ELEVEN,
@@ -137,6 +137,21 @@ def test_the_line_process_makes_the_history_the_fold_would_have_made(
 def seq_of(note: HistoryNote) -> int:
     stored = note[2]
     return orjson.loads(stored)["originator_version"] if isinstance(stored, bytes) else stored.seq
+
+
+def test_a_share_of_a_parallel_rebuild_counts_its_play_itself(
+    sqlite_ledger: LeagueLedger, noted: list[HistoryNote], shared: list[int]
+) -> None:
+    """The rebuilding process's share has a line process too, but that one shares the
+    other core with a worker: its notes tell the history, and the fold counts the play
+    (``Store.plays_apart``, ledger/projections/plays.py)."""
+    several_leagues(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert shared == [2]
+    assert noted  # the first share's history went to its line process
+    assert all(note[5] is None for note in noted)
+    assert tables(sqlite_ledger) == incremental
 
 
 def test_a_rebuild_without_the_line_process_sends_no_note(
