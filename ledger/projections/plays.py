@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, game_counts
@@ -43,29 +43,6 @@ Play = tuple[dict[str, int], tuple[bool, ...], frozenset[str]]
 player earned in it, whether each of its casualties earns its causer SPP (the edition's
 say; False for one nobody caused), and the ids it names that no player of the books holds
 (``MatchRows.strangers``: hirelings of the game, who have no counters)."""
-
-
-class Counted(Protocol):
-    """What ``played`` reads of a player: his counters and the seasons he has played in."""
-
-    @property
-    def seasons(self) -> tuple[int, ...]: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def touchdowns(self) -> int: ...
-    @property
-    def completions(self) -> int: ...
-    @property
-    def interceptions(self) -> int: ...
-    @property
-    def mvps(self) -> int: ...
-    @property
-    def casualties(self) -> int: ...
-    @property
-    def casualties_all(self) -> int: ...
-    @property
-    def kills(self) -> int: ...
 
 
 def counted(match: MatchRecorded) -> bool:
@@ -101,7 +78,7 @@ def casualty_facts(
 
 
 def played(
-    player: Counted, performance: Performance, season: int | None, caused: Caused
+    player: PlayerRow | Counters, performance: Performance, season: int | None, caused: Caused
 ) -> dict[str, Any]:
     """What one more game counts in ``player``: only the counters it adds to (most players
     of a game only play it, and a change of fewer fields costs less: a rebuild counts
@@ -152,7 +129,8 @@ def side_rows(
 
 @dataclass(slots=True)
 class Counters:
-    """One player's counters of play, as ``played`` reads and changes them."""
+    """One player's counters of play, as ``played`` reads and changes them (those of his
+    ``PlayerRow``: tests/projections/test_plays.py checks their names and defaults)."""
 
     seasons: tuple[int, ...] = ()
     """Kept by the fold, not here (a re-draft reads them): ``played`` is given no season."""
