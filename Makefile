@@ -2,7 +2,7 @@
 # The venv's interpreter: the distribution's own Python 3.11+ where it can make a venv, else
 # python3 on the PATH. Debian's is built with profile-guided and link-time optimisation and
 # its library linked in; a default source build (pyenv's) runs the fold 7-13% slower
-# (docs/performance.md, twenty-third session). `make PYTHON=...` picks another.
+# (docs/performance-journal.md, twenty-third session). `make PYTHON=...` picks another.
 SYSTEM_PYTHON := /usr/bin/python3
 PYTHON ?= $(shell $(SYSTEM_PYTHON) -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 11))' \
 	2>/dev/null && echo $(SYSTEM_PYTHON) || echo python3)

@@ -201,7 +201,7 @@ def compiled_first() -> None:
     imported inside the counted call (the appliers, an edition's rules) is compiled there
     when its checkout has no ``__pycache__`` yet. The 10^4 fold of a fresh git worktree
     counted 4,880.1 M instructions, against 4,812.2 M once compiled, and 4,809.9 M in
-    this checkout (docs/performance.md, thirty-first session)."""
+    this checkout (docs/performance-journal.md, thirty-first session)."""
     package = sys.modules["ledger"].__file__  # the code imported, wherever it is from
     assert package is not None
     folders = [str(Path(package).parent), str(Path(__file__).parent)]
@@ -278,7 +278,7 @@ def rules_loaded(source: EventSource) -> None:
     files once per process, at a fold's first need, and opening a ledger reads them only if
     it rebuilds read models of other code. Without this the count of the same code and log
     took them in or not as the cached ledger's read models were current or not: 4,810.6 M
-    against 4,343.5 M instructions at 10^4 events (docs/performance.md, thirty-first
+    against 4,343.5 M instructions at 10^4 events (docs/performance-journal.md, thirty-first
     session)."""
     leagues: dict[str, list[LedgerEvent]] = {}
     for _, event in source.page(0, WARMING):

@@ -13,7 +13,7 @@ of the parts: the shared start (the steps before the first drawn roll, folded on
 sample (the mean of --probe samples after a first that fills the caches) and one whole
 replay with its explanations (``ledger whatif --ruleset ID`` makes one). The targets of
 issue 14: a sample at most 15 ms of CPU, ``--samples 1000`` under 10 s on 2 cores, a
-replay under 0.2 s; docs/performance.md ("What-if Monte Carlo") records the figures.
+replay under 0.2 s; docs/performance.md records the figures.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``ledger serve``: the league service (ledger/web) under uvicorn.
 
 SQLite (the default) serves with one worker; more are allowed (WAL mode lets them share
-the file; docs/performance.md shows what they buy). PostgreSQL
+the file; docs/performance-journal.md shows what they buy). PostgreSQL
 (``LEDGER_DATABASE_URL``) serves with ``--workers N`` processes sharing the store. Each
 worker opens the ledger once; the settings reach the workers through the environment.
 """

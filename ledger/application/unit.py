@@ -71,7 +71,8 @@ class Stale(ConcurrentUpdate):
 RETRY_SECONDS = 10.0
 """How long a command keeps trying after other writers got in first. A fixed five tries
 gave up within 0.15 s, which two busy service workers on one league's log outlasted
-(docs/performance.md); a writer that loses for ten seconds is told, nothing stored."""
+(docs/performance-journal.md, the service, 2026-11-24); a writer that loses for ten
+seconds is told, nothing stored."""
 
 
 def retried(

@@ -6,7 +6,7 @@ extra attributes), and on CPython 3.11 a class with ``__getattr__`` keeps the in
 from specialising its attribute reads: reading a field of a pydantic model costs about
 32 ns, of a plain object about 7 ns. The fold reads the fields of events, their values and
 its records for every player in every game: as pydantic models, those reads were about a
-sixth of a what-if sample's instructions (docs/performance.md, eleventh session).
+sixth of a what-if sample's instructions (docs/performance-journal.md, eleventh session).
 
 So a ``Plain`` object is a plain object whose ``__dict__`` holds its fields' values in
 the order the class declares them (the interpreter's cached place of a field then holds for

@@ -5,7 +5,7 @@ DESIGN.md decision 9), and so is every event an import brings in; after that, th
 chain shows whether a stored event was changed (``ledger audit verify``). Validating it
 again each time the log was read made reading it take twice as long (pydantic built a
 twin of every record, then a plain record from it, one Python call per nested value:
-docs/performance.md, fourteenth session). So the fold reads its own store with
+docs/performance-journal.md, fourteenth session). So the fold reads its own store with
 ``reader_of``: straight from the JSON's dicts into plain records, checking only what the
 code that applies events relies on, the shape:
 

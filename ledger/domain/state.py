@@ -317,8 +317,8 @@ class TeamGameLine(Line):
     """One team's side of one game: what each of its players of the books did in it
     (``players``: by id, ``game_counts``). One row a side, not one a player: a player's
     line was the rebuild's most common row (331,633 of the 793,606 lines at 10^5 events),
-    and each row costs the fold, the line process and the copy alike (docs/performance.md,
-    thirty-second session).
+    and each row costs the fold, the line process and the copy alike
+    (docs/performance-journal.md, thirty-second session).
 
     Read by the key alone, kept without a secondary index:
     - a player's games by his team's, from his hiring on (``Queries.player_games``: a

@@ -11,7 +11,7 @@ history.py), and that process counts the play on the other core (``Totals``) and
 each player's counters into his row at the end. No rule reads them (a player's seasons,
 which a re-draft reads, stay with the fold), so nothing the fold decides waits for them.
 Not where a ledger's leagues fold in shares: there the line process shares the other
-core with a worker, and counting the play held both up (docs/performance.md,
+core with a worker, and counting the play held both up (docs/performance-journal.md,
 thirty-fifth session). Both ways the counting is done by the functions here, so the rows
 are the same (tests/projections/test_history_apart.py rebuilds both ways and compares).
 """

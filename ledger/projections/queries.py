@@ -472,7 +472,7 @@ def player_games_statement(dialect: str) -> str:
     a player: only the sides he played in are read into records. The players hired in a
     league's first games, at 10^5 events: 0.61 ms a player (medians of 20), against 1.4-2.0
     ms reading every side of his team since, and 0.22 ms when each game was a row of its
-    own (docs/performance.md, thirty-second session)."""
+    own (docs/performance-journal.md, thirty-second session)."""
     return (
         f"{select_from(TeamGameLine)} WHERE {equal(('league_id', 'team_id'), dialect)}"
         f" AND {quoted('seq')} >= {MARKS[dialect]}"

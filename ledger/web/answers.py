@@ -15,7 +15,7 @@ is given it when that version is at least the one the request found on arrival: 
 shows the league as it stood at some moment after the request came in, as a fresh
 computation would. Right after a burst of writes, readers of a page who arrived at
 successive versions are all answered by the one computation made after the last of them
-(docs/performance.md, 2026-11-25, the write bursts), instead of one computation each.
+(docs/performance-journal.md, 2026-11-25, the write bursts), instead of one computation each.
 
 What else an answer depends on is in its key: who is asking (the account, whether it is
 an admin, its role and teams in every league: a grant or a revocation changes the key),
@@ -55,7 +55,7 @@ MAX_ANSWER = 4 * 1024 * 1024
 COMPUTING = 1
 """Answers computed at once in a process (``Answers.computing``). One: under one
 interpreter lock two computations side by side each take as long as both, so the first
-reader waits for the second's work too; in turn, it does not (docs/performance.md,
+reader waits for the second's work too; in turn, it does not (docs/performance-journal.md,
 2026-11-25: read p99 39-110 ms with one, 101-120 ms with two, quiet machine)."""
 
 

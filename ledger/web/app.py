@@ -113,7 +113,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # As many threads for the sync routes as the store has connections: forty threads
         # (anyio's default) against a pool of five made most requests open a connection of
-        # their own and fight over the GIL (docs/performance.md, the service).
+        # their own and fight over the GIL (docs/performance-journal.md, the service).
         to_thread.current_default_thread_limiter().total_tokens = THREADS
         app.state.service = open_service(settings, hasher)
         if heap is not None:

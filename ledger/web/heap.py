@@ -5,7 +5,7 @@ validators are costly to walk: with the service started, one pass took 90-130 ms
 (about 140,000 objects: the modules, the routes' and events' validators, the rulesets'
 tables, the opened ledger), and under load the requests' short-lived objects set one off
 every 2-4 s. Each stopped every request of the process for that long: most of the reads'
-p99 in docs/performance.md (2026-11-25).
+p99 in docs/performance-journal.md (2026-11-25).
 
 So a serving process *settles* its heap twice: when it has started, and once it has
 served its first requests (FastAPI builds each router's models on first use, the event
@@ -25,7 +25,7 @@ And a thread waiting for the interpreter lock is handed it after 1 ms rather tha
 a write's command or a page runs in a request thread, the event loop, which takes every
 request in and hands every answer back, waits for the lock at each of those steps (with
 5 ms, the guard's step alone of reads answered from memory took 10-30 ms beside a burst
-of writes; docs/performance.md, 2026-11-25, the switch interval).
+of writes; docs/performance-journal.md, 2026-11-25, the switch interval).
 """
 
 from __future__ import annotations
