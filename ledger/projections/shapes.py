@@ -28,7 +28,7 @@ from typing import Any, cast
 import orjson
 from pydantic import BaseModel
 
-from ledger.domain.plain import Plain, fresh
+from ledger.domain.plain import Plain, field_names, fresh
 from ledger.domain.state import ENTITY_RECORDS, LINE_RECORDS, Line, Record
 
 RECORDS: tuple[type[Record], ...] = (*ENTITY_RECORDS, *LINE_RECORDS)
@@ -73,10 +73,18 @@ def column_type(annotation: Any) -> tuple[str, bool]:
 
 
 @cache
+def hints_of(kind: type[Record]) -> dict[str, Any]:
+    """``kind``'s fields' types, worked out once: a command's start asks them of every
+    record class (the tables' fingerprint), and ``typing.get_type_hints`` evaluates every
+    annotation's text each time it is asked."""
+    return typing.get_type_hints(kind)
+
+
+@cache
 def nested(kind: type[Record]) -> bool:
     """Whether a record class holds models (which need ``model_dump``)."""
-    hints = typing.get_type_hints(kind)
-    return any(has_model(hints[name]) for name in kind.model_fields)
+    hints = hints_of(kind)
+    return any(has_model(hints[name]) for name in field_names(kind))
 
 
 def has_model(annotation: Any) -> bool:
@@ -190,15 +198,15 @@ def converter(annotation: Any) -> Convert | None:
 
 
 def converters_of(kind: type[Record]) -> tuple[Convert, ...] | None:
-    hints = typing.get_type_hints(kind)
-    found = [converter(hints[name]) for name in kind.model_fields]
+    hints = hints_of(kind)
+    found = [converter(hints[name]) for name in field_names(kind)]
     return None if any(c is None for c in found) else tuple(c for c in found if c is not None)
 
 
 @cache
 def shape_of(kind: type[Record]) -> Shape:
-    hints = typing.get_type_hints(kind)
-    columns = tuple(kind.model_fields)
+    hints = hints_of(kind)
+    columns = tuple(field_names(kind))
     typed = [column_type(hints[name]) for name in columns]
     json = tuple(sql_type == JSON for sql_type, _ in typed)
     holds_models = nested(kind)

@@ -17,7 +17,6 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-import yaml
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from ledger.domain.per_class import per_class
@@ -225,12 +224,14 @@ class RulesDataError(Exception):
     """A rules data file is missing or does not match its schema."""
 
 
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def load_yaml(path: Path, model: type[M]) -> M:
+    # PyYAML is imported with the first rules file read, not with the rules: most
+    # commands read none (``ledger standings`` spent a sixteenth of its start on it).
+    import yaml
+
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
         return model.model_validate(raw)
     except (OSError, yaml.YAMLError, ValidationError) as error:
         raise RulesDataError(f"{path}: {error}") from error

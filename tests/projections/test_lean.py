@@ -95,6 +95,14 @@ def test_every_table_the_check_asks_for_is_a_record_classs(db: Path) -> None:
     assert stored == (fingerprint(),)
 
 
+@pytest.mark.parametrize("kind", RECORDS, ids=lambda kind: kind.__name__)
+def test_a_tables_columns_are_its_record_classs_fields_in_order(kind: type) -> None:
+    # The shapes read the fields off the plain class itself (a command's start works out
+    # every shape for the fingerprint, and the pydantic twin costs more to build): they
+    # must be the twin's fields, in the twin's order, which the rows are written in.
+    assert shape_of(kind).columns == tuple(kind.model_fields)
+
+
 def test_the_head_is_asked_as_the_event_stores_recorder_asks_it(db: Path) -> None:
     ledger = open_ledger(Settings(sqlite_path=db))
     try:
