@@ -229,8 +229,8 @@ def load_yaml(path: Path, model: type[M]) -> M:
     # commands read none (``ledger standings`` spent a sixteenth of its start on it).
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where built
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
         return model.model_validate(raw)
     except (OSError, yaml.YAMLError, ValidationError) as error:
