@@ -24,7 +24,10 @@ What is measured (each version's own bench/ scripts run it, so both must have th
 - ``rebuild``: the wall time of a whole rebuild, its tail included (``bench/phases.py``);
 - ``instructions``: the instructions of the fold (``bench/instructions.py --rebuild``,
   under valgrind): the same on every run, so one pair tells (``--pairs 1``), but blind
-  to what memory costs; about a minute a run at ``--size 10000``.
+  to what memory costs; about a minute a run at ``--size 10000``;
+- ``record``: the median wall time of recording a match into a copy of that ledger
+  (``bench/run.py --record-only``, 100 friendlies): what a change to the command path
+  changes.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ T_975 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18
 
 
 COUNT = re.compile(r"([\d,.]+) M instructions in its fold")
+RECORD = re.compile(r"^\| ~[\d,]+ events \| ([\d.]+) ms", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,12 @@ MEASURES = {
         lambda size: ["--rebuild", str(size)],
         "M instructions",
         lambda out: found(COUNT, out),
+    ),
+    "record": Measure(
+        "run.py",
+        lambda size: ["--record-only", "--sizes", str(size), "--samples", "100"],
+        "ms p50 wall",
+        lambda out: found(RECORD, out),
     ),
 }
 

@@ -11,14 +11,16 @@ times; then it is refused. Nothing is ever written by a command that raised.
 from __future__ import annotations
 
 import random
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import Recording
 from eventsourcing.utils import get_topic
 
 from ledger.application import transfer
@@ -28,7 +30,7 @@ from ledger.application.context import Context
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
 from ledger.domain.events import LedgerEvent
-from ledger.domain.log import SITE_ID, LeagueLog, SiteLog, league_id
+from ledger.domain.log import SITE_ID, ChainedLog, LeagueLog, SiteLog, league_id
 from ledger.domain.state import FaultLine, LeagueRow
 from ledger.domain.values import PointsScheme
 from ledger.errors import (
@@ -39,6 +41,7 @@ from ledger.errors import (
     UnknownLeague,
 )
 from ledger.persistence.mapper import LedgerMapper
+from ledger.persistence.sqlite import BytesSQLiteRecorder
 from ledger.projections import leagues
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
@@ -163,6 +166,25 @@ class LeagueLedger(Application[UUID]):
             return None
         assert isinstance(log, SiteLog)
         return log
+
+    def save_within(
+        self, recorder: BytesSQLiteRecorder, cursor: sqlite3.Cursor, *logs: ChainedLog
+    ) -> tuple[list[Recording[UUID]], Callable[[], None]]:
+        """``save``'s append, through ``cursor`` inside its connection's open transaction
+        (``BytesSQLiteRecorder.inserting_through``): its recordings, and what ``save`` does
+        after the append (the snapshots, which read the log through the library's own
+        connection, and its notices), to be called once that transaction has committed."""
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
+        processing.collect_events(*logs)
+        with recorder.inserting_through(cursor):
+            recordings = self._record(processing)
+
+        def committed() -> None:
+            self._take_snapshots(processing)
+            self._notify(recordings)
+            self.notify(processing.events)
+
+        return recordings, committed
 
     @contextmanager
     def atomic(self) -> Iterator[UnitOfWork]:

@@ -5,26 +5,32 @@ unit is planned against the league's current state, its events are sealed into t
 league's log and at once applied to a rehearsal of the read models: a write-back view
 over them (``SqlStore``) that keeps its changes to itself, so the next command of the
 unit sees them and the stored read models do not. An event that does not apply refuses
-the unit. When the unit ends, the rehearsal is written to the database once and rolled
-back (so a value the database cannot hold refuses it too), then all of the unit's events
-are appended in one store transaction, and the very rehearsal becomes the read models'
-catch-up, so a command folds its events once. If anything fails before the append,
-nothing is written.
+the unit. When the unit ends on SQLite, the rehearsal is written and all of the unit's
+events are appended in one transaction (the library's insert, through the read models'
+connection: ``commit_together``), so the very rehearsal is the read models' catch-up and a
+command folds its events once; a value the database cannot hold, or a version another
+writer took meanwhile, rolls back both. If anything fails before the commit, nothing is
+written.
 
-Why not one transaction for the events and the read models: the event store is the
-eventsourcing library's and owns its connection; on SQLite a second writer in the same
-file would wait for the first. The rehearsal gives the same guarantee in order: what is
-appended has been applied, and the read models catch up from the log after a crash.
+Where one transaction cannot be had (on PostgreSQL, whose event store the library writes
+through connections of its own, and when the read models stand behind the log), the
+rehearsal is written once and rolled back (so a value the database cannot hold refuses
+the unit too), then the events are appended in one store transaction, and the rehearsal is
+committed as the catch-up if no other writer's events came between. That gives the same
+guarantee in order: what is appended has been applied, and the read models catch up from
+the log after a crash.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 import sqlalchemy as sa
@@ -43,11 +49,12 @@ from ledger.errors import (
     LeagueExists,
     VersionMismatch,
 )
+from ledger.persistence.sqlite import BytesSQLiteRecorder
 from ledger.projections.faults import FoldFailed, Folding, apply_checked, fold_league
 from ledger.projections.fold import Fold, corrections_of
 from ledger.projections.members import SITE, SiteFold
-from ledger.projections.runner import lock_position
-from ledger.projections.sql import SqlStore
+from ledger.projections.runner import lock_position, set_position
+from ledger.projections.sql import SqlStore, driver_execute
 from ledger.projections.store import Store
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -292,6 +299,9 @@ class UnitOfWork:
         if not logs:
             return []
         events = [e for log in logs for e in log.pending_events if isinstance(e, LedgerEvent)]
+        refolded = any(r.refolded for r in self.leagues.values())
+        if not refolded and self.commit_together(logs):
+            return events
         self.try_writing()
         try:
             recordings = self.ledger.save(*logs)
@@ -300,12 +310,49 @@ class UnitOfWork:
                 "another command was recorded at the same moment; nothing was recorded"
             ) from None
         ids = [r.notification.id for r in recordings if r.notification is not None]
-        refolded = any(r.refolded for r in self.leagues.values())
         if refolded or not self.ledger.read_models.commit_rehearsal(
             self.ledger.source, self.store, ids
         ):
             self.ledger.catch_up()  # refolded, or others' events came between ours
         return events
+
+    def commit_together(self, logs: list[ChainedLog]) -> bool:
+        """On SQLite, append the unit's events and write its rehearsed read models in one
+        transaction, as the catch-up of those events: both are committed or neither (the
+        first write refused, by the database or by another writer's version, rolls back
+        the rest). False, with nothing written, where it cannot: on PostgreSQL, whose
+        event store the library writes through connections of its own, and when the read
+        models stand behind the log (another writer's events not yet caught up), since the
+        rehearsal is the catch-up of exactly the events after theirs."""
+        ledger = self.ledger
+        recorder, engine = ledger.recorder, ledger.read_models.engine
+        if engine.dialect.name != "sqlite" or not isinstance(recorder, BytesSQLiteRecorder):
+            return False
+        with engine.connect() as conn:
+            transaction = conn.begin()
+            try:
+                with self.holding():
+                    position = lock_position(conn)
+                    head = driver_execute(conn, recorder.select_max_notification_id_statement, ())
+                    if (head[0][0] or 0) != position:
+                        return False
+                    self.store.flush(conn)
+                cursor = cast(sqlite3.Cursor, conn.connection.cursor())
+                try:
+                    with contextlib.closing(cursor):
+                        recordings, committed = ledger.save_within(recorder, cursor, *logs)
+                except sqlite3.IntegrityError:  # a version another writer just appended
+                    raise Stale(
+                        "another command was recorded at the same moment; nothing was recorded"
+                    ) from None
+                ids = [r.notification.id for r in recordings if r.notification is not None]
+                set_position(conn, max(ids))
+                transaction.commit()
+            finally:
+                if transaction.is_active:
+                    transaction.rollback()
+        committed()
+        return True
 
     def try_writing(self) -> None:
         """Write the rehearsed read models and roll back: a value the database cannot
@@ -315,22 +362,31 @@ class UnitOfWork:
         with engine.connect() as conn:
             transaction = conn.begin()
             try:
-                lock_position(conn)
-                self.store.write(conn)
-            except sa.exc.OperationalError:  # a lock or deadlock with another writer
-                raise Stale(
-                    "the league's books were busy with another command; nothing was recorded"
-                ) from None
-            except sa.exc.IntegrityError as error:  # rows another writer's events just made?
-                if self.moved_on():
-                    raise Stale(
-                        "another command was recorded at the same moment; nothing was recorded"
-                    ) from None
-                raise self.cannot_hold(error) from None
-            except (sa.exc.SQLAlchemyError, OverflowError, ValueError, TypeError) as error:
-                raise self.cannot_hold(error) from None
+                with self.holding():
+                    lock_position(conn)
+                    self.store.write(conn)
             finally:
                 transaction.rollback()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """The database's refusals of the rehearsed read models, as the unit's: a lock
+        another writer holds, or rows it just made, make the unit stale; a value the
+        database cannot hold refuses it."""
+        try:
+            yield
+        except sa.exc.OperationalError:  # a lock or deadlock with another writer
+            raise Stale(
+                "the league's books were busy with another command; nothing was recorded"
+            ) from None
+        except sa.exc.IntegrityError as error:  # rows another writer's events just made?
+            if self.moved_on():
+                raise Stale(
+                    "another command was recorded at the same moment; nothing was recorded"
+                ) from None
+            raise self.cannot_hold(error) from None
+        except (sa.exc.SQLAlchemyError, OverflowError, ValueError, TypeError) as error:
+            raise self.cannot_hold(error) from None
 
     def moved_on(self) -> bool:
         """Whether another writer appended to a log this unit rehearsed on."""

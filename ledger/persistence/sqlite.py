@@ -11,16 +11,23 @@ stored as a BLOB with the same byte is. Only ``state`` is cast: the library writ
 other columns from ``str`` values, and reads them so.
 
 PostgreSQL stores the content as ``bytea``, which the driver never decodes.
+
+The recorder also inserts a unit's events through a cursor it is lent (``inserting_through``):
+the read models' connection's, inside the transaction that writes the unit's rehearsed read
+models (ledger/application/unit.py), so that both are committed together or not at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import Notification
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
+from eventsourcing.persistence import Notification, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
 
 from ledger.domain.readback import IDS
 
@@ -36,6 +43,29 @@ class BytesSQLiteRecorder(SQLiteApplicationRecorder):
         self.select_events_statement = (
             f"SELECT {COLUMNS} FROM {self.events_table_name} WHERE originator_id=? "
         )
+        self.lent: dict[int, SQLiteCursor] = {}
+        """The cursor each thread's inserts go through, while one is lent to it."""
+
+    @contextmanager
+    def inserting_through(self, cursor: sqlite3.Cursor) -> Iterator[None]:
+        """Events this thread inserts in the block go through ``cursor``, in the open
+        transaction of its connection, which commits or rolls them back with the rest of
+        its work; the library's own inserts would take a connection and a transaction of
+        their own, and on SQLite wait for that one's write lock."""
+        thread = threading.get_ident()
+        self.lent[thread] = SQLiteCursor(cursor)
+        try:
+            yield
+        finally:
+            del self.lent[thread]
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        lent = self.lent.get(threading.get_ident())
+        if lent is None:
+            return super().insert_events(stored_events, **kwargs)
+        return self._insert_events(lent, stored_events, **kwargs)
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
         """A log's id, made once for all its rows (``IDS``), as the library makes it."""

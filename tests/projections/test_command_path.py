@@ -18,12 +18,13 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from ledger.application import unit as unit_module
 from ledger.application.commands import Buy, RecordMatch
 from ledger.application.service import LeagueLedger
 from ledger.application.unit import UnitOfWork, log_at
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.demo import build_demo
-from ledger.domain.log import league_id
+from ledger.domain.log import LeagueLog, league_id
 from ledger.domain.state import (
     ENTITY_RECORDS,
     LINE_RECORDS,
@@ -32,8 +33,10 @@ from ledger.domain.state import (
     Record,
     TeamRow,
 )
+from ledger.persistence.sqlite import BytesSQLiteRecorder
 from ledger.projections.shapes import shape_of
 from ledger.projections.sql import SqlStore, table_of
+from tests.projections.test_parallel_rebuild import Tables, tables
 from tests.support import report, two_team_league
 
 GAME = {
@@ -146,17 +149,17 @@ def test_a_writer_that_got_in_first_makes_the_command_start_again_on_fresh_state
     after they were read, the append at that version fails and the command is tried
     again from the new state, chained after the other writer's event."""
     two_team_league(ledger)
-    trial = UnitOfWork.try_writing
+    commit = UnitOfWork.commit
     interrupted: list[bool] = []
 
-    def another_writer_first(unit: UnitOfWork) -> None:
-        if not interrupted:
+    def another_writer_first(unit: UnitOfWork) -> list[Any]:
+        if unit.ledger is ledger and not interrupted:
             interrupted.append(True)
             with open_ledger_beside(ledger) as other:
                 other.handle(Buy("test", "rats", "reroll"), by="other")
-        trial(unit)
+        return commit(unit)
 
-    monkeypatch.setattr(UnitOfWork, "try_writing", another_writer_first)
+    monkeypatch.setattr(UnitOfWork, "commit", another_writer_first)
     ledger.handle(RecordMatch("test", report(GAME)), by="t")
     assert ledger.conflicts == 1
     kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
@@ -239,3 +242,115 @@ def test_another_thread_reads_the_stored_books_while_a_command_is_rehearsed(
         reader.start()
         reader.join(timeout=30)
     assert seen == [before.rerolls]
+
+
+def read_models_and_log(ledger: LeagueLedger) -> tuple[Tables, int]:
+    """Every read-model row, and how many events the store holds."""
+    return tables(ledger), ledger.source.head()
+
+
+def test_on_sqlite_a_commands_events_and_read_models_are_committed_together(
+    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The events are appended inside the transaction that writes the rehearsed read
+    models (DESIGN.md decision 9): a failure after the append, before the commit, leaves
+    neither the events nor the rows. Two transactions would have kept the events."""
+    ledger = sqlite_ledger
+    two_team_league(ledger)
+    before = read_models_and_log(ledger)
+
+    def failing(conn: sa.Connection, position: int) -> None:
+        assert ledger.source.head() == before[1]  # the append is not visible outside yet
+        raise RuntimeError("the position could not be written")
+
+    monkeypatch.setattr(unit_module, "set_position", failing)
+    with pytest.raises(RuntimeError):
+        ledger.handle(RecordMatch("test", report(GAME)), by="t")
+    assert read_models_and_log(ledger) == before
+    monkeypatch.undo()
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
+    assert ledger.source.head() == before[1] + 1
+    assert_rebuilt_equal(ledger)
+
+
+def test_a_version_taken_after_the_rows_were_written_rolls_them_back(
+    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows are written before the events; when the append then finds its version
+    taken, the rows go with it and the command starts again on fresh state."""
+    ledger = sqlite_ledger
+    two_team_league(ledger)
+    insert = BytesSQLiteRecorder._insert_events
+    refused: list[bool] = []
+
+    def taken_once(recorder: BytesSQLiteRecorder, cursor: Any, stored: Any, **kw: Any) -> Any:
+        if not refused:
+            refused.append(True)
+            raise sqlite3.IntegrityError("UNIQUE constraint failed: stored_events")
+        return insert(recorder, cursor, stored, **kw)
+
+    monkeypatch.setattr(BytesSQLiteRecorder, "_insert_events", taken_once)
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
+    assert ledger.conflicts == 1
+    kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
+    assert kinds.count("MatchRecorded") == 1
+    assert ledger.league_row("test").version == len(kinds)
+    assert_rebuilt_equal(ledger)
+
+
+def test_read_models_behind_the_log_are_caught_up_the_long_way(
+    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that appends and catches up apart (after a correction's refold, or on
+    PostgreSQL) can leave the read models behind the log for a moment: a command
+    committed then is not their catch-up, so its events are appended alone (after the
+    trial write) and the ordinary catch-up folds both writers' events in order."""
+    ledger = sqlite_ledger
+    two_team_league(ledger)
+    commit, trial = UnitOfWork.commit, UnitOfWork.try_writing
+    tried: list[LeagueLedger] = []
+
+    def behind_first(unit: UnitOfWork) -> list[Any]:
+        if unit.ledger is ledger and not tried:
+            with open_ledger_beside(ledger) as other, monkeypatch.context() as apart:
+                apart.setattr(UnitOfWork, "commit_together", lambda u, logs: False)
+                apart.setattr(other.read_models, "commit_rehearsal", lambda *a: False)
+                apart.setattr(other, "catch_up", lambda: 0)
+                other.handle(Buy("test", "rats", "reroll"), by="other")
+            assert ledger.read_models.position() < ledger.source.head()
+            monkeypatch.setattr(UnitOfWork, "try_writing", spied)
+        return commit(unit)
+
+    def spied(unit: UnitOfWork) -> None:
+        tried.append(unit.ledger)
+        trial(unit)
+
+    monkeypatch.setattr(UnitOfWork, "commit", behind_first)
+    ledger.handle(RecordMatch("test", report(GAME)), by="t")
+    assert tried == [ledger]
+    kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
+    assert kinds[-2:] == ["SidelinePurchased", "MatchRecorded"]
+    assert_rebuilt_equal(ledger)
+
+
+def assert_rebuilt_equal(ledger: LeagueLedger) -> None:
+    incremental = tables(ledger)
+    ledger.read_models.rebuild(ledger.source)
+    assert tables(ledger) == incremental
+
+
+def test_the_library_still_takes_its_snapshots_once_the_events_are_committed(
+    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``save_within`` is the library's ``save`` split at the append: the snapshots, which
+    read the log through the library's own connection, are taken after the commit, at
+    the versions ``save`` takes them."""
+    ledger = sqlite_ledger
+    monkeypatch.setattr(LeagueLedger, "snapshotting_intervals", {LeagueLog: 10})
+    two_team_league(ledger)
+    assert ledger.snapshots is not None
+    league = league_id("test")
+    taken = [s.originator_version for s in ledger.snapshots.get(league)]
+    version = ledger.league_row("test").version
+    assert taken == list(range(10, version + 1, 10))
+    assert ledger.repository.get(league).version == version
