@@ -352,6 +352,7 @@ def fingerprint() -> str:
     shape = [
         (s.table, list(zip(s.columns, s.types, s.nullable, strict=True)), k.key, k.indexes)
         + ((True,) if k.keyed_only else ())
+        + ((k.index_tails,) if k.index_tails else ())
         for k, s in ((kind, shape_of(kind)) for kind in RECORDS)
     ]
     return hashlib.sha256(repr((FOLD_VERSION, shape)).encode()).hexdigest()

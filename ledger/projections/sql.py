@@ -69,9 +69,10 @@ def table_of(kind: type[Record]) -> sa.Table:
         for name, sql_type, nullable in zip(shape.columns, shape.types, shape.nullable, strict=True)
     ]
     indexes = [
-        sa.Index(f"ix_{kind.table}_{field}", "league_id", field)
+        sa.Index("_".join(("ix", kind.table, field, *tail)), "league_id", field, *tail)
         for field in kind.indexes
         if not key_orders(kind, (field,))
+        for tail in [kind.index_tails.get(field, ())]
     ]
     stored: dict[str, Any] = {"sqlite_with_rowid": False} if kind.keyed_only else {}
     return sa.Table(kind.table, METADATA, *columns, *indexes, **stored)

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.state import PlayerRow
 from ledger.generate import Spec, generate
 from ledger.projections.queries import player_games_statement
+from ledger.projections.shapes import select_statement
 
 CORRECTIONS = "SELECT * FROM rm_events WHERE league_id = ? AND event_type = ?"
 """A league's corrections, as the audit page asks (``Queries.rows``)."""
@@ -23,7 +25,13 @@ MATCH_GAMES = "SELECT * FROM rm_team_games WHERE league_id = ? AND seq = ? AND t
 """A match's game lines, as the match page and the match sheet ask (``Queries.match_games``)."""
 PLAYER_GAMES = player_games_statement("sqlite")
 """A player's game lines, as his page asks (``Queries.player_games``)."""
-VALUES = {CORRECTIONS: ("lg", "EventCorrected"), MATCH_GAMES: ("lg", 5, "a", "b")}
+ROSTER = select_statement(PlayerRow, ("league_id", "team_id", "status"), "sqlite")
+"""A team's current players of one status, as every command asks (``roster_of``)."""
+VALUES = {
+    CORRECTIONS: ("lg", "EventCorrected"),
+    MATCH_GAMES: ("lg", 5, "a", "b"),
+    ROSTER: ("lg", "t", "active"),
+}
 
 
 def plan(path: Path, statement: str = CORRECTIONS) -> str:
@@ -95,3 +103,13 @@ def without_statistics(path: Path) -> None:
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("DROP TABLE IF EXISTS sqlite_stat1")
         db.commit()
+
+
+def test_a_teams_current_players_are_read_by_an_index_of_their_status(tmp_path: Path) -> None:
+    """Every command reads its teams' rosters (``roster_of``, by status): the index walks
+    a team's current players only, not its dead and departed of every past season."""
+    path = built_by_commands(tmp_path / "ledger.db")
+    wanted = "USING INDEX ix_rm_players_team_id_status (league_id=? AND team_id=? AND status=?)"
+    assert wanted in plan(path, ROSTER)
+    without_statistics(path)
+    assert wanted in plan(path, ROSTER)
