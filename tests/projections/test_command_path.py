@@ -249,6 +249,12 @@ def read_models_and_log(ledger: LeagueLedger) -> tuple[Tables, int]:
     return tables(ledger), ledger.source.head()
 
 
+def assert_rebuilt_equal(ledger: LeagueLedger) -> None:
+    incremental = tables(ledger)
+    ledger.read_models.rebuild(ledger.source)
+    assert tables(ledger) == incremental
+
+
 def test_on_sqlite_a_commands_events_and_read_models_are_committed_together(
     sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -331,12 +337,6 @@ def test_read_models_behind_the_log_are_caught_up_the_long_way(
     kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
     assert kinds[-2:] == ["SidelinePurchased", "MatchRecorded"]
     assert_rebuilt_equal(ledger)
-
-
-def assert_rebuilt_equal(ledger: LeagueLedger) -> None:
-    incremental = tables(ledger)
-    ledger.read_models.rebuild(ledger.source)
-    assert tables(ledger) == incremental
 
 
 def test_the_library_still_takes_its_snapshots_once_the_events_are_committed(
