@@ -35,7 +35,7 @@ from uuid import UUID
 
 import sqlalchemy as sa
 from eventsourcing.domain import Snapshot
-from eventsourcing.persistence import IntegrityError, RecordConflictError
+from eventsourcing.persistence import IntegrityError, RecordConflictError, Recording
 from eventsourcing.utils import get_topic
 
 from ledger.application.context import Context, Drafts, decided, drafting
@@ -309,9 +309,8 @@ class UnitOfWork:
             raise Stale(
                 "another command was recorded at the same moment; nothing was recorded"
             ) from None
-        ids = [r.notification.id for r in recordings if r.notification is not None]
         if refolded or not self.ledger.read_models.commit_rehearsal(
-            self.ledger.source, self.store, ids
+            self.ledger.source, self.store, notification_ids(recordings)
         ):
             self.ledger.catch_up()  # refolded, or others' events came between ours
         return events
@@ -345,8 +344,7 @@ class UnitOfWork:
                     raise Stale(
                         "another command was recorded at the same moment; nothing was recorded"
                     ) from None
-                ids = [r.notification.id for r in recordings if r.notification is not None]
-                set_position(conn, max(ids))
+                set_position(conn, max(notification_ids(recordings)))
                 transaction.commit()
             finally:
                 if transaction.is_active:
@@ -404,6 +402,11 @@ class UnitOfWork:
             f"the league's books could not hold this command's result ({first});"
             " nothing was recorded"
         )
+
+
+def notification_ids(recordings: list[Recording[UUID]]) -> list[int]:
+    """Where the store put the events it recorded (their positions in its log)."""
+    return [r.notification.id for r in recordings if r.notification is not None]
 
 
 def log_at(row: LeagueRow) -> LeagueLog:
