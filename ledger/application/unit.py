@@ -16,9 +16,9 @@ Where one transaction cannot be had (on PostgreSQL, whose event store the librar
 through connections of its own, and when the read models stand behind the log), the
 rehearsal is written once and rolled back (so a value the database cannot hold refuses
 the unit too), then the events are appended in one store transaction, and the rehearsal is
-committed as the catch-up if no other writer's events came between. That gives the same
-guarantee in order: what is appended has been applied, and the read models catch up from
-the log after a crash.
+committed as the catch-up if no other writer's events came between. That keeps the
+guarantee step by step: what is appended has been applied, and the read models catch up
+from the log after a crash.
 """
 
 from __future__ import annotations
