@@ -28,10 +28,9 @@ class Record(Plain):
     key: ClassVar[tuple[str, ...]]
     indexes: ClassVar[tuple[str, ...]] = ()
     grouped: ClassVar[tuple[tuple[str, ...], ...]] = ()
-    """Field combinations the in-memory store keeps buckets for, beside ``indexes``."""
-    index_tails: ClassVar[dict[str, tuple[str, ...]]] = {}
-    """Columns the table's index of a field in ``indexes`` carries after it, so that a
-    question by all of them reads only the rows it wants from the index."""
+    """Field combinations the in-memory store keeps buckets for, beside ``indexes``; the
+    table's index of a field in ``indexes`` carries the rest of a combination that begins
+    with it (ledger/projections/shapes.py, ``index_columns``)."""
     keyed_only: ClassVar[bool] = False
     """Stored in its key's order, without a row id (SQLite's ``WITHOUT ROWID``): for lines
     read by ranges of their key, whose rows are short, where a row id would only add an
@@ -146,7 +145,6 @@ class PlayerRow(Record):
         ("team_id", "status"),  # a team's current players, however long its past
         ("kind",),  # the league's stars, which some editions' hire checks read
     )
-    index_tails = {"team_id": ("status",)}  # the same in the table (``roster_of``)
 
     league_id: str
     player_id: str
@@ -582,7 +580,7 @@ def roster_of(view: LeagueView, league_id: str, team_id: str) -> list[PlayerRow]
     """A team's current players, asked of the store by status: a team's former players
     (the dead, fired and departed of every past season) grow with its history, and
     reading them all on every command would make commands slower as a league ages (the
-    table's index of a team's players carries their status: ``PlayerRow.index_tails``).
+    table's index of a team's players carries their status, as ``PlayerRow.grouped`` asks).
     A store that keeps each roster itself (the fold's in-memory store) is asked for it."""
     kept = getattr(view, "roster", None)
     if kept is not None:

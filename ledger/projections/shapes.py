@@ -318,6 +318,19 @@ def key_orders(kind: type[Record], fields: Sequence[str]) -> bool:
     return ("league_id", *fields) == kind.key[: len(fields) + 1]
 
 
+def index_columns(kind: type[Record]) -> list[tuple[str, ...]]:
+    """The columns of each secondary index of ``kind``'s table: the league and a field of
+    ``indexes`` (none where the key already orders by it), then the rest of a combination
+    of ``grouped`` that begins with that field, so that the table answers from its index
+    what the in-memory store answers from that bucket (a team's current players by status,
+    ``roster_of``, not every player of its past)."""
+    return [
+        ("league_id", field, *next((g[1:] for g in kind.grouped if g[0] == field), ()))
+        for field in kind.indexes
+        if not key_orders(kind, (field,))
+    ]
+
+
 def select_from(kind: type[Record], columns: Sequence[str] = (), *, distinct: bool = False) -> str:
     """``SELECT`` of ``columns`` (all of the shape's, in order, when none are named)."""
     shape = shape_of(kind)
@@ -352,7 +365,7 @@ def fingerprint() -> str:
     shape = [
         (s.table, list(zip(s.columns, s.types, s.nullable, strict=True)), k.key, k.indexes)
         + ((True,) if k.keyed_only else ())
-        + ((k.index_tails,) if k.index_tails else ())
+        + ((index_columns(k),) if k.grouped else ())
         for k, s in ((kind, shape_of(kind)) for kind in RECORDS)
     ]
     return hashlib.sha256(repr((FOLD_VERSION, shape)).encode()).hexdigest()

@@ -28,8 +28,8 @@ from ledger.projections.shapes import (
     LineRow,
     Shape,
     by_kind,
+    index_columns,
     insert_statement,
-    key_orders,
     line_of,
     nested,
     shape_of,
@@ -69,10 +69,8 @@ def table_of(kind: type[Record]) -> sa.Table:
         for name, sql_type, nullable in zip(shape.columns, shape.types, shape.nullable, strict=True)
     ]
     indexes = [
-        sa.Index("_".join(("ix", kind.table, field, *tail)), "league_id", field, *tail)
-        for field in kind.indexes
-        if not key_orders(kind, (field,))
-        for tail in [kind.index_tails.get(field, ())]
+        sa.Index("_".join(("ix", kind.table, *columns[1:])), *columns)
+        for columns in index_columns(kind)
     ]
     stored: dict[str, Any] = {"sqlite_with_rowid": False} if kind.keyed_only else {}
     return sa.Table(kind.table, METADATA, *columns, *indexes, **stored)
