@@ -151,6 +151,8 @@ def postgres_env(url: str) -> dict[str, str]:
     env = {f"LEDGER_POSTGRES_{k}": v for k, v in postgres_parts(url).items()}
     env["LEDGER_PERSISTENCE_MODULE"] = "eventsourcing.postgres"
     env["LEDGER_POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
+    # appends through the read models' connection when a command lends it one
+    env["LEDGER_APPLICATION_RECORDER_TOPIC"] = "ledger.persistence.postgres:LendingPostgresRecorder"
     return env
 
 

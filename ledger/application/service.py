@@ -11,7 +11,6 @@ times; then it is refused. Nothing is ever written by a command that raised.
 from __future__ import annotations
 
 import random
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -41,7 +40,6 @@ from ledger.errors import (
     UnknownLeague,
 )
 from ledger.persistence.mapper import LedgerMapper
-from ledger.persistence.sqlite import BytesSQLiteRecorder
 from ledger.projections import leagues
 from ledger.projections.runner import ReadModels
 from ledger.projections.sql import SqlStore
@@ -167,17 +165,15 @@ class LeagueLedger(Application[UUID]):
         assert isinstance(log, SiteLog)
         return log
 
-    def save_within(
-        self, recorder: BytesSQLiteRecorder, cursor: sqlite3.Cursor, *logs: ChainedLog
-    ) -> tuple[list[Recording[UUID]], Callable[[], None]]:
-        """``save``'s append, through ``cursor`` inside its connection's open transaction
-        (``BytesSQLiteRecorder.inserting_through``): its recordings, and what ``save`` does
-        after the append (the snapshots, which read the log through the library's own
-        connection, and its notices), to be called once that transaction has committed."""
+    def save_within(self, *logs: ChainedLog) -> tuple[list[Recording[UUID]], Callable[[], None]]:
+        """``save``'s append, made while the recorder is lent a cursor inside the read
+        models' open transaction (``Lending.lent_cursor``): its recordings, and what
+        ``save`` does after the append (the snapshots, which read the log through the
+        library's own connection, and its notices), to be called once that transaction
+        has committed."""
         processing: ProcessingEvent[UUID] = ProcessingEvent()
         processing.collect_events(*logs)
-        with recorder.inserting_through(cursor):
-            recordings = self._record(processing)
+        recordings = self._record(processing)
 
         def committed() -> None:
             self._take_snapshots(processing)

@@ -5,32 +5,29 @@ unit is planned against the league's current state, its events are sealed into t
 league's log and at once applied to a rehearsal of the read models: a write-back view
 over them (``SqlStore``) that keeps its changes to itself, so the next command of the
 unit sees them and the stored read models do not. An event that does not apply refuses
-the unit. When the unit ends on SQLite, the rehearsal is written and all of the unit's
-events are appended in one transaction (the library's insert, through the read models'
-connection: ``commit_together``), so the very rehearsal is the read models' catch-up and a
-command folds its events once; a value the database cannot hold, or a version another
-writer took meanwhile, rolls back both. If anything fails before the commit, nothing is
-written.
+the unit. When the unit ends, the rehearsal is written and all of the unit's events are
+appended in one transaction (the library's insert, through the read models' connection:
+``commit_together``), so the very rehearsal is the read models' catch-up and a command
+folds its events once; a value the database cannot hold, or a version another writer took
+meanwhile, rolls back both. If anything fails before the commit, nothing is written.
 
-Where one transaction cannot be had (on PostgreSQL, whose event store the library writes
-through connections of its own, and when the read models stand behind the log), the
-rehearsal is written once and rolled back (so a value the database cannot hold refuses
-the unit too), then the events are appended in one store transaction, and the rehearsal is
-committed as the catch-up if no other writer's events came between. That keeps the
-guarantee step by step: what is appended has been applied, and the read models catch up
-from the log after a crash.
+Where one transaction cannot be had (when the read models stand behind the log, as after
+another writer's refold), the rehearsal is written once and rolled back (so a value the
+database cannot hold refuses the unit too), then the events are appended in one store
+transaction, and the rehearsal is committed as the catch-up if no other writer's events
+came between. That keeps the guarantee step by step: what is appended has been applied,
+and the read models catch up from the log after a crash.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 import sqlalchemy as sa
@@ -49,12 +46,12 @@ from ledger.errors import (
     LeagueExists,
     VersionMismatch,
 )
-from ledger.persistence.sqlite import BytesSQLiteRecorder
+from ledger.persistence.lending import Lending
 from ledger.projections.faults import FoldFailed, Folding, apply_checked, fold_league
 from ledger.projections.fold import Fold, corrections_of
 from ledger.projections.members import SITE, SiteFold
 from ledger.projections.runner import lock_position, set_position
-from ledger.projections.sql import SqlStore, driver_execute
+from ledger.projections.sql import SqlStore
 from ledger.projections.store import Store
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -73,6 +70,10 @@ SITE_KEY = "\x00site"
 class Stale(ConcurrentUpdate):
     """Another writer changed a league this unit read: nothing was written; the unit can
     be tried again on fresh state."""
+
+
+STALE = "another command was recorded at the same moment; nothing was recorded"
+BUSY = "the league's books were busy with another command; nothing was recorded"
 
 
 RETRY_SECONDS = 10.0
@@ -306,9 +307,7 @@ class UnitOfWork:
         try:
             recordings = self.ledger.save(*logs)
         except (IntegrityError, RecordConflictError):
-            raise Stale(
-                "another command was recorded at the same moment; nothing was recorded"
-            ) from None
+            raise Stale(STALE) from None
         if refolded or not self.ledger.read_models.commit_rehearsal(
             self.ledger.source, self.store, notification_ids(recordings)
         ):
@@ -316,35 +315,32 @@ class UnitOfWork:
         return events
 
     def commit_together(self, logs: list[ChainedLog]) -> bool:
-        """On SQLite, append the unit's events and write its rehearsed read models in one
+        """Append the unit's events and write its rehearsed read models in one
         transaction, as the catch-up of those events: both are committed or neither (the
         first write refused, by the database or by another writer's version, rolls back
-        the rest). False, with nothing written, where it cannot: on PostgreSQL, whose
-        event store the library writes through connections of its own, and when the read
-        models stand behind the log (another writer's events not yet caught up), since the
-        rehearsal is the catch-up of exactly the events after theirs."""
+        the rest). The events go through the read models' connection, lent to the
+        recorder (ledger/persistence/lending.py). False, with nothing written, when the
+        read models stand behind the log (another writer's events not yet caught up),
+        since the rehearsal is the catch-up of exactly the events after theirs."""
         ledger = self.ledger
         recorder, engine = ledger.recorder, ledger.read_models.engine
-        if engine.dialect.name != "sqlite" or not isinstance(recorder, BytesSQLiteRecorder):
+        if not isinstance(recorder, Lending) or engine.dialect.name != recorder.dialect:
             return False
         with engine.connect() as conn:
             transaction = conn.begin()
             try:
-                with self.holding():
+                with self.holding(), recorder.lent_cursor(conn) as cursor:
                     position = lock_position(conn)
-                    head = driver_execute(conn, recorder.select_max_notification_id_statement, ())
-                    if (head[0][0] or 0) != position:
-                        return False
-                    self.store.flush(conn)
-                cursor = cast(sqlite3.Cursor, conn.connection.cursor())
-                try:
-                    with contextlib.closing(cursor):
-                        recordings, committed = ledger.save_within(recorder, cursor, *logs)
-                except sqlite3.IntegrityError:  # a version another writer just appended
-                    raise Stale(
-                        "another command was recorded at the same moment; nothing was recorded"
-                    ) from None
-                set_position(conn, max(notification_ids(recordings)))
+                    try:
+                        if recorder.locked_head(cursor) != position:
+                            return False
+                        self.store.flush(conn)
+                        recordings, committed = ledger.save_within(*logs)
+                    except recorder.version_taken:  # a version another writer appended
+                        raise Stale(STALE) from None
+                    except recorder.busy:  # the log's lock, held by another writer
+                        raise Stale(BUSY) from None
+                    set_position(conn, max(notification_ids(recordings)))
                 transaction.commit()
             finally:
                 if transaction.is_active:
@@ -374,14 +370,10 @@ class UnitOfWork:
         try:
             yield
         except sa.exc.OperationalError:  # a lock or deadlock with another writer
-            raise Stale(
-                "the league's books were busy with another command; nothing was recorded"
-            ) from None
+            raise Stale(BUSY) from None
         except sa.exc.IntegrityError as error:  # rows another writer's events just made?
             if self.moved_on():
-                raise Stale(
-                    "another command was recorded at the same moment; nothing was recorded"
-                ) from None
+                raise Stale(STALE) from None
             raise self.cannot_hold(error) from None
         except (sa.exc.SQLAlchemyError, OverflowError, ValueError, TypeError) as error:
             raise self.cannot_hold(error) from None

@@ -12,60 +12,60 @@ other columns from ``str`` values, and reads them so.
 
 PostgreSQL stores the content as ``bytea``, which the driver never decodes.
 
-The recorder also inserts a unit's events through a cursor it is lent (``inserting_through``):
-the read models' connection's, inside the transaction that writes the unit's rehearsed read
-models (ledger/application/unit.py), so that both are committed together or not at all.
+The recorder also inserts a unit's events through a cursor it is lent (ledger/persistence/
+lending.py): the read models' connection's, inside the transaction that writes the unit's
+rehearsed read models (ledger/application/unit.py), so that both are committed together or
+not at all.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 from uuid import UUID
 
+import sqlalchemy as sa
 from eventsourcing.persistence import Notification, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
 
 from ledger.domain.readback import IDS
+from ledger.persistence.lending import Lending
 
 COLUMNS = "originator_id, originator_version, topic, CAST(state AS BLOB) AS state"
 
 
-class BytesSQLiteRecorder(SQLiteApplicationRecorder):
+class BytesSQLiteRecorder(Lending, SQLiteApplicationRecorder):
     """``SQLiteApplicationRecorder`` with ``state`` selected as a BLOB; its statements are
     the library's (9.5) otherwise."""
+
+    version_taken = (sqlite3.IntegrityError,)
+    busy = (sqlite3.OperationalError,)
+    dialect = "sqlite"
 
     def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name)
         self.select_events_statement = (
             f"SELECT {COLUMNS} FROM {self.events_table_name} WHERE originator_id=? "
         )
-        self.lent: dict[int, SQLiteCursor] = {}
-        """The cursor each thread's inserts go through, while one is lent to it."""
 
-    @contextmanager
-    def inserting_through(self, cursor: sqlite3.Cursor) -> Iterator[None]:
-        """Events this thread inserts in the block go through ``cursor``, in the open
-        transaction of its connection, which commits or rolls them back with the rest of
-        its work; the library's own inserts would take a connection and a transaction of
-        their own, and on SQLite wait for that one's write lock."""
-        thread = threading.get_ident()
-        self.lent[thread] = SQLiteCursor(cursor)
-        try:
-            yield
-        finally:
-            del self.lent[thread]
+    def cursor_on(self, conn: sa.Connection) -> sqlite3.Cursor:
+        return cast(sqlite3.Cursor, conn.connection.cursor())
+
+    def locked_head(self, cursor: sqlite3.Cursor) -> int:
+        """SQLite's write lock is the database's: the read models' connection took it with
+        its first write (``lock_position``), and no other connection appends until it
+        commits."""
+        cursor.execute(self.select_max_notification_id_statement)
+        return int(cursor.fetchone()[0] or 0)
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        lent = self.lent.get(threading.get_ident())
+        lent = self.lent_to_this_thread()
         if lent is None:
             return super().insert_events(stored_events, **kwargs)
-        return self._insert_events(lent, stored_events, **kwargs)
+        return self._insert_events(SQLiteCursor(lent), stored_events, **kwargs)
 
     def convert_originator_id(self, originator_id: str) -> UUID | str:
         """A log's id, made once for all its rows (``IDS``), as the library makes it."""

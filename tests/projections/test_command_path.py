@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,8 @@ from ledger.domain.state import (
     Record,
     TeamRow,
 )
-from ledger.persistence.sqlite import BytesSQLiteRecorder
+from ledger.persistence.lending import Lending
+from ledger.persistence.postgres import LendingPostgresRecorder
 from ledger.projections.shapes import shape_of
 from ledger.projections.sql import SqlStore, table_of
 from tests.projections.test_parallel_rebuild import Tables, tables
@@ -249,19 +250,24 @@ def read_models_and_log(ledger: LeagueLedger) -> tuple[Tables, int]:
     return tables(ledger), ledger.source.head()
 
 
+def league_kinds(ledger: LeagueLedger) -> list[str]:
+    """The kinds of the test league's events, in their order."""
+    return [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
+
+
 def assert_rebuilt_equal(ledger: LeagueLedger) -> None:
     incremental = tables(ledger)
     ledger.read_models.rebuild(ledger.source)
     assert tables(ledger) == incremental
 
 
-def test_on_sqlite_a_commands_events_and_read_models_are_committed_together(
-    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+def test_a_commands_events_and_read_models_are_committed_together(
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The events are appended inside the transaction that writes the rehearsed read
-    models (DESIGN.md decision 9): a failure after the append, before the commit, leaves
-    neither the events nor the rows. Two transactions would have kept the events."""
-    ledger = sqlite_ledger
+    models (DESIGN.md decision 9), on either store: a failure after the append, before
+    the commit, leaves neither the events nor the rows. Two transactions would have kept
+    the events."""
     two_team_league(ledger)
     before = read_models_and_log(ledger)
 
@@ -274,44 +280,47 @@ def test_on_sqlite_a_commands_events_and_read_models_are_committed_together(
         ledger.handle(RecordMatch("test", report(GAME)), by="t")
     assert read_models_and_log(ledger) == before
     monkeypatch.undo()
+    kinds = league_kinds(ledger)
     ledger.handle(RecordMatch("test", report(GAME)), by="t")
-    assert ledger.source.head() == before[1] + 1
+    assert league_kinds(ledger) == [*kinds, "MatchRecorded"]
     assert_rebuilt_equal(ledger)
 
 
 def test_a_version_taken_after_the_rows_were_written_rolls_them_back(
-    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rows are written before the events; when the append then finds its version
-    taken, the rows go with it and the command starts again on fresh state."""
-    ledger = sqlite_ledger
+    taken (the store's driver refuses it), the rows go with it and the command starts
+    again on fresh state."""
     two_team_league(ledger)
-    insert = BytesSQLiteRecorder._insert_events
+    recorder = ledger.recorder
+    assert isinstance(recorder, Lending)
+    insert = type(recorder).insert_events
     refused: list[bool] = []
 
-    def taken_once(recorder: BytesSQLiteRecorder, cursor: Any, stored: Any, **kw: Any) -> Any:
-        if not refused:
+    def taken_once(self: Lending, stored: Any, **kw: Any) -> Any:
+        if self.lent_to_this_thread() is not None and not refused:
             refused.append(True)
-            raise sqlite3.IntegrityError("UNIQUE constraint failed: stored_events")
-        return insert(recorder, cursor, stored, **kw)
+            raise recorder.version_taken[0]("duplicate key: the version is taken")
+        return insert(self, stored, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(BytesSQLiteRecorder, "_insert_events", taken_once)
+    monkeypatch.setattr(type(recorder), "insert_events", taken_once)
     ledger.handle(RecordMatch("test", report(GAME)), by="t")
+    assert refused == [True]
     assert ledger.conflicts == 1
-    kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
+    kinds = league_kinds(ledger)
     assert kinds.count("MatchRecorded") == 1
     assert ledger.league_row("test").version == len(kinds)
     assert_rebuilt_equal(ledger)
 
 
 def test_read_models_behind_the_log_are_caught_up_the_long_way(
-    sqlite_ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
+    ledger: LeagueLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A writer that appends and catches up apart (after a correction's refold, or on
     PostgreSQL) can leave the read models behind the log for a moment: a command
     committed then is not their catch-up, so its events are appended alone (after the
     trial write) and the ordinary catch-up folds both writers' events in order."""
-    ledger = sqlite_ledger
     two_team_league(ledger)
     commit, trial = UnitOfWork.commit, UnitOfWork.try_writing
     tried: list[LeagueLedger] = []
@@ -336,6 +345,46 @@ def test_read_models_behind_the_log_are_caught_up_the_long_way(
     assert tried == [ledger]
     kinds = [type(e).__name__ for e in ledger.source.league_events(str(league_id("test")))]
     assert kinds[-2:] == ["SidelinePurchased", "MatchRecorded"]
+    assert_rebuilt_equal(ledger)
+
+
+def test_on_postgresql_a_command_waits_for_an_append_in_flight(
+    postgres_url: str,
+    open_ledgers: Callable[[Settings], LeagueLedger],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another writer's append that takes the long way is not under the read models'
+    lock. On PostgreSQL a command takes the log's table lock before it reads the head,
+    so an append still in flight (here: another writer's event inserted in a transaction
+    left open) holds the command until it commits, and the head the command then reads
+    counts it: the command takes the long way, and the catch-up folds both. Read before
+    the lock, the head would miss that event, and the read models would be set past it."""
+    ledger = open_ledgers(Settings(sqlite_path=Path("unused.db"), database_url=postgres_url))
+    two_team_league(ledger)
+    two_team_league(ledger, "other")  # its log: no version of the command's to take
+    done = threading.Event()
+
+    def record() -> None:
+        ledger.handle(RecordMatch("test", report(GAME)), by="t")
+        done.set()
+
+    writer = threading.Thread(target=record)
+    with open_ledger_beside(ledger) as other, other.read_models.engine.connect() as conn:
+        assert isinstance(other.recorder, LendingPostgresRecorder)
+        monkeypatch.setattr(UnitOfWork, "commit_together", lambda u, logs: False)
+        monkeypatch.setattr(other.read_models, "commit_rehearsal", lambda *a: False)
+        monkeypatch.setattr(other, "catch_up", lambda: 0)
+        transaction = conn.begin()
+        with other.recorder.lent_cursor(conn):
+            other.handle(Buy("other", "rats", "reroll"), by="other")  # appended, uncommitted
+        monkeypatch.undo()
+        writer.start()
+        assert not done.wait(1.0)  # held at the table lock
+        transaction.commit()
+    writer.join(timeout=30)
+    assert done.is_set()
+    assert league_kinds(ledger)[-1] == "MatchRecorded"
+    assert ledger.read_models.position() == ledger.source.head()
     assert_rebuilt_equal(ledger)
 
 
