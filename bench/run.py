@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -262,28 +263,44 @@ def latency(path: Path, samples: int, cpu: list[float] | None = None) -> list[fl
         # the WAL: its fsync would flush the whole copy (at 10^6 events, 4 GB: 0.8 s).
         with copy.open("rb+") as written:
             os.fsync(written.fileno())
-        ledger = open_ledger(Settings(sqlite_path=copy))
-        rng = random.Random(7)
-        league = TIMED_LEAGUE
-        times = []
-        for n in range(samples):
-            home, away = free_pair(ledger, league, rng)
-            report = friendly(ledger, league, home, away, n)
-            started, used = time.perf_counter(), time.process_time()
-            ledger.handle(RecordMatch(league, report, roll_missing=True), by="bench")
-            times.append(time.perf_counter() - started)
-            if cpu is not None:
-                cpu.append(time.process_time() - used)
-            for team in (home, away):
-                ledger.handle(
-                    ClosePostGame(league, f"bench-{n}", team, roll_missing=True), by="bench"
-                )
-        close_ledger(ledger)
+        return timed_records(Settings(sqlite_path=copy), samples, cpu)
+
+
+def timed_records(settings: Settings, samples: int, cpu: list[float] | None = None) -> list[float]:
+    """Record ``samples`` friendlies into the ledger of ``settings``, timing each."""
+    ledger = open_ledger(settings)
+    rng = random.Random(7)
+    league = TIMED_LEAGUE
+    times = []
+    for n in range(samples):
+        home, away = free_pair(ledger, league, rng)
+        report = friendly(ledger, league, home, away, n)
+        started, used = time.perf_counter(), time.process_time()
+        ledger.handle(RecordMatch(league, report, roll_missing=True), by="bench")
+        times.append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu.append(time.process_time() - used)
+        for team in (home, away):
+            ledger.handle(ClosePostGame(league, f"bench-{n}", team, roll_missing=True), by="bench")
+    close_ledger(ledger)
     return times
 
 
-def record_only(sizes: list[int], samples: int) -> str:
-    """Only the recording of a match, for each size and the small ledger (``--record-only``)."""
+def latency_on_postgres(samples: int, cpu: list[float]) -> list[float]:
+    """``latency`` on PostgreSQL: the small league generated into a fresh database (of a
+    private cluster, or of the server ``LEDGER_DATABASE_URL`` names: bench/serve.py's)."""
+    from serve import Config, store  # bench/: a fresh PostgreSQL database for one run
+
+    with tempfile.TemporaryDirectory() as folder, store(Config("postgres", 1), Path(folder)) as at:
+        ledger = open_ledger(at)
+        generate(ledger, SMALL)
+        close_ledger(ledger)
+        return timed_records(at, samples, cpu)
+
+
+def record_only(sizes: list[int], samples: int, postgres: bool = False) -> str:
+    """Only the recording of a match, for each size and the small ledger (``--record-only``),
+    and the small league on PostgreSQL (``--postgres``)."""
     lines = [
         f"Machine: {machine()}; load average {os.getloadavg()[0]:.2f} at the start",
         "",
@@ -291,9 +308,15 @@ def record_only(sizes: list[int], samples: int) -> str:
         "|---|---:|---:|---:|---:|",
     ]
     named = [(f"~{size:,} events", ledger_of(size)) for size in sizes]
-    for name, path in [*named, ("8 teams drafted (~200 events)", small_ledger())]:
+    runs: list[tuple[str, Callable[[list[float]], list[float]]]] = [
+        (name, partial(latency, path, samples))
+        for name, path in [*named, ("8 teams drafted (~200 events)", small_ledger())]
+    ]
+    if postgres:
+        runs.append(("8 teams drafted, PostgreSQL", partial(latency_on_postgres, samples)))
+    for name, run in runs:
         cpu: list[float] = []
-        wall = latency(path, samples, cpu)
+        wall = run(cpu)
         lines.append(
             f"| {name} | {percentile(wall, 0.5) * 1000:.1f} ms |"
             f" {percentile(wall, 0.99) * 1000:.1f} ms | {percentile(cpu, 0.5) * 1000:.1f} ms |"
@@ -302,11 +325,15 @@ def record_only(sizes: list[int], samples: int) -> str:
     return "\n".join(lines)
 
 
+SMALL = Spec(teams=8, seasons=1, seed=2, division_size=8, slug="bench")
+"""The small league: 8 teams drafted, about 200 events."""
+
+
 def small_ledger() -> Path:
     path = CACHE / "ledger-drafted.db"
     if not path.exists():
         ledger = open_ledger(Settings(sqlite_path=path))
-        generate(ledger, Spec(teams=8, seasons=1, seed=2, division_size=8, slug="bench"))
+        generate(ledger, SMALL)
         close_ledger(ledger)
         checkpoint(path)
     return path
@@ -451,6 +478,11 @@ def main() -> None:
         "--record-only", action="store_true", help="time only the recording of a match"
     )
     parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="with --record-only: the small league on PostgreSQL too (a private cluster)",
+    )
+    parser.add_argument(
         "--break-even",
         action="store_true",
         help="only the rebuild of ledgers of several leagues, serial against parallel",
@@ -461,7 +493,7 @@ def main() -> None:
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.record_only:
-        print(record_only(sizes, args.samples))
+        print(record_only(sizes, args.samples, args.postgres))
         return
     results = []
     for size in sizes:

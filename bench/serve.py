@@ -133,14 +133,29 @@ class Served:
         return sum(cpu_seconds(pid) for pid in process_tree(self.pid))
 
 
+def ledger_command(settings: Settings) -> list[str]:
+    """``ledger`` on the store of ``settings``: ``--db`` would win over the PostgreSQL URL
+    given in the environment, so it is given only for SQLite."""
+    ledger = str(Path(sys.executable).parent / "ledger")
+    return [ledger] if settings.database_url else [ledger, "--db", str(settings.sqlite_path)]
+
+
 @contextlib.contextmanager
 def serving(settings: Settings, workers: int, folder: Path) -> Iterator[Served]:
     """``ledger serve`` on a free port of 127.0.0.1 until the block ends."""
     port = free_port()
     log = folder / f"serve-{port}.log"
     env = dict(os.environ, LEDGER_DATABASE_URL=settings.database_url or "")
-    command = [str(Path(sys.executable).parent / "ledger"), "--db", str(settings.sqlite_path)]
-    command += ["serve", "--host", HOST, "--port", str(port), "--workers", str(workers)]
+    command = [
+        *ledger_command(settings),
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     served = Served(process.pid, f"http://{HOST}:{port}", log)
@@ -696,9 +711,12 @@ def lost_writes(served: Served, league: League, timings: Timings) -> list[str]:
 
 def audit_verify(settings: Settings) -> str:
     env = dict(os.environ, LEDGER_DATABASE_URL=settings.database_url or "")
-    command = [str(Path(sys.executable).parent / "ledger"), "--db", str(settings.sqlite_path)]
     done = subprocess.run(
-        [*command, "audit", "verify"], env=env, capture_output=True, text=True, timeout=600
+        [*ledger_command(settings), "audit", "verify"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     said = " / ".join(line.strip() for line in (done.stdout + done.stderr).splitlines() if line)
     return f"exit {done.returncode}: {said[:600]}"
