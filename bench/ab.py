@@ -27,7 +27,9 @@ What is measured (each version's own bench/ scripts run it, so both must have th
   to what memory costs; about a minute a run at ``--size 10000``;
 - ``record``: the median wall time of recording a match into a copy of that ledger
   (``bench/run.py --record-only``, 100 friendlies): what a change to the command path
-  changes.
+  changes;
+- ``record-postgres``: the same into the small league on PostgreSQL (``--postgres``, from
+  the commit that added it on: both sides' ``bench/run.py`` must have it).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ T_975 = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18
 
 COUNT = re.compile(r"([\d,.]+) M instructions in its fold")
 RECORD = re.compile(r"^\| ~[\d,]+ events \| ([\d.]+) ms", re.MULTILINE)
+RECORD_POSTGRES = re.compile(r"^\| 8 teams drafted, PostgreSQL \| ([\d.]+) ms", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,12 @@ MEASURES = {
         lambda size: ["--record-only", "--sizes", str(size), "--samples", "100"],
         "ms p50 wall",
         lambda out: found(RECORD, out),
+    ),
+    "record-postgres": Measure(
+        "run.py",
+        lambda size: ["--record-only", "--sizes", str(size), "--samples", "100", "--postgres"],
+        "ms p50 wall",
+        lambda out: found(RECORD_POSTGRES, out),
     ),
 }
 
