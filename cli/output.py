@@ -142,6 +142,8 @@ def narrowest(heads: list[str], cells: list[list[str]], wrapping: set[int], i: i
 
 
 def cell_width(text: str) -> int:
+    if text.isascii() and text.isprintable():  # most cells: a column a character, one line
+        return len(text)
     from rich.cells import cell_len
 
     return max((cell_len(line) for line in text.splitlines()), default=0)

@@ -61,3 +61,13 @@ def test_a_table_too_wide_for_the_terminal_is_still_wrapped(
     lines = output.table(["#", "team", "pts"], rows, right=(0, 2)).splitlines()
     assert max(len(line) for line in lines) <= 24
     assert len(lines) > 3
+
+
+@given(text=st.text(alphabet=st.sampled_from([*"abc 9,-\t\n\x07\x1b", "é", "龍", "\u200b"])))
+def test_a_cells_width_is_the_columns_rich_gives_it(text: str) -> None:
+    """``cell_width`` counts a printable ASCII cell by its length, without asking rich:
+    the same width rich gives it, and any other cell's (wide, zero-width, control
+    characters, several lines) is rich's own."""
+    from rich.cells import cell_len
+
+    assert output.cell_width(text) == max((cell_len(line) for line in text.splitlines()), default=0)
