@@ -2,7 +2,7 @@
 
 A command's events and its read models are committed in one transaction (DESIGN.md
 decision 9; ledger/application/unit.py, ``commit_together``): the read models' connection
-writes the rehearsed rows, then lends the recorder a cursor of its own, and the library's
+lends the recorder a cursor of its own and writes the rehearsed rows, and the library's
 insert runs through that cursor inside the open transaction, which commits or rolls back
 both. Each store's recorder says how it is lent a connection, how the log's head is read
 with other writers' appends held off until the transaction ends, and which of its driver's
