@@ -30,6 +30,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
 from ledger.errors import AccountExists, InvalidInput, LedgerError, Unauthenticated, UnknownAccount
 from ledger.projections.members import SITE
+from ledger.projections.sql import read_connection
 from ledger.projections.store import Store
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ class Accounts:
         if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
             raise Unauthenticated("that is not a ledger API token")
         wanted = digest(token)
-        with self.engine.connect() as conn:
+        with read_connection(self.engine) as conn:
             found = conn.execute(
                 sa.select(SECRETS.c.account, SECRETS.c.digest).where(
                     SECRETS.c.digest == wanted, SECRETS.c.revoked_at.is_(None)

@@ -84,6 +84,10 @@ class LeagueRow(Record):
     current_season: int = 0
     public: bool = False
     """Whether anyone may read the league (else only its members and admins)."""
+    members_version: int = 0
+    """The number of the league's latest grant or removal of a role, or correction (which
+    may void one): who may do what in the league changes with it alone, and it only
+    grows (the service keeps its callers until it moves, ledger/web/known.py)."""
 
 
 class SeasonRow(Record):

@@ -345,10 +345,6 @@ def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:
     f.change_team(f.team(e.team), drafting=True, season=e.season)
 
 
-def nothing(f: Fold, e: ev.LedgerEvent) -> None:
-    """Corrections change how the fold reads earlier events, not state of their own."""
-
-
 APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.LeagueCreated: league_created,
     ev.SeasonStarted: season_started,
@@ -373,7 +369,6 @@ APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.StarDraftOrdered: star_draft_ordered,
     ev.StarSigned: star_signed,
     ev.TeamRedrafted: team_redrafted,
-    ev.EventCorrected: nothing,
 }
 APPLIERS.update(MEMBER_APPLIERS)
 APPLIERS.update(SUBMISSION_APPLIERS)

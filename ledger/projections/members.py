@@ -30,6 +30,7 @@ def member_granted(f: Any, e: ev.MemberGranted) -> None:
             granted_seq=e.seq,
         )
     )
+    f.store.change(f.league(), members_version=e.seq)
 
 
 def member_removed(f: Any, e: ev.MemberRemoved) -> None:
@@ -37,6 +38,15 @@ def member_removed(f: Any, e: ev.MemberRemoved) -> None:
     if row is None:
         raise LookupError(f"account '{e.member}' has no role in this league")
     f.store.change(row, active=False, teams=())
+    f.store.change(f.league(), members_version=e.seq)
+
+
+def correction_made(f: Any, e: ev.EventCorrected) -> None:
+    """A correction changes how the fold reads an earlier event, which may be a grant or
+    a removal: it moves the members' version as they do. So that version only grows,
+    which the service's stamp relies on: the refold after a voided grant would otherwise
+    take it back to an earlier grant's number."""
+    f.store.change(f.league(), members_version=e.seq)
 
 
 def visibility_set(f: Any, e: ev.LeagueVisibilitySet) -> None:
@@ -46,6 +56,7 @@ def visibility_set(f: Any, e: ev.LeagueVisibilitySet) -> None:
 MEMBER_APPLIERS: dict[type[ev.LedgerEvent], Callable[[Any, Any], None]] = {
     ev.MemberGranted: member_granted,
     ev.MemberRemoved: member_removed,
+    ev.EventCorrected: correction_made,
     ev.LeagueVisibilitySet: visibility_set,
 }
 

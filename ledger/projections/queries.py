@@ -427,10 +427,10 @@ class Queries:
         SQLAlchemy loads here, not with this module (see ``engine_rows``)."""
         import sqlalchemy as sa
 
-        from ledger.projections.sql import table_of
+        from ledger.projections.sql import read_connection, table_of
 
         table = table_of(kind)
-        with self.sql().connect() as conn:
+        with read_connection(self.sql()) as conn:
             found = (
                 conn.execute(sa.select(table).where(table.c.league_id == self.league_id, *clauses))
                 .mappings()

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
-from typing import Any
+from contextvars import ContextVar
+from functools import cache, wraps
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -141,6 +142,79 @@ def delete_league(conn: Connection, league_id: str) -> None:
         conn.execute(table.delete().where(table.c.league_id == league_id))
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Lent:
+    """The connections a block reads through, one per engine, each checked out at its
+    first read and given back when the block ends (``reads_through_one``)."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Engine, Connection]] = []
+
+    def connection(self, engine: Engine) -> Connection:
+        for holder, conn in self.held:
+            if holder is engine:
+                return conn
+        conn = engine.connect()
+        if engine.dialect.name != "sqlite":
+            # No transaction to end with a round trip (PostgreSQL begins one at a read);
+            # sqlite3 begins none at a read, and its isolation level is reset with a
+            # statement of its own when the connection goes back.
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        self.held.append((engine, conn))
+        return conn
+
+    def give_back(self) -> None:
+        for _, conn in self.held:
+            conn.close()
+        self.held.clear()
+
+
+LENT: ContextVar[Lent | None] = ContextVar("ledger_lent_connections", default=None)
+"""The reads of the running block (a thread's part of a request), when it was given one
+connection for them."""
+
+
+def reads_through_one(function: Callable[P, T]) -> Callable[P, T]:
+    """``function``, its reads (those through ``read_connection``) made through one
+    connection for each engine it reads, in autocommit. A service's read asks a dozen
+    questions when the league has moved since it was last answered; through a connection
+    each, every question also cost a checkout, and on PostgreSQL a round trip for the
+    pool's ping and one for the rollback that ends its transaction (docs/performance-
+    journal.md, fortieth session). In autocommit a read holds no transaction, lock or
+    snapshot between questions and sees what other writers commit meanwhile, as a
+    connection per question did. For a function that only reads: its writes go through
+    connections of their own anyway (``engine.begin()``)."""
+
+    @wraps(function)
+    def lent(*args: P.args, **kwargs: P.kwargs) -> T:
+        if LENT.get() is not None:  # already inside such a block
+            return function(*args, **kwargs)
+        connections = Lent()
+        token = LENT.set(connections)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            LENT.reset(token)
+            connections.give_back()
+
+    return lent
+
+
+@contextlib.contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection to read through: the block's (``reads_through_one``) when it has
+    one, else one of its own, given back after."""
+    lent = LENT.get()
+    if lent is not None:
+        yield lent.connection(engine)
+        return
+    with engine.connect() as conn:
+        yield conn
+
+
 class SqlStore(RowStore):
     """Leagues' read models seen through a write-back cache.
 
@@ -179,7 +253,7 @@ class SqlStore(RowStore):
         if self.conn is not None:
             yield self.conn
         else:
-            with self.engine.connect() as conn:
+            with read_connection(self.engine) as conn:
                 yield conn
 
     @contextlib.contextmanager

@@ -35,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.access import Principal
 from ledger.application.accounts import digest
 from ledger.errors import LedgerError, Unauthenticated
+from ledger.projections.sql import read_connection
 from ledger.web.problems import CsrfRefused, TooManyAttempts, status_of
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class Sessions:
     def find(self, session_id: str) -> Session | None:
         if len(session_id) > 100:
             return None
-        with self.engine.connect() as conn:
+        with read_connection(self.engine) as conn:
             row = conn.execute(
                 sa.select(SESSIONS.c.account, SESSIONS.c.csrf).where(
                     SESSIONS.c.digest == digest(session_id),

@@ -15,6 +15,7 @@ role, where the request came from and its id, and inside ``ledger.atomic`` so an
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from ledger.domain.events import Role
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow
 from ledger.errors import InvalidInput, UnknownLeague, VersionMismatch
+from ledger.projections.sql import reads_through_one
 from ledger.web import answers
 from ledger.web.auth import (
     LOGIN_CSRF_COOKIE,
@@ -133,6 +135,7 @@ def versions_in(header: str) -> frozenset[int] | None:
 # --- the guard --------------------------------------------------------------------------------
 
 
+@reads_through_one
 def authorized(request: Request, need: Need) -> LeagueRow | None:
     """Who may do what, before the request's body is read; raises 401/403/404."""
     service = service_of(request)
@@ -156,7 +159,15 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
 
 class Guarded(APIRoute):
     """The route class of every API route and page: the guard runs before FastAPI reads
-    the body, then idempotency, then the route, then the ETag."""
+    the body, then idempotency, then the route, then the ETag. A read's route (a GET
+    that FastAPI runs in a thread) reads through one connection (``reads_through_one``),
+    as the guard does."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        reads = {method.upper() for method in options.get("methods") or ()} == {"GET"}
+        if reads and not inspect.iscoroutinefunction(endpoint):
+            endpoint = reads_through_one(endpoint)
+        super().__init__(path, endpoint, **options)
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         inner = super().get_route_handler()
@@ -260,6 +271,7 @@ def tagged(reply: Response, version: int | None) -> Response:
     return reply
 
 
+@reads_through_one
 def row_now(request: Request) -> LeagueRow | None:
     """The league's row as it is now (not as ``known`` kept it at the request's stamp)."""
     slug = request.path_params["league"]

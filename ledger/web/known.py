@@ -6,8 +6,14 @@ for the ``ETag``). Both are folds of event logs: an account, its admin flag and 
 revocation come from the site's log; its role and teams in a league from that league's
 log (``MemberGranted``, ``MemberRemoved``); a league's row from its log. So they are kept
 in memory beside the *stamp* they were read at: the number of leagues, the sum of their
-versions and the site's version, read in one query per request. Any event of any log
-moves the stamp (a version only grows), and the next request reads afresh.
+versions, the sum of their members' versions (``LeagueRow.members_version``, the number of
+a league's latest grant, removal or correction) and the site's version, read in one query
+per request.
+A league's row is read afresh once any event of any log has moved the stamp (a version
+only grows); a caller only once a league, a grant, a removal, a correction or an event of
+the site's log has moved the part of it a caller depends on (``callers``), so the reads
+after a match is recorded do not ask again who each caller is (docs/performance-
+journal.md, fortieth session).
 
 Revoking an account is an event of the site's log, so its tokens are refused from the
 next request on, in every worker. A token that was never valid is not kept (each try reads
@@ -28,7 +34,7 @@ from ledger.application.access import Principal
 from ledger.application.accounts import Accounts, digest
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow, SiteRow
-from ledger.projections.sql import SqlStore, table_of
+from ledger.projections.sql import SqlStore, read_connection, table_of
 
 Stamp = tuple[Any, ...]
 T = TypeVar("T")
@@ -43,8 +49,16 @@ def stamp_query() -> sa.Select[Any]:
     return sa.select(
         sa.select(sa.func.count()).select_from(leagues).scalar_subquery(),
         sa.select(sa.func.coalesce(sa.func.sum(leagues.c.version), 0)).scalar_subquery(),
+        sa.select(sa.func.coalesce(sa.func.sum(leagues.c.members_version), 0)).scalar_subquery(),
         sa.select(sa.func.coalesce(sa.func.max(site.c.version), 0)).scalar_subquery(),
     )
+
+
+def callers(stamp: Stamp) -> Stamp:
+    """The part of ``stamp`` that who a caller is depends on: the number of leagues (a
+    membership names its league), their members' versions and the site's version."""
+    leagues, _, members, site = stamp
+    return (leagues, members, site)
 
 
 class Known:
@@ -58,16 +72,20 @@ class Known:
         self.lock = threading.Lock()
 
     def stamp(self) -> Stamp:
-        with self.engine.connect() as conn:
+        with read_connection(self.engine) as conn:
             return tuple(conn.execute(self.query).one())
 
     def by_token(self, token: str, stamp: Stamp) -> Principal:
         """The account a bearer token signs in (``Unauthenticated`` when it does not);
         keyed by the token's digest, never the token."""
-        return self.keep(("token", digest(token)), stamp, lambda: self.credentials.by_token(token))
+        return self.keep(
+            ("token", digest(token)), callers(stamp), lambda: self.credentials.by_token(token)
+        )
 
     def principal(self, account: str, stamp: Stamp) -> Principal:
-        return self.keep(("account", account), stamp, lambda: self.credentials.principal(account))
+        return self.keep(
+            ("account", account), callers(stamp), lambda: self.credentials.principal(account)
+        )
 
     def league_row(self, slug: str, stamp: Stamp) -> LeagueRow | None:
         return self.keep(

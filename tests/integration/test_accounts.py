@@ -12,7 +12,7 @@ from argon2 import PasswordHasher
 from ledger.application.access import Actor, Membership, Principal, authorize
 from ledger.application.accounts import Accounts
 from ledger.application.audit import verify_chain
-from ledger.application.commands import AdjustTreasury
+from ledger.application.commands import AdjustTreasury, Correct
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
@@ -148,3 +148,25 @@ def test_secrets_table_holds_hashes_only(sqlite_ledger: LeagueLedger, tmp_path: 
         dump = "\n".join(db.iterdump())
     assert SECRET not in dump
     assert token not in dump
+
+
+
+def test_a_leagues_members_version_moves_with_each_grant_and_correction(
+    ledger: LeagueLedger, accounts: Accounts
+) -> None:
+    """The service keeps who each caller is while the leagues' members' versions stand
+    still (ledger/web/known.py): each grant and each correction moves its league's to its
+    own number, so it only grows, even where a voided grant's refold leaves only the
+    earlier grants."""
+    slug = league_with_members(ledger, accounts)
+
+    def members_version() -> int:
+        return ledger.league_row(slug).members_version
+
+    granted = members_version()
+    assert granted == ledger.league_row(slug).version  # anna's grant, the log's last event
+    ledger.handle(AdjustTreasury(slug, "reavers", 10_000), by="cmsh", reason="a sponsor")
+    assert members_version() == granted  # no role moved
+    ledger.handle(Correct(slug, granted, "void"), by="cmsh", reason="granted by mistake")
+    assert members_version() == ledger.league_row(slug).version > granted
+    assert slug not in accounts.principal("anna").leagues

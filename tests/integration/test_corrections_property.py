@@ -323,10 +323,12 @@ the mistakes and their corrections, so these are compared through the map of num
 LOG_COLUMNS = {
     ("rm_leagues", "version"),
     ("rm_leagues", "last_hash"),
+    ("rm_leagues", "members_version"),
     ("rm_events", "recorded_at"),
 }
-"""The log's length and last hash, and when each event was recorded: facts about the log,
-not about the league, which legitimately differ."""
+"""The log's length and last hash, the number of its latest grant or correction (which
+every correction moves: ledger/web/known.py), and when each event was recorded: facts
+about the log, not about the league, which legitimately differ."""
 
 
 def in_force(ledger: LeagueLedger) -> list[int]:

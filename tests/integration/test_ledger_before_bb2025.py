@@ -49,7 +49,7 @@ def ledger(db: Path, *args: str) -> Any:
     return result.output
 
 
-ADDED_SINCE = {"next_submission": 1}
+ADDED_SINCE = {"next_submission": 1, "members_version": 0}
 """Fields of the league's row added since, at what a league without them holds."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ledger.application.accounts import Accounts
@@ -77,3 +78,79 @@ def test_an_unknown_token_is_refused_every_time(client: TestClient) -> None:
     forged = {"Authorization": "Bearer bbl_" + "x" * 40}
     for _ in range(2):
         assert client.get(TEAM, headers=forged).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "path", [f"/api/leagues/{LEAGUE}/standings", TEAM, f"/leagues/{LEAGUE}"], ids=str
+)
+def test_a_read_after_a_write_takes_a_connection_a_step_not_one_a_question(
+    client: TestClient, world: World, path: str
+) -> None:
+    """After a write every kept answer and caller is stale, and the read asks a dozen
+    questions again (who the caller is, the league, the route's own): through one pooled
+    connection for each of its steps (the guard, the route, the version read before and
+    after it), not one a question, which on PostgreSQL cost a round trip for the pool's
+    ping and one for its rollback each (docs/performance-journal.md, fortieth session)."""
+    reader = world.auth("jay")
+    assert client.get(path, headers=reader).status_code == 200
+    adjusted = client.post(
+        f"/api/leagues/{LEAGUE}/treasury-adjustments",
+        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
+        headers=world.auth("commissioner"),
+    )
+    assert adjusted.status_code == 201, adjusted.text
+    checkouts: list[object] = []
+    pool = ledger_of(client).read_models.engine.pool
+    sa.event.listen(pool, "checkout", lambda *_: checkouts.append(None))
+    assert client.get(path, headers=reader).status_code == 200
+    assert len(checkouts) <= 4
+
+
+def test_a_write_that_moves_no_role_leaves_the_callers_known(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who a caller is changes with the site's log, a grant or a removal alone: after a
+    treasury adjustment, the next read does not ask the store again who sends it."""
+    reader = world.auth("jay")
+    assert client.get(TEAM, headers=reader).status_code == 200
+    credentials = client.app.state.service.known.credentials  # type: ignore[attr-defined]
+    asked: list[str] = []
+    by_token = credentials.by_token
+    monkeypatch.setattr(
+        credentials, "by_token", lambda token: asked.append(token) or by_token(token)
+    )
+    adjusted = client.post(
+        f"/api/leagues/{LEAGUE}/treasury-adjustments",
+        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
+        headers=world.auth("commissioner"),
+    )
+    assert adjusted.status_code == 201, adjusted.text
+    team = client.get(TEAM, headers=reader)
+    assert team.status_code == 200
+    assert team.headers["etag"] == f'"{adjusted.json()["version"]}"'  # the league read afresh
+    assert asked == [world.tokens["commissioner"]]  # the writer's own, once: jay's is kept
+
+
+def test_a_voided_grant_is_refused_from_the_next_request(
+    client: TestClient, other_worker: TestClient, world: World
+) -> None:
+    """A correction moves the league's members' version as a grant does: voiding the
+    grant takes the league's members back to before it, and no worker keeps the caller
+    it had let in."""
+    outsider = world.auth("outsider")
+    granted = client.post(
+        f"/api/leagues/{LEAGUE}/members",
+        json={"account": "outsider", "role": "coach", "teams": [REAVERS]},
+        headers=world.auth("commissioner"),
+    )
+    assert granted.status_code == 201, granted.text
+    for worker in (client, other_worker):
+        assert worker.get(TEAM, headers=outsider).status_code == 200
+    voided = client.post(
+        f"/api/leagues/{LEAGUE}/corrections",
+        json={"event": granted.json()["version"], "action": "void", "reason": "wrong account"},
+        headers=world.auth("commissioner"),
+    )
+    assert voided.status_code == 201, voided.text
+    for worker in (client, other_worker):
+        assert worker.get(TEAM, headers=outsider).status_code == 403
