@@ -150,7 +150,6 @@ def test_secrets_table_holds_hashes_only(sqlite_ledger: LeagueLedger, tmp_path: 
     assert token not in dump
 
 
-
 def test_a_leagues_members_version_moves_with_each_grant_and_correction(
     ledger: LeagueLedger, accounts: Accounts
 ) -> None:
