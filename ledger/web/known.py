@@ -8,12 +8,11 @@ log (``MemberGranted``, ``MemberRemoved``); a league's row from its log. So they
 in memory beside the *stamp* they were read at: the number of leagues, the sum of their
 versions, the sum of their members' versions (``LeagueRow.members_version``, the number of
 a league's latest grant, removal or correction) and the site's version, read in one query
-per request.
-A league's row is read afresh once any event of any log has moved the stamp (a version
-only grows); a caller only once a league, a grant, a removal, a correction or an event of
-the site's log has moved the part of it a caller depends on (``callers``), so the reads
-after a match is recorded do not ask again who each caller is (docs/performance-
-journal.md, fortieth session).
+per request. A league's row is read afresh once any event of any log has moved the stamp
+(a version only grows); a caller only once a league, a grant, a removal, a correction or
+an event of the site's log has moved the part of it a caller depends on (``callers``), so
+the reads after a match is recorded do not ask again who each caller is
+(docs/performance-journal.md, fortieth session).
 
 Revoking an account is an event of the site's log, so its tokens are refused from the
 next request on, in every worker. A token that was never valid is not kept (each try reads
