@@ -179,7 +179,8 @@ connection for them."""
 
 def reads_through_one(function: Callable[P, T]) -> Callable[P, T]:
     """``function``, its reads (those through ``read_connection``) made through one
-    connection for each engine it reads, in autocommit. A service's read asks a dozen
+    connection for each engine it reads, in autocommit (on SQLite a plain connection,
+    which begins no transaction at a read). A service's read asks a dozen
     questions when the league has moved since it was last answered; through a connection
     each, every question also cost a checkout, and on PostgreSQL a round trip for the
     pool's ping and one for the rollback that ends its transaction (docs/performance-

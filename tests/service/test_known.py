@@ -109,8 +109,9 @@ def test_a_read_after_a_write_takes_a_connection_a_step_not_one_a_question(
 def test_a_write_that_moves_no_role_leaves_the_callers_known(
     client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Who a caller is changes with the site's log, a grant or a removal alone: after a
-    treasury adjustment, the next read does not ask the store again who sends it."""
+    """Who a caller is changes with the site's log, a grant, a removal or a correction
+    alone: after a treasury adjustment, the next read does not ask the store again who
+    sends it."""
     reader = world.auth("jay")
     assert client.get(TEAM, headers=reader).status_code == 200
     credentials = client.app.state.service.known.credentials  # type: ignore[attr-defined]
