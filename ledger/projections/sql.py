@@ -191,17 +191,27 @@ def reads_through_one(function: Callable[P, T]) -> Callable[P, T]:
 
     @wraps(function)
     def lent(*args: P.args, **kwargs: P.kwargs) -> T:
-        if LENT.get() is not None:  # already inside such a block
+        with lending():
             return function(*args, **kwargs)
-        connections = Lent()
-        token = LENT.set(connections)
-        try:
-            return function(*args, **kwargs)
-        finally:
-            LENT.reset(token)
-            connections.give_back()
 
     return lent
+
+
+@contextlib.contextmanager
+def lending() -> Iterator[Lent]:
+    """The block's connections: those of the block it is inside, if any (``LENT``), else
+    its own, given back when it ends."""
+    found = LENT.get()
+    if found is not None:
+        yield found
+        return
+    connections = Lent()
+    token = LENT.set(connections)
+    try:
+        yield connections
+    finally:
+        LENT.reset(token)
+        connections.give_back()
 
 
 @contextlib.contextmanager
@@ -260,14 +270,14 @@ class SqlStore(RowStore):
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
         """Read through one connection for the block (a command asks a dozen questions:
-        one checkout, not a dozen). It reads in autocommit, so it holds no transaction,
-        lock or snapshot between questions, and sees what other writers commit meanwhile,
-        as a connection per question did."""
+        one checkout, not a dozen): the one the block is lent (``lending``), which holds
+        no transaction, lock or snapshot between questions, and sees what other writers
+        commit meanwhile, as a connection per question did."""
         if self.conn is not None:
             yield
             return
-        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            self.conn = conn
+        with lending() as lent:
+            self.conn = lent.connection(self.engine)
             try:
                 yield
             finally:
