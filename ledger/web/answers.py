@@ -134,6 +134,13 @@ class Answers:
             self.hits += 1
             return found
 
+    def busy(self, key: Hashable) -> bool:
+        """Whether a request for ``key`` would wait: another request computes or waits for
+        its answer, or the computing slot is taken. (Taking a free lock or semaphore does
+        not give the event loop a turn, so a request that found neither busy waits for
+        neither.)"""
+        return key in self.turns or self.computing.locked()
+
     @contextlib.asynccontextmanager
     async def turn(self, key: Hashable) -> AsyncIterator[None]:
         """One request at a time computes the answer of ``key``: right after a write,

@@ -28,7 +28,7 @@ from ledger.reports.render import FORMATS
 from ledger.reports.service import report_format
 from ledger.web import pages_reads
 from ledger.web.api_writes import Body, Written, receipt
-from ledger.web.auth import service_of
+from ledger.web.auth import memo, service_of
 from ledger.web.guard import Calling, Guarded, needs
 from ledger.web.problems import PROBLEMS
 
@@ -171,7 +171,8 @@ def season_report(request: Request, league: str, fmt: str) -> Response:
     (one page, opens offline), ``md``, ``json``, or ``csv`` (its tables in one zip)."""
     chosen = report_format(fmt, None)
     ledger = service_of(request).ledger
-    made = pages_reads.season_report(ledger, pages_reads.open_league(ledger, league), chosen)
+    shown = pages_reads.open_league(ledger, league, memo(request)["league_row"])
+    made = pages_reads.season_report(ledger, shown, chosen)
     disposition = f'attachment; filename="{made.filename}"'
     return Response(
         made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}

@@ -215,14 +215,17 @@ async def remembered(
     kept = kept_answers.get(key, arrived.version)
     if kept is not None:
         return kept.response()
+    waits = kept_answers.busy(key)
     async with kept_answers.turn(key):
         kept = kept_answers.get(key, arrived.version)  # computed by the request it waited for
         if kept is not None:
             return kept.response()
         async with kept_answers.computing:
             # Writes may have landed while this waited: the answer is computed as of now,
-            # so the readers who arrived meanwhile are given it too.
-            now = await run_in_threadpool(row_now, request)
+            # so the readers who arrived meanwhile are given it too. One that did not wait
+            # has the row the guard just read; a write landing since is caught by
+            # ``consistent``, which reads the version again after the route.
+            now = await run_in_threadpool(row_now, request) if waits else arrived
             reply, version = await consistent(request, inner, now or arrived)
         reply = tagged(reply, version)
         fresh = answers.keepable(reply, version) if version is not None else None

@@ -48,7 +48,7 @@ from ledger.web import (
 from ledger.web import pages_reads as reads
 from ledger.web.auth import memo
 from ledger.web.guard import needs
-from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.pages_render import PageRoute, ledger_of, may, page, shown_league, who
 from ledger.web.problems import LAST_EVENT
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -102,7 +102,7 @@ def crumbs(league: reads.League) -> list[tuple[str, str]]:
 @router.get("/leagues/{league}")
 @needs("read", remembered=True)
 def league_home(request: Request, league: str) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    found = shown_league(request, league)
     me = who(request)
     fixtures = reads.this_round(found)
     teams = sorted(found.queries.teams(), key=lambda t: t.name)
@@ -163,8 +163,7 @@ def downloads(league: reads.League) -> list[tuple[str, str]]:
 def season_report(request: Request, league: str, fmt: str) -> Response:
     """The latest season's report, as ``ledger report --format FMT`` writes it."""
     chosen = report_format(fmt, None)  # html, md, json, csv; else UnknownReportFormat
-    ledger = ledger_of(request)
-    made = reads.season_report(ledger, reads.open_league(ledger, league), chosen)
+    made = reads.season_report(ledger_of(request), shown_league(request, league), chosen)
     disposition = f'attachment; filename="{made.filename}"'
     return Response(
         made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}
@@ -174,7 +173,7 @@ def season_report(request: Request, league: str, fmt: str) -> Response:
 @router.get("/leagues/{league}/teams/{team}")
 @needs("read", remembered=True)
 def team_page(request: Request, league: str, team: str) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    found = shown_league(request, league)
     roster = found.queries.roster(team)
     me = who(request)
     return page(
@@ -199,7 +198,7 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
 @router.get("/leagues/{league}/players/{player}")
 @needs("read", remembered=True)
 def player_page(request: Request, league: str, player: str) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    found = shown_league(request, league)
     row = found.queries.player(player)
     games = found.queries.player_games(row.player_id)
     return page(
@@ -236,7 +235,7 @@ def team_href(league: reads.League, team: str) -> str:
 @needs("read", remembered=True)
 def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     ledger = ledger_of(request)
-    found = reads.open_league(ledger, league)
+    found = shown_league(request, league)
     row = reads.match_row(found, match)
     history = found.queries.history(f"match:{match}")
     event, amended_by = report_as_held(ledger, found, row, history)

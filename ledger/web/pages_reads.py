@@ -93,9 +93,11 @@ def list_name(ruleset: Ruleset, roster: str) -> str:
     return found.name if found is not None else roster.replace("_", " ")
 
 
-def open_league(ledger: LeagueLedger, slug: str) -> League:
+def open_league(ledger: LeagueLedger, slug: str, row: LeagueRow | None = None) -> League:
+    """The league ``slug`` with the questions to ask of it: at ``row`` where the caller
+    holds it (a guarded read's, whose ``ETag`` names its version), else as it is now."""
     view = ledger.view()
-    row = ledger.league_row(slug, view)
+    row = row or ledger.league_row(slug, view)
     ruleset = find_ruleset(row.ruleset, row.options)
     return League(row, ruleset, Queries(ledger.read_models.engine, row, ruleset, view), view)
 

@@ -22,8 +22,9 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.state import LeagueRow
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
-from ledger.web.auth import csrf_token, resolve, service_of
+from ledger.web.auth import csrf_token, memo, resolve, service_of
 from ledger.web.guard import Guarded
+from ledger.web.pages_reads import League, open_league
 from ledger.web.problems import TITLES, status_of, validation_sentence
 
 
@@ -46,6 +47,12 @@ ENV = environment()
 def ledger_of(request: Request) -> LeagueLedger:
     ledger: LeagueLedger = service_of(request).ledger
     return ledger
+
+
+def shown_league(request: Request, slug: str) -> League:
+    """The league a guarded read shows, at the row the guard read (``guard.consistent``
+    builds the page again if a write lands meanwhile): not read a second time."""
+    return open_league(ledger_of(request), slug, memo(request).get("league_row"))
 
 
 def who(request: Request) -> Principal | None:

@@ -296,3 +296,50 @@ def test_readers_who_waited_across_a_write_share_one_answer_computed_after_it(
     assert replies["first"].headers["etag"] == replies["second"].headers["etag"]
     assert replies["second"].headers["etag"] == hired.headers["etag"]
     assert replies["first"].content == replies["second"].content
+
+
+def test_a_reader_who_waited_for_the_computing_slot_across_a_write_computes_once(
+    client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader whose answer no one else computes waits for the slot another answer holds
+    (``Answers.computing``) while a write lands: it reads the league's row again once the
+    slot is its own, and computes its answer once, at the write's version, not first at
+    the version the guard found and then again."""
+    busy, release = threading.Event(), threading.Event()
+    computed: list[str] = []
+    standings = Queries.standings
+
+    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
+        computed.append(threading.current_thread().name)
+        if len(computed) == 1:
+            busy.set()
+            release.wait(30)
+        return standings(self, *args, **kwargs)
+
+    monkeypatch.setattr(Queries, "standings", slow)
+    replies: dict[str, Any] = {}
+
+    def read(account: str) -> None:
+        replies[account] = client.get(STANDINGS, headers=world.auth(account))
+
+    holder = threading.Thread(target=read, args=("dan",))
+    holder.start()
+    assert busy.wait(10)  # dan's answer holds the one computing slot
+    waiter = threading.Thread(target=read, args=("jay",))  # another caller: another answer
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while sum(answers_of(client).waiting.values()) < 2:  # jay in his turn, at the slot
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    hired = client.post(
+        f"{TEAM}/players",
+        json={"position": "lineman", "name": "Late Comer"},
+        headers=world.auth("jay"),
+    )
+    assert hired.status_code == 201, hired.text
+    release.set()
+    for reader in (holder, waiter):
+        reader.join(30)
+    assert replies["jay"].headers["etag"] == hired.headers["etag"]
+    # dan's twice (the write landed while it was built), jay's once
+    assert len(computed) == 3
