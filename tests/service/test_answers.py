@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -27,6 +28,31 @@ def answers_of(client: TestClient) -> Answers:
     app: FastAPI = client.app  # type: ignore[assignment]
     kept: Answers = app.state.service.answers
     return kept
+
+
+@dataclass
+class Held:
+    """The standings computed in a thread each, the first held until ``release`` is set
+    (``busy`` says it is held): one answer computing while others arrive and writes land.
+    ``computed`` names the thread of each computation."""
+
+    busy: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+    computed: list[str] = field(default_factory=list)
+
+    @classmethod
+    def standings(cls, monkeypatch: pytest.MonkeyPatch) -> Held:
+        held, standings = cls(), Queries.standings
+
+        def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
+            held.computed.append(threading.current_thread().name)
+            if len(held.computed) == 1:
+                held.busy.set()
+                held.release.wait(30)
+            return standings(self, *args, **kwargs)
+
+        monkeypatch.setattr(Queries, "standings", slow)
+        return held
 
 
 def test_a_read_is_answered_again_from_what_was_kept(client: TestClient, world: World) -> None:
@@ -246,18 +272,8 @@ def test_readers_who_waited_across_a_write_share_one_answer_computed_after_it(
     """A reader waits for its turn to compute while a write lands and a second reader
     arrives: the answer is computed as the league stands once the turn comes, and given to
     both, rather than computed at the first reader's version and again at the second's."""
-    busy, release = threading.Event(), threading.Event()
-    computed: list[str] = []
-    standings = Queries.standings
-
-    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
-        computed.append(threading.current_thread().name)
-        if len(computed) == 1:
-            busy.set()
-            release.wait(30)
-        return standings(self, *args, **kwargs)
-
-    monkeypatch.setattr(Queries, "standings", slow)
+    held = Held.standings(monkeypatch)
+    busy, release, computed = held.busy, held.release, held.computed
     replies: dict[str, Any] = {}
 
     def read(name: str, account: str) -> None:
@@ -305,18 +321,8 @@ def test_a_reader_who_waited_for_the_computing_slot_across_a_write_computes_once
     (``Answers.computing``) while a write lands: it reads the league's row again once the
     slot is its own, and computes its answer once, at the write's version, not first at
     the version the guard found and then again."""
-    busy, release = threading.Event(), threading.Event()
-    computed: list[str] = []
-    standings = Queries.standings
-
-    def slow(self: Queries, *args: Any, **kwargs: Any) -> Any:
-        computed.append(threading.current_thread().name)
-        if len(computed) == 1:
-            busy.set()
-            release.wait(30)
-        return standings(self, *args, **kwargs)
-
-    monkeypatch.setattr(Queries, "standings", slow)
+    held = Held.standings(monkeypatch)
+    busy, release, computed = held.busy, held.release, held.computed
     replies: dict[str, Any] = {}
 
     def read(account: str) -> None:
