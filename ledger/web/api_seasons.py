@@ -28,8 +28,8 @@ from ledger.reports.render import FORMATS
 from ledger.reports.service import report_format
 from ledger.web import pages_reads
 from ledger.web.api_writes import Body, Written, receipt
-from ledger.web.auth import memo, service_of
 from ledger.web.guard import Calling, Guarded, needs
+from ledger.web.pages_render import ledger_of, shown_league
 from ledger.web.problems import PROBLEMS
 
 router = APIRouter(route_class=Guarded, responses=PROBLEMS, tags=["seasons"])
@@ -170,9 +170,7 @@ def season_report(request: Request, league: str, fmt: str) -> Response:
     """The latest season's report as ``ledger report --format FMT`` writes it: ``html``
     (one page, opens offline), ``md``, ``json``, or ``csv`` (its tables in one zip)."""
     chosen = report_format(fmt, None)
-    ledger = service_of(request).ledger
-    shown = pages_reads.open_league(ledger, league, memo(request)["league_row"])
-    made = pages_reads.season_report(ledger, shown, chosen)
+    made = pages_reads.season_report(ledger_of(request), shown_league(request, league), chosen)
     disposition = f'attachment; filename="{made.filename}"'
     return Response(
         made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}
