@@ -53,6 +53,7 @@ from ledger.errors import (
 
 if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
+    from ledger.projections.store import Store
 
 PENDING = ("submitted", "disputed")
 """The states of a report that waits for an answer or a decision."""
@@ -227,8 +228,12 @@ def submissions(
     ledger: LeagueLedger, league: str, states: Sequence[str] | None = None
 ) -> list[SubmissionRow]:
     """The league's submitted reports (those in ``states``, if given), oldest first."""
-    league_id = ledger.league_row(league).league_id
-    view = ledger.view()
+    return listed(ledger.view(), ledger.league_row(league).league_id, states)
+
+
+def listed(view: Store, league_id: str, states: Sequence[str] | None = None) -> list[SubmissionRow]:
+    """``submissions`` of the league ``league_id`` as ``view`` holds it (a page passes the
+    league it has read already)."""
     if states is None:
         chosen = view.select(SubmissionRow, league_id=league_id)
     else:  # asked of the database state by state: a league keeps every report it had
@@ -240,9 +245,9 @@ def submissions(
     return sorted(chosen, key=lambda r: r.submitted_seq)
 
 
-def pending(ledger: LeagueLedger, league: str) -> list[SubmissionRow]:
+def pending(view: Store, league_id: str) -> list[SubmissionRow]:
     """Reports waiting for the opposing coach or for the commissioner."""
-    return submissions(ledger, league, PENDING)
+    return listed(view, league_id, PENDING)
 
 
 def find(ledger: LeagueLedger, league: str, submission: str) -> SubmissionRow:

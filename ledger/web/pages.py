@@ -139,7 +139,7 @@ def may_submit(request: Request, league: reads.League, *teams: str) -> bool:
 
 def pending(request: Request, league: reads.League) -> list[SubmissionRow]:
     """Reports waiting for an answer or a decision: shown to the league's members."""
-    return submissions.pending(ledger_of(request), league.slug)
+    return submissions.pending(league.view, league.row.league_id)
 
 
 FORMAT_LABELS: dict[Format, str] = {
@@ -190,8 +190,7 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
         names=found.team_names(),
         may_hire=may(me, found.row, "hire", team),
         may_buy=may(me, found.row, "buy", team),
-        may_redraft=may(me, found.row, "redraft", team)
-        and pages_redraft.offered(ledger_of(request), league, team),
+        may_redraft=may(me, found.row, "redraft", team) and pages_redraft.offered(found, team),
     )
 
 

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.commands import Redraft
+from ledger.application.context import Context
 from ledger.application.redrafts import (
     Entries,
     RedraftOffer,
@@ -67,11 +68,13 @@ def die_key(need: DiceNeed) -> str:
     return f"{DIE}{need.purpose}-{need.subject}"
 
 
-def offered(ledger: LeagueLedger, league: str, team: str) -> bool:
+def offered(found: reads.League, team: str) -> bool:
     """Whether the team may re-draft now, as the command decides it: the team page links
-    the form only then."""
+    the form only then. Asked of the league as the page shows it (its row, the guard's),
+    not of a league read again."""
+    context = Context(view=found.view, league=found.row, ruleset=found.ruleset)
     try:
-        redraft_turn(ledger.context(league), team)
+        redraft_turn(context, team)
     except LedgerError:
         return False
     return True

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from ledger.application.accounts import Accounts
 from ledger.bootstrap import Settings
+from ledger.domain.state import LeagueRow
 from ledger.web.app import create_app
 from tests.service.conftest import CHEAP, LEAGUE, World, ledger_of, sign_in
 
@@ -106,6 +107,38 @@ def test_a_read_after_a_write_takes_a_connection_a_step_not_one_a_question(
     sa.event.listen(pool, "checkout", lambda *_: checkouts.append(None))
     assert client.get(path, headers=reader).status_code == 200
     assert len(checkouts) <= 3
+
+
+@pytest.mark.parametrize(
+    ("account", "path"),
+    [("jay", f"/leagues/{LEAGUE}"), ("dan", f"/leagues/{LEAGUE}/teams/gouged-eye")],
+    ids=["league home, a member's", "team page, its coach's"],
+)
+def test_a_page_after_a_write_reads_the_league_row_once(
+    client: TestClient, world: World, account: str, path: str
+) -> None:
+    """The league's row is read by the guard, and the page is shown at it: the reports
+    waiting for a member (league home) and whether the coach may re-draft (team page) are
+    asked of that league, not of one read again (forty-second session). Read twice in all:
+    by the guard, and after the route, whose version keeps the ETag true to the page."""
+    reader = world.auth(account)
+    assert client.get(path, headers=reader).status_code == 200
+    adjusted = client.post(
+        f"/api/leagues/{LEAGUE}/treasury-adjustments",
+        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
+        headers=world.auth("commissioner"),
+    )
+    assert adjusted.status_code == 201, adjusted.text
+    statements: list[str] = []
+    pool = ledger_of(client).read_models.engine.pool
+    sa.event.listen(
+        pool,
+        "checkout",
+        lambda dbapi, *_: dbapi.set_trace_callback(statements.append),
+    )
+    assert client.get(path, headers=reader).status_code == 200
+    row_reads = [s for s in statements if f'FROM "{LeagueRow.table}" WHERE' in s]
+    assert len(row_reads) == 2, row_reads  # the guard's, and the version after the route
 
 
 def test_a_write_that_moves_no_role_leaves_the_callers_known(
