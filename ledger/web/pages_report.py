@@ -26,7 +26,7 @@ from ledger.application.access import authorize
 from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import PlayerRow, SubmissionRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problem
 from ledger.errors import LedgerError, MalformedReport
 from ledger.rules.protocol import DiceNeed
@@ -249,9 +249,16 @@ def game_from(league: reads.League, values: Mapping[str, str]) -> Game:
 
 
 def proposed_id(league: reads.League) -> str:
-    """The next match id the ledger would give, past those of reports still waiting."""
-    waiting = league.view.select(SubmissionRow, league_id=league.row.league_id)
-    return f"m{league.row.next_match + sum(1 for s in waiting if s.status in submissions.PENDING)}"
+    """The first match id from the one the ledger would give next that is free: no match
+    of the books holds it (a report may have given it as its own) and no report still
+    waiting names it."""
+    league_id = league.row.league_id
+    waiting = submissions.pending(league.view, league_id)
+    named = {s.match_id for s in waiting}
+    number = league.row.next_match
+    while f"m{number}" in named or league.view.get(MatchRow, league_id, f"m{number}"):
+        number += 1
+    return f"m{number}"
 
 
 @router.post("/leagues/{league}/report")

@@ -494,6 +494,33 @@ def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     assert event_count(client) == before
 
 
+def proposed_match(client: TestClient) -> str:
+    form = client.get(
+        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
+    )
+    found = re.search(r'<input id="match" name="match"[^>]*value="([^"]*)"', form.text)
+    assert found, form.text[-800:]
+    return found.group(1)
+
+
+def test_the_form_proposes_a_match_id_no_match_or_waiting_report_holds(
+    client: TestClient,
+) -> None:
+    """Reports may name their own ids, the ledger's next ones among them: the form proposes
+    the first id from the ledger's next that no recorded match and no waiting report holds
+    (it proposed one already taken, and every report under it was refused)."""
+    sign_in(client, "jay")
+    number = int(proposed_match(client).removeprefix("m"))
+    waiting = submit_friendly(client, match=f"m{number + 2}")
+    assert waiting.status_code == 303, waiting.text[-800:]
+    confirmed_by_dan(client, submit_friendly(client, match=f"m{number + 1}"))
+    client.cookies.clear()
+    sign_in(client, "jay")
+    # The ledger's next is m{number + 1} now (a match recorded without a fixture took a
+    # number), which the report gave itself; m{number + 2} waits for an answer.
+    assert proposed_match(client) == f"m{number + 3}"
+
+
 def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> None:
     page = submit_friendly(client).headers["location"]
     html = client.get(page).text
