@@ -25,12 +25,25 @@ Column = tuple[str, Callable[[Any], object]]
 Table = tuple[list[str], list[list[object]]]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection")."""
+
+
 def cell(value: object) -> object:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
-        return "; ".join(str(v) for v in value)
+        return inert("; ".join(str(v) for v in value))
+    if isinstance(value, str):
+        return inert(value)
     return "" if value is None else value
+
+
+def inert(text: str) -> str:
+    """``text`` as a spreadsheet shows it and never runs it: a name or note a coach typed
+    (a player called ``=HYPERLINK(...)``) is a formula to Excel unless it starts with a
+    quote, which the spreadsheet hides. Numbers stay numbers: they are not text here."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
 def table(columns: Sequence[Column], rows: Iterable[Any]) -> Table:

@@ -33,6 +33,7 @@ from ledger.reports.model import (
 )
 from ledger.reports.render import render_json, schema_json
 from ledger.reports.service import make_report, produce_report, report_format, write_report
+from ledger.reports.to_csv import render_csv
 from ledger.reports.to_html import charts, render_html
 from ledger.reports.to_markdown import render_markdown
 from tests.integration.test_reports import DEMO, demo, demo_db, demo_report
@@ -325,13 +326,15 @@ def test_the_html_is_one_self_contained_file_with_a_series_per_team(
     assert "width=device-width" in html
 
 
-def test_names_are_escaped_in_html_and_markdown(sqlite_ledger: LeagueLedger) -> None:
+def test_names_are_escaped_in_html_markdown_and_csv(sqlite_ledger: LeagueLedger) -> None:
     create_league(sqlite_ledger, "odd")
     sqlite_ledger.handle(
-        RegisterTeam("odd", "pipes", "Orcs | <b>Goblins</b>", "Ann", "human"), by="t"
+        RegisterTeam("odd", "pipes", "Orcs | <b>Goblins</b>", "=cmd|' /C calc'!A0", "human"),
+        by="t",
     )
     for index, position in enumerate(HUMAN_ELEVEN):
-        sqlite_ledger.handle(HirePlayer("odd", "pipes", position, f"P{index}"), by="t")
+        name = f"P{index}" if index else '=HYPERLINK("http://evil.example","P0")'
+        sqlite_ledger.handle(HirePlayer("odd", "pipes", position, name), by="t")
     draft_team(sqlite_ledger, "odd", "rats", "skaven", SKAVEN_ELEVEN)
     sqlite_ledger.handle(
         RecordMatch(
@@ -356,6 +359,15 @@ def test_names_are_escaped_in_html_and_markdown(sqlite_ledger: LeagueLedger) -> 
     for table in re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.MULTILINE):
         widths = {len(re.findall(r"(?<!\\)\|", line)) for line in table.splitlines()}
         assert len(widths) == 1, table
+    # A spreadsheet runs a cell that starts with "=" (or +, -, @): typed text is quoted
+    files = render_csv(made)
+    players = csv.DictReader(io.StringIO(files["players.csv"].lstrip("\ufeff")))
+    names = {row["Name"] for row in players}
+    assert '\'=HYPERLINK("http://evil.example","P0")' in names
+    coaches = csv.DictReader(io.StringIO(files["teams.csv"].lstrip("\ufeff")))
+    assert "'=cmd|' /C calc'!A0" in {row["Coach"] for row in coaches}
+    cells = [c for text in files.values() for row in csv.reader(io.StringIO(text)) for c in row]
+    assert not [c for c in cells if c.startswith(("=", "+", "@"))]
 
 
 def test_teams_level_on_every_tie_breaker_share_their_place(
