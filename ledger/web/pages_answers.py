@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application import commands as cmd
 from ledger.application import submissions
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import SubmissionRow
+from ledger.domain.state import MatchRow, SubmissionRow
 from ledger.errors import LedgerError
 from ledger.reports.match_sheet import hireling_position
 from ledger.web import pages_reads as reads
@@ -61,6 +61,9 @@ def submission_page_of(
         crumbs=[("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")],
         league=found,
         row=row,
+        # a report of a game the books do not hold yet (no fixture, not recorded) names a
+        # match with no page: its id is shown, not linked
+        match_page=found.view.get(MatchRow, found.row.league_id, row.match_id) is not None,
         report=report,
         score=score_of(report),
         names=found.team_names(),

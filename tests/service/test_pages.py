@@ -407,6 +407,7 @@ def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClien
     row = ledger.view().get(MatchRow, str(league_id(LEAGUE)), "web-friendly-1")
     assert row is not None
     assert (row.status, row.home_score, row.away_score) == ("played", 2, 1)
+    assert f'href="{HOME}/matches/web-friendly-1"' in client.get(page).text  # recorded now
 
 
 def confirmed_by_dan(client: TestClient, reply: Any) -> dict[str, Any]:
@@ -578,6 +579,13 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     row = ledger_of(client).view().get(SubmissionRow, str(league_id(LEAGUE)), "s1")
     assert row is not None
     assert row.status == "rejected"
+    client.cookies.clear()
+    sign_in(client, "jay")  # the submitter reads why
+    seen = client.get(page).text
+    assert "Rejected by the commissioner: replay it" in seen
+    # the game was never recorded: its id is named, not linked to a page that is not there
+    assert f'href="{HOME}/matches/web-friendly-1"' not in seen
+    assert client.get(f"{HOME}/matches/web-friendly-1").status_code == 404
 
 
 def test_a_report_with_a_missing_roll_shows_the_sentence_beside_the_dice(
