@@ -29,7 +29,7 @@ from ledger.application.context import check_length
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.domain.values import validation_problem
-from ledger.errors import InvalidInput, LedgerError
+from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
 from ledger.web.pages_render import PageRoute, ledger_of, page
@@ -245,6 +245,8 @@ def correct_form(
 ) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     target = reads.summaries(found, [seq]).get(seq)
+    if target is None and not errors:  # a refused POST shows its form with the reason
+        raise UnknownEvent(f"league {found.slug} has no event {seq} to correct")
     return page(
         request,
         "correct.html.j2",

@@ -652,6 +652,9 @@ def test_pages_never_answer_a_server_error(client: TestClient) -> None:
     ):
         no_server_error(client.get(path))
     assert client.get(f"{HOME}/teams/nobody").status_code == 404
+    missing = client.get(f"{HOME}/events/99999/correct")  # not an empty form to fill in
+    assert missing.status_code == 404
+    assert "has no event 99999 to correct" in missing.text
 
 
 HUGE = str(2**70)  # past SQLite's integers: it reached the store and failed there (a 500)
