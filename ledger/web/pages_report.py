@@ -29,6 +29,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problem
 from ledger.errors import LedgerError, MalformedReport
+from ledger.projections.match_applier import unrecorded
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
@@ -162,7 +163,9 @@ def may_submit(request: Request, league: reads.League, game: Game) -> None:
 @needs("submit_report", team_in_body=True)
 def fixture_form(request: Request, league: str, match: str) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
-    game = reads.game_of(reads.match_row(found, match))
+    row = reads.match_row(found, match)
+    unrecorded(row)  # a played fixture has its report: the form would only be refused
+    game = reads.game_of(row)
     may_submit(request, found, game)
     return report_form(request, league, game, {}, {})
 

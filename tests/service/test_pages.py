@@ -657,6 +657,14 @@ def test_pages_never_answer_a_server_error(client: TestClient) -> None:
     assert "has no event 99999 to correct" in missing.text
 
 
+def test_a_played_fixture_offers_no_report_form(client: TestClient) -> None:
+    """Its report is recorded: the form would only be refused when sent."""
+    sign_in(client, "jay")
+    reply = client.get(f"{HOME}/matches/r1-reavers-gouged-eye/report")
+    assert reply.status_code == 409
+    assert "was already recorded" in reply.text
+
+
 HUGE = str(2**70)  # past SQLite's integers: it reached the store and failed there (a 500)
 
 
