@@ -177,6 +177,17 @@ def test_a_characteristic_roll_may_be_a_chosen_secondary_skill_instead_at_40000(
     assert BB2020.advancement(blitzer(BB2020), event).value_increase == 40_000
 
 
+def test_a_characteristic_roll_with_neither_choice_asks_for_the_characteristic() -> None:
+    """A D16 of 3 improves MA or AV (or a Secondary skill is taken): a report of neither is
+    asked which characteristic, not which skill."""
+    team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
+    event = advanced("characteristic", die=roll("characteristic", "D16", 3))
+    assert said(BB2020.check_advancement(blitzer(BB2020), team, event)) == [
+        "name the characteristic the D16 roll of 3 improves (MA or AV),"
+        " or a Secondary skill taken instead"
+    ]
+
+
 def test_a_2025_d8_is_no_season_2_characteristic_roll() -> None:
     team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
     event = advanced("characteristic", stat="ma", die=roll("characteristic", "D8", 5))

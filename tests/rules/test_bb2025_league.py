@@ -154,6 +154,33 @@ def test_the_characteristic_improvement_table(d8: int, stat: str, ok: bool) -> N
     assert (problems == []) is ok
 
 
+@pytest.mark.parametrize(
+    ("d8", "skill", "problem"),
+    [
+        (
+            3,
+            None,
+            "name the characteristic the D8 roll of 3 improves (AV or MA or PA),"
+            " or a skill taken instead",
+        ),
+        (3, "Sprint", None),  # 'they can choose to select a Primary or Secondary Skill instead'
+    ],
+)
+def test_a_characteristic_improvement_names_what_it_improves(
+    d8: int, skill: str | None, problem: str | None
+) -> None:
+    """'Characteristic Improvement Table': the D8 gives the characteristics to choose from,
+    or a skill instead; a choice of neither is asked for the characteristic."""
+    problems = said(
+        BB2025.check_advancement(
+            gutter_runner(),
+            None,  # type: ignore[arg-type]
+            advance("characteristic", skill=skill, d8=d8),
+        )
+    )
+    assert problems == ([] if problem is None else [problem])
+
+
 def test_a_characteristic_improved_a_third_time_is_refused() -> None:
     twice = gutter_runner(advancements=({"characteristic": "ma"}, {"characteristic": "ma"}))
     problems = said(

@@ -120,13 +120,18 @@ def characteristic_problems(
         return [
             "a Season 2 characteristic improvement needs its D16 roll (purpose 'characteristic')"
         ]
+    allowed = t.characteristic_improvement[roll.values[0]]
+    if event.characteristic is None and not event.skill:
+        return [
+            f"name the characteristic the D16 roll of {roll.values[0]} improves"
+            f" ({' or '.join(s.upper() for s in allowed)}), or a Secondary skill taken instead"
+        ]
     if event.characteristic is None:
         # 'the player may instead choose a Secondary skill'
         return skill_problems(skill_table(), player, position, event, "secondary")
-    allowed = t.characteristic_improvement[roll.values[0]]
     if event.characteristic not in allowed:
         return [
-            f"a D16 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
+            f"a D16 roll of {roll.values[0]} improves {' or '.join(s.upper() for s in allowed)},"
             f" not {event.characteristic.upper()}"
         ]
     return limit_problems(t, player, position, event.characteristic)

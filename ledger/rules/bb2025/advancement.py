@@ -154,12 +154,17 @@ def characteristic_problems(
     if roll is None:
         return ["a characteristic improvement needs its D8 roll (purpose 'characteristic')"]
     allowed = t.characteristic_improvement[roll.values[0]]
+    if event.characteristic is None and not event.skill:
+        return [
+            f"name the characteristic the D8 roll of {roll.values[0]} improves"
+            f" ({' or '.join(s.upper() for s in allowed)}), or a skill taken instead"
+        ]
     if event.characteristic is None:
         # 'they can choose to select a Primary or Secondary Skill instead'
         return skill_problems(skill_table(), player, position, event, "any")
     if event.characteristic not in allowed:
         return [
-            f"a D8 roll of {roll.values[0]} improves {' or '.join(allowed).upper()},"
+            f"a D8 roll of {roll.values[0]} improves {' or '.join(s.upper() for s in allowed)},"
             f" not {event.characteristic.upper()}"
         ]
     return limit_problems(t, player, position, event.characteristic)
