@@ -22,14 +22,17 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import socket
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 import sqlalchemy as sa
 from fastapi import Request, Response
+from fastapi.responses import RedirectResponse
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
@@ -55,6 +58,7 @@ IDEMPOTENCY = sa.Table(
 )
 
 MAX_KEY = 200
+SEE_OTHER = 303
 KEY = re.compile(rf"^[\x21-\x7e]{{1,{MAX_KEY}}}$")
 LEASE = timedelta(minutes=5)
 """A reservation held this long without an answer is taken for abandoned."""
@@ -76,6 +80,7 @@ class StillRunning(ConcurrentUpdate):
 class Answer:
     status: int
     body: bytes
+    """The answer's body; of a page's form, sent on (303), the place it was sent to."""
     etag: str | None
 
 
@@ -246,23 +251,61 @@ def has_holder(engine: Engine) -> bool:
 # --- the guard's part ---------------------------------------------------------------------
 
 
+FORM_KEY = "once"
+"""The hidden field of a page's form that is its Idempotency-Key (``form_key``): a form
+sent twice (a double click, the back button and Send again) is recorded once, and the
+second sending is shown where the first went."""
+
+
+def form_key() -> str:
+    """A fresh key for a form as it is shown: every showing of a form is another request
+    (forms are never kept answers, docs/service.md)."""
+    return secrets.token_urlsafe(16)
+
+
+async def key_of(request: Request) -> tuple[str | None, bytes | None]:
+    """The request's Idempotency-Key; and, when a page's form gave it (its field), the
+    form as sent, which the guard has read already (its CSRF token: ``auth``), so its
+    body is gone from the request and the form stands for it."""
+    key = request.headers.get("idempotency-key")
+    if key is not None:
+        return key, None
+    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        form = await request.form()
+        sent = form.get(FORM_KEY)
+        if isinstance(sent, str):
+            return f"form:{sent}", urlencode(form.multi_items()).encode()
+    return None, None
+
+
 async def once(
     request: Request, inner: Callable[[Request], Coroutine[Any, Any, Response]]
 ) -> Response:
     """Run a POST, or give the answer a retry with the same Idempotency-Key already had."""
-    key = request.headers.get("idempotency-key")
+    key, form = await key_of(request)
+    from_form = form is not None
     principal: Principal | None = memo(request).get("principal")
     if key is None or principal is None:
         return await inner(request)
     if not KEY.match(key):
         raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
     store = service_of(request).idempotency
-    mark = fingerprint(request.method, request.url.path, await request.body(), request.url.query)
+    body = form if form is not None else await request.body()
+    mark = fingerprint(request.method, request.url.path, body, request.url.query)
     holder = Holder(os.getpid(), socket.gethostname(), memo(request).get("request_id", "-"))
-    earlier = await run_in_threadpool(store.reserve, principal.account, key, mark, holder)
+    try:
+        earlier = await run_in_threadpool(store.reserve, principal.account, key, mark, holder)
+    except KeyReused:
+        if not from_form:
+            raise
+        raise KeyReused(  # a form sent, then changed and sent again (after Back)
+            "this form was sent already: open the page again to send another"
+        ) from None
     if isinstance(earlier, TakenOver) and await run_in_threadpool(recorded, request, earlier):
         earlier = lost(earlier)
         await run_in_threadpool(store.keep, principal.account, key, earlier)
+    if isinstance(earlier, Answer) and earlier.status == SEE_OTHER:
+        return RedirectResponse(earlier.body.decode(), SEE_OTHER, {"Idempotent-Replayed": "true"})
     if isinstance(earlier, Answer):
         headers = {
             "Idempotent-Replayed": "true",
@@ -274,12 +317,15 @@ async def once(
     except BaseException:
         await run_in_threadpool(store.release, principal.account, key)
         raise
-    if reply.status_code >= 300:
+    if from_form and reply.status_code == SEE_OTHER:  # a page's form: kept, where it went
+        answer = Answer(status=SEE_OTHER, body=reply.headers["location"].encode(), etag=None)
+    elif reply.status_code >= 300:
         await run_in_threadpool(store.release, principal.account, key)
         return reply
-    answer = Answer(
-        status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
-    )
+    else:
+        answer = Answer(
+            status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
+        )
     await run_in_threadpool(store.keep, principal.account, key, answer)
     return reply
 

@@ -24,6 +24,7 @@ from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
 from ledger.web.auth import csrf_token, memo, resolve, service_of
 from ledger.web.guard import Guarded
+from ledger.web.idempotency import form_key
 from ledger.web.pages_reads import League, open_league
 from ledger.web.problems import TITLES, status_of, validation_sentence
 
@@ -38,6 +39,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
     return env
 
 

@@ -318,6 +318,33 @@ def test_a_coach_buys_a_reroll_through_the_form(client: TestClient) -> None:
         assert last_event(client)["account"] == "dan"
 
 
+def once_in(html: str) -> str:
+    """The key a form carries that makes sending it twice record it once."""
+    found = re.search(r'name="once" value="([^"]+)"', html)
+    assert found, "the form has no key"
+    return found.group(1)
+
+
+def test_a_form_sent_twice_buys_once_and_both_go_to_the_team(client: TestClient) -> None:
+    """A double click, or Back and Send again: the same form is the same purchase."""
+    sign_in(client, "jay")
+    path = f"{HOME}/teams/{REAVERS}/buy"
+    html = client.get(path).text
+    fields = {"csrf": csrf_in(html), "once": once_in(html), "item": "cheerleader", "count": "1"}
+    before = event_count(client)
+    first, second = post(client, path, fields), post(client, path, fields)
+    assert first.status_code == second.status_code == 303, second.text[-600:]
+    assert first.headers["location"] == second.headers["location"] == f"{HOME}/teams/{REAVERS}"
+    assert event_count(client) == before + 1
+    changed = post(client, path, {**fields, "count": "2"})  # the old form, changed: refused
+    assert changed.status_code == 422
+    assert "this form was sent already: open the page again" in changed.text
+    again = client.get(path).text  # the form shown again is another purchase
+    assert once_in(again) != fields["once"]
+    assert post(client, path, {**fields, "once": once_in(again)}).status_code == 303
+    assert event_count(client) == before + 2
+
+
 def test_a_cleared_count_on_the_buy_form_is_refused_not_taken_for_one(client: TestClient) -> None:
     sign_in(client, "jay")
     path = f"{HOME}/teams/{REAVERS}/buy"
