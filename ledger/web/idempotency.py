@@ -319,7 +319,7 @@ async def once(
         raise
     if from_form and reply.status_code == SEE_OTHER:  # a page's form: kept, where it went
         answer = Answer(status=SEE_OTHER, body=reply.headers["location"].encode(), etag=None)
-    elif reply.status_code >= 300:
+    elif reply.status_code >= 300 or from_form:  # a form answered with a page: sent again
         await run_in_threadpool(store.release, principal.account, key)
         return reply
     else:

@@ -259,7 +259,7 @@ def proposed_id(league: reads.League) -> str:
     waiting = submissions.pending(league.view, league_id)
     named = {s.match_id for s in waiting}
     number = league.row.next_match
-    while f"m{number}" in named or league.view.get(MatchRow, league_id, f"m{number}"):
+    while f"m{number}" in named or league.view.get(MatchRow, league_id, f"m{number}") is not None:
         number += 1
     return f"m{number}"
 

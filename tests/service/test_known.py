@@ -81,6 +81,20 @@ def test_an_unknown_token_is_refused_every_time(client: TestClient) -> None:
         assert client.get(TEAM, headers=forged).status_code == 401
 
 
+def read_then_written(client: TestClient, world: World, account: str, path: str) -> dict[str, str]:
+    """``account`` reads ``path`` (its answer kept), then the commissioner writes to the
+    league: the next read finds every kept answer and caller stale. Its headers."""
+    reader = world.auth(account)
+    assert client.get(path, headers=reader).status_code == 200
+    adjusted = client.post(
+        f"/api/leagues/{LEAGUE}/treasury-adjustments",
+        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
+        headers=world.auth("commissioner"),
+    )
+    assert adjusted.status_code == 201, adjusted.text
+    return reader
+
+
 @pytest.mark.parametrize(
     "path", [f"/api/leagues/{LEAGUE}/standings", TEAM, f"/leagues/{LEAGUE}"], ids=str
 )
@@ -94,14 +108,7 @@ def test_a_read_after_a_write_takes_a_connection_a_step_not_one_a_question(
     for its rollback each (docs/performance-journal.md, fortieth session). A read that
     waited for no other is not given the league's row again before its route (the guard
     has just read it: forty-first session)."""
-    reader = world.auth("jay")
-    assert client.get(path, headers=reader).status_code == 200
-    adjusted = client.post(
-        f"/api/leagues/{LEAGUE}/treasury-adjustments",
-        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
-        headers=world.auth("commissioner"),
-    )
-    assert adjusted.status_code == 201, adjusted.text
+    reader = read_then_written(client, world, "jay", path)
     checkouts: list[object] = []
     pool = ledger_of(client).read_models.engine.pool
     sa.event.listen(pool, "checkout", lambda *_: checkouts.append(None))
@@ -121,14 +128,7 @@ def test_a_page_after_a_write_reads_the_league_row_once(
     waiting for a member (league home) and whether the coach may re-draft (team page) are
     asked of that league, not of one read again (forty-second session). Read twice in all:
     by the guard, and after the route, whose version keeps the ETag true to the page."""
-    reader = world.auth(account)
-    assert client.get(path, headers=reader).status_code == 200
-    adjusted = client.post(
-        f"/api/leagues/{LEAGUE}/treasury-adjustments",
-        json={"team": REAVERS, "amount": 10_000, "reason": "a sponsor"},
-        headers=world.auth("commissioner"),
-    )
-    assert adjusted.status_code == 201, adjusted.text
+    reader = read_then_written(client, world, account, path)
     statements: list[str] = []
     pool = ledger_of(client).read_models.engine.pool
     sa.event.listen(
