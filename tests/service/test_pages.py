@@ -692,6 +692,18 @@ def test_a_played_fixture_offers_no_report_form(client: TestClient) -> None:
     assert "was already recorded" in reply.text
 
 
+def test_a_history_line_links_the_audit_page_that_holds_its_event(client: TestClient) -> None:
+    """The audit page shows the latest 50 events; an older one is on a page of its own
+    (``?before=``): a team's history links there, not to an anchor the page lacks."""
+    sign_in(client, "commissioner")
+    html = client.get(f"{HOME}/teams/{GOUGED}").text
+    links = re.findall(rf'href="({HOME}/audit\?before=(\d+)#event-\d+)"', html)
+    assert links, "the team page links no event"
+    oldest, seq = min(links, key=lambda link: int(link[1]))
+    assert f'id="event-{seq}"' in client.get(oldest.partition("#")[0]).text
+    assert int(seq) < event_count(client) - 50  # the demo's first events: not on the latest page
+
+
 HUGE = str(2**70)  # past SQLite's integers: it reached the store and failed there (a 500)
 
 
