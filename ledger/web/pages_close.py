@@ -36,7 +36,10 @@ def entries_of(values: Mapping[str, str]) -> dict[str, int | list[int]]:
     """The dice entered, by purpose (empty fields are dice not rolled yet)."""
     found: dict[str, int | list[int]] = {}
     for key, text in values.items():
-        if key.startswith(DIE) and (rolled := dice_values(text, key.removeprefix(DIE))):
+        if not key.startswith(DIE):
+            continue
+        rolled = dice_values(text, key.removeprefix(DIE))
+        if rolled is not None:  # a 0 is entered, and refused as a roll: not a roll missing
             found[key.removeprefix(DIE)] = rolled
     return found
 

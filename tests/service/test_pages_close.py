@@ -128,3 +128,21 @@ def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
     assert "value" in error_beside(wrong.text, "dice")
     assert "value(s)" not in wrong.text
     assert event_count(client) == before
+
+
+@pytest.mark.parametrize("entered", ["0", "7"])
+def test_a_roll_off_the_die_is_refused_as_such_not_taken_for_one_missing(
+    client: TestClient, world: World, entered: str
+) -> None:
+    """A 0 typed on a D6 is a wrong roll, said as a 7 is; it once read as no roll at all
+    ("the roll is missing"), since a 0 counts as nothing entered."""
+    played_final(client, world)
+    sign_in(client, "jay")
+    csrf = csrf_in(client.get(CLOSE).text)
+    before = event_count(client)
+    reply = post(client, CLOSE, {"csrf": csrf, "die-expensive_mistakes": entered})
+    assert reply.status_code == 422
+    said = error_beside(reply.text, "dice")
+    assert "error[invalid-dice] expensive_mistakes" in said
+    assert "missing" not in said
+    assert event_count(client) == before
