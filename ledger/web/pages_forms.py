@@ -32,6 +32,7 @@ from ledger.domain.values import validation_problem
 from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
+from ledger.web.idempotency import FORM_KEY
 from ledger.web.pages_render import PageRoute, ledger_of, page
 from ledger.web.problems import LAST_EVENT, status_of
 
@@ -64,9 +65,14 @@ def errors_of(error: LedgerError, fields: Mapping[str, str], default: str = "for
 
 
 async def values_of(request: Request) -> dict[str, str]:
-    """The form's text fields (a file or a repeated field is not part of any form here)."""
+    """The form's text fields (a file or a repeated field is not part of any form here),
+    without the guard's: its CSRF token and its key (``idempotency.FORM_KEY``)."""
     form = await request.form()
-    return {key: value for key, value in form.items() if isinstance(value, str) and key != "csrf"}
+    return {
+        key: value
+        for key, value in form.items()
+        if isinstance(value, str) and key not in ("csrf", FORM_KEY)
+    }
 
 
 def number(values: Mapping[str, str], key: str, label: str, low: int = 0) -> int | None:
