@@ -245,9 +245,9 @@ def listed(view: Store, league_id: str, states: Sequence[str] | None = None) -> 
     return sorted(chosen, key=lambda r: r.submitted_seq)
 
 
-def pending(view: Store, league_id: str) -> list[SubmissionRow]:
+def pending(ledger: LeagueLedger, league: str) -> list[SubmissionRow]:
     """Reports waiting for the opposing coach or for the commissioner."""
-    return listed(view, league_id, PENDING)
+    return submissions(ledger, league, PENDING)
 
 
 def find(ledger: LeagueLedger, league: str, submission: str) -> SubmissionRow:

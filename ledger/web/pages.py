@@ -139,7 +139,7 @@ def may_submit(request: Request, league: reads.League, *teams: str) -> bool:
 
 def pending(request: Request, league: reads.League) -> list[SubmissionRow]:
     """Reports waiting for an answer or a decision: shown to the league's members."""
-    return submissions.pending(league.view, league.row.league_id)
+    return submissions.listed(league.view, league.row.league_id, submissions.PENDING)
 
 
 FORMAT_LABELS: dict[Format, str] = {

@@ -256,7 +256,7 @@ def proposed_id(league: reads.League) -> str:
     of the books holds it (a report may have given it as its own) and no report still
     waiting names it."""
     league_id = league.row.league_id
-    waiting = submissions.pending(league.view, league_id)
+    waiting = submissions.listed(league.view, league_id, submissions.PENDING)
     named = {s.match_id for s in waiting}
     number = league.row.next_match
     while f"m{number}" in named or league.view.get(MatchRow, league_id, f"m{number}") is not None:
