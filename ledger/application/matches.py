@@ -17,7 +17,16 @@ from ledger.application.commands import (
 from ledger.application.context import Context, Drafts
 from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerRow, TeamRow, roster_of
+from ledger.domain.state import (
+    REPORTS_WAITING,
+    LeagueRow,
+    LeagueView,
+    MatchRow,
+    PlayerRow,
+    SubmissionRow,
+    TeamRow,
+    roster_of,
+)
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -139,11 +148,25 @@ def resolve_report(
     return draft
 
 
+def free_match_id(view: LeagueView, league: LeagueRow) -> str:
+    """The id a report that names none is given (docs/match-report.md: the ledger numbers
+    it), and the one the report form proposes: the first ``m<n>`` from the league's next
+    number that no match of the books holds (a report may have given itself one) and no
+    report still waiting names."""
+    waiting = {
+        row.match_id
+        for state in REPORTS_WAITING
+        for row in view.select(SubmissionRow, league_id=league.league_id, status=state)
+    }
+    number = league.next_match
+    while f"m{number}" in waiting or view.get(MatchRow, league.league_id, f"m{number}") is not None:
+        number += 1
+    return f"m{number}"
+
+
 def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, int | None]:
     if report.match is None:
-        match_id = f"m{c.league.next_match}"
-        while c.match(match_id) is not None:
-            match_id += "x"
+        match_id = free_match_id(c.view, c.league)
         return match_id, report.season or c.league.current_season or 1, report.round
     row = c.match(report.match)
     if row is None:

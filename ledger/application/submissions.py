@@ -41,7 +41,7 @@ from ledger.application.commands import (
 from ledger.application.context import Context, Drafts, check_length, check_reason
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
-from ledger.domain.state import SubmissionRow
+from ledger.domain.state import REPORTS_WAITING, SubmissionRow
 from ledger.domain.values import validation_problem
 from ledger.errors import (
     InvalidInput,
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
     from ledger.projections.store import Store
 
-PENDING = ("submitted", "disputed")
+PENDING = REPORTS_WAITING
 """The states of a report that waits for an answer or a decision."""
 
 STANDING = {

@@ -527,6 +527,10 @@ class SubmissionRow(Record):
     """Why the commissioner rejected it."""
 
 
+REPORTS_WAITING = ("submitted", "disputed")
+"""The states of a submitted report that waits for an answer or a decision."""
+
+
 class FaultLine(Line):
     """A stored event the fold could not read or apply: it is passed over, so the rest of
     the league still folds, and reported (``ledger audit verify``) until it is voided."""

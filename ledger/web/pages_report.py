@@ -21,12 +21,12 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application import commands as cmd
-from ledger.application import submissions
+from ledger.application import matches, submissions
 from ledger.application.access import authorize
 from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import MatchRow, PlayerRow, TeamRow
+from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problem
 from ledger.errors import LedgerError, MalformedReport
 from ledger.projections.match_applier import unrecorded
@@ -247,21 +247,8 @@ def game_from(league: reads.League, values: Mapping[str, str]) -> Game:
     if kind not in KINDS:
         raise FieldInvalid("kind", f"a game without a fixture is {', '.join(KINDS)}")
     season = league.row.current_season or None
-    match = values.get("match", "").strip() or proposed_id(league)
+    match = values.get("match", "").strip() or matches.free_match_id(league.view, league.row)
     return Game(match, home, away, kind, season if kind == "league" else None, None, False)
-
-
-def proposed_id(league: reads.League) -> str:
-    """The first match id from the one the ledger would give next that is free: no match
-    of the books holds it (a report may have given it as its own) and no report still
-    waiting names it."""
-    league_id = league.row.league_id
-    waiting = submissions.listed(league.view, league_id, submissions.PENDING)
-    named = {s.match_id for s in waiting}
-    number = league.row.next_match
-    while f"m{number}" in named or league.view.get(MatchRow, league_id, f"m{number}") is not None:
-        number += 1
-    return f"m{number}"
 
 
 @router.post("/leagues/{league}/report")

@@ -282,3 +282,17 @@ def test_which_team_a_principal_acts_for(ledger: LeagueLedger) -> None:
         authorize(coach_of_reavers, slug, "answer_report", team=answering)
     with pytest.raises(Forbidden, match="only the commissioner"):
         authorize(COACH_OF_RATS, slug, "decide_report")
+
+
+def test_a_report_naming_no_match_takes_the_first_id_no_match_or_waiting_report_holds(
+    ledger: LeagueLedger,
+) -> None:
+    """docs/match-report.md: left out, the ledger numbers the match (m1, m2...). A report
+    waiting for its answer holds the id it names: the next recorded without one skips it,
+    as the report form's proposal does (``matches.free_match_id``)."""
+    slug, _ = submitted(ledger, {**GAME, "match": "m1"})
+    unnamed = {key: value for key, value in GAME.items() if key != "match"}
+    ledger.handle(RecordMatch(slug, report(unnamed)), by="tester")
+    recorded = ledger.view().select(MatchRow, league_id=str(league_id(slug)), status="played")
+    assert [row.match_id for row in recorded] == ["m2"]
+    assert [row.match_id for row in sub.pending(ledger, slug)] == ["m1"]
