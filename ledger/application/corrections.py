@@ -318,8 +318,8 @@ def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any
     if isinstance(original, ev.MatchRecorded) and fixed:
         raise InvalidInput(
             f"the {fixed[0]} of match report {seq} {FIXED_IN_REPORT[fixed[0]]} and is checked"
-            f" with the report: give a corrected report instead (ledger correct {seq} --report"
-            " FILE)"
+            f" with the report: correct event {seq} with a"
+            " whole corrected report instead"
         )
 
 

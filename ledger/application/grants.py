@@ -17,9 +17,9 @@ from ledger.errors import InvalidInput, LedgerError
 def plan_grant(c: Context, command: GrantMember) -> Drafts:
     role, teams = command.role, tuple(command.teams)
     if role == "coach" and not teams:
-        raise InvalidInput("a coach needs at least one team (--team)")
+        raise InvalidInput("a coach needs at least one team")
     if role == "commissioner" and teams:
-        raise InvalidInput("a commissioner acts for every team: give no --team")
+        raise InvalidInput("a commissioner acts for every team: name no team")
     for team in teams:
         c.team(team)  # an unknown team is refused with the teams there are
     return [ev.MemberGranted(member=command.account, role=role, teams=teams)]

@@ -291,7 +291,7 @@ def check_post_game_closed(c: Context, team: TeamRow) -> None:
     for match_id in team.open_games:
         raise PostGameOpen(
             f"{team.name} have not closed the post-game sequence of match"
-            f" {match_id}: close it first (its match page, or 'ledger match close {match_id}')"
+            f" {match_id}: close it first"
         )
 
 
@@ -452,8 +452,8 @@ def complete_dice(
     ]
     if missing and not roll_missing:
         raise InvalidDice(
-            "the report lacks these rolls (enter them, or let the ledger roll"
-            " with --roll): " + "; ".join(describe_need(n) for n in missing)
+            "the report lacks these rolls (enter them, or let the ledger roll them): "
+            + "; ".join(describe_need(n) for n in missing)
         )
     rolls += [c.roll(n.purpose, n.dice, n.subject) for n in missing]
     return rolled(draft, sides, report, tuple(rolls))
@@ -625,8 +625,7 @@ def check_close_dice(
         raise InvalidDice(
             f"closing {match_id} "
             + "; and ".join(wanted)
-            + " (give each as PURPOSE=VALUES, or TEAM:PURPOSE=VALUES for one team's own,"
-            " or let the ledger roll them)"
+            + " (enter them, or let the ledger roll them)"
         )
 
 
@@ -687,7 +686,9 @@ def plan_card(c: Context, command: PlayCard) -> Drafts:
         elif roll_missing:
             rolls.append(c.roll(need.purpose, need.dice, need.subject))
         else:
-            raise InvalidDice(f"{card} needs {describe_need(need)} (enter it, or use --roll)")
+            raise InvalidDice(
+                f"{card} needs {describe_need(need)} (enter it, or let the ledger roll it)"
+            )
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
         raise InvalidDice(f"{card} needs {no_rolls(unexpected)}")

@@ -30,7 +30,7 @@ def current_season(c: Context) -> SeasonRow:
     season = c.view.get(SeasonRow, c.league_id, c.league.current_season)
     if season is None:
         raise UnknownSeason(
-            f"league {c.league.slug} has not started a season: run 'ledger season start'"
+            f"league {c.league.slug} has not started a season: start one first"
         )
     return season
 
@@ -225,8 +225,8 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
     if owes_playoffs(season, matches) and not command.without_playoffs:
         raise SeasonState(
             f"season {season.season} plays off its top {season.playoff_teams} and its final"
-            " is not played: schedule and record the play-offs first ('season playoffs'),"
-            " or close it without them (--without-playoffs)"
+            " is not played: schedule and record the play-offs first, or close the season"
+            " without them"
         )
     if c.ruleset.post_game_closes:
         open_games = [f"{m} ({t.team_id})" for t in c.teams() for m in t.open_games]
@@ -300,7 +300,7 @@ def plan_sign(c: Context, command: SignStar) -> Drafts:
     team_id, star_id = command.team, command.star
     season = require_contracts(c)
     if not season.star_draft:
-        raise SeasonState("set the star draft order first: 'ledger season star-draft'")
+        raise SeasonState("set the star draft order first")
     signed = {
         p.team_id: p.position
         for t in season.star_draft

@@ -74,8 +74,8 @@ def plan_submit(c: Context, command: SubmitReport) -> Drafts:
     report, team, roll_missing = command.report, command.team, command.roll_missing
     if report.match is None:
         raise InvalidInput(
-            "a submitted report names its match: the fixture's id (see 'ledger match list'),"
-            " or an id of your choosing for a friendly"
+            "a submitted report names its match: the fixture's id, or an id of your choosing"
+            " for a friendly"
         )
     check_length(c.reason, "a submission")
     teams = teams_of(report)
@@ -174,9 +174,11 @@ def check_nothing_waiting(c: Context, match_id: str) -> None:
 def submission_in(c: Context, submission: str) -> SubmissionRow:
     row = c.view.get(SubmissionRow, c.league_id, submission)
     if row is None:
+        known = c.view.select(SubmissionRow, league_id=c.league_id)
         raise UnknownSubmission(
-            f"no submitted report '{submission}' in league {c.league.slug}"
-            " (see 'ledger submission list --all')"
+            f"no submitted report '{submission}' in league {c.league.slug}",
+            given=submission,
+            known=[r.submission for r in known],
         )
     return row
 

@@ -38,7 +38,7 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_random_skill_without_its_category_is_refused_before_any_roll(league: Path) -> None:
     refused = run_ledger(league, "team", "advance", "men", "Man 1", "random_primary", "--roll")
     assert refused.code != 0
-    assert "needs one of G as its category (--category)" in refused.err
+    assert "needs one of G as its category (its Skill Table column)" in refused.err
     assert "rolled" not in refused.out + refused.err
 
 

@@ -143,7 +143,7 @@ def test_a_pair_partner_is_named_by_the_star_to_buy(
     sqlite_ledger: LeagueLedger, fixture: str
 ) -> None:
     crumbleberry = {"id": "crumb", "name": "Crumbleberry", "kind": "star", "star": "crumbleberry"}
-    refused(sqlite_ledger, HirelingRefused, "--buy grak=1",
+    refused(sqlite_ledger, HirelingRefused, "buy grak among",
             lambda: game(sqlite_ledger, fixture, crumbleberry))  # fmt: skip
 
 
@@ -153,5 +153,5 @@ def test_a_star_left_out_of_the_purchase_is_not_offered_a_second_one(
     """Inducements are bought once a fixture: the round-2 tester was told to buy the star
     with a command that then refused; the sentence now says to correct the purchase."""
     sqlite_ledger.handle(BuyInducements("test", fixture, "orcs", {}), by="t")
-    refused(sqlite_ledger, HirelingRefused, "without him (void that purchase with 'ledger correct'",
+    refused(sqlite_ledger, HirelingRefused, "without him (void that purchase and buy again)",
             lambda: game(sqlite_ledger, fixture, NOBBLA))  # fmt: skip

@@ -136,10 +136,10 @@ def test_a_voided_report_brought_back_as_it_was_can_be_voided_again(played: Leag
 @pytest.mark.parametrize(
     ("close", "amendment", "says"),
     [
-        (0, {"kind": "exhibition"}, "the kind of match report .* --report"),
+        (0, {"kind": "exhibition"}, "the kind of match report .* whole corrected report"),
         (0, {"winner": "rats"}, "the winner of match report .* follows from its score"),
         (0, {"season": 7}, "the season of match report .* comes from its fixture"),
-        (0, {"round": 99}, "the round of match report .* --report"),
+        (0, {"round": 99}, "the round of match report .* whole corrected report"),
         (0, {"match": "oops"}, "the match of event .* cannot be amended"),
         (1, {"match": "renamed"}, "the match of event .* cannot be amended"),
         (0, {"weather": None}, "already reads so: nothing to amend"),

@@ -221,12 +221,12 @@ def random_skill(skill: str | None, category: str | None, *rolls: tuple[int, int
         ("Catch", "A", [(1, 1), (4, 5)], None),  # Catch (1-3, 1) or Sprint (4-6, 5)
         ("Sprint", "A", [(1, 1), (4, 5)], None),
         ("Leap", "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint, not Leap"),
-        (None, "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint: choose with --skill"),
-        ("Catch", "A", [(1, 1)], "two Skill Table rolls giving skills Skweek lacks; 1 given"),
+        (None, "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint: choose one as the skill"),
+        ("Catch", "A", [(1, 1)], "giving skills Skweek lacks, or the ledger to roll them; 1 given"),
         # Skweek has Dodge (1-3, 4) already: that roll is rolled again
         ("Sprint", "A", [(1, 4), (1, 1), (4, 5)], None),
         ("Catch", "A", [(1, 4), (1, 1)], "1 given"),
-        ("Catch", None, [(1, 1), (4, 5)], "needs one of ADG as its category (--category)"),
+        ("Catch", None, [(1, 1), (4, 5)], "needs one of ADG as its category (its Skill"),
         ("Block", "S", [(1, 1), (4, 5)], "needs one of ADG as its category"),
     ],
 )

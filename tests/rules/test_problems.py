@@ -164,7 +164,7 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         [
             (
                 "star-hire",
-                "BB2025 Star Players are induced for one game ('ledger match inducements')"
+                "BB2025 Star Players are induced for one game (a match's inducements)"
                 " or signed at the star draft, never hired",
             )
         ],

@@ -88,7 +88,7 @@ def random_problems(
     if category not in categories(position, access):
         return [
             f"a random {access} skill needs one of {''.join(categories(position, access))}"
-            f" as its category (--category), not '{category}'"
+            f" as its category (its Skill table column), not '{category}'"
         ]
     rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
     gained = next(
@@ -101,11 +101,11 @@ def random_problems(
     )
     if gained is None:
         return [
-            f"a random skill needs a Skill table roll giving a skill {player.name} lacks"
-            " (--die random_skill=D6,D6; or --roll)"
+            f"a random skill needs a Skill table roll (random_skill, 2D6) giving a skill"
+            f" {player.name} lacks, or the ledger to roll it"
         ]
     if not event.skill:
-        return [f"the roll gives {gained}: name it with --skill, entering the same dice"]
+        return [f"the roll gives {gained}: name it as the skill taken, entering the same dice"]
     if skill_base(event.skill) != skill_base(gained):
         return [f"the roll gives {gained}, not {event.skill}"]
     return []

@@ -122,7 +122,7 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
     if category not in position.primary:
         return [
             f"a random primary skill needs one of {''.join(position.primary)} as its"
-            f" category (--category), not '{category}'"
+            f" category (its Skill Table column), not '{category}'"
         ]
     rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
     offered = [
@@ -132,14 +132,14 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
     ][:2]
     if len(offered) < 2:
         return [
-            f"a random skill needs two Skill Table rolls giving skills {player.name} lacks;"
-            f" {len(offered)} given (--die random_skill=D6,D6 for each; or --roll)"
+            f"a random skill needs two Skill Table rolls (random_skill, 2D6 each) giving"
+            f" skills {player.name} lacks, or the ledger to roll them; {len(offered)} given"
         ]
     if not event.skill:
-        dice = " ".join(f"--die random_skill={r[0]},{r[1]}" for r in rolls)
+        dice = " and ".join(f"{r[0]},{r[1]}" for r in rolls)
         return [
-            f"the rolls give {' or '.join(dict.fromkeys(offered))}: choose with --skill,"
-            f" entering the same dice: {dice}"
+            f"the rolls give {' or '.join(dict.fromkeys(offered))}: choose one as the skill"
+            f" taken, entering the same dice (random_skill {dice})"
         ]
     if event.skill not in offered:
         return [f"the rolls give {' or '.join(offered)}, not {event.skill}"]

@@ -160,7 +160,7 @@ class BB2025(BaseRuleset[BB2025Options]):
         if event.kind != "star":
             return []
         sentence = (
-            f"{self.book} Star Players are induced for one game ('ledger match inducements')"
+            f"{self.book} Star Players are induced for one game (a match's inducements)"
             " or signed at the star draft, never hired"
         )
         return [Problem(StarRefused, sentence)]

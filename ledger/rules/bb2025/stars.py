@@ -28,6 +28,7 @@ from ledger.domain.values import Hireling, TeamSheet
 from ledger.rules.bb2025.contracts import eligible
 from ledger.rules.protocol import SidelineItem
 from ledger.rules.schema import StarPlayer, TeamList
+from ledger.words import possessive
 
 MAX_STARS = 2
 """The core rules' Inducements list: 'Star Players 0-2' (a pair counts as one)."""
@@ -86,10 +87,10 @@ def not_induced(match: str, team: str, star: StarPlayer, bought_once: bool) -> s
     if bought_once:
         return (
             f"{said}, and {team} bought theirs for {match} without him (void that purchase"
-            " with 'ledger correct' and buy again)"
+            " and buy again)"
         )
     bought_as = star.id if not (star.pair_with and star.cost == 0) else star.pair_with
-    return f"{said} ('ledger match inducements {match} {team} --buy {bought_as}=1')"
+    return f"{said} (buy {bought_as} among {possessive(team)} inducements for {match})"
 
 
 def report_problems(

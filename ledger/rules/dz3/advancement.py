@@ -85,7 +85,7 @@ def skill_problems(
     player: PlayerRow, position: Position, event: PlayerAdvanced, any_category: bool
 ) -> list[str]:
     if not event.skill:
-        return ["name the skill the player takes (--skill)"]
+        return ["name the skill the player takes"]
     skill = find_skill(event.skill)
     if skill is None:
         return [f"'{event.skill}' is not a 3rd edition skill"]

@@ -136,7 +136,7 @@ def problems(player: PlayerRow, position: Position | None, event: PlayerAdvanced
         ]
     roll = next((d for d in event.dice if d.purpose == "star_roll" and d.dice == "2D6"), None)
     if roll is None:
-        return ["a Star Player roll needs its 2D6 (--die star_roll=3,5)"]
+        return ["a Star Player roll needs its 2D6 (star_roll)"]
     return choice_problems(
         Roll(player, position, roll.total, roll.values[0] == roll.values[1]), event
     )
@@ -251,4 +251,4 @@ def wasted_problems(roll: Roll) -> list[str]:
     stat = roll.table_result
     if stat != "skill" and not roll.double and at_ceiling(roll, stat):
         return []
-    return ["name the skill (--skill) or characteristic (--characteristic) the roll gives"]
+    return ["name the skill or the characteristic the roll gives"]

@@ -133,14 +133,14 @@ def needs(
         return robbery_needs(event, rows)
     victim = target_team(event, rows)
     if victim is None:
-        raise InvalidInput(f"{card}: name the team it was played on (--against) or the --match")
+        raise InvalidInput(f"{card}: name the team it was played on, or its match")
     return [DiceNeed(purpose=card, dice="D6", subject=victim, why=f"ZAL 8d: {card}")]
 
 
 def robbery_needs(event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
     """Robbery steals from what the victim earned in a recorded match both teams played."""
     if event.match is None:
-        raise InvalidInput("robbery: name the match whose earnings were stolen (--match)")
+        raise InvalidInput("robbery: name the match whose earnings were stolen")
     row = rows.fixture
     if row is None or row.status != "played":
         raise NotAllowed(
@@ -173,9 +173,7 @@ def bonus_needs(t: Tables, event: CardPlayed, rows: MatchRows, rating: Rating) -
         )
     other = target_team(event, rows)
     if other is None or other == event.team:
-        raise InvalidInput(
-            f"{BONUS}: name the opponent (--against TEAM) or the scheduled fixture (--match)"
-        )
+        raise InvalidInput(f"{BONUS}: name the opponent or the scheduled fixture")
     ours, theirs = rating(event.team), rating(other)
     if ours is None or theirs is None:
         raise InvalidInput(f"{BONUS}: {event.team} or {other} is not a team of this league")
@@ -192,7 +190,7 @@ def bonus_needs(t: Tables, event: CardPlayed, rows: MatchRows, rating: Rating) -
 def injury_needs(event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
     player = target_player(event, rows)
     if player is None:
-        raise InvalidInput("injured_in_practice: name the player it was played on (--against)")
+        raise InvalidInput("injured_in_practice: name the player it was played on")
     why = f"ZAL 8d iv: {player.name} on the Casualty Table"
     return [
         DiceNeed(purpose="casualty_d6", dice="D6", subject=player.player_id, why=why),
