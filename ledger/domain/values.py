@@ -7,12 +7,15 @@ were rolled, so the league's ruleset can check it and another ruleset can reinte
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     ConfigDict,
     Field,
     StrictBool,
+    StrictInt,
     StringConstraints,
     ValidationError,
     model_validator,
@@ -43,11 +46,15 @@ MAX_NUMBER = 1_000_000
 """A season's or round's number."""
 
 NOT_BLANK = r"\S"
+FREE_TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+"""No control character but line breaks and tabs: PostgreSQL's text holds no NUL, and
+a terminal or a spreadsheet would act on the others."""
 SLUG = r"^[a-z0-9][a-z0-9-]*$"
 MATCH_ID = r"^[A-Za-z0-9_.:-]+$"
 ACCOUNT = r"^[a-z0-9][a-z0-9._-]*$"
 PATTERN_WORDS = {
     NOT_BLANK: "must not be blank",
+    FREE_TEXT: "must hold no control character (line breaks and tabs are kept)",
     SLUG: "must be lower-case letters, digits and dashes",
     MATCH_ID: "must be letters, digits and _ . : -",
     ACCOUNT: "must be lower-case letters, digits and . _ -",
@@ -55,11 +62,26 @@ PATTERN_WORDS = {
 """What each pattern asks, in words, for error messages."""
 
 
+UNION_MEMBER = re.compile(r"^(constrained-\w+|[\w-]+\[.*\])$")
+"""The name pydantic gives the member of a union it tried (``list[constrained-int]``):
+not a place in the input, left out of the place named."""
+
+
+def place_of(loc: tuple[int | str, ...]) -> tuple[str, ...]:
+    return tuple(str(p)[:40] for p in loc if not UNION_MEMBER.match(str(p)))
+
+
 def validation_problem(error: ValidationError) -> str:
     """The first problem as ``place: what is wrong``, one short line whatever the input
     held (a 10 MB string or key is not repeated back)."""
-    problem = error.errors()[0]
-    place = ".".join(str(p)[:40] for p in problem["loc"])
+    problems = [(place_of(e["loc"]), e) for e in error.errors()]
+    first = problems[0][0]
+    # Of a union's members tried at the first place, the one that went deepest into the
+    # input says what is wrong (a die of 0 in a list, not "the list is not a number").
+    steps, problem = max(
+        ((p, e) for p, e in problems if p[: len(first)] == first), key=lambda pe: len(pe[0])
+    )
+    place = ".".join(steps)
     pattern = str((problem.get("ctx") or {}).get("pattern", ""))
     message = PATTERN_WORDS.get(pattern) or problem["msg"].removeprefix("Value error, ")
     return f"{place}: {message}" if place else message
@@ -69,8 +91,19 @@ Count = Annotated[int, Field(strict=True, ge=0, le=MAX_COUNT)]
 Gold = Annotated[int, Field(strict=True, ge=-MAX_GOLD, le=MAX_GOLD)]
 Price = Annotated[int, Field(strict=True, ge=0, le=MAX_GOLD)]
 Number = Annotated[int, Field(strict=True, ge=1, le=MAX_NUMBER)]
-Die = Annotated[int, Field(strict=True, ge=1, le=99)]
-"""One die as entered: 1-16, or a D66/D68 read as one two-digit value."""
+MAX_DIE = 99
+
+
+def on_a_die(value: int) -> int:
+    if not 1 <= value <= MAX_DIE:
+        raise ValueError(f"a die shows 1 to 6 (1 to 8 on a D8, 16 on a D16), not {value}")
+    return value
+
+
+Die = Annotated[int, Field(strict=True), AfterValidator(on_a_die)]
+"""One die as entered: 1-16, or a D66/D68 read as one two-digit value. Its bounds are
+said in the dice's words (pydantic's would be 'greater than or equal to 1'); a roll's
+own dice are checked by the roll (``DiceRoll``)."""
 Name = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK)
 ]
@@ -86,7 +119,7 @@ MatchRef = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_MATCH_ID, pattern=NOT_BLANK)
 ]
 """A match named by an event (its id, as scheduled or as the report gave it)."""
-Text = Annotated[str, StringConstraints(strict=True, max_length=MAX_TEXT)]
+Text = Annotated[str, StringConstraints(strict=True, max_length=MAX_TEXT, pattern=FREE_TEXT)]
 Points = Annotated[int, Field(strict=True, ge=-MAX_COUNT, le=MAX_COUNT)]
 """League points for one result."""
 
@@ -128,7 +161,7 @@ class DiceRoll(Value):
 
     purpose: Ref
     dice: str = Field(strict=True, pattern=r"^([1-9][0-9]?)?D(3|6|8|16|66|68)$")
-    values: tuple[Die, ...] = Field(max_length=99)
+    values: tuple[StrictInt, ...] = Field(max_length=99)
     subject: Name | None = None
     """The team or player the roll is for, when the purpose alone does not say."""
     source: DiceSource = "table"
@@ -137,8 +170,12 @@ class DiceRoll(Value):
     @model_validator(mode="after")
     def _values_fit_the_dice(self) -> DiceRoll:
         count, sides = dice_shape(self.dice)
-        if sides in (66, 68):
-            return self  # D66/D68 are read as two digits; checked by the ruleset.
+        if sides in (66, 68):  # read as two digits; checked by the ruleset
+            if any(not 1 <= v <= MAX_DIE for v in self.values):
+                raise ValueError(
+                    f"{self.dice} values are read as two digits, got {list(self.values)}"
+                )
+            return self
         if len(self.values) != count:
             raise ValueError(f"{self.dice} needs {plural(count, 'value')}, got {len(self.values)}")
         if any(not 1 <= v <= sides for v in self.values):
