@@ -33,8 +33,8 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Principal
-from ledger.application.accounts import digest
-from ledger.errors import LedgerError, Unauthenticated
+from ledger.application.accounts import MAX_PASSWORD, digest
+from ledger.errors import InvalidInput, LedgerError, Unauthenticated
 from ledger.projections.sql import read_connection
 from ledger.web.problems import CsrfRefused, TooManyAttempts, status_of
 
@@ -287,21 +287,24 @@ router = APIRouter(include_in_schema=False)
 @router.post("/login")
 def login(
     request: Request,
-    account: str = Form(max_length=64),
-    password: str = Form(max_length=1024),
-    csrf: str = Form(default="", max_length=100),
-    next: str = Form(default="/", max_length=500),  # the form's field name
+    account: str = Form(default=""),
+    password: str = Form(default=""),
+    csrf: str = Form(default=""),
+    next: str = Form(default="/"),  # the form's field name
 ) -> Response:
     """Sign in from the login form: a new session (and session id) on success; the form
-    again with the reason when refused."""
+    again with the reason when refused, a field left out or too long included (the
+    fields' bounds are checked here, not by FastAPI, whose refusal is not a page)."""
     expected = request.cookies.get(LOGIN_CSRF_COOKIE) or ""
     service = service_of(request)
+    next = next if len(next) <= 500 else "/"
     try:
-        if not expected or not hmac.compare_digest(csrf, expected):
+        if not expected or not hmac.compare_digest(csrf[:100], expected):
             raise CsrfRefused("the login form's CSRF token is missing or out of date: reload it")
+        check_credentials_shape(account, password)
         principal = signed_in(service, account, password, address_of(request))
-    except (CsrfRefused, Unauthenticated, TooManyAttempts) as error:
-        return login_refused(request, error, account, next)
+    except (CsrfRefused, InvalidInput, Unauthenticated, TooManyAttempts) as error:
+        return login_refused(request, error, account[:ACCOUNT_LENGTH], next)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         service.sessions.end(old)
@@ -317,6 +320,19 @@ def login(
     )
     reply.delete_cookie(LOGIN_CSRF_COOKIE)
     return reply
+
+
+ACCOUNT_LENGTH = 64
+"""The secrets table's bound on an account's name."""
+
+
+def check_credentials_shape(account: str, password: str) -> None:
+    if not account.strip() or not password:
+        raise InvalidInput("give the account's name and its password")
+    if len(account) > ACCOUNT_LENGTH:
+        raise InvalidInput(f"an account's name is at most {ACCOUNT_LENGTH} characters")
+    if len(password) > MAX_PASSWORD:  # refused before hashing: argon2's cost is per byte
+        raise InvalidInput(f"a password is at most {MAX_PASSWORD} characters")
 
 
 def signed_in(service: Service, account: str, password: str, address: str) -> Principal:
@@ -359,7 +375,12 @@ def login_refused(request: Request, error: LedgerError, account: str, next: str)
 
 @router.post("/logout")
 async def logout(request: Request) -> Response:
-    await current_principal(request)  # a cookie POST: its CSRF token is checked there
+    try:
+        await current_principal(request)  # a cookie POST: its CSRF token is checked there
+    except LedgerError as error:  # a page's button: refused with a page, not a document
+        from ledger.web.pages_render import error_page  # see login_refused
+
+        return await run_in_threadpool(error_page, request, error)
     cookie = request.cookies.get(SESSION_COOKIE)
     if cookie:
         await run_in_threadpool(service_of(request).sessions.end, cookie)

@@ -15,7 +15,7 @@ command's.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -73,6 +73,17 @@ async def values_of(request: Request) -> dict[str, str]:
         for key, value in form.items()
         if isinstance(value, str) and key not in ("csrf", FORM_KEY)
     }
+
+
+def only_offered(
+    values: Mapping[str, str], prefix: str, ids: Iterable[str], what: str, field: str
+) -> None:
+    """Only what the form offers is asked for: a field ``prefix + id`` no form shows (an
+    edited request) is refused beside ``field``, not ignored."""
+    offered = set(ids)
+    for key in values:
+        if key.startswith(prefix) and (given := key.removeprefix(prefix)) not in offered:
+            raise FieldInvalid(field, f"'{given[:40]}' is not {what} the form offers")
 
 
 def number(values: Mapping[str, str], key: str, label: str, low: int = 0) -> int | None:

@@ -31,6 +31,7 @@ from ledger.web.pages_forms import (
     FieldInvalid,
     errors_of,
     number,
+    only_offered,
     see_other,
     valid,
     values_of,
@@ -113,6 +114,7 @@ def induce_page(request: Request, league: str, match: str, team: str) -> HTMLRes
 
 def wanted(terms: Terms, values: Mapping[str, str]) -> dict[str, int]:
     """Each inducement and how many, as counted in the form (empty or 0: none)."""
+    only_offered(values, COUNT, terms.offer, "an inducement", "form")
     counts = {}
     for item in terms.offer.values():
         if count := number(values, COUNT + item.id, item.name, low=0):

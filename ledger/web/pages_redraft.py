@@ -39,6 +39,7 @@ from ledger.web.pages_forms import (
     FieldInvalid,
     errors_of,
     number,
+    only_offered,
     see_other,
     team_crumbs,
     valid,
@@ -116,6 +117,11 @@ def redraft_page(request: Request, league: str, team: str) -> HTMLResponse:
 def chosen(offer: RedraftOffer, league: str, values: Mapping[str, str]) -> Redraft:
     """The command the form asks for: the players ticked, what is carried, the rolls
     entered (a field left empty is a roll not made yet)."""
+    rehires = {r.player.player_id for r in offer.rehires}
+    only_offered(values, KEEP, rehires, "a player to re-hire", "keep")
+    only_offered(values, CARRY, {held.item.id for held in offer.carry}, "an item to carry", "form")
+    rolls = {die_key(need).removeprefix(DIE) for need in offer.dice}
+    only_offered(values, DIE, rolls, "a roll", "dice")
     keep = [r.player.player_id for r in offer.rehires if values.get(KEEP + r.player.player_id)]
     carry = {}
     for held in offer.carry:

@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.access import Principal, authorize
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LeagueRow
+from ledger.domain.values import MAX_MATCH_ID, MAX_NAME, MAX_TEXT
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
 from ledger.web.auth import csrf_token, memo, resolve, service_of
@@ -40,6 +41,8 @@ def environment() -> Environment:
     )
     env.filters.update(FILTERS)
     env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
+    # a field's bound on a form is the events' own (ledger/domain/values.py)
+    env.globals["bound"] = {"text": MAX_TEXT, "name": MAX_NAME, "match": MAX_MATCH_ID}
     return env
 
 

@@ -316,7 +316,11 @@ def report_of(
         "casualties": casualties_of(values, casualty_dice),
     }
     conceded = values.get("concession-team", "")
-    if conceded in ("home", "away"):
+    if conceded not in ("", "home", "away"):  # an edited request: the form offers these
+        raise FieldInvalid(
+            "concession", f"the conceding side is home or away, not '{conceded[:20]}'"
+        )
+    if conceded:
         team = game.home if conceded == "home" else game.away
         data["concession"] = {"team": team, "kind": values.get("concession-kind", "conceded")}
     if not game.fixture and game.season:

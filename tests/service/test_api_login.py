@@ -65,3 +65,38 @@ def test_the_right_password_still_signs_in(client: TestClient) -> None:
     reply = login(client, "jay", password_of("jay"))
     assert reply.status_code == 303
     assert reply.headers["location"] == "/leagues/demo"
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        ({"account": "jay"}, "give the account&#39;s name and its password"),
+        ({"password": "whatever-it-is"}, "give the account&#39;s name and its password"),
+        ({"account": "j" * 65, "password": "x"}, "an account&#39;s name is at most 64 characters"),
+        ({"account": "jay", "password": "p" * 1025}, "a password is at most 1024 characters"),
+    ],
+    ids=["no password", "no account", "account too long", "password too long"],
+)
+def test_a_login_form_missing_or_overlong_is_the_form_again(
+    client: TestClient, data: dict[str, str], says: str
+) -> None:
+    """An edited or scripted form: the form again with the sentence, not a JSON document."""
+    client.cookies.set("ledger_csrf", "t")
+    reply = client.post("/login", data={"csrf": "t", **data}, follow_redirects=False)
+    assert reply.status_code == 422
+    assert reply.headers["content-type"].startswith("text/html")
+    assert '<form method="post" action="/login"' in reply.text
+    assert says in reply.text
+    assert "p" * 1025 not in reply.text
+    assert "ledger_session" not in client.cookies
+
+
+def test_signing_out_without_the_csrf_token_is_a_page_and_keeps_the_session(
+    client: TestClient,
+) -> None:
+    login(client, "jay", password_of("jay"))
+    reply = client.post("/logout", data={}, follow_redirects=False)
+    assert reply.status_code == 403
+    assert reply.headers["content-type"].startswith("text/html")
+    assert "csrf" in reply.text.lower()
+    assert client.get("/leagues/demo").status_code == 200  # still signed in

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, SubmissionRow
+from ledger.domain.values import MAX_TEXT
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
 
 REAVERS, GOUGED = "reikland-reavers", "gouged-eye"
@@ -300,7 +301,7 @@ def test_a_hire_the_rules_refuse_shows_the_clis_sentence_beside_the_field(
         {"csrf": csrf, "position": "lineman", "name": "Z", "number": "1"},
     )
     assert worn.status_code == 409
-    assert "error[number-taken]" in error_beside(worn.text, "number")
+    assert error_beside(worn.text, "number").endswith(" number-taken")
     assert event_count(client) == before
 
 
@@ -313,7 +314,7 @@ def test_a_coach_buys_a_reroll_through_the_form(client: TestClient) -> None:
     no_server_error(reply)
     assert reply.status_code in (303, 409), reply.text[-600:]
     if reply.status_code == 409:  # the treasury may not stretch to it: said beside the item
-        assert "error[" in reply.text
+        assert '<code class="code"' in reply.text
     else:
         assert last_event(client)["account"] == "dan"
 
@@ -482,6 +483,17 @@ def test_a_conceded_game_is_reported_from_the_form(client: TestClient) -> None:
     assert recorded["concession"] == {"team": GOUGED, "kind": "conceded"}
 
 
+def test_a_conceding_side_the_form_does_not_offer_is_refused_not_ignored(
+    client: TestClient,
+) -> None:
+    """An edited request: a concession by 'zzz' would otherwise be a game played out."""
+    before = event_count(client)
+    reply = submit_friendly(client, **{"concession-team": "zzz", "concession-kind": "conceded"})
+    assert reply.status_code == 422, reply.text[-800:]
+    assert "the conceding side is home or away, not 'zzz'" in error_beside(reply.text, "concession")
+    assert event_count(client) == before
+
+
 def test_a_hireling_the_books_cannot_take_is_refused_beside_the_hirelings(
     client: TestClient,
 ) -> None:
@@ -518,7 +530,9 @@ def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     assert reply.status_code == 422, reply.text[-800:]
     assert reply.headers["content-type"].startswith("text/html")
     assert 'name="home-0-player"' in reply.text  # the form again, as the coach filled it
-    assert re.search(r"error\[malformed-report\]</code> the report: match: \S", reply.text)
+    assert re.search(
+        r"the report: match: \S.*<code class=\"code\"[^>]*>malformed-report<", reply.text
+    )
     assert event_count(client) == before
 
 
@@ -601,6 +615,10 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     assert "disputed" in html
     shown = client.get(page).text
     assert "Ugluk scored twice" in shown
+    assert f'maxlength="{MAX_TEXT}"' in shown  # the form's bound is the events' own
+    nul = post(client, f"{page}/reject", {"csrf": csrf_in(shown), "reason": "replay\x00it"})
+    assert nul.status_code == 422  # PostgreSQL's text holds no NUL: refused, not a 500
+    assert "reason: must hold no control character" in error_beside(nul.text, "reject_reason")
     rejected = post(client, f"{page}/reject", {"csrf": csrf_in(shown), "reason": "replay it"})
     assert rejected.status_code == 303
     row = ledger_of(client).view().get(SubmissionRow, str(league_id(LEAGUE)), "s1")
@@ -662,7 +680,7 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
         assert last_event(client)["reason"] == "played on the wrong pitch"
         assert last_event(client)["acting_as"] == "commissioner"
     else:  # the rules may refuse to void a game others built on: said on the form
-        assert "error[" in done.text
+        assert '<code class="code"' in done.text
 
 
 def test_pages_never_answer_a_server_error(client: TestClient) -> None:

@@ -150,6 +150,31 @@ def test_carrying_more_than_the_team_holds_is_refused_beside_the_count(
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize(
+    ("field", "beside", "says"),
+    [
+        ("keep-p999", "keep", "&#39;p999&#39; is not a player to re-hire the form offers"),
+        ("carry-bribe", "form", "&#39;bribe&#39; is not an item to carry the form offers"),
+        ("die-bogus-p1", "dice", "&#39;bogus-p1&#39; is not a roll the form offers"),
+    ],
+    ids=["player", "item", "roll"],
+)
+def test_a_player_or_item_the_form_does_not_offer_is_refused_not_ignored(
+    client: TestClient, world: World, field: str, beside: str, says: str
+) -> None:
+    """An edited request: a re-draft that kept the offered player and dropped the other
+    would not be what was sent."""
+    closed_season(client, world)
+    sign_in(client, "jay")
+    form = client.get(REDRAFT).text
+    before = event_count(client)
+    sent = {"csrf": csrf_in(form), keep_field(form, "Griff Junior"): "1", field: "1"}
+    refused = post(client, REDRAFT, sent)
+    assert refused.status_code == 422, refused.text[-500:]
+    assert says.replace("&#39;", "'") in error_beside(refused.text, beside)
+    assert event_count(client) == before
+
+
 def test_the_redraft_is_not_offered_while_the_season_is_open(client: TestClient) -> None:
     sign_in(client, "jay")
     assert "/redraft" not in client.get(TEAM).text
@@ -208,6 +233,20 @@ def test_a_coach_buys_inducements_from_the_match_page(client: TestClient, world:
     assert "petty cash" in client.get(rats).text
 
 
+def test_an_inducement_the_form_does_not_offer_is_refused_not_ignored(
+    client: TestClient, world: World
+) -> None:
+    scheduled_final(client, world)
+    sign_in(client, "jay")
+    csrf = csrf_in(client.get(INDUCE).text)
+    before = event_count(client)
+    refused = post(client, INDUCE, {"csrf": csrf, "count-bribes": "1", "count-bogus_item": "1"})
+    assert refused.status_code == 422
+    said = error_beside(refused.text, "form")
+    assert said.startswith("'bogus_item' is not an inducement the form offers")
+    assert event_count(client) == before
+
+
 def test_the_side_that_buys_second_is_not_offered_the_form_first(
     client: TestClient, world: World
 ) -> None:
@@ -228,7 +267,8 @@ def test_more_than_an_inducements_limit_is_refused_beside_its_count(
     before = event_count(client)
     refused = post(client, INDUCE, {"csrf": csrf, "count-bribes": "4"})
     assert refused.status_code == 422
-    assert error_beside(refused.text, "count-bribes").endswith("4 x Bribes asked for; at most 3")
+    said = error_beside(refused.text, "count-bribes")
+    assert said.endswith("4 x Bribes asked for; at most 3 invalid-input")
     over = post(client, INDUCE, {"csrf": csrf, "count-bribes": "3", "count-team_mascot": "1"})
     assert over.status_code == 409
     assert "may spend 0 petty cash and at most 145,000" in error_beside(over.text, "budget")

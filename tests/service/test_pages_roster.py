@@ -161,7 +161,7 @@ def test_bb2025_never_leaves_fewer_than_11_to_play_and_the_pages_say_so_first(
     before = event_count(client)
     refused = post(client, path, {"csrf": csrf_in(form)})
     assert refused.status_code == 409
-    assert "error[too-few-players]" in error_beside(refused.text, "form")
+    assert error_beside(refused.text, "form").endswith(" too-few-players")
     assert event_count(client) == before
 
 
@@ -285,5 +285,5 @@ def test_letting_go_more_than_the_team_holds_is_refused_beside_the_count(
     assert 'value="2"' in over.text  # the form as filled
     kept = post(client, f"{HOME}/teams/{REAVERS}/release", {**data, "release_item": "reroll"})
     assert kept.status_code == 409
-    assert "error[rerolls-kept]" in error_beside(kept.text, "release_item")
+    assert error_beside(kept.text, "release_item").endswith(" rerolls-kept")
     assert event_count(client) == before
