@@ -1,0 +1,67 @@
+"""A die outside its dice is refused in the dice's words, wherever it is entered: a roll
+the ledger keeps (``DiceRoll``: 'D6 values must be 1-6'), or a die of a report's file
+(before the ruleset knows its dice: 'a die shows 1 to 6 ...'), at the place in the input
+where it was given, not at the union member pydantic happened to try."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from ledger.application.reports import MatchReport
+from ledger.domain.values import DiceRoll, validation_problem
+
+
+def said(build: Any) -> str:
+    with pytest.raises(ValidationError) as refused:
+        build()
+    return validation_problem(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("dice", "values", "sentence"),
+    [
+        ("D6", (0,), "D6 values must be 1-6, got [0]"),
+        ("D6", (7,), "D6 values must be 1-6, got [7]"),
+        ("2D6", (3, 0), "2D6 values must be 1-6, got [3, 0]"),
+        ("D8", (9,), "D8 values must be 1-8, got [9]"),
+        ("D66", (0,), "D66 values are read as two digits, got [0]"),
+    ],
+)
+def test_a_roll_out_of_its_dice_is_said_in_their_words(
+    dice: str, values: tuple[int, ...], sentence: str
+) -> None:
+    assert said(lambda: DiceRoll(purpose="p", dice=dice, values=values)) == sentence
+
+
+ZERO = "a die shows 1 to 6 (1 to 8 on a D8, 16 on a D16), not 0"
+
+
+@pytest.mark.parametrize(
+    ("changed", "sentence"),
+    [
+        ({"home": {"team": "a", "dice": {"fan_factor": 0}}}, f"home.dice.fan_factor: {ZERO}"),
+        (
+            {"home": {"team": "a", "dice": {"fan_factor": [4, 0]}}},
+            f"home.dice.fan_factor.1: {ZERO}",
+        ),
+        (
+            {"casualties": [{"victim": "x", "dice": {"casualty": [0]}}]},
+            f"casualties.0.dice.casualty.0: {ZERO}",
+        ),
+        ({"casualties": [{"victim": "x", "roll": 0}]}, f"casualties.0.roll: {ZERO}"),
+        (
+            {"home": {"team": "a", "dice": {"fan_factor": "x"}}},
+            "home.dice.fan_factor: Input should be a valid integer",
+        ),
+        ({"away": None}, "away: Input should be a valid dictionary or instance of SideReport"),
+    ],
+    ids=["one die", "a list's die", "a casualty's die", "a casualty roll", "not a die", "other"],
+)
+def test_a_report_die_of_0_is_named_where_it_was_given(
+    changed: dict[str, Any], sentence: str
+) -> None:
+    report = {"match": "m1", "home": {"team": "a"}, "away": {"team": "b"}, **changed}
+    assert said(lambda: MatchReport.model_validate(report)) == sentence
