@@ -29,9 +29,7 @@ from ledger.words import possessive
 def current_season(c: Context) -> SeasonRow:
     season = c.view.get(SeasonRow, c.league_id, c.league.current_season)
     if season is None:
-        raise UnknownSeason(
-            f"league {c.league.slug} has not started a season: start one first"
-        )
+        raise UnknownSeason(f"league {c.league.slug} has not started a season: start one first")
     return season
 
 
