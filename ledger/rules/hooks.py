@@ -39,7 +39,7 @@ from ledger.rules.asked import (
 )
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.problems import Problem, beyond_the_list
+from ledger.rules.problems import Problem, beyond_the_list, one_result
 from ledger.rules.protocol import DiceNeed
 
 if TYPE_CHECKING:
@@ -111,7 +111,10 @@ CHECKS: Table[Hook[list[Problem]]] = Table(
         on(Firing, lambda r, a: r.check_fire(a.team, a.players, a.player)),
         on(Buying, lambda r, a: r.check_buy(a.team, a.players, a.item, a.count)),
         on(Releasing, lambda r, a: r.check_release(a.team, a.item)),
-        on(Advancing, lambda r, a: r.check_advancement(a.player, a.team, a.event)),
+        on(
+            Advancing,
+            lambda r, a: one_result(a.event) or r.check_advancement(a.player, a.team, a.event),
+        ),
         on(Report, lambda r, a: r.check_match(a.match, a.rows)),
         on(Casualty, lambda r, a: r.check_casualty(a)),
         on(Closing, lambda r, a: r.check_close(a.team, a.players)),

@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.domain.events import PlayerHired
+from ledger.domain.events import PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty
 from ledger.errors import (
     AllyRefused,
     InsufficientTreasury,
+    InvalidAdvancement,
     InvalidInput,
     LedgerError,
     NameTaken,
@@ -98,6 +99,25 @@ def has_feature(ruleset: Ruleset, feature: Feature, what: str) -> list[Problem]:
 
 
 # --- hiring ------------------------------------------------------------------------------
+
+
+RESULT_EITHER_WAY = ("characteristic", "star_roll")
+"""The advancements whose roll may give a characteristic (or, chosen instead, a skill);
+every other column of the table gives a skill."""
+
+
+def one_result(event: PlayerAdvanced) -> list[Problem]:
+    """An advancement gives one thing, in every edition: a skill, or a characteristic
+    where its roll allows one. Asked before the edition's own check, which reads only the
+    half its kind uses and would record the other unread."""
+    if event.skill and event.characteristic:
+        sentence = "an advancement gives a skill or a characteristic, not both: leave one out"
+        return [Problem(InvalidAdvancement, sentence)]
+    if event.characteristic and event.kind not in RESULT_EITHER_WAY:
+        words = event.kind.replace("_", " ")
+        sentence = f"a {words} skill improves no characteristic: leave the characteristic out"
+        return [Problem(InvalidAdvancement, sentence)]
+    return []
 
 
 def beyond_the_list(ruleset: Ruleset, event: PlayerHired, team: TeamRow) -> list[Problem]:

@@ -320,6 +320,51 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ),
         [],
     ),
+    # An advancement gives one thing, in every edition (problems.one_result): seed 001
+    # 'Characteristic Improvement Table': a characteristic, "or ... a Primary or Secondary
+    # Skill instead"; the skill columns of the Advancement Table improve none; older
+    # editions' Star Player Rolls give a skill or a characteristic.
+    *(
+        (
+            f"{name}: {kind} with {given}",
+            lambda ruleset=ruleset, kind=kind, given=given: ruleset.problems(
+                Advancing(
+                    players("lineman")[0].model_copy(update={"spp": 60}),
+                    PLAYED,
+                    ev.PlayerAdvanced(team="reavers", player="p1", kind=kind, **given),
+                )
+            ),
+            [("invalid-advancement", sentence)],
+        )
+        for name, ruleset in (("bb2025", BB2025), ("gold4", GOLD4), ("lrb6", LRB6))
+        for kind, given, sentence in (
+            (
+                "chosen_primary",
+                {"skill": "Block", "characteristic": "ma"},
+                "an advancement gives a skill or a characteristic, not both: leave one out",
+            ),
+            (
+                "characteristic",
+                {"skill": "Block", "characteristic": "ma"},
+                "an advancement gives a skill or a characteristic, not both: leave one out",
+            ),
+            (
+                "star_roll",
+                {"skill": "Block", "characteristic": "st"},
+                "an advancement gives a skill or a characteristic, not both: leave one out",
+            ),
+            (
+                "chosen_primary",
+                {"characteristic": "ma"},
+                "a chosen primary skill improves no characteristic: leave the characteristic out",
+            ),
+            (
+                "random_secondary",
+                {"characteristic": "ag"},
+                "a random secondary skill improves no characteristic: leave the characteristic out",
+            ),
+        )
+    ),
     # An edition's own rules answer problems with the code of the rule each names, in
     # the order its book gives them.
     (
