@@ -33,7 +33,7 @@ from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
 from ledger.web.idempotency import FORM_KEY
-from ledger.web.pages_render import PageRoute, ledger_of, page
+from ledger.web.pages_render import BOUNDS, PageRoute, ledger_of, page
 from ledger.web.problems import LAST_EVENT, status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -298,7 +298,12 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
         if action not in ("void", "amend"):
             raise FieldInvalid("form", "choose to void or to amend the event")
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
-        amendment = amendment_of(values.get("amendment", "")) if action == "amend" else {}
+        text = values.get("amendment", "")
+        if action == "void" and text.strip():  # the amendment typed, 'amend' not chosen
+            raise FieldInvalid(
+                "amendment", "a void changes no field: choose to amend, or leave this empty"
+            )
+        amendment = amendment_of(text) if action == "amend" else {}
         valid(
             lambda: ledger.handle(
                 Correct(league, seq, action, amendment=amendment), by=by, reason=reason
@@ -323,6 +328,8 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
 def amendment_of(text: str) -> dict[str, Any]:
     """``field=value`` lines, as ``ledger correct --set`` takes them: a value that
     reads as JSON is that value, any other is text."""
+    if len(text) > (most := BOUNDS["amendment"]):
+        raise FieldInvalid("amendment", f"an amendment is at most {most:,} characters")
     amendment: dict[str, Any] = {}
     for line in filter(None, (raw.strip() for raw in text.splitlines())):
         key, sep, raw = line.partition("=")

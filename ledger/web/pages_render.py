@@ -29,6 +29,11 @@ from ledger.web.idempotency import form_key
 from ledger.web.pages_reads import League, open_league
 from ledger.web.problems import TITLES, status_of, validation_sentence
 
+BOUNDS = {"text": MAX_TEXT, "name": MAX_NAME, "match": MAX_MATCH_ID, "amendment": 4_000}
+"""A field's bound on the forms (``maxlength``): the events' own (ledger/domain/values.py),
+and the correction form's text of ``field=value`` lines, whose values are then each the
+event field's."""
+
 
 def environment() -> Environment:
     env = Environment(
@@ -41,8 +46,7 @@ def environment() -> Environment:
     )
     env.filters.update(FILTERS)
     env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
-    # a field's bound on a form is the events' own (ledger/domain/values.py)
-    env.globals["bound"] = {"text": MAX_TEXT, "name": MAX_NAME, "match": MAX_MATCH_ID}
+    env.globals["bound"] = BOUNDS
     return env
 
 

@@ -671,6 +671,14 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
     before = event_count(client)
     no_reason = post(client, path, {"csrf": csrf, "action": "void", "reason": ""})
     assert "needs a reason" in error_beside(no_reason.text, "reason")
+    # an amendment typed with 'void' still chosen is not taken for a void
+    typed = {"csrf": csrf, "action": "void", "reason": "r", "amendment": "kind=friendly"}
+    void_amended = post(client, path, typed)
+    assert void_amended.status_code == 422
+    assert "a void changes no field" in error_beside(void_amended.text, "amendment")
+    long = post(client, path, {**typed, "action": "amend", "amendment": "price=1" + " " * 4000})
+    assert long.status_code == 422
+    assert "an amendment is at most 4,000 characters" in error_beside(long.text, "amendment")
     assert event_count(client) == before
     done = post(
         client, path, {"csrf": csrf, "action": "void", "reason": "played on the wrong pitch"}
