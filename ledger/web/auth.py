@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Principal
 from ledger.application.accounts import MAX_PASSWORD, digest
+from ledger.domain.values import MAX_ID
 from ledger.errors import InvalidInput, LedgerError, Unauthenticated
 from ledger.projections.sql import read_connection
 from ledger.web.problems import CsrfRefused, TooManyAttempts, status_of
@@ -304,7 +305,7 @@ def login(
         check_credentials_shape(account, password)
         principal = signed_in(service, account, password, address_of(request))
     except (CsrfRefused, InvalidInput, Unauthenticated, TooManyAttempts) as error:
-        return login_refused(request, error, account[:ACCOUNT_LENGTH], next)
+        return login_refused(request, error, account[:MAX_ID], next)
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         service.sessions.end(old)
@@ -322,15 +323,11 @@ def login(
     return reply
 
 
-ACCOUNT_LENGTH = 64
-"""The secrets table's bound on an account's name."""
-
-
 def check_credentials_shape(account: str, password: str) -> None:
     if not account.strip() or not password:
         raise InvalidInput("give the account's name and its password")
-    if len(account) > ACCOUNT_LENGTH:
-        raise InvalidInput(f"an account's name is at most {ACCOUNT_LENGTH} characters")
+    if len(account) > MAX_ID:
+        raise InvalidInput(f"an account's name is at most {MAX_ID} characters")
     if len(password) > MAX_PASSWORD:  # refused before hashing: argon2's cost is per byte
         raise InvalidInput(f"a password is at most {MAX_PASSWORD} characters")
 
