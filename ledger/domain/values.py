@@ -100,10 +100,15 @@ def on_a_die(value: int) -> int:
     return value
 
 
-Die = Annotated[int, Field(strict=True), AfterValidator(on_a_die)]
+Die = Annotated[
+    int,
+    Field(strict=True, json_schema_extra={"minimum": 1, "maximum": MAX_DIE}),
+    AfterValidator(on_a_die),
+]
 """One die as entered: 1-16, or a D66/D68 read as one two-digit value. Its bounds are
-said in the dice's words (pydantic's would be 'greater than or equal to 1'); a roll's
-own dice are checked by the roll (``DiceRoll``)."""
+checked in the dice's words (pydantic's would be 'greater than or equal to 1'), and
+published in the schema as before; a roll's own dice are checked by the roll
+(``DiceRoll``)."""
 Name = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK)
 ]
