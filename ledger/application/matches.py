@@ -107,6 +107,8 @@ def resolve_report(
     sides = [resolve_side(c, r) for r in (report.home, report.away, *report.others)]
     if len({s.team.team_id for s in sides}) != len(sides):
         raise InvalidInput("a team cannot play against itself")
+    if amending is None and c.match(match_id) is None:
+        check_no_fixture_waits(c, report.kind, match_id, season, sides)
     for side in sides:
         if amending is None:
             check_post_game_closed(c, side.team)
@@ -207,6 +209,23 @@ def check_fixture(row: MatchRow, report: MatchReport) -> None:
             raise InvalidInput(
                 f"fixture {row.match_id} is season {row.season}, round {row.round},"
                 f" not {what} {value}: leave out the report's {what}, or name another match"
+            )
+
+
+def check_no_fixture_waits(
+    c: Context, kind: str, match_id: str, season: int | None, sides: Sequence[Side]
+) -> None:
+    """A league game of two teams whose fixture of the season is still to play is that
+    fixture (seed 001 'League Fixtures'): under another id (its id mistyped) it would be a
+    second game, counted in the standings beside the fixture left scheduled."""
+    if kind not in FIXTURE_KINDS["league"] or len(sides) != 2:
+        return
+    teams = {side.team.team_id for side in sides}
+    for row in c.view.select(MatchRow, league_id=c.league_id, status="scheduled"):
+        if row.kind == "league" and row.season == season and {row.home, row.away} == teams:
+            raise InvalidInput(
+                f"{row.home} v {row.away} is fixture {row.match_id} of season {row.season},"
+                f" still to play: record the report as match {row.match_id}, not {match_id}"
             )
 
 

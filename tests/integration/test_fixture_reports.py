@@ -113,6 +113,26 @@ def test_a_report_gives_its_fixtures_season_and_round_or_none(
     record(sqlite_ledger, game(fixture, "league", 1, 0, season=1, round=fixture.round))
 
 
+@pytest.mark.parametrize("given", ["typo-of-the-fixture", None], ids=["another id", "no id"])
+@pytest.mark.parametrize("kind", ["league", "unplayed"])
+def test_a_league_game_of_a_fixture_still_to_play_is_recorded_as_that_fixture(
+    ledger: LeagueLedger, kind: str, given: str | None
+) -> None:
+    """A mistyped fixture id made a second league game of the pair, counted in the
+    standings, with the fixture left scheduled (seed 001 'League Fixtures')."""
+    season(ledger)
+    fixture = fixtures(ledger)[0]
+    mistyped = {**game(fixture, kind, 1, 0), "match": given}
+    still = f"is fixture {fixture.match_id} of season 1, still to play: record the report as"
+    record_refused(ledger, mistyped, InvalidInput, still)
+    record(ledger, game(fixture, "league", 1, 0))  # under its own id
+    for team in (fixture.home, fixture.away):
+        ledger.handle(ClosePostGame("test", fixture.match_id, team, roll_missing=True), by="t")
+    # once played, a league game of theirs under another id is no mistyped fixture
+    second = {"home": {"team": fixture.home}, "away": {"team": fixture.away}}
+    record(ledger, {"match": "their-second-game", "kind": kind, **second})
+
+
 def test_a_decided_league_match_has_no_shootout(sqlite_ledger: LeagueLedger) -> None:
     season(sqlite_ledger)
     shootout = {"extra_time": True, "penalties_home": 3, "penalties_away": 2}
