@@ -147,6 +147,21 @@ class ReportLoader(yaml.SafeLoader):
     with the place named, rather than failing inside the YAML parser."""
 
 
+def mapping_once(loader: ReportLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    """A mapping whose keys are each given once: a second ``match:`` would silently win
+    over the first (YAML's own loader keeps the last)."""
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"'{key}' is given twice", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node)
+
+
+ReportLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping_once)
 ReportLoader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -190,13 +205,22 @@ def parse_report(text: str, where: str = "report") -> MatchReport:
         raise MalformedReport(f"{where} is nested too deeply to be a match report") from None
 
 
+def syntax(error: json.JSONDecodeError | yaml.YAMLError) -> str:
+    """What is wrong, and where: YAML's own first line ('while parsing a block mapping')
+    names neither the line nor what it found there."""
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None)
+    if mark is not None and problem:
+        return f"line {mark.line + 1}, column {mark.column + 1}: {problem}"
+    return str(error).splitlines()[0]
+
+
 def loaded(text: str, where: str) -> Any:
     try:
         if text.lstrip().startswith("{"):
             return json.loads(text)
         return yaml.load(text, Loader=ReportLoader)  # a SafeLoader
     except (json.JSONDecodeError, yaml.YAMLError) as error:
-        first = str(error).splitlines()[0]
-        raise MalformedReport(f"{where} is not valid YAML or JSON: {first}") from None
+        raise MalformedReport(f"{where} is not valid YAML or JSON: {syntax(error)}") from None
     except RecursionError:
         raise MalformedReport(f"{where} is nested too deeply to be a match report") from None

@@ -124,6 +124,32 @@ def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
     assert "valid integer" in refused(league, "malformed-report", "match", "record", str(report))
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (
+            "home:\n  team: reavers\n   players: []\naway: {team: rats}\n",
+            "line 3, column 11: mapping values are not allowed here",
+        ),
+        ("home:\n\tteam: reavers\naway: {team: rats}\n", "line 2, column 1: found character"),
+        ("home: {team: reavers\naway: {team: rats}\n", "line 2, column 5: expected ',' or '}'"),
+        (
+            "match: m1\nmatch: m2\nhome: {team: reavers}\naway: {team: rats}\n",
+            "line 2, column 1: 'match' is given twice",
+        ),
+    ],
+    ids=["indented too far", "a tab", "unclosed", "a key twice"],
+)
+def test_a_report_that_is_not_yaml_says_the_line_and_what_is_wrong_there(
+    league: Path, tmp_path: Path, text: str, says: str
+) -> None:
+    """YAML's own first line ('while parsing a block mapping') named neither; a key given
+    twice was taken, the last winning."""
+    report = report_file(tmp_path, text)
+    said = refused(league, "malformed-report", "match", "record", str(report))
+    assert f"game.yaml is not valid YAML or JSON: {says}" in said
+
+
 def test_a_quoted_number_is_not_a_number_in_a_json_report(league: Path, tmp_path: Path) -> None:
     data = {"home": {"team": "reavers", "touchdowns": "1"}, "away": {"team": "rats"}}
     report = report_file(tmp_path, json.dumps(data), "game.json")
