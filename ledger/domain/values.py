@@ -46,6 +46,9 @@ MAX_NUMBER = 1_000_000
 """A season's or round's number."""
 
 NOT_BLANK = r"\S"
+ONE_LINE = r"^[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*$"
+"""A name: one line, something printed in it (a line break or a tab in a name breaks every
+table that shows it; the commands say so first, this holds an import and who recorded)."""
 FREE_TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
 """No control character but line breaks and tabs: PostgreSQL's text holds no NUL, and
 a terminal or a spreadsheet would act on the others."""
@@ -54,6 +57,7 @@ MATCH_ID = r"^[A-Za-z0-9_.:-]+$"
 ACCOUNT = r"^[a-z0-9][a-z0-9._-]*$"
 PATTERN_WORDS = {
     NOT_BLANK: "must not be blank",
+    ONE_LINE: "must be one line of printable text, not blank",
     FREE_TEXT: "must hold no control character (line breaks and tabs are kept)",
     SLUG: "must be lower-case letters, digits and dashes",
     MATCH_ID: "must be letters, digits and _ . : -",
@@ -96,7 +100,7 @@ MAX_DIE = 99
 
 def on_a_die(value: int) -> int:
     if not 1 <= value <= MAX_DIE:
-        raise ValueError(f"a die shows 1 to 6 (1 to 8 on a D8, 16 on a D16), not {value}")
+        raise ValueError(f"a die shows 1 or more (a D66's two digits, 99 at most), not {value}")
     return value
 
 
@@ -110,7 +114,7 @@ checked in the dice's words (pydantic's would be 'greater than or equal to 1'), 
 published in the schema as before; a roll's own dice are checked by the roll
 (``DiceRoll``)."""
 Name = Annotated[
-    str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=NOT_BLANK)
+    str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=ONE_LINE)
 ]
 Label = Annotated[str, StringConstraints(strict=True, max_length=MAX_NAME)]
 """A name that may be left empty (a season's, a division's)."""

@@ -1,6 +1,6 @@
 """A die outside its dice is refused in the dice's words, wherever it is entered: a roll
 the ledger keeps (``DiceRoll``: 'D6 values must be 1-6'), or a die of a report's file
-(before the ruleset knows its dice: 'a die shows 1 to 6 ...'), at the place in the input
+(before the ruleset knows its dice: 'a die shows 1 or more ...'), at the place in the input
 where it was given, not at the union member pydantic happened to try."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_a_roll_out_of_its_dice_is_said_in_their_words(
     assert said(lambda: DiceRoll(purpose="p", dice=dice, values=values)) == sentence
 
 
-ZERO = "a die shows 1 to 6 (1 to 8 on a D8, 16 on a D16), not 0"
+ZERO = "a die shows 1 or more (a D66's two digits, 99 at most), not 0"
 
 
 @pytest.mark.parametrize(

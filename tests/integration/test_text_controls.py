@@ -35,3 +35,14 @@ def test_lines_and_tabs_stay_in_a_reason(ledger: LeagueLedger) -> None:
     ledger.handle(AdjustTreasury("test", "reavers", 20_000), by="tester", reason=reason)
     last = list(ledger.source.league_events(ledger.league_row("test").league_id))[-1]
     assert last.reason == reason
+
+
+@pytest.mark.parametrize("who", ["Bob\nEvil", "Bob\tEvil", " "])
+def test_who_recorded_is_one_line_of_text(ledger: LeagueLedger, who: str) -> None:
+    """Names are checked by the commands; who recorded (``--as`` where the ledger has no
+    accounts) is the events' own name, held to the same."""
+    two_team_league(ledger)
+    before = event_count(ledger)
+    with pytest.raises(InvalidInput, match="^recorded_by: must be one line of printable text"):
+        ledger.handle(AdjustTreasury("test", "reavers", 20_000), by=who, reason="award")
+    assert event_count(ledger) == before
