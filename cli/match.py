@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cli.main import Session, pass_session
-from cli.output import SEASON, dice_text, print_json, say, table
+from cli.output import SEASON, WIDE, dice_text, print_json, say, table
 from ledger.application.commands import (
     BuyInducements,
     CloseMatch,
@@ -69,6 +69,7 @@ def sheet_of(session: Session, match_id: str) -> MatchSheet:
 @match.command("show")
 @click.argument("match_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@WIDE
 @pass_session
 def show(session: Session, match_id: str, as_json: bool) -> None:
     """MATCH_ID as recorded (score, each player's achievements, casualties with their dice
@@ -261,6 +262,7 @@ def fees(
 @match.command("list")
 @click.option("--season", type=SEASON, help="Only this season.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@WIDE
 @pass_session
 def list_matches(session: Session, season: int | None, as_json: bool) -> None:
     """Fixtures and results."""

@@ -270,6 +270,7 @@ def treasury(session: Session, team_id: str, as_json: bool) -> None:
 @click.command("history")
 @click.argument("ref")
 @JSON
+@WIDE
 @pass_session
 def history(session: Session, ref: str, as_json: bool) -> None:
     """Every event that touched REF (a team id, a match id, a player name or id; or

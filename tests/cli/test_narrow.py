@@ -104,6 +104,25 @@ def test_wide_and_a_pipe_show_every_column(demo: Path, how: str) -> None:
     assert "not shown" not in text
 
 
+TABLES = (
+    ROSTER,
+    STANDINGS,
+    HISTORY,
+    ("teams",),
+    ("leaders",),
+    ("treasury", "skavenblight-scramblers"),
+    ("match", "list"),
+    ("match", "show", "r1-reavers-gouged-eye"),
+)
+
+
+@pytest.mark.parametrize("command", TABLES, ids=lambda c: " ".join(c[:2]))
+def test_every_table_takes_wide_after_the_command(demo: Path, command: tuple[str, ...]) -> None:
+    """As the commissioner's guide says ('--wide (after the command, or ledger --wide ...
+    for any command)'): history and the match tables refused it after the command."""
+    assert shown(demo, *command, "--wide", columns="40") == shown(demo, "--wide", *command)
+
+
 @pytest.mark.parametrize("columns", ["", "abc", "-3", "0"])
 def test_a_columns_that_is_no_width_is_ignored(demo: Path, columns: str) -> None:
     text = shown(demo, *ROSTER, columns=columns)
