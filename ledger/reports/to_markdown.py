@@ -12,8 +12,9 @@ from ledger.reports.figures import figure_table, season_steps
 from ledger.reports.model import SeasonReport
 from ledger.reports.text import FILTERS
 
-SPECIAL = re.compile(r"([|\\*_`\[\]<>])")
-"""Characters that would break a table cell or start Markdown formatting."""
+SPECIAL = re.compile(r"([|\\*_`\[\]<>&])")
+"""Characters that would break a table cell or start Markdown formatting (``&`` starts
+an entity: ``&amp;`` typed would show as ``&``)."""
 
 
 def cell(value: object) -> str:

@@ -329,7 +329,7 @@ def test_the_html_is_one_self_contained_file_with_a_series_per_team(
 def test_names_are_escaped_in_html_markdown_and_csv(sqlite_ledger: LeagueLedger) -> None:
     create_league(sqlite_ledger, "odd")
     sqlite_ledger.handle(
-        RegisterTeam("odd", "pipes", "Orcs | <b>Goblins</b>", "=cmd|' /C calc'!A0", "human"),
+        RegisterTeam("odd", "pipes", "Orcs | <b>Goblins</b> &amp;", "=cmd|' /C calc'!A0", "human"),
         by="t",
     )
     for index, position in enumerate(HUMAN_ELEVEN):
@@ -353,9 +353,9 @@ def test_names_are_escaped_in_html_markdown_and_csv(sqlite_ledger: LeagueLedger)
     )
     made = make_report(sqlite_ledger, "odd")
     html, markdown = render_html(made), render_markdown(made)
-    assert "Orcs | &lt;b&gt;Goblins&lt;/b&gt;" in html
+    assert "Orcs | &lt;b&gt;Goblins&lt;/b&gt; &amp;amp;" in html
     assert "<b>Goblins" not in html
-    assert "Orcs \\| \\<b\\>Goblins\\</b\\>" in markdown
+    assert "Orcs \\| \\<b\\>Goblins\\</b\\> \\&amp;" in markdown  # shown as typed
     for table in re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.MULTILINE):
         widths = {len(re.findall(r"(?<!\\)\|", line)) for line in table.splitlines()}
         assert len(widths) == 1, table
