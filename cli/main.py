@@ -273,6 +273,12 @@ class LazyGroup(click.Group):
         return click.Command(name, help=COMMAND_SUMMARIES[name]).get_short_help_str(limit)
 
 
+def on_the_line(ctx: click.Context, option: str) -> bool:
+    """Whether ``--option`` was typed on the command line (not taken from the environment)."""
+    name = "user" if option == "as" else option
+    return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -309,8 +315,14 @@ class LazyGroup(click.Group):
 def cli(ctx: click.Context, db: str | None, league: str | None, user: str | None) -> None:
     """The league ledger for Blood Bowl leagues: every purchase, injury, SPP award and
     treasury mishap as an append-only, hash-chained event log."""
-    if isinstance(ctx.obj, Session):
-        return  # a command of 'ledger run': the script's session is already open
+    if isinstance(ctx.obj, Session):  # a command of 'ledger run': its session is open
+        chosen = [f"--{n}" for n in ("db", "league", "as") if on_the_line(ctx, n)]
+        if chosen:  # not ignored: the line would run on another ledger, league or name
+            raise click.UsageError(
+                f"{' and '.join(chosen)} {'apply' if len(chosen) > 1 else 'applies'} to the"
+                " whole script: give it before 'run' ('ledger --league SLUG run SCRIPT')"
+            )
+        return
     if ctx.invoked_subcommand in SESSIONLESS:
         return
     from ledger.settings import settings_from

@@ -30,6 +30,7 @@ import click
 from cli.main import Session, cli, pass_session
 from cli.output import say
 from ledger.errors import ConcurrentUpdate, InvalidInput, LedgerError
+from ledger.words import plural
 
 NOT_IN_SCRIPTS = {"run", "demo"}
 ON_THEIR_OWN = {"import", "rebuild", "generate"}
@@ -153,7 +154,7 @@ def store_unit(session: Session, script: Path, lines: list[Line]) -> None:
             time.sleep(0.05 * (attempt + 1))
             continue
         click.echo(printed.getvalue(), nl=False)
-        say(f"Stored the {len(lines)} commands of {script.name} as one unit.")
+        say(f"Stored {plural(len(lines), 'command')} of {script.name} as one unit.")
         return
     raise ConcurrentUpdate(
         f"the ledger kept changing while {script.name} ran; nothing of it was stored, try again"

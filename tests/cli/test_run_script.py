@@ -96,3 +96,22 @@ def test_the_rules_and_a_matchs_sheet_read_at_a_units_end(tmp_path: Path) -> Non
     assert "unknown-match" in done.stderr
     assert "Human" in done.stdout  # the team list was printed after the unit was stored
     assert players(db) == ["Otto Brandt", "Hans Kohl"]
+
+
+def test_a_line_choosing_another_ledger_league_or_name_is_refused_not_ignored(
+    tmp_path: Path,
+) -> None:
+    """'--db other.db standings' in a script printed the script's own ledger: a line runs
+    in the script's session, so an option that would choose another is refused."""
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    script.write_text(SETUP)
+    assert "Stored 3 commands of setup.ledger as one unit." in ledger(db, "run", str(script)).stdout
+    for line in ("--db other.db standings", "--league zzz roster reavers", "--as eve standings"):
+        script.write_text(FIXED + line + "\n")
+        error = one_error(ledger(db, "run", str(script)))
+        option = line.split()[0]
+        assert (
+            f"setup.ledger:2: {option} applies to the whole script: give it before 'run'" in error
+        )
+        assert players(db) == ["Otto Brandt"]  # nothing of the script was stored
+    assert not (tmp_path / "other.db").exists()
