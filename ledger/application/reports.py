@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -44,7 +46,7 @@ from ledger.domain.values import (
     Text,
     validation_problem,
 )
-from ledger.errors import MalformedReport
+from ledger.errors import MalformedReport, did_you_mean
 
 MAX_REPORT_BYTES = 1024 * 1024
 
@@ -200,9 +202,63 @@ def parse_report(text: str, where: str = "report") -> MatchReport:
     try:
         return MatchReport.model_validate(data)
     except ValidationError as error:
-        raise MalformedReport(f"{where}: {validation_problem(error)}") from None
+        said = validation_problem(error) + closest_field(error, MatchReport)
+        raise MalformedReport(f"{where}: {said}") from None
     except RecursionError:
         raise MalformedReport(f"{where} is nested too deeply to be a match report") from None
+
+
+def closest_field(error: ValidationError, root: type[BaseModel]) -> str:
+    """For a field no report has (``playedon``, ``TD``): the one meant, as the file
+    writes it (``played_on``, ``td``), when one is close; else nothing."""
+    first = error.errors()[0]
+    if first["type"] != "extra_forbidden":
+        return ""
+    *path, given = first["loc"]
+    model = model_at(root, path)
+    if model is None:
+        return ""
+    known = [info.alias or name for name, info in model.model_fields.items()]
+    closest = did_you_mean(str(given), known)
+    return f"; did you mean '{closest}'?" if closest else f" (fields: {', '.join(known)})"
+
+
+def model_at(root: type[BaseModel], path: Sequence[int | str]) -> type[BaseModel] | None:
+    """The model a validation error's place is in: each field's type followed, a list's
+    index or a mapping's key stepping into its items."""
+    current: Any = root
+    for part in path:
+        current = unwrapped(current)
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            fields = current.model_fields
+            name = (
+                part
+                if part in fields
+                else next((n for n, info in fields.items() if info.alias == part), None)
+            )
+            if not isinstance(name, str):
+                return None
+            current = fields[name].annotation
+        elif get_origin(current) in (list, tuple, dict):
+            current = get_args(current)[-1 if get_origin(current) is dict else 0]
+        else:
+            return None
+    current = unwrapped(current)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def unwrapped(kind: Any) -> Any:
+    """``Annotated[X, ...]`` and ``X | None`` as ``X`` (a union's model, if it has one)."""
+    while True:
+        origin = get_origin(kind)
+        if origin is Annotated:
+            kind = get_args(kind)[0]
+        elif origin in (Union, UnionType):
+            members = [a for a in get_args(kind) if a is not type(None)]
+            models = [a for a in members if isinstance(a, type) and issubclass(a, BaseModel)]
+            kind = (models or members)[0]
+        else:
+            return kind
 
 
 def syntax(error: json.JSONDecodeError | yaml.YAMLError) -> str:

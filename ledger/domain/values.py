@@ -64,6 +64,8 @@ PATTERN_WORDS = {
     ACCOUNT: "must be lower-case letters, digits and . _ -",
 }
 """What each pattern asks, in words, for error messages."""
+PROBLEM_WORDS = {"extra_forbidden": "no such field"}
+"""pydantic's sentences said otherwise ('Extra inputs are not permitted')."""
 
 
 UNION_MEMBER = re.compile(r"^(constrained-\w+|[\w-]+\[.*\])$")
@@ -87,7 +89,11 @@ def validation_problem(error: ValidationError) -> str:
     )
     place = ".".join(steps)
     pattern = str((problem.get("ctx") or {}).get("pattern", ""))
-    message = PATTERN_WORDS.get(pattern) or problem["msg"].removeprefix("Value error, ")
+    message = (
+        PATTERN_WORDS.get(pattern)
+        or PROBLEM_WORDS.get(problem["type"])
+        or problem["msg"].removeprefix("Value error, ")
+    )
     return f"{place}: {message}" if place else message
 
 

@@ -284,6 +284,29 @@ def test_a_malformed_report_is_refused_before_anything_is_read() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("playedon: 2026-01-01\n", "playedon: no such field; did you mean 'played_on'?"),
+        (
+            "casualties: [{victim: x, rol: 3}]\n",
+            "casualties.0.rol: no such field; did you mean 'roll'?",
+        ),
+        (
+            "home: {team: a, players: [{player: x, TD: 1}]}\n",
+            "home.players.0.TD: no such field; did you mean 'td'?",
+        ),
+        ("visitors: {team: c}\n", "visitors: no such field (fields: match, season, round, kind,"),
+    ],
+    ids=["report", "casualty", "player line", "none close"],
+)
+def test_a_field_no_report_has_is_named_with_the_one_meant(text: str, says: str) -> None:
+    full = text if text.startswith("home") else f"{text}home: {{team: a}}\n"
+    with pytest.raises(MalformedReport) as refused:
+        report(f"{full}away: {{team: b}}\n")
+    assert says in refused.value.message
+
+
 def test_commands_record_who_and_why(ledger: LeagueLedger) -> None:
     create_league(ledger)
     draft_team(ledger, "test", "reavers", "human", HUMAN_ELEVEN[:1])

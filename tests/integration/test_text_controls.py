@@ -43,6 +43,6 @@ def test_who_recorded_is_one_line_of_text(ledger: LeagueLedger, who: str) -> Non
     accounts) is the events' own name, held to the same."""
     two_team_league(ledger)
     before = event_count(ledger)
-    with pytest.raises(InvalidInput, match="^recorded_by: must be one line of printable text"):
+    with pytest.raises(InvalidInput, match=r"^recorded_by: must be one line of printable text"):
         ledger.handle(AdjustTreasury("test", "reavers", 20_000), by=who, reason="award")
     assert event_count(ledger) == before
