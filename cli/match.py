@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cli.main import Session, pass_session
-from cli.output import SEASON, WIDE, dice_text, print_json, say, table
+from cli.output import SEASON, WIDE, dice_text, gold, print_json, say, table
 from ledger.application.commands import (
     BuyInducements,
     CloseMatch,
@@ -16,7 +16,8 @@ from ledger.application.commands import (
     RecordMatch,
 )
 from ledger.application.reports import read_report
-from ledger.domain.state import MatchRow
+from ledger.application.service import LeagueLedger
+from ledger.domain.state import MatchRow, TeamRow
 from ledger.errors import InvalidInput
 from ledger.reports.match_sheet import MatchSheet, match_sheet
 
@@ -127,20 +128,30 @@ def close(
     one value serves both; give TEAM:PURPOSE=VALUES for each when they differ. A die that
     no team closing needs is refused, and nothing is recorded."""
     ledger, league = session.ledger(), session.league()
-    row = ledger.view().get(MatchRow, ledger.league_row(league).league_id, match_id)
+    league_id = ledger.league_row(league).league_id
+    row = ledger.view().get(MatchRow, league_id, match_id)
     chosen = teams or (still_open(row) if row else ())
     given = dict(parse_die(d) for d in dice)
+    before = treasuries(ledger, league_id)
     closes = ledger.handle(
         CloseMatch(league, match_id, chosen, dice=given, roll_missing=roll_missing),
         by=session.user,
         reason=reason,
     )
+    after = treasuries(ledger, league_id)
     for close in closes:
-        say(f"Closed the post-game sequence of {match_id} for {close.team}.")
+        was, now = before.get(close.team), after.get(close.team)
+        cost = f": treasury {gold(was)} -> {gold(now)}" if was != now else ""
+        say(f"Closed the post-game sequence of {match_id} for {close.team}{cost}.")
         rolled = [d for d in close.dice if d.source == "ledger"]
-        if rolled:  # what the ledger decided for the team: a treasury may have moved
+        if rolled:  # what the ledger decided for the team
             shown = "; ".join(f"{d.purpose} {d.dice} {dice_text(d.values)}" for d in rolled)
             say(f"  The ledger rolled: {shown}.")
+
+
+def treasuries(ledger: LeagueLedger, league_id: str) -> dict[str, int]:
+    """Each team's treasury, to say what a close cost it (BB2025 Expensive Mistakes)."""
+    return {t.team_id: t.treasury for t in ledger.view().select(TeamRow, league_id=league_id)}
 
 
 def still_open(row: MatchRow) -> tuple[str, ...]:

@@ -185,8 +185,11 @@ def test_a_commissioner_session_from_the_shell(league: Path, tmp_path: Path) -> 
     assert "lacks these rolls" in done.stderr
     ledger(league, "match", "record", str(report), "--roll")
     closed = ledger(league, "match", "close", "g1", "--roll").stdout.splitlines()
-    # The reavers hold 350,000: BB2025 rolls their Expensive Mistakes, and says so.
-    at = closed.index("Closed the post-game sequence of g1 for reavers.")
+    # The reavers hold 350,000: BB2025 rolls their Expensive Mistakes, and says so, and
+    # what the roll cost them (nothing on a roll that spares them).
+    at = next(i for i, line in enumerate(closed) if line.startswith("Closed the post-game"))
+    cost = r"Closed the post-game sequence of g1 for reavers(: treasury [0-9,]+ -> [0-9,]+)?\."
+    assert re.fullmatch(cost, closed[at]), closed[at]
     # ... and the D3 of the amount, when the D6 calls for one (BB2025 Expensive Mistakes)
     rolled = (
         r"  The ledger rolled: expensive_mistakes D6 [1-6]"
