@@ -155,7 +155,11 @@ def mapping_once(loader: ReportLoader, node: yaml.MappingNode) -> dict[Any, Any]
     seen: set[Any] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node)
-        if key in seen:
+        try:
+            given = key in seen
+        except TypeError:  # unhashable: YAML's own check below refuses it
+            continue
+        if given:
             raise yaml.constructor.ConstructorError(
                 None, None, f"'{key}' is given twice", key_node.start_mark
             )

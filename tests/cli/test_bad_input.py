@@ -137,8 +137,9 @@ def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
             "match: m1\nmatch: m2\nhome: {team: reavers}\naway: {team: rats}\n",
             "line 2, column 1: 'match' is given twice",
         ),
+        ("? [a, b]\n: 1\nhome: {team: reavers}\naway: {team: rats}\n", "found unhashable key"),
     ],
-    ids=["indented too far", "a tab", "unclosed", "a key twice"],
+    ids=["indented too far", "a tab", "unclosed", "a key twice", "a list as a key"],
 )
 def test_a_report_that_is_not_yaml_says_the_line_and_what_is_wrong_there(
     league: Path, tmp_path: Path, text: str, says: str
