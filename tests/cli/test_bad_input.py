@@ -137,7 +137,10 @@ def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
             "match: m1\nmatch: m2\nhome: {team: reavers}\naway: {team: rats}\n",
             "line 2, column 1: 'match' is given twice",
         ),
-        ("? [a, b]\n: 1\nhome: {team: reavers}\naway: {team: rats}\n", "found unhashable key"),
+        (
+            "? [a, b]\n: 1\nhome: {team: reavers}\naway: {team: rats}\n",
+            "line 1, column 3: found unhashable key",
+        ),
     ],
     ids=["indented too far", "a tab", "unclosed", "a key twice", "a list as a key"],
 )
