@@ -362,7 +362,7 @@ class Queries:
                 if p.name.casefold() == ref.casefold()
             ]
             if len(named) > 1:  # former players of two teams may share a name
-                ids = ", ".join(p.player_id for p in named)
+                ids = ", ".join(f"{p.player_id} of {p.team_id}" for p in named)
                 raise UnknownPlayer(
                     f"{len(named)} players are called '{ref}' in league {self.league.slug}:"
                     f" name one by id ({ids})"
