@@ -25,7 +25,7 @@ from eventsourcing.utils import get_topic
 from ledger.application import transfer
 from ledger.application.access import Actor
 from ledger.application.commands import one_line, printable
-from ledger.application.context import Context
+from ledger.application.context import Context, drafting
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
 from ledger.domain.events import LedgerEvent
@@ -203,7 +203,7 @@ class LeagueLedger(Application[UUID]):
         self, slug: str, *, by: str, reason: str | None = None, **fields: Any
     ) -> LedgerEvent:
         try:
-            with self.atomic() as unit:
+            with self.atomic() as unit, drafting():  # a slug too long: the caller's input
                 return unit.open(slug, by=by, reason=reason, fields=fields)
         except Stale:
             raise LeagueExists(f"a league '{slug}' already exists in this ledger") from None

@@ -227,12 +227,15 @@ def test_an_unquoted_yaml_date_is_recorded_as_an_iso_date(league: Path, tmp_path
             "team",
         ),
         (("team", "hire", "reavers", "lineman", " "), "name"),
+        (("league", "create", "a" * 65, "--name", "X", "--ruleset", "bb2025"), "slug"),
+        (("league", "create", "x", "--name", "", "--ruleset", "bb2025"), "name"),
     ],
 )
 def test_empty_blank_and_endless_ids_and_names_are_one_line(
     league: Path, args: tuple[str, ...], place: str
 ) -> None:
-    assert place in refused(league, "invalid-input", *args)
+    said = refused(league, "invalid-input", *args)
+    assert said.startswith(f"error[invalid-input]: {place}: "), said  # no event class named
 
 
 @pytest.mark.parametrize(
