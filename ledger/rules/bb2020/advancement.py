@@ -21,6 +21,7 @@ from ledger.rules.bb2020.tables import Tables, skills
 from ledger.rules.bb2025.advancement import (
     SkillTable,
     cost,
+    either,
     eligible_problems,
     limit_problems,
     skill_base,
@@ -124,14 +125,14 @@ def characteristic_problems(
     if event.characteristic is None and not event.skill:
         return [
             f"name the characteristic the D16 roll of {roll.values[0]} improves"
-            f" ({' or '.join(s.upper() for s in allowed)}), or a Secondary skill taken instead"
+            f" ({either(allowed)}), or a Secondary skill taken instead"
         ]
     if event.characteristic is None:
         # 'the player may instead choose a Secondary skill'
         return skill_problems(skill_table(), player, position, event, "secondary")
     if event.characteristic not in allowed:
         return [
-            f"a D16 roll of {roll.values[0]} improves {' or '.join(s.upper() for s in allowed)},"
+            f"a D16 roll of {roll.values[0]} improves {either(allowed)},"
             f" not {event.characteristic.upper()}"
         ]
     return limit_problems(t, player, position, event.characteristic)

@@ -8,6 +8,7 @@ skills, has a Current Value of 85,000 + 3 x 20,000 = 145,000.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -146,6 +147,11 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
     return []
 
 
+def either(stats: Iterable[str]) -> str:
+    """The characteristics a roll allows, as the book prints them: 'AV or MA'."""
+    return " or ".join(stat.upper() for stat in stats)
+
+
 def characteristic_problems(
     t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
 ) -> list[str]:
@@ -157,14 +163,14 @@ def characteristic_problems(
     if event.characteristic is None and not event.skill:
         return [
             f"name the characteristic the D8 roll of {roll.values[0]} improves"
-            f" ({' or '.join(s.upper() for s in allowed)}), or a skill taken instead"
+            f" ({either(allowed)}), or a skill taken instead"
         ]
     if event.characteristic is None:
         # 'they can choose to select a Primary or Secondary Skill instead'
         return skill_problems(skill_table(), player, position, event, "any")
     if event.characteristic not in allowed:
         return [
-            f"a D8 roll of {roll.values[0]} improves {' or '.join(s.upper() for s in allowed)},"
+            f"a D8 roll of {roll.values[0]} improves {either(allowed)},"
             f" not {event.characteristic.upper()}"
         ]
     return limit_problems(t, player, position, event.characteristic)
