@@ -32,6 +32,7 @@ from sqlalchemy.engine import Engine
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoint_keys import TrustedKey, key_id, public_line, read_at_most
 from ledger.domain.log import league_id
+from ledger.domain.values import validation_problem
 from ledger.errors import InvalidInput, LedgerError
 
 FORMAT: Literal["bb-league-ledger/checkpoint/1"] = "bb-league-ledger/checkpoint/1"
@@ -111,13 +112,13 @@ def read_checkpoint(path: Path) -> Checkpoint:
         ) from None
     if len(data) > LARGEST_FILE:
         raise InvalidCheckpoint(f"{path} is not a ledger checkpoint (it is far too large)")
+    if not data.strip():
+        raise InvalidCheckpoint(f"{path} is empty: not a ledger checkpoint")
     try:
         return Checkpoint.model_validate_json(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the file"
         raise InvalidCheckpoint(
-            f"{path} is not a ledger checkpoint ({where}: {first['msg']})"
+            f"{path} is not a ledger checkpoint ({validation_problem(error)})"
         ) from None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from types import UnionType
@@ -206,25 +206,24 @@ def parse_report(text: str, where: str = "report") -> MatchReport:
     try:
         return MatchReport.model_validate(data)
     except ValidationError as error:
-        said = validation_problem(error) + closest_field(error, MatchReport)
+        said = validation_problem(error, lambda problem: closest_field(problem, MatchReport))
         raise MalformedReport(f"{where}: {said}") from None
     except RecursionError:
         raise MalformedReport(f"{where} is nested too deeply to be a match report") from None
 
 
-def closest_field(error: ValidationError, root: type[BaseModel]) -> str:
+def closest_field(problem: Mapping[str, Any], root: type[BaseModel]) -> str:
     """For a field no report has (``playedon``, ``TD``): the one meant, as the file
-    writes it (``played_on``, ``td``), when one is close; else nothing."""
-    first = error.errors()[0]
-    if first["type"] != "extra_forbidden":
+    writes it (``played_on``, ``td``), when one is close; else the fields there are."""
+    if problem["type"] != "extra_forbidden":
         return ""
-    *path, given = first["loc"]
+    *path, given = problem["loc"]
     model = model_at(root, path)
     if model is None:
         return ""
     known = [info.alias or name for name, info in model.model_fields.items()]
     closest = did_you_mean(str(given), known)
-    return f"; did you mean '{closest}'?" if closest else f" (fields: {', '.join(known)})"
+    return f" (did you mean '{closest}'?)" if closest else f" (fields: {', '.join(known)})"
 
 
 def model_at(root: type[BaseModel], path: Sequence[int | str]) -> type[BaseModel] | None:

@@ -8,7 +8,8 @@ were rolled, so the league's ruleset can check it and another ruleset can reinte
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -64,37 +65,103 @@ PATTERN_WORDS = {
     ACCOUNT: "must be lower-case letters, digits and . _ -",
 }
 """What each pattern asks, in words, for error messages."""
-PROBLEM_WORDS = {"extra_forbidden": "no such field"}
-"""pydantic's sentences said otherwise ('Extra inputs are not permitted')."""
+PROBLEM_WORDS = {
+    "extra_forbidden": "no such field",
+    "json_invalid": "not valid JSON ({error})",
+    "missing": "required, not given",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "string_type": "must be text",
+    "greater_than_equal": "must be at least {ge}",
+    "greater_than": "must be more than {gt}",
+    "less_than_equal": "must be at most {le}",
+    "less_than": "must be less than {lt}",
+    "string_too_short": "must hold at least {min_length} characters",
+    "string_too_long": "must hold at most {max_length} characters",
+    "too_short": "must hold at least {min_length} items",
+    "too_long": "must hold at most {max_length} items",
+    "literal_error": "must be {expected}",
+    "enum": "must be {expected}",
+    "dict_type": "must be a mapping (a JSON object)",
+    "model_type": "must be a mapping (a JSON object)",
+    "model_attributes_type": "must be a mapping (a JSON object)",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "date_type": "must be a date (YYYY-MM-DD)",
+    "date_parsing": "must be a date (YYYY-MM-DD)",
+    "date_from_datetime_parsing": "must be a date (YYYY-MM-DD)",
+}
+"""pydantic's problems in the league's words, the bound named and the value sent never
+repeated ('Input should be less than or equal to 50' is 'must be at most 50')."""
+MOST_SAID = 5
+"""The problems one line names; it counts the rest."""
 
 
 UNION_MEMBER = re.compile(r"^(constrained-\w+|[\w-]+\[.*\])$")
 """The name pydantic gives the member of a union it tried (``list[constrained-int]``):
 not a place in the input, left out of the place named."""
 
+Hint = Callable[[Mapping[str, Any]], str]
+"""What a caller adds to one problem's sentence (the field meant, for one misspelt)."""
 
-def place_of(loc: tuple[int | str, ...]) -> tuple[str, ...]:
+
+def place_of(loc: Sequence[int | str]) -> tuple[str, ...]:
     return tuple(str(p)[:40] for p in loc if not UNION_MEMBER.match(str(p)))
 
 
-def validation_problem(error: ValidationError) -> str:
-    """The first problem as ``place: what is wrong``, one short line whatever the input
-    held (a 10 MB string or key is not repeated back)."""
-    problems = [(place_of(e["loc"]), e) for e in error.errors()]
-    first = problems[0][0]
-    # Of a union's members tried at the first place, the one that went deepest into the
-    # input says what is wrong (a die of 0 in a list, not "the list is not a number").
-    steps, problem = max(
-        ((p, e) for p, e in problems if p[: len(first)] == first), key=lambda pe: len(pe[0])
-    )
-    place = ".".join(steps)
-    pattern = str((problem.get("ctx") or {}).get("pattern", ""))
+def validation_problem(error: ValidationError, hint: Hint | None = None) -> str:
+    """Every problem of ``error`` as ``place: what is wrong``, on one line."""
+    return problems_said(error.errors(), hint)
+
+
+def problems_said(errors: Iterable[Mapping[str, Any]], hint: Hint | None = None) -> str:
+    """Each place's problem as ``place: what is wrong``, the first ``MOST_SAID`` joined on
+    one short line whatever the input held (a 10 MB string or key is not repeated back),
+    so that a file with three mistakes is fixed in one go, not three."""
+    chosen = one_a_place(errors)
+    said = [sentence_of(place, problem, hint) for place, problem in chosen[:MOST_SAID]]
+    if len(chosen) > MOST_SAID:
+        said.append(f"and {len(chosen) - MOST_SAID} more")
+    return "; ".join(said)
+
+
+def one_a_place(
+    errors: Iterable[Mapping[str, Any]],
+) -> list[tuple[tuple[str, ...], Mapping[str, Any]]]:
+    """One problem for each place of the input, in the order found. Of the members of a
+    union tried at one place, the one that went deepest into the input says what is
+    wrong (a die of 0 in a list, not "the list is not a number")."""
+    kept: dict[tuple[str, ...], tuple[tuple[str, ...], Mapping[str, Any]]] = {}
+    for problem in errors:
+        loc = [str(p) for p in problem["loc"]]
+        member = next((i for i, p in enumerate(loc) if UNION_MEMBER.match(p)), len(loc))
+        anchor = tuple(loc[:member])
+        place = place_of(loc)
+        if anchor not in kept or len(place) > len(kept[anchor][0]):
+            kept[anchor] = (place, problem)
+    return list(kept.values())
+
+
+def sentence_of(place: tuple[str, ...], problem: Mapping[str, Any], hint: Hint | None) -> str:
+    context = {k: f"{v:,}" if type(v) is int else v for k, v in (problem.get("ctx") or {}).items()}
+    pattern = str(context.get("pattern", ""))
+    words = PROBLEM_WORDS.get(problem["type"])
+    if problem["type"] == "string_too_short" and context.get("min_length") == "1":
+        words = "must not be empty"
+    try:
+        worded = words.format_map(context) if words else None
+    except KeyError:  # a problem of this type that pydantic said without its bound
+        worded = None
     message = (
-        PATTERN_WORDS.get(pattern)
-        or PROBLEM_WORDS.get(problem["type"])
-        or problem["msg"].removeprefix("Value error, ")
+        PATTERN_WORDS.get(pattern) or worded or str(problem["msg"]).removeprefix("Value error, ")
     )
-    return f"{place}: {message}" if place else message
+    message += hint(problem) if hint else ""
+    return f"{'.'.join(place)}: {message}" if place else message
 
 
 Count = Annotated[int, Field(strict=True, ge=0, le=MAX_COUNT)]

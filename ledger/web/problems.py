@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 
-from ledger.domain.values import validation_problem
+from ledger.domain.values import problems_said, validation_problem
 from ledger.errors import (
     AlreadyExists,
     ConcurrentUpdate,
@@ -165,15 +165,14 @@ def from_validation(errors: list[Any]) -> ProblemResponse:
 
 
 def validation_sentence(errors: list[Any]) -> str:
-    return "; ".join(where_and_what(e) for e in errors[:5])
+    return problems_said(in_the_body(e) for e in errors)
 
 
-def where_and_what(error: dict[str, Any]) -> str:
-    """``home.team: Field required``; the body itself (``null``, nothing) is ``body``."""
-    loc = error.get("loc", ())
-    place = ".".join(str(p)[:40] for p in loc if p != "body") or ("body" if loc else "")
-    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-    return f"{place}: {message}" if place else message
+def in_the_body(error: dict[str, Any]) -> dict[str, Any]:
+    """A request's problem placed in its body's terms: ``home.team``, not ``body.home.team``
+    (the body itself, ``null`` or nothing, is ``body``)."""
+    loc = tuple(error.get("loc", ()))
+    return {**error, "loc": tuple(p for p in loc if p != "body") or loc}
 
 
 def install(app: FastAPI) -> None:

@@ -121,7 +121,9 @@ def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
         tmp_path,
         "home: {team: reavers, players: [{player: Human 1, td: true}]}\naway: {team: rats}\n",
     )
-    assert "valid integer" in refused(league, "malformed-report", "match", "record", str(report))
+    assert "home.players.0.td: must be a whole number" in refused(
+        league, "malformed-report", "match", "record", str(report)
+    )
 
 
 @pytest.mark.parametrize(

@@ -54,9 +54,9 @@ ZERO = "a die shows 1 or more (a D66's two digits, 99 at most), not 0"
         ({"casualties": [{"victim": "x", "roll": 0}]}, f"casualties.0.roll: {ZERO}"),
         (
             {"home": {"team": "a", "dice": {"fan_factor": "x"}}},
-            "home.dice.fan_factor: Input should be a valid integer",
+            "home.dice.fan_factor: must be a whole number",
         ),
-        ({"away": None}, "away: Input should be a valid dictionary or instance of SideReport"),
+        ({"away": None}, "away: must be a mapping (a JSON object)"),
     ],
     ids=["one die", "a list's die", "a casualty's die", "a casualty roll", "not a die", "other"],
 )

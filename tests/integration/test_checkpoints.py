@@ -390,6 +390,16 @@ def test_mistakes_with_checkpoints_are_one_line_errors(
         assert done.returncode != 0
         assert done.stderr.count("\n") == 1, done.stderr
         assert done.stderr.startswith(f"error[{code}]: ")
+    empty, partial = tmp_path / "empty.json", tmp_path / "partial.json"
+    empty.write_text("\n")
+    partial.write_text('{"league": "owl"}')
+    assert ledger_cli(db, *verify, str(empty)).stderr == (
+        f"error[invalid-checkpoint]: {empty} is empty: not a ledger checkpoint\n"
+    )
+    said = ledger_cli(db, *verify, str(partial)).stderr
+    assert said.startswith(f"error[invalid-checkpoint]: {partial} is not a ledger checkpoint (")
+    assert "required, not given" in said
+    assert "Field required" not in said
     latest = latest_checkpoint(ledger.read_models.engine, league_id(slug))
     assert latest is not None
     assert latest.checkpoint == Checkpoint.model_validate_json(signed.read_text())

@@ -287,14 +287,14 @@ def test_a_malformed_report_is_refused_before_anything_is_read() -> None:
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("playedon: 2026-01-01\n", "playedon: no such field; did you mean 'played_on'?"),
+        ("playedon: 2026-01-01\n", "playedon: no such field (did you mean 'played_on'?)"),
         (
             "casualties: [{victim: x, rol: 3}]\n",
-            "casualties.0.rol: no such field; did you mean 'roll'?",
+            "casualties.0.rol: no such field (did you mean 'roll'?)",
         ),
         (
             "home: {team: a, players: [{player: x, TD: 1}]}\n",
-            "home.players.0.TD: no such field; did you mean 'td'?",
+            "home.players.0.TD: no such field (did you mean 'td'?)",
         ),
         ("visitors: {team: c}\n", "visitors: no such field (fields: match, season, round, kind,"),
     ],

@@ -161,8 +161,8 @@ def test_malformed_input_is_a_problem_never_a_500(
 @pytest.mark.parametrize(
     ("content", "said"),
     [
-        (b"", "body: Field required"),
-        (b"null", "body: Input should be a valid dictionary or object to extract fields from"),
+        (b"", "body: required, not given"),
+        (b"null", "body: must be a mapping (a JSON object)"),
     ],
 )
 def test_a_missing_body_is_named(
