@@ -89,6 +89,12 @@ class UnknownSubmission(NotFound):
     code = "unknown-submission"
 
 
+class UnknownItem(NotFound):
+    """Something to buy that the sideline or the inducements do not sell."""
+
+    code = "unknown-item"
+
+
 # --- input that does not have the right shape ----------------------------------------
 
 

@@ -18,7 +18,7 @@ from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Purchase
-from ledger.errors import InsufficientTreasury, InvalidInput, NotAllowed, UnknownMatch
+from ledger.errors import InsufficientTreasury, InvalidInput, NotAllowed, UnknownItem, UnknownMatch
 from ledger.rules.asked import Inducing, Lineup
 from ledger.rules.problems import refuse
 from ledger.rules.protocol import Budget, Feature, SidelineItem
@@ -95,8 +95,10 @@ def priced(terms: Terms, item_id: str, count: int) -> Purchase:
     item = terms.offer.get(item_id)
     if item is None:
         offered = ", ".join(sorted(terms.offer))
-        raise InvalidInput(
-            f"{terms.team.name} cannot buy inducement '{item_id}' (offer: {offered})"
+        raise UnknownItem(
+            f"{terms.team.name} cannot buy inducement '{item_id}' (offer: {offered})",
+            given=item_id,
+            known=terms.offer,
         )
     if count > item.max:
         raise InvalidInput(f"{count} x {item.name} asked for; at most {item.max}")

@@ -92,7 +92,9 @@ class Catalogue:
     def star(self, star_id: str) -> StarPlayer:
         stars = self.stars()
         if star_id not in stars:
-            raise UnknownPosition(f"{self.edition} has no star player '{star_id}'")
+            raise UnknownPosition(
+                f"{self.edition} has no star player '{star_id}'", given=star_id, known=stars
+            )
         return stars[star_id]
 
     def skills(self) -> Sequence[Skill]:

@@ -40,6 +40,8 @@ from ledger.errors import (
     RosterFull,
     SecretWeaponRefused,
     StaffLimit,
+    UnknownItem,
+    did_you_mean,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
@@ -216,7 +218,10 @@ def sold(ruleset: Ruleset, items: Mapping[str, SidelineItem], item_id: str) -> l
     if item_id in items:
         return []
     sentence = f"{ruleset.name} teams cannot buy '{item_id}' (items: {', '.join(sorted(items))})"
-    return [Problem(InvalidInput, sentence)]
+    closest = did_you_mean(item_id, items)
+    if closest:
+        sentence += f"; did you mean '{closest}'?"
+    return [Problem(UnknownItem, sentence)]
 
 
 def while_drafting(team: TeamRow, item: SidelineItem) -> list[Problem]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.errors import UnknownPlayer, did_you_mean
+from ledger.errors import UnknownPlayer, UnknownPosition, did_you_mean
+from ledger.rules import find_ruleset
 from tests.cli.inprocess import copy_of, ledger_from_script, run_ledger
 
 SETUP = """\
@@ -59,6 +60,21 @@ def test_a_misspelt_position_team_list_ruleset_and_option(league: Path) -> None:
     )
     option = run_ledger(league, *create, "--ruleset", "bb2025", "--option", "bonus_point=none")
     assert option.error_line.endswith("; did you mean 'bonus_points'?")
+
+
+def test_a_misspelt_item_or_star_is_a_name_not_held_as_a_misspelt_player_is(
+    league: Path,
+) -> None:
+    """Before, an unknown item was 'invalid-input' (exit 2, no suggestion) where an unknown
+    player was 'unknown-player' (exit 1): a name the books or the edition do not hold is
+    exit 1, the same for every kind of name (docs/commissioners-guide.md, the exit table)."""
+    item = run_ledger(league, "team", "buy", "reavers", "rerol")
+    assert (item.code, item.error_line.split("]")[0]) == (1, "error[unknown-item")
+    assert item.error_line.endswith("; did you mean 'reroll'?")
+    player = run_ledger(league, "team", "fire", "reavers", "Griff Junoir")
+    assert player.code == item.code
+    with pytest.raises(UnknownPosition, match=r"; did you mean 'griff_oberwald'[?]$"):
+        find_ruleset("bb2025").catalogue.star("griff_oberwal")
 
 
 def test_a_misspelt_command_is_answered_with_the_one_meant(league: Path) -> None:

@@ -211,9 +211,20 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         lambda: sold(BB2025, ITEMS, "wizard"),
         [
             (
-                "invalid-input",
+                "unknown-item",
                 "Blood Bowl 2025, Third Season teams cannot buy 'wizard' (items: apothecary,"
                 " assistant_coach, cheerleader, dedicated_fans, reroll)",
+            )
+        ],
+    ),
+    (
+        "a misspelt item is named with the one meant",
+        lambda: sold(BB2025, ITEMS, "rerol"),
+        [
+            (
+                "unknown-item",
+                "Blood Bowl 2025, Third Season teams cannot buy 'rerol' (items: apothecary,"
+                " assistant_coach, cheerleader, dedicated_fans, reroll); did you mean 'reroll'?",
             )
         ],
     ),
