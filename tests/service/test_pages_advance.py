@@ -157,6 +157,9 @@ def test_a_skill_he_may_not_take_or_cannot_pay_for_is_refused_beside_its_field(
     dear = post(client, path, {"csrf": csrf, "kind": "chosen_secondary", "skill": "Dodge"})
     assert dear.status_code == 409
     assert "has 9 SPP; chosen secondary costs 10" in error_beside(dear.text, "kind")
+    # said once, beside the choice, not again in the list of the kinds shown, not offered
+    assert "<li>Chosen secondary skill: " not in dear.text
+    assert "<li>Characteristic improvement: Griff Junior has 9 SPP" in dear.text
     bad_die = post(
         client,
         path,
