@@ -23,6 +23,7 @@ import contextlib
 import functools
 import hashlib
 import random
+import time
 from collections.abc import Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
@@ -229,10 +230,43 @@ def create_schema(env: dict[str, str], read_models: ReadModels) -> None:
 
 def postgres_engine(url: str) -> Engine:
     parts = urlsplit(url)
-    return sa.create_engine(
+    engine = sa.create_engine(
         parts._replace(scheme="postgresql+psycopg").geturl(),
-        pool_pre_ping=True,
         json_serializer=json_text,
         pool_size=POOL_SIZE,
         max_overflow=POOL_SIZE,
     )
+    ping_when_idle(engine)
+    return engine
+
+
+IDLE_PING = 10.0
+"""Seconds a pooled connection may rest before its next checkout pings the server."""
+
+
+def ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
+    """Ping a pooled connection on checkout only after it rested ``idle`` seconds.
+
+    SQLAlchemy's ``pool_pre_ping`` pings at every checkout, and every step of a request
+    checks one out: a round trip each, 11% of a PostgreSQL worker's samples under load
+    (docs/performance-journal.md). A server restarted or a connection a firewall cut
+    happens while a connection rests, so one just returned is used as it is; a dead one
+    found by the ping is replaced (``DisconnectionError``: the pool retries with a new
+    connection)."""
+
+    @sa.event.listens_for(engine, "connect")
+    def made(_: Any, record: Any) -> None:
+        record.info["rested_from"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkin")
+    def returned(_: Any, record: Any) -> None:
+        record.info["rested_from"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def taken(connection: Any, record: Any, _: Any) -> None:
+        if time.monotonic() - record.info.get("rested_from", 0.0) < idle:
+            return
+        try:
+            engine.dialect.do_ping(connection)
+        except Exception as error:  # any failure of the ping: the connection is not usable
+            raise sa.exc.DisconnectionError(str(error)) from error
