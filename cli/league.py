@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 
 from cli.main import Session, pass_session
 from cli.output import WIDE, print_json, say, table
-from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problem
+from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problems
 from ledger.errors import InvalidOption
 from ledger.rules import REGISTRY, RULESETS, find_ruleset
 from ledger.words import plural
@@ -67,7 +67,7 @@ def points_scheme(
         problem = error.errors()[0]
         field = str(problem["loc"][0])
         if field not in ("tiebreakers", "bonus"):  # a number out of bounds in --points
-            raise InvalidOption(f"--points: {validation_problem(error)}") from None
+            raise InvalidOption(f"--points: {validation_problems(error)}") from None
         allowed = get_args(Tiebreaker if field == "tiebreakers" else BonusPoint)
         raise InvalidOption(
             f"--{field}: '{problem['input']}' is none of {', '.join(allowed)}"

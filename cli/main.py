@@ -429,9 +429,9 @@ def last_resort(error: Exception) -> NoReturn:
 
 
 def invalid_input(error: Any) -> str:
-    from ledger.domain.values import validation_problem
+    from ledger.domain.values import validation_problems
 
-    return f"{error.title}: {validation_problem(error)}"
+    return f"{error.title}: {validation_problems(error)}"
 
 
 def store_errors() -> tuple[type[BaseException], ...]:

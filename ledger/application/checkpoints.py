@@ -32,7 +32,7 @@ from sqlalchemy.engine import Engine
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoint_keys import TrustedKey, key_id, public_line, read_at_most
 from ledger.domain.log import league_id
-from ledger.domain.values import validation_problem
+from ledger.domain.values import validation_problems
 from ledger.errors import InvalidInput, LedgerError
 
 FORMAT: Literal["bb-league-ledger/checkpoint/1"] = "bb-league-ledger/checkpoint/1"
@@ -118,7 +118,7 @@ def read_checkpoint(path: Path) -> Checkpoint:
         return Checkpoint.model_validate_json(data)
     except ValidationError as error:
         raise InvalidCheckpoint(
-            f"{path} is not a ledger checkpoint ({validation_problem(error)})"
+            f"{path} is not a ledger checkpoint ({validation_problems(error)})"
         ) from None
 
 

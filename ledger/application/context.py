@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
-from ledger.domain.values import MAX_TEXT, DiceRoll, validation_problem
+from ledger.domain.values import MAX_TEXT, DiceRoll, validation_problems
 from ledger.errors import (
     InvalidInput,
     LedgerError,
@@ -47,7 +47,7 @@ def drafting() -> Iterator[None]:
     try:
         yield
     except ValidationError as error:
-        raise InvalidInput(validation_problem(error)) from None
+        raise InvalidInput(validation_problems(error)) from None
 
 
 def check_reason(reason: str | None, what: str, why: str) -> None:

@@ -44,7 +44,7 @@ from ledger.domain.values import (
     Ref,
     Shootout,
     Text,
-    validation_problem,
+    validation_problems,
 )
 from ledger.errors import MalformedReport, did_you_mean
 
@@ -206,7 +206,7 @@ def parse_report(text: str, where: str = "report") -> MatchReport:
     try:
         return MatchReport.model_validate(data)
     except ValidationError as error:
-        said = validation_problem(error, lambda problem: closest_field(problem, MatchReport))
+        said = validation_problems(error, lambda problem: closest_field(problem, MatchReport))
         raise MalformedReport(f"{where}: {said}") from None
     except RecursionError:
         raise MalformedReport(f"{where} is nested too deeply to be a match report") from None

@@ -42,7 +42,7 @@ from ledger.application.context import Context, Drafts, check_length, check_reas
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
 from ledger.domain.state import REPORTS_WAITING, SubmissionRow
-from ledger.domain.values import validation_problem
+from ledger.domain.values import validation_problems
 from ledger.errors import (
     InvalidInput,
     LedgerError,
@@ -219,7 +219,7 @@ def report_of(row: SubmissionRow) -> MatchReport:
         return MatchReport.model_validate(row.report)
     except ValidationError as error:
         raise MalformedReport(
-            f"report {row.submission} as stored is not a match report: {validation_problem(error)}"
+            f"report {row.submission} as stored is not a match report: {validation_problems(error)}"
         ) from None
 
 

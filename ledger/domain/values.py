@@ -114,7 +114,7 @@ def place_of(loc: Sequence[int | str]) -> tuple[str, ...]:
     return tuple(str(p)[:40] for p in loc if not UNION_MEMBER.match(str(p)))
 
 
-def validation_problem(error: ValidationError, hint: Hint | None = None) -> str:
+def validation_problems(error: ValidationError, hint: Hint | None = None) -> str:
     """Every problem of ``error`` as ``place: what is wrong``, on one line."""
     return problems_said(error.errors(), hint)
 

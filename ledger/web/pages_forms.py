@@ -28,7 +28,7 @@ from ledger.application.commands import Buy, Command, Correct, Release
 from ledger.application.context import check_length
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
-from ledger.domain.values import validation_problem
+from ledger.domain.values import validation_problems
 from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
@@ -138,7 +138,7 @@ def valid(run: Callable[[], Any]) -> Any:
     try:
         return run()
     except ValidationError as error:
-        raise InvalidInput(validation_problem(error)) from None
+        raise InvalidInput(validation_problems(error)) from None
 
 
 def team_row(league: reads.League, team: str) -> TeamRow:

@@ -27,7 +27,7 @@ from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problem
+from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problems
 from ledger.errors import LedgerError, MalformedReport
 from ledger.projections.match_applier import unrecorded
 from ledger.rules.protocol import DiceNeed
@@ -332,7 +332,7 @@ def report_of(
     try:
         return MatchReport.model_validate(data)
     except ValidationError as error:
-        raise MalformedReport(f"the report: {validation_problem(error)}") from None
+        raise MalformedReport(f"the report: {validation_problems(error)}") from None
 
 
 def side_of(values: Mapping[str, str], key: str, team: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ledger.application.access import Principal
-from ledger.domain.values import validation_problem
+from ledger.domain.values import validation_problems
 from ledger.errors import InvalidInput, LedgerError, Unauthenticated
 from ledger.rules import RULESETS
 from ledger.rules.protocol import Ruleset
@@ -248,7 +248,7 @@ def ask_jobs(
     try:
         question = WhatIf(ruleset=chosen.id, options=options, season=season, seed=seed)
     except ValidationError as error:
-        raise InvalidInput(validation_problem(error)) from None
+        raise InvalidInput(validation_problems(error)) from None
     jobs = jobs_of(request)
     one = jobs.ask(Question(league.row, chosen, question), principal.account)
     path = f"/leagues/{league.slug}/whatif/{one.id}"

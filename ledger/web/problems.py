@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 
-from ledger.domain.values import problems_said, validation_problem
+from ledger.domain.values import problems_said, validation_problems
 from ledger.errors import (
     AlreadyExists,
     ConcurrentUpdate,
@@ -189,7 +189,7 @@ def install(app: FastAPI) -> None:
     async def model_invalid(_: Request, error: Exception) -> ProblemResponse:
         # A command's event refused a value the request carried (a name too long...).
         assert isinstance(error, ValidationError)
-        return problem(422, "invalid-input", validation_problem(error))
+        return problem(422, "invalid-input", validation_problems(error))
 
     async def http_error(_: Request, error: Exception) -> ProblemResponse:
         assert isinstance(error, HTTPException)

@@ -11,13 +11,13 @@ import pytest
 from pydantic import ValidationError
 
 from ledger.application.reports import MatchReport
-from ledger.domain.values import DiceRoll, validation_problem
+from ledger.domain.values import DiceRoll, validation_problems
 
 
 def said(build: Any) -> str:
     with pytest.raises(ValidationError) as refused:
         build()
-    return validation_problem(refused.value)
+    return validation_problems(refused.value)
 
 
 @pytest.mark.parametrize(

@@ -11,14 +11,14 @@ import pytest
 from pydantic import ValidationError
 
 from ledger.application.reports import MatchReport
-from ledger.domain.values import MOST_SAID, validation_problem
+from ledger.domain.values import MOST_SAID, validation_problems
 
 
 def said(report: dict[str, Any]) -> str:
     whole = {"home": {"team": "a"}, "away": {"team": "b"}, **report}
     with pytest.raises(ValidationError) as refused:
         MatchReport.model_validate(whole)
-    return validation_problem(refused.value)
+    return validation_problems(refused.value)
 
 
 def line(**fields: Any) -> dict[str, Any]:
