@@ -26,7 +26,7 @@ from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Drafts, check_reason
 from ledger.application.matches import resolve_report
 from ledger.domain import events as ev
-from ledger.domain.state import FaultLine, LeagueRow
+from ledger.domain.state import FaultLine, LeagueRow, MatchRow
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
@@ -69,6 +69,7 @@ def correction(
     else:
         check_not_voided(original, void)
         check_fixtures_unplayed(events, original)
+        check_season_unplayed(c, original)
     proposed = ev.EventCorrected(
         target=target, action="amend" if action == "amend" else "void", amendment=amendment
     )
@@ -196,6 +197,21 @@ def check_fixtures_unplayed(events: list[ev.LedgerEvent], original: ev.LedgerEve
         )
 
 
+def check_season_unplayed(c: Context, original: ev.LedgerEvent) -> None:
+    """A season's start is voided only while none of its games is played: a league played
+    without a schedule has no fixture to hold its games to the season, and voided under
+    them they would stand in no season, and the next season started would take them in."""
+    if not isinstance(original, ev.SeasonStarted):
+        return
+    games = c.view.select(MatchRow, league_id=c.league_id, season=original.season)
+    played = min((m.recorded_seq for m in games if m.recorded_seq is not None), default=None)
+    if played is not None:
+        raise CorrectionRefused(
+            f"season {original.season} of event {original.seq} has games played (the first"
+            f" is event {played}): void them first"
+        )
+
+
 @dataclass(frozen=True)
 class Void:
     """How a voided event stands voided: by which correction, and, for a post-game close
@@ -281,9 +297,19 @@ FIXED_IN_REPORT = {
     "season": "comes from its fixture",
     "round": "comes from its fixture",
     "winner": "follows from its score",
+    "home": "is a side's sheet (its players, their touchdowns, its dice)",
+    "away": "is a side's sheet (its players, their touchdowns, its dice)",
+    "others": "are the other sides' sheets",
+    "casualties": "name who was hurt and by whom",
+    "concession": "names a side of the game",
+    "shootout": "follows from a level play-off",
+    "dice": "are the rolls the edition asks of the game",
 }
-"""Fields of a match report that the report's own checks decide (``resolve_report``): set
-alone they would escape those checks, so they change only with a corrected report."""
+"""Fields of a match report that the report's own checks decide (``resolve_report``: a
+player plays for his side, touchdowns add up, a casualty's victim played, the dice are
+the edition's): set alone they would escape those checks, so they change only with a
+whole corrected report, checked as a report is. What is left to set alone is what no
+check reads: the weather, the referee, the day."""
 
 
 TIES: Mapping[str, tuple[type[ev.LedgerEvent], ...]] = {
@@ -317,9 +343,8 @@ def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any
     fixed = [k for k in changed if k in FIXED_IN_REPORT]
     if isinstance(original, ev.MatchRecorded) and fixed:
         raise InvalidInput(
-            f"the {fixed[0]} of match report {seq} {FIXED_IN_REPORT[fixed[0]]} and is checked"
-            f" with the report: correct event {seq} with a"
-            " whole corrected report instead"
+            f"the {fixed[0]} of match report {seq} {FIXED_IN_REPORT[fixed[0]]}, checked"
+            f" with the report: correct event {seq} with a whole corrected report instead"
         )
 
 

@@ -5,8 +5,10 @@ nothing written (CLI report 7, items 2 to 4).
   what history says the first one voided. That holds for a post-game close voided with its
   match report too; only bringing the report back brings its closes back.
 - ``--set`` changes the facts an event records, not what ties it to others (its match) or
-  what a match report's own checks decide (kind, season, round, winner): those are
-  corrected with a corrected report.
+  what a match report's own checks decide (kind, season, round, winner, the sides'
+  sheets, casualties and dice: a player of the other team credited with a touchdown, a
+  score the players' touchdowns do not add up to): those are corrected with a corrected
+  report, checked as a report is.
 - An amendment that leaves the event reading as it stands is not stored.
 - A reason of spaces is no reason.
 """
@@ -20,12 +22,20 @@ from typing import Any
 
 import pytest
 
-from ledger.application.commands import Buy, Correct, CorrectMatch, HirePlayer, RecordMatch
+from ledger.application.commands import (
+    Buy,
+    Correct,
+    CorrectMatch,
+    HirePlayer,
+    RecordMatch,
+    StartSeason,
+)
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow
+from ledger.domain.values import Division
 from ledger.errors import CorrectionRefused, InvalidInput, LedgerError
 from tests.integration.test_corrections_reach import (
     build_season,
@@ -35,6 +45,7 @@ from tests.integration.test_corrections_reach import (
     recorded_seq,
     version,
 )
+from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN, draft_team, report, two_team_league
 
 EVEN = {"expensive_mistakes": 5}
 """A close die that changes nothing (BB2025: no mistake at 5)."""
@@ -140,6 +151,10 @@ def test_a_voided_report_brought_back_as_it_was_can_be_voided_again(played: Leag
         (0, {"winner": "rats"}, "the winner of match report .* follows from its score"),
         (0, {"season": 7}, "the season of match report .* comes from its fixture"),
         (0, {"round": 99}, "the round of match report .* whole corrected report"),
+        (0, {"home": {"team": "reavers", "touchdowns": 3}}, "the home of .* side's sheet"),
+        (0, {"away": {"team": "rats", "players": [{"player": "p1"}]}}, "the away of .* sheet"),
+        (0, {"casualties": [{"victim": "p1"}]}, "the casualties of .* whole corrected report"),
+        (0, {"dice": [{"purpose": "x", "dice": "D6", "values": [1]}]}, "the dice of .* report"),
         (0, {"match": "oops"}, "the match of event .* cannot be amended"),
         (1, {"match": "renamed"}, "the match of event .* cannot be amended"),
         (0, {"weather": None}, "already reads so: nothing to amend"),
@@ -151,6 +166,10 @@ def test_a_voided_report_brought_back_as_it_was_can_be_voided_again(played: Leag
         "winner",
         "season",
         "round",
+        "home-sheet",
+        "away-sheet",
+        "casualties",
+        "dice",
         "match",
         "close-match",
         "no-op",
@@ -211,7 +230,33 @@ def test_the_hire_of_a_player_who_played_is_not_voided(played: LeagueLedger) -> 
 
 def test_a_season_start_is_not_voided_under_its_fixtures(played: LeagueLedger) -> None:
     start = first_of(played, ev.SeasonStarted)
-    refused(played, CorrectionRefused, "season 1 has not started", start.seq)
+    refused(played, CorrectionRefused, "season 1 of event .* has games played", start.seq)
+
+
+def test_a_season_start_is_not_voided_under_its_games_played_without_a_schedule(
+    tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> None:
+    """The demo's league plays its season unscheduled: no fixture held its games to the
+    season, so its start was voided, the games stood in no season, and the next season
+    started took them in (a helper's pass through the corrections, 44th session)."""
+    ledger = open_ledgers(Settings(sqlite_path=tmp_path / "ledger.db", user="tester"))
+    two_team_league(ledger)
+    draft_team(ledger, "test", "elves", "human", HUMAN_ELEVEN)
+    draft_team(ledger, "test", "orcs", "skaven", SKAVEN_ELEVEN)
+    teams = ("reavers", "rats", "elves", "orcs")
+    ledger.handle(StartSeason("test", [Division(name="A", teams=teams)]), by="tester")
+    ledger.handle(RecordMatch("test", report({"match": "g1", **SIDES})), by="tester")
+    start = first_of(ledger, ev.SeasonStarted)
+    played = first_of(ledger, ev.MatchRecorded)
+    refused(ledger, CorrectionRefused, f"has games played .*event {played.seq}", start.seq)
+    correct(ledger, played.seq, "void")
+    correct(ledger, start.seq, "void")  # with its game voided, nothing stands on it
+
+
+SIDES = {
+    "home": {"team": "reavers", "dice": {"fan_factor": 2}},
+    "away": {"team": "rats", "dice": {"fan_factor": 3}},
+}
 
 
 def test_a_schedule_is_not_voided_once_a_fixture_is_played(played: LeagueLedger) -> None:

@@ -23,6 +23,7 @@ from ledger.application.commands import (
     Buy,
     ClosePostGame,
     Correct,
+    CorrectMatch,
     FirePlayer,
     HirePlayer,
     RecordMatch,
@@ -322,31 +323,25 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
     league_id = ledger.league_row("test").league_id
     seq = ledger.view().get(MatchRow, league_id, "g1").recorded_seq  # type: ignore[union-attr]
     ledger.handle(
-        Correct(
+        CorrectMatch(
             "test",
             seq or 0,
-            "amend",
-            amendment={
-                "home": {
-                    "team": "reavers",
-                    "touchdowns": 1,
-                    "players": [{"player": "p1", "touchdowns": 1, "mvps": 1}],
-                    "dice": [
-                        {
-                            "purpose": "fan_factor",
-                            "dice": "D3",
-                            "values": [2],
-                            "subject": "reavers",
-                        },
-                        {
-                            "purpose": "dedicated_fans",
-                            "dice": "D6",
-                            "values": [6],
-                            "subject": "reavers",
-                        },
-                    ],
+            report(
+                {
+                    "match": "g1",
+                    "home": {
+                        "team": "reavers",
+                        "players": [{"player": "reavers 1", "td": 1, "mvp": 1}],
+                        "dice": {"fan_factor": 2, "dedicated_fans": 6},
+                    },
+                    "away": {
+                        "team": "rats",
+                        "players": [{"player": "rats 1", "mvp": 1}],
+                        "dice": {"fan_factor": 1, "dedicated_fans": 6},
+                    },
+                    "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
                 }
-            },
+            ),
         ),
         by="commissioner",
         reason="one TD, not two",

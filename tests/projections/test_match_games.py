@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from ledger.application import corrections
 from ledger.application.commands import Correct
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
@@ -55,9 +58,14 @@ def test_a_matchs_games_are_those_of_its_every_line(ledger: LeagueLedger) -> Non
         assert lines == every_line_of(queries, match.match_id)
 
 
-def test_an_amended_reports_games_are_those_of_its_players_as_amended(tmp_path: Path) -> None:
+def test_an_amended_reports_games_are_those_of_its_players_as_amended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An amendment that puts another player of the team on the sheet moves the game line
-    to him; the report as the fold reads it (amended) names him, and finds his line."""
+    to him; the report as the fold reads it (amended) names him, and finds his line. A
+    sheet is amended today only by a whole corrected report; ledgers from before hold
+    such amendments of the sheet alone, which the fold still reads: one is made so here."""
+    monkeypatch.setattr(corrections, "FIXED_IN_REPORT", {})
     ledger = open_ledger(Settings(sqlite_path=tmp_path / "ledger.db"))
     try:
         generate(ledger, Spec(teams=4, seasons=1, seed=7, division_size=4, slug="lg"))
