@@ -320,6 +320,10 @@ def carried_items(carry: tuple[str, ...]) -> dict[str, int]:
     carried = {}
     for entry in carry:
         item, _, count = entry.partition("=")
+        if item in carried:
+            raise click.BadParameter(
+                f"{item} is given twice: once, with its count", param_hint="--carry"
+            )
         try:
             carried[item] = int(count or 1)
         except ValueError:

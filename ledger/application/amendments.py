@@ -24,13 +24,14 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from ledger.application import inducements, seasons, teams
+from ledger.application import inducements, redrafts, seasons, teams
 from ledger.application.commands import (
     AdvancePlayer,
     Buy,
     BuyInducements,
     CloseSeason,
     HirePlayer,
+    Redraft,
     Release,
     StartSeason,
 )
@@ -95,6 +96,19 @@ def report(c: Context, e: Any) -> Drafts:
     return [e]
 
 
+def redraft(c: Context, e: Any) -> Drafts:
+    """Whom it re-hires, what it carries and the rolls made, asked again; an amended price
+    stands as set, as a hire's does (a price the rules do not know)."""
+    rolls: dict[str, dict[str, int | list[int]]] = {}
+    for roll in e.dice:
+        rolls.setdefault(roll.purpose, {})[roll.subject or ""] = list(roll.values)
+    kept = [bought.item for bought in e.players]
+    carried = {item.item: item.count for item in e.kept}
+    return redrafts.plan_redraft(
+        c, Redraft(c.league.slug, e.team, keep=kept, carry=carried, dice=rolls)
+    )
+
+
 def close(c: Context, e: Any) -> Drafts:
     """Whether the close waived its play-offs is not recorded: asked as if it did, the
     command's other checks stand (every fixture recorded, every post-game closed)."""
@@ -130,6 +144,7 @@ PLANNED_BY: Mapping[type[ev.LedgerEvent], Callable[[Context, Any], Drafts]] = {
     ev.MatchRecorded: report,
     ev.SeasonStarted: season,
     ev.SeasonClosed: close,
+    ev.TeamRedrafted: redraft,
 }
 """The events whose command decides more than the fold can tell, by the command that
 plans them. Other events' amendments are judged by the fold's rehearsal alone."""

@@ -40,7 +40,16 @@ def plan_correct(c: Context, command: Correct) -> Drafts:
     events = c.history()
     if command.action == "amend":
         check_fields_amendable(event_at(c, events, command.target), amendment)
+        amendment = {**amended_before(events, command.target), **amendment}
     return correction(c, events, command.target, command.action, amendment, c.reason)
+
+
+def amended_before(events: list[ev.LedgerEvent], target: int) -> dict[str, Any]:
+    """The fields an amendment in force already changed: the fold reads an event's latest
+    correction alone, so a second amendment carries the first one's fields, or setting the
+    name would put back the number set before (``changes`` does so for a whole report)."""
+    current = corrections_of(events).get(target)
+    return dict(current.amendment) if current is not None and current.action == "amend" else {}
 
 
 def correction(

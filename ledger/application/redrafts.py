@@ -10,6 +10,7 @@ prices or checks a re-draft by a second reckoning of its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ledger.application.commands import Redraft
@@ -70,6 +71,9 @@ def plan_redraft(c: Context, command: Redraft) -> Drafts:
     entries = {k: dict(v) for k, v in (command.dice or {}).items()}
     team, season = redraft_turn(c, team_id)
     kept = [current_player(c, team_id, ref) for ref in keep]
+    twice = next((p for i, p in enumerate(kept) if p in kept[:i]), None)
+    if twice is not None:
+        raise InvalidInput(f"{twice.name} is kept twice: a player is re-hired once")
     players = tuple(
         Purchase(item=p.player_id, price=rehire_price(c, p, season))
         for p in kept
@@ -93,11 +97,17 @@ def carriable(c: Context, team: TeamRow) -> dict[str, SidelineItem]:
 
 
 def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:
-    item = carriable(c, team).get(item_id)
+    items = carriable(c, team)
+    item = items.get(item_id)
     if item is None:
         raise InvalidInput(
-            f"'{item_id}' cannot be carried into a re-draft (re-rolls and sideline staff can)"
+            f"'{item_id}' cannot be carried into a re-draft (re-rolls and sideline staff can:"
+            f" {', '.join(sorted(items))})",
+            given=item_id,
+            known=items,
         )
+    if count < 1:
+        raise InvalidInput(f"carry 1 or more x {item.name}, not {count}")
     have = held(team, item_id, item.counts_as)
     if count > have:
         raise InvalidInput(f"{team.name} have {have} x {item.name}, not {count}")
@@ -107,17 +117,16 @@ def carried(c: Context, team: TeamRow, item_id: str, count: int) -> Purchase:
 def redraft_rolls(
     c: Context, team: TeamRow, entries: Entries, roll_missing: bool
 ) -> tuple[DiceRoll, ...]:
+    needs = redraft_needs(c, team)
+    entered = rolls_asked(c, team, entries, needs)
     rolls = []
-    for need in redraft_needs(c, team):
-        by_player = {
-            c.player(ref, team.team_id).player_id: v
-            for ref, v in entries.get(need.purpose, {}).items()
-        }
+    for need in needs:
+        by_player = entered.get(need.purpose, {})
         if need.subject in by_player:
             values = by_player[need.subject]
-            given = (values,) if isinstance(values, int) else tuple(values)
+            dice = (values,) if isinstance(values, int) else tuple(values)
             rolls.append(
-                DiceRoll(purpose=need.purpose, dice=need.dice, values=given, subject=need.subject)
+                DiceRoll(purpose=need.purpose, dice=need.dice, values=dice, subject=need.subject)
             )
         elif roll_missing:
             rolls.append(c.roll(need.purpose, need.dice, need.subject))
@@ -127,6 +136,27 @@ def redraft_rolls(
                 f" {need.subject}: {need.why} (enter it, or let the ledger roll it)"
             )
     return tuple(rolls)
+
+
+def rolls_asked(
+    c: Context, team: TeamRow, entries: Entries, needs: Sequence[DiceNeed]
+) -> dict[str, dict[str, int | list[int]]]:
+    """The rolls entered, by purpose and player id. One the re-draft does not ask is
+    refused, not dropped unrecorded: a purpose misspelt, a player with nothing to roll."""
+    asked = {(need.purpose, need.subject) for need in needs}
+    wanted = ", ".join(sorted({f"{n.purpose} for {c.player(n.subject or '').name}" for n in needs}))
+    given: dict[str, dict[str, int | list[int]]] = {}
+    for purpose, by_ref in entries.items():
+        for ref, values in by_ref.items():
+            player = c.player(ref, team.team_id) if ref.strip() else None
+            if player is None or (purpose, player.player_id) not in asked:
+                whose = f" of {player.name}" if player else ""
+                raise InvalidDice(
+                    f"the re-draft asks no {purpose} roll{whose}"
+                    f" (it asks {wanted or 'no roll of this team'})"
+                )
+            given.setdefault(purpose, {})[player.player_id] = values
+    return given
 
 
 # --- what a form shows before the choice ------------------------------------------------------

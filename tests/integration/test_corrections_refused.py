@@ -34,7 +34,7 @@ from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
-from ledger.domain.state import MatchRow
+from ledger.domain.state import MatchRow, PlayerRow
 from ledger.domain.values import Division
 from ledger.errors import CorrectionRefused, InvalidInput, LedgerError
 from tests.integration.test_corrections_reach import (
@@ -269,6 +269,21 @@ def test_a_schedule_is_not_voided_once_a_fixture_is_played(played: LeagueLedger)
         rf" {recorded_seq(played, row.match_id)}\): void its report first",
         schedule.seq,
     )
+
+
+def test_a_second_amendment_keeps_what_the_first_set(played: LeagueLedger) -> None:
+    """The fold reads an event's latest correction alone: setting the name after the
+    number put the number back as hired, while history listed both as in force."""
+    hire = second_hire(played)
+    correct(played, hire.seq, "amend", number=42)
+    correct(played, hire.seq, "amend", name="Hans Armstrong")
+    player = played.view().get(PlayerRow, str(league_id("test")), hire.player)
+    assert player is not None
+    assert (player.name, player.number) == ("Hans Armstrong", 42)
+    correct(played, hire.seq, "amend", number=hire.number)  # undone by setting it back
+    player = played.view().get(PlayerRow, str(league_id("test")), hire.player)
+    assert player is not None
+    assert (player.name, player.number) == ("Hans Armstrong", hire.number)
 
 
 def second_hire(ledger: LeagueLedger) -> ev.PlayerHired:
