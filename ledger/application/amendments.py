@@ -24,11 +24,12 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from ledger.application import inducements, redrafts, seasons, teams
+from ledger.application import inducements, matches, redrafts, seasons, teams
 from ledger.application.commands import (
     AdvancePlayer,
     Buy,
     BuyInducements,
+    ClosePostGame,
     CloseSeason,
     HirePlayer,
     Redraft,
@@ -109,6 +110,14 @@ def redraft(c: Context, e: Any) -> Drafts:
     )
 
 
+def post_game(c: Context, e: Any) -> Drafts:
+    """A close's dice asked again: those the edition asks of the team (Expensive Mistakes
+    of a rich one), and once a team, so a close voided alone cannot be brought back beside
+    the one the team made after it."""
+    dice = {roll.purpose: list(roll.values) for roll in e.dice}
+    return matches.plan_close(c, ClosePostGame(c.league.slug, e.match, e.team, dice=dice))
+
+
 def close(c: Context, e: Any) -> Drafts:
     """Whether the close waived its play-offs is not recorded: asked as if it did, the
     command's other checks stand (every fixture recorded, every post-game closed)."""
@@ -142,6 +151,7 @@ PLANNED_BY: Mapping[type[ev.LedgerEvent], Callable[[Context, Any], Drafts]] = {
     ev.SidelineReleased: release,
     ev.InducementsBought: induce,
     ev.MatchRecorded: report,
+    ev.PostGameClosed: post_game,
     ev.SeasonStarted: season,
     ev.SeasonClosed: close,
     ev.TeamRedrafted: redraft,
@@ -197,6 +207,8 @@ class Replanned:
         if plan is None or (correction is not None and correction.action == "void"):
             return
         read = amended(upcoming, correction) if correction is not None else upcoming
+        if isinstance(read, ev.PostGameClosed) and fold.reports.get(read.match, 0) < 0:
+            return  # voided with the match report it follows (``Fold.follow_match``)
         where = replace(self.c, view=fold.store, league=fold.league())
         try:
             with drafting():

@@ -103,16 +103,23 @@ def read_event(ledger: LeagueLedger, queries: Queries, seq: int) -> ev.LedgerEve
 def read_report(
     ledger: LeagueLedger, queries: Queries, seq: int, corrections: list[CorrectionSheet]
 ) -> ev.MatchRecorded | None:
-    """The report as the fold reads it: as amended by its latest correction."""
-    report = read_event(ledger, queries, seq)
-    if not isinstance(report, ev.MatchRecorded):
+    report = read_amended(ledger, queries, seq, corrections)
+    return report if isinstance(report, ev.MatchRecorded) else None
+
+
+def read_amended(
+    ledger: LeagueLedger, queries: Queries, seq: int, corrections: list[CorrectionSheet]
+) -> ev.LedgerEvent | None:
+    """Event ``seq`` as the fold reads it: as amended by its latest correction (a close's
+    dice amended show as amended, as its gold does)."""
+    event = read_event(ledger, queries, seq)
+    if event is None:
         return None
     fixes = [c.seq for c in corrections if c.target == seq]
     correction = read_event(ledger, queries, fixes[-1]) if fixes else None
     if isinstance(correction, ev.EventCorrected) and correction.action == "amend":
-        fixed = amended(report, correction)
-        return fixed if isinstance(fixed, ev.MatchRecorded) else report
-    return report
+        return amended(event, correction)
+    return event
 
 
 def build(
@@ -127,7 +134,9 @@ def build(
 ) -> MatchSheet:
     names = Names(queries, row)
     close_events = [
-        e for s in closes if isinstance(e := read_event(ledger, queries, s), ev.PostGameClosed)
+        e
+        for s in closes
+        if isinstance(e := read_amended(ledger, queries, s, corrections), ev.PostGameClosed)
     ]
     return MatchSheet(
         match_id=report.match,

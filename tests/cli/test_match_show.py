@@ -144,6 +144,26 @@ def test_the_close_and_its_expensive_mistakes_die_are_shown(played: Path) -> Non
     assert "post-game closed (event" in run_ledger(played, "match", "show", "g1").out
 
 
+def test_a_closes_amended_dice_are_shown_as_amended(played: Path) -> None:
+    """The gold followed the amendment, the dice shown stayed as first recorded."""
+    run_ledger(played, "match", "close", "g1", "--die", "expensive_mistakes=3",
+               "--die", "reavers:expensive_mistakes_amount=2", check=True)  # fmt: skip
+    reavers = next(s for s in sheet(played)["sides"] if s["team_id"] == "reavers")
+    close = reavers["closed_seq"]
+    dice = (
+        '[{"purpose": "expensive_mistakes", "dice": "D6", "values": [3], "subject": "reavers"},'
+        ' {"purpose": "expensive_mistakes_amount", "dice": "D3", "values": [1],'
+        ' "subject": "reavers"}]'
+    )
+    run_ledger(played, "correct", str(close), "--set", f"dice={dice}", "--reason", "a 1",
+               check=True)  # fmt: skip
+    found = sheet(played)
+    reavers = next(s for s in found["sides"] if s["team_id"] == "reavers")
+    assert ("expensive_mistake", -10_000) in [(m["kind"], m["amount"]) for m in reavers["gold"]]
+    amounts = [d["values"] for d in found["dice"] if d["purpose"] == "expensive_mistakes_amount"]
+    assert amounts == [[1]]
+
+
 def test_a_voided_match_says_so_who_voided_it_and_why(played: Path) -> None:
     seq = sheet(played)["recorded_seq"]
     run_ledger(played, "correct", str(seq), "--void", "--reason", "wrong teams", check=True)

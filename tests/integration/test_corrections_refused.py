@@ -24,6 +24,7 @@ import pytest
 
 from ledger.application.commands import (
     Buy,
+    ClosePostGame,
     Correct,
     CorrectMatch,
     HirePlayer,
@@ -127,6 +128,41 @@ def test_a_close_voided_on_its_own_is_not_voided_again(played: LeagueLedger) -> 
     report = recorded_seq(played, first_game(played).match_id)
     correct(played, report + 1, "void")
     refused(played, CorrectionRefused, rf"already voided \(event {report + 3}\)", report + 1)
+
+
+def test_a_close_voided_alone_is_not_brought_back_beside_the_close_made_after_it(
+    played: LeagueLedger,
+) -> None:
+    """Voided alone, then made again, a close amended back stood beside the new one: two
+    closes of one team, its Expensive Mistakes charged twice (a helper's pass, forty-fourth
+    session). A close amended is planned again by its command, as a hire is."""
+    report = recorded_seq(played, first_game(played).match_id)
+    home_close = report + 1
+    correct(played, home_close, "void")
+    row = first_game(played)
+    played.handle(ClosePostGame("test", row.match_id, row.home, dice=EVEN), by="tester")
+    refused(
+        played,
+        CorrectionRefused,
+        f"event {home_close} .* could not have been recorded: .*already closed",
+        home_close,
+        {
+            "dice": [
+                {"purpose": "expensive_mistakes", "dice": "D6", "values": [6], "subject": "reavers"}
+            ]
+        },
+    )
+
+
+def test_a_close_amended_must_keep_the_rolls_the_edition_asks(played: LeagueLedger) -> None:
+    report = recorded_seq(played, first_game(played).match_id)
+    refused(
+        played,
+        CorrectionRefused,
+        f"event {report + 1} amended so could not have been recorded: .* needs",
+        report + 1,
+        {"dice": []},
+    )
 
 
 def test_a_voided_report_brought_back_as_it_was_can_be_voided_again(played: LeagueLedger) -> None:
