@@ -9,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 import click
-import yaml
 
 from cli.main import Session, pass_session
 from cli.output import check_out, open_to_read, print_json, progress, say, table, write_file
@@ -37,7 +36,7 @@ from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
 from ledger.domain.log import SITE_ID, league_id
 from ledger.domain.state import FaultLine
-from ledger.errors import FileProblem, InvalidInput, UnknownLeague
+from ledger.errors import FileProblem, InvalidInput, MalformedReport, UnknownLeague
 from ledger.words import plural
 
 
@@ -328,10 +327,14 @@ def parse_sets(sets: tuple[str, ...]) -> dict[str, Any]:
 
 
 def read_amendment(path: Path) -> dict[str, Any]:
+    """The file read as a report file is (bounded, UTF-8, a key given once, a YAML error
+    at its line and column), its problems said as this command's input."""
+    from ledger.application.reports import loaded, report_text
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise InvalidInput(f"cannot read {path}: {str(error).splitlines()[0]}") from None
+        data = loaded(report_text(path), str(path))
+    except MalformedReport as error:
+        raise InvalidInput(error.message) from None
     if not isinstance(data, dict):
         raise InvalidInput(f"{path} must hold a mapping of field: value")
     return data

@@ -27,6 +27,7 @@ from ledger.application.context import Context, Drafts, check_reason
 from ledger.application.matches import resolve_report
 from ledger.domain import events as ev
 from ledger.domain.state import FaultLine, LeagueRow, MatchRow
+from ledger.domain.values import validation_problems
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
@@ -383,9 +384,7 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
             original, ev.EventCorrected(target=original.seq, action="amend", amendment=amendment)
         )
     except ValidationError as error:
-        problem = error.errors()[0]
-        place = ".".join(str(p) for p in problem["loc"])
-        raise InvalidInput(f"amended {place}: {problem['msg']}") from None
+        raise InvalidInput(f"amended {validation_problems(error)}") from None
 
 
 def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorrected) -> None:

@@ -512,3 +512,36 @@ def test_meaningless_gold_points_and_reasons_are_refused(
     league: Path, code: str, args: tuple[str, ...], says: str
 ) -> None:
     assert says in refused(league, code, *args)
+
+
+# --- an amendment's file, read as a report's is ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"price: 60000\nprice: 70000\n", "line 2, column 1: 'price' is given twice"),
+        (b"price: [1,\n  x: y\n", "is not valid YAML or JSON: line 3, column 1: expected ','"),
+        (b"price: \xff\n", "amend.yaml is not UTF-8 text (byte 0xff at 7)"),
+        (b"- 1\n", "must hold a mapping of field: value"),
+    ],
+    ids=["key-twice", "yaml", "not-utf8", "not-a-mapping"],
+)
+def test_an_amendment_file_is_read_as_strictly_as_a_report(
+    league: Path, tmp_path: Path, content: bytes, says: str
+) -> None:
+    """A key given twice kept the last; a YAML error named no line; a file not UTF-8 was
+    not named (a helper's pass through the corrections, forty-fourth session)."""
+    amendment = tmp_path / "amend.yaml"
+    amendment.write_bytes(content)
+    line = refused(
+        league, "invalid-input", "correct", "3", "--amend", str(amendment), "--reason", "x"
+    )
+    assert says in line
+
+
+def test_an_amended_value_out_of_bounds_is_said_in_the_leagues_words(league: Path) -> None:
+    tab = refused(league, "invalid-input", "correct", "3", "--set", 'name="A\\tB"', "--reason", "x")
+    assert tab.endswith("amended name: must be one line of printable text, not blank")
+    big = refused(league, "invalid-input", "correct", "4", "--set", "number=200", "--reason", "x")
+    assert big.endswith("amended number: must be at most 99")
