@@ -9,6 +9,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, say
+from ledger.errors import InvalidInput
 from ledger.reports.errors import ReportNotWritten
 from ledger.reports.render import FORMATS, schema_json
 from ledger.reports.service import make_report, report_format, write_report
@@ -28,7 +29,8 @@ NAMES = {"html": "HTML", "md": "Markdown", "csv": "CSV", "json": "JSON"}
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=click.Path(),
+    callback=lambda _ctx, _param, value: named(value),
     metavar="PATH",
     help="File to write; for csv a folder, or a .zip file"
     " (default: reports/<league>-season-<N>.<format>).",
@@ -53,6 +55,8 @@ def report(
     chosen = report_format(fmt, out)  # a bad format or place is refused before any work
     if out is not None:
         check_place(out)
+    if whatif is not None and not whatif.strip():
+        raise InvalidInput("--whatif names a ruleset to compare with (see 'ledger rulesets')")
     comparison = comparison_for(ledger, slug, season, whatif) if whatif else None
     made = make_report(ledger, slug, season, comparison)
     try:
@@ -62,6 +66,14 @@ def report(
             f"cannot write the report to {out}: {error.strerror or error}"
         ) from None
     say(f"Wrote the {NAMES[chosen]} report of {made.league.name}, {made.season.name}, to {path}")
+
+
+def named(out: str | None) -> Path | None:
+    """An empty --out (``--out ''``) is refused: it read as the current folder, and the
+    report's sixteen CSV files landed there (``--out .`` still names it)."""
+    if out is not None and not out.strip():
+        raise click.BadParameter("is empty: name the file (or, for csv, the folder)")
+    return None if out is None else Path(out)
 
 
 def check_place(out: Path) -> None:

@@ -20,6 +20,7 @@ from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigur
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
 from ledger.whatif.service import ask, comparison
 from ledger.whatif.spec import label, parse_options
+from ledger.words import plural
 
 
 @click.command("whatif")
@@ -104,7 +105,7 @@ def print_comparison(found: Comparison, what: str) -> None:
     say(f"What-if: {found.whatif.name} [{found.whatif.ruleset}], dice seed {found.seed}")
     say(
         f"Dice of the what-if: {found.dice.recorded} recorded rolls reused,"
-        f" {found.dice.simulated} simulated; {len(found.divergences)} divergences."
+        f" {found.dice.simulated} simulated; {plural(len(found.divergences), 'divergence')}."
     )
     print_standings(found)
     print_teams(found)
@@ -257,7 +258,7 @@ def print_distributions(found: Distributions, what: str) -> None:
     last = found.first_seed + found.samples - 1
     say(
         f"Monte Carlo: {found.samples} replays of {found.league}, season {found.season or '-'},"
-        f" under {what} (seeds {found.first_seed}-{last})"
+        f" under {what} (seeds {found.first_seed} to {last})"
     )
     key = found.whatif.value_labels.get(found.whatif.rating_key, "rating")
     headers = ["division", "team", "places", "play-offs", "champion", key, "treasury"]

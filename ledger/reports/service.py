@@ -23,6 +23,7 @@ from ledger.reports.build import build_report
 from ledger.reports.errors import ReportNotWritten, UnknownReportFormat
 from ledger.reports.model import SeasonReport
 from ledger.reports.render import FORMATS, Format, render
+from ledger.reports.to_csv import CSV_FILES
 from ledger.reports.whatif import Comparison
 from ledger.rules import find_ruleset
 
@@ -48,6 +49,12 @@ def report_format(given: str | None, out: Path | None) -> Format:
         if chosen is None:
             raise UnknownReportFormat(
                 f"unknown report format '{given}' (formats: {', '.join(FORMATS)})"
+            )
+        if out is not None and SUFFIXES.get(out.suffix.lower(), chosen) != chosen:
+            named = SUFFIXES[out.suffix.lower()]
+            raise UnknownReportFormat(
+                f"the format asked ({chosen}) is not the one {out.name} is named for"
+                f" ({named}): name the file for {chosen}, or ask for {named}"
             )
         return chosen
     if out is None:
@@ -144,6 +151,8 @@ def write_tables(files: dict[str, str], target: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         write_document(text, target / name, ENCODING["csv"])
+    for name in CSV_FILES - files.keys():  # a table an earlier report left (whatif.csv)
+        (target / name).unlink(missing_ok=True)
 
 
 def produce_report(

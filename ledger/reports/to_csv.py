@@ -416,6 +416,10 @@ TABLES: dict[str, Callable[[SeasonReport], Table]] = {
 }
 
 
+CSV_FILES = frozenset(f"{name}.csv" for name in (*TABLES, "whatif"))
+"""Every file a CSV report may hold: a folder written again loses those it does not."""
+
+
 def render_csv(report: SeasonReport) -> dict[str, str]:
     """File name -> CSV text, one per table (``whatif.csv`` only with a comparison)."""
     chosen = {**TABLES, **({"whatif": whatif} if report.whatif else {})}

@@ -217,7 +217,12 @@ def sold(ruleset: Ruleset, items: Mapping[str, SidelineItem], item_id: str) -> l
     """Only what the edition's sideline table sells (``Ruleset.sideline_items``)."""
     if item_id in items:
         return []
-    sentence = f"{ruleset.name} teams cannot buy '{item_id}' (items: {', '.join(sorted(items))})"
+    listed = ", ".join(sorted(items))
+    if any(item_id in ruleset.sideline_offer(r) for r in ruleset.catalogue.team_lists()):
+        # an item of the edition this team's list goes without (a Nurgle apothecary)
+        sentence = f"{ruleset.name} sells no '{item_id}' to this team's list (items: {listed})"
+        return [Problem(NotAllowed, sentence)]
+    sentence = f"{ruleset.name} teams cannot buy '{item_id}' (items: {listed})"
     closest = did_you_mean(item_id, items)
     if closest:
         sentence += f"; did you mean '{closest}'?"

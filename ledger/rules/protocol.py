@@ -241,6 +241,10 @@ class Ruleset(Protocol):
 
     def start(self) -> Start: ...
     def sideline_items(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
+    def sideline_offer(self, roster: str) -> Mapping[str, SidelineItem]:
+        """What a team of the list ``roster`` may buy beside its players."""
+        ...
+
     def new_player(
         self, event: PlayerHired | StarSigned, team: TeamRow, league_id: str
     ) -> PlayerRow:

@@ -75,7 +75,9 @@ class TeamDistribution(Frozen):
     """Probability of each place in the division, first place first."""
     playoffs: float
     champion: float
-    """Probability of finishing first in the whole league's table."""
+    """Probability of finishing first in the whole league's table; a first place k teams
+    share on every tie-breaker counts 1/k to each, as a draw among them would decide it, so
+    the teams' chances add up to 1."""
     rating: Spread
     treasury: Spread
 
@@ -284,14 +286,26 @@ def summary(found: Sequence[list[TeamResult]], names: dict[str, str]) -> list[Te
     for entries in by_team.values():
         division = entries[0][1]
         size[division] = size.get(division, 0) + 1
+    firsts = champion_shares(found)
     return [
-        distribution(team_id, names.get(team_id, team_id), entries, size)
+        distribution(team_id, names.get(team_id, team_id), entries, size, firsts.get(team_id, 0))
         for team_id, entries in sorted(by_team.items())
     ]
 
 
+def champion_shares(found: Sequence[list[TeamResult]]) -> dict[str, float]:
+    """Each team's first places in the league's table over the samples, a first place
+    shared by k teams counting 1/k to each."""
+    shares: dict[str, float] = {}
+    for result in found:
+        first = [entry[0] for entry in result if entry[3] == 1]
+        for team_id in first:
+            shares[team_id] = shares.get(team_id, 0.0) + 1 / len(first)
+    return shares
+
+
 def distribution(
-    team_id: str, name: str, entries: list[TeamResult], size: dict[str, int]
+    team_id: str, name: str, entries: list[TeamResult], size: dict[str, int], firsts: float
 ) -> TeamDistribution:
     n, division = len(entries), entries[0][1]
     places = [0] * size.get(division, 0)
@@ -304,7 +318,7 @@ def distribution(
         division=division,
         places=[round(count / n, 4) for count in places],
         playoffs=round(sum(1 for e in entries if e[4]) / n, 4),
-        champion=round(sum(1 for e in entries if e[3] == 1) / n, 4),
+        champion=round(firsts / n, 4),
         rating=spread([e[5] for e in entries], 2),
         treasury=spread([e[6] for e in entries], 0),
     )

@@ -106,6 +106,10 @@ def test_report_writes_csv_to_a_folder_or_a_zip(
         (["--out", "report.txt"], "unknown-format", "cannot tell the report format"),
         (["--whatif", "nowhere"], "unknown-ruleset", "unknown ruleset 'nowhere'"),
         (["nowhere"], "unknown-league", "no league 'nowhere'"),
+        (["--format", "md", "--out", "x.html"], "unknown-format", "(md) is not the one x.html"),
+        (["--format", "json", "--out", "x.csv"], "unknown-format", "named for (csv)"),
+        (["--out", ""], "usage", "'--out': is empty"),
+        (["--whatif", " "], "invalid-input", "--whatif names a ruleset"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(
@@ -117,6 +121,22 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(
     assert err.startswith(f"error[{code}]: ")
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_csv_folder_written_again_keeps_no_table_of_the_report_before(
+    ledger_cli: Runner, db: Path, tmp_path: Path
+) -> None:
+    """whatif.csv of a report with a comparison stayed beside a later report's tables
+    without one: a season's standings beside another's what-if, nothing to tell them
+    apart (a helper's pass through the reports, forty-fourth session)."""
+    with_whatif = ("--db", str(db), "report", "--format", "csv", "--out", "tables")
+    assert ledger_cli(*with_whatif, "--whatif", "lrb6-zal")[0] == 0
+    assert (tmp_path / "tables" / "whatif.csv").exists()
+    (tmp_path / "tables" / "notes.txt").write_text("the commissioner's own")
+    assert ledger_cli(*with_whatif)[0] == 0
+    assert not (tmp_path / "tables" / "whatif.csv").exists()
+    assert (tmp_path / "tables" / "standings.csv").exists()
+    assert (tmp_path / "tables" / "notes.txt").exists()  # only the report's own tables go
 
 
 def test_an_unwritable_out_is_refused_in_one_line(

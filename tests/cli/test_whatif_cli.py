@@ -112,7 +112,7 @@ def test_monte_carlo_reports_distributions(ledger_cli: Runner, db: Path) -> None
 def test_monte_carlo_in_words(ledger_cli: Runner, db: Path) -> None:
     status, out, _ = ledger_cli("--db", str(db), "whatif", "--ruleset", "dz3", "--samples", "3")
     assert status == 0
-    assert out.startswith("Monte Carlo: 3 replays of demo, season 1, under dz3 (seeds 1-3)")
+    assert out.startswith("Monte Carlo: 3 replays of demo, season 1, under dz3 (seeds 1 to 3)")
     assert "100%" in out  # the table rests on recorded results: each place is certain
 
 

@@ -187,7 +187,7 @@ CASES: dict[str, tuple[Case, str | None]] = {
     ),
     "an apothecary BB2025 Nurgle teams may not have": (
         Case("lrb6-zal", "bb2025", "nurgle", ["rotter"] * 11, buy("apothecary", 1), 100_000),
-        "invalid-input",
+        "not-allowed",
     ),
     "Dedicated Fans after the draft": (
         Case(

@@ -356,6 +356,9 @@ def test_names_are_escaped_in_html_markdown_and_csv(sqlite_ledger: LeagueLedger)
     assert "Orcs | &lt;b&gt;Goblins&lt;/b&gt; &amp;amp;" in html
     assert "<b>Goblins" not in html
     assert "Orcs \\| \\<b\\>Goblins\\</b\\> \\&amp;" in markdown  # shown as typed
+    # in the team's heading and the lines about it too, not only in the tables' cells
+    assert "### Orcs \\| \\<b\\>Goblins" in markdown
+    assert "<b>Goblins" not in markdown
     for table in re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.MULTILINE):
         widths = {len(re.findall(r"(?<!\\)\|", line)) for line in table.splitlines()}
         assert len(widths) == 1, table

@@ -7,14 +7,20 @@ its own ruleset with another option, where nothing is simulated.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from ledger.application.commands import StartSeason
+from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.events import LedgerEvent
+from ledger.domain.values import Division
 from ledger.rules import find_ruleset
 from ledger.whatif.montecarlo import run_samples
 from ledger.whatif.replay import replay, translate
 from ledger.whatif.shared import start
 from tests.integration.test_whatif_editions import bb2025_log
+from tests.support import HUMAN_ELEVEN, SKAVEN_ELEVEN, draft_team, two_team_league
 
 __all__ = ["bb2025_log"]  # the fixture, shared
 
@@ -62,3 +68,22 @@ def test_a_sample_from_the_shared_start_equals_a_whole_replay(
         for kind in whole.store.records:
             assert sampled.store.all(kind) == whole.store.all(kind)
         assert sampled.simulated == whole.simulated
+
+
+def test_a_first_place_shared_is_shared_out(tmp_path: Path) -> None:
+    """A season started and no game played: the four teams are level on every
+    tie-breaker, each first in every sample. Each was champion 100% (400% in all);
+    each is a quarter now (a helper's pass through the what-ifs, forty-fourth session)."""
+    ledger = open_ledger(Settings(sqlite_path=tmp_path / "level.db", user="t"))
+    try:
+        two_team_league(ledger)
+        draft_team(ledger, "test", "elves", "human", HUMAN_ELEVEN)
+        draft_team(ledger, "test", "orcs", "skaven", SKAVEN_ELEVEN)
+        teams = ("reavers", "rats", "elves", "orcs")
+        ledger.handle(StartSeason("test", [Division(name="A", teams=teams)]), by="t")
+        log = list(ledger.source.league_events(ledger.league_row("test").league_id))
+    finally:
+        close_ledger(ledger)
+    found = run_samples(log, find_ruleset("lrb6-zal"), 4, workers=1)
+    assert [t.places[0] for t in found.teams] == [1.0] * 4  # each his own chance of 1st
+    assert [t.champion for t in found.teams] == [0.25] * 4

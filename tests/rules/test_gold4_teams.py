@@ -249,7 +249,7 @@ def test_other_races_have_no_free_reroll() -> None:
     book.team("humans", "human", ["lineman"], treasury=500_000)
     c, _ = context(book)
     assert "free_reroll" not in book.ruleset.sideline_items(book.team_row("humans"))
-    with pytest.raises(LedgerError, match="cannot buy 'free_reroll'"):
+    with pytest.raises(LedgerError, match="sells no 'free_reroll' to this team's list"):
         plan_buy(c, Buy(c.league.slug, "humans", "free_reroll", 1))
 
 
