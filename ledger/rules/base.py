@@ -39,6 +39,7 @@ from ledger.domain.values import (
     Performance,
     PointsScheme,
     TeamSheet,
+    validation_problems,
 )
 from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
@@ -71,6 +72,17 @@ from ledger.rules.schema import (
     load_stars,
     load_team_lists,
 )
+
+
+def listed(model: type[BaseModel], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with a list option given as text read as its items, separated by
+    commas, as ``ledger rulesets`` prints them (``forfeit_penalties=income,spp``)."""
+    for name, value in options.items():
+        field = model.model_fields.get(name)
+        kind = typing.get_origin(field.annotation) if field is not None else None
+        if isinstance(value, str) and kind in (tuple, list):
+            options[name] = [item.strip() for item in value.split(",") if item.strip()]
+    return options
 
 
 class NoOptions(BaseModel):
@@ -122,16 +134,16 @@ class BaseRuleset(ABC, Generic[OptionsT]):
                     cls.Options = arg
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        given = listed(self.Options, dict(options or {}))
         try:
             # The one place options are typed: Options is the class's own OptionsT.
-            self.options = typing.cast(OptionsT, self.Options.model_validate(dict(options or {})))
+            self.options = typing.cast(OptionsT, self.Options.model_validate(given))
         except ValidationError as error:
-            problem = error.errors()[0]
-            where = ".".join(str(p) for p in problem["loc"]) or "options"
+            unknown = [p["loc"][0] for p in error.errors() if p["type"] == "extra_forbidden"]
             raise InvalidOption(
-                f"ruleset {self.id}: option {where}: {problem['msg']}"
+                f"ruleset {self.id}: option {validation_problems(error)}"
                 f" (options: {', '.join(self.Options.model_fields) or 'none'})",
-                given=where,
+                given=str(unknown[0]) if unknown else None,  # a name misspelt, not a value
                 known=self.Options.model_fields,
             ) from None
 

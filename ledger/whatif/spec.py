@@ -41,9 +41,17 @@ def parse_options(pairs: list[str] | tuple[str, ...]) -> dict[str, Any]:
 
 
 def parse_whatif(text: str) -> tuple[str | None, dict[str, Any]]:
-    """``RULESET[:KEY=VALUE,...]`` (the ruleset may be left out: ``:bonus_points=added``)."""
+    """``RULESET[:KEY=VALUE,...]`` (the ruleset may be left out: ``:bonus_points=added``).
+    A piece without ``=`` goes on the value before it: a list's items, as ``ledger
+    rulesets`` prints them (``forfeit_penalties=income,spp``) or as JSON (``["income",
+    "spp"]``)."""
     name, _, rest = text.partition(":")
-    pairs = [p for p in rest.split(",") if p.strip()] if rest else []
+    pairs: list[str] = []
+    for piece in rest.split(",") if rest else []:
+        if pairs and "=" not in piece:
+            pairs[-1] += f",{piece}"
+        elif piece.strip():
+            pairs.append(piece)
     return (name.strip() or None), parse_options(pairs)
 
 
