@@ -213,6 +213,8 @@ def print_standings(found: Standings) -> None:
     figures = list(found.value_labels)
     headers = ["#", "team", *found.value_labels.values(), *STANDING_COLUMNS, "separated by"]
     numbers = tuple(range(2, 2 + len(figures) + len(STANDING_COLUMNS)))
+    if not found.divisions:
+        say(f"No standings yet: league {found.league} has started no season.")
     for division, rows in found.divisions.items():
         say(f"Season {found.season}" + (f", {division}" if division else ""))
         lines = [standing_line(r, figures) for r in rows]
@@ -234,6 +236,9 @@ def leaders(session: Session, stat: str, limit: int, as_json: bool) -> None:
     found = queries_for(session).leaders(stat, limit)
     if as_json:
         print_json(found)
+        return
+    if not found:
+        say(f"Nobody on the {stat} board yet.")
         return
     say(
         table(

@@ -150,7 +150,9 @@ def check_checkpoint(
 ) -> CheckpointCheck:
     """``chain`` is ``verify_chain`` of the checkpoint's league, run by the caller."""
     problems = signature_problems(checkpoint, trusted) + identity_problems(checkpoint)
-    problems += log_problems(recorder, checkpoint, chain)
+    if not problems:  # a checkpoint that does not verify vouches for nothing of the log:
+        # compared with it, an intact log would be blamed for the checkpoint's altered count
+        problems = log_problems(recorder, checkpoint, chain)
     return CheckpointCheck(
         league=checkpoint.league,
         signed_events=checkpoint.events,

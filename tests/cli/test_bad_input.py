@@ -545,3 +545,14 @@ def test_an_amended_value_out_of_bounds_is_said_in_the_leagues_words(league: Pat
     assert tab.endswith("amended name: must be one line of printable text, not blank")
     big = refused(league, "invalid-input", "correct", "4", "--set", "number=200", "--reason", "x")
     assert big.endswith("amended number: must be at most 99")
+
+
+def test_empty_tables_say_so(tmp_path: Path) -> None:
+    """A league with no season printed nothing for its standings and a bare header for its
+    leaders, with exit 0: a new commissioner could not tell it from a fault."""
+    db = tmp_path / "new.db"
+    run_ledger(db, "league", "create", "new", "--name", "New", "--ruleset", "bb2025", check=True)
+    assert run_ledger(db, "standings", check=True).out == (
+        "No standings yet: league new has started no season.\n"
+    )
+    assert run_ledger(db, "leaders", check=True).out == "Nobody on the spp board yet.\n"

@@ -264,6 +264,10 @@ def test_an_altered_checkpoint_fails_its_signature(played: tuple[LeagueLedger, s
         "the signature does not match the checkpoint: the file was altered"
         " or was not signed by this key"
     ]
+    # Its count edited, the log is not blamed: compared with a checkpoint that does not
+    # verify, the intact log read as rewritten up to the edited count.
+    miscounted = later.model_copy(update={"events": later.events - 1})
+    assert check(ledger, miscounted).problems == check(ledger, moved_back).problems
 
 
 def test_a_checkpoint_signed_by_another_key_is_refused(played: tuple[LeagueLedger, str]) -> None:
