@@ -300,6 +300,9 @@ class Leaderboard(Part):
     label: str
     column: str = Field(description="The short column heading, e.g. TD.")
     entries: list[LeaderEntry]
+    more: int = Field(
+        default=0, description="Players level with the last one listed who are not listed."
+    )
 
 
 class RecordEntry(Part):

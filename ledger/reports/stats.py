@@ -8,6 +8,7 @@ by several players or games lists every one of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -40,7 +41,10 @@ def leaderboard(
 ) -> Leaderboard:
     scored = sorted(
         ((getattr(s, stat), pid) for pid, s in stats.items() if getattr(s, stat) > 0),
-        key=lambda item: (-item[0], players[item[1]].name if item[1] in players else item[1]),
+        key=lambda item: (
+            -item[0],
+            in_order(players[item[1]].name if item[1] in players else item[1]),
+        ),
     )
     cutoff = scored[LIMIT - 1][0] if len(scored) >= LIMIT else 0
     entries: list[LeaderEntry] = []
@@ -60,7 +64,17 @@ def leaderboard(
                 value=value,
             )
         )
-    return Leaderboard(stat=stat, label=label, column=column, entries=entries)
+    last = entries[-1].value if entries else 0
+    more = sum(1 for value, _ in scored[len(entries) :] if value == last)
+    return Leaderboard(stat=stat, label=label, column=column, entries=entries, more=more)
+
+
+def in_order(name: str) -> tuple[tuple[int, str], ...]:
+    """A name's sort key with its numbers read as numbers: t008-7 before t008-14."""
+    return tuple(
+        (int(part), "") if part.isdigit() else (0, part.casefold())
+        for part in re.split(r"(\d+)", name)
+    )
 
 
 def leaderboards(sources: Sources) -> list[Leaderboard]:
