@@ -162,11 +162,20 @@ def teams(session: Session, as_json: bool) -> None:
 @pass_session
 def standings(session: Session, season: int | None, as_json: bool) -> None:
     """The league table per division under the league's ruleset, with tie-breakers."""
-    found = queries_for(session).standings(season)
+    queries = queries_for(session)
+    found = queries.standings(season)
     if as_json:
         print_json(found)
-    else:
-        print_standings(found)
+        return
+    print_standings(found)
+    if found.divisions and found.season != max(queries.seasons(), default=found.season):
+        figures = " and ".join(found.value_labels.values())
+        say(
+            wrapped(
+                f"{figures} are the teams' now; the season report has them as season"
+                f" {found.season} ended ('ledger report --season {found.season}')."
+            )
+        )
 
 
 STANDING_COLUMNS = ["P", "W", "D", "L", "TD+", "TD-", "TDΔ", "CAS+", "CAS-", "bonus", "pts"]
