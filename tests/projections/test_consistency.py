@@ -28,6 +28,7 @@ from ledger.application.commands import (
     HirePlayer,
     RecordMatch,
 )
+from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, TeamRow
@@ -255,6 +256,26 @@ def test_incremental_read_models_equal_a_full_rebuild(
         close_ledger(ledger)
 
 
+def g1(touchdowns: int) -> MatchReport:
+    """Reavers 1 scores ``touchdowns`` against the rats; reavers 3 kills rats 2."""
+    return report(
+        {
+            "match": "g1",
+            "home": {
+                "team": "reavers",
+                "players": [{"player": "reavers 1", "td": touchdowns, "mvp": 1}],
+                "dice": {"fan_factor": 2, "dedicated_fans": 6},
+            },
+            "away": {
+                "team": "rats",
+                "players": [{"player": "rats 1", "mvp": 1}],
+                "dice": {"fan_factor": 1, "dedicated_fans": 6},
+            },
+            "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
+        }
+    )
+
+
 @pytest.fixture
 def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger = sqlite_ledger
@@ -262,22 +283,7 @@ def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger.handle(
         RecordMatch(
             "test",
-            report(
-                {
-                    "match": "g1",
-                    "home": {
-                        "team": "reavers",
-                        "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
-                        "dice": {"fan_factor": 2, "dedicated_fans": 6},
-                    },
-                    "away": {
-                        "team": "rats",
-                        "players": [{"player": "rats 1", "mvp": 1}],
-                        "dice": {"fan_factor": 1, "dedicated_fans": 6},
-                    },
-                    "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-                }
-            ),
+            g1(touchdowns=2),
         ),
         by="t",
     )
@@ -326,22 +332,7 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
         CorrectMatch(
             "test",
             seq or 0,
-            report(
-                {
-                    "match": "g1",
-                    "home": {
-                        "team": "reavers",
-                        "players": [{"player": "reavers 1", "td": 1, "mvp": 1}],
-                        "dice": {"fan_factor": 2, "dedicated_fans": 6},
-                    },
-                    "away": {
-                        "team": "rats",
-                        "players": [{"player": "rats 1", "mvp": 1}],
-                        "dice": {"fan_factor": 1, "dedicated_fans": 6},
-                    },
-                    "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-                }
-            ),
+            g1(touchdowns=1),
         ),
         by="commissioner",
         reason="one TD, not two",
