@@ -144,16 +144,18 @@ def rolls_asked(
     """The rolls entered, by purpose and player id. One the re-draft does not ask is
     refused, not dropped unrecorded: a purpose misspelt, a player with nothing to roll."""
     asked = {(need.purpose, need.subject) for need in needs}
-    wanted = ", ".join(sorted({f"{n.purpose} for {c.player(n.subject or '').name}" for n in needs}))
     given: dict[str, dict[str, int | list[int]]] = {}
     for purpose, by_ref in entries.items():
         for ref, values in by_ref.items():
             player = c.player(ref, team.team_id) if ref.strip() else None
             if player is None or (purpose, player.player_id) not in asked:
                 whose = f" of {player.name}" if player else ""
+                wanted = sorted(
+                    {f"{n.purpose} for {c.player(n.subject or '').name}" for n in needs}
+                )
                 raise InvalidDice(
                     f"the re-draft asks no {purpose} roll{whose}"
-                    f" (it asks {wanted or 'no roll of this team'})"
+                    f" (it asks {', '.join(wanted) or 'no roll of this team'})"
                 )
             given.setdefault(purpose, {})[player.player_id] = values
     return given
