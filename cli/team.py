@@ -268,9 +268,10 @@ def advance(
     )
     if rolled:  # said once stored: a refusal (a category missing...) keeps no roll
         say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
+    taken = league_ruleset(session).catalogue.skill_named(skill) if skill else None
     say(
         f"{player} of {team_id} took {kind.replace('_', ' ')}"
-        f" {skill or (characteristic or '').upper()}."
+        f" {taken or (characteristic or '').upper()}."
     )
 
 

@@ -444,9 +444,10 @@ def side_rolls(
             need = next((n for n in needs if n.purpose == purpose and n.subject == subject), None)
             if need is None:
                 expected = sorted({n.purpose for n in needs if n.subject in (team, None)})
+                asked = f"expected: {', '.join(expected)}" if expected else "it asks no dice of it"
                 raise InvalidDice(
                     f"dice '{purpose}' for {subject or 'the match'} are not part of"
-                    f" this match's sequence (expected: {', '.join(expected)})"
+                    f" this match's sequence ({asked})"
                 )
             rolls.append(make_roll(purpose, need.dice, values, subject))
     return rolls

@@ -268,7 +268,7 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         team=team_id,
         player=player.player_id,
         kind=command.kind,
-        skill=command.skill,
+        skill=c.ruleset.catalogue.skill_named(command.skill) if command.skill else None,
         characteristic=command.characteristic,
         category=command.category,
         dice=command.dice,

@@ -101,6 +101,13 @@ class Catalogue:
         """The skills (and traits) of the edition's tables, in the order printed."""
         return self._skills()
 
+    def skill_named(self, given: str) -> str:
+        """The skill ``given`` names as the edition's tables spell it (``guard``, ``  sURE
+        fEET `` are Guard and Sure Feet), so the books keep one spelling of each; a name
+        the tables do not hold is left as given, for the edition's rules to judge."""
+        wanted = " ".join(given.split()).casefold()
+        return next((s.name for s in self.skills() if s.name.casefold() == wanted), given)
+
     # --- beyond the team's own list ------------------------------------------------------
 
     def allies(self, roster: str) -> Mapping[str, int]:

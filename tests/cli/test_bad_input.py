@@ -556,3 +556,12 @@ def test_empty_tables_say_so(tmp_path: Path) -> None:
         "No standings yet: league new has started no season.\n"
     )
     assert run_ledger(db, "leaders", check=True).out == "Nobody on the spp board yet.\n"
+
+
+def test_dice_a_friendly_does_not_ask_are_refused_saying_so(league: Path, tmp_path: Path) -> None:
+    """It said '(expected: )': a friendly has no post-game sequence to roll dice for."""
+    friendly = FINE_REPORT.replace("match: g1", "match: g1\nkind: friendly").replace(
+        "home: {team: reavers,", "home: {team: reavers, dice: {fan_factor: 2},"
+    )
+    line = refused(league, "invalid-dice", "match", "record", str(report_file(tmp_path, friendly)))
+    assert line.endswith("are not part of this match's sequence (it asks no dice of it)")

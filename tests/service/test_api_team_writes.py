@@ -270,3 +270,19 @@ def test_a_hire_refused_for_its_price_names_the_position_with_its_article(
     )
     assert reply.status_code == 409, reply.text
     assert reply.json()["detail"].startswith("an Ogre costs 140,000 but Reikland Reavers have")
+
+
+@pytest.mark.parametrize("typed", ["  dAUNTLESS ", "dauntless"])
+def test_a_skill_is_kept_as_the_edition_spells_it_whatever_was_typed(
+    client: TestClient, world: World, typed: str
+) -> None:
+    """It was stored as typed ('  sURE fEET '), and shown so on every roster and page."""
+    path = f"{REAVERS}/players/Griff Junior/advancements"
+    reply = client.post(
+        path, json={"kind": "chosen_primary", "skill": typed}, headers=world.auth("jay")
+    )
+    assert reply.status_code == 201, reply.text
+    griff = client.get(f"{L}/players/Griff Junior", headers=world.auth("jay")).json()
+    skills = griff["player"]["skills"]
+    assert "Dauntless" in skills
+    assert typed not in skills
