@@ -493,13 +493,17 @@ def referring_statement(count: int, dialect: str) -> str:
     )
 
 
-def fixture_order(match: MatchRow) -> tuple[int, int, int, int, int, str]:
+def fixture_order(match: MatchRow) -> tuple[bool, int, bool, int, int, int, int, str]:
     """Season, round, then the order the fixtures were scheduled in, the same before and
     after they are played; a match played without a fixture after the round's fixtures,
-    in the order recorded."""
+    in the order recorded. Games of no round (friendlies) come after their season's
+    rounds, and of no season last, in the order recorded: one recorded later adds to the
+    end of its season, not its start, so a list paged through does not shift under it."""
     scheduled = match.scheduled_seq is not None
     return (
+        match.season is None,
         match.season or 0,
+        match.round is None,
         match.round or 0,
         0 if scheduled else 1,
         (match.scheduled_seq or 0) if scheduled else (match.recorded_seq or 0),

@@ -94,3 +94,20 @@ def test_an_unknown_report_is_404(client: TestClient, world: World) -> None:
     reply = step(client, world, "no-such-report", "approve", "commissioner", None)
     assert reply.status_code == 404
     assert reply.headers["content-type"] == "application/problem+json"
+
+
+def test_a_friendly_recorded_between_two_pages_shifts_neither(
+    client: TestClient, world: World
+) -> None:
+    """A friendly (no season) sorted first: recorded between two pages of the matches, it
+    pushed the first page's last match onto the second (a helper's pass, forty-fourth
+    session). Games of no season come last, in the order recorded."""
+    path = f"/api/leagues/{LEAGUE}/matches"
+    first = client.get(path, params={"limit": 3}, headers=world.auth("dan")).json()
+    approved = step(client, world, submitted(client, world), "approve", "commissioner", None)
+    assert approved.status_code == 201, approved.text
+    params = {"limit": 500, "after": first["next"]}
+    rest = client.get(path, params=params, headers=world.auth("dan")).json()
+    seen = [m["match_id"] for m in first["items"]]
+    assert not set(seen) & {m["match_id"] for m in rest["items"]}
+    assert rest["items"][-1]["match_id"] == "api-friendly-1"
