@@ -175,6 +175,22 @@ def in_the_body(error: dict[str, Any]) -> dict[str, Any]:
     return {**error, "loc": tuple(p for p in loc if p != "body") or loc}
 
 
+UNPARSED = "There was an error parsing the body"
+"""FastAPI's 400 for a body it could not read at all (not UTF-8, nested too deep)."""
+UNPARSED_SAID = "the request body is not JSON in UTF-8 (nested at most a few hundred deep)"
+
+
+def sent_otherwise(request: Request) -> ProblemResponse | None:
+    """A 415 for a body sent as another type than JSON (``application/json`` or
+    ``application/...+json``), when a type is given; else None."""
+    given = request.headers.get("content-type", "").strip()
+    kind = given.split(";")[0].strip().lower()
+    if not kind or kind == "application/json" or kind.endswith("+json"):
+        return None
+    detail = f"send the body as JSON (Content-Type: application/json), not {given[:80]}"
+    return problem(415, "unsupported-media-type", detail)
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers: every error a request can meet becomes a problem."""
 
@@ -182,17 +198,24 @@ def install(app: FastAPI) -> None:
         assert isinstance(error, LedgerError)
         return from_error(error)
 
-    async def request_invalid(_: Request, error: Exception) -> ProblemResponse:
+    async def request_invalid(request: Request, error: Exception) -> ProblemResponse:
         assert isinstance(error, RequestValidationError)
-        return from_validation(list(error.errors()))
+        errors = list(error.errors())
+        if any(tuple(e.get("loc", ()))[:1] == ("body",) for e in errors):
+            # A JSON object sent as text/plain reached the model as bytes: "must be a
+            # mapping" would blame the object, not how it was sent.
+            return sent_otherwise(request) or from_validation(errors)
+        return from_validation(errors)
 
     async def model_invalid(_: Request, error: Exception) -> ProblemResponse:
         # A command's event refused a value the request carried (a name too long...).
         assert isinstance(error, ValidationError)
         return problem(422, "invalid-input", validation_problems(error))
 
-    async def http_error(_: Request, error: Exception) -> ProblemResponse:
+    async def http_error(request: Request, error: Exception) -> ProblemResponse:
         assert isinstance(error, HTTPException)
+        if error.status_code == 400 and error.detail == UNPARSED:
+            return sent_otherwise(request) or problem(400, "malformed-json", UNPARSED_SAID)
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(400, "")
         return problem(error.status_code, code, detail, dict(error.headers or {}))
@@ -217,6 +240,6 @@ def install(app: FastAPI) -> None:
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "content": {MEDIA_TYPE: {}}, "description": TITLES[status]}
-    for status in (400, 401, 403, 404, 409, 412, 422, 429, 503)
+    for status in (400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
 }
 """The problem responses every API operation may give, for the OpenAPI document."""

@@ -159,6 +159,39 @@ def test_malformed_input_is_a_problem_never_a_500(
 
 
 @pytest.mark.parametrize(
+    ("content", "sent_as", "status", "code", "said"),
+    [
+        (b'{"position": "lineman", "name": "X"}', "text/plain", 415, "unsupported-media-type",
+         "send the body as JSON (Content-Type: application/json), not text/plain"),
+        (b"position=lineman&name=X", "application/x-www-form-urlencoded", 415,
+         "unsupported-media-type", "not application/x-www-form-urlencoded"),
+        (b'{"name": "caf\xe9"}', "application/json", 400, "malformed-json", "not JSON in UTF-8"),
+        (b"[" * 100_000, "application/json", 400, "malformed-json", "not JSON in UTF-8"),
+    ],
+    ids=["json-as-text", "form-encoded", "not-utf8", "nested-deep"],
+)  # fmt: skip
+def test_a_body_sent_otherwise_than_as_json_is_said_so(
+    client: TestClient,
+    world: World,
+    content: bytes,
+    sent_as: str,
+    status: int,
+    code: str,
+    said: str,
+) -> None:
+    """A JSON object sent as text/plain was refused as 'must be a mapping'; a body not
+    UTF-8, or nested 100,000 deep, with FastAPI's own 'There was an error parsing the body'
+    under the code 'http' (a helper's pass through the API, forty-fourth session)."""
+    before = event_count(client)
+    headers = {**world.auth("jay"), "Content-Type": sent_as}
+    reply = client.post(HIRE, content=content, headers=headers)
+    assert (reply.status_code, reply.json()["code"]) == (status, code), reply.text
+    assert said in reply.json()["detail"]
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert event_count(client) == before
+
+
+@pytest.mark.parametrize(
     ("content", "said"),
     [
         (b"", "body: required, not given"),
