@@ -50,7 +50,7 @@ def ruleset_class(name: str) -> type[BaseRuleset[Any]]:
         if wanted in cls.aliases:
             return cls
     raise UnknownRuleset(
-        f"unknown ruleset '{name}' (known: {', '.join(REGISTRY)})",
+        f"unknown ruleset '{name[:40]}' (known: {', '.join(REGISTRY)})",
         given=wanted,
         known=(name for cls in every for name in (cls.id, *cls.aliases)),
     )

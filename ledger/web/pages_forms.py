@@ -86,10 +86,12 @@ def only_offered(
             raise FieldInvalid(field, f"'{given[:40]}' is not {what} the form offers")
 
 
-def number(values: Mapping[str, str], key: str, label: str, low: int = 0) -> int | None:
+def number(
+    values: Mapping[str, str], key: str, label: str, low: int = 0, high: int = 99
+) -> int | None:
     """The whole number in field ``key``, None when it is left empty."""
     text = values.get(key, "").strip()
-    return whole(text, key, label, low) if text else None
+    return whole(text, key, label, low, high) if text else None
 
 
 def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
@@ -97,9 +99,11 @@ def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
     return whole(values.get(key, "").strip(), key, label, low)
 
 
-def whole(text: str, key: str, label: str, low: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= 99:
-        raise FieldInvalid(key, f"{label} is a whole number from {low} to 99, not '{text[:20]}'")
+def whole(text: str, key: str, label: str, low: int, high: int = 99) -> int:
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise FieldInvalid(
+            key, f"{label} is a whole number from {low} to {high}, not '{text[:20]}'"
+        )
     return int(text)
 
 

@@ -27,7 +27,13 @@ from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import CasualtyCause, Concession, Hireling, validation_problems
+from ledger.domain.values import (
+    MAX_COUNT,
+    CasualtyCause,
+    Concession,
+    Hireling,
+    validation_problems,
+)
 from ledger.errors import LedgerError, MalformedReport
 from ledger.projections.match_applier import unrecorded
 from ledger.rules.protocol import DiceNeed
@@ -337,7 +343,7 @@ def report_of(
 
 def side_of(values: Mapping[str, str], key: str, team: str) -> dict[str, Any]:
     side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
-    touchdowns = number(values, f"{key}-touchdowns", "touchdowns")
+    touchdowns = number(values, f"{key}-touchdowns", "touchdowns", high=MAX_COUNT)
     if touchdowns is not None:
         side["touchdowns"] = touchdowns
     if values.get(f"{key}-stalled") == "1":
@@ -376,7 +382,7 @@ def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:
     side, line = row.rsplit("-", 1)  # "home-0": the home side's first line
     label = f"{side} player line {int(line) + 1}'s"
     stats = {
-        s: number(values, f"{row}-{s}", f"{label} {s.upper()}")
+        s: number(values, f"{row}-{s}", f"{label} {s.upper()}", high=MAX_COUNT)
         for s in ("td", "comp", "int", "mvp")
     }
     if not player:

@@ -521,6 +521,20 @@ def test_a_figure_that_is_not_a_number_is_named_by_its_side_and_line(client: Tes
     assert event_count(client) == before
 
 
+def test_a_figure_beyond_the_reports_bound_is_marked_on_its_field(client: TestClient) -> None:
+    """A TD of 99 passed the form and was refused by the report's model, at the top only
+    and in its API path ('the report: home.players.0.td: must be at most 50')."""
+    before = event_count(client)
+    reply = submit_friendly(client, **{"home-0-td": "99"})
+    assert reply.status_code == 422, reply.text[-800:]
+    text = reply.text.replace("&#39;", "'")
+    assert "home player line 1's TD is a whole number from 0 to 50, not '99'" in text
+    assert 'id="home-0-td" name="home-0-td"' in text
+    assert re.search(r'name="home-0-td"[^>]*aria-invalid="true"', text, re.S)
+    assert "home.players.0.td" not in text
+    assert event_count(client) == before
+
+
 @pytest.mark.parametrize("match", ["m" * 200, "no spaces please"], ids=["too long", "spaces"])
 def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     client: TestClient, match: str
