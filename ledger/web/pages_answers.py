@@ -74,6 +74,7 @@ def submission_page_of(
         and answering != row.team
         and may(me, found.row, "answer_report", answering),
         may_decide=row.status in submissions.PENDING and may(me, found.row, "decide_report"),
+        may_correct=row.status == "rejected" and may(me, found.row, "submit_report", row.team),
         values=values,
         errors=errors,
     )

@@ -11,7 +11,7 @@ become the documented report format (docs/match-report.md) and go through the sa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, get_args
 
@@ -26,7 +26,7 @@ from ledger.application.access import authorize
 from ledger.application.matches import unavailable
 from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import (
     MAX_COUNT,
     CasualtyCause,
@@ -34,7 +34,7 @@ from ledger.domain.values import (
     Hireling,
     validation_problems,
 )
-from ledger.errors import LedgerError, MalformedReport
+from ledger.errors import LedgerError, MalformedReport, NotAllowed
 from ledger.projections.match_applier import unrecorded
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
@@ -91,6 +91,70 @@ class Side:
     def hireling(self, row: int) -> str:
         """The id a hireling row of the form has in the report (``home-h1``)."""
         return f"{self.key}-h{row + 1}"
+
+
+STAT_FIELDS = {"td": "touchdowns", "comp": "completions", "int": "interceptions", "mvp": "mvps"}
+"""A player line's fields on the form, by the report's names for them."""
+
+
+def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
+    """The form's fields as ``report_of`` reads them, filled from a report: a rejected
+    report to correct, sent again without entering it anew."""
+    values = {"match": game.match, **given(report, ("played_on", "weather"))}
+    for key in ("home", "away"):
+        side = report.get(key, {})
+        values |= given(side, ("touchdowns",), prefix=f"{key}-")
+        if side.get("stalled"):
+            values[f"{key}-stalled"] = "1"
+        for i, line in enumerate(side.get("players", [])[:PLAYER_ROWS]):
+            values[f"{key}-{i}-player"] = str(line.get("player", ""))
+            values |= {f"{key}-{i}-{f}": str(line[n]) for f, n in STAT_FIELDS.items() if n in line}
+        for hireling in side.get("hirelings", []):  # its row is its id: lines name it so
+            fields = ("name", "kind", "position", "star", "price")
+            values |= given(hireling, fields, prefix=f"{hireling.get('id', key)}-")
+        for purpose, rolled in side.get("dice", {}).items():
+            values[f"dice-{side.get('team')}-{purpose}"] = rolls_text(rolled)
+    for purpose, rolled in report.get("dice", {}).items():
+        by_subject = rolled if isinstance(rolled, dict) else {"match": rolled}
+        values |= {f"dice-{who}-{purpose}": rolls_text(r) for who, r in by_subject.items()}
+    for i, casualty in enumerate(report.get("casualties", [])[:CASUALTY_ROWS]):
+        values |= given(casualty, ("victim", "by", "cause"), prefix=f"cas-{i}-")
+        values |= {
+            f"cas-{i}-die-{purpose}": rolls_text(rolled)
+            for purpose, rolled in casualty.get("dice", {}).items()
+        }
+    conceded = report.get("concession")
+    if conceded:
+        values["concession-team"] = "home" if conceded.get("team") == game.home else "away"
+        values["concession-kind"] = str(conceded.get("kind", "conceded"))
+    return values
+
+
+def given(fields: Mapping[str, Any], names: Sequence[str], prefix: str = "") -> dict[str, str]:
+    return {f"{prefix}{name}": str(fields[name]) for name in names if fields.get(name) is not None}
+
+
+def rolls_text(rolled: Any) -> str:
+    return " ".join(map(str, rolled)) if isinstance(rolled, list) else str(rolled)
+
+
+@router.get("/leagues/{league}/submissions/{submission}/again")
+@needs("submit_report", team_in_body=True)
+def corrected_form(request: Request, league: str, submission: str) -> HTMLResponse:
+    """A rejected report's form, filled as it was sent, for its team to correct and send
+    again: a report rejected is not recorded, and the coach need not enter it anew."""
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
+    row = submissions.find(ledger, league, submission)
+    if row.status != "rejected":
+        raise NotAllowed(f"report {submission} is {row.status}: only a rejected one is sent again")
+    match = found.view.get(MatchRow, found.row.league_id, row.match_id)
+    values = {"home": row.home, "away": row.away, "kind": row.report.get("kind", "league")}
+    game = reads.game_of(match) if match is not None else game_from(found, values)
+    game = replace(game, match=row.match_id)
+    # the report's own team corrects it (the opponent may report the game, not fill this)
+    authorize(who(request), found.slug, "submit_report", team=row.team, public=found.row.public)
+    return report_form(request, league, game, form_values(row.report, game), {})
 
 
 def crumbs(league: reads.League) -> list[tuple[str, str]]:

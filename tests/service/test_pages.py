@@ -647,6 +647,42 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     assert client.get(f"{HOME}/matches/web-friendly-1").status_code == 404
 
 
+def test_a_rejected_report_is_corrected_from_its_form_filled_as_sent(
+    client: TestClient,
+) -> None:
+    """A rejected report left its coach no way on from its page: he entered the whole
+    report anew (a helper's pass through the pages, forty-fourth session)."""
+    page = submit_friendly(client, weather="drizzle").headers["location"]
+    client.cookies.clear()
+    sign_in(client, "commissioner")
+    shown = client.get(page).text
+    assert "Correct it and send it again" not in shown  # a report waiting is answered
+    post(client, f"{page}/reject", {"csrf": csrf_in(shown), "reason": "Lurtz had no MVP"})
+    client.cookies.clear()
+    sign_in(client, "jay")
+    again = client.get(page).text
+    assert f'href="{page}/again"' in again
+    form = client.get(f"{page}/again")
+    assert form.status_code == 200, form.text[-800:]
+    griff = player_ids(client, "Griff Junior")["Griff Junior"]
+    assert re.search(rf'<option value="{griff}"[^>]*selected', form.text)
+    assert 'value="drizzle"' in form.text
+    assert re.search(r'name="home-0-td"[^>]*value="2"', form.text, re.S)
+    fields = dict(re.findall(r'name="([^"]+-(?:td|mvp|player))"[^>]*value="([^"]*)"', form.text))
+    assert fields.get("away-1-mvp") == "1"  # as sent: the coach corrects what was wrong
+    before = event_count(client)
+    corrected = {**report_fields(csrf_in(form.text)), "away-1-mvp": "", "away-0-mvp": "1"}
+    corrected |= {
+        k: player_ids(client, v).get(v, v) for k, v in corrected.items() if k.endswith("-player")
+    }
+    sent = post(client, f"{HOME}/report", {**corrected, "match": "web-friendly-1"})
+    assert sent.status_code == 303, sent.text[-800:]
+    assert event_count(client) == before + 1
+    client.cookies.clear()
+    sign_in(client, "dan")  # another coach may not fill his report
+    assert client.get(f"{page}/again").status_code == 403
+
+
 def test_a_report_with_a_missing_roll_shows_the_sentence_beside_the_dice(
     client: TestClient,
 ) -> None:
