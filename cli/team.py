@@ -252,7 +252,7 @@ def advance(
         ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6")) if roll_it else ()
     )
     rolls += rolled
-    session.ledger().handle(
+    taken = session.ledger().handle(
         AdvancePlayer(
             session.league(),
             team_id,
@@ -268,10 +268,9 @@ def advance(
     )
     if rolled:  # said once stored: a refusal (a category missing...) keeps no roll
         say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
-    taken = league_ruleset(session).catalogue.skill_named(skill) if skill else None
     say(
         f"{player} of {team_id} took {kind.replace('_', ' ')}"
-        f" {taken or (characteristic or '').upper()}."
+        f" {taken.skill or (taken.characteristic or '').upper()}."
     )
 
 

@@ -153,7 +153,9 @@ class AdjustTreasury(Change):
 
 
 @dataclass(frozen=True)
-class AdvancePlayer(Change):
+class AdvancePlayer(Command[ev.PlayerAdvanced]):
+    """Answers the advancement as recorded: its skill as the edition spells it."""
+
     team: str
     player: str
     kind: ev.AdvancementKind
@@ -162,6 +164,9 @@ class AdvancePlayer(Change):
     characteristic: Characteristic | None = None
     dice: tuple[DiceRoll, ...] = ()
     category: str | None = None
+
+    def answer(self, events: Sequence[LedgerEvent]) -> ev.PlayerAdvanced:
+        return next(e for e in events if isinstance(e, ev.PlayerAdvanced))
 
 
 @dataclass(frozen=True)
