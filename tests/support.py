@@ -162,6 +162,25 @@ def two_team_league(ledger: LeagueLedger, slug: str = "test") -> str:
     return slug
 
 
+def reavers_rats(touchdowns: int = 2) -> dict[str, Any]:
+    """g1 of ``two_team_league``: reavers 1 scores ``touchdowns`` against the rats,
+    reavers 3 kills rats 2 (a roll of 16)."""
+    return {
+        "match": "g1",
+        "home": {
+            "team": "reavers",
+            "players": [{"player": "reavers 1", "td": touchdowns, "mvp": 1}],
+            "dice": {"fan_factor": 2, "dedicated_fans": 6},
+        },
+        "away": {
+            "team": "rats",
+            "players": [{"player": "rats 1", "mvp": 1}],
+            "dice": {"fan_factor": 1, "dedicated_fans": 6},
+        },
+        "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
+    }
+
+
 def report(text_or_data: str | dict[str, Any]) -> MatchReport:
     text = text_or_data if isinstance(text_or_data, str) else yaml.safe_dump(text_or_data)
     return parse_report(text)

@@ -38,22 +38,9 @@ from ledger.persistence.postgres import LendingPostgresRecorder
 from ledger.projections.shapes import shape_of
 from ledger.projections.sql import SqlStore, table_of
 from tests.projections.test_parallel_rebuild import Tables, tables
-from tests.support import report, two_team_league
+from tests.support import reavers_rats, report, two_team_league
 
-GAME = {
-    "match": "g1",
-    "home": {
-        "team": "reavers",
-        "players": [{"player": "reavers 1", "td": 2, "mvp": 1}],
-        "dice": {"fan_factor": 2, "dedicated_fans": 6},
-    },
-    "away": {
-        "team": "rats",
-        "players": [{"player": "rats 1", "mvp": 1}],
-        "dice": {"fan_factor": 1, "dedicated_fans": 6},
-    },
-    "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-}
+GAME = reavers_rats()
 
 
 @pytest.fixture(scope="module")

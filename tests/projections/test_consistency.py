@@ -28,13 +28,12 @@ from ledger.application.commands import (
     HirePlayer,
     RecordMatch,
 )
-from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, TeamRow
 from ledger.errors import LedgerError
 from ledger.projections.sql import ALL_TABLES
-from tests.support import create_league, draft_team, report
+from tests.support import create_league, draft_team, reavers_rats, report
 
 EXAMPLES = itertools.count()
 TEAMS = {"reavers": ("human", "lineman"), "rats": ("skaven", "clanrat"), "orcs": ("orc", "lineman")}
@@ -256,26 +255,6 @@ def test_incremental_read_models_equal_a_full_rebuild(
         close_ledger(ledger)
 
 
-def g1(touchdowns: int) -> MatchReport:
-    """Reavers 1 scores ``touchdowns`` against the rats; reavers 3 kills rats 2."""
-    return report(
-        {
-            "match": "g1",
-            "home": {
-                "team": "reavers",
-                "players": [{"player": "reavers 1", "td": touchdowns, "mvp": 1}],
-                "dice": {"fan_factor": 2, "dedicated_fans": 6},
-            },
-            "away": {
-                "team": "rats",
-                "players": [{"player": "rats 1", "mvp": 1}],
-                "dice": {"fan_factor": 1, "dedicated_fans": 6},
-            },
-            "casualties": [{"victim": "rats 2", "by": "reavers 3", "roll": 16}],
-        }
-    )
-
-
 @pytest.fixture
 def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger = sqlite_ledger
@@ -283,7 +262,7 @@ def played(sqlite_ledger: LeagueLedger) -> LeagueLedger:
     ledger.handle(
         RecordMatch(
             "test",
-            g1(touchdowns=2),
+            report(reavers_rats(touchdowns=2)),
         ),
         by="t",
     )
@@ -332,7 +311,7 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
         CorrectMatch(
             "test",
             seq or 0,
-            g1(touchdowns=1),
+            report(reavers_rats(touchdowns=1)),
         ),
         by="commissioner",
         reason="one TD, not two",
