@@ -22,11 +22,16 @@ class LedgerError(Exception):
     def __init__(
         self, message: str, *, given: str | None = None, known: Iterable[str] = ()
     ) -> None:
-        closest = did_you_mean(given, known) if given is not None else None
-        if closest is not None:
-            message = f"{message}; did you mean '{closest}'?"
+        if given is not None:
+            message = suggested(message, given, known)
         super().__init__(message)
         self.message = message
+
+
+def suggested(sentence: str, given: str, known: Iterable[str]) -> str:
+    """``sentence``, ending with the known name closest to ``given`` when one is close."""
+    closest = did_you_mean(given, known)
+    return f"{sentence}; did you mean '{closest}'?" if closest is not None else sentence
 
 
 def did_you_mean(given: str, known: Iterable[str]) -> str | None:

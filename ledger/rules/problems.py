@@ -41,7 +41,7 @@ from ledger.errors import (
     SecretWeaponRefused,
     StaffLimit,
     UnknownItem,
-    did_you_mean,
+    suggested,
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
@@ -223,10 +223,7 @@ def sold(ruleset: Ruleset, items: Mapping[str, SidelineItem], item_id: str) -> l
         sentence = f"{ruleset.name} sells no '{item_id}' to this team's list (items: {listed})"
         return [Problem(NotAllowed, sentence)]
     sentence = f"{ruleset.name} teams cannot buy '{item_id}' (items: {listed})"
-    closest = did_you_mean(item_id, items)
-    if closest:
-        sentence += f"; did you mean '{closest}'?"
-    return [Problem(UnknownItem, sentence)]
+    return [Problem(UnknownItem, suggested(sentence, item_id, items))]
 
 
 def while_drafting(team: TeamRow, item: SidelineItem) -> list[Problem]:

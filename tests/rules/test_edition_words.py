@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
-from ledger.domain.events import PlayerAdvanced
+from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import DiceRoll
 from ledger.errors import InvalidInput
-from ledger.rules import find_ruleset
+from ledger.rules import REGISTRY, find_ruleset
+from ledger.rules.protocol import Ruleset
 from tests.rules.seam import said
 
 
@@ -46,3 +50,82 @@ def test_a_skill_bought_with_spp_is_refused_citing_the_league_s_own_rule(
     assert said(rules.check_advancement(player, team, bought)) == [
         f"players improve by Star Player Rolls: use kind star_roll ({rule})"
     ]
+
+
+def human_lineman(rules: Ruleset) -> tuple[PlayerRow, TeamRow]:
+    """A lineman with SPP for any advancement, on a team past its draft."""
+    lineman = rules.catalogue.position("human", "lineman")
+    stats = lineman.model_dump(include={"ma", "st", "ag", "pa", "av"})
+    player = PlayerRow(
+        league_id="l",
+        player_id="p",
+        team_id="t",
+        name="Hans",
+        roster="human",
+        position="lineman",
+        **stats,
+        spp=60,
+        spp_earned=60,
+    )
+    team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="human", drafting=False)
+    return player, team
+
+
+def advancement(kind: str, skill: str | None = None) -> PlayerAdvanced:
+    """``kind`` with a 2D6 Star Player Roll of 3 and 4 (a skill in every edition that rolls)."""
+    roll = DiceRoll(purpose="star_roll", dice="2D6", values=(3, 4))
+    return PlayerAdvanced.model_construct(
+        team="t",
+        player="p",
+        kind=kind,
+        skill=skill,
+        characteristic=None,
+        category=None,
+        dice=(roll,),
+    )
+
+
+@pytest.mark.parametrize("ruleset", sorted(REGISTRY))
+@pytest.mark.parametrize("kind", get_args(AdvancementKind))
+def test_a_kind_of_advancement_the_edition_lacks_is_refused_in_words(
+    ruleset: str, kind: str
+) -> None:
+    """BB2025 has no Star Player Rolls: asked for one it raised an AttributeError."""
+    rules = find_ruleset(ruleset)
+    if kind in rules.advancement_kinds:
+        return
+    player, team = human_lineman(rules)
+    assert said(rules.check_advancement(player, team, advancement(kind, skill="Block")))
+
+
+# A skill misspelt is answered with the one meant, in each edition's own words (skills.yaml
+# and seed 002's Skills and Trait Table); lrb6's traits are not learnt, so not suggested.
+MISSPELT = [
+    ("bb2025", "chosen_primary", "Blok", "'Blok' is not a BB2025 skill; did you mean 'Block'?"),
+    ("bb2020", "chosen_primary", "sure feat", "did you mean 'Sure Feet'?"),
+    ("lrb6", "star_roll", "Dauntles", "LRB6; did you mean 'Dauntless'?"),
+    ("lrb6-zal", "star_roll", "Dauntles", "did you mean 'Dauntless'?"),
+    ("gold4", "star_roll", "Blok", "Skills and Trait Table; did you mean 'Block'?"),
+    ("dz3", "star_roll", "Blok", "'Blok' is not a 3rd edition skill; did you mean 'Block'?"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "kind", "given", "ending"), MISSPELT)
+def test_a_misspelt_skill_is_answered_with_the_one_meant(
+    ruleset: str, kind: str, given: str, ending: str
+) -> None:
+    rules = find_ruleset(ruleset)
+    player, team = human_lineman(rules)
+    event = advancement(kind, skill=given)
+    if ruleset == "lrb6-zal":  # ZAL's Star Player Roll is followed by its Ageing Roll
+        ageing = DiceRoll(purpose="ageing", dice="2D6", values=(5, 5))
+        event = event.model_copy(update={"dice": (*event.dice, ageing)})
+    [sentence] = said(rules.check_advancement(player, team, event))
+    assert sentence.endswith(ending)
+
+
+def test_a_skill_nothing_like_any_is_refused_without_a_guess() -> None:
+    rules = find_ruleset("bb2025")
+    player, team = human_lineman(rules)
+    event = advancement("chosen_primary", skill="Xyzzy")
+    assert said(rules.check_advancement(player, team, event)) == ["'Xyzzy' is not a BB2025 skill"]

@@ -14,6 +14,7 @@ from functools import cache, cached_property
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
+from ledger.errors import suggested
 from ledger.rules.bb2025.tables import Tables, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
@@ -84,8 +85,11 @@ def result(
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
     if found := eligible_problems(t, player):
         return found
-    if event.kind == "random_secondary":
-        return ["BB2025 has no random secondary skills on the Advancement Table"]
+    if event.kind not in (*SKILL_KINDS, "characteristic"):
+        # random secondary skills (BB2020's) and Star Player Rolls (the older editions')
+        kinds = ", ".join((*SKILL_KINDS, "characteristic"))
+        words = event.kind.replace("_", " ")
+        return [f"BB2025's Advancement Table has no {words} (its kinds: {kinds})"]
     if found := spp_problems(t, player, event.kind):
         return found
     if event.kind == "characteristic":
@@ -203,7 +207,8 @@ def skill_problems(
         return ["name the skill the player takes"]
     skill = table.find(event.skill)
     if skill is None:
-        return [f"'{event.skill}' is not a {table.book} skill"]
+        sentence = f"'{event.skill}' is not a {table.book} skill"
+        return [suggested(sentence, event.skill, (s.name for s in table.skills))]
     categories = {
         "primary": position.primary,
         "secondary": position.secondary,

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
+from ledger.errors import suggested
 from ledger.rules.dz3.rating import improvements
-from ledger.rules.dz3.tables import Tables, find_skill
+from ledger.rules.dz3.tables import Tables, find_skill, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
 from ledger.words import plural, possessive
@@ -88,7 +89,8 @@ def skill_problems(
         return ["name the skill the player takes"]
     skill = find_skill(event.skill)
     if skill is None:
-        return [f"'{event.skill}' is not a 3rd edition skill"]
+        sentence = f"'{event.skill}' is not a 3rd edition skill"
+        return [suggested(sentence, event.skill, (s.name for s in skills().skills))]
     allowed = position.primary + (position.secondary if any_category else ())
     if skill.category not in allowed:
         return [

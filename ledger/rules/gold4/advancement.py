@@ -24,6 +24,7 @@ from functools import cache
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
+from ledger.errors import suggested
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.tables import SkillOrTrait, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult
@@ -190,7 +191,9 @@ def cap_problems(roll: Roll, stat: str) -> list[str]:
 def skill_problems(roll: Roll, name: str) -> list[str]:
     entry = skill_entry(name)
     if entry is None:
-        return [f"'{name}' is not in seed 002's Skills and Trait Table"]
+        table = load_gold4_tables().tables.skills_and_traits
+        sentence = f"'{name}' is not in seed 002's Skills and Trait Table"
+        return [suggested(sentence, name, (s.name for s in table))]
     if roll.table_result != "skill" and not roll.double:
         return [f"a roll of {roll.total} must be taken as +1 {roll.table_result.upper()}"]
     if entry.kind == "trait":

@@ -20,6 +20,7 @@ from typing import Protocol
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import DiceRoll
+from ledger.errors import suggested
 from ledger.rules.lrb6.tables import SppLevel, StarRoll, ValueModifiers, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
@@ -179,7 +180,8 @@ def skill_problems(
 ) -> list[str]:
     skill = find_skill(name)
     if skill is None or skill.category == "T":
-        return [f"'{name}' is not a skill a player can learn in LRB6"]
+        learnt = (s.name for s in skills().skills if s.category != "T")
+        return [suggested(f"'{name}' is not a skill a player can learn in LRB6", name, learnt)]
     allowed = skill_categories(t, roll, position, player.roster)
     if skill.category not in allowed:
         kind = "a double" if is_double(roll) else f"a roll of {roll.total}"
