@@ -154,7 +154,10 @@ def corrected_form(request: Request, league: str, submission: str) -> HTMLRespon
     game = replace(game, match=row.match_id)
     # the report's own team corrects it (the opponent may report the game, not fill this)
     authorize(who(request), found.slug, "submit_report", team=row.team, public=found.row.public)
-    return report_form(request, league, game, form_values(row.report, game), {})
+    values = form_values(row.report, game)
+    if row.roll_missing:  # asked of the submission (its event), not written in its report
+        values["roll_missing"] = "1"
+    return report_form(request, league, game, values, {})
 
 
 def crumbs(league: reads.League) -> list[tuple[str, str]]:

@@ -5,9 +5,10 @@ A coach signs in and submits a match report through the form, the opposing coach
 confirms it, and the league's standings count it; another coach gets a 403 page on the
 first coach's hire form; under gold4 a coach hires an ally from the hire form's allied
 lists. Screenshots of the league home, a team page and the report form (and of the
-submission, the match, the audit and the gold4 hire pages), at 1280 px and at a 390 px
-phone's width, are saved as test artifacts in ``$LEDGER_ARTIFACTS/pages`` (default:
-artifacts/pages/ at the repository root), and no page may scroll sideways on the phone.
+submission, the match, the audit, the what-if and the gold4 hire pages), at 1280 px and
+at a 390 px phone's width, are saved as test artifacts in ``$LEDGER_ARTIFACTS/pages``
+(default: artifacts/pages/ at the repository root), and no page may scroll sideways on
+the phone; at 1280 px the report form's tables fit and the what-if's rulesets are whole.
 
 Without Chromium the tests skip and say why; with ``LEDGER_REQUIRE_BROWSER=1`` (CI) they
 fail instead, so a missing browser cannot pass unnoticed.
@@ -108,6 +109,18 @@ def snap(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
+def fits_the_width(page: Page, name: str) -> None:
+    """At the page's present width, neither the page nor any of its scroll boxes (a wide
+    table's) scrolls sideways: everything shows without scrolling."""
+    wide = page.evaluate(
+        """() => [document.documentElement, ...document.querySelectorAll('.scroll')]
+            .filter(e => e.scrollWidth > e.clientWidth)
+            .map(e => [e.getAttribute('aria-label') || 'the page',
+                       e.scrollWidth - e.clientWidth])"""
+    )
+    assert not wide, f"{name} scrolls sideways at {page.viewport_size}: {wide}"
+
+
 def test_a_coach_submits_a_report_the_opponent_confirms_and_the_standings_count_it(
     server: str, browser: Browser
 ) -> None:
@@ -129,6 +142,7 @@ def test_a_coach_submits_a_report_the_opponent_confirms_and_the_standings_count_
     jay.get_by_label("MVP awards of The Gouged Eye player 1").fill("1")
     jay.get_by_label("Let the ledger roll the dice left empty").check()
     snap(jay, "report-form")
+    fits_the_width(jay, "the report form")  # its hirelings' tables too, at 1280 px
     jay.get_by_role("button", name="Submit the report").click()
     jay.wait_for_url(f"{server}{HOME}/submissions/*")
     submission = jay.url
@@ -166,6 +180,20 @@ def test_another_coach_gets_a_403_page_on_the_first_coachs_hire_form(
     assert "Not allowed" in text
     assert "rob coaches skavenblight-scramblers, not reikland-reavers" in text
     rob.screenshot(path=str(artifacts("pages") / "forbidden-phone.png"), full_page=True)
+
+
+def test_the_what_if_ruleset_pick_list_shows_each_ruleset_whole_at_1280_px(
+    server: str, browser: Browser
+) -> None:
+    """The closed pick-list shows the ruleset chosen: each one's name is read whole."""
+    jay = signed_in(browser, server, "jay")
+    jay.goto(f"{server}{HOME}/whatif")
+    rulesets = jay.locator("select#ruleset")
+    for value in rulesets.locator("option").evaluate_all("os => os.map(o => o.value)"):
+        rulesets.select_option(value)
+        needed, shown = rulesets.evaluate("s => [s.scrollWidth, s.clientWidth]")
+        assert needed <= shown, f"the ruleset {value} is cut: {needed}px in {shown}px"
+    snap(jay, "whatif-form")
 
 
 @pytest.fixture
