@@ -19,6 +19,7 @@ from ledger.reports.sources import Sources, is_playoff, read_sources
 from ledger.reports.stats import leaderboards, records
 from ledger.reports.teams import team_pages
 from ledger.reports.whatif import Comparison, whatif_section
+from ledger.words import plural
 
 
 def league_info(queries: Queries) -> LeagueInfo:
@@ -50,24 +51,41 @@ def points_rules(queries: Queries) -> PointsRules:
     )
 
 
+LEAGUE_KINDS = ("league", "unplayed", "playoff")
+"""The kinds of game the standings count (a friendly or an exhibition counts in none)."""
+
+
 def season_info(sources: Sources) -> SeasonInfo:
     row = sources.season_row
     champion = results.champion(sources)
     inside = [e for e in sources.events if e.seq in sources.window]
     latest = sources.season == max(sources.seasons)
     later = bool(sources.events) and sources.events[-1].seq >= sources.window.end
+    played = [m for m in sources.matches if m.status == "played"]
+    league_games = sum(1 for m in played if m.kind in LEAGUE_KINDS)
+    started = row is not None or league_games > 0
+    scheduled = sum(1 for m in sources.matches if m.status == "scheduled")
+    name = row.name if row and row.name else f"Season {sources.season}"
     return SeasonInfo(
         number=sources.season,
-        name=row.name if row and row.name else f"Season {sources.season}",
+        name=name if started else PRE_SEASON,
         status=row.status if row else "open",
-        seasons=sources.seasons,
+        started=started,
+        seasons=sources.seasons if started else [s for s in sources.seasons if s < sources.season],
         divisions=[d for d in sources.standings.divisions if d],
         playoff_teams=row.playoff_teams if row else 0,
         rounds=sorted(
             {m.round for m in sources.matches if m.round is not None and not is_playoff(m)}
         ),
-        matches_played=sum(1 for m in sources.matches if m.status == "played"),
-        matches_scheduled=sum(1 for m in sources.matches if m.status == "scheduled"),
+        matches_played=len(played),
+        league_games_played=league_games,
+        matches_scheduled=scheduled,
+        notice=notice(
+            name if started else None,
+            [m.kind for m in played if m.kind not in LEAGUE_KINDS],
+            league_games,
+            scheduled,
+        ),
         champion_id=champion,
         champion=sources.team_name(champion) if champion else None,
         first_event=inside[0].seq if inside else 0,
@@ -75,6 +93,39 @@ def season_info(sources: Sources) -> SeasonInfo:
         as_of=sources.events[-1].recorded_at if sources.events else "",
         roster_note=roster_note(max(sources.seasons), latest) if later else "",
     )
+
+
+PRE_SEASON = "Pre-season"
+"""The name of what a league reports before its first season starts."""
+
+
+def notice(season: str | None, others: list[str], league_games: int, scheduled: int) -> str:
+    """What a report says first while ``season`` (None: none has started) has no league
+    game, only the games of kinds ``others`` (friendlies...): that nothing has been played
+    yet, rather than an empty season's tables."""
+    if league_games:
+        return ""
+    to_play = f", {scheduled} to play" if scheduled else ""
+    if season is not None:
+        if not others:
+            return f"{season}: no games played yet{to_play}."
+        return f"{season}: no league games played yet{to_play}; {outside(others)}."
+    if others:
+        return f"No season has started yet: {outside(others)}."
+    return (
+        "Nothing has been played yet: no season has started and no game has been recorded."
+        " The teams are shown as they stand."
+    )
+
+
+def outside(kinds: list[str]) -> str:
+    """``2 friendlies played, which count in no standings``."""
+    count = len(kinds)
+    if set(kinds) == {"friendly"}:
+        games = plural(count, "friendly", "friendlies")
+    else:
+        games = plural(count, "game outside the league", "games outside the league")
+    return f"{games} played, which {'counts' if count == 1 else 'count'} in no standings"
 
 
 def roster_note(last: int, latest: bool) -> str:

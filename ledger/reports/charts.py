@@ -4,7 +4,8 @@ The charts are hand-written SVG (templates/chart.svg.j2) rather than a plotting
 library's output: a few line charts need no dependency, stay crisp at any zoom and in
 print, and can be made accessible exactly (a title and description, one group per series
 with its name, a legend, and the same data as a table). This module does the arithmetic:
-scales, tick positions and path strings; the template does the markup.
+scales, tick positions and path strings (chart_labels.py keeps lines of equal value, and
+the lines' names, apart); the template does the markup.
 """
 
 from __future__ import annotations
@@ -12,6 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+from ledger.reports.chart_labels import (
+    LEADER,
+    EndLabel,
+    dodge,
+    end_labels,
+    label_room,
+    level_note,
+)
 
 PALETTE = (
     "#0072b2",
@@ -41,15 +51,22 @@ class Canvas:
     name: str
     width: int
     height: int
-    """The height of a figure chart; a position chart grows with its teams."""
+    """The height of a figure chart; a chart grows with its teams (a row each)."""
     margins: tuple[int, int, int, int]
     """left, right, top, bottom."""
     font: int
     row: int
     """The height of one place on a position chart."""
+    labels: bool = False
+    """Names each line at its end, right of the plot (a phone has no room: the legend)."""
+
+    @property
+    def label_gap(self) -> int:
+        """How far apart the lines' names are: a line of text."""
+        return self.font + 2
 
 
-WIDE = Canvas("wide", 960, 360, (84, 24, 16, 54), 14, 28)
+WIDE = Canvas("wide", 960, 360, (84, 24, 16, 54), 14, 28, labels=True)
 NARROW = Canvas("narrow", 400, 300, (62, 14, 12, 48), 13, 24)
 CANVASES = (WIDE, NARROW)
 
@@ -76,6 +93,8 @@ class Series:
     """Point markers: x, y in drawing units, and a tooltip."""
     values: list[float | None] = field(default_factory=list)
     """The data drawn, one value (or None) per step."""
+    end: EndLabel | None = None
+    """The line's name at its end, on a canvas that names its lines."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +119,8 @@ class Chart:
     font: int = WIDE.font
     marker: float = 4
     """The radius of a point's marker: smaller when the steps are close together."""
+    level_note: str = ""
+    """Which lines are drawn side by side, their values being equal (chart_labels.py)."""
 
 
 @dataclass(frozen=True)
@@ -185,19 +206,31 @@ class Frame:
         y_range: tuple[float, float],
         height: int,
         invert: bool = False,
+        right: int | None = None,
     ) -> Frame:
-        left, right, top, bottom = canvas.margins
+        """``right``: a right margin wider than the canvas's, to hold the lines' names."""
+        left, margin, top, bottom = canvas.margins
         y = (
             Scale(*y_range, top, height - bottom)
             if invert
             else Scale(*y_range, height - bottom, top)
         )
-        return cls(Scale(*x_range, left, canvas.width - right), y, height, canvas)
+        return cls(Scale(*x_range, left, canvas.width - (right or margin)), y, height, canvas)
 
     @property
     def plot(self) -> tuple[float, float, float, float]:
-        left, right, top, bottom = self.canvas.margins
-        return left, top, self.canvas.width - right, self.height - bottom
+        left, _, top, bottom = self.canvas.margins
+        return left, top, self.x.stop, self.height - bottom
+
+    @property
+    def rows(self) -> tuple[float, float]:
+        """The plot's top and bottom, in drawing units."""
+        return self.plot[1], self.plot[3]
+
+
+def name_room(canvas: Canvas, names: Sequence[str]) -> int | None:
+    """The right margin for the lines' names on a canvas that shows them."""
+    return max(canvas.margins[1], label_room(names, canvas.font)) if canvas.labels else None
 
 
 def category_chart(
@@ -211,21 +244,29 @@ def category_chart(
     y_ticks: list[Tick],
     tip: Callable[[str, float, str], str],
 ) -> Chart:
-    """Lines over the season's steps (rounds), one per series, with a marker per value."""
+    """Lines over the season's steps (rounds), one per series, with a marker per value;
+    lines of equal value side by side, and each named at its end where the canvas has room."""
+    ys = dodge([values for _, _, values in series], frame.y, frame.rows)
+    lines = [
+        [(frame.x(i), y) if y is not None else None for i, y in enumerate(column)] for column in ys
+    ]
+    names = named_ends(frame, [label for _, label, _ in series], lines)
     drawn = []
-    for index, (key, label, values) in enumerate(series):
-        points = [(frame.x(i), frame.y(v)) if v is not None else None for i, v in enumerate(values)]
+    for index, ((key, label, values), points) in enumerate(zip(series, lines, strict=True)):
         marks = [
             (pt[0], pt[1], tip(label, v, step))
             for pt, v, step in zip(points, values, steps, strict=True)
             if pt is not None and v is not None
         ]
-        drawn.append(Series(key, label, *style(index), line_path(points), marks, list(values)))
+        drawn.append(
+            Series(key, label, *style(index), line_path(points), marks, list(values), names[index])
+        )
     canvas = frame.canvas
+    note = level_note(steps, [(label, values) for _, label, values in series])
     return Chart(
         chart_id if canvas is WIDE else f"{chart_id}-{canvas.name}",
         title,
-        description,
+        f"{description} {note}" if note else description,
         labels[0],
         labels[1],
         canvas.width,
@@ -238,7 +279,19 @@ def category_chart(
         canvas.name,
         canvas.font,
         marker_radius(frame, len(steps)),
+        note,
     )
+
+
+def named_ends(
+    frame: Frame, names: Sequence[str], lines: Sequence[Sequence[tuple[float, float] | None]]
+) -> list[EndLabel | None]:
+    """Each line's name at its last point, on a canvas that names its lines."""
+    if not frame.canvas.labels:
+        return [None] * len(names)
+    ends = [next((p for p in reversed(points) if p is not None), None) for points in lines]
+    x = frame.x.stop + LEADER
+    return end_labels(ends, names, x, frame.canvas.label_gap, frame.rows)
 
 
 def marker_radius(frame: Frame, steps: int) -> float:
@@ -257,7 +310,8 @@ def positions_chart(
     teams = max(len(series), 1)
     _, _, top, bottom = canvas.margins
     height = max(canvas.height * 2 // 3, top + bottom + canvas.row * teams)
-    frame = Frame.of(canvas, (0, max(len(rounds) - 1, 1)), (1, max(teams, 2)), height, True)
+    room = name_room(canvas, [label for _, label, _ in series])
+    frame = Frame.of(canvas, (0, max(len(rounds) - 1, 1)), (1, max(teams, 2)), height, True, room)
     return category_chart(
         chart_id,
         title,
@@ -285,11 +339,16 @@ def figure_chart(
     """A team figure (TV/TR, treasury) over the season's steps.
 
     The axis spans the values drawn, on round ticks, so a season's changes fill the plot
-    rather than a few pixels of it."""
+    rather than a few pixels of it. With many teams the chart grows, so that their names
+    at the lines' ends fit a line of text apart."""
     values = [v for _, _, vs in series for v in vs if v is not None] or [0]
     ticks = value_ticks(min(values), max(values), fmt)
+    _, _, top, bottom = canvas.margins
+    names = top + bottom + canvas.label_gap * len(series) if canvas.labels else 0
+    height = max(canvas.height, names)
+    room = name_room(canvas, [label for _, label, _ in series])
     frame = Frame.of(
-        canvas, (0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), canvas.height
+        canvas, (0, max(len(steps) - 1, 1)), (ticks[0].at, ticks[-1].at), height, False, room
     )
     return category_chart(
         chart_id,

@@ -31,7 +31,10 @@ END = 2**62
 
 
 def season_steps(report: SeasonReport) -> list[Step]:
-    """The rounds with a game played, the play-offs, then the end of the season."""
+    """The rounds with a game played, the play-offs, then the end of the season; none
+    before the season's first league game (friendlies alone are no season to follow)."""
+    if not report.season.league_games_played:
+        return []
     steps = [
         round_step(
             str(r.round) if r.round else r.label,

@@ -51,15 +51,36 @@ class PointsRules(Part):
 
 
 class SeasonInfo(Part):
-    number: int
-    name: str
+    number: int = Field(
+        description="The season reported; before the league's first season (started false),"
+        " 1, the season to come."
+    )
+    name: str = Field(description="The season's name; Pre-season before the first season.")
     status: Literal["open", "closed"]
-    seasons: list[int] = Field(description="Every season of the league, for navigation.")
+    started: bool = Field(
+        default=True,
+        description="The season has begun: started (ledger season start), or a league game"
+        " recorded in it. False before the league's first season: the report then has the"
+        " teams as they stand and any friendlies, and no standings.",
+    )
+    seasons: list[int] = Field(
+        description="Every season of the league, for navigation; empty before the first."
+    )
     divisions: list[str]
     playoff_teams: int
     rounds: list[int]
-    matches_played: int
+    matches_played: int = Field(description="Games played in the season, friendlies included.")
+    league_games_played: int = Field(
+        default=0,
+        description="League and play-off games played: those the standings count (0: nothing"
+        " to rank or chart yet).",
+    )
     matches_scheduled: int = Field(description="Fixtures of the season not yet played.")
+    notice: str = Field(
+        default="",
+        description="What the report says first while the season has no league game yet"
+        " ('Season 1: no games played yet.'); empty once it has one.",
+    )
     champion_id: str | None = Field(description="The trophy holder or the final's winner.")
     champion: str | None
     first_event: int = Field(description="The season's first event in the log.")

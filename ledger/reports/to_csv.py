@@ -50,6 +50,26 @@ def table(columns: Sequence[Column], rows: Iterable[Any]) -> Table:
     return [h for h, _ in columns], [[cell(get(row)) for _, get in columns] for row in rows]
 
 
+def season(report: SeasonReport) -> Table:
+    """One row: which season this is and how far it has gone, so a report of a league
+    with nothing played yet says so in data (0 games played, not started)."""
+    return table(
+        [
+            ("Season", lambda s: s.number),
+            ("Name", lambda s: s.name),
+            ("Started", lambda s: s.started),
+            ("Status", lambda s: s.status),
+            ("Games played", lambda s: s.matches_played),
+            ("League games played", lambda s: s.league_games_played),
+            ("Games to play", lambda s: s.matches_scheduled),
+            ("Champion team ID", lambda s: s.champion_id),
+            ("Champion", lambda s: s.champion),
+            ("Notice", lambda s: s.notice),
+        ],
+        [report.season],
+    )
+
+
 def standings(report: SeasonReport) -> Table:
     rows = [(d.division, r) for d in report.standings for r in d.rows]
     return table(
@@ -398,6 +418,7 @@ def whatif(report: SeasonReport) -> Table:
 
 
 TABLES: dict[str, Callable[[SeasonReport], Table]] = {
+    "season": season,
     "standings": standings,
     "positions": positions,
     "matches": matches,

@@ -124,17 +124,29 @@ class Drawings:
 
 def render_html(report: SeasonReport) -> str:
     template = environment().get_template("report.html.j2")
-    return template.render(report=report, charts=charts(report), sections=sections(report))
+    drawn = charts(report)
+    found = sections(report, drawn)
+    return template.render(
+        report=report, charts=drawn, sections=found, shown={anchor for anchor, _ in found}
+    )
 
 
-def sections(report: SeasonReport) -> Sequence[tuple[str, str]]:
-    """The table of contents: (anchor, title) of each section present."""
-    found = [("standings", "Standings"), ("charts", "Charts")]
+def sections(report: SeasonReport, drawn: dict[str, list[Drawings]]) -> Sequence[tuple[str, str]]:
+    """The table of contents: (anchor, title) of each section present. Before anything is
+    played a section with nothing in it is left out (the season's notice says why): no
+    standings before the first season, no charts, no leaders; fixtures, not results."""
+    played = report.season.matches_played > 0
+    found = [("standings", "Standings")] if report.standings else []
+    if drawn["positions"] or drawn["figures"]:
+        found.append(("charts", "Charts"))
     if report.playoffs:
         found.append(("playoffs", "Play-offs"))
     if report.prizes:
         found.append(("prizes", "Prize money"))
-    found += [("results", "Results"), ("leaders", "Leaders and records"), ("teams", "Teams")]
+    if report.rounds:
+        found.append(("results", "Results" if played else "Fixtures"))
+    found += [("leaders", "Leaders and records")] if played else []
+    found.append(("teams", "Teams"))
     if report.whatif:
         found.append(("whatif", "What if"))
     return [*found, ("audit", "Audit")]

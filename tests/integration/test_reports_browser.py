@@ -4,11 +4,12 @@ by Playwright.
 Chromium renders the demo's report at a desktop's width (1280 px) and at a phone's
 (390 px); a probe, evaluated in the page by Playwright (the report itself has no script),
 measures what was drawn: the standings, each chart's drawing, its series (their painted
-length and box) and axis labels, and whether any table or chart passes the right edge of
-the screen without being inside a box of its own that scrolls. Full-page screenshots at
-both widths are saved as test artifacts in ``$LEDGER_ARTIFACTS`` (default: artifacts/ at
-the repository root): ``report-desktop.png`` and ``report-phone.png``, and the standings
-and charts on their own (``report-phone-charts.png``...).
+length and box), axis labels and the names at the lines' ends, and whether any table or
+chart passes the right edge of the screen without being inside a box of its own that
+scrolls. Full-page screenshots at both widths are saved as test artifacts in
+``$LEDGER_ARTIFACTS`` (default: artifacts/ at the repository root): ``report-desktop.png``
+and ``report-phone.png``, and the standings and charts on their own
+(``report-phone-charts.png``...).
 
 Without Chromium the tests skip and say why; with ``LEDGER_REQUIRE_BROWSER=1`` (CI) they
 fail instead, so a missing browser cannot pass unnoticed.
@@ -16,6 +17,7 @@ fail instead, so a missing browser cannot pass unnoticed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,9 +78,14 @@ PROBE = """
       return {text: text.textContent, right: box.right,
               height: text.hasAttribute("transform") ? box.width : box.height};
     });
+    var names = Array.from(svg.querySelectorAll("g.labels text")).map(function (text) {
+      var box = text.getBoundingClientRect();
+      return {text: text.textContent, top: box.top, bottom: box.bottom, right: box.right};
+    });
     var box = svg.getBoundingClientRect();
     return {id: figure.dataset.chart, canvas: svg.dataset.canvas, series: series,
-            labels: labels, width: box.width, height: box.height, right: box.right};
+            labels: labels, names: names, width: box.width, height: box.height,
+            right: box.right};
   });
   var standings = Array.from(document.querySelectorAll("table.standings")).map(function (table) {
     var heads = Array.from(table.querySelectorAll("thead th")).filter(shown);
@@ -150,6 +157,11 @@ def test_the_report_renders_its_table_and_charts_in_chromium(
             assert series["length"] > 0, (chart["id"], series["key"])
             assert series["width"] > 0, (chart["id"], series["key"])
         assert all(13 <= label["height"] <= 24 for label in chart["labels"]), chart["labels"]
+        # Each line is named at its end, inside the drawing, no name over another.
+        names = sorted(chart["names"], key=lambda name: name["top"])
+        assert len(names) == teams, chart["id"]
+        assert all(n["right"] <= chart["right"] + 0.5 for n in names), names
+        assert all(b["top"] >= a["bottom"] - 0.5 for a, b in itertools.pairwise(names)), names
 
 
 def test_the_report_fits_a_phone_with_its_standings_and_charts_whole(
@@ -172,6 +184,7 @@ def test_the_report_fits_a_phone_with_its_standings_and_charts_whole(
         assert all(label["right"] <= 390 for label in chart["labels"]), chart["id"]
         assert all(11 <= label["height"] <= 20 for label in chart["labels"]), chart["labels"]
         assert all(0 < s["right"] <= 390 for s in chart["series"]), chart["id"]
+        assert chart["names"] == [], chart["id"]  # no room: the legend names the lines
     texts = {c["id"]: [label["text"] for label in c["labels"]] for c in drawn["charts"]}
     assert "3" in texts["positions-0"]
     assert "End" in texts["rating"]
