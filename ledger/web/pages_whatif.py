@@ -14,7 +14,10 @@ reloads itself (``<meta http-equiv="refresh">``) until both are done, then shows
 A refused question (an unknown ruleset or season, an option out of its choices, a full
 queue) re-renders the form with the CLI's sentence beside the field and the error's status.
 Asking needs an account (a replay costs a worker's time); the job's page, like ``GET
-/api/jobs/{id}``, is for whoever may read the league.
+/api/jobs/{id}``, is for whoever may read the league. While a job is queued or running,
+its page offers *Cancel* to those ``DELETE /api/jobs/{id}`` lets cancel it (its asker, the
+league's commissioner, an admin): a form posted to ``.../whatif/{job}/cancel``; a
+cancelled job's page says so, and who cancelled it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -37,9 +41,10 @@ from ledger.errors import InvalidInput, LedgerError, Unauthenticated
 from ledger.rules import RULESETS
 from ledger.rules.protocol import Ruleset
 from ledger.web import pages_reads as reads
-from ledger.web.api_whatif import MAX_SAMPLES, MAX_SEED, Job, Question, UnknownJob, WhatIf, jobs_of
+from ledger.web.api_whatif import cancel_role, canceller, jobs_of
 from ledger.web.guard import needs
-from ledger.web.pages_forms import Errors, FieldInvalid, errors_of
+from ledger.web.jobs import MAX_SAMPLES, MAX_SEED, Job, Question, UnknownJob, WhatIf
+from ledger.web.pages_forms import Errors, FieldInvalid, errors_of, see_other, values_of
 from ledger.web.pages_render import PageRoute, ledger_of, page, who
 from ledger.web.problems import status_of
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
@@ -277,7 +282,17 @@ def under_way(*jobs: Job | None) -> bool:
 @router.get("/leagues/{league}/whatif/{job}")
 @needs("read")
 def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
+    return job_view(request, reads.open_league(ledger_of(request), league), job, spread)
+
+
+def job_view(
+    request: Request,
+    found: reads.League,
+    job: str,
+    spread: str,
+    refused: LedgerError | None = None,
+) -> HTMLResponse:
+    """The job's page (and its companion's, ``spread``); ``refused``: a cancel refused."""
     asked = [job_of(request, found, j) for j in (job, spread) if j]
     # Which is which by what was asked, not by place in the URL: a job of samples opened
     # alone shows its distributions, never a comparison it does not hold.
@@ -289,6 +304,7 @@ def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLR
     return page(
         request,
         "whatif_job.html.j2",
+        status=status_of(refused) if refused else 200,
         title=f"What if: {target.name}",
         crumbs=[
             ("Leagues", "/"),
@@ -299,7 +315,12 @@ def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLR
         first=asked[0],
         job=one,
         spread_job=many,
-        refresh=REFRESH if under_way(one, many) else None,
+        refresh=REFRESH if under_way(one, many) and refused is None else None,
+        cancel_path=page_path(found, job, spread, "/cancel"),
+        cancellable={
+            j.id for j in asked if under_way(j) and cancel_role(who(request), found.row, j)
+        },
+        refused=refused,
         what=what,
         target=target,
         list_names=(partial(reads.list_name, found.ruleset), partial(reads.list_name, target)),
@@ -317,6 +338,38 @@ def job_page(request: Request, league: str, job: str, spread: str = "") -> HTMLR
         percent=percent,
         spread_of=spread_text,
     )
+
+
+def page_path(league: reads.League, job: str, spread: str, then: str = "") -> str:
+    """The job's page (``then``: a path under it), its companion in the query."""
+    query = f"?{urlencode({'spread': spread[:64]})}" if spread else ""
+    return f"/leagues/{league.slug}/whatif/{job[:64]}{then}{query}"
+
+
+@router.post("/leagues/{league}/whatif/{job}/cancel")
+@needs("read")
+async def cancel_job(request: Request, league: str, job: str, spread: str = "") -> Response:
+    values = await values_of(request)
+    return await run_in_threadpool(cancelled, request, league, job, spread, values)
+
+
+def cancelled(
+    request: Request, league: str, job: str, spread: str, values: Mapping[str, str]
+) -> Response:
+    """Cancel the job the form names (one of the page's), as ``DELETE /api/jobs/{id}``
+    does; back to the page, or the page again with the refusal (a job ended meanwhile)."""
+    principal = signed_in(request)
+    found = reads.open_league(ledger_of(request), league)
+    chosen = values.get("job", job)
+    if chosen not in (job, spread):
+        raise InvalidInput("the form names no what-if job of this page")
+    target = job_of(request, found, chosen)
+    by = canceller(principal, found.row, target)
+    try:
+        jobs_of(request).cancel(target.id, by)
+    except LedgerError as error:
+        return job_view(request, found, job, spread, error)
+    return see_other(page_path(found, job, spread))
 
 
 def done(job: Job | None) -> dict[str, Any] | None:

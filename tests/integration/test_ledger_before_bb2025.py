@@ -29,7 +29,7 @@ from ledger.domain.events import LeagueCreated
 from ledger.errors import UnknownRuleset
 from ledger.persistence.mapper import LedgerMapper
 from ledger.rules import RULESETS
-from ledger.web.api_whatif import upcast_asked
+from ledger.web.jobs import upcast_asked
 
 DATA = Path(__file__).parent / "data"
 FIGURES: dict[str, Any] = json.loads((DATA / "demo-before-bb2025.json").read_text())

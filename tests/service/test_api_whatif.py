@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ledger.errors import UnknownSeason
-from ledger.web import api_whatif
+from ledger.web import jobs as whatif_jobs
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of
 
 L = f"/api/leagues/{LEAGUE}"
@@ -117,7 +117,7 @@ def test_samples_report_progress_and_distributions(client: TestClient, world: Wo
         ({"ruleset": "no-such-rules"}, 404),
         ({"options": {"no_such_option": 1}}, 422),
         ({"samples": 0}, 422),
-        ({"samples": api_whatif.MAX_SAMPLES + 1}, 422),
+        ({"samples": whatif_jobs.MAX_SAMPLES + 1}, 422),
         ({"samples": "3"}, 422),
         ({"unknown": 1}, 422),
     ],
@@ -143,7 +143,7 @@ def test_jobs_are_for_the_leagues_readers(client: TestClient, world: World) -> N
 def test_a_full_queue_answers_429(
     client: TestClient, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(api_whatif, "QUEUED", 0)
+    monkeypatch.setattr(whatif_jobs, "QUEUED", 0)
     reply = client.post(f"{L}/whatif", json={"seed": 99}, headers=world.auth("jay"))
     assert reply.status_code == 429
     assert int(reply.headers["retry-after"]) > 0
@@ -169,7 +169,7 @@ def test_an_unknown_season_is_refused_at_once_and_no_job_is_made(
     assert reply.json()["code"] == "unknown-season"
     assert reply.json()["detail"] == "league demo has no season 9 (seasons: 1)"
     with ledger_of(client).read_models.engine.connect() as conn:
-        assert not conn.execute(sa.select(api_whatif.JOBS.c.id)).all()
+        assert not conn.execute(sa.select(whatif_jobs.JOBS.c.id)).all()
 
 
 def test_a_failed_job_says_why(
@@ -178,7 +178,7 @@ def test_a_failed_job_says_why(
     def refused(*_: Any) -> Any:
         raise UnknownSeason("league demo has no season 9 (seasons: 1)")
 
-    monkeypatch.setattr(api_whatif, "comparison", refused)
+    monkeypatch.setattr(whatif_jobs, "comparison", refused)
     reply = client.post(f"{L}/whatif", json={}, headers=world.auth("jay"))
     assert reply.status_code == 202, reply.text
     done = finished(client, world, reply.json()["id"])
@@ -198,7 +198,7 @@ def test_a_stopping_service_waits_for_its_jobs_before_closing_the_store(
         reply = client.post(f"{L}/whatif", json=asked, headers=world.auth("jay"))
         assert reply.status_code == 202, reply.text
         job = reply.json()["id"]
-        jobs: api_whatif.Jobs = app.state.whatif_jobs
+        jobs: whatif_jobs.Jobs = app.state.whatif_jobs
         thread = jobs.threads[job]  # under way: the service stops now
     assert not thread.is_alive()
     assert jobs.threads == {}

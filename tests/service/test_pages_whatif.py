@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ledger.rules import RULESETS, find_ruleset
-from ledger.web.api_whatif import JOBS, Jobs, Question, WhatIf
+from ledger.web.jobs import JOBS, Jobs, Question, WhatIf
 from ledger.whatif.spec import target_ruleset
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
 from tests.service.test_pages import csrf_in, error_beside, no_server_error
