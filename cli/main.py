@@ -26,10 +26,12 @@ if TYPE_CHECKING:  # the store, SQLAlchemy, pydantic and the rulesets load on fi
     from ledger.projections.lean import SqliteStore
     from ledger.settings import Settings
 
-CREATING_COMMANDS = {"league create", "import", "generate", "run"}
+CREATING_COMMANDS = {"league create", "import", "generate", "run", "account add"}
 """The commands that may start a new SQLite ledger file. Any other command on a file
 that does not exist is refused (``error[no-ledger]``): a typo in ``--db`` must not pass
-for an empty ledger. ``demo`` builds its own file."""
+for an empty ledger. ``demo`` builds its own file. ``account add`` starts a site run
+from the browser: its first admin, who then creates the leagues there; a file on which
+the command is refused (a coach's role, which needs a league) is taken away again."""
 
 
 @dataclass

@@ -86,7 +86,8 @@ def open_ledger(
     if not create and not settings.sqlite_path.exists():
         raise NoLedger(
             f"no ledger at {settings.sqlite_path}: check --db (or $LEDGER_DB), or start"
-            " one with 'ledger league create' or 'ledger import'"
+            " one with 'ledger league create', 'ledger import', or 'ledger account add"
+            " NAME --role admin' for a site whose leagues are made in the browser"
         )
     settings.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
     env, engine = sqlite_env(settings.sqlite_path), sqlite_engine(settings.sqlite_path)

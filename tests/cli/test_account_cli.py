@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.cli.inprocess import run_ledger
+from tests.cli.inprocess import run_argv, run_ledger
 
 
 def test_a_password_too_short_adds_no_account(tmp_path: Path) -> None:
@@ -25,3 +25,25 @@ def test_a_password_too_short_adds_no_account(tmp_path: Path) -> None:
     ]
     listed = run_ledger(db, "account", "list", check=True).out
     assert "ann" not in listed
+
+
+def test_a_sites_first_admin_starts_its_ledger(tmp_path: Path) -> None:
+    """A site run from the browser starts with its admin, who creates the leagues there:
+    ``account add`` on a file that is not there yet makes the ledger (as ``league create``
+    does), and says so."""
+    db = tmp_path / "site.db"
+    done = run_ledger(db, "account", "add", "boss", "--role", "admin")
+    assert done.code == 0, done.err
+    assert done.err.strip() == f"ledger: created a new ledger at {db}"
+    listed = run_argv(["ledger", "--db", str(db), "account", "list"])
+    assert listed.code == 0, listed.err
+    assert "boss" in listed.out
+
+
+def test_a_coach_added_where_there_is_no_ledger_leaves_no_file(tmp_path: Path) -> None:
+    """A coach's role is of a league, which a new file does not hold: refused, no file."""
+    db = tmp_path / "site.db"
+    done = run_ledger(db, "account", "add", "jay", "--role", "coach")
+    assert done.code == 1
+    assert done.error_line.startswith("error[unknown-league]: this ledger has no league yet")
+    assert list(tmp_path.iterdir()) == []
