@@ -171,13 +171,20 @@ def parse_die(entry: str) -> tuple[str, int | list[int]]:
     return purpose, values[0] if len(values) == 1 else values
 
 
-def parse_count(entry: str, option: str) -> tuple[str, int]:
-    """``ITEM=COUNT`` (``ITEM`` alone: one)."""
-    item, _, count = entry.partition("=")
-    try:
-        return item, int(count or 1)
-    except ValueError:
-        raise click.BadParameter(f"'{entry}' is not ITEM=COUNT", param_hint=option) from None
+def counted_items(entries: tuple[str, ...], option: str) -> dict[str, int]:
+    """``ITEM=COUNT`` each (``ITEM`` alone: one), each item once (a second count had won)."""
+    counted: dict[str, int] = {}
+    for entry in entries:
+        item, _, count = entry.partition("=")
+        if item in counted:
+            raise click.BadParameter(
+                f"{item} is given twice: once, with its count", param_hint=option
+            )
+        try:
+            counted[item] = int(count or 1)
+        except ValueError:
+            raise click.BadParameter(f"'{entry}' is not ITEM=COUNT", param_hint=option) from None
+    return counted
 
 
 @match.command("inducements")
@@ -202,7 +209,7 @@ def inducements(
     higher value for the game (CTV in BB2020 and BB2025, TV in LRB6) goes first; the other
     then spends petty cash. In BB2020 and BB2025 Star Players are induced here (at most
     two); the match report then names each under the team's hirelings, without a price."""
-    wanted = dict(parse_count(entry, "--buy") for entry in items)
+    wanted = counted_items(items, "--buy")
     session.ledger().handle(
         BuyInducements(session.league(), match_id, team_id, wanted), by=session.user, reason=reason
     )

@@ -32,7 +32,10 @@ from cli.output import say
 from ledger.errors import ConcurrentUpdate, InvalidInput, LedgerError
 from ledger.words import plural
 
-NOT_IN_SCRIPTS = {"run", "demo"}
+NOT_IN_SCRIPTS = {"run", "demo", "serve"}
+MAX_SCRIPT = 64 * 2**20
+"""The largest script read (64 MiB: a generated league of 10^5 events is a few MiB); a
+larger file, or an endless one (/dev/zero), is refused rather than read forever."""
 ON_THEIR_OWN = {"import", "rebuild", "generate"}
 """Commands that store in transactions of their own, outside a unit: only with --each."""
 READS = {
@@ -58,8 +61,21 @@ def working_directory(folder: Path) -> Iterator[None]:
         os.chdir(before)
 
 
+def script_text(script: Path) -> str:
+    with script.open("rb") as file:
+        data = file.read(MAX_SCRIPT + 1)
+    if len(data) > MAX_SCRIPT:
+        raise InvalidInput(f"{script.name} is larger than 64 MiB: split it into scripts")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidInput(
+            f"{script.name} is not UTF-8 text (byte {error.start}): save it as UTF-8"
+        ) from None
+
+
 def commands(script: Path, start: int = 1) -> Iterator[Line]:
-    for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(script_text(script).splitlines(), 1):
         if number < start:
             continue
         try:

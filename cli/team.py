@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import click
 
 from cli.main import Session, pass_session
+from cli.match import counted_items
 from cli.output import dice_text, gold, say
 from cli.rules import league_ruleset
 from ledger.application.commands import (
@@ -315,22 +316,6 @@ def die_values(raw: str, entry: str) -> tuple[int, ...]:
         ) from None
 
 
-def carried_items(carry: tuple[str, ...]) -> dict[str, int]:
-    """``--carry reroll=2`` (an item alone: one)."""
-    carried = {}
-    for entry in carry:
-        item, _, count = entry.partition("=")
-        if item in carried:
-            raise click.BadParameter(
-                f"{item} is given twice: once, with its count", param_hint="--carry"
-            )
-        try:
-            carried[item] = int(count or 1)
-        except ValueError:
-            raise click.BadParameter(f"'{entry}' is not ITEM=COUNT", param_hint="--carry") from None
-    return carried
-
-
 COMMANDS = [team]
 
 
@@ -375,7 +360,7 @@ def redraft(
         head, _, values = entry.partition("=")
         purpose, _, player = head.partition(":")
         rolls.setdefault(purpose, {})[player] = list(die_values(values, entry))
-    carried = carried_items(carry)
+    carried = counted_items(carry, "--carry")
     session.ledger().handle(
         Redraft(
             session.league(),

@@ -100,6 +100,8 @@ def priced(terms: Terms, item_id: str, count: int) -> Purchase:
             given=item_id,
             known=terms.offer,
         )
+    if count < 1:  # a purchase of none was stored, and one of -1 refused in its fields' words
+        raise InvalidInput(f"{count} x {item.name} asked for: leave out an inducement not bought")
     if count > item.max:
         raise InvalidInput(f"{count} x {item.name} asked for; at most {item.max}")
     return Purchase(item=item_id, count=count, price=item.price * count)

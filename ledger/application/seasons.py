@@ -67,12 +67,24 @@ def as_they_stand(c: Context, divisions: Sequence[Division]) -> list[str]:
 
 def check_divisions(divisions: Sequence[Division]) -> None:
     """Each division named apart (its name makes its fixtures' ids and its table), each
-    team in one division, once."""
-    names = [d.name for d in divisions]
-    same = sorted({n for n in names if names.count(n) > 1})
-    if same:
-        called = f"called '{same[0]}'" if same[0] else "without a name"
-        raise InvalidInput(f"two divisions are {called}: give each its own name")
+    team in one division, once. A league of one division may leave it unnamed."""
+    if len(divisions) > 1 and any(not d.name.strip() for d in divisions):
+        raise InvalidInput(
+            "a division needs a name beside another (NAME=team,team,...): its fixtures and"
+            " its table are named by it"
+        )
+    # 'North' and 'north' would name the same fixtures (s1-north-r1-1): apart by their slug
+    slugs = [playoffs.slug(d.name) for d in divisions]
+    clash = list(
+        dict.fromkeys(d.name for d, n in zip(divisions, slugs, strict=True) if slugs.count(n) > 1)
+    )
+    if clash:
+        called = (
+            f"are called '{clash[0]}'"
+            if len(clash) == 1
+            else f"'{clash[0]}' and '{clash[1]}' would name the same fixtures"
+        )
+        raise InvalidInput(f"two divisions {called}: give each its own name")
     for division in divisions:
         twice = sorted({t for t in division.teams if division.teams.count(t) > 1})
         if twice:
@@ -177,8 +189,24 @@ def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> Dr
         )
         fixtures = [final]
     else:
+        check_bracket(season)
         fixtures = playoffs.first_round(season.season, chosen, better)
     return [ev.FixturesScheduled(season=season.season, fixtures=tuple(fixtures))]
+
+
+def check_bracket(season: SeasonRow) -> None:
+    """A knock-out halves its teams each round to a final of two, so its qualifiers are a
+    power of two (seed 001 'Qualifying for the Play-offs' recommends 4, 8 or 16); a
+    Dungeon Bowl final takes any number. Asked when the play-offs are drawn, since the
+    season's start does not say which they will be (it was an IndexError in the second
+    round: 3 qualifiers drew one tie and left the second seed out)."""
+    teams = season.playoff_teams
+    if teams & (teams - 1):
+        raise SeasonState(
+            f"season {season.season}'s {teams} play-off places make no knock-out bracket,"
+            " which halves to a final of two: play them as one final (--dungeon-bowl), or"
+            " correct the season's start to 2, 4, 8 or 16 places"
+        )
 
 
 def next_playoff_round(c: Context, season: SeasonRow, knockout: list[MatchRow]) -> Drafts:

@@ -148,6 +148,45 @@ def next_round(
     return fixtures
 
 
+def winner_sentence(match: MatchRecorded) -> str | None:
+    """A report's ``winner`` is one of its teams. A game of more than two teams (a Dungeon
+    Bowl final) names it, a play-off always; a game of two is won by its score, after its
+    shoot-out, or by the side that did not concede, and a winner given must be that one
+    (a stray ``winner`` was crowned over the score: its champion paid the prize)."""
+    teams = [s.team for s in match.sheets()]
+    if match.winner is not None and match.winner not in teams:
+        return (
+            f"the winner given for {match.match}, {match.winner}, did not play in it"
+            f" (its teams: {', '.join(teams)})"
+        )
+    if match.others:
+        if match.kind == "playoff" and match.winner is None:
+            return f"{match.match} is a play-off of {len(teams)} teams: name its winner"
+        return None
+    if match.winner is None or match.winner == decided_winner(match):
+        return None
+    home, away = match.home, match.away
+    return (
+        f"{match.match} ended {home.team} {home.touchdowns}-{away.touchdowns} {away.team}:"
+        f" its winner is the one its score, shoot-out or concession decides, not"
+        f" {match.winner}; leave the winner out"
+    )
+
+
+def decided_winner(match: MatchRecorded) -> str | None:
+    """The winner of a game of two: the side that did not concede, else the score's, else
+    the shoot-out's; None for a draw."""
+    home, away = match.home, match.away
+    if match.concession is not None and match.concession.team in (home.team, away.team):
+        return away.team if match.concession.team == home.team else home.team
+    if home.touchdowns != away.touchdowns:
+        return home.team if home.touchdowns > away.touchdowns else away.team
+    shootout = match.shootout
+    if shootout is not None and shootout.penalties_home != shootout.penalties_away:
+        return home.team if shootout.penalties_home > shootout.penalties_away else away.team
+    return None
+
+
 def loser(fixture: Fixture, winner: str) -> str:
     return fixture.away if winner == fixture.home else fixture.home
 
@@ -167,6 +206,8 @@ def shootout_problems(match: MatchRecorded) -> list[Problem]:
 
 
 def shootout_sentence(match: MatchRecorded) -> str | None:
+    if said := winner_sentence(match):
+        return said
     home, away, shootout = match.home.touchdowns, match.away.touchdowns, match.shootout
     if shootout is not None and match.kind != "playoff":
         return (

@@ -293,6 +293,16 @@ def test_a_name_that_would_break_a_table_or_name_another_player_is_refused(
         (("A=reavers,reavers",), "division A names reavers twice"),
         (("A=reavers", "A=rats"), "two divisions are called 'A': give each its own name"),
         (("A=reavers", "B=reavers"), "teams in more than one division: reavers"),
+        (
+            ("North=reavers", "north=rats"),
+            "two divisions 'North' and 'north' would name the same fixtures: give each its"
+            " own name",
+        ),
+        (
+            ("=reavers", "B=rats"),
+            "a division needs a name beside another (NAME=team,team,...): its fixtures and"
+            " its table are named by it",
+        ),
     ],
 )
 def test_a_season_plan_naming_a_team_or_a_division_twice_says_which(
@@ -405,6 +415,22 @@ def test_an_import_file_that_is_no_league_is_refused(tmp_path: Path, lines: list
     db = tmp_path / "restored.db"
     refused(db, "import-refused", "import", str(backup))
     assert stored_events(db) == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("match", "inducements", "g1", "reavers", "--buy", "bribes=1", "--buy", "bribes=2"),
+        ("team", "redraft", "reavers", "--carry", "reroll", "--carry", "reroll=2"),
+    ],
+)
+def test_an_item_counted_twice_is_a_usage_error(league: Path, args: tuple[str, ...]) -> None:
+    """The last count had won, silently."""
+    before = stored_events(league)
+    done = run_ledger(league, *args)
+    assert done.code == 2
+    assert "is given twice: once, with its count" in done.error_line
+    assert stored_events(league) == before
 
 
 @pytest.mark.parametrize(

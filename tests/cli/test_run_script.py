@@ -115,3 +115,22 @@ def test_a_line_choosing_another_ledger_league_or_name_is_refused_not_ignored(
         )
         assert players(db) == ["Otto Brandt"]  # nothing of the script was stored
     assert not (tmp_path / "other.db").exists()
+
+
+def test_a_script_that_cannot_be_run_is_refused_before_any_line(tmp_path: Path) -> None:
+    """'serve' on a line would hold the unit open for as long as it serves; a file that is
+    not UTF-8, or larger than any script (``run /dev/zero`` read for ever), is refused."""
+    db = tmp_path / "owl.db"
+    served = tmp_path / "serve.ledger"
+    served.write_text(SETUP + "serve --port 8999\n")
+    assert one_error(ledger(db, "run", str(served))) == (
+        "error[invalid-input]: serve.ledger:4: 'serve' cannot run in a script"
+    )
+    latin = tmp_path / "latin.ledger"
+    latin.write_bytes(
+        SETUP.encode() + 'team register rats --name "Ratsk\xf6pfe"\n'.encode("latin-1")
+    )
+    assert one_error(ledger(db, "run", str(latin))).startswith(
+        "error[invalid-input]: latin.ledger is not UTF-8 text (byte "
+    )
+    assert not db.exists()

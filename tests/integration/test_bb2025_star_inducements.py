@@ -21,7 +21,7 @@ from ledger.application.commands import BuyInducements, RecordMatch, ScheduleSea
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Division
-from ledger.errors import HirelingRefused, InsufficientTreasury, LedgerError
+from ledger.errors import HirelingRefused, InsufficientTreasury, InvalidInput, LedgerError
 from ledger.rules import find_ruleset
 from ledger.rules.bb2025 import stars
 from tests.support import HUMAN_ELEVEN, create_league, draft_team, event_count, report
@@ -155,3 +155,14 @@ def test_a_star_left_out_of_the_purchase_is_not_offered_a_second_one(
     sqlite_ledger.handle(BuyInducements("test", fixture, "orcs", {}), by="t")
     refused(sqlite_ledger, HirelingRefused, "without him (void that purchase and buy again)",
             lambda: game(sqlite_ledger, fixture, NOBBLA))  # fmt: skip
+
+
+@pytest.mark.parametrize("count", [0, -1])
+def test_an_inducement_bought_none_of_is_refused_in_words(
+    sqlite_ledger: LeagueLedger, fixture: str, count: int
+) -> None:
+    """None was stored as a purchase of 0 for 0; -1 was refused in the purchase's fields'
+    words ("count: must be at least 0; price: must be at least 0")."""
+    buy = BuyInducements("test", fixture, "orcs", {"bribes": count})
+    says = f"{count} x Bribes asked for: leave out an inducement not bought"
+    refused(sqlite_ledger, InvalidInput, says, lambda: sqlite_ledger.handle(buy, by="t"))

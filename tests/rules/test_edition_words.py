@@ -9,7 +9,7 @@ import pytest
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidAdvancement, InvalidInput
 from ledger.rules import REGISTRY, find_ruleset
 from ledger.rules.protocol import Ruleset
 from tests.rules.seam import said
@@ -129,3 +129,12 @@ def test_a_skill_nothing_like_any_is_refused_without_a_guess() -> None:
     player, team = human_lineman(rules)
     event = advancement("chosen_primary", skill="Xyzzy")
     assert said(rules.check_advancement(player, team, event)) == ["'Xyzzy' is not a BB2025 skill"]
+
+
+def test_an_advancement_bb2025_lacks_is_a_fault_in_words_when_folded() -> None:
+    """An imported or translated event the table cannot read: said as the command says it
+    (it was "'AdvancementCosts' object has no attribute 'star_roll'")."""
+    rules = find_ruleset("bb2025")
+    player, _ = human_lineman(rules)
+    with pytest.raises(InvalidAdvancement, match="BB2025's Advancement Table has no star roll"):
+        rules.advancement(player, advancement("star_roll", skill="Block"))

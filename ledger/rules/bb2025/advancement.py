@@ -14,7 +14,7 @@ from functools import cache, cached_property
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
-from ledger.errors import suggested
+from ledger.errors import InvalidAdvancement, suggested
 from ledger.rules.bb2025.tables import Tables, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
@@ -68,6 +68,8 @@ def cost(t: Tables, player: PlayerRow, kind: str) -> int:
 def result(
     t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced
 ) -> AdvancementResult:
+    if sentence := unknown_kind(event.kind):  # an imported or translated event: a fault
+        raise InvalidAdvancement(sentence)
     spp = cost(t, player, event.kind)
     if event.characteristic is not None and event.kind == "characteristic":
         increase = t.value_increase[event.characteristic]
@@ -85,11 +87,8 @@ def result(
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
     if found := eligible_problems(t, player):
         return found
-    if event.kind not in (*SKILL_KINDS, "characteristic"):
-        # random secondary skills (BB2020's) and Star Player Rolls (the older editions')
-        kinds = ", ".join((*SKILL_KINDS, "characteristic"))
-        words = event.kind.replace("_", " ")
-        return [f"BB2025's Advancement Table has no {words} (its kinds: {kinds})"]
+    if sentence := unknown_kind(event.kind):
+        return [sentence]
     if found := spp_problems(t, player, event.kind):
         return found
     if event.kind == "characteristic":
@@ -97,6 +96,15 @@ def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdva
     if event.kind == "random_primary":
         return random_problems(player, position, event)
     return skill_problems(skill_table(), player, position, event, SKILL_KINDS[event.kind])
+
+
+def unknown_kind(kind: str) -> str | None:
+    """Random secondary skills (BB2020's) and Star Player Rolls (the older editions') are
+    not on BB2025's Advancement Table."""
+    if kind in (*SKILL_KINDS, "characteristic"):
+        return None
+    kinds = ", ".join((*SKILL_KINDS, "characteristic"))
+    return f"BB2025's Advancement Table has no {kind.replace('_', ' ')} (its kinds: {kinds})"
 
 
 def eligible_problems(t: Tables, player: PlayerRow) -> list[str]:
