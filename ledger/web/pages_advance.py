@@ -7,12 +7,15 @@ BB2025 and BB2020, the Star Player Roll in LRB6, ZAL, gold4 and dz3), each price
 ruleset (``Ruleset.advancement``) and shown, not offered, with the command's sentence
 when the command would refuse it now (too few SPP, no roll due). The skill pick-list
 holds the skills the ruleset accepts for each kind, SPP aside (a Star Player Roll: on a
-roll without a double, then on a double); where no skill passes without more dice (ZAL's
-Ageing Roll), it lists the edition's skills and the command decides. The dice are those
-rolled at the table, or rolled by the ledger when asked (the CLI's ``--roll``); a
-refusal keeps them in the form, so a coach chooses among the skills the rolls give and
-sends the same dice again, as the CLI's sentence asks. The POST runs ``AdvancePlayer``
-with what was chosen; its refusal is shown beside the field it is about.
+roll without a double, then on a double), the traits apart from the skills (a trait is
+always in force, and many are failings); where no skill passes without more dice (ZAL's
+Ageing Roll), it lists the edition's skills and the command decides. The characteristics
+are those some roll lets the ruleset raise (gold4's profiles have no PA, its tables raise
+none), else the player's profile's. The dice are those rolled at the table, or rolled by
+the ledger when asked (the CLI's ``--roll``); a refusal keeps them in the form, so a
+coach chooses among the skills the rolls give and sends the same dice again, as the CLI's
+sentence asks. The POST runs ``AdvancePlayer`` with what was chosen; its refusal is shown
+beside the field it is about.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import combinations_with_replacement, product
 from typing import Any, cast
 
 from fastapi import APIRouter, Request
@@ -30,7 +34,7 @@ from ledger.application.commands import AdvancePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import CHARACTERISTICS, DiceRoll
+from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll, dice_shape
 from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
 from ledger.rules.asked import Advancing, Closing
 from ledger.rules.dice import fresh_roll
@@ -64,6 +68,11 @@ KIND_NAMES: Mapping[str, str] = {
     "star_roll": "Star Player Roll",
 }
 RANDOM = ("random_primary", "random_secondary")
+TRAITS = "{label}: traits, which must always be used (some only hinder)"
+"""A group's traits (the catalogue's category T), apart from its skills: a trait is no
+choice once taken (seed 002, Traits: "a player must follow the rules for a trait if they
+apply, and cannot choose to ignore the trait"), and many are failings (Stupid, Wild
+Animal, Take Root)."""
 ROLL_HINTS = {
     "star_roll": "Both dice, as rolled: their total, and a double, decide what may be taken."
 }
@@ -136,12 +145,14 @@ class Asking:
         kind: str,
         skill: str | None = None,
         dice: tuple[DiceRoll, ...] = (),
+        characteristic: Characteristic | None = None,
     ) -> PlayerAdvanced:
         return PlayerAdvanced(
             team=self.team.team_id,
             player=self.player.player_id,
             kind=cast(AdvancementKind, kind),
             skill=skill,
+            characteristic=characteristic,
             dice=dice,
         )
 
@@ -202,7 +213,9 @@ def probes(
 
 
 def skill_groups(asking: Asking, kinds: Sequence[KindOffer]) -> list[SkillGroup]:
-    names = [s.name for s in asking.ruleset.catalogue.skills()]
+    skills = asking.ruleset.catalogue.skills()
+    names = [s.name for s in skills]
+    traits = {s.name for s in skills if s.category == "T"}
     groups, seen = [], set(asking.player.skills)
     for label, kind, dice in probes(asking, kinds):
         taken = [
@@ -211,9 +224,12 @@ def skill_groups(asking: Asking, kinds: Sequence[KindOffer]) -> list[SkillGroup]
             if n not in seen and not asking.refusal(asking.event(kind, n, dice), asking.plenty)
         ]
         seen.update(taken)
-        offers = tuple(SkillOffer(n, worth(asking, kind, n)) for n in taken)
-        if offers:
-            groups.append(SkillGroup(label, offers))
+        for named, among in ((label, False), (TRAITS.format(label=label), True)):
+            offers = tuple(
+                SkillOffer(n, worth(asking, kind, n)) for n in taken if (n in traits) == among
+            )
+            if offers:
+                groups.append(SkillGroup(named, offers))
     if groups:
         return groups
     rest = tuple(SkillOffer(n, 0) for n in names if n not in seen)
@@ -223,6 +239,40 @@ def skill_groups(asking: Asking, kinds: Sequence[KindOffer]) -> list[SkillGroup]
 def worth(asking: Asking, kind: str, skill: str) -> int:
     priced = asking.cost(kind, skill)
     return priced[1] if priced else 0
+
+
+def stat_offers(asking: Asking) -> tuple[Characteristic, ...]:
+    """The characteristics some roll lets the ruleset raise for him (SPP aside); where none
+    passes without more dice (ZAL's Ageing Roll), those his profile has, for the command to
+    decide."""
+    rolls = stat_rolls(asking.ruleset)
+
+    def raised(stat: Characteristic) -> bool:
+        events = (asking.event(kind, dice=dice, characteristic=stat) for kind, dice in rolls)
+        return any(not asking.refusal(event, asking.plenty) for event in events)
+
+    found = tuple(stat for stat in CHARACTERISTICS if raised(stat))
+    if found or not rolls:
+        return found
+    return tuple(stat for stat in CHARACTERISTICS if getattr(asking.player, stat) is not None)
+
+
+def stat_rolls(ruleset: Ruleset) -> list[tuple[str, tuple[DiceRoll, ...]]]:
+    """Every roll a characteristic may be improved on: a Star Player Roll's 2D6 (each pair
+    once: the total and a double decide) and each face of a characteristic roll's die."""
+    kinds = ruleset.advancement_kinds
+    found = []
+    if "star_roll" in kinds:
+        pairs = combinations_with_replacement(range(1, 7), 2)
+        found += [("star_roll", star_roll((a, b))) for a, b in pairs]
+    if "characteristic" in kinds and (die := ruleset.advancement_dice.get("characteristic")):
+        count, sides = dice_shape(die)
+        faces = product(range(1, sides + 1), repeat=count)
+        found += [
+            ("characteristic", (DiceRoll(purpose="characteristic", dice=die, values=f),))
+            for f in faces
+        ]
+    return found
 
 
 def die_fields(ruleset: Ruleset) -> list[DieField]:
@@ -318,9 +368,7 @@ def advance_form(
         player=who,
         kinds=kinds,
         groups=skill_groups(asking, kinds),
-        stats=CHARACTERISTICS
-        if {"characteristic", "star_roll"} & set(found.ruleset.advancement_kinds)
-        else (),
+        stats=stat_offers(asking),
         categories=categories(asking),
         dice=die_fields(found.ruleset),
         targets=found.ruleset.characteristic_targets,

@@ -20,6 +20,7 @@ from ledger.application.teams import plan_advance
 from ledger.domain import events as ev
 from ledger.domain.values import Performance
 from ledger.errors import InvalidAdvancement
+from ledger.rules.gold4.tables import load_gold4_tables
 from tests.rules.seam import said
 from tests.support import Book, roll, sheet
 
@@ -253,3 +254,80 @@ def test_fanatics_and_death_rollers_earn_no_spp_and_never_roll() -> None:
         )
     )
     assert problems == ["a Fanatic may not earn SPPs, so never rolls on the Star Player table"]
+
+
+# --- which traits may be acquired (SKILLS AND TRAITS / Acquiring Traits) ------------------------
+
+
+def acquirable(book: Book, player: str, dice: tuple[int, int]) -> set[str]:
+    """The traits of the Skills and Trait Table the rules let ``player`` take on ``dice``."""
+    state = book.fold()
+    row, team = book.player_row(player, state), book.team_row("us", state)
+    table = load_gold4_tables().tables.skills_and_traits
+    return {
+        t.name
+        for t in table
+        if t.kind == "trait"
+        and not book.ruleset.check_advancement(row, team, star_roll(player, dice, skill=t.name))
+    }
+
+
+def test_a_human_blitzer_may_acquire_his_general_and_strength_traits_on_a_double() -> None:
+    """Acquiring Traits: "the restrictions that apply to picking a skill DO apply" (his own
+    categories, G and S); Physical "only ... players that can have mutations"; "Daemonic
+    traits may not be chosen"; Regeneration "no more players can acquire it" (NEW SKILLS &
+    TRAITS). Nothing excludes the traits that only hinder: the seed lists no such rule."""
+    book, blitzer = rookie("human", "blitzer", 6)
+    assert acquirable(book, blitzer, (3, 3)) == {
+        *("Always Hungry", "Dauntless", "Frenzy", "Leader", "Nerves of Steel"),
+        *("Off For A Bite", "Pro", "Stupid", "Take Root", "Wild Animal"),
+        "Stand Firm",  # printed in the Traits columns as (Strength)
+    }
+    assert acquirable(book, blitzer, (3, 4)) == set()  # "you roll a double"
+
+
+@pytest.mark.parametrize("trait", ["Stupid", "Wild Animal", "Take Root", "Always Hungry"])
+def test_a_trait_that_only_hinders_may_still_be_chosen_on_a_double(trait: str) -> None:
+    """Acquiring Traits: "you may choose to let the player acquire a trait rather than
+    picking 'any skill'" - a coach's choice, however bad; traits "must" be used (Traits)."""
+    book, blitzer = rookie("human", "blitzer", 6)
+    advance(book, blitzer, (5, 5), skill=trait)
+    assert trait in book.player_row(blitzer).skills
+
+
+def test_a_mutant_may_take_physical_traits_but_never_daemonic_or_regeneration() -> None:
+    book, vermin = rookie("skaven", "storm_vermin", 6)  # G S primary, may mutate (M), ST 3
+    found = acquirable(book, vermin, (2, 2))
+    assert {"Bone-Head", "Big Hand", "Two Heads", "Very Long Legs"} <= found
+    assert not found & {"Daemonic Aura", "Split", "Unstable", "Regeneration", "Stunty"}
+
+
+def test_the_catalogue_lists_the_tables_traits_as_traits() -> None:
+    """The Skills and Trait Table's Traits columns are the catalogue's category T, so a
+    pick-list can set them apart; its skills keep their access letters."""
+    skills = {s.name: s.category for s in Book("gold4").ruleset.catalogue.skills()}
+    assert (skills["Stupid"], skills["Stand Firm"], skills["Daemonic Aura"]) == ("T", "T", "T")
+    assert (skills["Block"], skills["Dodge"], skills["Claw"]) == ("G", "A", "M")
+
+
+# --- no Passing characteristic ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("roster", "position", "spp", "dice"),
+    [
+        ("human", "thrower", 6, (4, 6)),
+        ("human", "thrower", 6, (5, 6)),
+        ("human", "thrower", 6, (6, 6)),
+        ("human", "thrower", 6, (2, 2)),
+        ("ogre", "ogre", 12, (3, 3)),
+    ],
+)
+def test_no_star_player_roll_raises_pa(
+    roster: str, position: str, spp: int, dice: tuple[int, int]
+) -> None:
+    """3rd and 4th edition profiles are MA ST AG AV: the Star Player table gives 10 +1 MA,
+    11 +1 AG, 12 +1 ST (Death Zone), and a Big Guy's double "+1 to his strength" or "+1 to
+    his armour value" (BIG GUYS AND STAR PLAYER POINTS) - never PA."""
+    book, player = rookie(roster, position, spp)
+    refused(book, player, dice, "not \\+1 PA", characteristic="pa")

@@ -16,7 +16,11 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from ledger.domain.events import PlayerAdvanced
 from ledger.domain.log import league_id
+from ledger.domain.values import DiceRoll
+from ledger.rules.asked import Advancing
+from ledger.web import pages_reads as reads
 from tests.service.conftest import (
     LEAGUE,
     World,
@@ -351,3 +355,98 @@ def test_a_characteristic_lost_for_good_shows_among_the_injuries(client: TestCli
     injuries = re.search(r'<h2 id="injuries">Injuries</h2>(.*?)</section>', html, re.DOTALL)
     assert injuries is not None
     assert "<li>MA \u22121 for good</li>" in injuries.group(1)  # a minus sign
+
+
+# --- gold4: traits apart from skills, no PA ---------------------------------------------------
+
+TRAITS_ON_A_DOUBLE = "Star Player Roll: on a double only: traits, which must always be used"
+
+
+@pytest.fixture
+def blitzer(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+    """A gold4 Human Blitzer (General and Strength skills), Rolf, who scored twice in a
+    friendly (6 SPP: a roll due), with the humans' coach (dan) signed in."""
+    report = {
+        "match": "f1",
+        "kind": "friendly",
+        "home": {"team": "humans", "players": [{"player": "Rolf", "td": 2}]},
+        "away": {"team": "dwarfs"},
+    }
+    (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
+    lines = [
+        f'league create {OWL} --name "Old World League" --ruleset gold4',
+        'team register humans --name "Altdorf Arrows" --coach Dan --roster human',
+        'team register dwarfs --name "Dwarf Grudgebearers" --coach Steve --roster dwarf',
+        'team adjust dwarfs 300000 --reason "sponsors"',
+        "team hire humans blitzer Rolf",
+        *(f'team hire humans lineman "Human {n}"' for n in range(1, 11)),
+        *(f'team hire dwarfs longbeard "Dwarf {n}"' for n in range(1, 12)),
+        f"match record {tmp_path / 'f1.yaml'}",
+    ]
+    with scripted(tmp_path, OWL, "\n".join(lines) + "\n", "dan") as signed_in:
+        yield signed_in
+
+
+def refusals(client: TestClient, name: str, dice: tuple[int, int], **choice: Any) -> list[str]:
+    """What the gold4 rules say to Rolf's Star Player Roll of ``dice`` taken as ``choice``."""
+    found = reads.open_league(ledger_of(client), OWL)
+    player = roster(client, "humans", OWL)[name]["player_id"]
+    event = PlayerAdvanced(
+        team="humans",
+        player=player,
+        kind="star_roll",
+        dice=(DiceRoll(purpose="star_roll", dice="2D6", values=dice),),
+        **choice,
+    )
+    asked = Advancing(found.queries.player(player), found.queries.team("humans"), event)
+    return [p.sentence for p in found.ruleset.problems(asked)]
+
+
+def test_gold4_offers_a_double_s_traits_apart_and_only_those_the_rules_accept(
+    blitzer: tuple[TestClient, str],
+) -> None:
+    """Seed 002, SKILLS AND TRAITS / Acquiring Traits: on a double a trait of his own
+    categories (a Human Blitzer: General and Strength), never Physical (he cannot mutate),
+    Daemonic or Regeneration. Negative traits are not excluded, so they are offered - but
+    as traits, which "a player must follow" (Traits), not among the skills."""
+    client, _ = blitzer
+    html = client.get(advance_path(client, "humans", "Rolf", OWL)).text
+    offered = [s for s in options(html, "skill") if s]
+    for trait in ("Stupid", "Wild Animal", "Take Root", "Always Hungry", "Off For A Bite"):
+        assert group_of(html, trait).startswith(TRAITS_ON_A_DOUBLE), trait
+    assert group_of(html, "Stand Firm").startswith(TRAITS_ON_A_DOUBLE)  # a Strength trait
+    assert group_of(html, "Dodge") == "Star Player Roll: on a double only"  # Agility skill
+    for refused in ("Bone-Head", "Stunty", "Regeneration", "Daemonic Aura", "Strong Arm"):
+        assert refused not in offered
+    for skill in offered:
+        dice = (1, 2) if group_of(html, skill).endswith("gives a skill") else (1, 1)
+        assert refusals(client, "Rolf", dice, skill=skill) == [], skill
+
+
+def test_gold4_offers_no_pa_and_refuses_it_beside_the_characteristic(
+    blitzer: tuple[TestClient, str],
+) -> None:
+    """Gold4 players have no PA (3rd edition profiles: MA ST AG AV); the Star Player table
+    raises MA, AG or ST (10, 11, 12), and a Big Guy's double ST or AV."""
+    client, csrf = blitzer
+    path = advance_path(client, "humans", "Rolf", OWL)
+    stats = options(client.get(path).text, "characteristic")
+    assert [s for s in stats if s] == ["ma", "st", "ag"]  # a Blitzer's double gives none
+    sent = {"csrf": csrf, "kind": "star_roll", "die-star_roll": "6 6", "characteristic": "pa"}
+    before = event_count(client)
+    reply = post(client, path, sent)
+    assert reply.status_code == 409
+    assert "gives ST, not +1 PA" in error_beside(reply.text, "characteristic")
+    assert event_count(client) == before
+
+
+def test_gold4_records_a_negative_trait_taken_on_a_double(
+    blitzer: tuple[TestClient, str],
+) -> None:
+    """Acquiring Traits: "you may choose to let the player acquire a trait rather than
+    picking 'any skill'"; Stupid is a General trait in the Skills and Trait Table."""
+    client, csrf = blitzer
+    path = advance_path(client, "humans", "Rolf", OWL)
+    sent = {"csrf": csrf, "kind": "star_roll", "die-star_roll": "3 3", "skill": "Stupid"}
+    assert post(client, path, sent).status_code == 303
+    assert "Stupid" in roster(client, "humans", OWL)["Rolf"]["skills"]

@@ -5,7 +5,10 @@ reach a new level (Experienced 6, Veteran 11, Star Player 26, Super Star 51, Meg
 Legend 151): 2-9 a new skill from his categories, 10 +1 MA, 11 +1 AG, 12 +1 ST; a double lets
 him take any skill instead. Seed 002 adds:
 - "Acquiring Traits": on a double he may take a trait of his own categories instead; Physical
-  only for players that can mutate, Stunty at ST 2 or less, Titchy at ST 1, never Daemonic.
+  only for players that can mutate, Stunty at ST 2 or less, Titchy at ST 1, never Daemonic
+  (nor Regeneration: "no more players can acquire it", NEW SKILLS & TRAITS). Those are all
+  its restrictions: a trait that only hinders (Stupid, Wild Animal, Take Root, Always Hungry,
+  Off For A Bite - General traits in the Skills and Trait Table) may be chosen too.
 - "BIG GUYS AND STAR PLAYER POINTS": Big Guys need double the SPP per roll (12, 22, ...); a
   double gives them +1 ST, +1 AV or the removal of a trait, not skills of other categories;
   "strength and armour values still can't be improved by more than 2 points over their

@@ -113,10 +113,12 @@ class Gold4(BaseRuleset[Gold4Options]):
         return deathzone().starting_treasury
 
     def load_skills(self) -> Sequence[Skill]:
-        """The Skills and Trait Table, each under its access letter (Daemonic: T)."""
+        """The Skills and Trait Table: a skill under its access letter, a trait under T (its
+        printed category, which the Acquiring Traits rule reads, is ``advancement``'s), so
+        that a list of skills can tell what the table prints among the Traits."""
         codes = gold_rules().category_codes
         return tuple(
-            Skill(name=s.name, category=codes.get(s.category, "T"))
+            Skill(name=s.name, category="T" if s.kind == "trait" else codes[s.category])
             for s in load_gold4_tables().tables.skills_and_traits
         )
 
