@@ -22,7 +22,7 @@ RECORDED_BY = {
     "SeasonStarted": "`ledger season start`",
     "FixturesScheduled": "`ledger season schedule`, `ledger season playoffs`",
     "SeasonClosed": "`ledger season close`",
-    "TeamRegistered": "`ledger team register`",
+    "TeamRegistered": "`ledger team register`, or `POST /api/leagues/{league}/teams`",
     "PlayerHired": "`ledger team hire`",
     "PlayerFired": "`ledger team fire`",
     "PlayerTemporarilyRetired": "`ledger team retire`",
@@ -47,7 +47,8 @@ RECORDED_BY = {
     "AdminGranted": "`ledger account add NAME --role admin`",
     "AccountRevoked": "`ledger account revoke`",
     "MemberGranted": "`ledger account add NAME --role commissioner|coach`, or"
-    " `POST /api/leagues/{league}/members`",
+    " `POST /api/leagues/{league}/members`, or with the team a coach's account is"
+    " registered for (`POST /api/leagues/{league}/teams`)",
     "MemberRemoved": "by hand, to take an account's role away",
     "LeagueVisibilitySet": "the league's settings in the service (`public`)",
     "ReportSubmitted": "`ledger submission submit FILE --team T` (a coach, for their team)",
