@@ -291,6 +291,17 @@ class CasualtyDice(InvalidDice):
     code = "casualty-dice"
 
 
+class DieWanted(InvalidInput):
+    """A casualty whose dice so far leave its result open: ``purpose`` is the die its
+    edition reads the result from next (a gold4 Specific Injury D6). The sentence is the
+    report file's (the key to give, or the outcome to name instead); a form says it by its
+    own field, and the ledger rolls the die when asked to roll what is left out."""
+
+    def __init__(self, message: str, purpose: str = "") -> None:
+        super().__init__(message)
+        self.purpose = purpose
+
+
 class PlayoffPlaces(InvalidInput):
     code = "playoff-places"
 

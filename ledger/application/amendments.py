@@ -24,7 +24,7 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from ledger.application import inducements, matches, redrafts, seasons, teams
+from ledger.application import closing, inducements, redrafts, seasons, teams
 from ledger.application.commands import (
     AdvancePlayer,
     Buy,
@@ -115,7 +115,7 @@ def post_game(c: Context, e: Any) -> Drafts:
     of a rich one), and once a team, so a close voided alone cannot be brought back beside
     the one the team made after it."""
     dice = {roll.purpose: list(roll.values) for roll in e.dice}
-    return matches.plan_close(c, ClosePostGame(c.league.slug, e.match, e.team, dice=dice))
+    return closing.plan_close(c, ClosePostGame(c.league.slug, e.match, e.team, dice=dice))
 
 
 def close(c: Context, e: Any) -> Drafts:

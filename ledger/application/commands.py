@@ -212,7 +212,7 @@ class ClosePostGame(Change):
 @dataclass(frozen=True)
 class CloseMatch(Command[list[ev.PostGameClosed]]):
     """Close the post-game sequence of ``match`` for each of ``teams``, all or none: the
-    dice go to the teams that need them (``matches.share_close_dice``); unless the ledger
+    dice go to the teams that need them (``closing.share_close_dice``); unless the ledger
     may roll, a close lacking dice is refused naming every die each team needs. Answers
     the closes, with the dice each recorded (the ledger's own rolls among them)."""
 

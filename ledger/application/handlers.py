@@ -14,17 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from ledger.application import commands as cmd
 from ledger.application import (
+    closing,
     corrections,
     grants,
     inducements,
+    match_facts,
     matches,
     redrafts,
     seasons,
     submissions,
     teams,
 )
+from ledger.application import commands as cmd
 from ledger.application.context import Context, Drafts
 
 Handler = Callable[[Context, Any], Drafts]
@@ -50,11 +52,11 @@ ROWS = (
     on(cmd.PostBounty, teams.plan_bounty),
     on(cmd.Redraft, redrafts.plan_redraft),
     on(cmd.RecordMatch, matches.plan_record),
-    on(cmd.ClosePostGame, matches.plan_close),
-    on(cmd.CloseMatch, matches.plan_close_match),
+    on(cmd.ClosePostGame, closing.plan_close),
+    on(cmd.CloseMatch, closing.plan_close_match),
     on(cmd.BuyInducements, inducements.plan_inducements),
-    on(cmd.PlayCard, matches.plan_card),
-    on(cmd.PayAppearanceFees, matches.plan_fees),
+    on(cmd.PlayCard, match_facts.plan_card),
+    on(cmd.PayAppearanceFees, match_facts.plan_fees),
     on(cmd.StartSeason, seasons.plan_start),
     on(cmd.ScheduleSeason, seasons.plan_schedule),
     on(cmd.SchedulePlayoffs, seasons.plan_playoffs),

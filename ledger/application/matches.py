@@ -1,21 +1,26 @@
-"""Recording a match report and closing a team's post-game sequence."""
+"""Recording a match report: its sides, players, casualties, score and dice, every mistake
+found before it is refused (``closing.py`` closes the post-game sequence after it,
+``match_facts.py`` records a card played or a fee paid beside it)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
 from ledger.application.commands import (
-    CloseMatch,
-    ClosePostGame,
-    PayAppearanceFees,
-    PlayCard,
     RecordMatch,
 )
 from ledger.application.context import Context, Drafts
-from ledger.application.reports import CasualtyLine, DiceEntry, MatchReport, SideReport
+from ledger.application.mistakes import Found, Mistake, Place
+from ledger.application.reports import (
+    CasualtyLine,
+    DiceEntry,
+    MatchReport,
+    PlayerLine,
+    SideReport,
+)
 from ledger.domain import events as ev
 from ledger.domain.state import (
     REPORTS_WAITING,
@@ -23,6 +28,7 @@ from ledger.domain.state import (
     LeagueView,
     MatchRow,
     PlayerRow,
+    SeasonRow,
     SubmissionRow,
     TeamRow,
     roster_of,
@@ -30,14 +36,14 @@ from ledger.domain.state import (
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
+    Effect,
     Hireling,
     Performance,
-    Purchase,
     TeamSheet,
     dice_shape,
 )
 from ledger.errors import (
-    InsufficientTreasury,
+    DieWanted,
     InvalidDice,
     InvalidInput,
     LedgerError,
@@ -45,15 +51,15 @@ from ledger.errors import (
     PlayerNotInTeam,
     PlayerUnavailable,
     PostGameOpen,
-    UnknownMatch,
+    SeasonState,
     UnknownPlayer,
 )
-from ledger.projections.gather import card_rows, match_rows
+from ledger.projections.gather import match_rows
 from ledger.projections.match_applier import unrecorded
-from ledger.rules.asked import Appearance, Card, CloseRolls, Closing, Report
+from ledger.rules.asked import Report
 from ledger.rules.playoffs import shootout_problems
-from ledger.rules.problems import casualties_once, has_feature, refuse
-from ledger.rules.protocol import DiceNeed, Feature
+from ledger.rules.problems import casualties_once, refuse
+from ledger.rules.protocol import DiceNeed
 from ledger.rules.rows import MatchRows
 from ledger.words import possessive
 
@@ -64,6 +70,8 @@ class Side:
 
     team: TeamRow
     report: SideReport
+    place: Place = ("home",)
+    """Where the side is in the report: ``("home",)``, ``("away",)``, ``("others", 0)``."""
     players: dict[str, Performance] = field(default_factory=dict)
     hirelings: dict[str, Hireling] = field(default_factory=dict)
     roster: set[str] = field(default_factory=set)
@@ -72,6 +80,17 @@ class Side:
 
     def ids(self) -> set[str]:
         return set(self.players) | set(self.hirelings)
+
+    def name_of(self, ref: str, c: Context) -> str:
+        """The name of the side's player or hireling the report calls ``ref`` (an id, a
+        name, a shirt number): a sentence names him so, not by the form's id."""
+        hireling = next((h for h in self.hirelings.values() if ref in (h.id, h.name)), None)
+        if hireling is not None:
+            return hireling.name
+        try:
+            return c.player(ref, self.team.team_id).name
+        except LedgerError:
+            return ref
 
 
 def rolled(
@@ -99,22 +118,31 @@ def resolve_report(
     report (corrections.context_before): its players are checked as they were then, not
     barred by the injuries the match itself caused. The match keeps its identity, and dice
     the new report leaves out are taken from the original.
+
+    Every mistake of the report is found before it is refused, each at its place
+    (``mistakes.py``): its match, each side's lines, each casualty, the score, the dice,
+    then the edition's rules of the whole game (asked only of a game none of whose lines
+    was left out for a mistake).
     """
+    found = Found()
     if amending is None:
-        match_id, season, round_ = match_identity(c, report)
+        match_id, season, round_ = identified(c, report, found)
     else:
         match_id, season, round_ = amending.match, amending.season, amending.round
-    sides = [resolve_side(c, r) for r in (report.home, report.away, *report.others)]
-    if len({s.team.team_id for s in sides}) != len(sides):
-        raise InvalidInput("a team cannot play against itself")
+    sides = resolve_sides(c, report, found)
     if amending is None and c.match(match_id) is None:
-        check_no_fixture_waits(c, report.kind, match_id, season, sides)
+        with found.at("match"):
+            check_no_fixture_waits(c, report.kind, match_id, season, sides)
     for side in sides:
         if amending is None:
-            check_post_game_closed(c, side.team)
-    casualties = tuple(resolve_casualty(c, line, sides) for line in report.casualties)
-    refuse(casualties_once(casualties, [line.victim for line in report.casualties]))
-    check_concession(report, sides)
+            with found.at(*side.place, "team"):
+                check_post_game_closed(c, side.team)
+    casualties = resolve_casualties(c, report, sides, roll_missing, found)
+    with found.at("concession"):
+        check_concession(report, sides)
+    for side in sides:
+        with found.at(*side.place, "touchdowns"):
+            check_score(side, report)
     home, away, *others = (sheet(side, report, ()) for side in sides)
     draft = ev.MatchRecorded(
         match=match_id,
@@ -132,11 +160,13 @@ def resolve_report(
         away=away,
         others=tuple(others),
     )
-    refuse(shootout_problems(draft))
+    found.add_problems(shootout_problems(draft), "shootout")
+    if found.partial:
+        found.refuse()
     # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
     # the same for every stage of the draft: the dice added change none of them.
     rows = match_rows(c.view, c.league_id, draft, c.ruleset, checking=True)
-    rolls = given_dice(c, draft, sides, report, rows)
+    rolls = given_dice(c, draft, sides, report, rows, found)
     if amending is not None:
         rolls += tuple(
             r
@@ -145,9 +175,20 @@ def resolve_report(
             if not any(g.purpose == r.purpose and g.subject == r.subject for g in rolls)
         )
         rolls += tuple(r for r in amending.dice if r not in rolls)
-    draft = complete_dice(c, rolled(draft, sides, report, rolls), sides, report, roll_missing, rows)
-    refuse(c.ruleset.problems(Report(draft, rows)))
+    draft = rolled(draft, sides, report, rolls)
+    draft = complete_dice(c, draft, sides, report, roll_missing, rows, found)
+    found.add_problems(c.ruleset.problems(Report(draft, rows)))
+    found.refuse()
     return draft
+
+
+def identified(c: Context, report: MatchReport, found: Found) -> tuple[str, int | None, int | None]:
+    """The match's id, season and round (``match_identity``); for a report naming a
+    fixture it does not fit, the report's own, so the rest of it is checked too."""
+    with found.at("match"):
+        return match_identity(c, report)
+    match_id = report.match or free_match_id(c.view, c.league)
+    return match_id, report.season or c.league.current_season or 1, report.round
 
 
 def free_match_id(view: LeagueView, league: LeagueRow) -> str:
@@ -167,15 +208,25 @@ def free_match_id(view: LeagueView, league: LeagueRow) -> str:
 
 
 def match_identity(c: Context, report: MatchReport) -> tuple[str, int | None, int | None]:
-    if report.match is None:
-        match_id = free_match_id(c.view, c.league)
-        return match_id, report.season or c.league.current_season or 1, report.round
-    row = c.match(report.match)
+    row = c.match(report.match) if report.match is not None else None
     if row is None:
-        return report.match, report.season or c.league.current_season or 1, report.round
+        season = report.season or c.league.current_season or 1
+        check_season_open(c, season, report.kind)
+        return report.match or free_match_id(c.view, c.league), season, report.round
     unrecorded(row)
     check_fixture(row, report)
     return row.match_id, row.season, row.round
+
+
+def check_season_open(c: Context, season: int, kind: str) -> None:
+    """A game that counts in a season's standings is not recorded once the season is
+    closed: its places and prizes are paid (it had changed them after the close)."""
+    row = c.view.get(SeasonRow, c.league_id, season)
+    if kind in ev.SEASON_KINDS and row is not None and row.status == "closed":
+        raise SeasonState(
+            f"season {season} is closed, its places and prizes given: a {kind} game is no"
+            " longer recorded in it (record a friendly, or start the next season)"
+        )
 
 
 FIXTURE_KINDS = {"league": ("league", "unplayed"), "playoff": ("playoff",)}
@@ -197,10 +248,11 @@ def check_fixture(row: MatchRow, report: MatchReport) -> None:
             f" not {report.kind}"
             + (f" (record their {report.kind} game under another match id)" if apart else "")
         )
-    if {row.home, row.away} != {report.home.team, report.away.team}:
+    drawn = (row.home, row.away, *row.others)
+    playing = (report.home.team, report.away.team, *(side.team for side in report.others))
+    if set(drawn) != set(playing) or len(playing) != len(drawn):
         raise InvalidInput(
-            f"fixture {row.match_id} is {row.home} v {row.away}, not"
-            f" {report.home.team} v {report.away.team}"
+            f"fixture {row.match_id} is {' v '.join(drawn)}, not {' v '.join(playing)}"
         )
     given = {"season": report.season, "round": report.round}
     fixed = {"season": row.season, "round": row.round}
@@ -238,36 +290,63 @@ def check_hireling(c: Context, team: TeamRow, hireling: Hireling) -> None:
         c.ruleset.catalogue.star(hireling.star)
 
 
-def resolve_side(c: Context, report: SideReport) -> Side:
+def resolve_sides(c: Context, report: MatchReport, found: Found) -> list[Side]:
+    """Each side of the report, its lines checked (a line with a mistake left out); a
+    team the league does not hold, or one named twice, ends the report's checks there."""
+    sides: list[Side] = []
+    others: list[Place] = [("others", n) for n in range(len(report.others))]
+    places: list[Place] = [("home",), ("away",), *others]
+    for place, side in zip(places, (report.home, report.away, *report.others), strict=True):
+        with found.at(*place, "team", leaves_out=True):
+            sides.append(resolve_side(c, side, place, found))
+    if len({s.team.team_id for s in sides}) != len(sides):
+        found.add(Mistake((), InvalidInput("a team cannot play against itself")))
+    if found.partial:
+        found.refuse()
+    return sides
+
+
+def resolve_side(c: Context, report: SideReport, place: Place, found: Found) -> Side:
     team = c.team(report.team)
-    if team.status != "active":
-        raise NotAllowed(f"{team.name} have withdrawn from the league")
     side = Side(
         team=team,
         report=report,
+        place=place,
         hirelings={h.id: h for h in report.hirelings},
         roster={p.player_id for p in roster_of(c.view, c.league_id, team.team_id)},
     )
-    for hireling in report.hirelings:
-        check_hireling(c, team, hireling)
-    for line in report.players:
-        player_id = find_player(c, side, line.player)
-        if player_id in side.players:
-            raise InvalidInput(f"{line.player} appears twice in {possessive(team.name)} report")
-        side.players[player_id] = Performance(
-            player=player_id,
-            touchdowns=line.touchdowns,
-            completions=line.completions,
-            superb_throws=line.superb_throws,
-            throws=line.throws,
-            landings=line.landings,
-            interceptions=line.interceptions,
-            deflections=line.deflections,
-            mvps=line.mvps,
-            sent_off=line.sent_off,
-            stalling=line.stalling,
-        )
+    if team.status != "active":
+        withdrawn = NotAllowed(f"{team.name} have withdrawn from the league")
+        found.add(Mistake((*place, "team"), withdrawn))
+    for n, hireling in enumerate(report.hirelings):
+        with found.at(*place, "hirelings", n):
+            check_hireling(c, team, hireling)
+    for n, line in enumerate(report.players):
+        with found.at(*place, "players", n, leaves_out=True):
+            add_line(c, side, line)
     return side
+
+
+def add_line(c: Context, side: Side, line: PlayerLine) -> None:
+    """A player line of the side's report: who played, and what he did."""
+    player_id = find_player(c, side, line.player)
+    if player_id in side.players:
+        raise InvalidInput(
+            f"{side.name_of(player_id, c)} appears twice in {possessive(side.team.name)} report"
+        )
+    side.players[player_id] = Performance(
+        player=player_id,
+        touchdowns=line.touchdowns,
+        completions=line.completions,
+        superb_throws=line.superb_throws,
+        throws=line.throws,
+        landings=line.landings,
+        interceptions=line.interceptions,
+        deflections=line.deflections,
+        mvps=line.mvps,
+        sent_off=line.sent_off,
+        stalling=line.stalling,
+    )
 
 
 def find_player(c: Context, side: Side, ref: str) -> str:
@@ -314,26 +393,42 @@ def check_post_game_closed(c: Context, team: TeamRow) -> None:
         )
 
 
-def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casualty:
-    victim_side = side_of(c, line.victim, sides, "victim")
-    victim = (
-        find_player(c, victim_side, line.victim)
-        if line.victim not in victim_side.ids()
-        else line.victim
-    )
-    victim_side.players.setdefault(victim, Performance(player=victim))
+def resolve_casualties(
+    c: Context, report: MatchReport, sides: list[Side], roll_missing: bool, found: Found
+) -> tuple[Casualty, ...]:
+    """Each casualty of the report that holds (one with a mistake is left out)."""
+    resolved: list[Casualty] = []
+    names: list[str] = []
+    for n, line in enumerate(report.casualties):
+        with found.at("casualties", n):
+            casualty = resolve_casualty(c, line, sides, roll_missing, ("casualties", n))
+            resolved.append(casualty)
+            names.append(victim_side(casualty.victim, sides).name_of(casualty.victim, c))
+    with found.at("casualties"):
+        refuse(casualties_once(resolved, names))
+    return tuple(resolved)
+
+
+def resolve_casualty(
+    c: Context, line: CasualtyLine, sides: list[Side], roll_missing: bool, place: Place
+) -> Casualty:
+    """The casualty a report's line records, its outcome read from its dice by the
+    edition (with ``roll_missing``, each die the edition asks for next is rolled). Refused,
+    naming every mistake of the line, when any; a victim not found ends its checks."""
+    victims = side_of(c, line.victim, sides, "victim")
+    victim = line.victim if line.victim in victims.ids() else find_player(c, victims, line.victim)
+    victims.players.setdefault(victim, Performance(player=victim))
+    name = victims.name_of(victim, c)
+    found = Found()
     by = None
-    if line.by is not None:
-        by_side = side_of(c, line.by, sides, "by")
-        if by_side is victim_side:
-            raise InvalidInput(f"{line.by} cannot be credited with a casualty on a team-mate")
-        by = find_player(c, by_side, line.by)
-        by_side.players.setdefault(by, Performance(player=by))
-    dice = casualty_dice(c, line)
-    try:
-        outcome, effects = c.ruleset.casualty_from_report(line.outcome, line.effects, dice)
-    except LedgerError as error:  # the edition says what is missing; the report, of whom
-        raise type(error)(f"casualty of {line.victim}: {error.message}") from None
+    with found.at(*place, "by"):
+        by = credited(c, line, sides, victims)
+    dice = casualty_dice(c, line, name, place, found)
+    found.refuse()  # the outcome is read from the dice given: each must hold first
+    about = f"casualty of {name}"
+    with found.at(*place, about=about):  # the edition says what is missing; this, of whom
+        outcome, effects, dice = casualty_outcome(c, line, dice, roll_missing, victim)
+    found.refuse()
     casualty = Casualty(
         victim=victim,
         inflicted_by=by,
@@ -348,10 +443,64 @@ def resolve_casualty(c: Context, line: CasualtyLine, sides: list[Side]) -> Casua
         # The outcome was read from the dice: an outcome also given must agree with them.
         given = casualty.model_copy(update={"outcome": line.outcome})
         problems += c.ruleset.problems(given)
-    if problems:
-        first = problems[0]
-        raise first.error(f"casualty of {line.victim}: {first.sentence}")
+    found.add_problems(problems, *place, about=about)
+    found.refuse()
     return casualty
+
+
+def credited(c: Context, line: CasualtyLine, sides: list[Side], victims: Side) -> str | None:
+    """The opposing player credited with the casualty (None: no one)."""
+    if line.by is None:
+        return None
+    by_side = side_of(c, line.by, sides, "by")
+    if by_side is victims:
+        raise InvalidInput(
+            f"{victims.name_of(line.by, c)} cannot be credited with a casualty on a team-mate"
+        )
+    by = find_player(c, by_side, line.by)
+    by_side.players.setdefault(by, Performance(player=by))
+    return by
+
+
+def casualty_outcome(
+    c: Context, line: CasualtyLine, dice: tuple[DiceRoll, ...], roll_missing: bool, victim: str
+) -> tuple[str, tuple[Effect, ...], tuple[DiceRoll, ...]]:
+    """The outcome and effects the edition reads from the casualty's dice (or the outcome
+    named), with the dice read. With ``roll_missing``, a die the edition wants next
+    (``DieWanted``) is rolled by the ledger, in the order it asks: a gold4 Specific Injury
+    D6, then a Seriously Injured result's D66. A die it does not ask for is never rolled:
+    gold4's Injury 2D6 is the in-game roll, made at the table with its modifiers, that
+    made this a casualty at all."""
+    while True:
+        try:
+            outcome, effects = c.ruleset.casualty_from_report(line.outcome, line.effects, dice)
+            return outcome, effects, dice
+        except DieWanted as wanted:
+            shape = c.ruleset.casualty_dice.get(wanted.purpose)
+            if not roll_missing or shape is None or any(d.purpose == wanted.purpose for d in dice):
+                raise
+            dice = (*dice, ledger_roll(c, wanted.purpose, shape, victim))
+
+
+TWO_DIGITS = {66: 6, 68: 8}
+"""A D66 or a D68 is read as two dice: a D6 for the tens, a D6 or a D8 for the units."""
+
+
+def ledger_roll(c: Context, purpose: str, dice: str, subject: str) -> DiceRoll:
+    """A die the ledger rolls for a casualty (a D66 as its two dice)."""
+    _, sides = dice_shape(dice)
+    if sides not in TWO_DIGITS:
+        return c.roll(purpose, dice, subject)
+    tens = c.roll(purpose, "D6", subject).values
+    units = c.roll(purpose, f"D{TWO_DIGITS[sides]}", subject).values
+    return DiceRoll(
+        purpose=purpose, dice=dice, values=(*tens, *units), subject=subject, source="ledger"
+    )
+
+
+def victim_side(victim: str, sides: list[Side]) -> Side:
+    """The side a resolved casualty's victim played for."""
+    return next((s for s in sides if victim in s.ids()), sides[0])
 
 
 def side_of(c: Context, ref: str, sides: list[Side], role: str) -> Side:
@@ -363,11 +512,15 @@ def side_of(c: Context, ref: str, sides: list[Side], role: str) -> Side:
             return side
         except (UnknownPlayer, PlayerNotInTeam):
             continue
-    teams = " or ".join(s.team.team_id for s in sides)
+    teams = " or ".join(s.team.name for s in sides)
     raise UnknownPlayer(f"casualty {role} '{ref}' is not a player of {teams}")
 
 
-def casualty_dice(c: Context, line: CasualtyLine) -> tuple[DiceRoll, ...]:
+def casualty_dice(
+    c: Context, line: CasualtyLine, name: str, place: Place, found: Found
+) -> tuple[DiceRoll, ...]:
+    """The casualty's dice as the report gives them, each that holds (one that does not is
+    a mistake at its place)."""
     entries: dict[str, int | list[int]] = dict(line.dice)
     if line.roll is not None:
         entries["casualty"] = line.roll
@@ -378,21 +531,25 @@ def casualty_dice(c: Context, line: CasualtyLine) -> tuple[DiceRoll, ...]:
         shape = c.ruleset.casualty_dice.get(purpose)
         if shape is None:
             known = ", ".join(c.ruleset.casualty_dice) or "none"
-            raise InvalidDice(
-                f"casualty of {line.victim}: no '{purpose}' roll in"
-                f" {c.ruleset.name} (rolls: {known})"
-            )
-        rolls.append(make_roll(purpose, shape, values, line.victim))
+            wrong = f"no '{purpose}' roll in {c.ruleset.name} (rolls: {known})"
+            found.add(Mistake((*place, "dice", purpose), InvalidDice(wrong), f"casualty of {name}"))
+            continue
+        with found.at(*place, "dice", purpose):
+            rolls.append(make_roll(purpose, shape, values, line.victim, said=name))
     return tuple(rolls)
 
 
-def make_roll(purpose: str, dice: str, values: int | list[int], subject: str | None) -> DiceRoll:
+def make_roll(
+    purpose: str, dice: str, values: int | list[int], subject: str | None, said: str = ""
+) -> DiceRoll:
+    """The roll as entered; ``said``: how a refusal names its subject (a player's name,
+    where ``subject`` is the report's way of naming him)."""
     given = (values,) if isinstance(values, int) else tuple(values)
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=given, subject=subject)
     except ValidationError as error:
         detail = error.errors()[0]["msg"].removeprefix("Value error, ")
-        raise InvalidDice(f"{purpose} for {subject or 'the match'}: {detail}") from None
+        raise InvalidDice(f"{purpose} for {said or subject or 'the match'}: {detail}") from None
 
 
 def check_concession(report: MatchReport, sides: list[Side]) -> None:
@@ -400,14 +557,23 @@ def check_concession(report: MatchReport, sides: list[Side]) -> None:
         raise InvalidInput(f"{report.concession.team} conceded but did not play this match")
 
 
-def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamSheet:
+def check_score(side: Side, report: MatchReport) -> None:
+    """A side's touchdowns, when given beside its player lines, are theirs added up
+    (after a concession the score is the conceding side's to decide)."""
     scored = sum(p.touchdowns for p in side.players.values())
-    touchdowns = side.report.touchdowns if side.report.touchdowns is not None else scored
-    if side.report.players and scored != touchdowns and report.concession is None:
+    touchdowns = side.report.touchdowns
+    if touchdowns is None or not side.report.players or report.concession is not None:
+        return
+    if scored != touchdowns:
         raise InvalidInput(
             f"{side.team.name} scored {touchdowns} but the touchdowns of"
             f" their players add up to {scored}"
         )
+
+
+def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamSheet:
+    scored = sum(p.touchdowns for p in side.players.values())
+    touchdowns = side.report.touchdowns if side.report.touchdowns is not None else scored
     players = tuple(side.players.values())
     mine = {side.team.team_id, *side.ids(), *side.roster}
     return TeamSheet(
@@ -421,19 +587,48 @@ def sheet(side: Side, report: MatchReport, rolls: tuple[DiceRoll, ...]) -> TeamS
 
 
 def given_dice(
-    c: Context, draft: ev.MatchRecorded, sides: list[Side], report: MatchReport, rows: MatchRows
+    c: Context,
+    draft: ev.MatchRecorded,
+    sides: list[Side],
+    report: MatchReport,
+    rows: MatchRows,
+    found: Found,
 ) -> tuple[DiceRoll, ...]:
-    """The dice the report gives, shaped by what the ruleset expects of each purpose."""
+    """The dice the report gives, shaped by what the ruleset expects of each purpose;
+    each that does not hold is a mistake at its place."""
     needs = c.ruleset.dice_needed(Report(draft, rows))
+    names = Names(c, sides)
     rolls: list[DiceRoll] = []
     for side in sides:
-        rolls += side_rolls(needs, side.report.dice, side.team.team_id)
-    rolls += side_rolls(needs, report.dice, None)
+        rolls += side_rolls(needs, side.report.dice, side.team.team_id, side.place, names, found)
+    rolls += side_rolls(needs, report.dice, None, (), names, found)
     return tuple(rolls)
 
 
+@dataclass(frozen=True)
+class Names:
+    """How a sentence about a die names its subject: a team or a player by name."""
+
+    c: Context
+    sides: Sequence[Side]
+
+    def __call__(self, subject: str | None) -> str:
+        if subject is None:
+            return "the match"
+        team = next((s.team for s in self.sides if s.team.team_id == subject), None)
+        if team is not None:
+            return team.name
+        side = next((s for s in self.sides if subject in s.ids() | s.roster), None)
+        return side.name_of(subject, self.c) if side is not None else subject
+
+
 def side_rolls(
-    needs: list[DiceNeed], entries: dict[str, DiceEntry], team: str | None
+    needs: list[DiceNeed],
+    entries: dict[str, DiceEntry],
+    team: str | None,
+    place: Place,
+    names: Names,
+    found: Found,
 ) -> list[DiceRoll]:
     rolls = []
     for purpose, entry in entries.items():
@@ -441,16 +636,28 @@ def side_rolls(
             dict(entry.items()) if isinstance(entry, dict) else {team: entry}
         )
         for subject, values in subjects.items():
-            need = next((n for n in needs if n.purpose == purpose and n.subject == subject), None)
-            if need is None:
-                expected = sorted({n.purpose for n in needs if n.subject in (team, None)})
-                asked = f"expected: {', '.join(expected)}" if expected else "it asks no dice of it"
-                raise InvalidDice(
-                    f"dice '{purpose}' for {subject or 'the match'} are not part of"
-                    f" this match's sequence ({asked})"
-                )
-            rolls.append(make_roll(purpose, need.dice, values, subject))
+            keyed: Place = (subject,) if subject is not None else ()
+            with found.at(*place, "dice", purpose, *keyed):
+                rolls.append(side_roll(needs, purpose, values, team, subject, names))
     return rolls
+
+
+def side_roll(
+    needs: list[DiceNeed],
+    purpose: str,
+    values: int | list[int],
+    team: str | None,
+    subject: str | None,
+    names: Names,
+) -> DiceRoll:
+    need = next((n for n in needs if n.purpose == purpose and n.subject == subject), None)
+    if need is None:
+        expected = sorted({n.purpose for n in needs if n.subject in (team, None)})
+        asked = f"expected: {', '.join(expected)}" if expected else "it asks no dice of it"
+        raise InvalidDice(
+            f"dice '{purpose}' for {names(subject)} are not part of this match's sequence ({asked})"
+        )
+    return make_roll(purpose, need.dice, values, subject, said=names(subject))
 
 
 def complete_dice(
@@ -460,23 +667,45 @@ def complete_dice(
     report: MatchReport,
     roll_missing: bool,
     rows: MatchRows,
+    found: Found,
 ) -> ev.MatchRecorded:
-    """Every roll the ruleset needs: given, or rolled by the ledger when allowed."""
+    """Every roll the ruleset needs: given, or rolled by the ledger when allowed. A roll
+    given but refused (a mistake already) is not said again as missing."""
     rolls = [r for s in draft.sheets() for r in s.dice]
     rolls += list(draft.dice)
     needs = c.ruleset.dice_needed(Report(draft, rows))
+    given = given_entries(sides, report)
     missing = [
         n
         for n in needs
         if not any(r.purpose == n.purpose and r.subject == n.subject for r in rolls)
     ]
     if missing and not roll_missing:
-        raise InvalidDice(
-            "the report lacks these rolls (enter them, or let the ledger roll them): "
-            + "; ".join(describe_need(n) for n in missing)
-        )
+        names = Names(c, sides)
+        unsaid = [n for n in missing if (n.purpose, n.subject) not in given]
+        if unsaid:
+            found.add(
+                Mistake(
+                    ("dice",),
+                    InvalidDice(
+                        "the report lacks these rolls (enter them, or let the ledger roll them): "
+                        + "; ".join(describe_need(n, names(n.subject)) for n in unsaid)
+                    ),
+                )
+            )
+        return draft
     rolls += [c.roll(n.purpose, n.dice, n.subject) for n in missing]
     return rolled(draft, sides, report, tuple(rolls))
+
+
+def given_entries(sides: list[Side], report: MatchReport) -> set[tuple[str, str | None]]:
+    """Each die the report enters, as (purpose, subject), whether it holds or not."""
+    entered: set[tuple[str, str | None]] = set()
+    for team, entries in [*((s.team.team_id, s.report.dice) for s in sides), (None, report.dice)]:
+        for purpose, entry in entries.items():
+            subjects = list(entry) if isinstance(entry, dict) else [team]
+            entered |= {(purpose, subject) for subject in subjects}
+    return entered
 
 
 def no_rolls(purposes: set[str]) -> str:
@@ -487,272 +716,6 @@ def no_rolls(purposes: set[str]) -> str:
     return f"no {listed} {'roll' if one else 'rolls'} (leave {'it' if one else 'them'} out)"
 
 
-def describe_need(need: DiceNeed) -> str:
-    return f"{need.purpose} ({need.dice}) for {need.subject or 'the match'}: {need.why}"
-
-
-# --- closing the post-game sequence ------------------------------------------------------------
-
-
-def plan_close(c: Context, command: ClosePostGame) -> Drafts:
-    match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
-    roll_missing = command.roll_missing
-    check_closer(played_match(c, match_id), team_id)
-    team = c.team(team_id)
-    refuse(c.ruleset.problems(Closing(team, c.players(team_id))))
-
-    def missing(need: DiceNeed) -> DiceRoll:
-        if not roll_missing:
-            raise InvalidDice(
-                f"closing {match_id} for {team_id} needs "
-                f"{describe_need(need)} (enter it, or let the ledger roll it)"
-            )
-        return c.roll(need.purpose, need.dice, team_id)
-
-    rolls, needs = close_rolls(c, team, entries, missing)
-    unexpected = set(entries) - {n.purpose for n in needs}
-    if unexpected:
-        raise InvalidDice(f"closing {match_id} for {team_id} needs {no_rolls(unexpected)}")
-    return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
-
-
-def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
-    """Each team's close in turn, all or none, the dice shared among them; unless the
-    ledger may roll, a close lacking dice is refused naming every die each team needs."""
-    match = played_match(c, command.match)
-    for team in command.teams:  # who may close comes before the dice they would need
-        check_closer(match, team)
-    shares = share_close_dice(c, command.match, command.teams, command.dice)
-    if not command.roll_missing:
-        check_close_dice(c, command.match, shares)
-    closes: Drafts = []
-    for named, team in enumerate(command.teams):
-        if team in command.teams[:named]:  # named twice: as a second close of it would say
-            raise NotAllowed(f"{team} already closed the post-game sequence of {command.match}")
-        close = ClosePostGame(
-            command.league,
-            command.match,
-            team,
-            dice=shares[team],
-            roll_missing=command.roll_missing,
-        )
-        closes += plan_close(c, close)
-    return closes
-
-
-def check_closer(match: MatchRow, team_id: str) -> None:
-    """Only a team that played the match closes its post-game sequence, and once."""
-    if team_id not in (match.home, match.away, *match.others):
-        raise InvalidInput(f"{team_id} did not play match {match.match_id}")
-    if team_id in match.closed:
-        raise NotAllowed(f"{team_id} already closed the post-game sequence of {match.match_id}")
-
-
-def played_match(c: Context, match_id: str) -> MatchRow:
-    match = c.match(match_id)
-    if match is None or match.status != "played":
-        raise UnknownMatch(f"no recorded match '{match_id}' in league {c.league.slug}")
-    return match
-
-
-def close_rolls(
-    c: Context,
-    team: TeamRow,
-    entries: Mapping[str, int | list[int]],
-    missing: Callable[[DiceNeed], DiceRoll | None],
-) -> tuple[list[DiceRoll], list[DiceNeed]]:
-    """The rolls of a team's close, and every roll it needed: the ones given in
-    ``entries``, the others from ``missing`` (None: not known)."""
-    rolls: list[DiceRoll] = []
-    needs: list[DiceNeed] = []
-    for _ in range(4):  # later rolls can depend on earlier ones (a D6, then the D3)
-        for need in c.ruleset.dice_needed(CloseRolls(team, tuple(rolls))):
-            if any(n.purpose == need.purpose for n in needs):
-                continue
-            needs.append(need)
-            if need.purpose in entries:
-                given = entries[need.purpose]
-                rolls.append(make_roll(need.purpose, need.dice, given, team.team_id))
-            elif (rolled := missing(need)) is not None:
-                rolls.append(rolled)
-    return rolls, needs
-
-
-def share_close_dice(
-    c: Context, match_id: str, teams: Sequence[str], given: Mapping[str, int | list[int]]
-) -> dict[str, dict[str, int | list[int]]]:
-    """The dice of ``ledger match close`` for each team it closes.
-
-    ``TEAM:purpose`` is that team's own die. A bare ``purpose`` goes to every team whose
-    sequence needs it, so that a die only one team rolled (BB2025 Expensive Mistakes: only
-    a treasury of 100,000 or more) cannot fail the other team's close. A bare die that no
-    team closing needs, or a die for a team not closing, is refused.
-    """
-    played_match(c, match_id)
-    shares: dict[str, dict[str, int | list[int]]] = {team: {} for team in teams}
-    bare: dict[str, int | list[int]] = {}
-    for key, values in given.items():
-        team, _, purpose = key.rpartition(":")
-        if not team:
-            bare[purpose] = values
-        elif team in shares:
-            shares[team][purpose] = values
-        else:
-            raise InvalidDice(
-                f"die '{key}' is for {team}, who is not closing {match_id} here"
-                f" (closing: {', '.join(teams)})"
-            )
-    for purpose, values in bare.items():
-        takers = [
-            team
-            for team in teams
-            if purpose not in shares[team] and purpose in close_purposes(c, team, bare, shares)
-        ]
-        if not takers:
-            raise InvalidDice(
-                f"no team closing {match_id} ({', '.join(teams)}) needs a roll of '{purpose}'"
-                " that it was not given on its own"
-            )
-        for team in takers:
-            shares[team][purpose] = values
-    return shares
-
-
-def close_purposes(
-    c: Context,
-    team_id: str,
-    bare: Mapping[str, int | list[int]],
-    shares: Mapping[str, Mapping[str, int | list[int]]],
-) -> set[str]:
-    """What a team's close needs rolled, given the dice entered so far."""
-    entries = {**bare, **shares[team_id]}
-    _, needs = close_rolls(c, c.team(team_id), entries, lambda need: None)
-    return {n.purpose for n in needs}
-
-
-def check_close_dice(
-    c: Context, match_id: str, shares: Mapping[str, Mapping[str, int | list[int]]]
-) -> None:
-    """Refuse, before any team closes, a close that lacks dice: naming at once every die
-    each team still needs and what it is for, and the dice a roll not yet given may call
-    for next (BB2025 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
-    wanted = [
-        f"for {team_id} needs {' and '.join(needs)}"
-        for team_id, entries in shares.items()
-        if (needs := missing_for(c, c.team(team_id), entries))
-    ]
-    if wanted:
-        raise InvalidDice(
-            f"closing {match_id} "
-            + "; and ".join(wanted)
-            + " (enter them, or let the ledger roll them)"
-        )
-
-
-def missing_for(c: Context, team: TeamRow, entries: Mapping[str, int | list[int]]) -> list[str]:
-    if c.ruleset.problems(Closing(team, c.players(team.team_id))):
-        return []  # the close refuses for a rule first, and says which
-    rolls, needs = close_rolls(c, team, entries, lambda need: None)
-    return [
-        f"{need.purpose} ({need.dice}): {need.why}" + follow_ups(c, team, rolls, need)
-        for need in needs
-        if need.purpose not in entries
-    ]
-
-
-def follow_ups(c: Context, team: TeamRow, rolls: list[DiceRoll], need: DiceNeed) -> str:
-    """The dice each result of a single die ``need`` would call for next, by the results
-    that call for them: `` (on a roll of 1 also expensive_mistakes_amount (2D6): ...)``."""
-    count, sides = dice_shape(need.dice)
-    if count != 1 or sides > 16:
-        return ""
-    known = {n.purpose for n in c.ruleset.dice_needed(CloseRolls(team, tuple(rolls)))}
-    results: dict[str, list[int]] = {}
-    for value in range(1, sides + 1):
-        probe = (*rolls, make_roll(need.purpose, need.dice, value, team.team_id))
-        for after in c.ruleset.dice_needed(CloseRolls(team, probe)):
-            if after.purpose not in known:
-                results.setdefault(f"{after.purpose} ({after.dice}): {after.why}", []).append(value)
-    shown = "; ".join(f"on {spans(values)} also {what}" for what, values in results.items())
-    return f" ({shown})" if shown else ""
-
-
-def spans(values: list[int]) -> str:
-    """``[1, 3, 4]`` -> ``1, 3-4``."""
-    runs: list[list[int]] = []
-    for value in values:
-        if runs and value == runs[-1][-1] + 1:
-            runs[-1].append(value)
-        else:
-            runs.append([value])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
-
-
-# --- pre-game and in-game facts that reach the books ------------------------------------------
-
-
-def plan_card(c: Context, command: PlayCard) -> Drafts:
-    """A special play card whose effect the league's edition books (ZAL 8d)."""
-    match_id, team_id, card, against = command.match, command.team, command.card, command.against
-    entries, roll_missing = dict(command.dice or {}), command.roll_missing
-    refuse(has_feature(c.ruleset, Feature.CARDS, "special play cards in the books"))
-    c.team(team_id)
-    played = ev.CardPlayed(match=match_id, team=team_id, card=card, against=against, dice=())
-    needs = c.ruleset.dice_needed(Card(played, card_rows(c.view, c.league_id, played)))
-    rolls = []
-    for need in needs:
-        if need.purpose in entries:
-            rolls.append(make_roll(need.purpose, need.dice, entries[need.purpose], need.subject))
-        elif roll_missing:
-            rolls.append(c.roll(need.purpose, need.dice, need.subject))
-        else:
-            raise InvalidDice(
-                f"{card} needs {describe_need(need)} (enter it, or let the ledger roll it)"
-            )
-    unexpected = set(entries) - {n.purpose for n in needs}
-    if unexpected:
-        raise InvalidDice(f"{card} needs {no_rolls(unexpected)}")
-    return [played.model_copy(update={"dice": tuple(rolls)})]
-
-
-def plan_fees(c: Context, command: PayAppearanceFees) -> Drafts:
-    """4th edition appearance fees: each player paid for may play; the rest may not."""
-    match_id, team_id, refs = command.match, command.team, command.players
-    refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
-    team = c.team(team_id)
-    fees = []
-    for ref in refs:
-        player = freebooted_star(c, team, ref) if "=" in ref else c.player(ref, team_id)
-        fee = c.ruleset.price(Appearance(player))
-        if fee <= 0:
-            raise InvalidInput(f"{player.name} asks no appearance fee")
-        fees.append(Purchase(item=player.player_id, price=fee))
-    total = sum(f.price for f in fees)
-    if total > team.treasury:
-        raise InsufficientTreasury(
-            f"the fees come to {total:,} but {team.name} have {team.treasury:,}"
-        )
-    return [ev.AppearanceFeesPaid(match=match_id, team=team_id, fees=tuple(fees))]
-
-
-def freebooted_star(c: Context, team: TeamRow, ref: str) -> PlayerRow:
-    """A star freebooted for the match, named HIRELING_ID=COST: the id of his hireling line
-    in the report to come and his cost, which his fee is reckoned from (4th edition Q&A:
-    'Do freebooted star players charge an appearance fee? Yes')."""
-    hireling, _, cost = (part.strip() for part in ref.partition("="))
-    if not hireling or not cost.isdigit():
-        raise InvalidInput(f"'{ref}': name a freebooted star as HIRELING_ID=COST, e.g. zug=120000")
-    return PlayerRow(
-        league_id=c.league_id,
-        player_id=hireling,
-        team_id=team.team_id,
-        name=f"{hireling} (cost {int(cost):,})",
-        roster=team.roster,
-        position=hireling,
-        kind="star",
-        base_cost=int(cost),
-        ma=0,  # the profile is the report's business; the fee reads only the cost
-        st=0,
-        ag=0,
-        av=0,
-    )
+def describe_need(need: DiceNeed, subject: str = "") -> str:
+    """``subject``: how the sentence names the die's subject (its id, if not said)."""
+    return f"{need.purpose} ({need.dice}) for {subject or need.subject or 'the match'}: {need.why}"

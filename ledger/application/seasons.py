@@ -70,8 +70,7 @@ def check_divisions(divisions: Sequence[Division]) -> None:
     team in one division, once. A league of one division may leave it unnamed."""
     if len(divisions) > 1 and any(not d.name.strip() for d in divisions):
         raise InvalidInput(
-            "a division needs a name beside another (NAME=team,team,...): its fixtures and"
-            " its table are named by it"
+            "a division needs a name beside another: its fixtures and its table are named by it"
         )
     # 'North' and 'north' would name the same fixtures (s1-north-r1-1): apart by their slug
     slugs = [playoffs.slug(d.name) for d in divisions]
@@ -204,7 +203,7 @@ def check_bracket(season: SeasonRow) -> None:
     if teams & (teams - 1):
         raise SeasonState(
             f"season {season.season}'s {teams} play-off places make no knock-out bracket,"
-            " which halves to a final of two: play them as one final (--dungeon-bowl), or"
+            " which halves to a final of two: play them as one Dungeon Bowl final, or"
             " correct the season's start to 2, 4, 8 or 16 places"
         )
 

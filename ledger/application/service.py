@@ -325,3 +325,7 @@ def check_points(points: PointsScheme) -> None:
             f"a draw gives {points.draw} league points: at most a win's ({points.win}) and at"
             f" least a loss's ({points.loss})"
         )
+    for what, names in (("tie-breaker", points.tiebreakers), ("bonus point", points.bonus)):
+        twice = next((name for at, name in enumerate(names) if name in names[:at]), None)
+        if twice is not None:
+            raise InvalidOption(f"each {what} counts once: '{twice}' is named twice")

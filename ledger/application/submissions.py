@@ -39,9 +39,10 @@ from ledger.application.commands import (
     SubmitReport,
 )
 from ledger.application.context import Context, Drafts, check_length, check_reason
+from ledger.application.mistakes import Found
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
-from ledger.domain.state import REPORTS_WAITING, SubmissionRow
+from ledger.domain.state import REPORTS_WAITING, SubmissionRow, TeamRow
 from ledger.domain.values import validation_problems
 from ledger.errors import (
     InvalidInput,
@@ -72,23 +73,25 @@ STANDING = {
 
 def plan_submit(c: Context, command: SubmitReport) -> Drafts:
     report, team, roll_missing = command.report, command.team, command.roll_missing
-    if report.match is None:
-        raise InvalidInput(
-            "a submitted report names its match: the fixture's id, or an id of your choosing"
-            " for a friendly"
-        )
     check_length(c.reason, "a submission")
     teams = teams_of(report)
     if team not in teams:
-        raise NotAllowed(f"{team} did not play the match this report records ({' v '.join(teams)})")
-    check_nothing_waiting(c, report.match)
+        raise NotAllowed(
+            f"{team_name(c, team)} did not play the match this report records"
+            f" ({' v '.join(team_name(c, t) for t in teams)})"
+        )
+    found = Found()
+    with found.at("match"):
+        check_nothing_waiting(c, named(report))
     # Every check of 'ledger match record', now; the match is recorded only once the
     # report is confirmed or approved (and checked again then, against the league as it is).
-    matches.plan_record(c, RecordMatch(c.league.slug, report, roll_missing=roll_missing))
+    with found.at():
+        matches.plan_record(c, RecordMatch(c.league.slug, report, roll_missing=roll_missing))
+    found.refuse()
     return [
         ev.ReportSubmitted(
             submission=next_id(c),
-            match=report.match,
+            match=named(report),
             team=team,
             report=report.model_dump(mode="json", exclude_defaults=True),
             roll_missing=roll_missing,
@@ -99,10 +102,10 @@ def plan_submit(c: Context, command: SubmitReport) -> Drafts:
 def plan_confirm(c: Context, command: ConfirmReport) -> Drafts:
     submission, team = command.submission, command.team
     row = waiting(c, submission, ("submitted",))
-    check_opponent(row, team, c.account)
+    check_opponent(c, row, team, c.account)
     if row.others:
         raise NotAllowed(
-            f"report {submission} is of a match of {2 + len(row.others)} teams: one opponent"
+            f"{described(c, row)} is of a match of {2 + len(row.others)} teams: one opponent"
             " cannot confirm it for the others, the commissioner approves it"
         )
     answer = ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)
@@ -112,7 +115,7 @@ def plan_confirm(c: Context, command: ConfirmReport) -> Drafts:
 def plan_dispute(c: Context, command: DisputeReport) -> Drafts:
     check_reason(c.reason, "a dispute", "the commissioner reads it")
     row = waiting(c, command.submission, ("submitted",))
-    check_opponent(row, command.team, c.account)
+    check_opponent(c, row, command.team, c.account)
     return [ev.ReportDisputed(submission=row.submission, match=row.match_id, team=command.team)]
 
 
@@ -137,11 +140,11 @@ def recorded(c: Context, row: SubmissionRow, why: str) -> ev.LedgerEvent:
     try:
         command = RecordMatch(c.league.slug, report_of(row), roll_missing=row.roll_missing)
         (match,) = matches.plan_record(c, command)
-    except LedgerError as error:
+    except LedgerError as error:  # its mistakes kept, each at its place (mistakes.py)
         raise type(error)(
-            f"report {row.submission} cannot be recorded as it stands: {error.message}"
+            f"{described(c, row)} cannot be recorded as it stands: {error.message}"
             " (nothing was recorded; the commissioner may reject it for a corrected one)"
-        ) from None
+        ) from error.__cause__
     return match.model_copy(update={"reason": f"report {row.submission} of {row.team}, {why}"})
 
 
@@ -162,13 +165,46 @@ def next_id(c: Context) -> str:
     return f"s{c.league.next_submission}"
 
 
+def named(report: MatchReport) -> str:
+    """The match a submitted report names (a report file may leave it to the ledger)."""
+    if report.match is None:
+        raise InvalidInput(
+            "a submitted report names its match: the fixture's id, or an id of your choosing"
+            " for a friendly"
+        )
+    return report.match
+
+
 def check_nothing_waiting(c: Context, match_id: str) -> None:
     for row in c.view.select(SubmissionRow, league_id=c.league_id, match_id=match_id):
         if row.status in PENDING:
             raise NotAllowed(
-                f"report {row.submission} of match {match_id}, submitted by {row.team},"
+                f"{described(c, row)}, submitted by {team_name(c, row.team)},"
                 f" {STANDING[row.status]}; a second report waits until it is answered"
             )
+
+
+def described(c: Context, row: SubmissionRow) -> str:
+    """A submitted report as a sentence names it: by its game, ``the report of Reikland
+    Reavers v Grudgebearers (round 1)``, not by its id or its match's."""
+    teams = " v ".join(team_name(c, t) for t in (row.home, row.away, *row.others))
+    return f"the report of {teams} ({game_of(c, row)})"
+
+
+def game_of(c: Context, row: SubmissionRow) -> str:
+    """Which game of the two teams: a fixture's round or play-off stage, else its kind."""
+    match = c.match(row.match_id)
+    if match is not None and match.stage != "regular":
+        return match.stage
+    if match is not None and match.round is not None:
+        return f"round {match.round}"
+    kind = str(row.report.get("kind", "league"))
+    return "league game" if kind == "league" else kind
+
+
+def team_name(c: Context, team: str) -> str:
+    found = c.view.get(TeamRow, c.league_id, team)
+    return found.name if found is not None else team
 
 
 def submission_in(c: Context, submission: str) -> SubmissionRow:
@@ -188,28 +224,27 @@ def waiting(c: Context, submission: str, states: Sequence[str]) -> SubmissionRow
     row = submission_in(c, submission)
     if row.status not in states:
         decided = f" (event {row.decided_seq})" if row.decided_seq else ""
-        raise NotAllowed(f"report {submission} {STANDING[row.status]}{decided}")
+        raise NotAllowed(f"{described(c, row)} {STANDING[row.status]}{decided}")
     return row
 
 
-def check_opponent(row: SubmissionRow, team: str, account: str | None) -> None:
+def check_opponent(c: Context, row: SubmissionRow, team: str, account: str | None) -> None:
     """Only the opposing team answers a report, and not from the account that sent it (a
     coach of both teams leaves the answer to the commissioner)."""
-    opponents = opponents_of(row)
+    opponents = " or ".join(team_name(c, t) for t in opponents_of(row))
+    report = described(c, row)
     if team == row.team:
         raise NotAllowed(
-            f"{team} submitted report {row.submission}: the opposing coach"
-            f" ({' or '.join(opponents)}) confirms or disputes it"
+            f"{team_name(c, team)} submitted {report}: the opposing coach ({opponents})"
+            " confirms or disputes it"
         )
-    if team not in opponents:
+    if team not in opponents_of(row):
         raise NotAllowed(
-            f"{team} did not play match {row.match_id} ({row.home} v {row.away}):"
-            f" only {' or '.join(opponents)} answers report {row.submission}"
+            f"{team_name(c, team)} did not play that game: only {opponents} answers {report}"
         )
     if account is not None and account == row.account:
         raise NotAllowed(
-            f"{account} submitted report {row.submission} and cannot answer it too:"
-            " the commissioner approves it"
+            f"{account} submitted {report} and cannot answer it too: the commissioner approves it"
         )
 
 

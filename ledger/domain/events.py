@@ -55,6 +55,9 @@ from ledger.domain.values import (
 GENESIS_HASH = "0" * 64
 HireKind = Literal["regular", "journeyman", "mercenary", "star", "rehire"]
 MatchKind = Literal["league", "playoff", "friendly", "exhibition", "unplayed"]
+SEASON_KINDS: tuple[MatchKind, ...] = ("league", "unplayed", "playoff")
+"""The games a season's standings, places and prizes read (a friendly or an exhibition
+counts in none)."""
 UNSEALED_ID = UUID(int=0)
 UNSEALED_AT = datetime(1, 1, 1, tzinfo=UTC)
 

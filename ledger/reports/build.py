@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ledger.application.audit import ChainReport
 from ledger.application.checkpoints import Published
+from ledger.domain.events import SEASON_KINDS
 from ledger.projections.queries import Queries
 from ledger.reports import results
 from ledger.reports.audit import appendix
@@ -51,10 +52,6 @@ def points_rules(queries: Queries) -> PointsRules:
     )
 
 
-LEAGUE_KINDS = ("league", "unplayed", "playoff")
-"""The kinds of game the standings count (a friendly or an exhibition counts in none)."""
-
-
 def season_info(sources: Sources) -> SeasonInfo:
     row = sources.season_row
     champion = results.champion(sources)
@@ -62,7 +59,7 @@ def season_info(sources: Sources) -> SeasonInfo:
     latest = sources.season == max(sources.seasons)
     later = bool(sources.events) and sources.events[-1].seq >= sources.window.end
     played = [m for m in sources.matches if m.status == "played"]
-    league_games = sum(1 for m in played if m.kind in LEAGUE_KINDS)
+    league_games = sum(1 for m in played if m.kind in SEASON_KINDS)
     started = row is not None or league_games > 0
     scheduled = sum(1 for m in sources.matches if m.status == "scheduled")
     name = row.name if row and row.name else f"Season {sources.season}"
@@ -82,7 +79,7 @@ def season_info(sources: Sources) -> SeasonInfo:
         matches_scheduled=scheduled,
         notice=notice(
             name if started else None,
-            [m.kind for m in played if m.kind not in LEAGUE_KINDS],
+            [m.kind for m in played if m.kind not in SEASON_KINDS],
             league_games,
             scheduled,
         ),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from ledger.domain.state import MatchRow
+from ledger.domain.state import MatchRow, SeasonRow
 from ledger.projections.queries import TableRow
 from ledger.reports.model import (
     DivisionTable,
@@ -157,7 +157,13 @@ def prizes(sources: Sources) -> list[Prize]:
 
 def champion(sources: Sources) -> str | None:
     """The season's trophy holder, else the winner of a played final."""
-    if sources.season_row is not None and sources.season_row.trophy_holder:
-        return sources.season_row.trophy_holder
-    final = playoffs.played_final(sources.matches)
+    return season_champion(sources.season_row, sources.matches)
+
+
+def season_champion(season: SeasonRow | None, matches: Iterable[MatchRow]) -> str | None:
+    """The season's trophy holder, else the winner of a played final among ``matches``
+    (the season report's champion, and the one the league's home names)."""
+    if season is not None and season.trophy_holder:
+        return season.trophy_holder
+    final = playoffs.played_final(matches)
     return final.winner if final else None

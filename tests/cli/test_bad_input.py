@@ -300,8 +300,7 @@ def test_a_name_that_would_break_a_table_or_name_another_player_is_refused(
         ),
         (
             ("=reavers", "B=rats"),
-            "a division needs a name beside another (NAME=team,team,...): its fixtures and"
-            " its table are named by it",
+            "a division needs a name beside another: its fixtures and its table are named by it",
         ),
     ],
 )

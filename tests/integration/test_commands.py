@@ -238,7 +238,7 @@ def test_missing_dice_are_named_unless_the_ledger_rolls_them(ledger: LeagueLedge
         ledger,
         InvalidDice,
         lambda: ledger.handle(RecordMatch("test", report(bare)), by="t"),
-        "fan_factor .D3. for reavers",
+        "fan_factor .D3. for Reavers",  # the team by its name
     )
     ledger.handle(RecordMatch("test", report(bare), roll_missing=True), by="t")
     row = ledger.view().get(MatchRow, ledger.league_row("test").league_id, "g1")

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ledger.application.closing import close_rolls
 from ledger.application.commands import (
     AdvancePlayer,
     ClosePostGame,
@@ -40,7 +41,6 @@ from ledger.application.commands import (
     CorrectMatch,
     RecordMatch,
 )
-from ledger.application.matches import close_rolls
 from ledger.application.service import LeagueLedger
 from ledger.bootstrap import Settings, close_ledger, open_ledger
 from ledger.domain import events as ev

@@ -190,12 +190,15 @@ def test_a_lasting_injury_die_on_another_casualty_is_refused(ledger: LeagueLedge
 def test_a_lasting_injury_without_its_die_names_the_victim_and_the_die(
     ledger: LeagueLedger,
 ) -> None:
+    """Unless the ledger rolls it (tests/integration/test_report_mistakes.py)."""
     two_team_league(ledger)
-    lasting = with_casualties({"victim": "rats 4", "by": "reavers 2", "roll": 13})
+    lasting = report(with_casualties({"victim": "rats 4", "by": "reavers 2", "roll": 13}))
     sentence = (
         "casualty of rats 4: a casualty roll of 13 is a lasting_injury: give its Lasting Injury D6"
     )
-    record_refused(ledger, lasting, InvalidInput, sentence)
+    refused(
+        ledger, InvalidInput, lambda: ledger.handle(RecordMatch("test", lasting), by="t"), sentence
+    )
 
 
 def test_a_team_that_did_not_play_is_refused_before_any_die_is_asked(

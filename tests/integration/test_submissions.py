@@ -136,9 +136,15 @@ def test_a_rejected_report_changes_nothing_but_its_own_row(ledger: LeagueLedger)
 def test_only_the_opposing_team_answers_a_report(ledger: LeagueLedger) -> None:
     slug, submission = submitted(ledger)
     count = event_count(ledger)
-    with pytest.raises(NotAllowed, match="reavers submitted report s1: the opposing coach"):
+    with pytest.raises(
+        NotAllowed,
+        match=r"Reavers submitted the report of Reavers v Rats \(league game\): the opposing coach",
+    ):
         ledger.handle(ConfirmReport(slug, submission, "reavers"), by="Anna")
-    with pytest.raises(NotAllowed, match="orcs did not play match g1"):
+    with pytest.raises(
+        NotAllowed,
+        match=r"orcs did not play that game: only Rats answers the report of Reavers v Rats",
+    ):
         ledger.handle(DisputeReport(slug, submission, "orcs"), by="Olaf", reason="no")
     with pytest.raises(UnknownSubmission):
         ledger.handle(ConfirmReport(slug, "s9", "rats"), by="Rob")
@@ -153,7 +159,10 @@ def test_the_account_that_submitted_cannot_confirm_for_the_other_team(
     both = Actor(name="Pat", account="pat", role="coach", via="api", request_id="r1")
     with ledger.acting(both):
         submission = ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Pat")
-        with pytest.raises(NotAllowed, match="pat submitted report s1 and cannot answer"):
+        with pytest.raises(
+            NotAllowed,
+            match=r"pat submitted the report of Reavers v Rats \(league game\) and cannot answer",
+        ):
             ledger.handle(ConfirmReport(slug, submission, "rats"), by="Pat")
     assert sub.find(ledger, slug, submission).account == "pat"
 
@@ -162,7 +171,10 @@ def test_a_second_report_of_a_match_waits_until_the_first_is_answered(
     ledger: LeagueLedger,
 ) -> None:
     slug, _ = submitted(ledger)
-    with pytest.raises(NotAllowed, match="report s1 of match g1, submitted by reavers, waits"):
+    with pytest.raises(
+        NotAllowed,
+        match=r"the report of Reavers v Rats \(league game\), submitted by Reavers, waits",
+    ):
         ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob")
     assert [row.submission for row in sub.submissions(ledger, slug)] == ["s1"]
 
@@ -189,7 +201,10 @@ def test_confirming_a_match_the_commissioner_recorded_meanwhile_is_refused(
     slug, submission = submitted(ledger)
     ledger.handle(RecordMatch(slug, report(GAME)), by="tester")
     count = event_count(ledger)
-    with pytest.raises(MatchAlreadyRecorded, match="report s1 cannot be recorded as it stands"):
+    with pytest.raises(
+        MatchAlreadyRecorded,
+        match=r"the report of Reavers v Rats \(league game\) cannot be recorded as it stands",
+    ):
         ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
     assert event_count(ledger) == count
     assert [row.submission for row in sub.pending(ledger, slug)] == ["s1"]
@@ -221,7 +236,10 @@ def test_answers_need_a_reason_and_a_waiting_report(ledger: LeagueLedger) -> Non
     with pytest.raises(InvalidInput, match="a dispute's reason is 1,001 characters; at most 1,000"):
         ledger.handle(DisputeReport(slug, submission, "rats"), by="Rob", reason="x" * 1001)
     ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
-    with pytest.raises(NotAllowed, match=r"report s1 was already confirmed \(event \d+\)"):
+    with pytest.raises(
+        NotAllowed,
+        match=r"the report of Reavers v Rats \(league game\) was already confirmed \(event \d+\)",
+    ):
         ledger.handle(ApproveReport(slug, submission), by="cmsh")
 
 

@@ -136,5 +136,7 @@ def test_an_advancement_bb2025_lacks_is_a_fault_in_words_when_folded() -> None:
     (it was "'AdvancementCosts' object has no attribute 'star_roll'")."""
     rules = find_ruleset("bb2025")
     player, _ = human_lineman(rules)
-    with pytest.raises(InvalidAdvancement, match="BB2025's Advancement Table has no star roll"):
+    with pytest.raises(
+        InvalidAdvancement, match="BB2025's Advancement Table has no Star Player Roll"
+    ):
         rules.advancement(player, advancement("star_roll", skill="Block"))

@@ -17,7 +17,7 @@ import pytest
 
 from ledger.application.commands import PayAppearanceFees
 from ledger.application.context import Context
-from ledger.application.matches import plan_fees
+from ledger.application.match_facts import plan_fees
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import Hireling, Performance, TeamSheet

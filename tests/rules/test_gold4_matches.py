@@ -14,11 +14,11 @@ import pytest
 
 from ledger.application.commands import PayAppearanceFees
 from ledger.application.context import Context
-from ledger.application.matches import plan_fees
+from ledger.application.match_facts import plan_fees
 from ledger.domain import events as ev
 from ledger.domain.state import TreasuryLine
 from ledger.domain.values import Concession, DiceRoll, Division, Performance, Purchase, TeamSheet
-from ledger.errors import InvalidInput
+from ledger.errors import InvalidInput, NotAllowed
 from ledger.projections.gather import match_rows
 from ledger.rules.gold4.league_tables import deathzone
 from ledger.rules.protocol import DiceNeed
@@ -388,6 +388,28 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
     assert checked(book, fee_match(humans, star)) == []
     with pytest.raises(InvalidInput, match="asks no appearance fee"):
         plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[1]]))
+
+
+def test_fees_are_paid_for_a_game_of_the_team_still_to_be_recorded() -> None:
+    """They had been taken for a game already recorded, and for another pair's game; an id
+    the books do not hold yet is the one the report to come will carry (a friendly's)."""
+    book, humans, _ = league(treasury=100_000)
+    play(
+        book,
+        sheet("humans", 17, [Performance(player=humans[0], touchdowns=17)]),
+        sheet("orcs"),
+        match="f1",
+        kind="friendly",
+    )
+    book.team("ogres", "ogre", ["ogre"])
+    play(book, sheet("orcs"), sheet("ogres"), match="f2", kind="friendly")
+    state = book.fold()
+    c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
+    with pytest.raises(NotAllowed, match=r"match f1 was recorded \(event \d+\): appearance fees"):
+        plan_fees(c, PayAppearanceFees(c.league.slug, "f1", "humans", [humans[0]]))
+    with pytest.raises(InvalidInput, match="do not play match f2 \\(orcs v ogres\\)"):
+        plan_fees(c, PayAppearanceFees(c.league.slug, "f2", "humans", [humans[0]]))
+    assert plan_fees(c, PayAppearanceFees(c.league.slug, "f3", "humans", [humans[0]]))
 
 
 def test_a_monty_haul_league_charges_no_fees() -> None:

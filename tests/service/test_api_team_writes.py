@@ -238,7 +238,7 @@ def test_every_advancement_kind_of_the_books_reaches_the_rules(
     reply = client.post(path, json={"kind": "random_secondary"}, headers=world.auth("jay"))
     assert reply.status_code == 409, reply.text
     assert reply.json()["code"] == "invalid-advancement"
-    assert "BB2025 has no random secondary skills" in reply.json()["detail"]
+    assert "BB2025's Advancement Table has no random secondary skill" in reply.json()["detail"]
     assert event_count(client) == before
 
 

@@ -104,7 +104,9 @@ def unknown_kind(kind: str) -> str | None:
     if kind in (*SKILL_KINDS, "characteristic"):
         return None
     kinds = ", ".join((*SKILL_KINDS, "characteristic"))
-    return f"BB2025's Advancement Table has no {kind.replace('_', ' ')} (its kinds: {kinds})"
+    words = {"random_secondary": "random secondary skill", "star_roll": "Star Player Roll"}
+    named = words.get(kind, kind.replace("_", " "))
+    return f"BB2025's Advancement Table has no {named} (its kinds: {kinds})"
 
 
 def eligible_problems(t: Tables, player: PlayerRow) -> list[str]:

@@ -38,6 +38,7 @@ from ledger.errors import (
     AdvancementDue,
     CasualtyDice,
     ConcessionRefused,
+    DieWanted,
     DivisionSize,
     FansKept,
     HirelingRefused,
@@ -287,12 +288,13 @@ class BB2025(BaseRuleset[BB2025Options]):
             return from_dice
         roll = next((d for d in dice if d.purpose == "casualty" and d.dice == "D16"), None)
         if roll is not None and outcome is None:
-            raise InvalidInput(
+            raise DieWanted(
                 f"a casualty roll of {roll.values[0]} is a lasting_injury:"
-                " give its Lasting Injury D6 too (lasting: N)"
+                " give its Lasting Injury D6 too (lasting: N)",
+                "lasting_injury",
             )
         if outcome is None:
-            raise InvalidInput("give the casualty's D16 roll (roll: N) or its outcome")
+            raise DieWanted("give the casualty's D16 roll (roll: N) or its outcome", "casualty")
         named = next((b for b in self.tables().casualty_table if b.outcome == outcome), None)
         if named is None:
             known = ", ".join(b.outcome for b in self.tables().casualty_table)

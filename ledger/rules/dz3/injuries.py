@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.values import Casualty, DiceRoll, Effect
-from ledger.errors import InvalidInput
+from ledger.errors import DieWanted, InvalidInput
 from ledger.rules.base import checked_effects
 from ledger.rules.dz3.tables import Tables, d66
 from ledger.rules.schema import Band, band
@@ -58,7 +58,7 @@ def named(
     t: Tables, outcome: str | None, effects: tuple[str, ...]
 ) -> tuple[str, tuple[Effect, ...]]:
     if not outcome:
-        raise InvalidInput("give the casualty's D6 roll (and D66) or its outcome")
+        raise DieWanted("give the casualty's D6 roll (and D66) or its outcome", "casualty")
     found = next(
         (b for b in (*t.casualty_table, *t.serious_injury_table) if b.outcome == outcome), None
     )
@@ -68,9 +68,10 @@ def named(
         raise InvalidInput(f"'{outcome}' is not a 3rd edition casualty result ({known(t)})")
     chosen = checked_effects(effects)
     if not chosen:
-        raise InvalidInput(
+        raise DieWanted(
             "a serious injury needs its D66 (dice: {serious_injury: 63}), the injury's"
-            " name (e.g. outcome: smashed_collar_bone) or its effects"
+            " name (e.g. outcome: smashed_collar_bone) or its effects",
+            "serious_injury",
         )
     return SERIOUS, tuple(dict.fromkeys(("miss_next_game", *chosen)))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.values import Casualty, DiceRoll, Effect
-from ledger.errors import InvalidDice, InvalidInput
+from ledger.errors import DieWanted, InvalidDice, InvalidInput
 from ledger.rules.base import checked_effects
 from ledger.rules.gold4.league_tables import deathzone
 from ledger.rules.gold4.tables import InjuryTable, load_gold4_tables
@@ -91,9 +91,10 @@ def outcome_of(outcome: str | None, dice: Sequence[DiceRoll]) -> str:
             f"an injury roll of {injury.total} is {injury_result(injury.total).replace('_', ' ')}"
             " on the NEW INJURY TABLE: only 'An Injury' (10+) is a casualty"
         )
-    raise InvalidInput(
+    raise DieWanted(
         "give the casualty's Specific Injury D6 (dice: {specific_injury: N})"
-        f" or its outcome ({', '.join(outcomes())})"
+        f" or its outcome ({', '.join(outcomes())})",
+        "specific_injury",
     )
 
 
@@ -104,9 +105,10 @@ def serious_effects(given: tuple[str, ...], dice: Sequence[DiceRoll]) -> tuple[E
         assert row is not None  # the table covers 11-66 (validated at load)
         return tuple(dict.fromkeys((*row.effects, *checked_effects(given))))
     if not given:
-        raise InvalidInput(
+        raise DieWanted(
             "a serious injury needs its Death Zone D66 (dice: {serious_injury: 34})"
-            " or its effects (miss_next_game, niggling, -ma, -st, -ag, -av)"
+            " or its effects (miss_next_game, niggling, -ma, -st, -ag, -av)",
+            "serious_injury",
         )
     return tuple(dict.fromkeys(("miss_next_game", *checked_effects(given))))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ledger.domain.values import Casualty, DiceRoll, Effect
-from ledger.errors import InvalidDice, InvalidInput
+from ledger.errors import DieWanted, InvalidDice, InvalidInput
 from ledger.rules.base import checked_effects
 from ledger.rules.lrb6.tables import Band, Tables
 from ledger.rules.schema import band
@@ -69,7 +69,7 @@ def from_report(
     if read is not None:
         return read
     if outcome is None:
-        raise InvalidInput("give the casualty's D68 roll (e.g. roll: 47) or its outcome")
+        raise DieWanted("give the casualty's D68 roll (e.g. roll: 47) or its outcome", "casualty")
     given = checked_effects(effects)
     if outcome == GENERIC:
         return outcome, tuple(dict.fromkeys(("miss_next_game", *given)))
