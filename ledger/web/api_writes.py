@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
+from ledger.domain.values import MAX_COUNT, BonusPoint, PointsScheme, Tiebreaker
+from ledger.rules import find_ruleset
+from ledger.rules.protocol import Ruleset
 from ledger.web.api import LeagueInfo, info
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, Calling, Guarded, needs
@@ -52,20 +55,54 @@ def receipt(call: Call, response: Response) -> dict[str, Any]:
 # --- the site ---------------------------------------------------------------------------------
 
 
+class LeaguePoints(Body):
+    """The league's own points and tie-breakers, as ``ledger league create --points --bonus
+    --bonus-mode --tiebreakers`` take them: each part given replaces the ruleset's (as its
+    options set it), a part left out keeps it."""
+
+    win: int | None = Field(default=None, ge=-MAX_COUNT, le=MAX_COUNT)
+    draw: int | None = Field(default=None, ge=-MAX_COUNT, le=MAX_COUNT)
+    loss: int | None = Field(default=None, ge=-MAX_COUNT, le=MAX_COUNT)
+    bonus: list[BonusPoint] | None = Field(default=None, max_length=8)
+    bonus_mode: Literal["added", "tiebreak"] | None = None
+    """Bonus points added to the points, or used as the first tie-breaker."""
+    tiebreakers: list[Tiebreaker] | None = Field(default=None, max_length=16)
+    """In order."""
+
+    def over(self, ruleset: Ruleset) -> PointsScheme:
+        given = self.model_dump(exclude_none=True)
+        return PointsScheme.model_validate(ruleset.points_scheme(None).model_dump() | given)
+
+
 class NewLeague(Body):
     slug: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str = Field(min_length=1, max_length=120)
     ruleset: str = Short
     options: dict[str, Any] = {}
+    points: LeaguePoints | None = None
+    """Left out: the ruleset's points and tie-breakers."""
+    reason: str | None = Field(default=None, max_length=2000)
+
+    def scheme(self) -> PointsScheme | None:
+        """The league's own scheme, over the ruleset's with these options (an unknown
+        ruleset or a bad option is refused as ``create_league`` refuses it)."""
+        return self.points.over(find_ruleset(self.ruleset, self.options)) if self.points else None
 
 
 @router.post("/api/leagues", status_code=201, tags=["leagues"])
 @needs("create_league")
 def create_league(call: Calling, body: NewLeague) -> LeagueInfo:
-    """Open a league (an admin): its ruleset and options are fixed in its first event."""
+    """Open a league (an admin): its ruleset, options and points are fixed in its first
+    event."""
     row = call.write(
         lambda ledger, by: ledger.create_league(
-            body.slug, body.name, body.ruleset, by=by, options=body.options
+            body.slug,
+            body.name,
+            body.ruleset,
+            by=by,
+            options=body.options,
+            points=body.scheme(),
+            reason=body.reason,
         )
     )
     return info(row)

@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
+import orjson
 import sqlalchemy as sa
 from fastapi import Request, Response
 from fastapi.responses import RedirectResponse
@@ -257,6 +258,33 @@ sent twice (a double click, the back button and Send again) is recorded once, an
 second sending is shown where the first went."""
 
 
+SECRET_FIELDS = frozenset({"password", "password_again"})
+"""A request's fields left out of the fingerprint the key's row keeps, a form's or a JSON
+body's: a SHA-256 of a request holding a password (its other fields in the same database)
+is quick to guess it from, where the password's own hash is slow on purpose (argon2,
+``accounts``)."""
+SECRET_ANSWERS = frozenset({"token"})
+"""An answer's fields never kept for a retry: a new API token is shown once, in its first
+answer (``POST /api/accounts``); a retry's replay says null, and the token is issued
+again with ``ledger account token``, as one lost."""
+
+
+def without_secrets(body: bytes, fields: frozenset[str], keep_keys: bool) -> bytes:
+    """A JSON object's ``body`` with its secret ``fields`` left out (or, ``keep_keys``, null), as
+    kept in the key's row; any other body as it is."""
+    if not any(f'"{name}"'.encode() in body for name in fields):
+        return body
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body
+    if not isinstance(data, dict):
+        return body
+    if keep_keys:
+        return orjson.dumps({k: None if k in fields else v for k, v in data.items()})
+    return orjson.dumps({k: v for k, v in data.items() if k not in fields})
+
+
 def form_key() -> str:
     """A fresh key for a form as it is shown: every showing of a form is another request
     (forms are never kept answers, docs/service.md)."""
@@ -274,7 +302,8 @@ async def key_of(request: Request) -> tuple[str | None, bytes | None]:
         form = await request.form()
         sent = form.get(FORM_KEY)
         if isinstance(sent, str):
-            return f"form:{sent}", urlencode(form.multi_items()).encode()
+            kept = [(k, v) for k, v in form.multi_items() if k not in SECRET_FIELDS]
+            return f"form:{sent}", urlencode(kept).encode()
     return None, None
 
 
@@ -291,7 +320,12 @@ async def once(
         raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
     store = service_of(request).idempotency
     body = form if form is not None else await request.body()
-    mark = fingerprint(request.method, request.url.path, body, request.url.query)
+    mark = fingerprint(
+        request.method,
+        request.url.path,
+        without_secrets(body, SECRET_FIELDS, keep_keys=False),
+        request.url.query,
+    )
     holder = Holder(os.getpid(), socket.gethostname(), memo(request).get("request_id", "-"))
     try:
         earlier = await run_in_threadpool(store.reserve, principal.account, key, mark, holder)
@@ -323,9 +357,8 @@ async def once(
         await run_in_threadpool(store.release, principal.account, key)
         return reply
     else:
-        answer = Answer(
-            status=reply.status_code, body=bytes(reply.body), etag=reply.headers.get("etag")
-        )
+        kept = without_secrets(bytes(reply.body), SECRET_ANSWERS, keep_keys=True)
+        answer = Answer(status=reply.status_code, body=kept, etag=reply.headers.get("etag"))
     await run_in_threadpool(store.keep, principal.account, key, answer)
     return reply
 

@@ -7,7 +7,10 @@ league, before anything is read) and reads the read models as they stand
 (``pages_reads``). The forms are in ``pages_forms`` (buy, correct), ``pages_hire`` (hire) and
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
 game), ``pages_roster`` (firing, retiring, letting staff go), ``pages_redraft`` (the
-re-draft between seasons), ``pages_inducements`` (a fixture's inducements); a refusal is a
+re-draft between seasons), ``pages_inducements`` (a fixture's inducements),
+``pages_register`` (registering a team), ``pages_admin`` (the site admin's: creating a
+league, accounts), ``pages_members`` (a league's roles and visibility), ``pages_seasons``
+(the commissioner's seasons: start, schedule, play-offs, close); a refusal is a
 page with the reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists
 them all.
 """
@@ -33,15 +36,19 @@ from ledger.reports.match_sheet import (
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import (
+    pages_admin,
     pages_advance,
     pages_answers,
     pages_close,
     pages_forms,
     pages_hire,
     pages_inducements,
+    pages_members,
     pages_redraft,
+    pages_register,
     pages_report,
     pages_roster,
+    pages_seasons,
     pages_sign,
     pages_whatif,
 )
@@ -115,14 +122,17 @@ def league_home(request: Request, league: str) -> HTMLResponse:
         standings=found.queries.standings(),
         fixtures=fixtures,
         round_name=reads.round_name(fixtures),
-        may_submit={m.match_id for m in fixtures if may_submit(request, found, m.home, m.away)},
+        may_submit=submittable(request, found, fixtures),
         results=reads.latest_results(found),
         pending=pending(request, found) if role_named(request) else None,
         names={t.team_id: t.name for t in teams},
         teams=teams,
         my_teams=me.teams_in(league) if me else (),
         may_report=any(may(me, found.row, "submit_report", t.team_id) for t in teams),
+        may_register=may(me, found.row, "register_team"),
         downloads=downloads(found),
+        may_grant=may(me, found.row, "grant"),
+        **pages_seasons.league_season(request, found),
     )
 
 
@@ -135,6 +145,17 @@ def role_named(request: Request) -> str | None:
 def may_submit(request: Request, league: reads.League, *teams: str) -> bool:
     me = who(request)
     return any(may(me, league.row, "submit_report", team) for team in teams)
+
+
+def submittable(request: Request, league: reads.League, fixtures: list[MatchRow]) -> set[str]:
+    """The fixtures whose report the account may submit now: not one whose report waits
+    for an answer (``_match_line`` links that report instead)."""
+    waiting = reads.waiting_reports(league)
+    return {
+        m.match_id
+        for m in fixtures
+        if m.match_id not in waiting and may_submit(request, league, m.home, m.away)
+    }
 
 
 def pending(request: Request, league: reads.League) -> list[SubmissionRow]:
@@ -196,10 +217,12 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
 
 @router.get("/leagues/{league}/players/{player}")
 @needs("read", remembered=True)
-def player_page(request: Request, league: str, player: str) -> HTMLResponse:
+def player_page(request: Request, league: str, player: str, hired: bool = False) -> HTMLResponse:
+    """A player; just ``hired`` (where the hire form lands), with a link to hire another."""
     found = shown_league(request, league)
     row = found.queries.player(player)
     games = found.queries.player_games(row.player_id)
+    me, team = who(request), found.queries.team(row.team_id)
     return page(
         request,
         "player.html.j2",
@@ -214,7 +237,9 @@ def player_page(request: Request, league: str, player: str) -> HTMLResponse:
         injuries=[g for g in games if g.injury],
         lasting=lasting_injuries(row),
         history=found.queries.history(f"player:{row.player_id}"),
-        may_advance=may(who(request), found.row, "advance", row.team_id),
+        may_advance=may(me, found.row, "advance", row.team_id)
+        and pages_close.may_advance(found, team, row),
+        hired=hired and may(me, found.row, "hire", row.team_id),
         moves=pages_roster.player_moves(request, found, row),
     )
 
@@ -241,6 +266,8 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     lines = found.queries.match_games(event) if event is not None else []
     ids = event.named_players() if event is not None else set()
     names = found.team_names()
+    me = who(request)
+    waiting = reads.waiting_reports(found).get(match) if role_named(request) else None
     return page(
         request,
         "match.html.j2",
@@ -255,11 +282,17 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         players=found.player_names(ids),
         hired=hireling_sheets(found.queries, row, event) if event is not None else [],
         signed=pages_sign.signed_hirelings(row),
-        may_sign=[t for t in (row.home, row.away) if may(who(request), found.row, "hire", t)],
+        may_sign=[t for t in (row.home, row.away) if may(me, found.row, "hire", t)],
         hired_source=found.ruleset.hireling_spp_source or None,
+        others=reads.other_achievements(event) if event is not None else [],
+        post_game=pages_close.post_game(ledger, found, row) if event is not None else {},
         history=history,
-        may_submit=row.status == "scheduled" and may_submit(request, found, row.home, row.away),
-        may_correct=row.status == "played" and may(who(request), found.row, "correct"),
+        waiting=waiting,
+        my_teams=me.teams_in(league) if me else (),
+        may_submit=row.status == "scheduled"
+        and waiting is None
+        and may_submit(request, found, row.home, row.away),
+        may_correct=row.status == "played" and may(me, found.row, "correct"),
         closable=closable(request, found, row),
         inducing=pages_inducements.inducing(request, found, row),
     )
@@ -311,6 +344,8 @@ def audit_page(
 
 
 router.include_router(pages_forms.router)
+router.include_router(pages_admin.router)
+router.include_router(pages_members.router)
 router.include_router(pages_hire.router)
 router.include_router(pages_report.router)
 router.include_router(pages_answers.router)
@@ -321,3 +356,5 @@ router.include_router(pages_sign.router)
 router.include_router(pages_roster.router)
 router.include_router(pages_redraft.router)
 router.include_router(pages_inducements.router)
+router.include_router(pages_seasons.router)
+router.include_router(pages_register.router)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from annotated_types import Ge, Le
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -23,6 +25,7 @@ from ledger.application.commands import HirePlayer
 from ledger.application.context import Context
 from ledger.application.service import LeagueLedger
 from ledger.application.teams import hire_price
+from ledger.domain.events import PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.errors import LedgerError
 from ledger.rules.catalogue import Equipment
@@ -61,6 +64,18 @@ HIRE_FIELDS = {
 ALLY, STAR = "ally:", "star:"
 """How the pick-list names an allied position (``ally:goblin:troll``) and a star
 (``star:morg_n_thorg``); a position of the team's own list is its id, as before."""
+
+
+def shirt_numbers() -> tuple[int, int]:
+    """The shirt numbers a player may wear: the bounds of ``PlayerHired.number``, so that
+    the form's field, its check and the event say the same."""
+    bounds = PlayerHired.model_fields["number"].metadata
+    low = next(b.ge for b in bounds if isinstance(b, Ge))
+    high = next(b.le for b in bounds if isinstance(b, Le))
+    return cast(int, low), cast(int, high)
+
+
+SHIRTS = shirt_numbers()
 
 
 @dataclass(frozen=True)
@@ -219,6 +234,7 @@ def hire_form(
         arming=arming(found, row),
         players=len(roster),
         max_players=found.ruleset.catalogue.team_list(row.roster).max_players,
+        shirts=SHIRTS,
         values=values,
         errors=errors,
     )
@@ -235,7 +251,7 @@ def chosen(league: str, team: str, values: Mapping[str, str]) -> HirePlayer:
     LIST:POSITION``) or a star's (``star:ID``), with what he is bought with."""
     picked = required(values, "position", "choose a position from the team list")
     name = required(values, "name", "give the new player a name")
-    shirt = number(values, "number", "a shirt number", low=1)
+    shirt = number(values, "number", "a shirt number", *SHIRTS)
     equipment = tuple(e for e in (values.get("equipment", "").strip(),) if e)
     ally, star = None, None
     if picked.startswith(ALLY):
@@ -267,4 +283,4 @@ async def hire(request: Request, league: str, team: str, call: Calling) -> Respo
             errors_of(error, HIRE_FIELDS),
             status_of(error),
         )
-    return see_other(f"/leagues/{league}/players/{player}")
+    return see_other(f"/leagues/{league}/players/{player}?hired=1")  # with "Hire another"

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
 import orjson
 
+from ledger.application import submissions
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoints import latest_checkpoint
 from ledger.application.service import LeagueLedger
@@ -28,6 +29,7 @@ from ledger.domain.state import (
     MatchRow,
     PlayerGameLine,
     PlayerRow,
+    SubmissionRow,
     TeamRow,
 )
 from ledger.domain.values import TeamSheet
@@ -43,6 +45,7 @@ from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
 from ledger.rules.problems import held, item_room, while_drafting
 from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
+from ledger.words import possessive
 
 RESULTS_SHOWN = 8
 AUDIT_PAGE = 50
@@ -74,6 +77,33 @@ class League:
 
     def list_name(self, roster: str) -> str:
         return list_name(self.ruleset, roster)
+
+    def waiting_for(self, report: SubmissionRow, mine: Collection[str]) -> str:
+        """What a fixture's waiting report waits for, as a coach of ``mine`` reads it: the
+        fixture's pages link the report with it instead of a form that would be refused."""
+        if report.status == "disputed":
+            return "Report disputed, waiting for the commissioner's decision"
+        answering = self.answering(report, mine)
+        if answering:
+            return f"Report sent, waiting for {possessive(answering)} answer"
+        sender = self.team_names().get(report.team, report.team)
+        return f"Report sent by {sender}, waiting for your answer"
+
+    def waits_for(self, report: SubmissionRow, mine: Collection[str]) -> str:
+        """The same, said of a report in the league's list of those waiting."""
+        if report.status == "disputed":
+            return "disputed: waits for the commissioner"
+        answering = self.answering(report, mine)
+        return f"waits for {possessive(answering)} coach" if answering else "waits for your answer"
+
+    def answering(self, report: SubmissionRow, mine: Collection[str]) -> str:
+        """Who answers a report waiting for its opposing coach: "" when a coach of ``mine``
+        does (and did not send it), else the opposing team by name."""
+        opposing = submissions.opponents_of(report)
+        if report.team not in mine and any(team in mine for team in opposing):
+            return ""
+        names = self.team_names()
+        return " or ".join(names.get(team, team) for team in opposing)
 
     def position_name(self, player: PlayerRow) -> str:
         """A player's position as the edition's books name it; a star's is his star's name.
@@ -114,6 +144,13 @@ def this_round(league: League) -> list[MatchRow]:
     rounds = [m.round for m in waiting if m.round is not None]
     first = min(rounds) if rounds else None
     return [m for m in waiting if m.round == first]
+
+
+def waiting_reports(league: League) -> dict[str, SubmissionRow]:
+    """The reports waiting for an answer or a decision, by their match: a fixture with one
+    is not reported again until it is answered (``submissions.check_nothing_waiting``)."""
+    rows = submissions.listed(league.view, league.row.league_id, submissions.PENDING)
+    return {row.match_id: row for row in rows}
 
 
 def round_name(fixtures: Sequence[MatchRow]) -> str:
@@ -196,6 +233,22 @@ def buy_choice(league: League, team: TeamRow, item: SidelineItem) -> BuyChoice:
 
 
 # --- a match ------------------------------------------------------------------------------
+
+
+OTHER_ACHIEVEMENTS = (
+    ("deflections", "deflection"),
+    ("superb_throws", "superb throw"),
+    ("throws", "throw"),
+    ("landings", "landing"),
+)
+"""A report's achievements beside a game line's counts, as ``ledger match show`` lists
+them ("other"): BB2025 pays SPP for superb throws and landings, BB2020 for deflections."""
+
+
+def other_achievements(report: ev.MatchRecorded) -> list[tuple[str, str]]:
+    """Those of ``OTHER_ACHIEVEMENTS`` that someone had in ``report`` (field, name)."""
+    done = [p for sheet in report.sheets() for p in sheet.players]
+    return [(f, name) for f, name in OTHER_ACHIEVEMENTS if any(getattr(p, f) for p in done)]
 
 
 def opponents(league: League, games: list[PlayerGameLine]) -> dict[str, str]:

@@ -17,14 +17,12 @@ from typing import Any, get_args
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application import commands as cmd
 from ledger.application import matches, submissions
 from ledger.application.access import authorize
 from ledger.application.matches import unavailable
-from ledger.application.reports import MatchReport
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import (
@@ -32,9 +30,8 @@ from ledger.domain.values import (
     CasualtyCause,
     Concession,
     Hireling,
-    validation_problems,
 )
-from ledger.errors import LedgerError, MalformedReport, NotAllowed
+from ledger.errors import LedgerError, NotAllowed
 from ledger.projections.match_applier import unrecorded
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
@@ -50,6 +47,7 @@ from ledger.web.pages_forms import (
 )
 from ledger.web.pages_reads import Game
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.pages_report_mistakes import REPORT_FIELDS, FormReport, unwritten_mistakes
 from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -64,16 +62,6 @@ CONCESSIONS: tuple[str, ...] = get_args(Concession.model_fields["kind"].annotati
 command's check, as for a report file)."""
 KINDS = ("league", "friendly", "exhibition")
 """What a game entered without a fixture may count as (play-offs are scheduled)."""
-
-REPORT_FIELDS = {
-    "malformed-report": "form",
-    "invalid-dice": "dice",
-    "unknown-player": "players",
-    "unknown-position": "hirelings",
-    "player-not-in-team": "players",
-    "player-unavailable": "players",
-    "invalid-input": "form",
-}
 
 
 @dataclass(frozen=True)
@@ -264,18 +252,29 @@ async def submit_fixture(request: Request, league: str, match: str, call: Callin
 def game_form(
     request: Request, league: str, home: str = "", away: str = "", kind: str = "league"
 ) -> HTMLResponse:
-    """Without both teams, the choice of the game (this round's fixtures, or two teams);
-    with them, the report form for that game."""
+    """Without both teams, the choice of the game (this round's fixtures, or two teams),
+    saying which is missing when the choice was sent; with them, the report form for that
+    game."""
     found = reads.open_league(ledger_of(request), league)
     values = {"home": home, "away": away, "kind": kind}
     if not home or not away:
-        return choose_game(request, found, values, {})
+        sent = {"home", "away"} & request.query_params.keys()
+        errors = unchosen(values) if sent else {}
+        return choose_game(request, found, values, errors, 422 if errors else 200)
     try:
         game = game_from(found, values)
         may_submit(request, found, game)
     except LedgerError as error:
         return choose_game(request, found, values, errors_of(error, {}), status_of(error))
     return report_form(request, league, game, {"match": game.match}, {})
+
+
+def unchosen(values: Mapping[str, str]) -> Errors:
+    """The teams the choice was sent without, each said beside its pick-list."""
+    code = FieldInvalid.code
+    return {
+        side: (code, f"choose the {side} team") for side in ("home", "away") if not values.get(side)
+    }
 
 
 def choose_game(
@@ -292,6 +291,7 @@ def choose_game(
         for m in reads.this_round(league)
         if any(may(me, league.row, "submit_report", t) for t in (m.home, m.away))
     ]
+    coached = me.teams_in(league.slug) if me else ()
     return page(
         request,
         "choose_game.html.j2",
@@ -300,8 +300,10 @@ def choose_game(
         crumbs=crumbs(league),
         league=league,
         fixtures=fixtures,
+        waiting=reads.waiting_reports(league),
+        my_teams=coached,
         names=league.team_names(),
-        mine=[t for t in teams if may(me, league.row, "submit_report", t.team_id)],
+        proposed=coached[0] if len(coached) == 1 else "",
         teams=teams,
         kinds=KINDS,
         values=values,
@@ -342,18 +344,27 @@ async def submitted(
     game_in: Callable[[reads.League], Game],
 ) -> Response:
     """Submit the report the form holds, as the account, for the team it coaches; the
-    form again with the error beside its field when refused."""
+    form again when refused, with every mistake of the report beside its field: the
+    form's own (a figure that is not a number) and the command's, found together
+    (``pages_report_mistakes``)."""
     games: list[Game] = []
+    forms: list[FormReport] = []
 
     def command(ledger: LeagueLedger, by: str) -> str:
         found = reads.open_league(ledger, league)
         games.append(game_in(found))
         dice = reads.report_dice(found, games[0])
-        report = report_of(values, games[0], dice, found.ruleset.casualty_dice)
-        team = submissions.submitting_team(call.principal, league, report)
+        forms.append(report_of(values, games[0], dice, found))
+        form = forms[0]
+        if form.report is None:  # nothing of it holds: the form's mistakes say why
+            raise form.refusal([])
+        team = submissions.submitting_team(call.principal, league, form.report)
         call.authorize_team("submit_report", team)
         roll = values.get("roll_missing") == "1"
-        return ledger.handle(cmd.SubmitReport(league, team, report, roll_missing=roll), by=by)
+        submit = cmd.SubmitReport(league, team, form.report, roll_missing=roll)
+        if form.errors:  # the command's mistakes too, found without writing anything
+            raise form.refusal(unwritten_mistakes(ledger, submit))
+        return ledger.handle(submit, by=by)
 
     try:
         submission = await run_in_threadpool(call.write, command)
@@ -361,33 +372,41 @@ async def submitted(
         if not games:  # the game itself was refused (an unknown team): choose again
             raise
         shown = replace(games[0], match=values.get("match") or games[0].match)
+        errors = forms[0].shown(error) if forms else errors_of(error, REPORT_FIELDS)
         return await run_in_threadpool(
-            report_form,
-            request,
-            league,
-            shown,
-            values,
-            errors_of(error, REPORT_FIELDS),
-            status_of(error),
+            report_form, request, league, shown, values, errors, status_of(error)
         )
     return see_other(f"/leagues/{league}/submissions/{submission}")
 
 
 def report_of(
-    values: Mapping[str, str],
-    game: Game,
-    dice: list[DiceNeed],
-    casualty_dice: Mapping[str, str],
-) -> MatchReport:
-    """The documented report format (docs/match-report.md), from the form's fields;
-    ``casualty_dice``: the rolls the edition reads a casualty from (its ``casualty_dice``)."""
+    values: Mapping[str, str], game: Game, dice: list[DiceNeed], league: reads.League
+) -> FormReport:
+    """The documented report format (docs/match-report.md), from the form's fields, with
+    the form's row of each of its lines; a field that does not hold is a mistake beside
+    it, left out of the report. ``dice``: the rolls the form asks of the game."""
+    casualty_dice = league.ruleset.casualty_dice  # the rolls the edition reads a casualty from
+    form = FormReport(game.home, game.away, casualty_dice, league.team_names(), game.fixture)
     data: dict[str, Any] = {
         "match": game.match,
         "kind": game.kind,
-        "home": side_of(values, "home", game.home),
-        "away": side_of(values, "away", game.away),
-        "casualties": casualties_of(values, casualty_dice),
+        "home": side_of(values, "home", game.home, form),
+        "away": side_of(values, "away", game.away, form),
+        "casualties": casualties_of(values, casualty_dice, form),
     }
+    with form.checking():
+        conceded_of(values, game, data)
+    if not game.fixture and game.season:
+        data["season"] = game.season
+    for key in ("played_on", "weather"):
+        if values.get(key, "").strip():
+            data[key] = values[key].strip()
+    dice_of(values, dice, data, form)
+    form.report = form.validated(data)
+    return form
+
+
+def conceded_of(values: Mapping[str, str], game: Game, data: dict[str, Any]) -> None:
     conceded = values.get("concession-team", "")
     if conceded not in ("", "home", "away"):  # an edited request: the form offers these
         raise FieldInvalid(
@@ -396,30 +415,29 @@ def report_of(
     if conceded:
         team = game.home if conceded == "home" else game.away
         data["concession"] = {"team": team, "kind": values.get("concession-kind", "conceded")}
-    if not game.fixture and game.season:
-        data["season"] = game.season
-    for key in ("played_on", "weather"):
-        if values.get(key, "").strip():
-            data[key] = values[key].strip()
-    dice_of(values, dice, data)
-    try:
-        return MatchReport.model_validate(data)
-    except ValidationError as error:
-        raise MalformedReport(f"the report: {validation_problems(error)}") from None
 
 
-def side_of(values: Mapping[str, str], key: str, team: str) -> dict[str, Any]:
+def side_of(values: Mapping[str, str], key: str, team: str, form: FormReport) -> dict[str, Any]:
     side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
-    touchdowns = number(values, f"{key}-touchdowns", "touchdowns", high=MAX_COUNT)
-    if touchdowns is not None:
-        side["touchdowns"] = touchdowns
+    with form.checking():
+        touchdowns = number(values, f"{key}-touchdowns", "touchdowns", high=MAX_COUNT)
+        if touchdowns is not None:
+            side["touchdowns"] = touchdowns
     if values.get(f"{key}-stalled") == "1":
         side["stalled"] = True
     for i in range(PLAYER_ROWS):
-        line = player_line(values, f"{key}-{i}")
-        if line:
-            side["players"].append(line)
-    hirelings = [h for i in range(HIRELING_ROWS) if (h := hireling_of(values, key, i))]
+        with form.checking():
+            line = player_line(values, f"{key}-{i}", form)
+            if line:
+                side["players"].append(line)
+                form.line(key, "players").append(i)
+    hirelings = []
+    for i in range(HIRELING_ROWS):
+        with form.checking():
+            hireling = hireling_of(values, key, i)
+            if hireling:
+                hirelings.append(hireling)
+                form.line(key, "hirelings").append(i)
     if hirelings:
         side["hirelings"] = hirelings
     return side
@@ -444,23 +462,26 @@ def hireling_of(values: Mapping[str, str], key: str, i: int) -> dict[str, Any] |
     return line
 
 
-def player_line(values: Mapping[str, str], row: str) -> dict[str, Any] | None:
+def player_line(values: Mapping[str, str], row: str, form: FormReport) -> dict[str, Any] | None:
+    """The player line of the form's row ``row`` (``home-0``); a figure that is not one
+    is a mistake beside its cell, the line kept without it."""
     player = values.get(f"{row}-player", "").strip()
     side, line = row.rsplit("-", 1)  # "home-0": the home side's first line
     label = f"{side} player line {int(line) + 1}'s"
-    stats = {
-        s: number(values, f"{row}-{s}", f"{label} {s.upper()}", high=MAX_COUNT)
-        for s in ("td", "comp", "int", "mvp")
-    }
+    stats: dict[str, int | None] = {}
+    for s in ("td", "comp", "int", "mvp"):
+        with form.checking():
+            stats[s] = number(values, f"{row}-{s}", f"{label} {s.upper()}", high=MAX_COUNT)
+    typed = any(values.get(f"{row}-{s}", "").strip() for s in stats)
     if not player:
-        if any(stats.values()):
-            raise FieldInvalid("players", "a line with figures names no player: choose one")
+        if typed:
+            raise FieldInvalid(f"{row}-player", "a line with figures names no player: choose one")
         return None
     return {"player": player, **{k: v for k, v in stats.items() if v}}
 
 
 def casualties_of(
-    values: Mapping[str, str], casualty_dice: Mapping[str, str]
+    values: Mapping[str, str], casualty_dice: Mapping[str, str], form: FormReport
 ) -> list[dict[str, Any]]:
     """Each casualty row named a victim; its dice by the edition's purposes (BB2025: the
     casualty D16 and the lasting injury D6; gold4: the injury 2D6, then the D6 or D66)."""
@@ -473,34 +494,36 @@ def casualties_of(
         line: dict[str, Any] = {"victim": victim, "cause": values.get(f"{row}-cause", "block")}
         if values.get(f"{row}-by", "").strip():
             line["by"] = values[f"{row}-by"].strip()
-        dice = casualty_rolls(values, row, casualty_dice)
+        dice = casualty_rolls(values, row, casualty_dice, form)
         if dice:
             line["dice"] = dice
         found.append(line)
+        form.line("casualties").append(i)
     return found
 
 
 def casualty_rolls(
-    values: Mapping[str, str], row: str, casualty_dice: Mapping[str, str]
+    values: Mapping[str, str], row: str, casualty_dice: Mapping[str, str], form: FormReport
 ) -> dict[str, int | list[int]]:
     rolls: dict[str, int | list[int]] = {}
+    said = f"casualty {int(row.removeprefix('cas-')) + 1}"  # "cas-0": the first row
     for purpose in casualty_dice:
-        field = f"{row}-die-{purpose}"
-        try:
-            rolled = dice_values(values.get(field, ""), purpose)
-        except FieldInvalid as error:
-            raise FieldInvalid(field, error.message) from None
-        if rolled is not None:
-            rolls[purpose] = rolled
+        with form.checking():
+            rolled = field_dice(values, f"{row}-die-{purpose}", purpose, said)
+            if rolled is not None:
+                rolls[purpose] = rolled
     return rolls
 
 
-def dice_of(values: Mapping[str, str], needs: list[DiceNeed], data: dict[str, Any]) -> None:
+def dice_of(
+    values: Mapping[str, str], needs: list[DiceNeed], data: dict[str, Any], form: FormReport
+) -> None:
     """Each roll entered goes where the report format puts it: a team's own rolls on its
     side, the rest on the match."""
     for need in needs:
         key = f"dice-{need.subject or 'match'}-{need.purpose}"
-        rolled = dice_values(values.get(key, ""), need.purpose)
+        with form.checking():
+            rolled = field_dice(values, key, need.purpose)
         if rolled is None:
             continue
         side = next((s for s in ("home", "away") if data[s]["team"] == need.subject), None)
@@ -510,6 +533,17 @@ def dice_of(values: Mapping[str, str], needs: list[DiceNeed], data: dict[str, An
             data.setdefault("dice", {})[need.purpose] = rolled
         else:
             data.setdefault("dice", {}).setdefault(need.purpose, {})[need.subject] = rolled
+
+
+def field_dice(
+    values: Mapping[str, str], field: str, purpose: str, said: str = ""
+) -> int | list[int] | None:
+    """The roll in the form's field ``field`` (None: left empty), refused beside it;
+    ``said``: the line of the form it is in (``casualty 2``)."""
+    try:
+        return dice_values(values.get(field, ""), purpose)
+    except FieldInvalid as error:
+        raise FieldInvalid(field, f"{said}: {error.message}" if said else error.message) from None
 
 
 def dice_values(text: str, purpose: str) -> int | list[int] | None:

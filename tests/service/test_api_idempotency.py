@@ -160,3 +160,28 @@ def test_a_concurrent_writers_409_is_not_titled_a_refusal_of_the_books() -> None
     said = from_error(ConcurrentUpdate("the ledger kept changing while this ran"))
     assert said.status_code == 409
     assert json.loads(bytes(said.body))["title"] == "Another request got in first"
+
+
+def test_a_password_and_a_new_token_are_not_kept_with_their_key(
+    client: TestClient, world: World
+) -> None:
+    """The key's row kept a SHA-256 of a body holding the password (quick to guess it
+    from) and the answer holding the new token in the clear: the fingerprint leaves the
+    password out, and the kept answer says the token null (a replay does not show it)."""
+    body = {"account": "newbie", "password": "correct horse battery", "token": True}
+    headers = {**world.auth("admin"), "Idempotency-Key": "k-account"}
+    first = client.post("/api/accounts", json=body, headers=headers)
+    assert first.status_code == 201, first.text
+    token = first.json()["token"]
+    assert token
+    replay = client.post("/api/accounts", json=body, headers=headers)
+    assert replay.status_code == 201
+    assert replay.headers["idempotent-replayed"] == "true"
+    assert replay.json()["token"] is None
+    with store_of(client).engine.connect() as conn:
+        rows = [dict(r._mapping) for r in conn.execute(sa.select(IDEMPOTENCY))]
+    kept = repr(rows)
+    assert token not in kept
+    assert "correct horse battery" not in kept
+    hashed = fingerprint("POST", "/api/accounts", json.dumps(body).encode())
+    assert all(row["fingerprint"] != hashed for row in rows)

@@ -544,9 +544,7 @@ def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     assert reply.status_code == 422, reply.text[-800:]
     assert reply.headers["content-type"].startswith("text/html")
     assert 'name="home-0-player"' in reply.text  # the form again, as the coach filled it
-    assert re.search(
-        r"the report: match: \S.*<code class=\"code\"[^>]*>malformed-report<", reply.text
-    )
+    assert re.search(r"the match id: \S.*<code class=\"code\"[^>]*>malformed-report<", reply.text)
     assert event_count(client) == before
 
 

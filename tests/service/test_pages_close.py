@@ -113,7 +113,7 @@ def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
     csrf = csrf_in(client.get(CLOSE).text)
     before = event_count(client)
     asked = post(client, CLOSE, {"csrf": csrf, "die-expensive_mistakes": "1"})
-    assert asked.status_code == 422
+    assert asked.status_code == 200  # the next question, as the first die is asked
     assert 'name="die-expensive_mistakes_amount"' in asked.text
     wrong = post(
         client,

@@ -170,8 +170,8 @@ def test_a_hireling_who_played_has_a_game_line_with_his_spp(
     name = str(chosen.hireling["name"])
     cells = hireling_row(text, name)
     assert cells[0] == f"{name} {chosen.shown_as} Sign him"  # jay coaches his team
-    # TD, completions, interceptions, MVP, SPP
-    assert cells[1:] == ["1", "1", "0", "0", str(chosen.spp)]
+    # TD, completions, interceptions, casualties, MVP, SPP
+    assert cells[1:] == ["1", "1", "0", "0", "0", str(chosen.spp)]
     assert "keeps them; not signed, he leaves with them" in text
     assert chosen.source in text
 
@@ -289,8 +289,8 @@ def test_a_casualty_roll_that_is_not_numbers_is_listed_with_a_link_to_its_cell(
     assert reply.status_code == 422
     summary = html.unescape(reply.text)
     assert (
-        f"<a href=\"#{field}\">the {purpose.replace('_', ' ')} roll is numbers, not 'six'</a>"
-        in summary
+        f'<a href="#{field}">casualty 1: the {purpose.replace("_", " ")} roll is numbers,'
+        " not 'six'</a>" in summary
     )
     assert f'id="{field}" name="{field}"' in summary
     assert 'value="six" aria-label="Casualty 1' in summary
@@ -377,5 +377,5 @@ def test_an_amended_report_is_shown_as_amended_beside_its_game_lines(
         )
     text = page(client, f"{HOME}/matches/{MATCH}")
     assert re.search(r"As amended by <a href=\"#corrections\">event \d+</a>", text)
-    assert hireling_row(text, str(chosen.hireling["name"]))[1:] == ["0", "2", "0", "0", "2"]
+    assert hireling_row(text, str(chosen.hireling["name"]))[1:] == ["0", "2", "0", "0", "0", "2"]
     assert "Reikland Reavers: 0 TD" in text
