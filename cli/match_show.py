@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from cli.output import dice_text, gold, say, table
-from ledger.reports.match_model import Die, MatchSheet, PlayerSheet, SideSheet
+from ledger.reports.match_model import (
+    OTHER_ACHIEVEMENTS,
+    Die,
+    MatchSheet,
+    PlayerSheet,
+    SideSheet,
+)
 from ledger.reports.player_games import EFFECTS
 
-ACHIEVEMENTS = (
-    ("deflections", "deflection"),
-    ("superb_throws", "superb throw"),
-    ("throws", "throw"),
-    ("landings", "landing"),
-)
 SOURCES = {"table": "entered", "ledger": "rolled by the ledger"}
 
 
@@ -112,7 +112,9 @@ def players_table(players: list[PlayerSheet]) -> str:
 
 
 def other(p: PlayerSheet) -> str:
-    parts = [f"{getattr(p, field)} {name}" for field, name in ACHIEVEMENTS if getattr(p, field)]
+    parts = [
+        f"{getattr(p, field)} {name}" for field, name in OTHER_ACHIEVEMENTS if getattr(p, field)
+    ]
     return ", ".join([*parts, *(["sent off"] if p.sent_off else [])])
 
 

@@ -5,6 +5,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+OTHER_ACHIEVEMENTS = (
+    ("deflections", "deflection"),
+    ("superb_throws", "superb throw"),
+    ("throws", "throw"),
+    ("landings", "landing"),
+)
+"""A report's achievements beside a game line's counts (field, name), listed as "other" by
+``ledger match show`` and the match page: BB2025 pays SPP for superb throws and landings,
+BB2020 for deflections."""
+
 
 class Sheet(BaseModel):
     model_config = ConfigDict(frozen=True)

@@ -12,6 +12,7 @@ rules", so only a play-off has a shoot-out, and only after a draw).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
 from ledger.domain.events import MatchRecorded
@@ -24,7 +25,10 @@ STAGES = {2: "final", 4: "semi-final", 8: "quarter-final", 16: "round-of-16", 32
 
 
 def slug(name: str) -> str:
-    cleaned = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
+    """A division's part of its fixtures' ids, which are ASCII (``Süd`` -> ``sud``): any
+    other letter was kept, and the fixture's id refused inside the schedule."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    cleaned = "".join(ch if ch.isalnum() else "-" for ch in plain.lower()).strip("-")
     return cleaned or "league"
 
 

@@ -39,6 +39,7 @@ from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
 from ledger.projections.store import Store
 from ledger.reports.build import build_report
+from ledger.reports.match_model import OTHER_ACHIEVEMENTS
 from ledger.reports.render import Format, render
 from ledger.reports.text import words
 from ledger.rules import find_ruleset
@@ -233,16 +234,6 @@ def buy_choice(league: League, team: TeamRow, item: SidelineItem) -> BuyChoice:
 
 
 # --- a match ------------------------------------------------------------------------------
-
-
-OTHER_ACHIEVEMENTS = (
-    ("deflections", "deflection"),
-    ("superb_throws", "superb throw"),
-    ("throws", "throw"),
-    ("landings", "landing"),
-)
-"""A report's achievements beside a game line's counts, as ``ledger match show`` lists
-them ("other"): BB2025 pays SPP for superb throws and landings, BB2020 for deflections."""
 
 
 def other_achievements(report: ev.MatchRecorded) -> list[tuple[str, str]]:

@@ -352,9 +352,9 @@ async def submitted(
 
     def command(ledger: LeagueLedger, by: str) -> str:
         found = reads.open_league(ledger, league)
-        games.append(game_in(found))
+        games[:] = [game_in(found)]  # a retry reads the league again: its game, its form
         dice = reads.report_dice(found, games[0])
-        forms.append(report_of(values, games[0], dice, found))
+        forms[:] = [report_of(values, games[0], dice, found)]
         form = forms[0]
         if form.report is None:  # nothing of it holds: the form's mistakes say why
             raise form.refusal([])

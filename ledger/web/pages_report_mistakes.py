@@ -223,6 +223,8 @@ class FormReport:
         """Take the value at ``place`` out of the report (a line of a list: the line, and
         its row); False when there is nothing there to take out."""
         cut = cut_at(place)
+        if not cut:  # the report as a whole: nothing of it to take out
+            return False
         *path, last = cut
         container: Any = data
         for step in path:

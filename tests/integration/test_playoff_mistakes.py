@@ -133,3 +133,17 @@ def test_a_league_game_is_not_recorded_in_a_closed_season(
         sqlite_ledger.handle(RecordMatch("test", report(game), roll_missing=True), by="t")
     assert event_count(sqlite_ledger) == before
     play(sqlite_ledger, game | {"kind": "friendly"})  # a friendly counts in no season
+
+
+def test_a_division_named_beyond_ascii_is_scheduled(sqlite_ledger: LeagueLedger) -> None:
+    """Its name made its fixtures' ids, which are ASCII: 'Süd' kept its 'ü', and the
+    schedule was refused on an id the commissioner never typed."""
+    create_league(sqlite_ledger)
+    for team in TEAMS:
+        draft_team(sqlite_ledger, "test", team, "human", ["lineman"] * 11)
+    south = Division(name="Süd", teams=TEAMS)
+    sqlite_ledger.handle(StartSeason("test", [south]), by="t")
+    sqlite_ledger.handle(ScheduleSeason("test"), by="t")
+    league_id = sqlite_ledger.league_row("test").league_id
+    fixtures = sqlite_ledger.view().select(MatchRow, league_id=league_id, season=1)
+    assert {m.match_id.split("-r")[0] for m in fixtures} == {"s1-sud"}

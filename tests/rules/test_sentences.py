@@ -21,7 +21,8 @@ SAID = [
     *sorted(p for p in (ROOT / "rules").rglob("*.py") if p != FEES),
     *(ROOT / "application" / f"{name}.py" for name in (
         "matches", "submissions", "corrections", "seasons", "grants", "teams",
-        "inducements", "redrafts", "reports", "amendments",
+        "inducements", "redrafts", "reports", "amendments", "closing", "match_facts",
+        "mistakes", "registration",
     )),
 ]  # fmt: skip
 COMMAND_LINE = re.compile(r"(?:^|[\s(])--[a-z]|'ledger |PURPOSE=")

@@ -48,6 +48,19 @@ class SkillTable:
     def find(self, name: str) -> Skill | None:
         return self.by_base.get(skill_base(name))
 
+    @cached_property
+    def refusals(self) -> dict[str, str]:
+        return {}
+
+    def unknown(self, name: str) -> str:
+        """The refusal of a name the table lacks, with the one meant: once a name (a
+        what-if asks other editions' names of every sample, and a suggestion searches
+        every skill)."""
+        if name not in self.refusals:
+            sentence = f"'{name}' is not a {self.book} skill"
+            self.refusals[name] = suggested(sentence, name, (s.name for s in self.skills))
+        return self.refusals[name]
+
     def rolled(self, category: str, roll: tuple[int, ...]) -> Skill:
         """'New Skills': two D6 one after the other: the first picks the half of the
         column (1-3 or 4-6), the second the skill."""
@@ -217,8 +230,7 @@ def skill_problems(
         return ["name the skill the player takes"]
     skill = table.find(event.skill)
     if skill is None:
-        sentence = f"'{event.skill}' is not a {table.book} skill"
-        return [suggested(sentence, event.skill, (s.name for s in table.skills))]
+        return [table.unknown(event.skill)]
     categories = {
         "primary": position.primary,
         "secondary": position.secondary,

@@ -16,6 +16,8 @@ or any skill; rolling 4 and 6 (10) he must take +1 MA.
 
 from __future__ import annotations
 
+from functools import cache
+
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.errors import suggested
@@ -82,6 +84,14 @@ def limit_problems(t: Tables, player: PlayerRow, position: Position, stat: str) 
     return []
 
 
+@cache
+def unknown_skill(name: str) -> str:
+    """The refusal of a name the edition lacks, with the one meant: once a name (a what-if
+    asks other editions' names of every sample, and a suggestion searches every skill)."""
+    sentence = f"'{name}' is not a 3rd edition skill"
+    return suggested(sentence, name, (s.name for s in skills().skills))
+
+
 def skill_problems(
     player: PlayerRow, position: Position, event: PlayerAdvanced, any_category: bool
 ) -> list[str]:
@@ -89,8 +99,7 @@ def skill_problems(
         return ["name the skill the player takes"]
     skill = find_skill(event.skill)
     if skill is None:
-        sentence = f"'{event.skill}' is not a 3rd edition skill"
-        return [suggested(sentence, event.skill, (s.name for s in skills().skills))]
+        return [unknown_skill(event.skill)]
     allowed = position.primary + (position.secondary if any_category else ())
     if skill.category not in allowed:
         return [

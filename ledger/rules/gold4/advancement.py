@@ -103,6 +103,16 @@ def skill_entry(name: str) -> SkillOrTrait | None:
     return next((s for s in table if s.name.casefold() == canonical), None)
 
 
+@cache
+def unknown_skill(name: str) -> str:
+    """The refusal of a name the table lacks, with the one meant: once a name, since a
+    what-if's policies ask the names of other editions of every sample (a suggestion is
+    a search of the whole table)."""
+    table = load_gold4_tables().tables.skills_and_traits
+    sentence = f"'{name}' is not in seed 002's Skills and Trait Table"
+    return suggested(sentence, name, (s.name for s in table))
+
+
 def removes_trait(player: PlayerRow, event: PlayerAdvanced) -> bool:
     """Removing a trait is recorded as category 'remove_trait', or (from the CLI, which has no
     category option) by naming a trait the player already has."""
@@ -194,9 +204,7 @@ def cap_problems(roll: Roll, stat: str) -> list[str]:
 def skill_problems(roll: Roll, name: str) -> list[str]:
     entry = skill_entry(name)
     if entry is None:
-        table = load_gold4_tables().tables.skills_and_traits
-        sentence = f"'{name}' is not in seed 002's Skills and Trait Table"
-        return [suggested(sentence, name, (s.name for s in table))]
+        return [unknown_skill(name)]
     if roll.table_result != "skill" and not roll.double:
         return [f"a roll of {roll.total} must be taken as +1 {roll.table_result.upper()}"]
     if entry.kind == "trait":

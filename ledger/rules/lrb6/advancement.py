@@ -175,13 +175,20 @@ def characteristic_problems(
     return []
 
 
+@cache
+def unknown_skill(name: str) -> str:
+    """The refusal of a name no player learns, with the one meant: once a name (a what-if
+    asks other editions' names of every sample, and a suggestion searches every skill)."""
+    learnt = (s.name for s in skills().skills if s.category != "T")
+    return suggested(f"'{name}' is not a skill a player can learn in LRB6", name, learnt)
+
+
 def skill_problems(
     t: RollTables, player: PlayerRow, position: Position, name: str, roll: DiceRoll, cite: str
 ) -> list[str]:
     skill = find_skill(name)
     if skill is None or skill.category == "T":
-        learnt = (s.name for s in skills().skills if s.category != "T")
-        return [suggested(f"'{name}' is not a skill a player can learn in LRB6", name, learnt)]
+        return [unknown_skill(name)]
     allowed = skill_categories(t, roll, position, player.roster)
     if skill.category not in allowed:
         kind = "a double" if is_double(roll) else f"a roll of {roll.total}"
