@@ -143,6 +143,8 @@ def test_the_commissioner_runs_a_season_from_start_to_close_through_the_pages(
     assert [(d.name, set(d.teams)) for d in second.divisions] == [("New World", set(TEAMS))]
     assert "season 2 ·" in masthead(client)
     assert steps(client) == ["Make the schedule"]
+    # teams that have not played are level on nothing yet: no tie-break said of them
+    assert "level on every tie-breaker" not in client.get(f"/leagues/{LEAGUE}").text
 
     schedule = client.get(f"{SEASON}/schedule").text
     assert re.search(r'<td class="n">3</td><td class="n">6</td>', schedule)  # rounds, games
