@@ -281,9 +281,19 @@ def check_no_fixture_waits(
             )
 
 
-def check_hireling(c: Context, team: TeamRow, hireling: Hireling) -> None:
+def check_hireling(c: Context, team: TeamRow, hireling: Hireling, seen: set[str]) -> None:
     """A journeyman or mercenary plays as a position of the team's own list; a star is
-    one the edition knows (``error[unknown-position]`` naming the ones it has)."""
+    one the edition knows (``error[unknown-position]`` naming the ones it has). Each has
+    an id of his own: one given twice lost the second hireling, and one a player of the
+    books holds credited that player with the hireling's game."""
+    if hireling.id in seen:
+        raise InvalidInput(f"the report names hireling {hireling.id} twice: give each his own id")
+    seen.add(hireling.id)
+    if c.view.get(PlayerRow, c.league_id, hireling.id) is not None:
+        raise InvalidInput(
+            f"hireling {hireling.name} has the id of a player of the books ({hireling.id}):"
+            " give him one of his own"
+        )
     if hireling.position is not None:
         c.ruleset.catalogue.position(team.roster, hireling.position)
     if hireling.star is not None:
@@ -296,9 +306,10 @@ def resolve_sides(c: Context, report: MatchReport, found: Found) -> list[Side]:
     sides: list[Side] = []
     others: list[Place] = [("others", n) for n in range(len(report.others))]
     places: list[Place] = [("home",), ("away",), *others]
+    hirelings: set[str] = set()  # one id a hireling, whichever side he plays for
     for place, side in zip(places, (report.home, report.away, *report.others), strict=True):
         with found.at(*place, "team", leaves_out=True):
-            sides.append(resolve_side(c, side, place, found))
+            sides.append(resolve_side(c, side, place, found, hirelings))
     if len({s.team.team_id for s in sides}) != len(sides):
         found.add(Mistake((), InvalidInput("a team cannot play against itself")))
     if found.partial:
@@ -306,7 +317,9 @@ def resolve_sides(c: Context, report: MatchReport, found: Found) -> list[Side]:
     return sides
 
 
-def resolve_side(c: Context, report: SideReport, place: Place, found: Found) -> Side:
+def resolve_side(
+    c: Context, report: SideReport, place: Place, found: Found, hirelings: set[str]
+) -> Side:
     team = c.team(report.team)
     side = Side(
         team=team,
@@ -320,7 +333,7 @@ def resolve_side(c: Context, report: SideReport, place: Place, found: Found) -> 
         found.add(Mistake((*place, "team"), withdrawn))
     for n, hireling in enumerate(report.hirelings):
         with found.at(*place, "hirelings", n):
-            check_hireling(c, team, hireling)
+            check_hireling(c, team, hireling, hirelings)
     for n, line in enumerate(report.players):
         with found.at(*place, "players", n, leaves_out=True):
             add_line(c, side, line)

@@ -12,6 +12,7 @@ gold4 Injury 2D6 (the in-game roll, made at the table with its modifiers).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from ledger.application.mistakes import mistakes_of
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
+from ledger.domain.state import PlayerRow
 from ledger.errors import DieWanted, InvalidDice, InvalidInput, LedgerError, NotAllowed
 from tests.support import create_league, draft_team, event_count, report, two_team_league
 
@@ -212,3 +214,25 @@ def test_a_second_report_is_refused_naming_the_first_by_its_teams(gold: LeagueLe
     )
     assert "s1" not in said
     assert "f1" not in said
+
+
+@pytest.mark.parametrize("clash", ["twice", "a player's id"])
+def test_a_hireling_has_an_id_of_his_own(sqlite_ledger: LeagueLedger, clash: str) -> None:
+    """Two hirelings of one id kept one of them; a hireling with a player's id of the books
+    had his game credited to that player (the fold reads a report's players by id)."""
+    two_team_league(sqlite_ledger)
+    rats = sqlite_ledger.view().select(PlayerRow, league_id=str(league_id("test")), team_id="rats")
+    journeyman = {"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}
+    if clash == "twice":
+        home = {"team": "reavers", "hirelings": [journeyman]}
+        away = {"team": "rats", "hirelings": [journeyman | {"position": "clanrat"}]}
+        says = "the report names hireling j1 twice: give each his own id"
+    else:
+        home = {"team": "reavers", "hirelings": [journeyman | {"id": rats[0].player_id}]}
+        away = {"team": "rats"}
+        says = f"hireling Jo has the id of a player of the books ({rats[0].player_id})"
+    game = {"match": "f1", "kind": "friendly", "home": home, "away": away}
+    before = event_count(sqlite_ledger)
+    with pytest.raises(InvalidInput, match=re.escape(says)):
+        sqlite_ledger.handle(RecordMatch("test", report(game)), by="tester")
+    assert event_count(sqlite_ledger) == before
