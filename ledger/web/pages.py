@@ -102,10 +102,6 @@ def home(request: Request) -> HTMLResponse:
     return page(request, "home.html.j2", title="Leagues", leagues=leagues)
 
 
-def crumbs(league: reads.League) -> list[tuple[str, str]]:
-    return [("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")]
-
-
 @router.get("/leagues/{league}")
 @needs("read", remembered=True)
 def league_home(request: Request, league: str) -> HTMLResponse:
@@ -201,7 +197,7 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
         request,
         "team.html.j2",
         title=roster.team.name,
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         roster=roster,
         targets=found.ruleset.characteristic_targets,
@@ -227,7 +223,10 @@ def player_page(request: Request, league: str, player: str, hired: bool = False)
         request,
         "player.html.j2",
         title=row.name,
-        crumbs=[*crumbs(found), (team_name(found, row.team_id), team_href(found, row.team_id))],
+        crumbs=[
+            *reads.crumbs(found),
+            (team_name(found, row.team_id), team_href(found, row.team_id)),
+        ],
         league=found,
         player=row,
         team_name=team_name(found, row.team_id),
@@ -272,7 +271,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         request,
         "match.html.j2",
         title=f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}",
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         match=row,
         event=event,
@@ -336,7 +335,7 @@ def audit_page(
         request,
         "audit.html.j2",
         title="Audit trail",
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         audit=reads.audit(ledger, found, before),
         may_correct=may(who(request), found.row, "correct"),

@@ -58,7 +58,7 @@ def submission_page_of(
         "submission.html.j2",
         status=status,
         title=f"Report {submission}",
-        crumbs=[("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")],
+        crumbs=reads.crumbs(found),
         league=found,
         row=row,
         # a report of a game the books do not hold yet (no fixture, not recorded) names a

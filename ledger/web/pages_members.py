@@ -94,7 +94,7 @@ def members_form(
         "members.html.j2",
         status=status,
         title="Members",
-        crumbs=[("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")],
+        crumbs=reads.crumbs(found),
         league=found,
         members=members,
         teams=teams,

@@ -117,6 +117,11 @@ class League:
         return position.name if position is not None else player.position.replace("_", " ")
 
 
+def crumbs(league: League) -> list[tuple[str, str]]:
+    """The way back from a page of ``league``: the leagues, then the league."""
+    return [("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")]
+
+
 def list_name(ruleset: Ruleset, roster: str) -> str:
     """A team list as the edition's books name it (``human`` -> Human); an id the edition
     does not know (a what-if's list under another edition) is shown as it is."""

@@ -95,7 +95,7 @@ def register_form(
         "register.html.j2",
         status=status,
         title="Register a team",
-        crumbs=[("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")],
+        crumbs=reads.crumbs(found),
         league=found,
         groups=list_groups(found.ruleset),
         coaches=league_coaches(found.view, found.row),

@@ -148,10 +148,6 @@ def corrected_form(request: Request, league: str, submission: str) -> HTMLRespon
     return report_form(request, league, game, values, {})
 
 
-def crumbs(league: reads.League) -> list[tuple[str, str]]:
-    return [("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")]
-
-
 def report_form(
     request: Request,
     league: str,
@@ -168,7 +164,7 @@ def report_form(
         "report.html.j2",
         status=status,
         title="Match report",
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         game=game,
         action=action_of(found, game),
@@ -297,7 +293,7 @@ def choose_game(
         "choose_game.html.j2",
         status=status,
         title="Which game?",
-        crumbs=crumbs(league),
+        crumbs=reads.crumbs(league),
         league=league,
         fixtures=fixtures,
         waiting=reads.waiting_reports(league),

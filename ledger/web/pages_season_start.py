@@ -72,10 +72,6 @@ def season_of(found: reads.League) -> SeasonRow | None:
     return found.queries.season_row(number) if number else None
 
 
-def crumbs(found: reads.League) -> list[tuple[str, str]]:
-    return [("Leagues", "/"), (found.row.name, f"/leagues/{found.slug}")]
-
-
 @dataclass(frozen=True)
 class Sent:
     """A season form as posted, by the account the guard let through."""
@@ -159,7 +155,7 @@ def start_form(
         "season_start.html.j2",
         status=status,
         title=f"Start season {number}",
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         number=number,
         refused=not_open(last),

@@ -35,7 +35,7 @@ from ledger.web import pages_season_start
 from ledger.web.guard import needs
 from ledger.web.pages_forms import Calling, Errors, reason_of, values_of, whole
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
-from ledger.web.pages_season_start import SEASON, Sent, crumbs, not_open, season_of, written
+from ledger.web.pages_season_start import SEASON, Sent, not_open, season_of, written
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 router.include_router(pages_season_start.router)
@@ -202,7 +202,7 @@ def schedule_form(
         "season_schedule.html.j2",
         status=status,
         title=named(season, "Schedule"),
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         season=season,
         refused=one_leg.refused,
@@ -248,7 +248,7 @@ def playoffs_form(
         "season_playoffs.html.j2",
         status=status,
         title=named(season, "Play-offs of"),
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         season=season,
         refused=draw.refused,
@@ -294,7 +294,7 @@ def close_form(
         "season_close.html.j2",
         status=status,
         title=named(season, "Close"),
-        crumbs=crumbs(found),
+        crumbs=reads.crumbs(found),
         league=found,
         season=season,
         refused=closing.refused,

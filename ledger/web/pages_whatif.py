@@ -119,7 +119,7 @@ def whatif_form(
         "whatif.html.j2",
         status=status,
         title="What if",
-        crumbs=[("Leagues", "/"), (league.row.name, f"/leagues/{league.slug}")],
+        crumbs=reads.crumbs(league),
         league=league,
         rulesets=[(cls.id, cls.name) for cls in RULESETS],
         target=target,
