@@ -711,11 +711,17 @@ def rerolls_and_fan_factor(
 
 
 def checked_effects(effects: Sequence[str]) -> tuple[Effect, ...]:
+    """Effects of the edition's words, each once (five -st were read as one, silently)."""
     allowed = typing.get_args(Effect)
     wrong = [e for e in effects if e not in allowed]
     if wrong:
         noun = "effect" if len(wrong) == 1 else "effects"
         raise InvalidInput(f"unknown casualty {noun} {wrong} (effects: {', '.join(allowed)})")
+    twice = sorted({e for e in effects if effects.count(e) > 1})
+    if twice:
+        raise InvalidInput(
+            f"the casualty effect {twice[0]} is given twice: a casualty gives it once"
+        )
     return tuple(typing.cast(Effect, e) for e in effects)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import get_args
 
 import pytest
@@ -31,22 +32,8 @@ def test_a_skill_bought_with_spp_is_refused_citing_the_league_s_own_rule(
     ruleset: str, rule: str
 ) -> None:
     rules = find_ruleset(ruleset)
-    lineman = rules.catalogue.position("human", "lineman")
-    player = PlayerRow(
-        league_id="l",
-        player_id="p",
-        team_id="t",
-        name="Hans",
-        roster="human",
-        position="lineman",
-        **lineman.model_dump(include={"ma", "st", "ag", "pa", "av"}),
-        spp=6,
-        spp_earned=6,
-    )
-    team = TeamRow(league_id="l", team_id="t", name="T", coach="c", roster="human")
-    bought = PlayerAdvanced.model_construct(
-        team="t", player="p", kind="chosen_primary", skill="Block", dice=()
-    )
+    player, team = human_lineman(rules)
+    bought = advancement("chosen_primary", skill="Block")
     assert said(rules.check_advancement(player, team, bought)) == [
         f"players improve by Star Player Rolls: use kind star_roll ({rule})"
     ]
@@ -140,3 +127,37 @@ def test_an_advancement_bb2025_lacks_is_a_fault_in_words_when_folded() -> None:
         InvalidAdvancement, match="BB2025's Advancement Table has no Star Player Roll"
     ):
         rules.advancement(player, advancement("star_roll", skill="Block"))
+
+
+# A casualty named by its outcome (no dice) takes the Casualty Table's effects, and a
+# Lasting Injury its one characteristic lost; effects beyond them were recorded (a 'dead'
+# beside a Serious Injury killed the player) and one given five times was read once.
+# BB2025 and BB2020 'Casualty Table'; LRB6 p.25 already refused the effects beyond.
+NAMED_CASUALTIES = [
+    (
+        "bb2025",
+        "serious_injury",
+        ("dead", "miss_next_game"),
+        "a serious injury does not cause dead",
+    ),
+    ("bb2020", "serious_injury", ("dead",), "a serious injury does not cause dead"),
+    ("bb2025", "lasting_injury", ("-st", "-ag"), "the one characteristic lost"),
+    ("bb2025", "lasting_injury", ("-st",) * 5, "the casualty effect -st is given twice"),
+    ("lrb6", "dead", ("dead", "dead"), "the casualty effect dead is given twice"),
+    ("bb2025", "lasting_injury", ("-st",), None),
+    ("bb2025", "seriously_hurt", ("miss_next_game",), None),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "outcome", "effects", "refusal"), NAMED_CASUALTIES)
+def test_a_casualty_named_by_its_outcome_has_its_effects_and_no_other(
+    ruleset: str, outcome: str, effects: tuple[str, ...], refusal: str | None
+) -> None:
+    rules = find_ruleset(ruleset)
+    if refusal is None:
+        named, found = rules.casualty_from_report(outcome, effects, ())
+        assert named == outcome
+        assert set(effects) <= set(found)
+        return
+    with pytest.raises(InvalidInput, match=re.escape(refusal)):
+        rules.casualty_from_report(outcome, effects, ())

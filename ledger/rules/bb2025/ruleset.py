@@ -299,13 +299,29 @@ class BB2025(BaseRuleset[BB2025Options]):
         if named is None:
             known = ", ".join(b.outcome for b in self.tables().casualty_table)
             raise InvalidInput(f"'{outcome}' is not a {self.book} casualty outcome ({known})")
-        chosen = checked_effects(effects) or named.effects
-        if outcome == "lasting_injury" and not any(e.startswith("-") for e in chosen):
+        chosen = checked_effects(effects)
+        return outcome, (*named.effects, *self.lasting_loss(outcome, named.effects, chosen))
+
+    def lasting_loss(
+        self, outcome: str, named: Sequence[Effect], chosen: Sequence[Effect]
+    ) -> tuple[Effect, ...]:
+        """What a casualty named by its outcome adds to the Casualty Table's effects: a
+        Lasting Injury's one characteristic lost, nothing else (a 'dead' given beside a
+        Serious Injury had killed the player)."""
+        lasting = outcome == "lasting_injury"
+        losses = tuple(e for e in chosen if e.startswith("-") and lasting)
+        extra = [e for e in chosen if e not in named and e not in losses]
+        if extra:
+            words = outcome.replace("_", " ")
             raise InvalidInput(
-                "a lasting injury needs its D6 roll or the characteristic lost"
+                f"a {words} does not cause {', '.join(extra)} ({self.book} Casualty Table)"
+            )
+        if lasting and len(losses) != 1:
+            raise InvalidInput(
+                "a lasting injury needs its D6 roll or the one characteristic lost"
                 " (effects: -ma, -st, -ag, -pa or -av)"
             )
-        return outcome, tuple(dict.fromkeys((*named.effects, *chosen)))
+        return losses
 
     def outcome_from_dice(self, rolls: Sequence[DiceRoll]) -> tuple[str, tuple[Effect, ...]] | None:
         """The outcome and effects a D16 (and D6) casualty roll gives, for entry by dice."""
