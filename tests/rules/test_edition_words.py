@@ -132,7 +132,8 @@ def test_an_advancement_bb2025_lacks_is_a_fault_in_words_when_folded() -> None:
 # A casualty named by its outcome (no dice) takes the Casualty Table's effects, and a
 # Lasting Injury its one characteristic lost; effects beyond them were recorded (a 'dead'
 # beside a Serious Injury killed the player) and one given five times was read once.
-# BB2025 and BB2020 'Casualty Table'; LRB6 p.25 already refused the effects beyond.
+# BB2025 and BB2020 'Casualty Table', gold4's and dz3's Death Zone Serious Injury Table;
+# LRB6 p.25 already refused the effects beyond.
 NAMED_CASUALTIES = [
     (
         "bb2025",
@@ -144,6 +145,10 @@ NAMED_CASUALTIES = [
     ("bb2025", "lasting_injury", ("-st", "-ag"), "the one characteristic lost"),
     ("bb2025", "lasting_injury", ("-st",) * 5, "the casualty effect -st is given twice"),
     ("lrb6", "dead", ("dead", "dead"), "the casualty effect dead is given twice"),
+    ("gold4", "seriously_injured", ("dead",), "a serious injury does not cause dead (Death Zone)"),
+    ("dz3", "serious_injury", ("dead", "-st"), "a serious injury does not cause dead"),
+    ("gold4", "seriously_injured", ("-st",), None),
+    ("dz3", "serious_injury", ("niggling",), None),
     ("bb2025", "lasting_injury", ("-st",), None),
     ("bb2025", "seriously_hurt", ("miss_next_game",), None),
 ]

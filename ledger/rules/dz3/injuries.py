@@ -67,6 +67,10 @@ def named(
     if outcome != SERIOUS:
         raise InvalidInput(f"'{outcome}' is not a 3rd edition casualty result ({known(t)})")
     chosen = checked_effects(effects)
+    causes = {e for b in t.serious_injury_table for e in b.effects}
+    beyond = [e for e in chosen if e not in causes]
+    if beyond:  # a 'dead' given beside a serious injury had killed the player
+        raise InvalidInput(f"a serious injury does not cause {', '.join(beyond)}")
     if not chosen:
         raise DieWanted(
             "a serious injury needs its D66 (dice: {serious_injury: 63}), the injury's"

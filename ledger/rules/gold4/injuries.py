@@ -99,11 +99,23 @@ def outcome_of(outcome: str | None, dice: Sequence[DiceRoll]) -> str:
 
 
 def serious_effects(given: tuple[str, ...], dice: Sequence[DiceRoll]) -> tuple[Effect, ...]:
+    """A Seriously Injured result's effects: its Death Zone D66's row, or those given, each
+    one of the table's (a 'dead' given beside it had killed the player)."""
+    table = deathzone().serious_injury_table
     roll = found(dice, "serious_injury")
     if roll is not None:
-        row = deathzone().serious_injury_table.row(d66(roll))
+        row = table.row(d66(roll))
         assert row is not None  # the table covers 11-66 (validated at load)
-        return tuple(dict.fromkeys((*row.effects, *checked_effects(given))))
+        beyond = [e for e in checked_effects(given) if e not in row.effects]
+        if beyond:
+            raise InvalidInput(
+                f"a serious injury roll of {d66(roll)} does not cause {', '.join(beyond)}"
+            )
+        return row.effects
+    causes = {e for r in table.rows for e in r.effects}
+    beyond = [e for e in checked_effects(given) if e not in causes]
+    if beyond:
+        raise InvalidInput(f"a serious injury does not cause {', '.join(beyond)} (Death Zone)")
     if not given:
         raise DieWanted(
             "a serious injury needs its Death Zone D66 (dice: {serious_injury: 34})"
