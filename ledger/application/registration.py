@@ -54,21 +54,28 @@ def register_for(
 
 
 @dataclass(frozen=True)
-class Coach:
-    """An account a team of the league may be registered for."""
+class Member:
+    """An account with a role in a league (its members' page; a team's coach to be)."""
 
     account: str
     name: str
     role: str
     teams: tuple[str, ...]
+    revoked: bool
 
 
-def league_coaches(view: Store, league: LeagueRow) -> list[Coach]:
-    """The league's members who may coach a new team (its coaches, and its commissioner),
-    by name; a revoked account is left out."""
+def league_members(view: Store, league: LeagueRow) -> list[Member]:
+    """The accounts with a role in the league, by account."""
     found = []
     for member in view.select(MemberRow, league_id=league.league_id, active=True):
         row = view.get(AccountRow, SITE, member.account)
-        if row is not None and not row.revoked:
-            found.append(Coach(row.account, row.name, member.role, tuple(member.teams)))
-    return sorted(found, key=lambda c: (c.name.casefold(), c.account))
+        name, revoked = (row.name, row.revoked) if row else (member.account, False)
+        found.append(Member(member.account, name, member.role, tuple(member.teams), revoked))
+    return sorted(found, key=lambda m: m.account)
+
+
+def league_coaches(view: Store, league: LeagueRow) -> list[Member]:
+    """The league's members who may coach a new team (its coaches, and its commissioner),
+    by name; a revoked account is left out."""
+    coaches = [m for m in league_members(view, league) if not m.revoked]
+    return sorted(coaches, key=lambda c: (c.name.casefold(), c.account))

@@ -17,7 +17,6 @@ status; done, the page again, as the log now says.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -26,10 +25,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ledger.application.access import Principal
+from ledger.application.registration import Member, league_members
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import AccountRow, MemberRow
+from ledger.domain.state import MemberRow
 from ledger.errors import LedgerError
-from ledger.projections.members import SITE
 from ledger.web import pages_reads as reads
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, needs
@@ -57,24 +56,9 @@ GRANT_FIELDS = {
 }
 
 
-@dataclass(frozen=True)
-class Member:
-    account: str
-    name: str
-    role: str
-    teams: tuple[str, ...]
-    revoked: bool
-
-
 def members_of(league: reads.League) -> list[Member]:
     """The accounts with a role in the league: the commissioners first, then by account."""
-    rows = league.view.select(MemberRow, league_id=league.row.league_id, active=True)
-    found = []
-    for row in rows:
-        account = league.view.get(AccountRow, SITE, row.account)
-        name = account.name if account else row.account
-        revoked = bool(account and account.revoked)
-        found.append(Member(row.account, name, row.role, tuple(row.teams), revoked))
+    found = league_members(league.view, league.row)
     return sorted(found, key=lambda m: (m.role != "commissioner", m.account))
 
 

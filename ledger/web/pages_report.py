@@ -218,10 +218,13 @@ def may_submit(request: Request, league: reads.League, game: Game) -> None:
 
 @router.get("/leagues/{league}/matches/{match}/report")
 @needs("submit_report", team_in_body=True)
-def fixture_form(request: Request, league: str, match: str) -> HTMLResponse:
+def fixture_form(request: Request, league: str, match: str) -> Response:
     found = reads.open_league(ledger_of(request), league)
     row = reads.match_row(found, match)
     unrecorded(row)  # a played fixture has its report: the form would only be refused
+    waiting = reads.waiting_reports(found).get(row.match_id)
+    if waiting is not None:  # answered first: the form filled in would only be refused
+        return see_other(f"/leagues/{league}/submissions/{waiting.submission}")
     game = reads.game_of(row)
     may_submit(request, found, game)
     return report_form(request, league, game, {}, {})

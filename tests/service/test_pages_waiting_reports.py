@@ -67,6 +67,18 @@ def test_a_fixture_whose_report_waits_links_it_instead_of_the_form(
     )
 
 
+def test_the_fixtures_form_opened_while_its_report_waits_goes_to_that_report(
+    client: TestClient, world: World
+) -> None:
+    """Filled in, it would only have been refused: a second report waits until the first
+    is answered."""
+    sent_by_jay(client, world)
+    sign_in(client, "jay")
+    opened = client.get(FIXTURE_FORM, follow_redirects=False)
+    assert opened.status_code == 303
+    assert opened.headers["location"] == SUBMISSION
+
+
 def test_the_coach_who_answers_is_told_the_report_waits_for_them(
     client: TestClient, world: World
 ) -> None:
