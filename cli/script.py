@@ -28,14 +28,11 @@ from pathlib import Path
 import click
 
 from cli.main import Session, cli, pass_session
-from cli.output import say
+from cli.output import open_to_read, say
 from ledger.errors import ConcurrentUpdate, InvalidInput, LedgerError
 from ledger.words import plural
 
 NOT_IN_SCRIPTS = {"run", "demo", "serve"}
-MAX_SCRIPT = 64 * 2**20
-"""The largest script read (64 MiB: a generated league of 10^5 events is a few MiB); a
-larger file, or an endless one (/dev/zero), is refused rather than read forever."""
 ON_THEIR_OWN = {"import", "rebuild", "generate"}
 """Commands that store in transactions of their own, outside a unit: only with --each."""
 READS = {
@@ -62,10 +59,9 @@ def working_directory(folder: Path) -> Iterator[None]:
 
 
 def script_text(script: Path) -> str:
-    with script.open("rb") as file:
-        data = file.read(MAX_SCRIPT + 1)
-    if len(data) > MAX_SCRIPT:
-        raise InvalidInput(f"{script.name} is larger than 64 MiB: split it into scripts")
+    """The script's text: a regular file (``run /dev/zero`` read for ever), UTF-8."""
+    with open_to_read(script) as file:
+        data = file.read()
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

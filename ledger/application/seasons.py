@@ -194,17 +194,13 @@ def first_playoff_round(c: Context, season: SeasonRow, dungeon_bowl: bool) -> Dr
 
 
 def check_bracket(season: SeasonRow) -> None:
-    """A knock-out halves its teams each round to a final of two, so its qualifiers are a
-    power of two (seed 001 'Qualifying for the Play-offs' recommends 4, 8 or 16); a
-    Dungeon Bowl final takes any number. Asked when the play-offs are drawn, since the
-    season's start does not say which they will be (it was an IndexError in the second
-    round: 3 qualifiers drew one tie and left the second seed out)."""
-    teams = season.playoff_teams
-    if teams & (teams - 1):
+    """Asked when the play-offs are drawn, since the season's start does not say whether
+    they are a knock-out or a Dungeon Bowl final (``playoffs.halves_to_a_final``)."""
+    if not playoffs.halves_to_a_final(season.playoff_teams):
         raise SeasonState(
-            f"season {season.season}'s {teams} play-off places make no knock-out bracket,"
-            " which halves to a final of two: play them as one Dungeon Bowl final, or"
-            " correct the season's start to 2, 4, 8 or 16 places"
+            f"season {season.season}'s {season.playoff_teams} play-off places make no"
+            " knock-out bracket, which halves to a final of two: play them as one Dungeon"
+            " Bowl final, or correct the season's start to 2, 4, 8 or 16 places"
         )
 
 

@@ -86,6 +86,14 @@ def qualifiers(
     return chosen + next_placed[:extra]
 
 
+def halves_to_a_final(teams: int) -> bool:
+    """Whether a knock-out of ``teams`` halves each round to a final of two: a power of two
+    (seed 001 'Qualifying for the Play-offs' recommends 4, 8 or 16; a Dungeon Bowl final
+    takes any number). Three drew one tie and left the second seed out, then failed in
+    the second round (an IndexError)."""
+    return teams >= 2 and not teams & (teams - 1)
+
+
 def first_round(
     season: int, seeded: Sequence[tuple[str, str, int]], better: Callable[[str], tuple[int, ...]]
 ) -> list[Fixture]:

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.commands import Buy, Command, Correct, Release
-from ledger.application.context import check_length
+from ledger.application.context import Context, Drafts, check_length, decided
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
 from ledger.domain.values import validation_problems
@@ -125,15 +125,22 @@ def reason_of(values: Mapping[str, str], key: str, what: str) -> str | None:
     return text or None
 
 
-def refusal(ledger: LeagueLedger, command: Command[Any]) -> str:
-    """The sentence the command would refuse with now ("" when it would be taken): its own
-    plan, run on the league as it stands and recorded nowhere. A page shows, not offers,
-    what the command would refuse, with no second copy of its rules."""
+def dry_run(
+    ledger: LeagueLedger, command: Command[Any], context: Context | None = None
+) -> tuple[Drafts, str]:
+    """What the command would record now, or the sentence it would refuse with: its own
+    plan, run on the league as it stands (``context``: as the page read it) and recorded
+    nowhere. A page shows, not offers, what the command would refuse, and shows what it
+    would do (a season's draw), with no second copy of its rules."""
     try:
-        ledger.plan_of(command)(ledger.context(command.league))
+        return decided(ledger.plan_of(command), context or ledger.context(command.league)), ""
     except LedgerError as error:
-        return error.message
-    return ""
+        return [], error.message
+
+
+def refusal(ledger: LeagueLedger, command: Command[Any]) -> str:
+    """The sentence the command would refuse with now ("" when it would be taken)."""
+    return dry_run(ledger, command)[1]
 
 
 def valid(run: Callable[[], Any]) -> Any:

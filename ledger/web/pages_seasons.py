@@ -27,13 +27,12 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, SeasonRow
 from ledger.domain.values import Fixture
-from ledger.errors import LedgerError
 from ledger.reports.results import season_champion
 from ledger.rules.protocol import Feature
 from ledger.web import pages_reads as reads
 from ledger.web import pages_season_start
 from ledger.web.guard import needs
-from ledger.web.pages_forms import Calling, Errors, reason_of, values_of, whole
+from ledger.web.pages_forms import Calling, Errors, dry_run, reason_of, values_of, whole
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
 from ledger.web.pages_season_start import SEASON, Sent, not_open, season_of, written
 
@@ -59,12 +58,9 @@ class Planned:
 def planned(ledger: LeagueLedger, found: reads.League, command: Command[Any]) -> Planned:
     """The command's plan run on the league as the page shows it (the guard's row)."""
     context = Context(view=found.view, league=found.row, ruleset=found.ruleset)
-    try:
-        drafts = ledger.plan_of(command)(context)
-    except LedgerError as error:
-        return Planned((), error.message)
+    drafts, refused = dry_run(ledger, command, context)
     scheduled = (e for e in drafts if isinstance(e, ev.FixturesScheduled))
-    return Planned(tuple(f for e in scheduled for f in e.fixtures), "")
+    return Planned(tuple(f for e in scheduled for f in e.fixtures), refused)
 
 
 # --- the league's home ----------------------------------------------------------------------

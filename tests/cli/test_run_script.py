@@ -119,7 +119,7 @@ def test_a_line_choosing_another_ledger_league_or_name_is_refused_not_ignored(
 
 def test_a_script_that_cannot_be_run_is_refused_before_any_line(tmp_path: Path) -> None:
     """'serve' on a line would hold the unit open for as long as it serves; a file that is
-    not UTF-8, or larger than any script (``run /dev/zero`` read for ever), is refused."""
+    not UTF-8, or no regular file (``run /dev/zero`` read for ever), is refused."""
     db = tmp_path / "owl.db"
     served = tmp_path / "serve.ledger"
     served.write_text(SETUP + "serve --port 8999\n")
@@ -133,4 +133,5 @@ def test_a_script_that_cannot_be_run_is_refused_before_any_line(tmp_path: Path) 
     assert one_error(ledger(db, "run", str(latin))).startswith(
         "error[invalid-input]: latin.ledger is not UTF-8 text (byte "
     )
+    assert one_error(ledger(db, "run", "/dev/zero")).endswith("/dev/zero is not a regular file")
     assert not db.exists()

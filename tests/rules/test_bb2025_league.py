@@ -16,7 +16,7 @@ from ledger.rules.bb2025 import advancement, pregame, redraft
 from ledger.rules.bb2025.season import podium
 from ledger.rules.bb2025.tables import tables
 from ledger.rules.dice import DiceBox
-from ledger.rules.playoffs import first_round, qualifiers, round_robin
+from ledger.rules.playoffs import first_round, halves_to_a_final, qualifiers, round_robin
 from ledger.rules.protocol import LEVEL, Ranked
 from tests.rules.seam import said
 from tests.support import Book, roll
@@ -598,3 +598,12 @@ def test_the_podium_fills_what_the_play_offs_leave_open(
     """'Glittering Prizes' pays 1st, 2nd and 3rd place; the round-2 tester's season of two
     qualifiers paid no 3rd (table: a, b, c, d, e, f)."""
     assert podium(matches, ranked("a", "b", "c", "d", "e", "f")) == places, case
+
+
+@pytest.mark.parametrize(
+    ("teams", "halves"), [(2, True), (4, True), (8, True), (16, True), (3, False), (6, False)]
+)
+def test_a_knockout_halves_its_qualifiers_to_a_final(teams: int, halves: bool) -> None:
+    """'Qualifying for the Play-offs': "we'd recommend either 4, 8 or 16 teams qualify";
+    'Play-offs': knockout rounds, the semi-finals' winners to the final."""
+    assert halves_to_a_final(teams) is halves
