@@ -4,11 +4,14 @@ The first line is a header (format, version, league, event count, last hash); ea
 further line is one event exactly as stored: its number, topic and content. An import
 checks the header against the file (its version, the count, the hash the chain ends on),
 the whole chain, then every event's content (a type from the event catalogue, fields
-within the domain's bounds) and that the league folds with no event passed over and its
-books adding up (application/books.py), before writing anything; it refuses a league the
-store already holds, and writes the league in one transaction. So a backup restores into
-an empty store as the identical log, or not at all, and a file whose chain was re-hashed
-around wrong content is refused like any other.
+within the domain's bounds), that the league folds with no event passed over and its
+books adding up (application/books.py), and that every event a command decides could have
+been recorded where it stands (its command plans it again in the league as it stood:
+amendments.PLANNED_BY), before writing anything; it refuses a league the store already
+holds, and writes the league in one transaction. So a backup restores into an empty store
+as the identical log, or not at all, and a file whose chain was re-hashed around content
+no command would have recorded (a skill the player may not take, a star nobody induced)
+is refused like any other.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ledger.application.audit import check_one, stored_events
 from ledger.application.books import fold_books
+from ledger.application.context import Context
 from ledger.domain.events import GENESIS_HASH, LeagueCreated, LedgerEvent
 from ledger.domain.log import league_id
+from ledger.domain.state import LeagueRow
 from ledger.domain.unreadable import UnreadableEvent, is_utf8
 from ledger.errors import ImportRefused
 from ledger.projections.fold import corrections_of
+from ledger.projections.store import MemoryStore
+from ledger.rules.protocol import Ruleset
 
 FORMAT = "bb-league-ledger/events"
 VERSION = 1
@@ -151,9 +158,10 @@ def check_last_hash(header: dict[str, Any], last: Any) -> None:
 
 
 def check_content(slug: str, events: list[LedgerEvent]) -> None:
-    """Every event reads as an event of the catalogue, the league is the header's, and
-    the league folds with no event passed over and its books adding up (books.py: no
-    command could have left a treasury or a player's SPP below zero)."""
+    """Every event reads as an event of the catalogue, the league is the header's, the
+    league folds with no event passed over and its books adding up (books.py: no command
+    could have left a treasury or a player's SPP below zero), and no event breaks a rule
+    its command asks (``check_planned``)."""
     unreadable = next((e for e in events if isinstance(e, UnreadableEvent)), None)
     if unreadable is not None:
         raise ImportRefused(
@@ -170,6 +178,27 @@ def check_content(slug: str, events: list[LedgerEvent]) -> None:
         refuse_event(events, min(folded.faults), folded.faults[min(folded.faults)])
     if overdrawn is not None:
         refuse_event(events, overdrawn.seq, overdrawn.falls)
+    if folded.fold is not None:
+        check_planned(events, folded.fold.league(), folded.fold.ruleset)
+
+
+def check_planned(events: list[LedgerEvent], league: LeagueRow, ruleset: Ruleset) -> None:
+    """Every event a command decides, planned again by it in the league as it stood just
+    before the event (a voided event is not, an amended one as amended). An export of a
+    ledger whose commands allowed what today's refuse is refused too: the event is
+    corrected where the league is kept, and exported again."""
+    # The commands' planners load when an import asks for them: a ledger opened to read
+    # imports no command (tests/integration/test_handlers.py).
+    from ledger.application.amendments import Replanned
+
+    replanned = Replanned(Context(MemoryStore(), league, ruleset), events, after=0)
+    fold_books(events, league.league_id, corrections_of(events), ruleset, replanned)
+    if replanned.refused:
+        seq = min(replanned.refused)
+        raise ImportRefused(
+            f"event {seq} ({type(events[seq - 1]).__name__}) could not have been recorded:"
+            f" {replanned.refused[seq]}; nothing imported"
+        )
 
 
 def refuse_event(events: list[LedgerEvent], seq: int, problem: str) -> NoReturn:

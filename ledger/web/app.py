@@ -43,6 +43,7 @@ from ledger.web import (
 )
 from ledger.web.answers import Answers
 from ledger.web.auth import LOGIN_CSRF_COOKIE, Attempts, Sessions
+from ledger.web.documented import DocumentedAPI
 from ledger.web.guard import Guarded
 from ledger.web.heap import Heap
 from ledger.web.idempotency import Idempotency
@@ -127,7 +128,7 @@ def create_app(
             else:
                 log.warning("what-if jobs still running: the store stays open to the end")
 
-    app = FastAPI(
+    app = DocumentedAPI(
         title="League ledger",
         summary="The books of Blood Bowl leagues: read them, and act on them by your role.",
         version="1",

@@ -188,6 +188,66 @@ def test_a_rehashed_import_of_books_no_command_could_write_is_refused(
     assert fresh.leagues() == []
 
 
+def forge_a_namesake(rows: Rows) -> None:
+    """The reavers' second hire given the first one's name: the books add up, but the hire
+    could not have been recorded (a team-mate wears the name)."""
+    first, second, *_ = (r for r in rows if r["topic"].endswith("PlayerHired"))
+    second["event"]["name"] = first["event"]["name"]
+
+
+def forge_a_skill_out_of_category(rows: Rows) -> None:
+    """reavers 1 (7 SPP after g1) takes Claws, a Mutation no Human may learn, as a primary:
+    his SPP pay for it, the Advancement rules do not (seed 001, 'Advancement')."""
+    report = rows[seq_of(rows, "MatchRecorded") - 1]["event"]
+    scorer = report["home"]["players"][0]["player"]
+    advance = {"team": "reavers", "player": scorer, "kind": "chosen_primary", "skill": "Claws"}
+    appended(rows, len(rows), "ledger.domain.events:PlayerAdvanced", advance)
+
+
+RULE_BREAKING = {
+    forge_a_namesake: r"event \d+ \(PlayerHired\) could not have been recorded: .*reavers 1",
+    forge_a_skill_out_of_category: r"event 30 \(PlayerAdvanced\) could not have been recorded:"
+    r" .*Claws",
+}
+
+
+@pytest.mark.parametrize("forge", RULE_BREAKING, ids=["namesake", "skill"])
+def test_a_rehashed_import_of_events_their_commands_refuse_is_refused(
+    forge: Callable[[Rows], None],
+    ledger: LeagueLedger,
+    tmp_path: Path,
+    open_ledgers: Callable[[Settings], LeagueLedger],
+) -> None:
+    """Books that add up are not enough: an event a command decides is planned again by it
+    where it stands (application/amendments.py), as a correction's is."""
+    slug = played_league(ledger)
+    header, rows = exported_rows(ledger, slug)
+    forge(rows)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    with pytest.raises(ImportRefused) as refused:
+        fresh.import_log(io.BytesIO(rehashed(header, rows)))
+    message = str(refused.value)
+    assert "\n" not in message
+    assert re.fullmatch(rf"{RULE_BREAKING[forge]}.*; nothing imported", message), message
+    assert fresh.source.head() == 0
+    assert fresh.leagues() == []
+
+
+def test_an_import_plans_a_voided_event_not_and_an_amended_one_as_amended(
+    ledger: LeagueLedger, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
+) -> None:
+    """A rule-breaking event its league voided imports: the correction is the league's
+    answer to it, and the fold reads the log as corrected."""
+    slug = played_league(ledger)
+    header, rows = exported_rows(ledger, slug)
+    forge_a_namesake(rows)
+    namesake = [r["seq"] for r in rows if r["topic"].endswith("PlayerHired")][1]
+    void = {"target": namesake, "action": "void", "reason": "a namesake", "amendment": {}}
+    appended(rows, len(rows), "ledger.domain.events:EventCorrected", void)
+    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    assert fresh.import_log(io.BytesIO(rehashed(header, rows))) == (slug, len(rows))
+
+
 def test_an_honest_rehash_still_imports(
     ledger: LeagueLedger, tmp_path: Path, open_ledgers: Callable[[Settings], LeagueLedger]
 ) -> None:
