@@ -22,7 +22,8 @@ from ledger.errors import InvalidInput
 
 @click.group()
 def account() -> None:
-    """Accounts for `ledger serve`: add them, grant roles, issue API tokens, revoke."""
+    """Accounts for `ledger serve`: add them, grant and remove roles, issue API tokens,
+    revoke."""
 
 
 def read_password(from_stdin: bool, prompt: bool) -> str | None:
@@ -162,6 +163,18 @@ def revoke(session: Session, name: str, reason: str | None) -> None:
     """NAME can no longer sign in, and its API tokens stop working at once."""
     Accounts(session.ledger()).revoke(name, by=session.user, reason=reason)
     say(f"Account {name} revoked; its tokens no longer work.")
+
+
+@account.command("remove")
+@click.argument("name")
+@click.option("--reason", help="Why (kept in the league's log).")
+@pass_session
+def remove(session: Session, name: str, reason: str | None) -> None:
+    """NAME no longer has a role in the league (--league): a coach who left it. The
+    account still signs in, and keeps its roles in other leagues."""
+    league = session.league()
+    Accounts(session.ledger()).remove(league, name, by=session.user, reason=reason)
+    say(f"Account {name} no longer has a role in league {league}.")
 
 
 COMMANDS = [account]

@@ -24,11 +24,18 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.engine import Engine
 
 from ledger.application.access import Membership, Principal
-from ledger.application.commands import GrantMember, SetVisibility
+from ledger.application.commands import GrantMember, RemoveMember, SetVisibility
 from ledger.application.context import Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
-from ledger.errors import AccountExists, InvalidInput, LedgerError, Unauthenticated, UnknownAccount
+from ledger.errors import (
+    AccountExists,
+    InvalidInput,
+    LedgerError,
+    NotAllowed,
+    Unauthenticated,
+    UnknownAccount,
+)
 from ledger.projections.members import SITE
 from ledger.projections.sql import read_connection
 from ledger.projections.store import Store
@@ -138,9 +145,15 @@ class Accounts:
         reason: str | None = None,
     ) -> None:
         """Make the account the league's commissioner or the coach of ``teams`` (an event
-        in the league's own log)."""
-        self.row(account)
+        in the league's own log). A revoked account, which cannot sign in, holds none."""
+        if self.row(account).revoked:
+            raise NotAllowed(f"account '{account}' is revoked: it can hold no role")
         self.ledger.handle(GrantMember(league, account, role, tuple(teams)), by=by, reason=reason)
+
+    def remove(self, league: str, account: str, *, by: str, reason: str | None = None) -> None:
+        """The account no longer has a role in the league (an event in the league's own
+        log); it still signs in, and keeps its roles elsewhere."""
+        self.ledger.handle(RemoveMember(league, account), by=by, reason=reason)
 
     def set_visibility(
         self, league: str, public: bool, *, by: str, reason: str | None = None

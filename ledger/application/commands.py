@@ -342,6 +342,13 @@ class GrantMember(Change):
 
 
 @dataclass(frozen=True)
+class RemoveMember(Change):
+    """``account`` no longer has a role in the league (the account itself stays)."""
+
+    account: str
+
+
+@dataclass(frozen=True)
 class SetVisibility(Change):
     """Let anyone read the league (``public``), or only its members."""
 

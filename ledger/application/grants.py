@@ -1,17 +1,19 @@
 """Who belongs to a league and who may read it: commands on the league's own log.
 
 A grant is a fact like any other (DESIGN.md decision 8): ``GrantMember`` makes an account
-the league's commissioner or the coach of some of its teams, ``SetVisibility`` opens the
-league to anyone or closes it to its members. That the account exists is the site's log's
+the league's commissioner or the coach of some of its teams, ``RemoveMember`` takes that
+role away (a coach who left the league), ``SetVisibility`` opens the league to anyone or
+closes it to its members. That the account exists is the site's log's
 business, checked by ``Accounts.grant`` before it asks (ledger/application/accounts.py).
 """
 
 from __future__ import annotations
 
-from ledger.application.commands import GrantMember, SetVisibility
+from ledger.application.commands import GrantMember, RemoveMember, SetVisibility
 from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
-from ledger.errors import InvalidInput, LedgerError
+from ledger.domain.state import MemberRow
+from ledger.errors import InvalidInput, LedgerError, NotAllowed
 
 
 def plan_grant(c: Context, command: GrantMember) -> Drafts:
@@ -22,7 +24,31 @@ def plan_grant(c: Context, command: GrantMember) -> Drafts:
         raise InvalidInput("a commissioner acts for every team: name no team")
     for team in teams:
         c.team(team)  # an unknown team is refused with the teams there are
+    if role == "coach":
+        keeps_a_commissioner(c, command.account, "make them a coach")
     return [ev.MemberGranted(member=command.account, role=role, teams=teams)]
+
+
+def plan_removal(c: Context, command: RemoveMember) -> Drafts:
+    """The member's role ends. The league keeps a commissioner (an admin may act in any
+    league, but a league is run day to day by its own)."""
+    account = command.account
+    row = c.view.get(MemberRow, c.league_id, account)
+    if row is None or not row.active:
+        raise InvalidInput(f"account '{account}' has no role in league {c.league.slug}")
+    keeps_a_commissioner(c, account, "remove them")
+    return [ev.MemberRemoved(member=account)]
+
+
+def keeps_a_commissioner(c: Context, account: str, change: str) -> None:
+    """Refuse to take the commissioner's role from the league's only commissioner."""
+    members = c.view.select(MemberRow, league_id=c.league_id, active=True)
+    commissioners = {m.account for m in members if m.role == "commissioner"}
+    if commissioners == {account}:
+        raise NotAllowed(
+            f"{account} is league {c.league.slug}'s only commissioner: make another"
+            f" account its commissioner before you {change}"
+        )
 
 
 def plan_visibility(c: Context, command: SetVisibility) -> Drafts:

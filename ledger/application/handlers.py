@@ -71,6 +71,7 @@ ROWS = (
     on(cmd.ApproveReport, submissions.plan_approve),
     on(cmd.RejectReport, submissions.plan_reject),
     on(cmd.GrantMember, grants.plan_grant),
+    on(cmd.RemoveMember, grants.plan_removal),
     on(cmd.SetVisibility, grants.plan_visibility),
 )
 HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = dict(ROWS)

@@ -49,7 +49,8 @@ RECORDED_BY = {
     "MemberGranted": "`ledger account add NAME --role commissioner|coach`, or"
     " `POST /api/leagues/{league}/members`, or with the team a coach's account is"
     " registered for (`POST /api/leagues/{league}/teams`)",
-    "MemberRemoved": "by hand, to take an account's role away",
+    "MemberRemoved": "`ledger account remove NAME` (the league's), `DELETE"
+    " /api/leagues/{league}/members/{account}`, or the league's members page",
     "LeagueVisibilitySet": "the league's settings in the service (`public`)",
     "ReportSubmitted": "`ledger submission submit FILE --team T` (a coach, for their team)",
     "ReportConfirmed": "`ledger submission confirm ID --team T` (the opposing coach)",

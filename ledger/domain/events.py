@@ -532,6 +532,7 @@ class MemberRemoved(LedgerEvent):
     """The account no longer has a role in the league."""
 
     member: Account
+    """The account whose role ends (the envelope's ``account`` is who removed it)."""
 
 
 class LeagueVisibilitySet(LedgerEvent):

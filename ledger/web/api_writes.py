@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
@@ -191,6 +191,23 @@ def grant(call: Calling, league: str, body: Grant, response: Response) -> Writte
             league, body.account, body.role, body.teams, by=by, reason=body.reason
         )
     )
+    return Written(**receipt(call, response))
+
+
+@router.delete("/api/leagues/{league}/members/{account}", tags=["accounts"])
+@needs("grant")
+def remove_member(
+    call: Calling,
+    league: str,
+    account: str,
+    response: Response,
+    reason: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Written:
+    """The account no longer has a role in the league (a coach who left it); it still signs
+    in, and keeps its roles elsewhere. 422 for an account with no role here; 409 for the
+    league's only commissioner."""
+    accounts = service_of(call.request).accounts
+    call.write(lambda _, by: accounts.remove(league, account[:64], by=by, reason=reason))
     return Written(**receipt(call, response))
 
 

@@ -6,8 +6,10 @@ league (commissioner, or coach of which teams) and the teams no account coaches.
 first form grants a role to an existing account, as ``POST /api/leagues/{league}/members``
 and ``ledger account add --league``: ``Accounts.grant``, whose event replaces what the
 account held in the league (a coach's teams are all the teams ticked), so a member's
-*Change* link fills the form with what they hold. Its second form opens the league to
-anyone or closes it to its members, as ``POST .../visibility`` (``visibility``).
+*Change* link fills the form with what they hold, and its *Remove* button ends their role
+(``removal``: a coach who left the league), as ``DELETE .../members/{account}`` and
+``ledger account remove``. Its last form opens the league to anyone or closes it to its
+members, as ``POST .../visibility`` (``visibility``).
 
 A refusal (an unknown account, a coach with no team, a team the league does not have) is
 the page again, as filled, with the command's sentence beside its field and the error's
@@ -144,6 +146,33 @@ def granted(request: Request, league: str, call: Call, values: Mapping[str, Any]
     except LedgerError as error:
         errors = errors_of(error, GRANT_FIELDS)
         return members_form(request, league, values, errors, status_of(error))
+    return see_other(f"/leagues/{league}/members#members")
+
+
+@router.post("/leagues/{league}/members/{account}/remove")
+@needs("grant")
+async def removal(request: Request, league: str, account: str, call: Calling) -> Response:
+    values = await values_of(request)
+    return await run_in_threadpool(removed, request, league, account[:64], call, values)
+
+
+def removed(
+    request: Request, league: str, account: str, call: Call, values: Mapping[str, str]
+) -> Response:
+    """End the member's role; the page again, or with the refusal beside the members (the
+    league's only commissioner)."""
+    accounts = service_of(call.request).accounts
+
+    def command(_: LeagueLedger, by: str) -> None:
+        reason = reason_of(values, "reason", "a reason")
+        accounts.remove(league, account, by=by, reason=reason)
+
+    try:
+        call.write(command)
+    except LedgerError as error:
+        shown = {"account": "", "role": "coach", "teams": []}
+        errors = errors_of(error, {}, default="members")
+        return members_form(request, league, shown, errors, status_of(error))
     return see_other(f"/leagues/{league}/members#members")
 
 

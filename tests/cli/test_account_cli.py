@@ -47,3 +47,30 @@ def test_a_coach_added_where_there_is_no_ledger_leaves_no_file(tmp_path: Path) -
     assert done.code == 1
     assert done.error_line.startswith("error[unknown-league]: this ledger has no league yet")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_coach_who_left_is_removed_from_the_league_and_keeps_the_account(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "owl.db"
+    run_ledger(db, "league", "create", "owl", "--name", "Owl", "--ruleset", "bb2025", check=True)
+    register = ["team", "register", "reavers", "--name", "Reavers", "--coach", "Jay"]
+    run_ledger(db, *register, "--roster", "human", check=True)
+    run_ledger(db, "account", "add", "tester", "--role", "admin", check=True)  # run_ledger's --as
+    run_ledger(db, "account", "add", "boss", "--role", "commissioner", check=True)
+    run_ledger(db, "account", "add", "jay", "--role", "coach", "--team", "reavers", check=True)
+    done = run_ledger(db, "account", "remove", "jay", "--reason", "moved away")
+    assert done.code == 0, done.err
+    assert done.out.strip() == "Account jay no longer has a role in league owl."
+    listed = run_ledger(db, "account", "list", "--json", check=True).out
+    assert '"account":"jay"' in listed.replace(" ", "")
+    assert "coach of owl" not in run_ledger(db, "account", "list", check=True).out
+    again = run_ledger(db, "account", "remove", "jay")
+    assert again.code == 2
+    assert again.error_line == "error[invalid-input]: account 'jay' has no role in league owl"
+    last = run_ledger(db, "account", "remove", "boss")
+    assert last.code == 1
+    assert last.error_line == (
+        "error[not-allowed]: boss is league owl's only commissioner: make another account"
+        " its commissioner before you remove them"
+    )

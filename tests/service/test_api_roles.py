@@ -10,9 +10,11 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
+from ledger.application.accounts import Accounts
 from ledger.domain.events import LedgerEvent
 from ledger.domain.log import SITE_ID, league_id
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of
+from tests.service.test_pages import last_event
 
 REAVERS = "reikland-reavers"
 LEAGUE_PATH = f"/api/leagues/{LEAGUE}"
@@ -155,3 +157,44 @@ def test_a_refusal_names_the_action_in_words(
     reply = client.post(path, json={}, headers=world.auth("jay"))
     assert reply.status_code == 403
     assert reply.json()["detail"].startswith(sentence)
+
+
+def test_a_member_is_removed_by_delete_and_the_league_keeps_its_commissioner(
+    client: TestClient, world: World
+) -> None:
+    removed = client.delete(
+        f"{LEAGUE_PATH}/members/jay",
+        params={"reason": "left the league"},
+        headers=world.auth("commissioner"),
+    )
+    assert removed.status_code == 200, removed.text
+    assert removed.json()["league"] == LEAGUE
+    event = last_event(client)
+    assert event["topic"].endswith("MemberRemoved")
+    assert (event["account"], event["reason"]) == ("commissioner", "left the league")
+    path, body = WRITES["hire"]
+    gone = client.post(path, json=body, headers=world.auth("jay"))
+    assert gone.status_code == 403
+    before = event_count(client)
+    for path, status in (("jay", 422), ("commissioner", 409)):
+        refused = client.delete(f"{LEAGUE_PATH}/members/{path}", headers=world.auth("admin"))
+        assert refused.status_code == status, refused.text
+        assert refused.headers["content-type"] == "application/problem+json"
+    demoted = client.post(
+        f"{LEAGUE_PATH}/members",
+        json={"account": "commissioner", "role": "coach", "teams": [REAVERS]},
+        headers=world.auth("commissioner"),
+    )
+    assert demoted.status_code == 409
+    assert "only commissioner" in demoted.json()["detail"]
+    assert event_count(client) == before
+
+
+def test_a_revoked_account_is_granted_no_role(client: TestClient, world: World) -> None:
+    Accounts(ledger_of(client)).revoke("outsider", by="admin")
+    before = event_count(client)
+    path, body = WRITES["grant"]
+    granted = client.post(path, json=body, headers=world.auth("commissioner"))
+    assert granted.status_code == 409
+    assert granted.json()["detail"] == "account 'outsider' is revoked: it can hold no role"
+    assert event_count(client) == before

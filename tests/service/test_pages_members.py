@@ -196,3 +196,60 @@ def test_a_form_without_its_csrf_token_is_refused(client: TestClient, path: str)
         assert reply.status_code == 403
         assert "csrf" in reply.text
     assert event_count(client) == before
+
+
+def remove(client: TestClient, account: str, **fields: Any) -> Any:
+    action = f"{MEMBERS}/{account}/remove"
+    return post(client, action, {"csrf": form_of(client, MEMBERS), **fields})
+
+
+def test_the_commissioner_removes_a_coach_who_left_and_the_coach_acts_no_more(
+    client: TestClient,
+) -> None:
+    sign_in(client, "commissioner")
+    assert f'action="{MEMBERS}/jay/remove"' in client.get(MEMBERS).text
+    reply = remove(client, "jay", reason="left the league")
+    assert reply.status_code == 303, reply.text[-1500:]
+    assert held(client, "jay") is None
+    event = last_event(client)
+    assert event["topic"].endswith("MemberRemoved")
+    assert (event["account"], event["reason"]) == ("commissioner", "left the league")
+    assert "<code>jay</code>" not in client.get(MEMBERS).text
+    client.cookies.clear()
+    sign_in(client, "jay")  # the account still signs in
+    assert client.get(f"{HOME}/teams/reikland-reavers/hire").status_code == 403
+
+
+def test_the_league_s_only_commissioner_is_not_removed_and_the_page_says_why(
+    client: TestClient,
+) -> None:
+    sign_in(client, "admin")
+    before = event_count(client)
+    reply = remove(client, "commissioner")
+    assert reply.status_code == 409
+    said = "only commissioner: make another account its commissioner before you remove them"
+    assert said in reply.text
+    assert error_beside(reply.text, "members")
+    assert event_count(client) == before
+    grant(client, account="outsider", role="commissioner")
+    assert remove(client, "commissioner").status_code == 303
+    assert held(client, "commissioner") is None
+
+
+@pytest.mark.parametrize("account", ["outsider", "nobody-here"])
+def test_removing_an_account_with_no_role_writes_nothing(client: TestClient, account: str) -> None:
+    sign_in(client, "commissioner")
+    before = event_count(client)
+    reply = remove(client, account)
+    assert reply.status_code == 422
+    assert f"account &#39;{account}&#39; has no role in league demo" in reply.text
+    assert event_count(client) == before
+
+
+def test_a_coach_removes_no_one(client: TestClient) -> None:
+    sign_in(client, "jay")
+    before = event_count(client)
+    reply = post(client, f"{MEMBERS}/dan/remove", {"csrf": form_of(client, HOME)})
+    assert reply.status_code == 403
+    assert held(client, "dan") == ("coach", ("gouged-eye",))
+    assert event_count(client) == before
