@@ -198,7 +198,8 @@ COMMAND_MODULES = {
 
 
 COMMAND_SUMMARIES = {
-    "account": "Accounts for `ledger serve`: add them, grant roles, issue API tokens, revoke.",
+    "account": "Accounts for `ledger serve`: add them, grant and remove roles, issue API tokens,"
+    " revoke.",
     "audit": "Check that the log has not been altered; sign checkpoints of it (docs/audit.md).",
     "completion": "Print the shell completion script for bash, zsh or fish.",
     "correct": "Void or amend EVENT (its number in the league's log; see 'ledger history').",

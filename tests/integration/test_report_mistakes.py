@@ -236,3 +236,21 @@ def test_a_hireling_has_an_id_of_his_own(sqlite_ledger: LeagueLedger, clash: str
     with pytest.raises(InvalidInput, match=re.escape(says)):
         sqlite_ledger.handle(RecordMatch("test", report(game)), by="tester")
     assert event_count(sqlite_ledger) == before
+
+
+def test_a_full_bb2025_team_fields_no_journeyman_and_one_short_fields_a_lineman(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """Seed 001 'Take on Journeymen': eleven Reavers able to play take none; a Blitzer is
+    no Journeyman (a Lineman line of 0-16 is). Found by the API hunt: both were stored."""
+    two_team_league(sqlite_ledger)
+    journeyman = {"id": "j1", "name": "Jo", "kind": "journeyman", "position": "blitzer"}
+    home = {"team": "reavers", "hirelings": [journeyman]}
+    game = {"match": "f1", "kind": "friendly", "home": home, "away": {"team": "rats"}}
+    before = event_count(sqlite_ledger)
+    with pytest.raises(LedgerError) as refused:
+        sqlite_ledger.handle(RecordMatch("test", report(game)), by="tester")
+    said = str(refused.value)
+    assert "Jo: a Journeyman is a Lineman of Reavers' list with a QTY of 0-16 (lineman)" in said
+    assert "Reavers may take 0 Journeymen, not 1" in said
+    assert event_count(sqlite_ledger) == before

@@ -8,7 +8,7 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, SeasonRow, StandingRow, TeamRow
-from ledger.domain.values import DiceRoll, Division, Fixture, PointsScheme
+from ledger.domain.values import DiceRoll, Division, Fixture, Hireling, PointsScheme, TeamSheet
 from ledger.projections.gather import redraft_rows
 from ledger.rules import find_ruleset
 from ledger.rules.base import rank_table
@@ -307,6 +307,36 @@ def test_journeymen_fill_the_team_to_eleven_and_count_in_ctv() -> None:
     assert pregame.journeyman_position(team_list) == team_list.position("clanrat")
     team = book.team_row("rats", state)
     assert BB2025.game_value(team, players) == 9 * 50_000 + 2 * 50_000
+
+
+JOURNEYMEN_CASES = {
+    # seed 001 'Take on Journeymen': "may not take the number of players able to play the
+    # game over 11"; "always a player ... with the Lineman position that have a QTY of 0-16"
+    "nine able, two clanrats": (9, ["clanrat", "clanrat"], []),
+    "nine able, three clanrats": (9, ["clanrat"] * 3, ["may take 2 Journeymen, not 3"]),
+    "eleven able, one clanrat": (11, ["clanrat"], ["may take 0 Journeymen, not 1"]),
+    "ten able, a blitzer": (10, ["blitzer"], ["not 'blitzer'"]),
+    "ten able, no position": (10, [None], ["not 'no position'"]),
+}
+
+
+@pytest.mark.parametrize("case", JOURNEYMEN_CASES)
+def test_journeymen_are_clanrats_that_bring_the_team_up_to_eleven(case: str) -> None:
+    able, positions, expected = JOURNEYMEN_CASES[case]
+    book = Book()
+    book.team("rats", "skaven", ["clanrat"] * able)
+    players = book.fold().select(PlayerRow, league_id=book.league_id, team_id="rats")
+    hirelings = tuple(
+        Hireling(id=f"j{i}", name=f"Jo {i}", kind="journeyman", position=position)
+        for i, position in enumerate(positions)
+    )
+    sheet = TeamSheet(team="rats", touchdowns=0, hirelings=hirelings)
+    lines = BB2025.journeyman_positions(BB2025.catalogue.team_list("skaven"))
+    found = pregame.journeymen_problems(sheet, "Rats", players, lines)
+    assert len(found) == len(expected), found
+    for problem, words in zip(found, expected, strict=True):
+        assert words in problem
+        assert "('Take on Journeymen')" in problem
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,12 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
+from ledger.application.commands import ClosePostGame, RecordMatch, SchedulePlayoffs
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, PlayerRow, SubmissionRow
 from ledger.domain.values import MAX_TEXT
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
+from tests.support import report
 
 REAVERS, GOUGED = "reikland-reavers", "gouged-eye"
 HOME = f"/leagues/{LEAGUE}"
@@ -449,9 +451,36 @@ def confirmed_by_dan(client: TestClient, reply: Any) -> dict[str, Any]:
     return last_event(client)
 
 
+def one_short_of_eleven(client: TestClient) -> None:
+    """Two Reavers Seriously Hurt in the season's final miss the next game: ten Reavers are
+    able to play, so one Journeyman may (seed 001 'Take on Journeymen': "may not take the
+    number of players able to play the game over 11")."""
+    ledger = ledger_of(client)
+    final = ledger.handle(SchedulePlayoffs(LEAGUE), by="commissioner")
+    assert final == 1
+    [fixture] = [
+        m
+        for m in ledger.view().select(MatchRow, league_id=str(league_id(LEAGUE)))
+        if m.stage != "regular"
+    ]
+    hurt = [{"victim": name, "roll": 9} for name in ("Otto Brandt", "Fritz Berger")]
+    game = {
+        "match": fixture.match_id,
+        "kind": "playoff",
+        "home": {"team": fixture.home, "touchdowns": int(fixture.home == REAVERS)},
+        "away": {"team": fixture.away, "touchdowns": int(fixture.away == REAVERS)},
+        "casualties": hurt,
+    }
+    ledger.handle(RecordMatch(LEAGUE, report(game), roll_missing=True), by="commissioner")
+    for team in (fixture.home, fixture.away):
+        close = ClosePostGame(LEAGUE, fixture.match_id, team, roll_missing=True)
+        ledger.handle(close, by="commissioner")
+
+
 def test_a_report_names_its_journeyman_and_his_touchdown(client: TestClient) -> None:
     """BB2025 journeymen play one game: the form's hireling row, picked in a player line by
     its row, reaches the report as a hireling with the touchdown."""
+    one_short_of_eleven(client)
     reply = submit_friendly(
         client,
         **{

@@ -7,10 +7,11 @@ import html
 
 from fastapi.testclient import TestClient
 
-from tests.service.test_pages import submit_friendly
+from tests.service.test_pages import one_short_of_eleven, submit_friendly
 
 
 def test_a_submitted_report_names_the_hirelings_position_and_star(client: TestClient) -> None:
+    one_short_of_eleven(client)
     reply = submit_friendly(
         client,
         **{

@@ -30,7 +30,6 @@ from ledger.rules.bb2020.tables import Tables, tables
 from ledger.rules.bb2025 import BB2025
 from ledger.rules.problems import Problem, found
 from ledger.rules.protocol import AdvancementResult
-from ledger.rules.schema import Position, TeamList
 
 JOURNEYMAN_LINES = (12, 16)
 """'All teams will have a player type that they are permitted to take 0-12 or 0-16 of ...
@@ -51,6 +50,9 @@ class BB2020(BB2025):
     aliases = ("bb20", "blood-bowl-2020", "2020")
     data_dir = Path(__file__).parent / "data"
     advancement_dice = {"characteristic": "D16"}
+    journeyman_lines = JOURNEYMAN_LINES
+    """'Take on Journeymen': from the team's Lineman line, 0-12 or 0-16 (2025 takes only
+    a 0-16 line with the Lineman keyword)."""
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = (
         "random_primary",
         "chosen_primary",
@@ -83,15 +85,3 @@ class BB2020(BB2025):
         """'Re-drafting' (FAQ): "A team's Dedicated Fans value will carry over onto the new
         Team Draft list. Teams do not have to pay for these" (2025 starts again from 1)."""
         return team.fans
-
-    def journeyman_position(self, team_list: TeamList) -> Position | None:
-        """'Take on Journeymen': from the team's Lineman line, 0-12 or 0-16 (2025 takes only
-        a 0-16 line with the Lineman keyword)."""
-        return next(
-            (
-                p
-                for p in team_list.positions
-                if "lineman" in p.keywords and p.max in JOURNEYMAN_LINES
-            ),
-            None,
-        )

@@ -13,28 +13,60 @@ Worked example: CTVs 1,240,000 and 1,160,000; Jay buys a Keg for 50,000; Dan get
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
 from ledger.domain.state import PlayerRow
+from ledger.domain.values import TeamSheet
 from ledger.rules.base import eligible
 from ledger.rules.bb2025.tables import DATA
 from ledger.rules.protocol import SidelineItem
 from ledger.rules.schema import Inducement, InducementList, Position, TeamList, load_yaml
+from ledger.words import possessive
 
 SQUAD = 11
 TOP_UP_LIMIT = 50_000
 
 
-def journeyman_position(team_list: TeamList) -> Position | None:
+def journeyman_positions(team_list: TeamList, lines: Collection[int] = (16,)) -> list[Position]:
     """'a player from the team's Team Roster with the Lineman position that have a QTY of
-    0-16'; the first such line when a list has several (the coach may choose)."""
-    return next((p for p in team_list.positions if "lineman" in p.keywords and p.max == 16), None)
+    0-16. If a team has multiple Lineman positions ..., you may choose which type'
+    (``lines``: the QTYs a Lineman line may have, 16 here)."""
+    return [p for p in team_list.positions if "lineman" in p.keywords and p.max in lines]
+
+
+def journeyman_position(team_list: TeamList) -> Position | None:
+    """The first line Journeymen may be taken from, when a list has several."""
+    return next(iter(journeyman_positions(team_list)), None)
 
 
 def journeymen_needed(players: Sequence[PlayerRow]) -> int:
     return max(0, SQUAD - len(eligible(players)))
+
+
+def journeymen_problems(
+    sheet: TeamSheet, team: str, players: Sequence[PlayerRow], lines: Sequence[Position]
+) -> list[str]:
+    """A report's Journeymen are of a line they may be taken from, and no more than bring
+    the players able to play up to 11 ('may not take the number of players able to play
+    the game over 11')."""
+    journeymen = [h for h in sheet.hirelings if h.kind == "journeyman"]
+    allowed = {p.id for p in lines}
+    problems = [
+        f"{h.name}: a Journeyman is a Lineman of {possessive(team)} list with a QTY of"
+        f" 0-{lines[0].max if lines else 16} ({', '.join(sorted(allowed)) or 'none'}),"
+        f" not '{h.position or 'no position'}' ('Take on Journeymen')"
+        for h in journeymen
+        if h.position not in allowed
+    ]
+    needed = journeymen_needed(players)
+    if len(journeymen) > needed:
+        problems.append(
+            f"{team} may take {needed} Journeymen, not {len(journeymen)}: they only bring the"
+            f" players able to play up to {SQUAD} ('Take on Journeymen')"
+        )
+    return problems
 
 
 def petty_cash(ctv: int, other_ctv: int, other_spent: int) -> int:

@@ -114,6 +114,8 @@ class BB2025(BaseRuleset[BB2025Options]):
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
     advancement_dice = {"characteristic": "D8"}
+    journeyman_lines: ClassVar[tuple[int, ...]] = (16,)
+    """The QTYs of the Lineman lines Journeymen are taken from ('Take on Journeymen')."""
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = (
         "random_primary",
         "chosen_primary",
@@ -348,6 +350,8 @@ class BB2025(BaseRuleset[BB2025Options]):
         if match.kind == "exhibition":
             all_stars = exhibitions.all_star_problems(match, self.catalogue.stars(), self.book)
             return problems + found(HirelingRefused, all_stars)
+        for sheet in (match.home, match.away):
+            problems += found(HirelingRefused, self.journeymen_problems(sheet, rows))
         if match.kind == "friendly":
             return problems
         for sheet in (match.home, match.away):
@@ -458,8 +462,19 @@ class BB2025(BaseRuleset[BB2025Options]):
         return self.team_values(team, players)["ctv"] + extra
 
     def journeyman_position(self, team_list: TeamList) -> Position | None:
-        """The line Journeymen are taken from (a variant may read 'Lineman' otherwise)."""
-        return pregame.journeyman_position(team_list)
+        """The first line Journeymen are taken from (``journeyman_lines``)."""
+        return next(iter(self.journeyman_positions(team_list)), None)
+
+    def journeyman_positions(self, team_list: TeamList) -> list[Position]:
+        """The Lineman lines Journeymen may be taken from: the coach chooses among them."""
+        return pregame.journeyman_positions(team_list, self.journeyman_lines)
+
+    def journeymen_problems(self, sheet: TeamSheet, rows: MatchRows) -> list[str]:
+        team = rows.team(sheet.team)
+        if team is None or not any(h.kind == "journeyman" for h in sheet.hirelings):
+            return []
+        lines = self.journeyman_positions(self.catalogue.team_list(team.roster))
+        return pregame.journeymen_problems(sheet, team.name, rows.players(sheet.team), lines)
 
     def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
         """The list 'on page 142' (seed 001 'Inducements'): its common lines, then the
