@@ -47,12 +47,12 @@ def inducement_terms(c: Context, match_id: str, team_id: str) -> Terms:
     match = c.match(match_id)
     if match is None or match.status != "scheduled":
         raise UnknownMatch(f"no fixture '{match_id}' waiting to be played in {c.league.slug}")
-    if team_id not in (match.home, match.away) or team_id in match.inducements:
-        raise InvalidInput(
-            f"{team_id} does not play {match_id}, or has already bought its inducements for it"
-        )
+    if team_id not in (match.home, match.away):
+        raise InvalidInput(f"{team_id[:64]} does not play {match_id}")
     other_id = match.away if team_id == match.home else match.home
     team, other = c.team(team_id), c.team(other_id)
+    if team_id in match.inducements:
+        raise NotAllowed(f"{team.name} have already bought their inducements for {match_id}")
     value = c.ruleset.value(Lineup(team, c.players(team_id)))
     other_value = c.ruleset.value(Lineup(other, c.players(other_id)))
     if value < other_value and other_id not in match.inducements:

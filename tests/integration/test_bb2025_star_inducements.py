@@ -21,7 +21,13 @@ from ledger.application.commands import BuyInducements, RecordMatch, ScheduleSea
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import Division
-from ledger.errors import HirelingRefused, InsufficientTreasury, InvalidInput, LedgerError
+from ledger.errors import (
+    HirelingRefused,
+    InsufficientTreasury,
+    InvalidInput,
+    LedgerError,
+    NotAllowed,
+)
 from ledger.rules import find_ruleset
 from ledger.rules.bb2025 import stars
 from tests.support import HUMAN_ELEVEN, create_league, draft_team, event_count, report
@@ -166,3 +172,17 @@ def test_an_inducement_bought_none_of_is_refused_in_words(
     buy = BuyInducements("test", fixture, "orcs", {"bribes": count})
     says = f"{count} x Bribes asked for: leave out an inducement not bought"
     refused(sqlite_ledger, InvalidInput, says, lambda: sqlite_ledger.handle(buy, by="t"))
+
+
+def test_a_second_purchase_and_a_team_of_another_game_are_each_told_why(
+    sqlite_ledger: LeagueLedger, fixture: str
+) -> None:
+    """Found by the API hunt: one sentence answered both ("does not play it, or has already
+    bought"), a 422 for what is a refusal of the books."""
+
+    def buy(team: str) -> Any:
+        return lambda: sqlite_ledger.handle(BuyInducements("test", fixture, team, {}), by="t")
+
+    says = f"Men have already bought their inducements for {fixture}"
+    refused(sqlite_ledger, NotAllowed, says, buy("men"))
+    refused(sqlite_ledger, InvalidInput, f"cc does not play {fixture}", buy("cc"))

@@ -52,3 +52,22 @@ def test_a_value_refused_names_the_option_and_suggests_no_other() -> None:
     assert "did you mean" not in said
     with pytest.raises(InvalidOption, match="did you mean 'forfeit_penalties'"):
         find_ruleset("dz3", {"forfeit_penaltes": "income"})
+
+
+YES_OR_NO = [
+    ("bb2025", "redraft_cap"),
+    ("bb2020", "referees"),
+    ("lrb6-zal", "fame_in_winnings"),
+    ("gold4", "secret_weapons"),
+    ("dz3", "fan_factor_damping"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "option"), YES_OR_NO)
+@pytest.mark.parametrize("given", ["yes", 1, "1", "on"])
+def test_a_yes_or_no_option_takes_true_or_false_only(ruleset: str, option: str, given: Any) -> None:
+    """Found by the API hunt: "yes" and 1 were stored as true (pydantic's lax booleans), so
+    a typo'd value became a league's setting without a word."""
+    with pytest.raises(InvalidOption, match=f"option {option}: must be true or false"):
+        find_ruleset(ruleset, {option: given})
+    assert find_ruleset(ruleset, {option: False}).options.model_dump()[option] is False

@@ -348,3 +348,13 @@ def test_the_history_of_a_team_by_its_kind_and_id(client: TestClient, world: Wor
     assert named.status_code == bare.status_code == 200
     assert named.json() == bare.json()
     assert named.json()["items"]
+
+
+def test_an_unknown_team_list_of_a_known_ruleset_is_an_unknown_team(client: TestClient) -> None:
+    """Found by the API hunt: it answered ``unknown-ruleset`` for a ruleset that exists."""
+    reply = client.get("/api/rulesets/bb2025/teams/nope")
+    assert reply.status_code == 404
+    problem = reply.json()
+    assert problem["code"] == "unknown-team"
+    assert problem["detail"].startswith("Blood Bowl 2025, Third Season has no team list 'nope'")
+    assert client.get("/api/rulesets/bb2099/teams/human").json()["code"] == "unknown-ruleset"

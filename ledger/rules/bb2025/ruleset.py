@@ -21,7 +21,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool
 
 from ledger.domain.events import (
     AdvancementKind,
@@ -79,19 +79,21 @@ from ledger.rules.schema import Position, TeamList
 
 
 class BB2025Options(BaseModel):
-    """Named options of a BB2025 league, recorded in its creation event."""
+    """Named options of a BB2025 league (and of a BB2020 one: the Spike! Almanac 2021
+    options apply to both), recorded in its creation event. A yes-or-no option takes
+    ``true`` or ``false`` only: "yes" or 1 is refused, not read as true."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     bonus_points: Literal["none", "added", "tiebreak"] = "none"
     """'League Scoring': the optional bonus points (3+ TDs, no TDs conceded, 3+ SPP
     casualties), added to the total or used as the first tie-breaker."""
-    redraft_cap: bool = True
+    redraft_cap: StrictBool = True
     """'Raise Funds': the recommended 1,300,000 cap on a re-draft budget."""
-    star_player_contracts: bool = False
+    star_player_contracts: StrictBool = False
     """Spike! Almanac 2021 'Long Term Contracts': each team signs one Star Player a
     season, for free, in the star draft order; he counts in TV and earns no SPP."""
-    referees: bool = False
+    referees: StrictBool = False
     """Spike! Almanac 2021 'Red Cards & Rulekeepers': reports name the match's referee
     (generic, Elnos Lawkeeper, Redkur Forgebeard); their rules are played at the table."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool
 
 Penalty = Literal["income", "spp", "fans"]
 
@@ -26,7 +26,7 @@ class Options(BaseModel):
     handicap: Literal["difference", "ratio"] = "difference"
     """3.8 Handicaps: bonus cards and MVPs by the difference in team rating, or by the
     ratio of the higher to the lower team rating."""
-    fan_factor_damping: bool = False
+    fan_factor_damping: StrictBool = False
     """'Fan Factor Roll' Var (a): -1 on the roll for each full 10 of current fan factor
     (-1 for 10-19, -2 for 20-29...)."""
     team_rating: Literal["spp", "upgrades"] = "spp"

@@ -21,7 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool
 
 from ledger.domain.events import MatchRecorded, PlayerAdvanced, PlayerHired
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
@@ -67,10 +67,10 @@ class Gold4Options(BaseModel):
     """APPEARANCE FEES: 'monty_haul' (none), 'laissez_faire' or 'balanced'. Balanced is the
     default: 'anybody starting a new league would be foolish to choose to run it other than as
     a balanced league'."""
-    secret_weapons: bool = True
+    secret_weapons: StrictBool = True
     """SECRET WEAPONS: players may be bought with a secret weapon (one armed player per team,
     four for Goblins). Off: only the lists' own Fanatic and Death Roller."""
-    handicap_mvps: bool = True
+    handicap_mvps: StrictBool = True
     """Death Zone Handicap Table: the team with the lower team rating may award bonus MVPs."""
 
 
