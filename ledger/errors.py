@@ -9,7 +9,12 @@ of these is raised by a command.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+
+LONGEST_WORD = 120
+"""A run of text without a space longer than this in a sentence is something given, not
+a word: an id of 10,000 characters is said by its start and its length."""
 
 
 class LedgerError(Exception):
@@ -24,8 +29,20 @@ class LedgerError(Exception):
     ) -> None:
         if given is not None:
             message = suggested(message, given, known)
+        message = clipped(message)
         super().__init__(message)
         self.message = message
+
+
+def clipped(sentence: str) -> str:
+    """``sentence`` with every run of over ``LONGEST_WORD`` characters without a space
+    shortened to its start and its length (a sentence echoes what it was given: a line of
+    the CLI, a problem's detail and a page's error stay readable)."""
+    return re.sub(
+        rf"""[^\s'"]{{{LONGEST_WORD + 1},}}""",
+        lambda m: f"{m.group()[:40]}... ({len(m.group()):,} characters)",
+        sentence,
+    )
 
 
 def suggested(sentence: str, given: str, known: Iterable[str]) -> str:

@@ -196,6 +196,9 @@ Ref = Annotated[
 ]
 """An id without a pattern of its own: a player, a position, an item, a skill..."""
 Slug = Annotated[str, StringConstraints(strict=True, max_length=MAX_ID, pattern=SLUG)]
+Given = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=MAX_MATCH_ID)]
+"""A name or id a request gives for the command to look up (a team, a player by name, a
+roll's purpose): bounded, so a refusal that names it stays short."""
 MatchId = Annotated[str, StringConstraints(strict=True, max_length=MAX_MATCH_ID, pattern=MATCH_ID)]
 MatchRef = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_MATCH_ID, pattern=NOT_BLANK)

@@ -23,7 +23,7 @@ from ledger.application.commands import (
 from ledger.application.reports import MatchReport
 from ledger.application.seasons import as_they_stand
 from ledger.application.service import LeagueLedger
-from ledger.domain.values import Division
+from ledger.domain.values import Division, Given
 from ledger.reports.render import FORMATS
 from ledger.reports.service import report_format
 from ledger.web import pages_reads
@@ -40,7 +40,7 @@ Reason = Field(default=None, min_length=1, max_length=2000)
 
 class NewDivision(Body):
     name: str = Field(min_length=1, max_length=120)
-    teams: list[str] = Field(min_length=1, max_length=64)
+    teams: list[Given] = Field(min_length=1, max_length=64)
 
 
 class Start(Body):

@@ -18,7 +18,7 @@ from ledger.application import commands as cmd
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind
 from ledger.domain.state import MatchRow
-from ledger.domain.values import Characteristic, DiceRoll
+from ledger.domain.values import Characteristic, DiceRoll, Given
 from ledger.errors import UnknownMatch
 from ledger.web.api_writes import Body, Short, Written, receipt
 from ledger.web.guard import Call, Calling, Guarded, needs
@@ -136,7 +136,7 @@ def advance(
 class Inducements(Body):
     match: str = Short
     """The fixture the inducements are bought for."""
-    items: dict[str, int] = Field(default={}, max_length=32)
+    items: dict[Given, int] = Field(default={}, max_length=32)
     """Each inducement and how many (none: the team buys nothing, and says so)."""
     reason: str | None = Reason
 
@@ -157,11 +157,11 @@ def inducements(
 
 
 class Redraft(Body):
-    keep: list[str] = Field(default=[], max_length=64)
+    keep: list[Given] = Field(default=[], max_length=64)
     """Players re-hired at Current Value plus agent's fees."""
-    carry: dict[str, int] = Field(default={}, max_length=16)
+    carry: dict[Given, int] = Field(default={}, max_length=16)
     """Re-rolls or staff carried at standard cost: ``{"reroll": 2}``."""
-    dice: dict[str, dict[str, Rolled]] = Field(default={}, max_length=8)
+    dice: dict[Given, dict[Given, Rolled]] = Field(default={}, max_length=8)
     """Rest and Relaxation rolls by purpose and player: ``{"niggling_recovery": {"Skweek":
     5}}``."""
     roll_missing: bool = False
@@ -194,10 +194,10 @@ def redraft(call: Calling, league: str, team: str, body: Redraft, response: Resp
 
 
 class Close(Body):
-    teams: list[str] = Field(default=[], max_length=8)
+    teams: list[Given] = Field(default=[], max_length=8)
     """The teams to close for; none named: every team of the match the account may close
     for that has not closed yet."""
-    dice: dict[str, Rolled] = Field(default={}, max_length=32)
+    dice: dict[Given, Rolled] = Field(default={}, max_length=32)
     """Post-game rolls: ``{"expensive_mistakes": 3}`` goes to each team whose sequence
     needs it; ``{"reikland-reavers:expensive_mistakes": 3}`` is one team's own."""
     roll_missing: bool = False

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
-from ledger.domain.values import MAX_COUNT, BonusPoint, PointsScheme, Tiebreaker
+from ledger.domain.values import MAX_COUNT, BonusPoint, Given, PointsScheme, Tiebreaker
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.web.api import LeagueInfo, info
@@ -177,7 +177,7 @@ def accounts_list(request: Request) -> list[AccountInfo]:
 class Grant(Body):
     account: str = Short
     role: Literal["commissioner", "coach"]
-    teams: list[str] = Field(default=[], max_length=32)
+    teams: list[Given] = Field(default=[], max_length=32)
     reason: str | None = Field(default=None, max_length=2000)
 
 

@@ -37,6 +37,7 @@ from ledger.errors import (
     RuleViolation,
     Unauthenticated,
     VersionMismatch,
+    clipped,
 )
 
 LAST_EVENT = 10**9
@@ -134,7 +135,7 @@ def problem(
         type=TYPE_BASE + code,
         title=title or TITLES.get(status, "Error"),
         status=status,
-        detail=detail,
+        detail=clipped(detail),  # a request's own 10,000-character id is not sent back whole
         code=code,
     )
     return ProblemResponse(body.model_dump(), status_code=status, headers=headers)

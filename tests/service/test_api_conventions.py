@@ -358,3 +358,15 @@ def test_an_unknown_team_list_of_a_known_ruleset_is_an_unknown_team(client: Test
     assert problem["code"] == "unknown-team"
     assert problem["detail"].startswith("Blood Bowl 2025, Third Season has no team list 'nope'")
     assert client.get("/api/rulesets/bb2099/teams/human").json()["code"] == "unknown-ruleset"
+
+
+def test_a_huge_id_is_said_by_its_start_and_length_not_sent_back_whole(
+    client: TestClient, world: World
+) -> None:
+    """Found by the API hunt: a 5,000-character team id came back whole in the detail."""
+    huge = "x" * 5000
+    reply = client.get(f"/api/leagues/{LEAGUE}/teams/{huge}", headers=world.auth("admin"))
+    assert reply.status_code == 404
+    detail = reply.json()["detail"]
+    assert len(detail) < 400
+    assert "xxxx... (5,000 characters)" in detail
