@@ -43,7 +43,9 @@ def read_password(from_stdin: bool, prompt: bool) -> str | None:
     "--role",
     type=click.Choice(["admin", "commissioner", "coach"]),
     required=True,
-    help="admin (the site), commissioner (of --league) or coach (of --team in --league).",
+    help="admin (the site), commissioner (of the league) or coach (of --team in the league);"
+    " the league is ledger's own option, before 'account': 'ledger --league SLUG account"
+    " add ...' (or -l SLUG).",
 )
 @click.option("--team", "teams", multiple=True, help="A team the coach coaches (repeatable).")
 @click.option("--display-name", help="The name shown for the account (default: NAME).")
@@ -57,7 +59,11 @@ def add(
     display_name: str | None,
     password_stdin: bool,
 ) -> None:
-    """Add the account NAME (or grant a role to an existing one) with a password."""
+    """Add the account NAME (or grant a role to an existing one) with a password.
+
+    A commissioner or a coach is granted in the league named before 'account' (ledger's
+    own --league, as for every command): 'ledger --league demo account add jay --role
+    coach --team reikland-reavers'."""
     password = read_password(password_stdin, prompt=True)
     if password is not None:
         check_password(password)  # before anything is written: a refused add writes nothing
@@ -170,8 +176,9 @@ def revoke(session: Session, name: str, reason: str | None) -> None:
 @click.option("--reason", help="Why (kept in the league's log).")
 @pass_session
 def remove(session: Session, name: str, reason: str | None) -> None:
-    """NAME no longer has a role in the league (--league): a coach who left it. The
-    account still signs in, and keeps its roles in other leagues."""
+    """NAME no longer has a role in the league (ledger's own --league, before 'account':
+    'ledger --league SLUG account remove NAME'): a coach who left it. The account still
+    signs in, and keeps its roles in other leagues."""
     league = session.league()
     Accounts(session.ledger()).remove(league, name, by=session.user, reason=reason)
     say(f"Account {name} no longer has a role in league {league}.")

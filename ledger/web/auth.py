@@ -108,6 +108,15 @@ class Sessions:
         with self.engine.begin() as conn:
             conn.execute(SESSIONS.delete().where(SESSIONS.c.digest == digest(session_id)))
 
+    def end_others(self, account: str, keep: str | None) -> int:
+        """End every session of the account but ``keep`` (a session id; None: end them
+        all), as its password changes; how many were ended."""
+        others = SESSIONS.c.account == account
+        if keep:
+            others = others & (SESSIONS.c.digest != digest(keep))
+        with self.engine.begin() as conn:
+            return conn.execute(SESSIONS.delete().where(others)).rowcount
+
 
 @dataclass
 class Attempts:

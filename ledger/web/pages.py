@@ -43,7 +43,9 @@ from ledger.web import (
     pages_forms,
     pages_hire,
     pages_inducements,
+    pages_leaders,
     pages_members,
+    pages_password,
     pages_redraft,
     pages_register,
     pages_report,
@@ -352,6 +354,8 @@ router.include_router(pages_whatif.router)
 router.include_router(pages_close.router)
 router.include_router(pages_advance.router)
 router.include_router(pages_sign.router)
+router.include_router(pages_password.router)
+router.include_router(pages_leaders.router)
 router.include_router(pages_roster.router)
 router.include_router(pages_redraft.router)
 router.include_router(pages_inducements.router)

@@ -46,6 +46,7 @@ from ledger.web.pages_forms import (
     Calling,
     Errors,
     FieldInvalid,
+    dice_values,
     errors_of,
     see_other,
     team_crumbs,
@@ -53,7 +54,6 @@ from ledger.web.pages_forms import (
     values_of,
 )
 from ledger.web.pages_render import PageRoute, ledger_of, page
-from ledger.web.pages_report import dice_values
 from ledger.web.problems import status_of
 from ledger.whatif import mapping
 

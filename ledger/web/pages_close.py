@@ -29,9 +29,15 @@ from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_advance import Asking, kind_offers, must_advance
-from ledger.web.pages_forms import Calling, Errors, errors_of, see_other, values_of
+from ledger.web.pages_forms import (
+    Calling,
+    Errors,
+    dice_values,
+    errors_of,
+    see_other,
+    values_of,
+)
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
-from ledger.web.pages_report import dice_values
 from ledger.web.problems import status_of
 from ledger.words import possessive
 

@@ -15,6 +15,7 @@ command's.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -100,11 +101,41 @@ def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
 
 
 def whole(text: str, key: str, label: str, low: int, high: int = 99) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    found = ascii_int(text, signed=low < 0)
+    if found is None or not low <= found <= high:
         raise FieldInvalid(
             key, f"{label} is a whole number from {low} to {high}, not '{text[:20]}'"
         )
-    return int(text)
+    return found
+
+
+ASCII_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def ascii_int(text: str, *, signed: bool = False, digits: int = 18) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (at most ``digits`` of them, a
+    minus first when ``signed``), else None. Python's ``int`` also reads other scripts'
+    digits (a fullwidth or an Arabic-Indic 3 as 3) and ``str.isdigit`` passes a
+    superscript 2, which ``int`` then fails on: no form means either, so every form's
+    number is read here."""
+    if not ASCII_WHOLE.fullmatch(text) or (text[0] == "-" and not signed):
+        return None
+    return int(text) if len(text.removeprefix("-")) <= digits else None
+
+
+def dice_values(text: str, purpose: str) -> int | list[int] | None:
+    """The roll typed in a die's field: one number or several (spaces or commas between
+    them); None when left empty."""
+    parts = text.replace(",", " ").split()
+    if not parts:
+        return None
+    numbers = [ascii_int(p, digits=3) for p in parts]
+    if any(n is None for n in numbers):
+        raise FieldInvalid(
+            "dice", f"the {purpose.replace('_', ' ')} roll is numbers, not '{text[:20]}'"
+        )
+    rolled = [n for n in numbers if n is not None]
+    return rolled[0] if len(rolled) == 1 else rolled
 
 
 def required(values: Mapping[str, str], key: str, sentence: str) -> str:

@@ -37,6 +37,7 @@ from ledger.web.pages_forms import (
     Calling,
     Errors,
     FieldInvalid,
+    dice_values,
     errors_of,
     number,
     only_offered,
@@ -46,7 +47,6 @@ from ledger.web.pages_forms import (
     values_of,
 )
 from ledger.web.pages_render import PageRoute, ledger_of, page
-from ledger.web.pages_report import dice_values
 from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)

@@ -40,6 +40,8 @@ from ledger.web.pages_forms import (
     Calling,
     Errors,
     FieldInvalid,
+    ascii_int,
+    dice_values,
     errors_of,
     number,
     see_other,
@@ -455,9 +457,10 @@ def hireling_of(values: Mapping[str, str], key: str, i: int) -> dict[str, Any] |
             line[field] = values[f"{row}-{field}"].strip()
     price = values.get(f"{row}-price", "").replace(",", "").strip()
     if price:
-        if not price.isdigit() or len(price) > 9:
+        gold = ascii_int(price, digits=9)
+        if gold is None:
             raise FieldInvalid("hirelings", f"hireling {i + 1}'s price is gold, not '{price[:20]}'")
-        line["price"] = int(price)  # its bounds are the report model's
+        line["price"] = gold  # its bounds are the report model's
     return line
 
 
@@ -489,6 +492,8 @@ def casualties_of(
         row = f"cas-{i}"
         victim = values.get(f"{row}-victim", "").strip()
         if not victim:
+            with form.checking():
+                no_victim(values, row, casualty_dice)
             continue
         line: dict[str, Any] = {"victim": victim, "cause": values.get(f"{row}-cause", "block")}
         if values.get(f"{row}-by", "").strip():
@@ -499,6 +504,16 @@ def casualties_of(
         found.append(line)
         form.line("casualties").append(i)
     return found
+
+
+def no_victim(values: Mapping[str, str], row: str, casualty_dice: Mapping[str, str]) -> None:
+    """A row left without a victim is no casualty; one that names who caused it or holds a
+    roll is a casualty half entered, refused rather than dropped (its cause alone is the
+    pick-list's default, not something typed)."""
+    typed = [f"{row}-by", *(f"{row}-die-{purpose}" for purpose in casualty_dice)]
+    if any(values.get(field, "").strip() for field in typed):
+        said = f"casualty {int(row.removeprefix('cas-')) + 1}"
+        raise FieldInvalid(f"{row}-victim", f"{said} names no victim: choose one")
 
 
 def casualty_rolls(
@@ -543,15 +558,3 @@ def field_dice(
         return dice_values(values.get(field, ""), purpose)
     except FieldInvalid as error:
         raise FieldInvalid(field, f"{said}: {error.message}" if said else error.message) from None
-
-
-def dice_values(text: str, purpose: str) -> int | list[int] | None:
-    parts = text.replace(",", " ").split()
-    if not parts:
-        return None
-    if not all(p.isdigit() and len(p) <= 3 for p in parts):
-        raise FieldInvalid(
-            "dice", f"the {purpose.replace('_', ' ')} roll is numbers, not '{text[:20]}'"
-        )
-    numbers = [int(p) for p in parts]
-    return numbers[0] if len(numbers) == 1 else numbers

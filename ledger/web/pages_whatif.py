@@ -44,7 +44,13 @@ from ledger.web import pages_reads as reads
 from ledger.web.api_whatif import cancel_role, canceller, jobs_of
 from ledger.web.guard import needs
 from ledger.web.jobs import MAX_SAMPLES, MAX_SEED, Job, Question, UnknownJob, WhatIf
-from ledger.web.pages_forms import Errors, FieldInvalid, errors_of, see_other, values_of
+from ledger.web.pages_forms import (
+    Errors,
+    errors_of,
+    number,
+    see_other,
+    values_of,
+)
 from ledger.web.pages_render import PageRoute, ledger_of, page, who
 from ledger.web.problems import status_of
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
@@ -228,12 +234,7 @@ def option_of(field: OptionField, value: Any) -> Any:
 
 
 def whole(values: Mapping[str, Any], key: str, what: str, low: int, high: int) -> int | None:
-    raw = str(values.get(key, "")).strip()
-    if not raw:
-        return None
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise FieldInvalid(key, f"{what} is a whole number from {low} to {high}, not '{raw[:20]}'")
-    return int(raw)
+    return number({key: str(values.get(key, ""))}, key, what, low, high)
 
 
 def ask_jobs(

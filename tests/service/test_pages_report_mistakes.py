@@ -193,6 +193,55 @@ def test_every_mistake_of_the_report_is_shown_at_once_each_beside_its_field(
     assert event_count(client) == before
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [{"cas-1-by": "Griff Junior"}, {"cas-1-die-casualty": "12"}],
+    ids=["caused-by", "roll"],
+)
+def test_a_casualty_row_without_its_victim_is_refused_not_dropped(
+    client: TestClient, typed: dict[str, str]
+) -> None:
+    """A casualty half entered (who caused it, or its roll, but no victim) was left out of
+    the report without a word: the match recorded one casualty short."""
+    sign_in(client, "jay")
+    form = client.get(
+        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
+    )
+    ids = player_ids(client, "Griff Junior")
+    before = event_count(client)
+    fields = {key: ids.get(value, value) for key, value in typed.items()}
+    reply = post(
+        client,
+        f"{HOME}/report",
+        {
+            "csrf": csrf_in(form.text),
+            "home": REAVERS,
+            "away": GOUGED,
+            "kind": "friendly",
+            "match": "web-friendly-1",
+            **fields,
+        },
+    )
+    assert reply.status_code == 422, reply.text[-800:]
+    assert dict(summary(reply.text)) == {"cas-1-victim": "casualty 2 names no victim: choose one"}
+    assert marked(reply.text, "cas-1-victim")
+    assert event_count(client) == before
+
+
+def test_a_casualty_row_left_empty_but_for_its_default_cause_is_no_casualty(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    form = client.get(
+        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
+    )
+    before = event_count(client)
+    fields = {"csrf": csrf_in(form.text), "home": REAVERS, "away": GOUGED, "kind": "friendly"}
+    reply = post(client, f"{HOME}/report", {**fields, "match": "web-f-2", "cas-1-cause": "foul"})
+    assert reply.status_code == 303, reply.text[-800:]
+    assert event_count(client) == before + 1
+
+
 def test_a_player_line_refused_is_marked_on_its_pick_list(client: TestClient) -> None:
     """The line's pick-list has an id the list of refusals links to."""
     sign_in(client, "jay")

@@ -323,7 +323,7 @@ def test_the_openapi_document_lists_the_cancel_with_its_answers(client: TestClie
 
 # --- the job's page ---------------------------------------------------------------------------
 
-CANCEL = re.compile(r'<form method="post" action="([^"]+/cancel[^"]*)"')
+CANCEL = re.compile(r'<form method="post"[^>]* action="([^"]+/cancel[^"]*)"')
 
 
 def test_the_page_offers_cancel_to_the_asker_and_the_commissioner_only(
