@@ -50,6 +50,7 @@ from ledger.rules.problems import (
     item_room,
     let_go,
     not_below_nothing,
+    not_past_the_bound,
     position_room,
     refuse,
     roster_room,
@@ -257,6 +258,7 @@ def plan_adjust(c: Context, command: AdjustTreasury) -> Drafts:
             "an adjustment of 0 changes nothing: give the gold to add (negative to take)"
         )
     refuse(not_below_nothing(team, amount))
+    refuse(not_past_the_bound(team, amount))
     return [ev.TreasuryAdjusted(team=team_id, amount=amount)]
 
 

@@ -233,7 +233,7 @@ def shootout_sentence(match: MatchRecorded) -> str | None:
     if home == away and shootout is None:
         return (
             f"a play-off needs a winner, and {match.match} ended {home}-{away}: give the"
-            " shoot-out after extra time (shootout: {penalties_home: N, penalties_away: M})"
+            " penalties each side scored in the shoot-out after extra time"
         )
     if shootout is not None and shootout.penalties_home == shootout.penalties_away:
         return (

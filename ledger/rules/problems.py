@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ledger.domain.events import PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
-from ledger.domain.values import Casualty
+from ledger.domain.values import MAX_GOLD, Casualty
 from ledger.errors import (
     AllyRefused,
     InsufficientTreasury,
@@ -197,6 +197,18 @@ def gold_enough(team: TeamRow, price: int, what: str, treasury: int | None = Non
         return []
     sentence = f"{what} costs {gold(price)} but {team.name} have {gold(held)} in the treasury"
     return [Problem(InsufficientTreasury, sentence, have=held, price=price)]
+
+
+def not_past_the_bound(team: TeamRow, amount: int) -> list[Problem]:
+    """An award never takes the treasury past any amount of gold the books hold (each award
+    within the bound, repeated, reached a billion)."""
+    if team.treasury + amount <= MAX_GOLD:
+        return []
+    sentence = (
+        f"{team.name} have {gold(team.treasury)}; an award of {gold(amount)} would take"
+        f" the treasury past {gold(MAX_GOLD)}, more gold than any league's books hold"
+    )
+    return [Problem(NotAllowed, sentence, have=team.treasury, limit=MAX_GOLD)]
 
 
 def not_below_nothing(team: TeamRow, amount: int) -> list[Problem]:

@@ -263,6 +263,12 @@ class Ruleset(Protocol):
         ...
 
     # --- matches -------------------------------------------------------------------------
+    def spp_table(self) -> Mapping[str, int]:
+        """SPP per achievement (``touchdown``, ``completion``, ``superb_throw``, ``landing``,
+        ``deflection``...): what a report's player line must be able to say (the report
+        form asks the figures the table pays for)."""
+        ...
+
     def casualty_earns_spp(self, casualty: Casualty) -> bool: ...
     def casualty_from_report(
         self, outcome: str | None, effects: tuple[str, ...], dice: Sequence[DiceRoll]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.values import MAX_COUNT, BonusPoint, Given, PointsScheme, Tiebreaker
+from ledger.errors import InvalidInput
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.web.api import LeagueInfo, info
@@ -128,6 +129,11 @@ class AccountCreated(Written):
 @needs("manage_accounts")
 def create_account(call: Calling, body: NewAccount, response: Response) -> AccountCreated:
     """Add an account (an admin), with a password to sign in and/or a token for scripts."""
+    if body.password is None and not body.token:  # as the accounts page refuses it
+        raise InvalidInput(
+            "give a password, or ask for a token (token: true): an account with neither"
+            " could never sign in"
+        )
     accounts = service_of(call.request).accounts
 
     def add(_: LeagueLedger, by: str) -> str | None:

@@ -48,6 +48,7 @@ from ledger.web.guard import Guarded
 from ledger.web.heap import Heap
 from ledger.web.idempotency import Idempotency
 from ledger.web.known import Known
+from ledger.web.pages_render import error_page
 
 THREADS = POOL_SIZE
 """Threads that run the sync routes of one worker."""
@@ -135,7 +136,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.router.route_class = Guarded
-    problems.install(app)
+    problems.install(app, error_page)
     app.include_router(health)
     app.include_router(auth.router)
     app.include_router(api.router)

@@ -33,7 +33,7 @@ from ledger.domain.values import (
 )
 from ledger.errors import LedgerError, NotAllowed
 from ledger.projections.match_applier import unrecorded
-from ledger.rules.protocol import DiceNeed
+from ledger.rules.protocol import DiceNeed, Ruleset
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
 from ledger.web.pages_forms import (
@@ -83,8 +83,40 @@ class Side:
         return f"{self.key}-h{row + 1}"
 
 
-STAT_FIELDS = {"td": "touchdowns", "comp": "completions", "int": "interceptions", "mvp": "mvps"}
-"""A player line's fields on the form, by the report's names for them."""
+@dataclass(frozen=True)
+class LineStat:
+    """A figure of a player line: its field on the form and in the report file (``td``),
+    the report's stored name for it (``touchdowns``), its column's heading and in words."""
+
+    key: str
+    stored: str
+    heading: str
+    said: str
+
+
+COUNTED = (
+    LineStat("td", "touchdowns", "TD", "touchdowns"),
+    LineStat("comp", "completions", "Cmp", "completions"),
+    LineStat("int", "interceptions", "Int", "interceptions"),
+)
+MVP = LineStat("mvp", "mvps", "MVP", "MVP awards")
+PAID_ONLY_BY_SOME = {
+    "superb_throw": LineStat("superb_throws", "superb_throws", "STh", "superb throws"),
+    "throw": LineStat("throws", "throws", "Thr", "team-mate throws"),
+    "landing": LineStat("landings", "landings", "Land", "landings"),
+    "deflection": LineStat("deflections", "deflections", "Def", "deflections"),
+}
+"""Figures an edition's SPP table may pay for (its name there: the figure): BB2025 pays
+superb throws and landings, BB2020 superb throws and deflections, ZAL team-mate throws."""
+EVERY_STAT = (*COUNTED, *PAID_ONLY_BY_SOME.values(), MVP)
+
+
+def line_stats(ruleset: Ruleset) -> tuple[LineStat, ...]:
+    """The figures the form asks of a player line: those every edition pays SPP for, and
+    those this edition's table also pays for (a coach could not record them otherwise)."""
+    paid = ruleset.spp_table()
+    extra = (stat for name, stat in PAID_ONLY_BY_SOME.items() if paid.get(name))
+    return (*COUNTED, *extra, MVP)
 
 
 def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
@@ -98,7 +130,8 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
             values[f"{key}-stalled"] = "1"
         for i, line in enumerate(side.get("players", [])[:PLAYER_ROWS]):
             values[f"{key}-{i}-player"] = str(line.get("player", ""))
-            values |= {f"{key}-{i}-{f}": str(line[n]) for f, n in STAT_FIELDS.items() if n in line}
+            figures = ((s.key, s.stored) for s in EVERY_STAT)
+            values |= {f"{key}-{i}-{f}": str(line[n]) for f, n in figures if n in line}
         for hireling in side.get("hirelings", []):  # its row is its id: lines name it so
             fields = ("name", "kind", "position", "star", "price")
             values |= given(hireling, fields, prefix=f"{hireling.get('id', key)}-")
@@ -112,6 +145,11 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
         values |= {
             f"cas-{i}-die-{purpose}": rolls_text(rolled)
             for purpose, rolled in casualty.get("dice", {}).items()
+        }
+    shootout = report.get("shootout") or {}
+    if shootout:  # a waiting report's, shown again to be changed
+        values |= {
+            f"shootout-{s}": str(shootout.get(f"penalties_{s}", 0)) for s in ("home", "away")
         }
     conceded = report.get("concession")
     if conceded:
@@ -179,6 +217,7 @@ def report_form(
         hireling_kinds=HIRELING_KINDS,
         concessions=CONCESSIONS,
         player_rows=PLAYER_ROWS,
+        line_stats=line_stats(found.ruleset),
         casualty_rows=CASUALTY_ROWS,
         casualty_dice=list(found.ruleset.casualty_dice.items()),
         stars=reads.star_choices(found),
@@ -388,15 +427,17 @@ def report_of(
     it, left out of the report. ``dice``: the rolls the form asks of the game."""
     casualty_dice = league.ruleset.casualty_dice  # the rolls the edition reads a casualty from
     form = FormReport(game.home, game.away, casualty_dice, league.team_names(), game.fixture)
+    stats = line_stats(league.ruleset)
     data: dict[str, Any] = {
         "match": game.match,
         "kind": game.kind,
-        "home": side_of(values, "home", game.home, form),
-        "away": side_of(values, "away", game.away, form),
+        "home": side_of(values, "home", game.home, form, stats),
+        "away": side_of(values, "away", game.away, form, stats),
         "casualties": casualties_of(values, casualty_dice, form),
     }
     with form.checking():
         conceded_of(values, game, data)
+    shootout_of(values, data, form)
     if not game.fixture and game.season:
         data["season"] = game.season
     for key in ("played_on", "weather"):
@@ -418,7 +459,24 @@ def conceded_of(values: Mapping[str, str], game: Game, data: dict[str, Any]) -> 
         data["concession"] = {"team": team, "kind": values.get("concession-kind", "conceded")}
 
 
-def side_of(values: Mapping[str, str], key: str, team: str, form: FormReport) -> dict[str, Any]:
+def shootout_of(values: Mapping[str, str], data: dict[str, Any], form: FormReport) -> None:
+    """A level play-off's shoot-out after extra time, from the penalties each side scored
+    (the form asks them of a play-off only); both left empty: none."""
+    scored: dict[str, int | None] = {}
+    for side in ("home", "away"):
+        with form.checking():
+            label = f"the {side} side's penalties"
+            scored[side] = number(values, f"shootout-{side}", label, high=MAX_COUNT)
+    if any(values.get(f"shootout-{side}", "").strip() for side in scored):
+        data["shootout"] = {
+            "extra_time": True,
+            **{f"penalties_{side}": n or 0 for side, n in scored.items()},
+        }
+
+
+def side_of(
+    values: Mapping[str, str], key: str, team: str, form: FormReport, stats: Sequence[LineStat]
+) -> dict[str, Any]:
     side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
     with form.checking():
         touchdowns = number(values, f"{key}-touchdowns", "touchdowns", high=MAX_COUNT)
@@ -428,7 +486,7 @@ def side_of(values: Mapping[str, str], key: str, team: str, form: FormReport) ->
         side["stalled"] = True
     for i in range(PLAYER_ROWS):
         with form.checking():
-            line = player_line(values, f"{key}-{i}", form)
+            line = player_line(values, f"{key}-{i}", stats, form)
             if line:
                 side["players"].append(line)
                 form.line(key, "players").append(i)
@@ -464,16 +522,20 @@ def hireling_of(values: Mapping[str, str], key: str, i: int) -> dict[str, Any] |
     return line
 
 
-def player_line(values: Mapping[str, str], row: str, form: FormReport) -> dict[str, Any] | None:
-    """The player line of the form's row ``row`` (``home-0``); a figure that is not one
-    is a mistake beside its cell, the line kept without it."""
+def player_line(
+    values: Mapping[str, str], row: str, asked: Sequence[LineStat], form: FormReport
+) -> dict[str, Any] | None:
+    """The player line of the form's row ``row`` (``home-0``), its figures those the form
+    ``asked``; a figure that is not one is a mistake beside its cell, the line kept
+    without it."""
     player = values.get(f"{row}-player", "").strip()
     side, line = row.rsplit("-", 1)  # "home-0": the home side's first line
     label = f"{side} player line {int(line) + 1}'s"
     stats: dict[str, int | None] = {}
-    for s in ("td", "comp", "int", "mvp"):
+    for stat in asked:
         with form.checking():
-            stats[s] = number(values, f"{row}-{s}", f"{label} {s.upper()}", high=MAX_COUNT)
+            said = f"{label} {stat.heading if stat in COUNTED or stat == MVP else stat.said}"
+            stats[stat.key] = number(values, f"{row}-{stat.key}", said, high=MAX_COUNT)
     typed = any(values.get(f"{row}-{s}", "").strip() for s in stats)
     if not player:
         if typed:

@@ -119,7 +119,7 @@ class FormReport:
             return f"dice-{subject}-{place[1]}"
         if head == ("match",):
             return "form" if self.fixture else "match"
-        if head in (("played_on",), ("concession",)):
+        if head in (("played_on",), ("concession",), ("shootout",)):
             return str(head[0])
         return "dice" if head == ("dice",) else REPORT_FIELDS.get(code, "form")
 
@@ -242,10 +242,10 @@ class FormReport:
         return False
 
 
-STATS = ("td", "comp", "int", "mvp")
+STATS = ("td", "comp", "int", "mvp", "superb_throws", "throws", "landings", "deflections")
 """A player line's figures, as the form and the report name them."""
 
-SECTIONS = ("form", "players", "hirelings", "casualties", "dice", "concession")
+SECTIONS = ("form", "players", "hirelings", "casualties", "dice", "concession", "shootout")
 """Parts of the form that show every mistake in them, not each beside a field."""
 
 MOST_TRIES = 10

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy.exc
 from eventsourcing.persistence import OperationalError, PersistenceError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ledger.domain.values import problems_said, validation_problems
@@ -192,8 +194,20 @@ def sent_otherwise(request: Request) -> ProblemResponse | None:
     return problem(415, "unsupported-media-type", detail)
 
 
-def install(app: FastAPI) -> None:
-    """Register the handlers: every error a request can meet becomes a problem."""
+def browsing(request: Request) -> bool:
+    """A browser asking for a page (``Accept: text/html``), not a client of the API."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+ErrorPage = Callable[[Request, LedgerError], Response]
+"""How the pages show a refusal (``pages_render.error_page``)."""
+
+
+def install(app: FastAPI, error_page: ErrorPage | None = None) -> None:
+    """Register the handlers: every error a request can meet becomes a problem; an
+    address no route serves, asked for by a browser, is ``error_page``'s page."""
 
     async def ledger_error(_: Request, error: Exception) -> ProblemResponse:
         assert isinstance(error, LedgerError)
@@ -213,10 +227,13 @@ def install(app: FastAPI) -> None:
         assert isinstance(error, ValidationError)
         return problem(422, "invalid-input", validation_problems(error))
 
-    async def http_error(request: Request, error: Exception) -> ProblemResponse:
+    async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         if error.status_code == 400 and error.detail == UNPARSED:
             return sent_otherwise(request) or problem(400, "malformed-json", UNPARSED_SAID)
+        if error.status_code == 404 and error_page is not None and browsing(request):
+            missing = NotFound(f"there is no page at {request.url.path}")
+            return await run_in_threadpool(error_page, request, missing)
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(400, "")
         return problem(error.status_code, code, detail, dict(error.headers or {}))

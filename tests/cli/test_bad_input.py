@@ -116,6 +116,16 @@ def test_a_treasury_adjustment_beyond_a_hundred_million_is_one_line(
     still_works(league)
 
 
+def test_awards_each_within_the_bound_never_take_a_treasury_past_it(league: Path) -> None:
+    """Each award of 60,000,000 is a number the event holds; the second would have made a
+    treasury of more than 120,000,000 (found by the API hunt, repeated to a billion)."""
+    adjust = ["team", "adjust", "reavers", "--reason", "a patron", "--", "60000000"]
+    assert run_ledger(league, *adjust).code == 0
+    line = refused(league, "not-allowed", *adjust)
+    assert "would take the treasury past 100,000,000" in line
+    still_works(league)
+
+
 def test_true_is_not_a_number_in_a_report(league: Path, tmp_path: Path) -> None:
     report = report_file(
         tmp_path,

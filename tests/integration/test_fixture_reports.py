@@ -143,7 +143,7 @@ def test_a_decided_league_match_has_no_shootout(sqlite_ledger: LeagueLedger) -> 
 @pytest.mark.parametrize(
     ("penalties", "sentence"),
     [
-        (None, "a play-off needs a winner, and s1-final-1 ended 1-1: give the shoot-out"),
+        (None, "a play-off needs a winner, and s1-final-1 ended 1-1: give the penalties"),
         ((2, 2), "the shoot-out of s1-final-1 is level at 2-2"),
     ],
 )

@@ -31,6 +31,7 @@ from ledger.rules.problems import (
     item_room,
     let_go,
     not_below_nothing,
+    not_past_the_bound,
     position_room,
     refuse,
     roster_room,
@@ -206,6 +207,18 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ],
     ),
     ("a fine may empty it", lambda: not_below_nothing(REAVERS, -15_000), []),
+    (
+        "an award never takes the treasury past the books' bound of gold",
+        lambda: not_past_the_bound(REAVERS, 99_990_000),
+        [
+            (
+                "not-allowed",
+                "Reavers have 15,000; an award of 99,990,000 would take the treasury past"
+                " 100,000,000, more gold than any league's books hold",
+            )
+        ],
+    ),
+    ("an award may fill it to the bound", lambda: not_past_the_bound(REAVERS, 99_985_000), []),
     (
         "BB2025 sells no wizard from the sideline",
         lambda: sold(BB2025, ITEMS, "wizard"),

@@ -227,6 +227,21 @@ def test_the_accounts_list_is_an_admins_and_holds_no_secret(
     assert "argon2" not in reply.text
 
 
+def test_an_account_with_neither_password_nor_token_is_refused(
+    client: TestClient, world: World
+) -> None:
+    """It could never sign in; the accounts page refused it, the API stored it."""
+    before = event_count(client)
+    reply = client.post("/api/accounts", json={"account": "ghost"}, headers=world.auth("admin"))
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["detail"].startswith("give a password, or ask for a token")
+    assert event_count(client) == before
+    with_token = {"account": "robot", "token": True}
+    assert client.post("/api/accounts", json=with_token, headers=world.auth("admin")).json()[
+        "token"
+    ]
+
+
 def test_every_advancement_kind_of_the_books_reaches_the_rules(
     client: TestClient, world: World
 ) -> None:

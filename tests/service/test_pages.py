@@ -849,3 +849,28 @@ def test_the_report_form_offers_only_the_players_who_may_play(client: TestClient
     assert f'value="{skweek.player_id}"' not in reply.text
     mates = [p for p in players if p.team_id == skweek.team_id and p.player_id != skweek.player_id]
     assert all(f'value="{p.player_id}"' in reply.text for p in mates if p.status == "active")
+
+
+@pytest.mark.parametrize("path", ["/leagues/demo/nonsense/deeper", "/no-such-page"])
+def test_an_address_no_page_serves_is_a_404_page_for_a_browser(
+    client: TestClient, path: str
+) -> None:
+    sign_in(client, "jay")
+    reply = client.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert reply.status_code == 404
+    assert reply.headers["content-type"].startswith("text/html")
+    assert f"there is no page at {path}" in reply.text
+    assert "jay" in reply.text  # the site's header, the account signed in
+
+
+@pytest.mark.parametrize(
+    ("path", "accept"),
+    [("/api/leagues/demo/nonsense", "text/html"), ("/no-such-page", "application/json")],
+)
+def test_an_api_client_still_gets_a_problem_for_an_unknown_address(
+    client: TestClient, path: str, accept: str
+) -> None:
+    reply = client.get(path, headers={"Accept": accept})
+    assert reply.status_code == 404
+    assert reply.headers["content-type"] == "application/problem+json"
+    assert reply.json()["code"] == "not-found"
