@@ -258,8 +258,9 @@ def plan_adjust(c: Context, command: AdjustTreasury) -> Drafts:
             "an adjustment of 0 changes nothing: give the gold to add (negative to take)"
         )
     refuse(not_below_nothing(team, amount))
+    adjusted = ev.TreasuryAdjusted(team=team_id, amount=amount)  # the amount's own bound first
     refuse(not_past_the_bound(team, amount))
-    return [ev.TreasuryAdjusted(team=team_id, amount=amount)]
+    return [adjusted]
 
 
 def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:

@@ -12,8 +12,8 @@ become the documented report format (docs/match-report.md) and go through the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, get_args
+from dataclasses import asdict, dataclass, replace
+from typing import Any, ClassVar, get_args
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -54,9 +54,50 @@ from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
-PLAYER_ROWS = 8
-CASUALTY_ROWS = 4
-HIRELING_ROWS = 2
+
+@dataclass(frozen=True)
+class Rows:
+    """How many lines of each kind the form shows (per side for players and hirelings):
+    a few at first, more each time *More rows* is pressed (a bloody game has more than four
+    casualties), at most what a report holds. The form carries them in hidden fields."""
+
+    players: int = 8
+    hirelings: int = 2
+    casualties: int = 4
+
+    MORE: ClassVar[dict[str, int]] = {"players": 4, "hirelings": 1, "casualties": 4}
+    MOST: ClassVar[int] = MAX_COUNT
+    """A report's bound on a side's lines (and, under it, on casualties)."""
+
+    @classmethod
+    def of(cls, values: Mapping[str, str]) -> Rows:
+        """The rows the form was shown with (its hidden fields; never fewer than at first)."""
+        shown = {}
+        for kind, first in asdict(cls()).items():
+            said = ascii_int(values.get(f"rows-{kind}", "").strip(), digits=6)
+            shown[kind] = min(max(said or first, first), cls.MOST)
+        return cls(**shown)
+
+    @classmethod
+    def fitting(cls, report: Mapping[str, Any]) -> Rows:
+        """Enough rows for every line of ``report`` (a rejected one, shown again)."""
+        sides = [report.get(key, {}) for key in ("home", "away")]
+        most = {
+            "players": max(len(side.get("players", [])) for side in sides),
+            "hirelings": max(len(side.get("hirelings", [])) for side in sides),
+            "casualties": len(report.get("casualties", [])),
+        }
+        first = asdict(cls())
+        return cls(**{kind: min(max(n, first[kind]), cls.MOST) for kind, n in most.items()})
+
+    def more(self) -> Rows:
+        grown = {k: min(n + self.MORE[k], self.MOST) for k, n in asdict(self).items()}
+        return Rows(**grown)
+
+    def fields(self) -> dict[str, str]:
+        return {f"rows-{kind}": str(n) for kind, n in asdict(self).items()}
+
+
 CAUSES: tuple[str, ...] = get_args(CasualtyCause)
 HIRELING_KINDS: tuple[str, ...] = get_args(Hireling.model_fields["kind"].annotation)
 CONCESSIONS: tuple[str, ...] = get_args(Concession.model_fields["kind"].annotation)
@@ -123,12 +164,13 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
     """The form's fields as ``report_of`` reads them, filled from a report: a rejected
     report to correct, sent again without entering it anew."""
     values = {"match": game.match, **given(report, ("played_on", "weather"))}
+    values |= Rows.fitting(report).fields()
     for key in ("home", "away"):
         side = report.get(key, {})
         values |= given(side, ("touchdowns",), prefix=f"{key}-")
         if side.get("stalled"):
             values[f"{key}-stalled"] = "1"
-        for i, line in enumerate(side.get("players", [])[:PLAYER_ROWS]):
+        for i, line in enumerate(side.get("players", [])):
             values[f"{key}-{i}-player"] = str(line.get("player", ""))
             figures = ((s.key, s.stored) for s in EVERY_STAT)
             values |= {f"{key}-{i}-{f}": str(line[n]) for f, n in figures if n in line}
@@ -140,7 +182,7 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
     for purpose, rolled in report.get("dice", {}).items():
         by_subject = rolled if isinstance(rolled, dict) else {"match": rolled}
         values |= {f"dice-{who}-{purpose}": rolls_text(r) for who, r in by_subject.items()}
-    for i, casualty in enumerate(report.get("casualties", [])[:CASUALTY_ROWS]):
+    for i, casualty in enumerate(report.get("casualties", [])):
         values |= given(casualty, ("victim", "by", "cause"), prefix=f"cas-{i}-")
         values |= {
             f"cas-{i}-die-{purpose}": rolls_text(rolled)
@@ -216,12 +258,10 @@ def report_form(
         kinds=KINDS,
         hireling_kinds=HIRELING_KINDS,
         concessions=CONCESSIONS,
-        player_rows=PLAYER_ROWS,
+        rows=Rows.of(values),
         line_stats=line_stats(found.ruleset),
-        casualty_rows=CASUALTY_ROWS,
         casualty_dice=list(found.ruleset.casualty_dice.items()),
         stars=reads.star_choices(found),
-        hireling_rows=HIRELING_ROWS,
         values=values,
         errors=errors,
     )
@@ -387,6 +427,8 @@ async def submitted(
     form again when refused, with every mistake of the report beside its field: the
     form's own (a figure that is not a number) and the command's, found together
     (``pages_report_mistakes``)."""
+    if values.get("more") == "rows":  # nothing written: the form again, longer, as filled
+        return await run_in_threadpool(more_rows, request, league, values, game_in)
     games: list[Game] = []
     forms: list[FormReport] = []
 
@@ -419,6 +461,19 @@ async def submitted(
     return see_other(f"/leagues/{league}/submissions/{submission}")
 
 
+def more_rows(
+    request: Request,
+    league: str,
+    values: Mapping[str, str],
+    game_in: Callable[[reads.League], Game],
+) -> HTMLResponse:
+    found = reads.open_league(ledger_of(request), league)
+    game = game_in(found)
+    shown = replace(game, match=values.get("match") or game.match)
+    grown = {**values, **Rows.of(values).more().fields()}
+    return report_form(request, league, shown, grown, {})
+
+
 def report_of(
     values: Mapping[str, str], game: Game, dice: list[DiceNeed], league: reads.League
 ) -> FormReport:
@@ -427,13 +482,13 @@ def report_of(
     it, left out of the report. ``dice``: the rolls the form asks of the game."""
     casualty_dice = league.ruleset.casualty_dice  # the rolls the edition reads a casualty from
     form = FormReport(game.home, game.away, casualty_dice, league.team_names(), game.fixture)
-    stats = line_stats(league.ruleset)
+    stats, rows = line_stats(league.ruleset), Rows.of(values)
     data: dict[str, Any] = {
         "match": game.match,
         "kind": game.kind,
-        "home": side_of(values, "home", game.home, form, stats),
-        "away": side_of(values, "away", game.away, form, stats),
-        "casualties": casualties_of(values, casualty_dice, form),
+        "home": side_of(values, "home", game.home, form, stats, rows),
+        "away": side_of(values, "away", game.away, form, stats, rows),
+        "casualties": casualties_of(values, casualty_dice, form, rows.casualties),
     }
     with form.checking():
         conceded_of(values, game, data)
@@ -475,7 +530,12 @@ def shootout_of(values: Mapping[str, str], data: dict[str, Any], form: FormRepor
 
 
 def side_of(
-    values: Mapping[str, str], key: str, team: str, form: FormReport, stats: Sequence[LineStat]
+    values: Mapping[str, str],
+    key: str,
+    team: str,
+    form: FormReport,
+    stats: Sequence[LineStat],
+    rows: Rows,
 ) -> dict[str, Any]:
     side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
     with form.checking():
@@ -484,14 +544,14 @@ def side_of(
             side["touchdowns"] = touchdowns
     if values.get(f"{key}-stalled") == "1":
         side["stalled"] = True
-    for i in range(PLAYER_ROWS):
+    for i in range(rows.players):
         with form.checking():
             line = player_line(values, f"{key}-{i}", stats, form)
             if line:
                 side["players"].append(line)
                 form.line(key, "players").append(i)
     hirelings = []
-    for i in range(HIRELING_ROWS):
+    for i in range(rows.hirelings):
         with form.checking():
             hireling = hireling_of(values, key, i)
             if hireling:
@@ -545,12 +605,12 @@ def player_line(
 
 
 def casualties_of(
-    values: Mapping[str, str], casualty_dice: Mapping[str, str], form: FormReport
+    values: Mapping[str, str], casualty_dice: Mapping[str, str], form: FormReport, rows: int
 ) -> list[dict[str, Any]]:
     """Each casualty row named a victim; its dice by the edition's purposes (BB2025: the
     casualty D16 and the lasting injury D6; gold4: the injury 2D6, then the D6 or D66)."""
     found = []
-    for i in range(CASUALTY_ROWS):
+    for i in range(rows):
         row = f"cas-{i}"
         victim = values.get(f"{row}-victim", "").strip()
         if not victim:

@@ -160,6 +160,20 @@ IMPOSSIBLE_BOOKS = {
 }
 
 
+def forged_import(
+    ledger: LeagueLedger, forge: Callable[[Rows], None], fresh: LeagueLedger
+) -> tuple[str, LeagueLedger]:
+    """The played league exported, ``forge``d, re-hashed so its chain holds, and imported
+    into ``fresh``: the one-line refusal (and the ledger, for what it holds after)."""
+    header, rows = exported_rows(ledger, played_league(ledger))
+    forge(rows)
+    with pytest.raises(ImportRefused) as refused:
+        fresh.import_log(io.BytesIO(rehashed(header, rows)))
+    message = str(refused.value)
+    assert "\n" not in message
+    return message, fresh
+
+
 @pytest.mark.parametrize(
     "forge",
     IMPOSSIBLE_BOOKS,
@@ -171,14 +185,9 @@ def test_a_rehashed_import_of_books_no_command_could_write_is_refused(
     tmp_path: Path,
     open_ledgers: Callable[[Settings], LeagueLedger],
 ) -> None:
-    slug = played_league(ledger)
-    header, rows = exported_rows(ledger, slug)
-    forge(rows)
-    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
-    with pytest.raises(ImportRefused) as refused:
-        fresh.import_log(io.BytesIO(rehashed(header, rows)))
-    message = str(refused.value)
-    assert "\n" not in message
+    message, fresh = forged_import(
+        ledger, forge, open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    )
     assert re.fullmatch(
         rf"event \d+ \(\w+\) does not apply to the league's books: .*{IMPOSSIBLE_BOOKS[forge]}"
         r".*; nothing imported",
@@ -220,14 +229,9 @@ def test_a_rehashed_import_of_events_their_commands_refuse_is_refused(
 ) -> None:
     """Books that add up are not enough: an event a command decides is planned again by it
     where it stands (application/amendments.py), as a correction's is."""
-    slug = played_league(ledger)
-    header, rows = exported_rows(ledger, slug)
-    forge(rows)
-    fresh = open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
-    with pytest.raises(ImportRefused) as refused:
-        fresh.import_log(io.BytesIO(rehashed(header, rows)))
-    message = str(refused.value)
-    assert "\n" not in message
+    message, fresh = forged_import(
+        ledger, forge, open_ledgers(Settings(sqlite_path=tmp_path / "restored.db"))
+    )
     assert re.fullmatch(rf"{RULE_BREAKING[forge]}.*; nothing imported", message), message
     assert fresh.source.head() == 0
     assert fresh.leagues() == []

@@ -193,6 +193,15 @@ def test_every_mistake_of_the_report_is_shown_at_once_each_beside_its_field(
     assert event_count(client) == before
 
 
+def friendly(client: TestClient, **fields: str) -> Any:
+    """A friendly of the Reavers and the Gouged Eye, sent by jay with ``fields``."""
+    sign_in(client, "jay")
+    params = {"home": REAVERS, "away": GOUGED, "kind": "friendly"}
+    csrf = csrf_in(client.get(f"{HOME}/report", params=params).text)
+    sent = {"csrf": csrf, **params, "match": "web-friendly-1", **fields}
+    return post(client, f"{HOME}/report", sent)
+
+
 @pytest.mark.parametrize(
     "typed",
     [{"cas-1-by": "Griff Junior"}, {"cas-1-die-casualty": "12"}],
@@ -203,25 +212,9 @@ def test_a_casualty_row_without_its_victim_is_refused_not_dropped(
 ) -> None:
     """A casualty half entered (who caused it, or its roll, but no victim) was left out of
     the report without a word: the match recorded one casualty short."""
-    sign_in(client, "jay")
-    form = client.get(
-        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
-    )
     ids = player_ids(client, "Griff Junior")
     before = event_count(client)
-    fields = {key: ids.get(value, value) for key, value in typed.items()}
-    reply = post(
-        client,
-        f"{HOME}/report",
-        {
-            "csrf": csrf_in(form.text),
-            "home": REAVERS,
-            "away": GOUGED,
-            "kind": "friendly",
-            "match": "web-friendly-1",
-            **fields,
-        },
-    )
+    reply = friendly(client, **{key: ids.get(value, value) for key, value in typed.items()})
     assert reply.status_code == 422, reply.text[-800:]
     assert dict(summary(reply.text)) == {"cas-1-victim": "casualty 2 names no victim: choose one"}
     assert marked(reply.text, "cas-1-victim")
@@ -231,13 +224,8 @@ def test_a_casualty_row_without_its_victim_is_refused_not_dropped(
 def test_a_casualty_row_left_empty_but_for_its_default_cause_is_no_casualty(
     client: TestClient,
 ) -> None:
-    sign_in(client, "jay")
-    form = client.get(
-        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
-    )
     before = event_count(client)
-    fields = {"csrf": csrf_in(form.text), "home": REAVERS, "away": GOUGED, "kind": "friendly"}
-    reply = post(client, f"{HOME}/report", {**fields, "match": "web-f-2", "cas-1-cause": "foul"})
+    reply = friendly(client, **{"cas-1-cause": "foul"})
     assert reply.status_code == 303, reply.text[-800:]
     assert event_count(client) == before + 1
 

@@ -1,0 +1,83 @@
+"""The report form shows a few lines of each kind, and *More rows* brings it back longer
+with what was entered, nothing written: a game with six casualties (four rows before) is
+reported from the form (ledger/web/pages_report.py, ``Rows``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ledger.web.pages_report import Rows
+from tests.service.conftest import event_count
+from tests.service.test_pages import (
+    GOUGED,
+    HOME,
+    REAVERS,
+    csrf_in,
+    last_event,
+    player_ids,
+    post,
+    sign_in,
+)
+
+FORM = f"{HOME}/report"
+GAME = {"home": REAVERS, "away": GOUGED, "kind": "friendly"}
+HURT = ["Ugluk", "Lurtz", "Grishnak", "Gorbag", "Shagrat", "Muzgash"]
+
+
+def rows_shown(html: str, kind: str) -> int:
+    names = {"casualties": r"cas-(\d+)-victim", "players": r"home-(\d+)-player"}
+    return len(set(re.findall(rf'name="{names[kind]}"', html)))
+
+
+def test_the_form_starts_with_four_casualty_rows_and_more_rows_adds_four_keeping_entries(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    form = client.get(FORM, params=GAME).text
+    assert (rows_shown(form, "casualties"), rows_shown(form, "players")) == (4, 8)
+    ugluk = player_ids(client, "Ugluk")["Ugluk"]
+    before = event_count(client)
+    fields = {"csrf": csrf_in(form), **GAME, "match": "six-down", "cas-0-victim": ugluk}
+    longer = post(client, FORM, {**fields, **Rows().fields(), "more": "rows"})
+    assert longer.status_code == 200, longer.text[-800:]
+    assert (rows_shown(longer.text, "casualties"), rows_shown(longer.text, "players")) == (8, 12)
+    assert re.search(rf'<option value="{ugluk}" selected>', longer.text)  # kept as entered
+    assert 'value="six-down"' in longer.text
+    assert event_count(client) == before  # nothing submitted
+
+
+def test_a_game_with_six_casualties_is_reported_from_the_longer_form(client: TestClient) -> None:
+    sign_in(client, "jay")
+    ids = player_ids(client, *HURT)
+    before = event_count(client)
+    longer = post(
+        client,
+        FORM,
+        {"csrf": csrf_in(client.get(FORM, params=GAME).text), **GAME, "more": "rows"},
+    )
+    hurt = {f"cas-{i}-victim": ids[name] for i, name in enumerate(HURT)}
+    sent = {"csrf": csrf_in(longer.text), **GAME, "match": "six-down", "roll_missing": "1"}
+    reply = post(client, FORM, {**sent, **Rows().more().fields(), **hurt})
+    assert reply.status_code == 303, reply.text[-1500:]
+    assert event_count(client) == before + 1
+    report = last_event(client)["report"]
+    assert [c["victim"] for c in report["casualties"]] == [ids[name] for name in HURT]
+
+
+@pytest.mark.parametrize(
+    ("sent", "casualties"),
+    [({}, 4), ({"rows-casualties": "12"}, 12), ({"rows-casualties": "2"}, 4),
+     ({"rows-casualties": "9999"}, 50), ({"rows-casualties": "\uff18"}, 4)],
+)  # fmt: skip
+def test_the_rows_shown_are_read_from_the_form_within_bounds(
+    sent: dict[str, str], casualties: int
+) -> None:
+    assert Rows.of(sent).casualties == casualties
+
+
+def test_a_report_shown_again_gets_a_row_for_each_of_its_lines() -> None:
+    report = {"home": {"players": [{}] * 10}, "away": {}, "casualties": [{}] * 5}
+    assert Rows.fitting(report) == Rows(players=10, hirelings=2, casualties=5)
