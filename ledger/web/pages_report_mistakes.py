@@ -1,6 +1,6 @@
 """The report form's mistakes, every one at once, each beside its field in the form's words.
 
-A report built from the form (``pages_report.report_of``) keeps where each of its lines
+A report built from the form (``pages_report_form.report_of``) keeps where each of its lines
 came from: its second casualty may be the form's third row. The form's own mistakes (a
 figure that is not a number, a die the report's bounds refuse) are found first, each
 beside its field, and the line or value at fault is left out of the report; the command's

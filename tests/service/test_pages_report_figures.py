@@ -1,7 +1,7 @@
 """A player line on the report form asks every figure the league's edition pays SPP for:
 besides touchdowns, completions, interceptions and MVP awards, BB2025's superb throws and
 landings (seed 001's SPP table), BB2020's superb throws and deflections, ZAL's team-mate
-throws; a coach could not record them from the form before (ledger/web/pages_report.py,
+throws; a coach could not record them from the form before (ledger/web/pages_report_form.py,
 ``line_stats``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger.rules import find_ruleset
-from ledger.web.pages_report import line_stats
+from ledger.web.pages_report_form import line_stats
 from tests.service.conftest import event_count
 from tests.service.test_pages import GOUGED, HOME, REAVERS, last_event, sign_in, submit_friendly
 

@@ -1,6 +1,6 @@
 """The report form shows a few lines of each kind, and *More rows* brings it back longer
 with what was entered, nothing written: a game with six casualties (four rows before) is
-reported from the form (ledger/web/pages_report.py, ``Rows``)."""
+reported from the form (ledger/web/pages_report_form.py, ``Rows``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.web.pages_report import Rows
+from ledger.web.pages_report_form import Rows
 from tests.service.conftest import event_count
 from tests.service.test_pages import (
     GOUGED,
