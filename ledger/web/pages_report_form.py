@@ -122,6 +122,8 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
         values |= {f"dice-{who}-{purpose}": rolls_text(r) for who, r in by_subject.items()}
     for i, casualty in enumerate(report.get("casualties", [])):
         values |= given(casualty, ("victim", "by", "cause"), prefix=f"cas-{i}-")
+        if casualty.get("recovered"):
+            values[f"cas-{i}-recovered"] = "1"
         values |= {
             f"cas-{i}-die-{purpose}": rolls_text(rolled)
             for purpose, rolled in casualty.get("dice", {}).items()
@@ -292,6 +294,8 @@ def casualties_of(
         line: dict[str, Any] = {"victim": victim, "cause": values.get(f"{row}-cause", "block")}
         if values.get(f"{row}-by", "").strip():
             line["by"] = values[f"{row}-by"].strip()
+        if values.get(f"{row}-recovered") == "1":  # an apothecary or regeneration healed it
+            line["recovered"] = True
         dice = casualty_rolls(values, row, casualty_dice, form)
         if dice:
             line["dice"] = dice
@@ -301,10 +305,10 @@ def casualties_of(
 
 
 def no_victim(values: Mapping[str, str], row: str, casualty_dice: Mapping[str, str]) -> None:
-    """A row left without a victim is no casualty; one that names who caused it or holds a
-    roll is a casualty half entered, refused rather than dropped (its cause alone is the
-    pick-list's default, not something typed)."""
-    typed = [f"{row}-by", *(f"{row}-die-{purpose}" for purpose in casualty_dice)]
+    """A row left without a victim is no casualty; one that names who caused it, holds a
+    roll or is ticked recovered is a casualty half entered, refused rather than dropped
+    (its cause alone is the pick-list's default, not something typed)."""
+    typed = [f"{row}-by", f"{row}-recovered", *(f"{row}-die-{p}" for p in casualty_dice)]
     if any(values.get(field, "").strip() for field in typed):
         said = f"casualty {int(row.removeprefix('cas-')) + 1}"
         raise FieldInvalid(f"{row}-victim", f"{said} names no victim: choose one")

@@ -29,6 +29,7 @@ from tests.service.test_pages import (
     REAVERS,
     csrf_in,
     error_beside,
+    last_event,
     player_ids,
     post,
 )
@@ -304,3 +305,21 @@ def test_a_die_the_form_asked_left_empty_is_still_an_error(
     reply = post(client, CLOSE, {"csrf": csrf, "die-expensive_mistakes": ""})
     assert reply.status_code == 422
     assert "needs expensive_mistakes" in error_beside(reply.text, "dice")
+
+
+def test_a_casualty_ticked_recovered_reaches_the_report_as_recovered(client: TestClient) -> None:
+    """An apothecary or regeneration healed it: the SPP count, the injury does not
+    (docs/match-report.md 'recovered'); the form had no way to say it."""
+    ids = player_ids(client, "Ugluk", "Griff Junior")
+    before = event_count(client)
+    hurt = {"cas-0-victim": ids["Ugluk"], "cas-0-by": ids["Griff Junior"], "roll_missing": "1"}
+    reply = friendly(client, **hurt, **{"cas-0-recovered": "1"})
+    assert reply.status_code == 303, reply.text[-800:]
+    assert event_count(client) == before + 1
+    [casualty] = last_event(client)["report"]["casualties"]
+    assert casualty["recovered"] is True
+
+
+def test_a_casualty_row_ticked_recovered_alone_is_half_entered(client: TestClient) -> None:
+    reply = friendly(client, **{"cas-2-recovered": "1"})
+    assert dict(summary(reply.text)) == {"cas-2-victim": "casualty 3 names no victim: choose one"}
