@@ -40,6 +40,7 @@ from ledger.web import (
     pages_advance,
     pages_answers,
     pages_close,
+    pages_fixtures,
     pages_forms,
     pages_hire,
     pages_inducements,
@@ -356,6 +357,7 @@ router.include_router(pages_advance.router)
 router.include_router(pages_sign.router)
 router.include_router(pages_password.router)
 router.include_router(pages_leaders.router)
+router.include_router(pages_fixtures.router)
 router.include_router(pages_roster.router)
 router.include_router(pages_redraft.router)
 router.include_router(pages_inducements.router)
