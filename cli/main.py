@@ -228,7 +228,9 @@ COMMAND_SUMMARIES = {
     "season": "Start a season with its divisions, schedule it, run its play-offs, close it.",
     "serve": "Serve the ledger's JSON API (/api/, docs at /docs) and its web pages.",
     "standings": "The league table per division under the league's ruleset, with tie-breakers.",
-    "submission": "Match reports submitted by coaches: submit, confirm, dispute, approve, reject.",
+    "submission": (
+        "Match reports submitted by coaches: submit, confirm, dispute, approve, reject, withdraw."
+    ),
     "team": "Register teams; hire, fire and retire players; buy re-rolls, staff and fans.",
     "teams": "The league's teams with their headline figures.",
     "treasury": "Every movement of TEAM_ID's gold, the event that caused it and the running"

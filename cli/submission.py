@@ -20,6 +20,7 @@ from ledger.application.commands import (
     DisputeReport,
     RejectReport,
     SubmitReport,
+    WithdrawReport,
 )
 from ledger.application.reports import read_report
 from ledger.domain.state import SubmissionRow
@@ -29,7 +30,7 @@ TEAM = click.option("--team", required=True, help="The team you answer (or submi
 
 @click.group()
 def submission() -> None:
-    """Match reports submitted by coaches: submit, confirm, dispute, approve, reject."""
+    """Match reports submitted by coaches: submit, confirm, dispute, approve, reject, withdraw."""
 
 
 @submission.command("submit")
@@ -143,6 +144,20 @@ def reject(session: Session, submission_id: str, reason: str) -> None:
         RejectReport(session.league(), submission_id), by=session.user, reason=reason
     )
     say(f"Rejected report {submission_id}; a corrected report may be submitted.")
+
+
+@submission.command("withdraw")
+@click.argument("submission_id", metavar="ID")
+@TEAM
+@click.option("--reason", help="Why (kept in the log; the opposing coach reads it).")
+@pass_session
+def withdraw(session: Session, submission_id: str, team: str, reason: str | None) -> None:
+    """TEAM, which submitted report ID, takes it back while it waits: nothing of it is
+    recorded, and a corrected report may be submitted."""
+    session.ledger().handle(
+        WithdrawReport(session.league(), submission_id, team), by=session.user, reason=reason
+    )
+    say(f"{team} withdrew report {submission_id}; a corrected report may be submitted.")
 
 
 COMMANDS = [submission]

@@ -409,6 +409,15 @@ class RejectReport(Change):
     submission: str
 
 
+@dataclass(frozen=True)
+class WithdrawReport(Change):
+    """The ``team`` that submitted a report takes it back while it waits: nothing else is
+    recorded, and a corrected one may be submitted."""
+
+    submission: str
+    team: str
+
+
 def answered_match(events: Sequence[LedgerEvent]) -> str:
     """The match an answer to a report recorded (its second event, after the answer)."""
     return next(e.match for e in events if isinstance(e, ev.MatchRecorded))

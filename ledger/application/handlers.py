@@ -68,6 +68,7 @@ ROWS = (
     on(cmd.SubmitReport, submissions.plan_submit),
     on(cmd.ConfirmReport, submissions.plan_confirm),
     on(cmd.DisputeReport, submissions.plan_dispute),
+    on(cmd.WithdrawReport, submissions.plan_withdraw),
     on(cmd.ApproveReport, submissions.plan_approve),
     on(cmd.RejectReport, submissions.plan_reject),
     on(cmd.GrantMember, grants.plan_grant),

@@ -37,6 +37,7 @@ from ledger.application.commands import (
     RecordMatch,
     RejectReport,
     SubmitReport,
+    WithdrawReport,
 )
 from ledger.application.context import Context, Drafts, check_length, check_reason
 from ledger.application.mistakes import Found
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
 
 PENDING = REPORTS_WAITING
 """The states of a report that waits for an answer or a decision."""
+SENT_AGAIN = ("rejected", "withdrawn")
+"""The states of a report not recorded, whose team may correct it and send it again."""
 
 STANDING = {
     "submitted": "waits for the opposing coach to confirm or dispute it",
@@ -65,6 +68,7 @@ STANDING = {
     "confirmed": "was already confirmed",
     "approved": "was already approved",
     "rejected": "was rejected: submit a corrected report instead",
+    "withdrawn": "was withdrawn: submit a corrected report instead",
 }
 
 
@@ -130,6 +134,20 @@ def plan_reject(c: Context, command: RejectReport) -> Drafts:
     check_reason(c.reason, "a rejection", "the coaches read it")
     row = waiting(c, command.submission, PENDING)
     return [ev.ReportRejected(submission=row.submission, match=row.match_id)]
+
+
+def plan_withdraw(c: Context, command: WithdrawReport) -> Drafts:
+    """Its own team takes a report back while it waits, disputed or not (a mistake seen
+    after sending it): the opposing coach need not dispute it, nor the commissioner reject
+    it, for a corrected one to be sent."""
+    check_length(c.reason, "a withdrawal")
+    row = waiting(c, command.submission, PENDING)
+    if command.team != row.team:
+        raise NotAllowed(
+            f"{team_name(c, row.team)} submitted {described(c, row)}: only they withdraw it"
+            " (the opposing coach disputes it)"
+        )
+    return [ev.ReportWithdrawn(submission=row.submission, match=row.match_id, team=row.team)]
 
 
 def recorded(c: Context, row: SubmissionRow, why: str) -> ev.LedgerEvent:

@@ -57,6 +57,7 @@ RECORDED_BY = {
     "ReportDisputed": "`ledger submission dispute ID --team T --reason R` (the opposing coach)",
     "ReportApproved": "`ledger submission approve ID` (the commissioner)",
     "ReportRejected": "`ledger submission reject ID --reason R` (the commissioner)",
+    "ReportWithdrawn": "`ledger submission withdraw ID --team T` (the coach who submitted it)",
 }
 
 

@@ -609,3 +609,16 @@ class ReportRejected(LedgerEvent):
     """The submitted report's id (``s1``...)."""
     match: MatchRef
     """The match it reports."""
+
+
+class ReportWithdrawn(LedgerEvent):
+    """The team that submitted a report took it back before it was decided (a mistake in
+    it, seen after sending): the match was not recorded, and a corrected report may be
+    submitted."""
+
+    submission: Ref
+    """The submitted report's id (``s1``...)."""
+    match: MatchRef
+    """The match it reports."""
+    team: Ref
+    """The team that submitted it, and withdrew it."""

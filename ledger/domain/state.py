@@ -511,7 +511,9 @@ class SubmissionRow(Record):
     report: dict[str, Any] = {}
     """The report as submitted (docs/match-report.md), as JSON."""
     roll_missing: bool = False
-    status: Literal["submitted", "disputed", "confirmed", "approved", "rejected"] = "submitted"
+    status: Literal["submitted", "disputed", "confirmed", "approved", "rejected", "withdrawn"] = (
+        "submitted"
+    )
     submitted_seq: int = 0
     submitted_at: str = ""
     submitted_by: str = ""
@@ -522,9 +524,9 @@ class SubmissionRow(Record):
     dispute: str | None = None
     """Why the opposing coach disputed it."""
     decided_seq: int | None = None
-    """The event that confirmed, approved or rejected it."""
+    """The event that confirmed, approved, rejected or withdrew it."""
     rejection: str | None = None
-    """Why the commissioner rejected it."""
+    """Why the commissioner rejected it (or its team withdrew it)."""
 
 
 REPORTS_WAITING = ("submitted", "disputed")

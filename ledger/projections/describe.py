@@ -155,6 +155,9 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ),
     ev.ReportApproved: lambda e, n: f"report {e.submission} of match {e.match} approved",
     ev.ReportRejected: lambda e, n: f"report {e.submission} of match {e.match} rejected",
+    ev.ReportWithdrawn: lambda e, n: (
+        f"{n.team(e.team)} withdrew report {e.submission} of match {e.match}"
+    ),
     ev.EventCorrected: lambda e, n: (
         f"event {e.target} voided"
         if e.action == "void"

@@ -2,7 +2,7 @@
 
 Only the submission's own row changes here. The match itself is recorded by the
 ``MatchRecorded`` that follows a confirmation or an approval, folded like any other, so a
-report that waits, is disputed or is rejected leaves every figure of the league alone.
+report that waits, is disputed, rejected or withdrawn leaves every figure of the league alone.
 """
 
 from __future__ import annotations
@@ -71,10 +71,16 @@ def report_rejected(f: Any, e: ev.ReportRejected) -> None:
     f.store.change(row, status="rejected", decided_seq=e.seq, rejection=e.reason)
 
 
+def report_withdrawn(f: Any, e: ev.ReportWithdrawn) -> None:
+    row = submission(f, e.submission)
+    f.store.change(row, status="withdrawn", decided_seq=e.seq, rejection=e.reason)
+
+
 SUBMISSION_APPLIERS: dict[type[ev.LedgerEvent], Callable[[Any, Any], None]] = {
     ev.ReportSubmitted: report_submitted,
     ev.ReportConfirmed: report_confirmed,
     ev.ReportDisputed: report_disputed,
     ev.ReportApproved: report_approved,
     ev.ReportRejected: report_rejected,
+    ev.ReportWithdrawn: report_withdrawn,
 }

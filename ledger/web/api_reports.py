@@ -27,7 +27,7 @@ from ledger.web.problems import PROBLEMS
 router = APIRouter(route_class=Guarded, responses=PROBLEMS, tags=["reports"])
 
 BASE = "/api/leagues/{league}/reports"
-Status = Query(default=None, pattern="^(submitted|disputed|confirmed|approved|rejected)$")
+Status = Query(default=None, pattern="^(submitted|disputed|confirmed|approved|rejected|withdrawn)$")
 
 
 class Submitted(Written):
@@ -159,4 +159,22 @@ def reject(
             cmd.RejectReport(league, submission), by=by, reason=body.reason
         )
     )
+    return Written(**receipt(call, response))  # nothing recorded: no match to name
+
+
+@router.post(BASE + "/{submission}/withdraw", status_code=201)
+@needs("submit_report", team_in_body=True)
+def withdraw(
+    call: Calling, league: str, submission: str, response: Response, body: Decision | None = None
+) -> Written:
+    """The team that submitted the report takes it back while it waits (a mistake seen
+    after sending it): nothing of it is recorded, and a corrected one may be submitted."""
+
+    def step(ledger: LeagueLedger, by: str) -> None:
+        team = submissions.find(ledger, league, submission).team
+        call.authorize_team("submit_report", team)
+        reason = body.reason if body else None
+        ledger.handle(cmd.WithdrawReport(league, submission, team), by=by, reason=reason)
+
+    call.write(step)
     return Written(**receipt(call, response))  # nothing recorded: no match to name

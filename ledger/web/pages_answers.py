@@ -74,7 +74,10 @@ def submission_page_of(
         and answering != row.team
         and may(me, found.row, "answer_report", answering),
         may_decide=row.status in submissions.PENDING and may(me, found.row, "decide_report"),
-        may_correct=row.status == "rejected" and may(me, found.row, "submit_report", row.team),
+        may_correct=row.status in submissions.SENT_AGAIN
+        and may(me, found.row, "submit_report", row.team),
+        may_withdraw=row.status in submissions.PENDING
+        and may(me, found.row, "submit_report", row.team),
         values=values,
         errors=errors,
     )
@@ -111,6 +114,10 @@ def mentioned(report: Mapping[str, Any]) -> set[str]:
     return ids
 
 
+SECTIONS = {"answer_report": "answer", "decide_report": "decision", "submit_report": "withdraw"}
+"""Where the page shows a refusal of each kind of step."""
+
+
 @router.get("/leagues/{league}/submissions/{submission}")
 @needs("read")
 def submission_page(request: Request, league: str, submission: str) -> HTMLResponse:
@@ -134,6 +141,8 @@ async def answer(
         row = submissions.find(ledger, league, submission)
         if action == "answer_report":
             call.authorize_team(action, submissions.answering_team(call.principal, league, row))
+        elif action == "submit_report":  # its own team takes it back
+            call.authorize_team(action, row.team)
         return step(ledger, by, row, values)
 
     try:
@@ -151,7 +160,7 @@ async def answer(
             errors_of(
                 error,
                 {"invalid-input": field},
-                "answer" if action == "answer_report" else "decision",
+                SECTIONS[action],
             ),
             status_of(error),
         )
@@ -240,5 +249,21 @@ async def reject(request: Request, league: str, submission: str, call: Calling) 
             reason=reason_of(
                 values, "reject_reason", "a rejection needs a reason: the coaches read it"
             ),
+        ),
+    )
+
+
+@router.post("/leagues/{league}/submissions/{submission}/withdraw")
+@needs("submit_report", team_in_body=True)
+async def withdraw(request: Request, league: str, submission: str, call: Calling) -> Response:
+    return await answer(
+        request,
+        league,
+        submission,
+        call,
+        "submit_report",
+        "withdraw",
+        lambda ledger, by, row, _values: ledger.handle(
+            cmd.WithdrawReport(league, submission, row.team), by=by
         ),
     )

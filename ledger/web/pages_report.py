@@ -81,13 +81,16 @@ class Side:
 @router.get("/leagues/{league}/submissions/{submission}/again")
 @needs("submit_report", team_in_body=True)
 def corrected_form(request: Request, league: str, submission: str) -> HTMLResponse:
-    """A rejected report's form, filled as it was sent, for its team to correct and send
-    again: a report rejected is not recorded, and the coach need not enter it anew."""
+    """A rejected or withdrawn report's form, filled as it was sent, for its team to
+    correct and send again: such a report is not recorded, and the coach need not enter it
+    anew."""
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
     row = submissions.find(ledger, league, submission)
-    if row.status != "rejected":
-        raise NotAllowed(f"report {submission} is {row.status}: only a rejected one is sent again")
+    if row.status not in submissions.SENT_AGAIN:
+        raise NotAllowed(
+            f"report {submission} is {row.status}: only a rejected or withdrawn one is sent again"
+        )
     match = found.view.get(MatchRow, found.row.league_id, row.match_id)
     values = {"home": row.home, "away": row.away, "kind": row.report.get("kind", "league")}
     game = reads.game_of(match) if match is not None else game_from(found, values)

@@ -20,6 +20,7 @@ from ledger.application.commands import (
     RecordMatch,
     RejectReport,
     SubmitReport,
+    WithdrawReport,
 )
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -131,6 +132,40 @@ def test_a_rejected_report_changes_nothing_but_its_own_row(ledger: LeagueLedger)
     with pytest.raises(NotAllowed, match="was rejected"):
         ledger.handle(ApproveReport(slug, first), by="cmsh")
     assert ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob") == "s2"
+
+
+@pytest.mark.parametrize("disputed", [False, True], ids=["waiting", "disputed"])
+def test_a_report_withdrawn_by_its_team_changes_nothing_and_may_be_sent_again(
+    ledger: LeagueLedger, disputed: bool
+) -> None:
+    """A mistake seen after sending: its own team takes it back while it waits, disputed
+    or not, without the opposing coach disputing it or the commissioner rejecting it."""
+    slug = two_team_league(ledger)
+    before = books(ledger, slug)
+    first = ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Anna")
+    if disputed:
+        ledger.handle(DisputeReport(slug, first, "rats"), by="Rob", reason="wrong score")
+    ledger.handle(WithdrawReport(slug, first, "reavers"), by="Anna", reason="wrong scorer")
+    assert books(ledger, slug) == before
+    row = sub.find(ledger, slug, first)
+    assert (row.status, row.rejection) == ("withdrawn", "wrong scorer")
+    assert sub.pending(ledger, slug) == []
+    assert events_of(ledger, slug)[-1] == "ReportWithdrawn"
+    for answer in (ConfirmReport(slug, first, "rats"), ApproveReport(slug, first)):
+        with pytest.raises(NotAllowed, match="was withdrawn: submit a corrected report"):
+            ledger.handle(answer, by="cmsh")
+    assert ledger.handle(SubmitReport(slug, "reavers", report(GAME)), by="Anna") == "s2"
+
+
+def test_only_the_team_that_submitted_a_report_withdraws_it(ledger: LeagueLedger) -> None:
+    slug, submission = submitted(ledger)
+    count = event_count(ledger)
+    with pytest.raises(NotAllowed, match=r"Reavers submitted the report .*: only they withdraw"):
+        ledger.handle(WithdrawReport(slug, submission, "rats"), by="Rob")
+    ledger.handle(ConfirmReport(slug, submission, "rats"), by="Rob")
+    with pytest.raises(NotAllowed, match="was already confirmed"):
+        ledger.handle(WithdrawReport(slug, submission, "reavers"), by="Anna")
+    assert event_count(ledger) == count + 2  # the confirmation and its match, nothing more
 
 
 def test_only_the_opposing_team_answers_a_report(ledger: LeagueLedger) -> None:
@@ -248,11 +283,13 @@ def test_submissions_rebuild_as_they_were_folded(ledger: LeagueLedger) -> None:
     ledger.handle(DisputeReport(slug, first, "rats"), by="Rob", reason="wrong")
     ledger.handle(RejectReport(slug, first), by="cmsh", reason="resubmit")
     second = ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob")
-    ledger.handle(ConfirmReport(slug, second, "reavers"), by="Anna")
+    ledger.handle(WithdrawReport(slug, second, "rats"), by="Rob")
+    third = ledger.handle(SubmitReport(slug, "rats", report(GAME)), by="Rob")
+    ledger.handle(ConfirmReport(slug, third, "reavers"), by="Anna")
     folded = ledger.view().select(SubmissionRow, league_id=str(league_id(slug)))
     ledger.read_models.rebuild(ledger.source)
     assert ledger.view().select(SubmissionRow, league_id=str(league_id(slug))) == folded
-    assert [r.status for r in folded] == ["rejected", "confirmed"]
+    assert [r.status for r in folded] == ["rejected", "withdrawn", "confirmed"]
 
 
 def test_the_next_report_number_is_kept_on_the_leagues_row(ledger: LeagueLedger) -> None:
