@@ -254,7 +254,7 @@ def test_the_report_forms_casualty_rolls_are_the_editions_own(
     headers = re.search(r"<legend>Casualties</legend>.*?<thead>(.*?)</thead>", form, re.DOTALL)
     assert headers is not None
     shown = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", headers[1])]
-    assert shown[4:] == columns
+    assert shown[4:] == [*columns, "Healed"]  # the rolls, then whether it was healed
     reply = post_report(
         client, form, {f"cas-0-die-{purpose}": text for purpose, text in rolled.items()}
     )
