@@ -540,6 +540,21 @@ def test_injured_in_practice_can_kill() -> None:
     assert zal.player(humans[0]).status == "dead"
 
 
+def test_a_card_is_not_played_on_ones_own_team_or_player() -> None:
+    """ZAL 8d names the coach who plays a card apart from the one it affects: Bankruptcy
+    and Injured in Practice on one's own team were booked (a reading: see cards.py)."""
+    zal = Zal()
+    humans = zal.team("humans", "human", HUMANS)
+    orcs = zal.team("orcs", "orc", ORCS)
+    with pytest.raises(InvalidInput, match="bankruptcy: humans played it, and it is played on"):
+        card_needs(zal, card="bankruptcy", against="humans")
+    with pytest.raises(InvalidInput, match="plays for humans, which played the card"):
+        card_needs(zal, card="injured_in_practice", against=humans[0])
+    assert [n.purpose for n in card_needs(zal, card="bankruptcy", against="orcs")] == ["bankruptcy"]
+    injured = card_needs(zal, card="injured_in_practice", against=orcs[0])
+    assert [n.purpose for n in injured] == ["casualty_d6", "casualty_d8"]
+
+
 def test_other_cards_do_not_reach_the_books() -> None:
     zal = Zal()
     zal.team("humans", "human", HUMANS)

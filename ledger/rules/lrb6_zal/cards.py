@@ -15,6 +15,10 @@
 - Injured in Practice: the player rolls on the LRB6 Casualty Table (a D6, then a D8) and
   misses the match; he still counts in his team's Team Rating (ZAL 8a, 8d iv).
 
+A card is played on another team (a documented reading: 8d names the coach who plays it
+apart from the "affected" one, Robbery's "attacking" coach from the robbed): Bankruptcy,
+Robbery and Injured in Practice on one's own team or player are refused.
+
 Worked example: TR 96 against TR 130 is 34 points: the Handicap Table's 31-50 row gives the
 weaker team 2 bonus cards; its D6 of 6 draws 3, so 5 cards, 2 of which may be Magic Items.
 Bankruptcy on a team with 130,000 in the treasury, D6 of 3: it loses
@@ -134,6 +138,8 @@ def needs(
     victim = target_team(event, rows)
     if victim is None:
         raise InvalidInput(f"{card}: name the team it was played on, or its match")
+    if victim == event.team:
+        raise InvalidInput(f"{card}: {event.team} played it, and it is played on another team")
     return [DiceNeed(purpose=card, dice="D6", subject=victim, why=f"ZAL 8d: {card}")]
 
 
@@ -191,6 +197,11 @@ def injury_needs(event: CardPlayed, rows: MatchRows) -> list[DiceNeed]:
     player = target_player(event, rows)
     if player is None:
         raise InvalidInput("injured_in_practice: name the player it was played on")
+    if player.team_id == event.team:
+        raise InvalidInput(
+            f"injured_in_practice: {player.name} plays for {event.team}, which played the"
+            " card: it is played on an opposing player"
+        )
     why = f"ZAL 8d iv: {player.name} on the Casualty Table"
     return [
         DiceNeed(purpose="casualty_d6", dice="D6", subject=player.player_id, why=why),
