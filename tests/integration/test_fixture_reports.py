@@ -183,7 +183,7 @@ def test_a_player_is_a_casualty_twice_only_after_a_recovered_one(ledger: LeagueL
 def test_a_lasting_injury_die_on_another_casualty_is_refused(ledger: LeagueLedger) -> None:
     two_team_league(ledger)
     badly_hurt = with_casualties({"victim": "rats 4", "by": "reavers 2", "roll": 3, "lasting": 2})
-    sentence = "casualty of rats 4: a casualty that is badly_hurt takes no Lasting Injury roll"
+    sentence = "casualty of rats 4: a casualty that is badly hurt takes no Lasting Injury roll"
     record_refused(ledger, badly_hurt, CasualtyDice, sentence)
 
 

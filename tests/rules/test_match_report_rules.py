@@ -22,10 +22,10 @@ BB2025 = find_ruleset("bb2025")
 @pytest.mark.parametrize(
     ("outcome", "d16", "d6", "problem"),
     [
-        ("badly_hurt", 3, 2, "a casualty that is badly_hurt takes no Lasting"),
-        ("seriously_hurt", 8, 5, "a casualty that is seriously_hurt takes no Lasting"),
+        ("badly_hurt", 3, 2, "a casualty that is badly hurt takes no Lasting"),
+        ("seriously_hurt", 8, 5, "a casualty that is seriously hurt takes no Lasting"),
         ("dead", 16, 1, "a casualty that is dead takes no Lasting"),
-        ("badly_hurt", None, 2, "a casualty that is badly_hurt takes no Lasting"),
+        ("badly_hurt", None, 2, "a casualty that is badly hurt takes no Lasting"),
         ("lasting_injury", 13, 1, None),
         ("badly_hurt", 3, None, None),
     ],

@@ -257,9 +257,10 @@ class BB2025(BaseRuleset[BB2025Options]):
         if lasting is None:
             return []
         if casualty.outcome != "lasting_injury":
+            outcome = (casualty.outcome or "").replace("_", " ")
             sentence = (
-                f"a casualty that is {casualty.outcome} takes no Lasting Injury roll (only a"
-                f" lasting_injury does): leave out lasting: {lasting.values[0]}"
+                f"a casualty that is {outcome} takes no Lasting Injury roll (only a Lasting"
+                f" Injury does): leave out its lasting injury roll of {lasting.values[0]}"
             )
             return [Problem(CasualtyDice, sentence)]
         effect = band(self.tables().lasting_injury_table, lasting.values[0]).effects[0]
