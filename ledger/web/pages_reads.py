@@ -291,11 +291,19 @@ class Game:
     season: int | None = None
     round: int | None = None
     fixture: bool = True
+    stage: str = "regular"
+    """A play-off's stage (``final``): its rounds count from 1 again, so it names it."""
 
 
 def game_of(fixture: MatchRow) -> Game:
     return Game(
-        fixture.match_id, fixture.home, fixture.away, fixture.kind, fixture.season, fixture.round
+        fixture.match_id,
+        fixture.home,
+        fixture.away,
+        fixture.kind,
+        fixture.season,
+        fixture.round,
+        stage=fixture.stage,
     )
 
 

@@ -48,6 +48,20 @@ def test_the_league_home_names_a_play_off_round_by_its_stage(
     assert '<span class="muted">final</span>' in results  # not "round 1"
 
 
+def test_the_final_is_named_by_its_stage_on_its_page_and_its_report_form(
+    client: TestClient, world: World
+) -> None:
+    """Play-off rounds count from 1 again: the final read "Season 1, round 1"."""
+    scheduled_final(client, world)
+    sign_in(client, "jay")
+    match = client.get(f"/leagues/{LEAGUE}/matches/s1-final-1").text
+    assert "Season 1 · playoff (final)" in " ".join(match.split())
+    assert "round 1" not in match
+    form = client.get(f"/leagues/{LEAGUE}/matches/s1-final-1/report").text
+    assert "Fixture s1-final-1, the final." in form
+    assert "round 1" not in form
+
+
 def fixture(stage: str, round_: int | None = 1) -> MatchRow:
     return MatchRow(
         league_id="l", match_id=f"m-{stage}", home="a", away="b", stage=stage, round=round_
