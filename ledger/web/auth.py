@@ -337,7 +337,12 @@ def check_credentials_shape(account: str, password: str) -> None:
         raise InvalidInput("give the account's name and its password")
     if len(account) > MAX_ID:
         raise InvalidInput(f"an account's name is at most {MAX_ID} characters")
-    if len(password) > MAX_PASSWORD:  # refused before hashing: argon2's cost is per byte
+    check_password_length(password)
+
+
+def check_password_length(password: str) -> None:
+    """Refused before hashing: argon2's cost is per byte."""
+    if len(password) > MAX_PASSWORD:
         raise InvalidInput(f"a password is at most {MAX_PASSWORD} characters")
 
 

@@ -30,12 +30,12 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from ledger.application.accounts import MAX_PASSWORD, check_password
+from ledger.application.accounts import MAX_PASSWORD
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import LeagueRow
 from ledger.domain.values import MAX_COUNT, BonusPoint, PointsScheme, Tiebreaker
 from ledger.domain.values import validation_problems as problems_of
-from ledger.errors import InvalidInput, LedgerError
+from ledger.errors import LedgerError
 from ledger.rules import RULESETS, find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.web.auth import service_of
@@ -48,6 +48,7 @@ from ledger.web.pages_forms import (
     reason_of,
     required,
     see_other,
+    typed_twice,
     values_of,
     whole,
 )
@@ -331,18 +332,9 @@ def account_added(
 def chosen_password(secrets: Mapping[str, str], *, token: bool) -> str | None:
     """The password typed twice (the application's bounds); none when a token is asked
     for instead: without either, the account could not sign in."""
-    password = secrets.get("password", "")
-    if not password and not token:
+    if not secrets.get("password") and not token:
         raise FieldInvalid("password", "give a password, or ask for an API token below")
-    if password != secrets.get("password_again", ""):
-        raise FieldInvalid("password_again", "the two passwords differ: type the same twice")
-    if not password:
-        return None
-    try:
-        check_password(password)
-    except InvalidInput as error:
-        raise FieldInvalid("password", error.message) from None
-    return password
+    return typed_twice(secrets) or None
 
 
 def account_field(error: LedgerError) -> str:

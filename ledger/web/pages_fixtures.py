@@ -13,7 +13,6 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ledger.domain.state import MatchRow
-from ledger.errors import UnknownSeason
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_render import PageRoute, page, shown_league
@@ -30,9 +29,9 @@ def fixtures_page(
 ) -> HTMLResponse:
     found = shown_league(request, league)
     seasons = found.queries.seasons()
-    chosen = season if season is not None else (max(seasons) if seasons else None)
-    if season is not None and season not in seasons:
-        raise UnknownSeason(f"league {found.slug} has no season {season}")
+    # the standings refuse a season the league has not had (UnknownSeason, a 404 page)
+    standings = found.queries.standings(season) if seasons or season else None
+    chosen = standings.season if standings else None
     matches = found.queries.matches(chosen) if chosen is not None else []
     return page(
         request,
@@ -42,7 +41,7 @@ def fixtures_page(
         league=found,
         season=chosen,
         seasons=seasons,
-        standings=found.queries.standings(chosen) if chosen else None,
+        standings=standings,
         rounds=rounds_of(matches),
         names=found.team_names(),
     )

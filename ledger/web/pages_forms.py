@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application.accounts import check_password
 from ledger.application.commands import Buy, Command, Correct, Release
 from ledger.application.context import Context, Drafts, check_length, decided
 from ledger.application.service import LeagueLedger
@@ -136,6 +137,21 @@ def dice_values(text: str, purpose: str) -> int | list[int] | None:
         )
     rolled = [n for n in numbers if n is not None]
     return rolled[0] if len(rolled) == 1 else rolled
+
+
+def typed_twice(sent: Mapping[str, str], which: str = "passwords") -> str:
+    """The password typed in ``password`` and again in ``password_again``, within the
+    application's bounds (``check_password``), beside the field that breaks them; "" when
+    both are left empty (the form says whether that may be)."""
+    password = sent.get("password", "")
+    if password != sent.get("password_again", ""):
+        raise FieldInvalid("password_again", f"the two {which} differ: type the same twice")
+    if password:
+        try:
+            check_password(password)
+        except InvalidInput as error:
+            raise FieldInvalid("password", error.message) from None
+    return password
 
 
 def required(values: Mapping[str, str], key: str, sentence: str) -> str:

@@ -26,10 +26,17 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Principal
-from ledger.application.accounts import MAX_PASSWORD, check_password
+from ledger.application.accounts import MAX_PASSWORD
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
-from ledger.web.auth import SESSION_COOKIE, address_of, current_principal, service_of, signed_in
-from ledger.web.pages_forms import Errors, FieldInvalid, field_of, see_other
+from ledger.web.auth import (
+    SESSION_COOKIE,
+    address_of,
+    check_password_length,
+    current_principal,
+    service_of,
+    signed_in,
+)
+from ledger.web.pages_forms import Errors, FieldInvalid, field_of, see_other, typed_twice
 from ledger.web.pages_render import PageRoute, page
 from ledger.web.problems import status_of
 
@@ -97,16 +104,9 @@ def refused(request: Request, error: LedgerError) -> HTMLResponse:
 
 def new_password(sent: Mapping[str, str]) -> str:
     """The new password, typed twice, within the application's bounds."""
-    password = sent.get("password", "")
-    if not password:
+    if not sent.get("password"):
         raise FieldInvalid("password", "give the new password")
-    if password != sent.get("password_again", ""):
-        raise FieldInvalid("password_again", "the two new passwords differ: type the same twice")
-    try:
-        check_password(password)
-    except InvalidInput as error:
-        raise FieldInvalid("password", error.message) from None
-    return password
+    return typed_twice(sent, "new passwords")
 
 
 def checked(request: Request, me: Principal, current: str) -> None:
@@ -114,8 +114,10 @@ def checked(request: Request, me: Principal, current: str) -> None:
     it is not: a session left open is not a way to guess it)."""
     if not current:
         raise FieldInvalid("current_password", "give your current password")
-    if len(current) > MAX_PASSWORD:  # refused before hashing: argon2's cost is per byte
-        raise FieldInvalid("current_password", f"a password is at most {MAX_PASSWORD} characters")
+    try:
+        check_password_length(current)
+    except InvalidInput as error:
+        raise FieldInvalid("current_password", error.message) from None
     try:
         signed_in(service_of(request), me.account, current, address_of(request))
     except Unauthenticated:

@@ -233,10 +233,6 @@ def option_of(field: OptionField, value: Any) -> Any:
     return option_value(value) if field.kind == "text" and isinstance(value, str) else value
 
 
-def whole(values: Mapping[str, Any], key: str, what: str, low: int, high: int) -> int | None:
-    return number({key: str(values.get(key, ""))}, key, what, low, high)
-
-
 def ask_jobs(
     request: Request,
     league: reads.League,
@@ -246,9 +242,9 @@ def ask_jobs(
     principal: Principal,
 ) -> str:
     """Ask the comparison (and with samples the distributions); the path of their page."""
-    samples = whole(values, "samples", "the number of samples", 1, MAX_SAMPLES) or 1
-    season = whole(values, "season", "the season", 1, 10_000)
-    seed = whole(values, "seed", "the dice seed", 0, MAX_SEED) or 0
+    samples = number(values, "samples", "the number of samples", 1, MAX_SAMPLES) or 1
+    season = number(values, "season", "the season", 1, 10_000)
+    seed = number(values, "seed", "the dice seed", 0, MAX_SEED) or 0
     options = {f.key: option_of(f, values[f.key]) for f in fields}
     chosen = target_ruleset(league.row, target.id, options)  # a bad option: InvalidOption
     try:
