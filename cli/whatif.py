@@ -20,7 +20,7 @@ from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigur
 from ledger.whatif.montecarlo import WORKERS, Distributions, TeamDistribution, run_samples
 from ledger.whatif.service import ask, comparison
 from ledger.whatif.spec import label, parse_options
-from ledger.words import plural
+from ledger.words import ordinal, plural
 
 
 @click.command("whatif")
@@ -235,11 +235,6 @@ def likely(places: list[float]) -> str:
 
 def expected_place(t: TeamDistribution) -> float:
     return sum((i + 1) * p for i, p in enumerate(t.places))
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def distribution_line(t: TeamDistribution) -> list[object]:

@@ -22,3 +22,9 @@ def article(noun: str) -> str:
     sounds_like_a = noun.lower().startswith(("uni", "use", "usu", "eu", "one", "once"))
     an = noun[:1].lower() in tuple("aeiou") and not sounds_like_a  # not "": in "aeiou"
     return f"{'an' if an else 'a'} {noun}"
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``: a place or a draw's turn."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -8,7 +8,7 @@ from ledger.application.commands import (
     PlayCard,
 )
 from ledger.application.context import Context, Drafts
-from ledger.application.matches import describe_need, make_roll, no_rolls
+from ledger.application.match_dice import describe_need, make_roll, no_rolls
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Purchase

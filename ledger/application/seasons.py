@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ledger.application.commands import (
     CloseSeason,
@@ -23,6 +24,7 @@ from ledger.rules import playoffs
 from ledger.rules.asked import SeasonPlan
 from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import Feature
+from ledger.rules.schema import StarPlayer
 from ledger.words import possessive
 
 
@@ -290,16 +292,22 @@ def plan_star_draft(c: Context, command: OrderStarDraft) -> Drafts:
     season = require_contracts(c)
     if season.star_draft:
         raise SeasonState(f"season {season.season}'s star draft order is already set")
-    teams = [t for d in season.divisions for t in d.teams]
-    last = last_table(c, season.season - 1)
-    new = [t for t in teams if t not in last]
+    ranked, new = draft_pools(c, season)
     if drawn is None:
         drawn = list(new)
         random.SystemRandom().shuffle(drawn)
     if sorted(drawn) != sorted(new):
         raise InvalidInput(f"the hat draw must name exactly these teams: {', '.join(sorted(new))}")
-    order = c.ruleset.star_draft_order(drawn, [t for t in last if t in teams])
+    order = c.ruleset.star_draft_order(drawn, ranked)
     return [ev.StarDraftOrdered(season=season.season, order=tuple(order), drawn=tuple(drawn))]
+
+
+def draft_pools(c: Context, season: SeasonRow) -> tuple[list[str], list[str]]:
+    """The season's teams that played the last one, as they finished it, and the new ones,
+    which are drawn from a hat (seed 003, 'Subsequent Seasons')."""
+    teams = [t for d in season.divisions for t in d.teams]
+    last = last_table(c, season.season - 1)
+    return [t for t in last if t in teams], [t for t in teams if t not in last]
 
 
 def last_table(c: Context, season: int) -> list[str]:
@@ -317,18 +325,39 @@ def last_table(c: Context, season: int) -> list[str]:
     return [r.team_id for r in c.ruleset.rank(rows, results, scheme)]
 
 
-def plan_sign(c: Context, command: SignStar) -> Drafts:
-    team_id, star_id = command.team, command.star
+@dataclass(frozen=True)
+class StarDraft:
+    """Where a season's star draft stands: its order (empty until set) and the star each
+    team has signed, by team."""
+
+    season: int
+    order: tuple[str, ...]
+    signed: Mapping[str, str]
+
+    @property
+    def turn(self) -> str | None:
+        """The team that signs next (None before the order is set and once all have)."""
+        return next((t for t in self.order if t not in self.signed), None)
+
+
+def star_draft(c: Context) -> StarDraft:
+    """The current season's star draft; refused where the league has no contracts."""
     season = require_contracts(c)
-    if not season.star_draft:
-        raise SeasonState("set the star draft order first")
     signed = {
         p.team_id: p.position
         for t in season.star_draft
         for p in c.players(t)
         if p.kind == "star" and season.season in p.seasons
     }
-    turn = next((t for t in season.star_draft if t not in signed), None)
+    return StarDraft(season.season, season.star_draft, signed)
+
+
+def plan_sign(c: Context, command: SignStar) -> Drafts:
+    team_id, star_id = command.team, command.star
+    draft = star_draft(c)
+    if not draft.order:
+        raise SeasonState("set the star draft order first")
+    turn = draft.turn
     if turn != team_id:
         raise NotAllowed(
             f"it is {possessive(turn)} turn to sign a star"
@@ -336,13 +365,30 @@ def plan_sign(c: Context, command: SignStar) -> Drafts:
             else "every team has signed its star this season"
         )
     star = c.ruleset.catalogue.star(star_id)
-    if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(signed.values())):
+    if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(draft.signed.values())):
         raise NotAllowed(
             f"{star.name} is signed already or does not play for {team_id}"
             " (while an eligible star is unsigned)"
         )
     return [
         ev.StarSigned(
-            season=season.season, team=team_id, star=star_id, player=f"p{c.league.next_player}"
+            season=draft.season, team=team_id, star=star_id, player=f"p{c.league.next_player}"
         )
     ]
+
+
+def unsigned_stars(c: Context, draft: StarDraft) -> list[StarPlayer]:
+    """The edition's stars no team has signed this season, by name: any team may still
+    induce them for one game (seed 003, 'Unsigned Star Players')."""
+    taken = set(draft.signed.values())
+    stars = c.ruleset.catalogue.stars().values()
+    return sorted((s for s in stars if s.id not in taken), key=lambda s: s.name)
+
+
+def signable_stars(c: Context, draft: StarDraft) -> list[StarPlayer]:
+    """The stars the team whose turn it is may sign now, by name (the command's own
+    check, ``may_sign_star``); none when it is no team's turn."""
+    if draft.turn is None:
+        return []
+    team, taken = c.team(draft.turn), set(draft.signed.values())
+    return [s for s in unsigned_stars(c, draft) if c.ruleset.may_sign_star(s.id, team, taken)]

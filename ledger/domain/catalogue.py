@@ -38,8 +38,11 @@ RECORDED_BY = {
     "AppearanceFeesPaid": "`ledger match fees` (gold4)",
     "BountyPosted": "`ledger team bounty` (lrb6-zal)",
     "CardPlayed": "`ledger match card` (lrb6-zal)",
-    "StarDraftOrdered": "`ledger season star-draft` (bb2025 star player contracts)",
-    "StarSigned": "`ledger season sign` (bb2025 star player contracts)",
+    "StarDraftOrdered": "`ledger season star-draft`, `POST"
+    " /api/leagues/{league}/season/star-draft` or the star draft page (bb2025 star player"
+    " contracts)",
+    "StarSigned": "`ledger season sign`, `POST /api/leagues/{league}/teams/{team}/star` or"
+    " the star draft page (bb2025 star player contracts)",
     "TeamRedrafted": "`ledger team redraft` (bb2025 off-season)",
     "EventCorrected": "`ledger correct` (a reason is required)",
     "SiteOpened": "with the site's first account (`ledger account add`)",

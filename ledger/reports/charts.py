@@ -22,6 +22,7 @@ from ledger.reports.chart_labels import (
     label_room,
     level_note,
 )
+from ledger.words import ordinal
 
 PALETTE = (
     "#0072b2",
@@ -361,11 +362,6 @@ def figure_chart(
         [Tick(frame.y(t.at), t.label) for t in ticks],
         tip or (lambda team, value, step: f"{team}: {value:,.0f} ({step})"),
     )
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def compact_gold(amount: float) -> str:

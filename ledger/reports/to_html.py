@@ -18,12 +18,12 @@ from ledger.reports.charts import (
     Chart,
     compact_gold,
     figure_chart,
-    ordinal,
     positions_chart,
 )
 from ledger.reports.figures import figure_steps, season_steps
 from ledger.reports.model import SeasonReport
 from ledger.reports.text import FILTERS
+from ledger.words import ordinal
 
 
 def environment() -> Environment:

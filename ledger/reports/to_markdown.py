@@ -7,10 +7,10 @@ import re
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from ledger.reports.charts import ordinal
 from ledger.reports.figures import figure_table, season_steps
 from ledger.reports.model import SeasonReport
 from ledger.reports.text import FILTERS
+from ledger.words import ordinal
 
 SPECIAL = re.compile(r"([|\\*_`\[\]<>&])")
 """Characters that would break a table cell or start Markdown formatting (``&`` starts

@@ -11,17 +11,19 @@ Every write here is the commissioner's (an admin's too); every one runs as the a
 from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from ledger.application.commands import (
     CloseSeason,
+    OrderStarDraft,
     RecordMatch,
     SchedulePlayoffs,
     ScheduleSeason,
     StartSeason,
 )
+from ledger.application.context import Context
 from ledger.application.reports import MatchReport
-from ledger.application.seasons import as_they_stand
+from ledger.application.seasons import as_they_stand, signable_stars, star_draft, unsigned_stars
 from ledger.application.service import LeagueLedger
 from ledger.domain.values import Division, Given
 from ledger.reports.render import FORMATS
@@ -128,6 +130,67 @@ def close(call: Calling, league: str, response: Response, body: Closing | None =
     command = CloseSeason(league, without_playoffs=body.without_playoffs)
     call.write(lambda ledger, by: ledger.handle(command, by=by, reason=body.reason))
     return Written(**receipt(call, response))
+
+
+# --- the Spike! long-term contracts' star draft (seed 003, 'Long Term Contracts') -----------
+
+
+class StarDraftNow(BaseModel):
+    """Where the current season's star draft stands."""
+
+    season: int
+    order: list[str]
+    """The teams in the order they sign (empty until the commissioner sets it)."""
+    signed: dict[str, str]
+    """The star each team has signed this season, by team."""
+    next: str | None
+    """The team that signs next (null before the order is set and once all have)."""
+    signable: list[str]
+    """The stars the next team may sign now."""
+    unsigned: list[str]
+    """The stars no team has signed: any team may still induce them for one game."""
+
+
+@router.get(SEASON + "/star-draft", tags=["seasons"])
+@needs("read", remembered=True)
+def star_draft_now(request: Request, league: str) -> StarDraftNow:
+    """The star draft of a league with long-term contracts (``ledger season star-draft``
+    and ``sign`` make it); 409 where the league has none."""
+    found = shown_league(request, league)
+    context = Context(view=found.view, league=found.row, ruleset=found.ruleset)
+    draft = star_draft(context)
+    return StarDraftNow(
+        season=draft.season,
+        order=list(draft.order),
+        signed=dict(draft.signed),
+        next=draft.turn,
+        signable=[s.id for s in signable_stars(context, draft)],
+        unsigned=[s.id for s in unsigned_stars(context, draft)],
+    )
+
+
+class DrawStars(Body):
+    drawn: list[Given] | None = Field(default=None, max_length=64)
+    """The hat draw as made at the table (every team in a first season, the new teams
+    afterwards); left out, the ledger draws."""
+    reason: str | None = Reason
+
+
+class StarOrder(Written):
+    order: list[str]
+
+
+@router.post(SEASON + "/star-draft", status_code=201)
+@needs("star_draft")
+def order_star_draft(call: Calling, league: str, body: DrawStars, response: Response) -> StarOrder:
+    """Set the order in which the season's teams sign a star: the hat draw, then the
+    teams of the last season from its bottom up (``ledger season star-draft``)."""
+    order = call.write(
+        lambda ledger, by: ledger.handle(
+            OrderStarDraft(league, drawn=body.drawn), by=by, reason=body.reason
+        )
+    )
+    return StarOrder(**receipt(call, response), order=order)
 
 
 class Recorded(Written):

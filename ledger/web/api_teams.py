@@ -190,6 +190,25 @@ def redraft(call: Calling, league: str, team: str, body: Redraft, response: Resp
     return Written(**receipt(call, response))
 
 
+class Sign(Body):
+    star: Given
+    """The star's id: ``GET .../season/star-draft`` lists those the team may sign."""
+    reason: str | None = Reason
+
+
+@router.post(TEAM + "/star", status_code=201)
+@needs("sign_star")
+def sign_star(call: Calling, league: str, team: str, body: Sign, response: Response) -> Written:
+    """Sign the team's star for the season, free, in its turn of the star draft
+    (``ledger season sign``; seed 003, 'Signing Star Players')."""
+    call.write(
+        lambda ledger, by: ledger.handle(
+            cmd.SignStar(league, team, body.star), by=by, reason=body.reason
+        )
+    )
+    return Written(**receipt(call, response))
+
+
 # --- the post-game sequence ------------------------------------------------------------------
 
 

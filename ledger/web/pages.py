@@ -10,7 +10,8 @@ game), ``pages_roster`` (firing, retiring, letting staff go), ``pages_redraft`` 
 re-draft between seasons), ``pages_inducements`` (a fixture's inducements),
 ``pages_register`` (registering a team), ``pages_admin`` (the site admin's: creating a
 league, accounts), ``pages_members`` (a league's roles and visibility), ``pages_seasons``
-(the commissioner's seasons: start, schedule, play-offs, close); a refusal is a
+(the commissioner's seasons: start, schedule, play-offs, close), ``pages_stars`` (the
+star draft of long-term contracts); a refusal is a
 page with the reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists
 them all.
 """
@@ -53,6 +54,7 @@ from ledger.web import (
     pages_roster,
     pages_seasons,
     pages_sign,
+    pages_stars,
     pages_whatif,
 )
 from ledger.web import pages_reads as reads
@@ -131,6 +133,7 @@ def league_home(request: Request, league: str) -> HTMLResponse:
         may_register=may(me, found.row, "register_team"),
         downloads=downloads(found),
         may_grant=may(me, found.row, "grant"),
+        star_draft=pages_stars.draft_now(found),
         **pages_seasons.league_season(request, found),
     )
 
@@ -358,6 +361,7 @@ router.include_router(pages_sign.router)
 router.include_router(pages_password.router)
 router.include_router(pages_leaders.router)
 router.include_router(pages_fixtures.router)
+router.include_router(pages_stars.router)
 router.include_router(pages_roster.router)
 router.include_router(pages_redraft.router)
 router.include_router(pages_inducements.router)

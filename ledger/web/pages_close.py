@@ -28,7 +28,8 @@ from ledger.reports.match_sheet import match_sheet
 from ledger.rules.protocol import DiceNeed
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
-from ledger.web.pages_advance import Asking, kind_offers, must_advance
+from ledger.web.pages_advance import must_advance
+from ledger.web.pages_advance_offers import Asking, kind_offers
 from ledger.web.pages_forms import (
     Calling,
     Errors,

@@ -28,6 +28,7 @@ from ledger.web.guard import Guarded
 from ledger.web.idempotency import form_key
 from ledger.web.pages_reads import League, open_league
 from ledger.web.problems import TITLES, status_of, validation_sentence
+from ledger.words import ordinal
 
 BOUNDS = {"text": MAX_TEXT, "name": MAX_NAME, "match": MAX_MATCH_ID, "amendment": 4_000}
 """A field's bound on the forms (``maxlength``): the events' own (ledger/domain/values.py),
@@ -45,6 +46,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.filters["ordinal"] = ordinal
     env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
     env.globals["bound"] = BOUNDS
     return env

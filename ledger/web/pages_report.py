@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application import commands as cmd
 from ledger.application import matches, submissions
 from ledger.application.access import authorize
-from ledger.application.matches import unavailable
+from ledger.application.match_sides import unavailable
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import (

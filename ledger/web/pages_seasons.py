@@ -30,7 +30,7 @@ from ledger.domain.values import Fixture
 from ledger.reports.results import season_champion
 from ledger.rules.protocol import Feature
 from ledger.web import pages_reads as reads
-from ledger.web import pages_season_start
+from ledger.web import pages_season_start, pages_stars
 from ledger.web.guard import needs
 from ledger.web.pages_forms import Calling, Errors, dry_run, reason_of, values_of, whole
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
@@ -109,8 +109,16 @@ def next_steps(request: Request, found: reads.League, season: SeasonRow | None) 
         return []
     if season is None or not not_open(season):  # none yet, or the last one closed
         return [Step("Start a season", f"{base}/start")]
+    draft = pages_stars.draft_now(found)
+    first = (
+        [Step("Set the star draft order", f"{base}/star-draft")]
+        if draft and not draft.order
+        else []
+    )
     if not planned(ledger, found, ScheduleSeason(found.slug)).refused:
-        return [Step("Make the schedule", f"{base}/schedule")]
+        return [*first, Step("Make the schedule", f"{base}/schedule")]
+    if first:
+        return first
     if found.queries.fixtures(season.season):
         return []
     steps = []
