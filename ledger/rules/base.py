@@ -30,7 +30,7 @@ from ledger.domain.events import (
     StarSigned,
     TeamRedrafted,
 )
-from ledger.domain.state import ON_ROSTER, PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import ON_ROSTER, MatchRow, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import (
     Casualty,
     DiceRoll,
@@ -320,6 +320,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
 
     def may_sign_star(self, star_id: str, team: TeamRow, signed: set[str]) -> bool:
         return False
+
+    def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
+        return None
 
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int

@@ -29,7 +29,7 @@ from ledger.domain.events import (
     PlayerHired,
     StarSigned,
 )
-from ledger.domain.state import PlayerRow, StandingRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Effect, PointsScheme
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue
@@ -267,6 +267,12 @@ class Ruleset(Protocol):
         """SPP per achievement (``touchdown``, ``completion``, ``superb_throw``, ``landing``,
         ``deflection``...): what a report's player line must be able to say (the report
         form asks the figures the table pays for)."""
+        ...
+
+    def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
+        """The star players a report of ``fixture`` may name among the team's hirelings,
+        each on his own, by id (what the report form offers); None where the edition does
+        not narrow them so (the command checks each one named)."""
         ...
 
     def casualty_earns_spp(self, casualty: Casualty) -> bool: ...

@@ -201,12 +201,13 @@ def hire_choices(league: League, team: TeamRow) -> list[HireChoice]:
     return choices
 
 
-def star_choices(league: League) -> list[tuple[str, str, int]]:
-    """The edition's star players (id, name, price) by name, for a report's star hireling;
-    none where the edition keeps no star list (gold4 freeboots a star by his cost). Who
-    may play for whom is the command's check, as for a report file."""
-    stars = league.ruleset.catalogue.stars().values()
-    return [(s.id, s.name, s.cost) for s in sorted(stars, key=lambda s: s.name)]
+def star_choices(league: League, only: Sequence[str] | None = None) -> list[tuple[str, str, int]]:
+    """The edition's star players (id, name, price) by name, for a report's star hireling,
+    or ``only`` those of them; none where the edition keeps no star list (gold4 freeboots a
+    star by his cost). An id ``only`` names that the edition does not know is left out."""
+    stars = league.ruleset.catalogue.stars()
+    chosen = stars.values() if only is None else [stars[s] for s in only if s in stars]
+    return [(s.id, s.name, s.cost) for s in sorted(chosen, key=lambda s: s.name)]
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,9 @@ class Side:
     naming one is refused, so the pick-list does not offer him)."""
     positions: list[tuple[str, str]]
     """The team list's positions (id, name): what a journeyman or mercenary plays as."""
+    stars: list[tuple[str, str, int]]
+    """The stars (id, name, price) a star hireling of the side may be: those the edition
+    lets it field in this game (``Ruleset.report_stars``), else all of the edition's."""
 
     def hireling(self, row: int) -> str:
         """The id a hireling row of the form has in the report (``home-h1``)."""
@@ -112,7 +115,11 @@ def report_form(
     status: int = 200,
 ) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
-    sides = [side(found, key, team) for key, team in (("home", game.home), ("away", game.away))]
+    fixture = reads.match_row(found, game.match) if game.fixture else None
+    sides = [
+        side(found, key, team, fixture, values)
+        for key, team in (("home", game.home), ("away", game.away))
+    ]
     names = found.team_names()
     return page(
         request,
@@ -134,17 +141,27 @@ def report_form(
         rows=Rows.of(values),
         line_stats=line_stats(found.ruleset),
         casualty_dice=list(found.ruleset.casualty_dice.items()),
-        stars=reads.star_choices(found),
         values=values,
         errors=errors,
     )
 
 
-def side(league: reads.League, key: str, team: str) -> Side:
+def side(
+    league: reads.League,
+    key: str,
+    team: str,
+    fixture: MatchRow | None,
+    values: Mapping[str, str],
+) -> Side:
     row = league.queries.team(team)
     positions = league.ruleset.catalogue.team_list(row.roster).positions
     players = [p for p in league.queries.roster(team).players if unavailable(p) is None]
-    return Side(key, row, players, [(p.id, p.name) for p in positions])
+    fielded = league.ruleset.report_stars(fixture, row) if fixture is not None else None
+    if fielded is not None:  # a star the form was sent with stays chosen, to be refused
+        named = (v for k, v in values.items() if k.startswith(f"{key}-h") and k.endswith("-star"))
+        fielded = (*fielded, *(v for v in named if v and v not in fielded))
+    stars = reads.star_choices(league, fielded)
+    return Side(key, row, players, [(p.id, p.name) for p in positions], stars)
 
 
 def action_of(league: reads.League, game: Game) -> str:

@@ -32,7 +32,7 @@ from ledger.domain.events import (
     SeasonClosed,
     TeamRedrafted,
 )
-from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
+from ledger.domain.state import ON_ROSTER, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division, Effect, PointsScheme, TeamSheet
 from ledger.errors import (
     AdvancementDue,
@@ -374,6 +374,15 @@ class BB2025(BaseRuleset[BB2025Options]):
         return stars.report_problems(
             match.match, sheet, team_list, bought, self.catalogue.stars(), once
         )
+
+    def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
+        """In a league or play-off game, the stars the team induced for the fixture who
+        play for its list (``star_problems``' own reading; a friendly takes any star)."""
+        if fixture.kind not in ("league", "playoff"):
+            return None
+        catalogue, team_list = self.catalogue.stars(), self.catalogue.team_list(team.roster)
+        induced = stars.induced(stars.bought(fixture, team.team_id), catalogue)
+        return tuple(sorted(s for s in induced if contracts.eligible(catalogue[s], team_list)))
 
     def mvp_problems(
         self, match: MatchRecorded, sheet: TeamSheet, rows: MatchRows
