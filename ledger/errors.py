@@ -160,6 +160,13 @@ class NameTaken(RuleViolation):
     code = "name-taken"
 
 
+class TeamNameTaken(NameTaken):
+    """Another team of the league is called so: the pick-lists, the tables and the star
+    draft would show two teams alike."""
+
+    code = "team-name-taken"
+
+
 class NumberTaken(RuleViolation):
     """A shirt number another player of the roster wears."""
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from ledger.application.commands import BuyInducements
 from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, TeamRow
+from ledger.domain.state import MatchRow, TeamRow, on_roster
 from ledger.domain.values import Purchase
 from ledger.errors import InsufficientTreasury, InvalidInput, NotAllowed, UnknownItem, UnknownMatch
+from ledger.projections.gather import league_stars
 from ledger.rules.asked import Inducing, Lineup
 from ledger.rules.problems import refuse
 from ledger.rules.protocol import Budget, Feature, SidelineItem
@@ -36,6 +37,9 @@ class Terms:
     """Each side's value for the game (``Ruleset.game_value_label`` names it)."""
     offer: Mapping[str, SidelineItem]
     budget: Budget
+    contracted: Mapping[str, tuple[str, str]]
+    """The star players on a roster of the league, by star id, each with his name and his
+    team's: what the edition's offer leaves out for that (BB2025's long-term contracts)."""
 
 
 def inducement_terms(c: Context, match_id: str, team_id: str) -> Terms:
@@ -63,8 +67,16 @@ def inducement_terms(c: Context, match_id: str, team_id: str) -> Terms:
         )
     spent = int(match.inducements.get(other_id, {}).get("treasury_spent", 0))
     budget = c.ruleset.inducement_budget(value, other_value, spent, team.treasury)
-    offer = c.ruleset.inducement_offer(team)
-    return Terms(match, team, other, value, other_value, offer, budget)
+    contracted = contracted_stars(c)
+    offer = c.ruleset.inducement_offer(team, contracted)
+    return Terms(match, team, other, value, other_value, offer, budget, contracted)
+
+
+def contracted_stars(c: Context) -> dict[str, tuple[str, str]]:
+    """The star players on a roster of the league (signed for the season, or hired for
+    good), by star id, each with his name and the name of the team that holds him."""
+    held = on_roster(league_stars(c.view, c.league_id))
+    return {p.position: (p.name, c.team(p.team_id).name) for p in held}
 
 
 def plan_inducements(c: Context, command: BuyInducements) -> Drafts:
@@ -93,6 +105,12 @@ def plan_inducements(c: Context, command: BuyInducements) -> Drafts:
 def priced(terms: Terms, item_id: str, count: int) -> Purchase:
     """``count`` of an inducement at the edition's price, within its limit."""
     item = terms.offer.get(item_id)
+    if item is None and item_id in terms.contracted:
+        star, team = terms.contracted[item_id]
+        raise NotAllowed(
+            f"{terms.team.name} cannot induce {star}: he is under contract to {team} this"
+            " season, and plays for no other team"
+        )
     if item is None:
         offered = ", ".join(sorted(terms.offer))
         raise UnknownItem(

@@ -297,9 +297,27 @@ def plan_star_draft(c: Context, command: OrderStarDraft) -> Drafts:
         drawn = list(new)
         random.SystemRandom().shuffle(drawn)
     if sorted(drawn) != sorted(new):
-        raise InvalidInput(f"the hat draw must name exactly these teams: {', '.join(sorted(new))}")
+        raise InvalidInput(hat_draw_problem(c, drawn, new))
     order = c.ruleset.star_draft_order(drawn, ranked)
     return [ev.StarDraftOrdered(season=season.season, order=tuple(order), drawn=tuple(drawn))]
+
+
+def hat_draw_problem(c: Context, drawn: Sequence[str], new: Sequence[str]) -> str:
+    """Why a hat draw is not the new teams, each once: which is named twice, missing, or
+    not one to draw."""
+
+    def name(team: str) -> str:
+        found = c.view.get(TeamRow, c.league_id, team)
+        return found.name if found is not None else repr(team[:64])
+
+    twice = sorted({t for t in drawn if drawn.count(t) > 1})
+    missing = [t for t in new if t not in drawn]
+    strangers = sorted({t for t in drawn if t not in new})
+    said = [f"{name(t)} is drawn twice" for t in twice]
+    said += [f"{name(t)} is missing" for t in missing]
+    said += [f"{name(t)} is not a team to draw" for t in strangers]
+    teams = ", ".join(name(t) for t in new)
+    return f"the hat draw names each of {teams} once: {'; '.join(said)}"
 
 
 def draft_pools(c: Context, season: SeasonRow) -> tuple[list[str], list[str]]:
@@ -327,12 +345,13 @@ def last_table(c: Context, season: int) -> list[str]:
 
 @dataclass(frozen=True)
 class StarDraft:
-    """Where a season's star draft stands: its order (empty until set) and the star each
-    team has signed, by team."""
+    """Where a season's star draft stands: its order (empty until set), the star each
+    team has signed, by team, and every star signed (a pair's partner with his star)."""
 
     season: int
     order: tuple[str, ...]
     signed: Mapping[str, str]
+    taken: frozenset[str]
 
     @property
     def turn(self) -> str | None:
@@ -343,13 +362,23 @@ class StarDraft:
 def star_draft(c: Context) -> StarDraft:
     """The current season's star draft; refused where the league has no contracts."""
     season = require_contracts(c)
-    signed = {
-        p.team_id: p.position
+    stars = c.ruleset.catalogue.stars()
+    contracted = [
+        p
         for t in season.star_draft
         for p in c.players(t)
         if p.kind == "star" and season.season in p.seasons
-    }
-    return StarDraft(season.season, season.star_draft, signed)
+    ]
+    signed = {p.team_id: p.position for p in contracted if not partner_only(stars, p.position)}
+    taken = frozenset(p.position for p in contracted)
+    return StarDraft(season.season, season.star_draft, signed, taken)
+
+
+def partner_only(stars: Mapping[str, StarPlayer], star_id: str) -> bool:
+    """Whether ``star_id`` is the half of a pair who comes with the other (his team's star
+    is the other)."""
+    found = stars.get(star_id)
+    return found is not None and found.partner_only
 
 
 def plan_sign(c: Context, command: SignStar) -> Drafts:
@@ -360,29 +389,48 @@ def plan_sign(c: Context, command: SignStar) -> Drafts:
     turn = draft.turn
     if turn != team_id:
         raise NotAllowed(
-            f"it is {possessive(turn)} turn to sign a star"
+            f"it is {possessive(c.team(turn).name)} turn to sign a star"
             if turn
             else "every team has signed its star this season"
         )
     star = c.ruleset.catalogue.star(star_id)
-    if not c.ruleset.may_sign_star(star_id, c.team(team_id), set(draft.signed.values())):
-        raise NotAllowed(
-            f"{star.name} is signed already or does not play for {team_id}"
-            " (while an eligible star is unsigned)"
-        )
+    team = c.team(team_id)
+    if not c.ruleset.may_sign_star(star_id, team, set(draft.taken)):
+        raise NotAllowed(unsignable(c, draft, star, team))
+    player = c.league.next_player
     return [
         ev.StarSigned(
-            season=draft.season, team=team_id, star=star_id, player=f"p{c.league.next_player}"
+            season=draft.season,
+            team=team_id,
+            star=star_id,
+            player=f"p{player}",
+            partner=f"p{player + 1}" if star.pair_with else None,
         )
     ]
 
 
+def unsignable(c: Context, draft: StarDraft, star: StarPlayer, team: TeamRow) -> str:
+    """Why the team may not sign the star now (seed 003, 'Signing Star Players')."""
+    stars = c.ruleset.catalogue.stars()
+    partner = stars.get(star.pair_with or "")
+    if star.partner_only and partner is not None:
+        return f"{star.name} comes with {partner.name}: sign {partner.name} and both join"
+    for holder, signed in draft.signed.items():
+        if signed in (star.id, star.pair_with):
+            return f"{star.name} is signed to {c.team(holder).name} this season"
+    return (
+        f"{star.name} does not play for {team.name}, and stars who do are still unsigned:"
+        " any star may be chosen only once all of those are signed"
+    )
+
+
 def unsigned_stars(c: Context, draft: StarDraft) -> list[StarPlayer]:
-    """The edition's stars no team has signed this season, by name: any team may still
-    induce them for one game (seed 003, 'Unsigned Star Players')."""
-    taken = set(draft.signed.values())
+    """The edition's stars no team has signed this season, by name (a pair under its
+    priced star): any team may still induce them for one game (seed 003, 'Unsigned Star
+    Players')."""
     stars = c.ruleset.catalogue.stars().values()
-    return sorted((s for s in stars if s.id not in taken), key=lambda s: s.name)
+    unsigned = (s for s in stars if s.id not in draft.taken and not s.partner_only)
+    return sorted(unsigned, key=lambda s: s.name)
 
 
 def signable_stars(c: Context, draft: StarDraft) -> list[StarPlayer]:
@@ -390,5 +438,5 @@ def signable_stars(c: Context, draft: StarDraft) -> list[StarPlayer]:
     check, ``may_sign_star``); none when it is no team's turn."""
     if draft.turn is None:
         return []
-    team, taken = c.team(draft.turn), set(draft.signed.values())
+    team, taken = c.team(draft.turn), set(draft.taken)
     return [s for s in unsigned_stars(c, draft) if c.ruleset.may_sign_star(s.id, team, taken)]

@@ -32,6 +32,7 @@ from ledger.errors import (
     InvalidInput,
     NameTaken,
     NotAllowed,
+    TeamNameTaken,
 )
 from ledger.projections.gather import hire_rows
 from ledger.rules.asked import (
@@ -78,6 +79,13 @@ def plan_register(c: Context, command: RegisterTeam) -> Drafts:
     treasury = command.treasury
     if c.view.get(TeamRow, c.league_id, team_id) is not None:
         raise NameTaken(f"league {c.league.slug} already has a team '{team_id}'")
+    same = " ".join(name.split()).casefold()
+    for other in c.view.select(TeamRow, league_id=c.league_id):
+        if " ".join(other.name.split()).casefold() == same:
+            raise TeamNameTaken(
+                f"league {c.league.slug} already has a team called {other.name}"
+                f" ({other.team_id}): give this one a name of its own"
+            )
     c.ruleset.catalogue.team_list(roster)  # refuses an unknown team list, naming the known ones
     start = c.ruleset.start().treasury if treasury is None else treasury
     if start < 0:

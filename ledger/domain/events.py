@@ -452,6 +452,9 @@ class StarSigned(LedgerEvent):
     star: Ref
     player: Ref
     """The ledger id the star plays under this season."""
+    partner: Ref | None = None
+    """The ledger id his partner plays under, for a star of a pair who come together
+    (Grak and Crumbleberry: the edition's catalogue names the partner)."""
 
 
 class TeamRedrafted(LedgerEvent):

@@ -326,16 +326,21 @@ def star_draft_ordered(f: Fold, e: ev.StarDraftOrdered) -> None:
 
 
 def star_signed(f: Fold, e: ev.StarSigned) -> None:
-    before = [p for p in f.players(e.team) if p.kind == "star" and p.position == e.star]
-    star = f.ruleset.new_player(e, f.team(e.team), f.league_id)
-    if any(e.season - 1 in p.seasons for p in before):
-        # Spike! 2021 'A Familiar Face': the same star re-signed loses Loner.
-        star = star.model_copy(
-            update={"skills": tuple(s for s in star.skills if not s.lower().startswith("loner"))}
-        )
-    f.put_player(star.model_copy(update={"seasons": (e.season,)}))
+    """The star joins the team for the season, and his partner with him (a pair)."""
+    signed = [e]
+    pair = f.ruleset.catalogue.stars().get(e.star)
+    if e.partner and pair is not None and pair.pair_with:
+        signed.append(e.model_copy(update={"star": pair.pair_with, "player": e.partner}))
+    for one in signed:
+        before = [p for p in f.players(e.team) if p.kind == "star" and p.position == one.star]
+        star = f.ruleset.new_player(one, f.team(e.team), f.league_id)
+        if any(e.season - 1 in p.seasons for p in before):
+            # Spike! 2021 'A Familiar Face': the same star re-signed loses Loner.
+            kept = tuple(s for s in star.skills if not s.lower().startswith("loner"))
+            star = star.model_copy(update={"skills": kept})
+        f.put_player(star.model_copy(update={"seasons": (e.season,)}))
     league = f.league()
-    f.store.change(league, next_player=league.next_player + 1)
+    f.store.change(league, next_player=league.next_player + 1 + bool(e.partner))
 
 
 def team_redrafted(f: Fold, e: ev.TeamRedrafted) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property
 from operator import attrgetter
 from pathlib import Path
@@ -518,7 +518,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def game_value(self, team: TeamRow, players: Sequence[PlayerRow]) -> int:
         return team.rating
 
-    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+    def inducement_offer(
+        self, team: TeamRow, contracted: Collection[str] = ()
+    ) -> Mapping[str, SidelineItem]:
         return {}
 
     def check_inducements(self, team: TeamRow, wanted: Mapping[str, int]) -> list[Problem]:

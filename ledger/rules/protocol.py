@@ -14,7 +14,7 @@ counts them): a question with many kinds of answer takes a value saying what is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -284,7 +284,14 @@ class Ruleset(Protocol):
     def advancement(self, player: PlayerRow, event: PlayerAdvanced) -> AdvancementResult: ...
 
     # --- before a game, re-drafts ----------------------------------------------------------
-    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]: ...
+    def inducement_offer(
+        self, team: TeamRow, contracted: Collection[str] = ()
+    ) -> Mapping[str, SidelineItem]:
+        """What the team may induce for a fixture, by item; ``contracted``: the star players
+        on a roster of the league (BB2025's long-term contracts: a signed star plays for
+        his team alone, seed 003 'Signing Star Players')."""
+        ...
+
     def inducement_budget(
         self, value: int, other_value: int, other_spent: int, treasury: int
     ) -> Budget: ...

@@ -183,6 +183,12 @@ class StarPlayer(Frozen):
         """Whether he plays for a team of the list ``roster`` (it, or any team, is named)."""
         return roster in self.plays_for or "any" in self.plays_for
 
+    @property
+    def partner_only(self) -> bool:
+        """Half of a pair printed at 0 (Crumbleberry beside Grak, Drull beside Dribl): he
+        is induced and signed with his partner, never alone."""
+        return self.pair_with is not None and self.cost == 0
+
 
 class Skill(Frozen):
     name: str

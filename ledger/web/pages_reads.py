@@ -308,11 +308,17 @@ def game_of(fixture: MatchRow) -> Game:
     )
 
 
-def report_dice(league: League, game: Game) -> list[DiceNeed]:
-    """The rolls the ruleset asks of this game when played, whatever its result: the
-    report form offers a field for each (asked of a won and of a drawn game)."""
-    needs: dict[tuple[str, str | None], DiceNeed] = {}
-    for home_score in (1, 0):
+SCORES = {"win": (1, 0), "draw": (0, 0), "loss": (0, 1)}
+"""The results a report form's dice are asked for, as the home side's, by score."""
+
+
+def asked_dice(
+    league: League, game: Game
+) -> dict[tuple[str, str | None], tuple[DiceNeed, set[str]]]:
+    """Each roll the ruleset asks of this game when played, with the results it is asked
+    after, as its subject's team saw them (``win``, ``draw``, ``loss``)."""
+    asked: dict[tuple[str, str | None], tuple[DiceNeed, set[str]]] = {}
+    for home_result, (home_score, away_score) in SCORES.items():
         # Asked about, never recorded: built unchecked, so that a match id the books
         # cannot hold is named beside its field by the command, with the form kept.
         played = ev.MatchRecorded.model_construct(
@@ -321,12 +327,34 @@ def report_dice(league: League, game: Game) -> list[DiceNeed]:
             round=game.round,
             kind=cast(ev.MatchKind, game.kind),  # a fixture's, or one the form checked
             home=TeamSheet(team=game.home, touchdowns=home_score),
-            away=TeamSheet(team=game.away, touchdowns=0),
+            away=TeamSheet(team=game.away, touchdowns=away_score),
         )
         rows = match_rows(league.view, league.row.league_id, played, league.ruleset)
         for need in league.ruleset.dice_needed(Report(played, rows)):
-            needs.setdefault((need.purpose, need.subject), need)
-    return list(needs.values())
+            result = AWAY_RESULT[home_result] if need.subject == game.away else home_result
+            asked.setdefault((need.purpose, need.subject), (need, set()))[1].add(result)
+    return asked
+
+
+AWAY_RESULT = {"win": "loss", "draw": "draw", "loss": "win"}
+
+
+def report_dice(league: League, game: Game) -> list[DiceNeed]:
+    """The rolls the ruleset asks of this game when played, whatever its result: the
+    report form offers a field for each."""
+    return [need for need, _ in asked_dice(league, game).values()]
+
+
+def dice_when(league: League, game: Game) -> dict[str, str]:
+    """When a roll of the form is asked, by its field (``dice-SUBJECT-PURPOSE``), where
+    not after every result: ``after a win or a loss`` (BB2025's Dedicated Fans roll, not
+    made after a draw)."""
+    when = {}
+    for (purpose, subject), (_, results) in asked_dice(league, game).items():
+        if len(results) < len(SCORES):
+            said = " or ".join(f"a {r}" for r in SCORES if r in results)
+            when[f"dice-{subject or 'match'}-{purpose}"] = f"after {said}"
+    return when
 
 
 # --- the audit trail ----------------------------------------------------------------------

@@ -52,8 +52,9 @@ from ledger.web.problems import status_of
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 PATH = "/leagues/{league}/teams/{team}/redraft"
-KEEP, CARRY, DIE = "keep-", "carry-", "die-"
-"""Form fields: ``keep-PLAYER`` (a checkbox), ``carry-ITEM`` (how many), and
+KEEP, CARRY, DIE, NONE = "keep-", "carry-", "die-", "rehire-none"
+"""Form fields: ``keep-PLAYER`` (a checkbox), ``rehire-none`` (none of them kept, said
+so: no one ticked by mistake lets the roster go), ``carry-ITEM`` (how many), and
 ``die-PURPOSE-PLAYER`` (a roll, as rolled at the table)."""
 REDRAFT_FIELDS = {
     "insufficient-treasury": "budget",
@@ -123,6 +124,13 @@ def chosen(offer: RedraftOffer, league: str, values: Mapping[str, str]) -> Redra
     rolls = {die_key(need).removeprefix(DIE) for need in offer.dice}
     only_offered(values, DIE, rolls, "a roll", "dice")
     keep = [r.player.player_id for r in offer.rehires if values.get(KEEP + r.player.player_id)]
+    none = values.get(NONE) == "1"
+    if offer.rehires and not keep and not none:  # one click would let the whole roster go
+        raise FieldInvalid(
+            "keep", "tick the players to re-hire, or 'Re-hire none of them' to draft anew"
+        )
+    if keep and none:
+        raise FieldInvalid("keep", "players are ticked and 'Re-hire none of them' too")
     carry = {}
     for held in offer.carry:
         label = f"{held.item.name} to carry"

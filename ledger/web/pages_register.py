@@ -53,6 +53,7 @@ REGISTER_FIELDS = {
     "unknown-account": "coach",
     "not-allowed": "coach",
     "name-taken": "team",
+    "team-name-taken": "name",
 }
 
 

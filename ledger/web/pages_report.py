@@ -134,6 +134,7 @@ def report_form(
         acting_for=names.get(submitter(request, found, game), "the commissioner"),
         names=names,
         dice=reads.report_dice(found, game),
+        dice_when=reads.dice_when(found, game),
         causes=CAUSES,
         kinds=KINDS,
         hireling_kinds=HIRELING_KINDS,

@@ -99,7 +99,10 @@ def sign_form(
     found = reads.open_league(ledger, league)
     row = found.queries.team(team)
     kept = played(found, team, match, hireling)
-    price, refused = asked(ledger, signing(league, team, match, hireling, kept))
+    signed_as = signed_hirelings(reads.match_row(found, match)).get(hireling)
+    price, refused = (
+        (None, {}) if signed_as else asked(ledger, signing(league, team, match, hireling, kept))
+    )
     kind = str(kept.get("kind", ""))
     return page(
         request,
@@ -115,6 +118,7 @@ def sign_form(
             found.queries, team, kind, kept.get("position"), kept.get("star")
         ),
         price=price,
+        signed_as=signed_as,
         source=found.ruleset.hireling_spp_source or None,
         values=values,
         errors=errors or refused,

@@ -120,12 +120,23 @@ def draft_form(
         league=found,
         shown=shown,
         names=found.team_names(),
-        stars={s.id: s.name for s in found.ruleset.catalogue.stars().values()},
+        stars=star_names(found),
         may_order=may(me, found.row, "star_draft"),
         may_sign=turn is not None and may(me, found.row, "sign_star", turn),
         values=values,
         errors=errors,
     )
+
+
+def star_names(found: reads.League) -> dict[str, str]:
+    """Each star's name, a pair's under its priced star (``Grak & Crumbleberry``)."""
+    stars = found.ruleset.catalogue.stars()
+    names = {s.id: s.name for s in stars.values()}
+    for star in stars.values():
+        partner = stars.get(star.pair_with or "")
+        if partner is not None and not star.partner_only:
+            names[star.id] = f"{star.name} & {partner.name}"
+    return names
 
 
 @router.get(PATH)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.application.commands import (
+    BuyInducements,
     ClosePostGame,
     CloseSeason,
     FirePlayer,
@@ -15,6 +16,7 @@ from ledger.application.commands import (
     SignStar,
     StartSeason,
 )
+from ledger.application.inducements import inducement_terms
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
@@ -23,7 +25,7 @@ from ledger.errors import NotAllowed, StarContracted
 from ledger.rules.bb2025.contracts import draft_order
 from ledger.rules.bb2025.ruleset import BB2025
 from tests.rules.seam import checked
-from tests.support import Book, create_league, draft_team, report, roll, sheet
+from tests.support import Book, create_league, draft_team, event_count, report, roll, sheet
 
 
 def test_the_draft_order_of_a_later_season_the_worked_example() -> None:
@@ -123,10 +125,10 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
     ledger.handle(StartSeason("test", [Division(name="", teams=tuple(teams))]), by="t")
     order = ledger.handle(OrderStarDraft("test", drawn=["rob", "jay", "ann", "dan"]), by="t")
     assert order == ["rob", "jay", "ann", "dan"]
-    with pytest.raises(NotAllowed, match="rob's turn"):
+    with pytest.raises(NotAllowed, match="Rob's turn"):
         ledger.handle(SignStar("test", "jay", "griff_oberwald"), by="t")
     ledger.handle(SignStar("test", "rob", "morg_n_thorg"), by="t")
-    with pytest.raises(NotAllowed, match="signed already"):
+    with pytest.raises(NotAllowed, match="Morg 'n' Thorg is signed to Rob this season"):
         ledger.handle(SignStar("test", "jay", "morg_n_thorg"), by="t")
     ledger.handle(SignStar("test", "jay", "griff_oberwald"), by="t")
     league_id = ledger.league_row("test").league_id
@@ -140,6 +142,68 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
     team = ledger.view().get(TeamRow, league_id, "jay")
     assert team is not None
     assert team.treasury == 1_000_000 - 11 * 50_000
+
+
+def drafted_league(ledger: LeagueLedger, order: list[str]) -> str:
+    """A contracts league of four teams in a started season, its star draft ordered."""
+    create_league(ledger, options={"star_player_contracts": True})
+    teams = {"jay": "human", "dan": "skaven", "rob": "orc", "ann": "dwarf"}
+    for team, roster in teams.items():
+        draft_team(
+            ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
+        )
+    ledger.handle(StartSeason("test", [Division(name="", teams=tuple(teams))]), by="t")
+    ledger.handle(OrderStarDraft("test", drawn=order), by="t")
+    return ledger.league_row("test").league_id
+
+
+def stars_of(ledger: LeagueLedger, league_id: str, team: str) -> dict[str, PlayerRow]:
+    found = ledger.view().select(PlayerRow, league_id=league_id, team_id=team)
+    return {p.position: p for p in found if p.kind == "star"}
+
+
+def test_a_pair_is_signed_together(sqlite_ledger: LeagueLedger) -> None:
+    """Grak & Crumbleberry are one inducement (seed 001, the Star Players' list prints
+    Crumbleberry at 0 beside Grak): signed, both join, at Grak's 250,000; the partner is
+    never signed alone, nor by another team once his partner is."""
+    ledger = sqlite_ledger
+    league_id = drafted_league(ledger, ["jay", "dan", "rob", "ann"])
+    with pytest.raises(NotAllowed, match="Crumbleberry comes with Grak: sign Grak and both join"):
+        ledger.handle(SignStar("test", "jay", "crumbleberry"), by="t")
+    ledger.handle(SignStar("test", "jay", "grak"), by="t")
+    pair = stars_of(ledger, league_id, "jay")
+    assert sorted(pair) == ["crumbleberry", "grak"]
+    assert (pair["grak"].value, pair["crumbleberry"].value) == (250_000, 0)
+    assert len({pair["grak"].player_id, pair["crumbleberry"].player_id}) == 2
+    with pytest.raises(NotAllowed, match="Crumbleberry comes with Grak"):
+        ledger.handle(SignStar("test", "dan", "crumbleberry"), by="t")
+    ledger.handle(SignStar("test", "dan", "morg_n_thorg"), by="t")  # the next id is free
+    assert list(stars_of(ledger, league_id, "dan")) == ["morg_n_thorg"]
+
+
+def test_a_signed_star_is_induced_by_no_team(sqlite_ledger: LeagueLedger) -> None:
+    """Seed 003 'Signing Star Players': "once they have signed for a team they can only
+    play for that team during the course of the season"; 'Unsigned Star Players' "are still
+    eligible to be hired by any team as Inducements": a signed one (or half of a signed
+    pair) is not offered, and asking for him is refused, nothing written."""
+    ledger = sqlite_ledger
+    league_id = drafted_league(ledger, ["dan", "jay", "rob", "ann"])
+    ledger.handle(SignStar("test", "dan", "grak"), by="t")
+    ledger.handle(ScheduleSeason("test"), by="t")
+    fixture = next(
+        m
+        for m in ledger.view().select(MatchRow, league_id=league_id)
+        if {m.home, m.away} == {"jay", "dan"}
+    )
+    ledger.handle(BuyInducements("test", fixture.match_id, "dan", {}), by="t")  # CTV higher
+    terms = inducement_terms(ledger.context("test"), fixture.match_id, "jay")
+    assert "grak" not in terms.offer
+    assert "crumbleberry" not in terms.offer
+    assert "helmut_wulf" in terms.offer  # unsigned: induced as usual
+    before = event_count(ledger)
+    with pytest.raises(NotAllowed, match="cannot induce Grak: he is under contract to Dan"):
+        ledger.handle(BuyInducements("test", fixture.match_id, "jay", {"grak": 1}), by="t")
+    assert event_count(ledger) == before
 
 
 def test_an_all_star_game_changes_nothing(sqlite_ledger: LeagueLedger) -> None:

@@ -76,7 +76,7 @@ def test_a_coach_signs_only_for_their_team_and_in_its_turn(spike: tuple[TestClie
     assert not_theirs["status"] == 403, not_theirs
     not_yet = sign(client, dan, "orcs", "morg_n_thorg")
     assert (not_yet["status"], not_yet["code"]) == (409, "not-allowed"), not_yet
-    assert "it is dwarfs' turn to sign a star" in not_yet["detail"]
+    assert "it is Dwarf Grudgebearers' turn to sign a star" in not_yet["detail"]
     ordering = post(client, dan, DRAFT, {})
     assert ordering["status"] == 403, ordering
     assert event_count(client) == before
@@ -85,12 +85,12 @@ def test_a_coach_signs_only_for_their_team_and_in_its_turn(spike: tuple[TestClie
 @pytest.mark.parametrize(
     ("body", "status", "code", "words"),
     [
-        ({"drawn": ["orcs", "humans"]}, 422, "invalid-input", "exactly these teams"),
+        ({"drawn": ["orcs", "humans"]}, 422, "invalid-input", "Elfheim Eagles is missing"),
         (
             {"drawn": ["orcs", "humans", "elves", "ogres"]},
             422,
             "invalid-input",
-            "exactly these teams",
+            "Dwarf Grudgebearers is missing; 'ogres' is not a team to draw",
         ),
         ({"drawn": "orcs"}, 422, None, None),
         ({"drawn": ["orcs", "dwarfs", "humans", "elves"], "reason": ""}, 422, None, None),
@@ -128,7 +128,7 @@ def test_an_unknown_or_taken_star_is_refused(spike: tuple[TestClient, str]) -> N
     assert sign(client, csrf, "dwarfs", "morg_n_thorg")["status"] == 201
     taken = sign(client, csrf, "orcs", "morg_n_thorg")
     assert (taken["status"], taken["code"]) == (409, "not-allowed"), taken
-    assert "signed already" in taken["detail"]
+    assert taken["detail"] == "Morg 'n' Thorg is signed to Dwarf Grudgebearers this season"
     assert event_count(client) == before + 1
 
 

@@ -131,6 +131,16 @@ def test_a_team_id_already_taken_is_refused(client: TestClient, world: World) ->
     assert said == "league demo already has a team 'reikland-reavers'"
 
 
+def test_a_team_name_already_taken_is_refused(client: TestClient, world: World) -> None:
+    """Two teams alike by name would read alike in every table, pick-list and draw."""
+    body = {**ORCS, "name": "  reikland   REAVERS "}
+    said = refused(client, world, body, 409, "team-name-taken")
+    assert said == (
+        "league demo already has a team called Reikland Reavers (reikland-reavers):"
+        " give this one a name of its own"
+    )
+
+
 def test_an_unknown_coach_account_is_refused(client: TestClient, world: World) -> None:
     said = refused(client, world, {**ORCS, "coach": "nobody"}, 404, "unknown-account")
     assert "nobody" in said

@@ -720,6 +720,20 @@ def test_a_report_with_a_missing_roll_shows_the_sentence_beside_the_dice(
     assert event_count(client) == before
 
 
+def test_the_form_says_which_rolls_follow_only_some_results(client: TestClient) -> None:
+    """BB2025 'Update Dedicated Fans' is rolled after a win or a loss, not a draw (seed
+    001): its field says so, where the Fan Factor's, rolled after every game, does not."""
+    sign_in(client, "jay")
+    form = client.get(f"{HOME}/report", params={"home": REAVERS, "away": GOUGED}).text
+    fans = f"dice-{REAVERS}-dedicated_fans"
+    hint = re.search(rf'<p class="hint" id="{fans}-why">(.*?)</p>', form, re.S)
+    assert hint is not None
+    assert hint.group(1).endswith("only after a win or a loss, left empty otherwise")
+    factor = re.search(rf'<p class="hint" id="dice-{REAVERS}-fan_factor-why">(.*?)</p>', form)
+    assert factor is not None
+    assert "only after" not in factor.group(1)
+
+
 def test_another_coach_may_not_submit_a_report_of_a_game_they_did_not_play(
     client: TestClient,
 ) -> None:

@@ -341,8 +341,9 @@ def test_a_coach_signs_the_hireling_who_keeps_his_spp(
     assert f'<a href="{player}">{name}</a>' in after
     assert hireling_row(after, name)[0].endswith(", signed")
     assert "Sign him" not in after
-    again = html.unescape(page(client, path))  # the command's refusal, before a second try
-    assert f"{name}, who played match {MATCH} for reavers, was already signed after it" in again
+    again = html.unescape(page(client, path))  # signed: his player page, no form
+    assert f'signed him after the game: he is <a href="{player}">on the roster</a>' in again
+    assert 'name="number"' not in again
     second = client.post(path, data={"csrf": csrf, "number": "8"}, follow_redirects=False)
     assert second.status_code == 409
     assert "was already signed after it" in html.unescape(second.text)

@@ -97,15 +97,37 @@ def test_the_rest_and_relaxation_rolls_are_asked_and_taken_as_rolled(
     assert field, "the niggling recovery roll is not asked"
     assert "Bram: each niggling, 4+" in form
     before = event_count(client)
-    refused = post(client, path, {"csrf": csrf_in(form)})
+    anew = {"csrf": csrf_in(form), "rehire-none": "1"}
+    refused = post(client, path, anew)
     assert refused.status_code == 422
     assert "niggling_recovery (1D6)" in error_beside(refused.text, "dice")
     assert "--roll" not in refused.text
     assert event_count(client) == before
-    done = post(client, path, {"csrf": csrf_in(form), field.group(1): "5"})
+    done = post(client, path, {**anew, field.group(1): "5"})
     assert done.status_code == 303, done.text[-800:]
     [roll] = last_event(client)["dice"]
     assert (roll["purpose"], roll["values"]) == ("niggling_recovery", [5])
+
+
+def test_a_redraft_keeping_no_one_must_say_so(client: TestClient, world: World) -> None:
+    """One click with nothing ticked would let the whole roster go: refused beside the
+    players, unless 'Re-hire none of them' is ticked (and not beside a ticked player)."""
+    closed_season(client, world)
+    sign_in(client, "jay")
+    path = f"/leagues/{LEAGUE}/teams/reikland-reavers/redraft"
+    form = client.get(path).text
+    assert 'name="rehire-none"' in form
+    first = re.search(r'name="(keep-[^"]+)"', form)
+    assert first is not None
+    before = event_count(client)
+    for extra, sentence in (
+        ({}, "tick the players to re-hire, or 'Re-hire none of them' to draft anew"),
+        ({first.group(1): "1", "rehire-none": "1"}, "and 'Re-hire none of them' too"),
+    ):
+        refused = post(client, path, {"csrf": csrf_in(form), **extra})
+        assert refused.status_code == 422
+        assert sentence in error_beside(refused.text, "keep")
+    assert event_count(client) == before
 
 
 def test_another_coach_may_not_redraft_the_team(client: TestClient, world: World) -> None:

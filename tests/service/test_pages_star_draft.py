@@ -82,7 +82,7 @@ def test_the_ledger_draws_when_asked(spike: TestClient) -> None:
     ("drawn", "sentence"),
     [
         (["elves", "orcs", "dwarfs", ""], "name the team drawn 4th"),
-        (["elves", "orcs", "dwarfs", "dwarfs"], "the hat draw must name exactly these teams"),
+        (["elves", "orcs", "dwarfs", "dwarfs"], "Dwarf Grudgebearers is drawn twice"),
     ],
 )
 def test_a_bad_draw_is_said_beside_it(spike: TestClient, drawn: list[str], sentence: str) -> None:
@@ -143,7 +143,7 @@ def test_another_coach_may_not_sign_or_order(spike: TestClient) -> None:
     assert reply.status_code == 403
     turn = post(spike, f"{PAGE}/orcs", {"csrf": csrf_in(page), "star": "morg_n_thorg"})
     assert turn.status_code == 409
-    assert "it is dwarfs' turn to sign a star" in error_beside(turn.text, "star")
+    assert "it is Dwarf Grudgebearers' turn" in error_beside(turn.text, "star")
     assert event_count(spike) == before
 
 

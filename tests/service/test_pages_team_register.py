@@ -142,6 +142,15 @@ def test_an_id_taken_is_said_beside_the_id(commissioner: tuple[TestClient, str])
     assert "already has a team 'gouged-eye'" in said
 
 
+def test_a_name_another_team_has_is_said_beside_the_name(
+    commissioner: tuple[TestClient, str],
+) -> None:
+    client, csrf = commissioner
+    data = {"csrf": csrf, "name": "Reikland Reavers", "team": "greenfield", "roster": "halfling"}
+    said = refused_form(client, {**data, "coach": "jay"}, 409, "name")
+    assert said.startswith("league demo already has a team called Reikland Reavers")
+
+
 @pytest.mark.parametrize(
     ("data", "field", "sentence"),
     [

@@ -34,9 +34,16 @@ def may_sign(
     star: StarPlayer, team_list: TeamList, stars: Iterable[StarPlayer], signed: set[str]
 ) -> bool:
     """Eligible, or, when every eligible star is taken, any unsigned star ('Signing Star
-    Players': "a coach may select any other currently unsigned Star Player")."""
-    if star.id in signed:
+    Players': "a coach may select any other currently unsigned Star Player"). A pair is
+    signed under its priced star, his partner with him (as it is induced)."""
+    if not unsigned(star, signed):
         return False
     if eligible(star, team_list):
         return True
-    return not any(eligible(s, team_list) and s.id not in signed for s in stars)
+    return not any(eligible(s, team_list) and unsigned(s, signed) for s in stars)
+
+
+def unsigned(star: StarPlayer, signed: set[str]) -> bool:
+    """Whether the star may still be signed: neither he nor his partner is, and he is not
+    the half of a pair who comes with the other."""
+    return not star.partner_only and not {star.id, star.pair_with} & signed

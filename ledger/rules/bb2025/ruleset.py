@@ -16,7 +16,7 @@ give a Fan Attendance of 7; Jay scored 2 and did not stall: (7 / 2 + 2 + 1) x 10
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -488,12 +488,15 @@ class BB2025(BaseRuleset[BB2025Options]):
         lines = self.journeyman_positions(self.catalogue.team_list(team.roster))
         return pregame.journeymen_problems(sheet, team.name, rows.players(sheet.team), lines)
 
-    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+    def inducement_offer(
+        self, team: TeamRow, contracted: Collection[str] = ()
+    ) -> Mapping[str, SidelineItem]:
         """The list 'on page 142' (seed 001 'Inducements'): its common lines, then the
-        Star Players who play for the team (``stars.py``)."""
+        Star Players who play for the team (``stars.py``) and are signed to no team's
+        roster (seed 003 'Unsigned Star Players')."""
         team_list = self.catalogue.team_list(team.roster)
         common = pregame.offer(pregame.inducements(self.data_dir).values(), team_list)
-        return common | stars.offer(self.catalogue.stars(), team_list)
+        return common | stars.offer(self.catalogue.stars(), team_list, contracted)
 
     def check_inducements(self, team: TeamRow, wanted: Mapping[str, int]) -> list[Problem]:
         problems = stars.purchase_problems(team.name, wanted, self.catalogue.stars())

@@ -21,7 +21,7 @@ for the Sylvanian Spotlight only: he is not offered, and a report fielding him i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from ledger.domain.state import MatchRow
 from ledger.domain.values import Hireling, TeamSheet
@@ -34,15 +34,23 @@ MAX_STARS = 2
 """The core rules' Inducements list: 'Star Players 0-2' (a pair counts as one)."""
 
 
-def offer(stars: Mapping[str, StarPlayer], team_list: TeamList) -> dict[str, SidelineItem]:
+def offer(
+    stars: Mapping[str, StarPlayer], team_list: TeamList, contracted: Collection[str] = ()
+) -> dict[str, SidelineItem]:
     """The stars a team of the list may induce, one each, at their price. A pair is
-    bought under its priced star (the partner, printed at 0, comes with him)."""
+    bought under its priced star (the partner, printed at 0, comes with him). A star
+    ``contracted`` to a team for the season, or half of a pair who is, is not induced
+    (seed 003 'Signing Star Players': "they can only play for that team during the course
+    of the season"; 'Unsigned Star Players' "are still eligible to be hired by any team as
+    Inducements")."""
     return {
         star.id: SidelineItem(
             id=star.id, name=pair_name(star, stars), price=star.cost, max=1, star=True
         )
         for star in stars.values()
-        if eligible(star, team_list) and not (star.pair_with and star.cost == 0)
+        if eligible(star, team_list)
+        and not star.partner_only
+        and not {star.id, star.pair_with} & set(contracted)
     }
 
 

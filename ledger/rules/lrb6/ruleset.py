@@ -17,7 +17,7 @@ Roll, and a skill adds 20,000 to his value.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -222,7 +222,9 @@ class LRB6(BaseRuleset[OptionsT]):
         journeymen = pregame.journeymen_needed(tables(), fit) * (lineman.cost if lineman else 0)
         return sum(p.value for p in fit) + self.sideline_gold(team) + journeymen
 
-    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+    def inducement_offer(
+        self, team: TeamRow, contracted: Collection[str] = ()
+    ) -> Mapping[str, SidelineItem]:
         return pregame.offer(tables(), self.catalogue.team_list(team.roster))
 
     def inducement_budget(

@@ -19,7 +19,7 @@ keeps their Fan Factor.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -272,7 +272,9 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     # --- before a game -----------------------------------------------------------------------
 
-    def inducement_offer(self, team: TeamRow) -> Mapping[str, SidelineItem]:
+    def inducement_offer(
+        self, team: TeamRow, contracted: Collection[str] = ()
+    ) -> Mapping[str, SidelineItem]:
         """ZAL 8: 'The Inducement Descriptions - p.69 - are not applied'."""
         return {}
 
