@@ -58,7 +58,14 @@ def _gold(amount: int) -> str:
 
 
 def _match(e: ev.MatchRecorded, n: Say) -> str:
-    score = f"{n.team(e.home.team)} {e.home.touchdowns}-{e.away.touchdowns} {n.team(e.away.team)}"
+    """The score; a game of more than two teams (a Dungeon Bowl final) by each side's
+    touchdowns and its winner."""
+    if e.others:
+        sides = " v ".join(f"{n.team(s.team)} {s.touchdowns}" for s in e.sheets())
+        score = f"{sides}, won by {n.team(e.winner)}" if e.winner else sides
+    else:
+        home, away = e.home, e.away
+        score = f"{n.team(home.team)} {home.touchdowns}-{away.touchdowns} {n.team(away.team)}"
     extra = f", conceded by {n.team(e.concession.team)}" if e.concession else ""
     return f"{e.kind} match {e.match}: {score}{extra}"
 
@@ -66,7 +73,8 @@ def _match(e: ev.MatchRecorded, n: Say) -> str:
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
     """The score as the submitted report gives it (a side's players' touchdowns add up to
     its score unless it says otherwise)."""
-    return " v ".join(_side(e.report.get(side), n) for side in ("home", "away"))
+    sides = [e.report.get("home"), e.report.get("away"), *e.report.get("others", ())]
+    return " v ".join(_side(side, n) for side in sides)
 
 
 def _side(side: object, n: Say) -> str:

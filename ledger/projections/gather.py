@@ -81,11 +81,14 @@ def match_rows(
     *,
     checking: bool = False,
 ) -> MatchRows:
-    """Both teams of a report with the players ``ruleset`` reads, the players the report
-    names besides, and the match's own row; the league's stars too when ``checking`` (for
-    ``check_match``) with a ruleset whose checks read them."""
+    """The teams of a report (home, away, and any others: a Dungeon Bowl final's) with the
+    players ``ruleset`` reads, the players the report names besides, and the match's own
+    row; the league's stars too when ``checking`` (for ``check_match``) with a ruleset
+    whose checks read them."""
     wanted = checking and ruleset.reads_league_stars
-    ids = (match.home.team, match.away.team)
+    ids: tuple[str, ...] = (match.home.team, match.away.team)
+    if match.others:
+        ids += tuple(sheet.team for sheet in match.others)
     teams = teams_rows(view, league_id, ids, ruleset.reads_former_players)
     named, strangers = named_players(view, league_id, match, teams)
     return MatchRows(

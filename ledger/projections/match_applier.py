@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, roster_of
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine
 from ledger.domain.values import PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import SPP_ADDED, Fold, spp_added
@@ -47,8 +47,6 @@ def unrecorded(row: MatchRow) -> None:
 def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     for sheet in e.sheets():
         f.team(sheet.team)  # a team the books do not hold is this event's fault, said so
-    for sheet in e.others:  # one read per side (home and away: gathered with the rows)
-        roster_of(f.store, f.league_id, sheet.team)
     rows = match_rows(f.store, f.league_id, e, f.ruleset)
     if f.native:
         known_players(e, rows)

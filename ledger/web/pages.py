@@ -156,7 +156,7 @@ def submittable(request: Request, league: reads.League, fixtures: list[MatchRow]
     return {
         m.match_id
         for m in fixtures
-        if m.match_id not in waiting and may_submit(request, league, m.home, m.away)
+        if m.match_id not in waiting and may_submit(request, league, m.home, m.away, *m.others)
     }
 
 
@@ -276,7 +276,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
     return page(
         request,
         "match.html.j2",
-        title=f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}",
+        title=reads.match_title(row, names),
         crumbs=reads.crumbs(found),
         league=found,
         match=row,
@@ -296,7 +296,7 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         my_teams=me.teams_in(league) if me else (),
         may_submit=row.status == "scheduled"
         and waiting is None
-        and may_submit(request, found, row.home, row.away),
+        and may_submit(request, found, row.home, row.away, *row.others),
         may_correct=row.status == "played" and may(me, found.row, "correct"),
         closable=closable(request, found, row),
         inducing=pages_inducements.inducing(request, found, row),

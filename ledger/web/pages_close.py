@@ -110,7 +110,7 @@ def close_form(
     names = found.team_names()
     closed = team in row.closed
     side = found.queries.team(team)
-    title = f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}"
+    title = reads.match_title(row, names)
     wanted = [] if closed else needs_shown(ledger, league, team, values)
     due = [] if closed else must_advance(found, team)
     return page(

@@ -86,7 +86,7 @@ def induce_form(
     terms = inducement_terms(ledger.context(league), match, team)
     row = terms.match
     names = found.team_names()
-    title = f"{names.get(row.home, row.home)} v {names.get(row.away, row.away)}"
+    title = reads.match_title(row, names)
     return page(
         request,
         "inducements.html.j2",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -294,6 +294,20 @@ class Game:
     fixture: bool = True
     stage: str = "regular"
     """A play-off's stage (``final``): its rounds count from 1 again, so it names it."""
+    others: tuple[str, ...] = ()
+    """The third and later teams of a game of more than two (a Dungeon Bowl final)."""
+
+    def sides(self) -> list[tuple[str, str]]:
+        """Each team's side of the form, by its key: ``home``, ``away``, then ``other1``,
+        ``other2``... (the report's ``others``, in order)."""
+        others = [(f"other{n}", team) for n, team in enumerate(self.others, start=1)]
+        return [("home", self.home), ("away", self.away), *others]
+
+
+def match_title(row: MatchRow, names: Mapping[str, str]) -> str:
+    """A match as its pages name it: its teams, each by name (``Reavers v Rats``; a
+    Dungeon Bowl final's three or four)."""
+    return " v ".join(names.get(t, t) for t in (row.home, row.away, *row.others))
 
 
 def game_of(fixture: MatchRow) -> Game:
@@ -305,6 +319,7 @@ def game_of(fixture: MatchRow) -> Game:
         fixture.season,
         fixture.round,
         stage=fixture.stage,
+        others=fixture.others,
     )
 
 
@@ -328,6 +343,7 @@ def asked_dice(
             kind=cast(ev.MatchKind, game.kind),  # a fixture's, or one the form checked
             home=TeamSheet(team=game.home, touchdowns=home_score),
             away=TeamSheet(team=game.away, touchdowns=away_score),
+            others=tuple(TeamSheet(team=team, touchdowns=0) for team in game.others),
         )
         rows = match_rows(league.view, league.row.league_id, played, league.ruleset)
         for need in league.ruleset.dice_needed(Report(played, rows)):

@@ -48,6 +48,7 @@ from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
 from ledger.web.pages_report_form import Rows, form_values, line_stats, report_of
 from ledger.web.pages_report_mistakes import REPORT_FIELDS, FormReport, unwritten_mistakes
 from ledger.web.problems import status_of
+from ledger.words import ordinal
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
@@ -79,6 +80,13 @@ class Side:
     def hireling(self, row: int) -> str:
         """The id a hireling row of the form has in the report (``home-h1``)."""
         return f"{self.key}-h{row + 1}"
+
+    @property
+    def label(self) -> str:
+        """The side as its fieldset names it: home, away, or the third team and on."""
+        if self.key in ("home", "away"):
+            return self.key
+        return f"{ordinal(int(self.key.removeprefix('other')) + 2)} team"
 
 
 @router.get("/leagues/{league}/submissions/{submission}/again")
@@ -116,10 +124,7 @@ def report_form(
 ) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     fixture = reads.match_row(found, game.match) if game.fixture else None
-    sides = [
-        side(found, key, team, fixture, values)
-        for key, team in (("home", game.home), ("away", game.away))
-    ]
+    sides = [side(found, key, team, fixture, values) for key, team in game.sides()]
     names = found.team_names()
     return page(
         request,
@@ -175,7 +180,7 @@ def submitter(request: Request, league: reads.League, game: Game) -> str:
     """The team the account submits for: one it coaches, else (a commissioner) home."""
     me = who(request)
     coached = me.teams_in(league.slug) if me else ()
-    return next((t for t in (game.home, game.away) if t in coached), game.home)
+    return next((t for _, t in game.sides() if t in coached), game.home)
 
 
 def may_submit(request: Request, league: reads.League, game: Game) -> None:

@@ -45,7 +45,7 @@ class Rows:
     @classmethod
     def fitting(cls, report: Mapping[str, Any]) -> Rows:
         """Enough rows for every line of ``report`` (a rejected one, shown again)."""
-        sides = [report.get(key, {}) for key in ("home", "away")]
+        sides = [report.get(key, {}) for key in ("home", "away")] + list(report.get("others", []))
         most = {
             "players": max(len(side.get("players", [])) for side in sides),
             "hirelings": max(len(side.get("hirelings", [])) for side in sides),
@@ -103,8 +103,12 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
     report to correct, sent again without entering it anew."""
     values = {"match": game.match, **given(report, ("played_on", "weather"))}
     values |= Rows.fitting(report).fields()
-    for key in ("home", "away"):
-        side = report.get(key, {})
+    if report.get("winner"):
+        values["winner"] = str(report["winner"])
+    others = report.get("others", [])
+    for key, side in [(k, report.get(k, {})) for k in ("home", "away")] + [
+        (f"other{n}", other) for n, other in enumerate(others, start=1)
+    ]:
         values |= given(side, ("touchdowns",), prefix=f"{key}-")
         if side.get("stalled"):
             values[f"{key}-stalled"] = "1"
@@ -135,7 +139,8 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
         }
     conceded = report.get("concession")
     if conceded:
-        values["concession-team"] = "home" if conceded.get("team") == game.home else "away"
+        keys = {team: key for key, team in game.sides()}
+        values["concession-team"] = keys.get(str(conceded.get("team")), "home")
         values["concession-kind"] = str(conceded.get("kind", "conceded"))
     return values
 
@@ -155,7 +160,8 @@ def report_of(
     the form's row of each of its lines; a field that does not hold is a mistake beside
     it, left out of the report. ``dice``: the rolls the form asks of the game."""
     casualty_dice = league.ruleset.casualty_dice  # the rolls the edition reads a casualty from
-    form = FormReport(game.home, game.away, casualty_dice, league.team_names(), game.fixture)
+    names = league.team_names()
+    form = FormReport(game.home, game.away, casualty_dice, names, game.fixture, game.others)
     stats, rows = line_stats(league.ruleset), Rows.of(values)
     data: dict[str, Any] = {
         "match": game.match,
@@ -164,6 +170,10 @@ def report_of(
         "away": side_of(values, "away", game.away, form, stats, rows),
         "casualties": casualties_of(values, casualty_dice, form, rows.casualties),
     }
+    if game.others:  # a game of more than two teams (a Dungeon Bowl final) names its winner
+        data["others"] = [side_of(values, k, t, form, stats, rows) for k, t in game.sides()[2:]]
+        with form.checking():
+            data["winner"] = winner_of(values, game)
     with form.checking():
         conceded_of(values, game, data)
     shootout_of(values, data, form)
@@ -177,15 +187,27 @@ def report_of(
     return form
 
 
+def winner_of(values: Mapping[str, str], game: Game) -> str:
+    """The team the form names as the winner of a game of more than two."""
+    winner = values.get("winner", "").strip()
+    teams = [team for _, team in game.sides()]
+    if not winner:
+        raise FieldInvalid("winner", "choose the team that won the game")
+    if winner not in teams:  # an edited request: the form offers these
+        raise FieldInvalid("winner", f"'{winner[:40]}' did not play this game")
+    return winner
+
+
 def conceded_of(values: Mapping[str, str], game: Game, data: dict[str, Any]) -> None:
     conceded = values.get("concession-team", "")
-    if conceded not in ("", "home", "away"):  # an edited request: the form offers these
+    sides = dict(game.sides())
+    if conceded and conceded not in sides:  # an edited request: the form offers these
         raise FieldInvalid(
-            "concession", f"the conceding side is home or away, not '{conceded[:20]}'"
+            "concession", f"the conceding side is one of the game's, not '{conceded[:20]}'"
         )
     if conceded:
-        team = game.home if conceded == "home" else game.away
-        data["concession"] = {"team": team, "kind": values.get("concession-kind", "conceded")}
+        kind = values.get("concession-kind", "conceded")
+        data["concession"] = {"team": sides[conceded], "kind": kind}
 
 
 def shootout_of(values: Mapping[str, str], data: dict[str, Any], form: FormReport) -> None:
@@ -338,9 +360,10 @@ def dice_of(
             rolled = field_dice(values, key, need.purpose)
         if rolled is None:
             continue
-        side = next((s for s in ("home", "away") if data[s]["team"] == need.subject), None)
+        sides = [data["home"], data["away"], *data.get("others", [])]
+        side = next((s for s in sides if s["team"] == need.subject), None)
         if side is not None:
-            data[side]["dice"][need.purpose] = rolled
+            side["dice"][need.purpose] = rolled
         elif need.subject is None:
             data.setdefault("dice", {})[need.purpose] = rolled
         else:

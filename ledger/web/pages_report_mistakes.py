@@ -64,6 +64,8 @@ class FormReport:
     names: Mapping[str, str]
     """Team names by id."""
     fixture: bool = True
+    others: tuple[str, ...] = ()
+    """The third and later teams of a game of more than two (sides ``other1``...)."""
     rows: dict[Place, list[int]] = field(default_factory=dict)
     """The form's row of each line of a list of the report: ``rows[("casualties",)][1]``
     is the form's row of the report's second casualty."""
@@ -90,6 +92,8 @@ class FormReport:
     # --- the report's places, as the form's fields and words -------------------------------
 
     def team(self, side: str) -> str:
+        if side.startswith("other"):
+            return self.others[int(side.removeprefix("other")) - 1]
         return self.home if side == "home" else self.away
 
     def row(self, place: Place) -> int | None:
@@ -97,6 +101,7 @@ class FormReport:
         (``("casualties", 1, ...)``) or a side's player or hireling line (``("home",
         "players", 0, ...)``); None for any other place."""
         where: Place
+        place = on_form(place)
         if place[:1] == ("casualties",):
             where, index = ("casualties",), place[1:2]
         elif len(place) > 2 and place[1] in LINES:
@@ -109,11 +114,14 @@ class FormReport:
 
     def field_of(self, place: Place, code: str) -> str:
         """The form's field a mistake at ``place`` is shown beside."""
+        place = on_form(place)
         head = place[:1]
         if head == ("casualties",):
             return self.casualty_field(place)
-        if head in (("home",), ("away",)):
+        if is_side(head):
             return self.side_field(place)
+        if head == ("shootout",) and self.others:  # a game of more than two: its winner
+            return "winner"
         if head == ("dice",) and len(place) > 1:
             subject = str(place[2]) if len(place) > 2 else "match"
             return f"dice-{subject}-{place[1]}"
@@ -145,18 +153,20 @@ class FormReport:
 
     def label(self, place: Place) -> str:
         """How the form names the place of a mistake of the report's shape."""
+        place = on_form(place)
         head, row = place[:1], self.row(place)
         if head == ("casualties",) and row is not None:
             die = f"'s {words(place[3])} roll" if place[2:3] == ("dice",) and place[3:] else ""
             return f"casualty {row + 1}{die}"
-        if head in (("home",), ("away",)) and len(place) > 1:
+        if is_side(head) and len(place) > 1:
+            side = self.names.get(self.team(str(place[0])), "") if self.others else place[0]
             part = str(place[1])
             if part in LINES and row is not None:
-                return f"{place[0]} {LINES[part]} {row + 1}"
+                return f"{side} {LINES[part]} {row + 1}"
             if part == "dice" and len(place) > 2:
                 team = self.names.get(self.team(str(place[0])), self.team(str(place[0])))
                 return f"{team}'s {words(place[2])} roll"
-            return f"{place[0]} {part}"
+            return f"{side} {part}"
         if head == ("dice",) and len(place) > 1:
             return f"the {words(place[1])} roll"
         return {"match": "the match id", "played_on": "the date played"}.get(
@@ -234,7 +244,7 @@ class FormReport:
                 return False
         if isinstance(container, list) and isinstance(last, int) and last < len(container):
             del container[last]
-            del self.line(*(str(p) for p in path))[last]
+            del self.line(*(str(p) for p in on_form(tuple(path))))[last]
             return True
         if isinstance(container, dict) and last in container:
             del container[last]
@@ -263,11 +273,26 @@ def clean(loc: Sequence[Any]) -> Place:
     return tuple(p for p in loc if not (isinstance(p, str) and UNION_MEMBER.match(p)))
 
 
+def on_form(place: Place) -> Place:
+    """A place of the report as the form keys it: the report's third team, ``("others",
+    0, ...)``, is the form's side ``other1``."""
+    if place[:1] == ("others",) and len(place) > 1 and isinstance(place[1], int):
+        return (f"other{place[1] + 1}", *place[2:])
+    return place
+
+
+def is_side(head: Place) -> bool:
+    """Whether ``head`` (a place's first step, as the form keys it) is a team's side."""
+    return bool(head) and (head[0] in ("home", "away") or str(head[0]).startswith("other"))
+
+
 def cut_at(place: Place) -> Place:
     """What to leave out for a mistake at ``place``: a casualty's die, else the casualty;
     a side's player or hireling line; a side's die; else the report's field."""
     if place[:1] == ("casualties",):
         return place[:4] if place[2:3] == ("dice",) else place[:2]
+    if place[:1] == ("others",):
+        return place[:4]
     if place[:1] in (("home",), ("away",)):
         return place[:3]
     return place[:2] if place[:1] == ("dice",) else place[:1]

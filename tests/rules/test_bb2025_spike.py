@@ -22,6 +22,7 @@ from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Casualty, Division, Hireling, Performance, TeamSheet
 from ledger.errors import NotAllowed, StarContracted
+from ledger.rules.bb2025 import postgame
 from ledger.rules.bb2025.contracts import draft_order
 from ledger.rules.bb2025.ruleset import BB2025
 from tests.rules.seam import checked
@@ -287,6 +288,11 @@ def test_a_dungeon_bowl_final_names_one_winner_among_three(sqlite_ledger: League
                      "home": {"team": home}, "away": {"team": away},
                      "others": [{"team": other}]})  # fmt: skip
     ledger.handle(RecordMatch("test", played, roll_missing=True), by="t")
+    # Every team of the game goes through 'Record Outcome and Collect Winnings': the Fan
+    # Attendance is all three teams' Fan Factors (docs/rulesets.md, 'A Dungeon Bowl final')
+    recorded = ledger.view().get(MatchRow, league_id, final.match_id)
+    assert recorded is not None
+    assert sorted(recorded.winnings) == sorted((home, away, other))
     for team in (home, away, other):
         ledger.handle(ClosePostGame("test", final.match_id, team, roll_missing=True), by="t")
     before = {t: team_row(t).treasury for t in teams}
@@ -364,3 +370,26 @@ def test_an_unknown_referee_is_refused_by_name() -> None:
     assert referee_problems("Ref Bob") == [
         "the referee is one of generic, Elnos Lawkeeper, Redkur Forgebeard, not 'Ref Bob'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("team", "touchdowns", "outcome"),
+    [("orcs", 0, "win"), ("men", 2, "loss"), ("rats", 1, "loss")],
+)
+def test_a_dungeon_bowl_final_is_won_by_its_winner_not_its_score(
+    team: str, touchdowns: int, outcome: str
+) -> None:
+    """Seed 003 'Winning the Game': the team that scores the game-winning touchdown wins
+    a multi-player Dungeon Bowl game, whatever the touchdowns of the others; in the
+    post-game sequence ('Update Dedicated Fans') every other team lost it."""
+    final = ev.MatchRecorded(
+        match="f",
+        kind="playoff",
+        home=TeamSheet(team="men", touchdowns=2),
+        away=TeamSheet(team="rats", touchdowns=1),
+        others=(TeamSheet(team="orcs", touchdowns=0),),
+        winner="orcs",
+    )
+    sheet = next(s for s in final.sheets() if s.team == team)
+    assert sheet.touchdowns == touchdowns
+    assert postgame.result(final, sheet) == outcome

@@ -519,7 +519,8 @@ def test_a_conceding_side_the_form_does_not_offer_is_refused_not_ignored(
     before = event_count(client)
     reply = submit_friendly(client, **{"concession-team": "zzz", "concession-kind": "conceded"})
     assert reply.status_code == 422, reply.text[-800:]
-    assert "the conceding side is home or away, not 'zzz'" in error_beside(reply.text, "concession")
+    said = error_beside(reply.text, "concession")
+    assert "the conceding side is one of the game's, not 'zzz'" in said
     assert event_count(client) == before
 
 

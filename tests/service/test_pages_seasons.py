@@ -14,6 +14,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from ledger.application.commands import (
+    ApproveReport,
     CloseMatch,
     CloseSeason,
     Command,
@@ -209,6 +210,57 @@ def test_three_qualifiers_make_no_knock_out_so_the_page_draws_a_dungeon_bowl_fin
     done(client, sent(client, "playoffs", dungeon_bowl="1"), "FixturesScheduled")
     [final] = waiting(client)
     assert (final.stage, len(final.others)) == ("final", 1)
+
+
+COACHES = {REAVERS: "jay", RATS: "rob", "gouged-eye": "dan", "grudgebearers": "steve"}
+
+
+def test_a_dungeon_bowl_final_of_three_teams_is_reported_from_the_form(
+    client: TestClient,
+) -> None:
+    """Its third team's coach has the report's button too; the form has a side for each of
+    the three and asks the winner (the game-winning touchdown decides, not the most
+    touchdowns: seed 003, 'Winning the Game'), and no shoot-out; the commissioner approves
+    it (no one opponent confirms for the others) and the match reads as won by it."""
+    handled(client, CloseSeason(LEAGUE, without_playoffs=True))
+    handled(client, StartSeason(LEAGUE, [Division(name="A", teams=TEAMS)], playoff_teams=3))
+    handled(client, ScheduleSeason(LEAGUE))
+    for match in waiting(client):
+        played(client, match)
+    handled(client, SchedulePlayoffs(LEAGUE, dungeon_bowl=True))
+    [final] = waiting(client)
+    third = final.others[0]
+    sign_in(client, COACHES[third])
+    form_path = f"{HOME}/matches/{final.match_id}/report"
+    assert f'href="{form_path}"' in client.get(HOME).text
+    form = client.get(form_path).text
+    names = [team_name(client, t) for t in (final.home, final.away, third)]
+    assert f"<h1>Report: {' v '.join(html.escape(n) for n in names)}</h1>" in form
+    assert 'name="other1-touchdowns"' in form
+    assert 'name="winner"' in form
+    assert 'name="shootout-home"' not in form
+    fields = {
+        "csrf": csrf_in(form),
+        "home-touchdowns": "1",
+        "away-touchdowns": "0",
+        "other1-touchdowns": "1",
+        "roll_missing": "1",
+    }
+    before = event_count(client)
+    refused = post(client, form_path, fields)
+    assert refused.status_code == 422
+    assert "choose the team that won the game" in error_beside(refused.text, "winner")
+    assert 'value="1"' in refused.text  # the form as filled
+    assert event_count(client) == before
+    sent_report = post(client, form_path, {**fields, "winner": third})
+    assert sent_report.status_code == 303, sent_report.text[-1500:]
+    waiting_page = html.unescape(client.get(sent_report.headers["location"]).text)
+    assert f"Won by {names[2]}" in waiting_page
+    handled(client, ApproveReport(LEAGUE, "s1"))
+    shown = html.unescape(re.sub(r"<[^>]+>", "", client.get(f"{HOME}/fixtures?season=2").text))
+    assert f"{' v '.join(names)} won by {names[2]}" in " ".join(shown.split())
+    match_page = html.unescape(client.get(f"{HOME}/matches/{final.match_id}").text)
+    assert f"Won by {names[2]}" in match_page
 
 
 def test_a_coach_gets_a_403_page_on_each_season_page_and_is_offered_no_step(

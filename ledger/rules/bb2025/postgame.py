@@ -37,9 +37,13 @@ def conceded(match: MatchRecorded, team: str) -> bool:
 
 def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     """Win, draw or loss for the post-game sequence. A play-off tie settled by penalties
-    is won by the shoot-out's winner (docs/rulesets.md: 'Play-offs')."""
+    is won by the shoot-out's winner (docs/rulesets.md: 'Play-offs'); a game of more than
+    two teams (a Dungeon Bowl final) by the team that scored the game-winning touchdown,
+    its report's winner, every other team losing it (seed 003, 'Winning the Game')."""
     if match.kind == "unplayed" and match.concession is None:
         return "loss"
+    if match.others:
+        return "win" if sheet.team == match.winner else "loss"
     ours, theirs = sheet.touchdowns, opponent(match, sheet).touchdowns
     if ours == theirs and match.shootout is not None:
         home = sheet.team == match.home.team
@@ -54,7 +58,7 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
 
 def match_dice(t: Tables, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
-    for sheet in (match.home, match.away):
+    for sheet in match.sheets():
         needs += team_dice(t, match, sheet, rows)
     return needs
 
@@ -125,18 +129,18 @@ def match_outcomes(t: Tables, match: MatchRecorded, rows: MatchRows, dice: DiceB
         effects += recoveries(match, rows)
     if match.kind not in (*COUNTED, "unplayed"):
         return effects
-    teams = {s.team: rows.team(s.team) for s in (match.home, match.away)}
+    teams = {s.team: rows.team(s.team) for s in match.sheets()}
     factors = (
         {
             team: row.fans
             + sum(dice.roll(sheet.dice, "fan_factor", t.winnings.fan_factor_die, team))
-            for sheet in (match.home, match.away)
+            for sheet in match.sheets()
             if (team := sheet.team) and (row := teams[team]) is not None
         }
         if match.kind in COUNTED
         else {}
     )
-    for sheet in (match.home, match.away):
+    for sheet in match.sheets():
         team_row = teams[sheet.team]
         assert team_row is not None  # commands only record matches of registered teams
         effects += winnings(t, match, sheet, sum(factors.values()), dice)
@@ -149,7 +153,7 @@ def recoveries(match: MatchRecorded, rows: MatchRows) -> Effects:
     """Players who missed this game are back for the next ('Prepare for Next Fixture')."""
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
-        for sheet in (match.home, match.away)
+        for sheet in match.sheets()
         for p in on_roster(rows.players(sheet.team))
         if p.miss_next_game
     ]

@@ -353,11 +353,11 @@ class BB2025(BaseRuleset[BB2025Options]):
         if match.kind == "exhibition":
             all_stars = exhibitions.all_star_problems(match, self.catalogue.stars(), self.book)
             return problems + found(HirelingRefused, all_stars)
-        for sheet in (match.home, match.away):
+        for sheet in match.sheets():
             problems += found(HirelingRefused, self.journeymen_problems(sheet, rows))
         if match.kind == "friendly":
             return problems
-        for sheet in (match.home, match.away):
+        for sheet in match.sheets():
             problems += self.mvp_problems(match, sheet, rows)
             problems += found(HirelingRefused, self.star_problems(match, sheet, rows))
         return problems
