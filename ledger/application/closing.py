@@ -110,7 +110,7 @@ def close_rolls(
             needs.append(need)
             if need.purpose in entries:
                 given = entries[need.purpose]
-                rolls.append(make_roll(need.purpose, need.dice, given, team.team_id))
+                rolls.append(make_roll(need.purpose, need.dice, given, team.team_id, team.name))
             elif (rolled := missing(need)) is not None:
                 rolls.append(rolled)
     return rolls, needs
@@ -207,7 +207,7 @@ def follow_ups(c: Context, team: TeamRow, rolls: list[DiceRoll], need: DiceNeed)
     known = {n.purpose for n in c.ruleset.dice_needed(CloseRolls(team, tuple(rolls)))}
     results: dict[str, list[int]] = {}
     for value in range(1, sides + 1):
-        probe = (*rolls, make_roll(need.purpose, need.dice, value, team.team_id))
+        probe = (*rolls, make_roll(need.purpose, need.dice, value, team.team_id, team.name))
         for after in c.ruleset.dice_needed(CloseRolls(team, probe)):
             if after.purpose not in known:
                 results.setdefault(f"{after.purpose} ({after.dice}): {after.why}", []).append(value)
