@@ -582,7 +582,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
             return "loss" if match.concession.team == team else "win"
         if match.kind == "unplayed":
             return "loss"
-        return by_score(*scores(match, team))
+        return outcome_for(match, team)
 
     def match_points(
         self, match: MatchRecorded, team: str, scheme: PointsScheme
@@ -775,6 +775,15 @@ def scores(match: MatchRecorded, team: str) -> tuple[int, int]:
     ours = next(s.touchdowns for s in sheets if s.team == team)
     theirs = max((s.touchdowns for s in sheets if s.team != team), default=0)
     return ours, theirs
+
+
+def outcome_for(match: MatchRecorded, team: str) -> Literal["win", "draw", "loss"]:
+    """Win, draw or loss as the game's score says; a game of more than two teams (a Dungeon
+    Bowl final) is won by its ``winner`` and lost by every other team (seed 003, 'Winning
+    the Game': the game-winning touchdown decides, not the most touchdowns)."""
+    if match.others:
+        return "win" if team == match.winner else "loss"
+    return by_score(*scores(match, team))
 
 
 def by_score(ours: int, theirs: int) -> Literal["win", "draw", "loss"]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ledger.domain.events import MatchRecorded, PostGameClosed
 from ledger.domain.state import PlayerRow, TeamRow, on_roster
 from ledger.domain.values import DiceRoll, TeamSheet
-from ledger.rules.base import by_score, opponent
+from ledger.rules.base import by_score, opponent, outcome_for
 from ledger.rules.bb2025.tables import Tables
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
@@ -43,7 +43,7 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     if match.kind == "unplayed" and match.concession is None:
         return "loss"
     if match.others:
-        return "win" if sheet.team == match.winner else "loss"
+        return outcome_for(match, sheet.team)
     ours, theirs = sheet.touchdowns, opponent(match, sheet).touchdowns
     if ours == theirs and match.shootout is not None:
         home = sheet.team == match.home.team

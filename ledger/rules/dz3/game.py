@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import by_score, opponent
+from ledger.rules.base import outcome_for
 from ledger.rules.dz3.options import Options
 from ledger.rules.dz3.tables import Tables
 from ledger.rules.rows import MatchRows
@@ -76,11 +76,11 @@ class Game:
     def stage(self) -> str:
         return self.rows.stage()
 
-    def sides(self) -> tuple[TeamSheet, TeamSheet]:
-        return self.match.home, self.match.away
+    def sides(self) -> tuple[TeamSheet, ...]:
+        return self.match.sheets()
 
     def result(self, sheet: TeamSheet) -> str:
-        return by_score(sheet.touchdowns, opponent(self.match, sheet).touchdowns)
+        return outcome_for(self.match, sheet.team)
 
     def forfeited_by(self) -> str | None:
         concession = self.match.concession

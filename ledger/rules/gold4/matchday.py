@@ -44,7 +44,7 @@ class MatchChecks:
         if self.match.kind == "exhibition":
             return []
         problems: list[str] = []
-        for sheet in (self.match.home, self.match.away):
+        for sheet in self.match.sheets():
             problems += self.team_mvp_problems(sheet)
         return problems
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import by_score, opponent, unaffordable_hirelings
+from ledger.rules.base import outcome_for, unaffordable_hirelings
 from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
@@ -48,7 +48,7 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     loser = conceded_by(match)
     if loser is not None:
         return "loss" if loser == sheet.team else "win"
-    return by_score(sheet.touchdowns, opponent(match, sheet).touchdowns)
+    return outcome_for(match, sheet.team)
 
 
 def team(rows: MatchRows, team_id: str) -> TeamRow:
@@ -62,7 +62,7 @@ def team(rows: MatchRows, team_id: str) -> TeamRow:
 
 def match_dice(match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
     needs: list[DiceNeed] = []
-    for sheet in (match.home, match.away):
+    for sheet in match.sheets():
         needs += team_dice(match, sheet, rows)
     return needs
 
@@ -126,7 +126,7 @@ def match_outcomes(match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> Effe
     effects = freebooters(match)
     effects += recoveries(match, rows) if match.kind != "unplayed" else []
     gate = gate_thousands(match, rows, dice)
-    for sheet in (match.home, match.away):
+    for sheet in match.sheets():
         row = team(rows, sheet.team)
         effects += winnings(match, sheet, row, gate, dice)
         effects += concession_gold(match, sheet, rows)
@@ -167,7 +167,7 @@ def recoveries(match: MatchRecorded, rows: MatchRows) -> Effects:
     """Death Zone 'Miss Next Game': rubbed out at the end of the next match."""
     return [
         Heals(player=p.player_id, what="miss_next_game", note="missed this game")
-        for sheet in (match.home, match.away)
+        for sheet in match.sheets()
         for p in rows.players(sheet.team)
         if p.miss_next_game
     ]
@@ -179,7 +179,7 @@ def gate_thousands(match: MatchRecorded, rows: MatchRows, dice: DiceBox) -> int:
     dz, scheduled = deathzone(), rows.fixture
     bonus = dz.gate.stage_bonus_per_die.get(scheduled.stage, 0) if scheduled else 0
     total = 0
-    for sheet in (match.home, match.away):
+    for sheet in match.sheets():
         fans = team(rows, sheet.team).fans
         if fans > 0:
             rolled = dice.roll(sheet.dice, "gate", f"{fans}D6", sheet.team)

@@ -268,7 +268,7 @@ class Gold4(BaseRuleset[Gold4Options]):
         if match.kind in ("exhibition", "unplayed"):
             return effects
         checks = MatchChecks(match, rows, self.options.handicap_mvps)
-        for sheet in (match.home, match.away):
+        for sheet in match.sheets():
             effects += self.gold_spp(match, sheet, checks)
         return effects + self.injury_outcomes(match)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import by_score, scores
+from ledger.rules.base import outcome_for
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Leaves
 from ledger.rules.lrb6.tables import Result, Tables
@@ -58,7 +58,7 @@ def result(match: MatchRecorded, team: str) -> Result:
     """A conceding team loses whatever the score; otherwise the score decides."""
     if match.concession is not None:
         return "loss" if match.concession.team == team else "win"
-    return by_score(*scores(match, team))
+    return outcome_for(match, team)
 
 
 def fame(t: Tables, ours: int, theirs: int) -> int:

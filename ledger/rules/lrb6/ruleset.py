@@ -159,7 +159,7 @@ class LRB6(BaseRuleset[OptionsT]):
 
     def sides_of(self, match: MatchRecorded, rows: MatchRows) -> tuple[Side, ...]:
         found = []
-        for sheet in (match.home, match.away):
+        for sheet in match.sheets():
             team = rows.team(sheet.team)
             if team is None:
                 continue  # commands only record matches of registered teams

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import by_score, scores
+from ledger.rules.base import outcome_for
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold
 from ledger.rules.lrb6.postgame import BOOKED, walkout_purpose, walkout_rolls
@@ -59,7 +59,7 @@ def voluntary_forfeit(match: MatchRecorded) -> str | None:
 
 
 def outcome(match: MatchRecorded, team: str) -> str:
-    return by_score(*scores(match, team))
+    return outcome_for(match, team)
 
 
 def fame(t: Tables, ours: int, theirs: int) -> int:

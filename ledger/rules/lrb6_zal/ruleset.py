@@ -190,7 +190,7 @@ class LRB6ZAL(LRB6[ZalOptions]):
     def sides(self, match: MatchRecorded, rows: MatchRows) -> tuple[Side, ...]:
         """Each side with its Team Rating for the match (ZAL 8a) instead of team value."""
         found = []
-        for sheet in (match.home, match.away):
+        for sheet in match.sheets():
             team = rows.team(sheet.team)
             if team is None:
                 continue  # commands only record matches of registered teams
