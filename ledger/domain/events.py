@@ -376,6 +376,8 @@ class MatchRecorded(LedgerEvent):
     """Only for multi-team matches, where the score alone does not name the winner."""
 
     def sheets(self) -> tuple[TeamSheet, ...]:
+        if not self.others:  # a game of two, the fold's every match: no unpacking
+            return (self.home, self.away)
         return (self.home, self.away, *self.others)
 
     def on_sheets(self) -> set[str]:

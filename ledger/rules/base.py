@@ -324,6 +324,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         return None
 
+    def referees(self) -> tuple[str, ...]:
+        return ()
+
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow:

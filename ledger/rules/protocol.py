@@ -269,6 +269,12 @@ class Ruleset(Protocol):
         form asks the figures the table pays for)."""
         ...
 
+    def referees(self) -> tuple[str, ...]:
+        """The referees a report may name (BB2025's 'Red Cards & Rulekeepers' option);
+        none where the edition's reports name none (the report form then asks for none,
+        nor who was sent off)."""
+        ...
+
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         """The star players a report of ``fixture`` may name among the team's hirelings,
         each on his own, by id (what the report form offers); None where the edition does

@@ -101,7 +101,7 @@ def line_stats(ruleset: Ruleset) -> tuple[LineStat, ...]:
 def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
     """The form's fields as ``report_of`` reads them, filled from a report: a rejected
     report to correct, sent again without entering it anew."""
-    values = {"match": game.match, **given(report, ("played_on", "weather"))}
+    values = {"match": game.match, **given(report, ("played_on", "weather", "referee"))}
     values |= Rows.fitting(report).fields()
     if report.get("winner"):
         values["winner"] = str(report["winner"])
@@ -116,6 +116,8 @@ def form_values(report: Mapping[str, Any], game: Game) -> dict[str, str]:
             values[f"{key}-{i}-player"] = str(line.get("player", ""))
             figures = ((s.key, s.stored) for s in EVERY_STAT)
             values |= {f"{key}-{i}-{f}": str(line[n]) for f, n in figures if n in line}
+            if line.get("sent_off"):
+                values[f"{key}-{i}-sent_off"] = "1"
         for hireling in side.get("hirelings", []):  # its row is its id: lines name it so
             fields = ("name", "kind", "position", "star", "price")
             values |= given(hireling, fields, prefix=f"{hireling.get('id', key)}-")
@@ -179,7 +181,7 @@ def report_of(
     shootout_of(values, data, form)
     if not game.fixture and game.season:
         data["season"] = game.season
-    for key in ("played_on", "weather"):
+    for key in ("played_on", "weather", "referee"):
         if values.get(key, "").strip():
             data[key] = values[key].strip()
     dice_of(values, dice, data, form)
@@ -292,12 +294,14 @@ def player_line(
         with form.checking():
             said = f"{label} {stat.heading if stat in COUNTED or stat == MVP else stat.said}"
             stats[stat.key] = number(values, f"{row}-{stat.key}", said, high=MAX_COUNT)
-    typed = any(values.get(f"{row}-{s}", "").strip() for s in stats)
+    sent_off = values.get(f"{row}-sent_off") == "1"
+    typed = sent_off or any(values.get(f"{row}-{s}", "").strip() for s in stats)
     if not player:
         if typed:
             raise FieldInvalid(f"{row}-player", "a line with figures names no player: choose one")
         return None
-    return {"player": player, **{k: v for k, v in stats.items() if v}}
+    figures: dict[str, Any] = {"player": player, **{k: v for k, v in stats.items() if v}}
+    return {**figures, "sent_off": True} if sent_off else figures
 
 
 def casualties_of(

@@ -44,6 +44,7 @@ REPORT_FIELDS = {
     "player-not-in-team": "players",
     "player-unavailable": "players",
     "invalid-input": "form",
+    "referee": "referee",
 }
 """Where a mistake of the whole report is shown, by its code."""
 

@@ -375,6 +375,10 @@ class BB2025(BaseRuleset[BB2025Options]):
             match.match, sheet, team_list, bought, self.catalogue.stars(), once
         )
 
+    def referees(self) -> tuple[str, ...]:
+        """Spike! 2021 'Red Cards & Rulekeepers', with the league's ``referees`` option."""
+        return tuple(exhibitions.REFEREES.values()) if self.options.referees else ()
+
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         """In a league or play-off game, the stars the team induced for the fixture who
         play for its list (``star_problems``' own reading; a friendly takes any star)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import outcome_for
+from ledger.rules.base import by_score, opponent, outcome_for
 from ledger.rules.dz3.options import Options
 from ledger.rules.dz3.tables import Tables
 from ledger.rules.rows import MatchRows
@@ -80,7 +80,9 @@ class Game:
         return self.match.sheets()
 
     def result(self, sheet: TeamSheet) -> str:
-        return outcome_for(self.match, sheet.team)
+        if self.match.others:
+            return outcome_for(self.match, sheet.team)
+        return by_score(sheet.touchdowns, opponent(self.match, sheet).touchdowns)
 
     def forfeited_by(self) -> str | None:
         concession = self.match.concession

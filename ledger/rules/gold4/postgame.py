@@ -22,7 +22,7 @@ from __future__ import annotations
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import TeamSheet
-from ledger.rules.base import outcome_for, unaffordable_hirelings
+from ledger.rules.base import by_score, opponent, outcome_for, unaffordable_hirelings
 from ledger.rules.classic3 import fans
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects, Fans, Gold, Heals, Leaves
@@ -48,7 +48,9 @@ def result(match: MatchRecorded, sheet: TeamSheet) -> str:
     loser = conceded_by(match)
     if loser is not None:
         return "loss" if loser == sheet.team else "win"
-    return outcome_for(match, sheet.team)
+    if match.others:
+        return outcome_for(match, sheet.team)
+    return by_score(sheet.touchdowns, opponent(match, sheet).touchdowns)
 
 
 def team(rows: MatchRows, team_id: str) -> TeamRow:
