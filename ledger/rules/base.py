@@ -324,6 +324,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         return None
 
+    @property
     def referees(self) -> tuple[str, ...]:
         return ()
 

@@ -269,6 +269,7 @@ class Ruleset(Protocol):
         form asks the figures the table pays for)."""
         ...
 
+    @property
     def referees(self) -> tuple[str, ...]:
         """The referees a report may name (BB2025's 'Red Cards & Rulekeepers' option);
         none where the edition's reports name none (the report form then asks for none,

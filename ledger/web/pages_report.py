@@ -146,7 +146,7 @@ def report_form(
         concessions=CONCESSIONS,
         rows=Rows.of(values),
         line_stats=line_stats(found.ruleset),
-        referees=found.ruleset.referees(),
+        referees=found.ruleset.referees,
         casualty_dice=list(found.ruleset.casualty_dice.items()),
         values=values,
         errors=errors,

@@ -375,6 +375,7 @@ class BB2025(BaseRuleset[BB2025Options]):
             match.match, sheet, team_list, bought, self.catalogue.stars(), once
         )
 
+    @property
     def referees(self) -> tuple[str, ...]:
         """Spike! 2021 'Red Cards & Rulekeepers', with the league's ``referees`` option."""
         return tuple(exhibitions.REFEREES.values()) if self.options.referees else ()
