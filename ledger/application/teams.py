@@ -124,6 +124,13 @@ def hire_price(c: Context, command: HirePlayer) -> int:
     return hired.price
 
 
+def own_name(star: str, given: str, *, signing: bool) -> str:
+    """The name a star player is recorded and shown under: the one given (a coach's
+    nickname for him), else his own; a freebooted star signed after his game takes his
+    own (the report named him as it liked)."""
+    return star if signing or not given.strip() else given.strip()
+
+
 def priced_hire(
     c: Context, command: HirePlayer, *, named: bool = True
 ) -> tuple[TeamRow, ev.PlayerHired, str]:
@@ -152,6 +159,7 @@ def priced_hire(
         position_id, what = position.id, article(position.name)
     else:
         position_id, what = star, c.ruleset.catalogue.star(star).name
+        name = own_name(what, name, signing=hireling is not None)
     if named:
         referable(name)
         refuse(unique_identity(team, players, name, number))

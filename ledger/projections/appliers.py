@@ -31,6 +31,7 @@ from ledger.errors import (
     SeasonState,
     UnknownSeason,
 )
+from ledger.projections.describe import hired_as
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, redraft_rows, season_rows
 from ledger.projections.match_applier import match_recorded
@@ -173,7 +174,7 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     f.put_player(player)
     league = f.league()
     f.store.change(league, next_player=league.next_player + 1)
-    f.move_gold(e.seq, e.team, -price, "hire", f"{e.name} ({e.position}, {e.kind})")
+    f.move_gold(e.seq, e.team, -price, "hire", f"{e.name} ({hired_as(e)})")
 
 
 def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str) -> PlayerRow:
@@ -192,9 +193,11 @@ def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str)
     natural = f.ruleset.catalogue.position(player.roster, player.position).skills
     skills = tuple(s for s in player.skills if not s.lower().startswith("loner") or s in natural)
     kind = "star" if player.kind == "star" else "regular"
-    return player.model_copy(
-        update={"spp": spp, "spp_earned": spp, "skills": skills, "kind": kind, "games": 1}
-    )
+    # What he did in the game comes with him (``match_applier.hireling_plays``), as in a
+    # rebuild the line process has it (``plays.Totals.signed``).
+    counts = dict(played.get("plays", {}))
+    update = {"spp": spp, "spp_earned": spp, "skills": skills, "kind": kind, "games": 1}
+    return player.model_copy(update={**counts, **update})
 
 
 def player_status(status: str) -> Callable[[Fold, Any], None]:

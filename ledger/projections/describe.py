@@ -70,6 +70,12 @@ def _match(e: ev.MatchRecorded, n: Say) -> str:
     return f"{e.kind} match {e.match}: {score}{extra}"
 
 
+def hired_as(e: ev.PlayerHired) -> str:
+    """What a hire took on: a position of the list and the kind; a star by his name alone
+    (the event names him so; his id is the books')."""
+    return e.kind if e.kind == "star" else f"{e.position}, {e.kind}"
+
+
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
     """The score as the submitted report gives it (a side's players' touchdowns add up to
     its score unless it says otherwise)."""
@@ -103,7 +109,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
         f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"
     ),
     ev.PlayerHired: lambda e, n: (
-        f"{n.team(e.team)} hired {e.name} ({e.position}, {e.kind}) for {_gold(e.price)}"
+        f"{n.team(e.team)} hired {e.name} ({hired_as(e)}) for {_gold(e.price)}"
     ),
     ev.PlayerFired: lambda e, n: f"{n.team(e.team)} fired {n.player(e.player)}",
     ev.PlayerTemporarilyRetired: lambda e, n: (

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ledger.domain.events import EventCorrected, LedgerEvent, MatchRecorded
+from ledger.domain.events import EventCorrected, LedgerEvent, MatchRecorded, PlayerHired
 from ledger.domain.state import EventLine, RefLine, TeamGameLine
 from ledger.projections.describe import refs
 from ledger.projections.plays import Play, Totals
@@ -94,6 +94,8 @@ class Noted:
             if play is not None:
                 assert isinstance(event, MatchRecorded)
                 games += self.totals.count(league_id, event, play)
+            elif isinstance(event, PlayerHired) and event.hireling is not None:
+                self.totals.signed(league_id, event)
         return [
             (insert_statement(EventLine, "sqlite"), lines),
             (insert_statement(RefLine, "sqlite"), references),

@@ -14,12 +14,13 @@ from typing import Any
 
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine
-from ledger.domain.values import PointsScheme
+from ledger.domain.values import Performance, PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import SPP_ADDED, Fold, spp_added
 from ledger.projections.gather import match_rows
 from ledger.projections.plays import (
     NONE_CAUSED,
+    Counters,
     casualty_facts,
     counted,
     earning,
@@ -67,6 +68,8 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
         for s in e.sheets()
         for h in s.hirelings
     }
+    if hirelings:
+        hireling_plays(f, e, hirelings)
     effects = f.ruleset.outcomes(Report(e, rows), f.dice)
     # A fold that counts play writes each player's SPP with his counters, in one change
     spp_later = f.counts_play and not f.plays_apart
@@ -81,6 +84,20 @@ def match_recorded(f: Fold, e: ev.MatchRecorded) -> None:
     if e.kind in ("league", "unplayed") and row.season is not None:
         update_standings(f, e, row, tallies, scheme)
     f.history_match = (e.match, row.season, row.round)
+
+
+def hireling_plays(f: Fold, e: ev.MatchRecorded, hirelings: dict[str, Any]) -> None:
+    """What each one-game player did in the game, kept on his line of the match's row
+    (``plays``): a hireling has no counters of his own, and signed after the game he joins
+    with what he did in it, as with the SPP it earned him (``appliers.signed_hireling``)."""
+    if not counted(e):
+        return
+    caused, _ = casualty_facts(e.casualties, earning(e.casualties, f.ruleset.casualty_earns_spp))
+    lines = {p.player: p for s in e.sheets() for p in s.players if p.player in hirelings}
+    for hireling_id, kept in hirelings.items():
+        performance = lines.get(hireling_id, Performance(player=hireling_id))
+        counts = played(Counters(), performance, e.season, caused.get(hireling_id, NONE_CAUSED))
+        kept["plays"] = {k: v for k, v in counts.items() if k not in ("games", "seasons")}
 
 
 def known_players(e: ev.MatchRecorded, rows: MatchRows) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from ledger.domain.events import MatchRecorded
+from ledger.domain.events import MatchRecorded, PlayerHired
 from ledger.domain.state import PlayerRow, game_counts
 from ledger.domain.values import Casualty, Performance
 from ledger.projections.shapes import LineRow, equal, json_text, quoted, shape_of
@@ -156,6 +156,9 @@ class Totals:
 
     def __init__(self) -> None:
         self.players: dict[tuple[str, str], Counters] = {}
+        self.hirelings: dict[tuple[str, str, str], Counters] = {}
+        """What each one-game player did, by league, match and hireling id: his counters
+        if he is signed after it (``signed``)."""
 
     def count(self, league_id: str, match: MatchRecorded, play: Play) -> list[LineRow]:
         """Count the game of a report the fold applied, told by ``play``; its game lines'
@@ -168,9 +171,12 @@ class Totals:
             side = sides.setdefault(sheet.team, {})  # one side a team, were it named twice
             for performance in sheet.players:
                 player_id = performance.player
-                if player_id in strangers:
-                    continue
                 made = caused.get(player_id, NONE_CAUSED)
+                if player_id in strangers:  # a hireling of the game's: kept, were he signed
+                    if counts:
+                        key = (league_id, match.match, player_id)
+                        self.hirelings[key] = one_game(performance, made)
+                    continue
                 if counts:
                     totals = self.players.get((league_id, player_id))
                     if totals is None:
@@ -182,6 +188,15 @@ class Totals:
                 )
         return side_rows(league_id, match, sides)
 
+    def signed(self, league_id: str, hired: PlayerHired) -> None:
+        """A hireling signed after his game joins with what he did in it, as the fold's
+        ``signed_hireling`` has him (one game, its counts)."""
+        if hired.hireling is None or hired.from_match is None:
+            return
+        game = self.hirelings.pop((league_id, hired.from_match, hired.hireling), None)
+        if game is not None:
+            self.players[(league_id, hired.player)] = game
+
     def written(self) -> tuple[str, list[tuple[object, ...]]]:
         """The statement that writes every player's counters into his row, with its rows."""
         rows = [
@@ -189,6 +204,14 @@ class Totals:
             for key, totals in self.players.items()
         ]
         return counters_statement(), rows
+
+
+def one_game(performance: Performance, caused: Caused) -> Counters:
+    """A player's counters after one game (a hireling signed after it starts with them)."""
+    counters = Counters()
+    for name, value in played(counters, performance, None, caused).items():
+        setattr(counters, name, value)
+    return counters
 
 
 def counters_statement() -> str:

@@ -271,7 +271,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
         """The player a hire puts on the roster (a star through ``star_player``)."""
         if event.kind == "star" and event.star:
             star = self.star_player(event.star, event.player, team, league_id, event.seq)
-            return star.model_copy(update={"price_paid": event.price, "number": event.number})
+            hired = {"price_paid": event.price, "number": event.number, "name": event.name}
+            return star.model_copy(update=hired)
         roster = event.from_list or team.roster
         position = self.catalogue.position(roster, event.position)
         # built unchecked: each value is a validated event's or a validated list's, and a

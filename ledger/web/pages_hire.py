@@ -250,7 +250,9 @@ def chosen(league: str, team: str, values: Mapping[str, str]) -> HirePlayer:
     """The command the form asks for: a position of the team's list, an ally's (``ally:
     LIST:POSITION``) or a star's (``star:ID``), with what he is bought with."""
     picked = required(values, "position", "choose a position from the team list")
-    name = required(values, "name", "give the new player a name")
+    name = values.get("name", "").strip()  # a star joins under his own (the command's)
+    if not picked.startswith(STAR):
+        name = required(values, "name", "give the new player a name")
     shirt = number(values, "number", "a shirt number", *SHIRTS)
     equipment = tuple(e for e in (values.get("equipment", "").strip(),) if e)
     ally, star = None, None

@@ -330,3 +330,51 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
     incremental = tables(ledger)
     ledger.read_models.rebuild(ledger.source)
     assert tables(ledger) == incremental
+
+
+def test_a_signed_journeyman_joins_with_what_he_did_in_his_game(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """BB2025 'Hiring, Firing and Temporarily Retiring' step 5: a hired Journeyman "will
+    retain any SPP gained during the game": he joins with the game he played and what he
+    did in it (his touchdowns, MVP, casualties), counted on with his later games, the same
+    whether the tables were kept as events came or rebuilt from the log (where a line
+    process counts play: ``plays.Totals.signed``)."""
+    ledger = sqlite_ledger
+    create_league(ledger)
+    draft_team(ledger, "test", "reavers", "human", ["lineman"] * 10)  # room for one
+    draft_team(ledger, "test", "rats", "skaven", ["clanrat"] * 11)
+    jo = {"id": "j1", "name": "Jo", "kind": "journeyman", "position": "lineman"}
+    first = {
+        "match": "g1",
+        "home": {
+            "team": "reavers",
+            "hirelings": [jo],
+            "players": [{"player": "j1", "td": 2, "mvp": 1}],
+        },
+        "away": {"team": "rats"},
+    }
+    ledger.handle(RecordMatch("test", report(first), roll_missing=True), by="t")
+    ledger.handle(
+        HirePlayer("test", "reavers", "lineman", "Jo", journeyman="j1", match="g1"), by="t"
+    )
+    for team in ("reavers", "rats"):
+        ledger.handle(ClosePostGame("test", "g1", team, roll_missing=True), by="t")
+    league_id = ledger.league_row("test").league_id
+    signed = next(
+        p
+        for p in ledger.view().select(PlayerRow, league_id=league_id, team_id="reavers")
+        if p.name == "Jo"
+    )
+    second = {
+        "match": "g2",
+        "home": {"team": "reavers", "players": [{"player": signed.player_id, "td": 1}]},
+        "away": {"team": "rats"},
+    }
+    ledger.handle(RecordMatch("test", report(second), roll_missing=True), by="t")
+    joe = ledger.view().get(PlayerRow, league_id, signed.player_id)
+    assert joe is not None
+    assert (joe.games, joe.touchdowns, joe.mvps) == (2, 3, 1)
+    incremental = tables(ledger)
+    ledger.read_models.rebuild(ledger.source)
+    assert tables(ledger) == incremental

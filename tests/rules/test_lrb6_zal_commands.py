@@ -168,7 +168,7 @@ def test_the_commands_refuse_what_zal_forbids(sqlite_ledger: LeagueLedger) -> No
         ledger,
         RuleViolation,
         lambda: ledger.handle(RecordMatch("zal", report(too_many_mvps)), by="tester"),
-        "reavers named 2 MVPs where ZAL allows 1",
+        "Reavers named 2 MVPs where ZAL allows 1",
     )
     refused(
         ledger,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ledger.domain import events as ev
-from ledger.domain.state import TeamRow
+from ledger.domain.state import TeamRow, TreasuryLine
 from ledger.domain.values import Concession, Hireling
 from ledger.errors import InvalidInput, NotAllowed
 from ledger.projections.gather import card_rows, hire_rows
@@ -570,3 +570,19 @@ def test_zal_admits_its_24_team_lists() -> None:
     lists = Zal().ruleset.catalogue.team_lists()
     assert len(lists) == 24
     assert {"chaos_pact", "slann", "underworld", "khemri", "human", "orc"} <= set(lists)
+
+
+def test_the_winnings_a_team_that_gave_up_passed_on_are_said_by_its_name() -> None:
+    """ZAL 9b, as the treasury's line says it: the team that gave up by its name, not the
+    books' id."""
+    zal = robbed_after_g1(6, forfeit=True)
+    state = zal.fold()
+    humans = zal.team_row("humans", state)
+    orcs = zal.team_row("orcs", state)
+    notes = [
+        line.note
+        for line in state.lines[TreasuryLine]
+        if isinstance(line, TreasuryLine) and line.team_id == "humans" and line.kind == "winnings"
+    ]
+    assert any(note.startswith(f"winnings of {orcs.name}, who gave up (ZAL 9b)") for note in notes)
+    assert humans.name != "humans"

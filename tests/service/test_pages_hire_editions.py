@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,10 @@ def test_gold4_offers_allied_positions_by_list_and_hires_one(
     assert (grub["roster"], grub["position"]) == ("goblin", "troll")
     again = options(client.get(FORM).text)
     assert again["ally:goblin:goblin"].endswith("0 more allowed")  # one ally from each race
+
+
+def html_text(page: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 @league("gold4")
@@ -108,7 +113,20 @@ def test_dz3_offers_the_stars_who_play_for_the_team_and_hires_one_for_good(
     done = send(client, csrf, position="star:morg_n_thorg", name="Morg")
     assert done.status_code == 303, done.text[-800:]
     stars = [p for p in roster(client).values() if p["kind"] == "star"]
-    assert [p["position"] for p in stars] == ["morg_n_thorg"]
+    assert [(p["position"], p["name"]) for p in stars] == [("morg_n_thorg", "Morg")]
+
+
+@league("dz3")
+def test_a_star_hired_with_no_name_joins_under_his_own(edition: tuple[TestClient, str]) -> None:
+    """The form says "A star player joins under his own name when this is left empty": the
+    roster, the log and the treasury name him so, and none shows his id."""
+    client, csrf = edition
+    done = send(client, csrf, position="star:morg_n_thorg", name="")
+    assert done.status_code == 303, done.text[-800:]
+    assert roster(client)["Morg 'n' Thorg"]["kind"] == "star"
+    history = html_text(client.get(done.headers["location"].split("?")[0]).text)
+    assert "hired Morg 'n' Thorg (star) for" in history
+    assert "morg_n_thorg" not in history
 
 
 @league("lrb6-zal")

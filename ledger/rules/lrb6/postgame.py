@@ -124,7 +124,7 @@ def money(t: Tables, match: MatchRecorded, sides: tuple[Side, ...], dice: DiceBo
         amount, note = winnings(t, match, side, fame(t, crowd[side.team_id], theirs), dice)
         gate = f"gate {crowd[side.team_id]:,} v {theirs:,}"
         if side.team_id == loser and winner is not None:
-            note = f"winnings of {side.team_id}, who conceded (p.29): {gate}, {note}"
+            note = f"winnings of {side.team.name}, who conceded (p.29): {gate}, {note}"
             effects.append(Gold(team=winner, amount=amount, kind="winnings", note=note))
         else:
             effects.append(

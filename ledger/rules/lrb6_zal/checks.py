@@ -62,11 +62,13 @@ def mvp_problems(t: Tables, match: MatchRecorded, side: Side, other: Side) -> li
     forfeit = voluntary_forfeit(match)
     why = f"TR {side.rating} v {other.rating}: {bonus} bonus MVPs"
     if forfeit:
-        why += f"; {forfeit} gave up (ZAL 9b)"
-    return [f"{side.team_id} named {awarded} MVPs where ZAL allows {allowed} ({why})"]
+        giver = side.team.name if forfeit == side.team_id else other.team.name
+        why += f"; {giver} gave up (ZAL 9b)"
+    return [f"{side.team.name} named {awarded} MVPs where ZAL allows {allowed} ({why})"]
 
 
-def forfeit_problems(t: Tables, match: MatchRecorded) -> list[str]:
+def forfeit_problems(t: Tables, match: MatchRecorded, names: Mapping[str, str]) -> list[str]:
+    """ZAL 9b's score of a match a team gave up; ``names``: the teams' names, by id."""
     concession = match.concession
     if concession is None:
         return []
@@ -81,9 +83,10 @@ def forfeit_problems(t: Tables, match: MatchRecorded) -> list[str]:
     won = max(s.touchdowns for s in match.sheets() if s.team != concession.team)
     if (won, lost) == (t.forfeit.score, 0) or (won > t.forfeit.score and won > lost):
         return []
+    giver = names.get(concession.team, concession.team)
     return [
-        f"{concession.team} gave up: the opponent wins {t.forfeit.score}:0, or by the score"
-        f" reached if it had scored more than {t.forfeit.score} (ZAL 9b), not {won}:{lost}"
+        f"{giver} gave up: the opponent wins {t.forfeit.score}:0, or by the score reached if"
+        f" it had scored more than {t.forfeit.score} (ZAL 9b), not {won}:{lost}"
     ]
 
 

@@ -141,7 +141,7 @@ def money(
         theirs = max([v for k, v in pips.items() if k != team], default=0)
         amount, note = winnings(t, opts, match, side, gate, fame(t, pips[team], theirs), dice)
         if team == forfeiter and winner is not None:
-            note = f"winnings of {team}, who gave up (ZAL 9b): {note}"
+            note = f"winnings of {side.team.name}, who gave up (ZAL 9b): {note}"
             effects.append(Gold(team=winner, amount=amount, kind="winnings", note=note))
         else:
             effects.append(Gold(team=team, amount=amount, kind="winnings", note=note))

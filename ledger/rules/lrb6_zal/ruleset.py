@@ -208,7 +208,8 @@ class LRB6ZAL(LRB6[ZalOptions]):
 
     def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         t, sides = tables(), self.sides(match, rows)
-        problems = found(ConcessionRefused, checks.forfeit_problems(t, match))
+        names = {side.team_id: side.team.name for side in sides}
+        problems = found(ConcessionRefused, checks.forfeit_problems(t, match, names))
         for side in sides:
             other = next(s for s in sides if s is not side)
             lists = checks.Lists(self.catalogue.team_list(side.team.roster), self.catalogue.stars())
