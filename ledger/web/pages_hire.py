@@ -114,13 +114,14 @@ class Asking:
         )
 
     def priced(self, offer: Offer, command: HirePlayer) -> Offer:
-        """The offer at the command's price, or not offered with its refusal."""
-        if not offer.left:
-            return offer
+        """The offer at the command's price, or not offered with its refusal: also one
+        the team has no more room for, so that the page says which rule stops it (one
+        ally of each race, the position's limit), not only "0 more allowed"."""
         try:
-            return Offer(offer.value, offer.name, hire_price(self.context, command), offer.left)
+            price = hire_price(self.context, command)
         except LedgerError as error:
             return Offer(offer.value, offer.name, offer.cost, 0, error.message)
+        return Offer(offer.value, offer.name, price, offer.left)
 
 
 def own_offers(league: reads.League, team: TeamRow) -> OfferGroup:

@@ -53,8 +53,14 @@ def test_gold4_offers_allied_positions_by_list_and_hires_one(
     assert done.status_code == 303, done.text[-800:]
     grub = roster(client)["Grub"]
     assert (grub["roster"], grub["position"]) == ("goblin", "troll")
-    again = options(client.get(FORM).text)
-    assert again["ally:goblin:goblin"].endswith("0 more allowed")  # one ally from each race
+    page = client.get(FORM).text
+    again = options(page)
+    assert again["ally:goblin:goblin"].endswith("not now")  # one ally from each race
+    refused = re.search(r'<ul class="hint" id="position-refused">(.*?)</ul>', page, re.S)
+    assert refused is not None
+    said = refused.group(1)  # with the command's sentence
+    assert "Goblin (Goblin ally)" in said
+    assert "already have a goblin ally (Grub): one ally from each allowed race" in said
 
 
 def html_text(page: str) -> str:
