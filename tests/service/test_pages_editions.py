@@ -245,6 +245,26 @@ def post_report(client: TestClient, form: str, rolls: dict[str, str]) -> Any:
     )
 
 
+STAR_HINT = {
+    "bb2020": ", a star player as one of those listed;",
+    "lrb6": ", a star player as one of those listed;",
+    "gold4": ", a freebooted star player by his name and the price paid;",
+}
+"""How the form says a star hireling is entered: picked from the edition's stars, or (gold4,
+which keeps no star list: OBERWALD 'Freebooters') named and priced."""
+
+
+def test_the_report_form_says_how_a_star_hireling_is_entered(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    ruleset, _ = edition
+    hint = re.search(
+        r'<p class="hint" id="home-hirelings-hint">(.*?)</p>', report_form(client), re.S
+    )
+    assert hint is not None
+    assert STAR_HINT[ruleset] in " ".join(hint.group(1).split())
+
+
 def test_the_report_forms_casualty_rolls_are_the_editions_own(
     client: TestClient, edition: tuple[str, Edition]
 ) -> None:
