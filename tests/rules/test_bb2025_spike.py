@@ -115,8 +115,9 @@ def test_contracts_expire_at_the_end_of_the_season_and_a_familiar_face_loses_lon
     assert any(s.startswith("Loner") for s in book.player_row("morg").skills)
 
 
-def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -> None:
-    ledger = sqlite_ledger
+def drafted_league(ledger: LeagueLedger, order: list[str]) -> str:
+    """A contracts league of four teams in a started season, its star draft ordered as
+    ``order`` (the hat draw of a first season: every team)."""
     create_league(ledger, options={"star_player_contracts": True})
     teams = {"jay": "human", "dan": "skaven", "rob": "orc", "ann": "dwarf"}
     for team, roster in teams.items():
@@ -124,8 +125,14 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
             ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
         )
     ledger.handle(StartSeason("test", [Division(name="", teams=tuple(teams))]), by="t")
-    order = ledger.handle(OrderStarDraft("test", drawn=["rob", "jay", "ann", "dan"]), by="t")
-    assert order == ["rob", "jay", "ann", "dan"]
+    drafted = ledger.handle(OrderStarDraft("test", drawn=order), by="t")
+    assert drafted == order
+    return ledger.league_row("test").league_id
+
+
+def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -> None:
+    ledger = sqlite_ledger
+    drafted_league(ledger, ["rob", "jay", "ann", "dan"])
     with pytest.raises(NotAllowed, match="Rob's turn"):
         ledger.handle(SignStar("test", "jay", "griff_oberwald"), by="t")
     ledger.handle(SignStar("test", "rob", "morg_n_thorg"), by="t")
@@ -143,19 +150,6 @@ def test_signing_in_draw_order_through_the_ledger(sqlite_ledger: LeagueLedger) -
     team = ledger.view().get(TeamRow, league_id, "jay")
     assert team is not None
     assert team.treasury == 1_000_000 - 11 * 50_000
-
-
-def drafted_league(ledger: LeagueLedger, order: list[str]) -> str:
-    """A contracts league of four teams in a started season, its star draft ordered."""
-    create_league(ledger, options={"star_player_contracts": True})
-    teams = {"jay": "human", "dan": "skaven", "rob": "orc", "ann": "dwarf"}
-    for team, roster in teams.items():
-        draft_team(
-            ledger, "test", team, roster, ["lineman" if roster != "skaven" else "clanrat"] * 11
-        )
-    ledger.handle(StartSeason("test", [Division(name="", teams=tuple(teams))]), by="t")
-    ledger.handle(OrderStarDraft("test", drawn=order), by="t")
-    return ledger.league_row("test").league_id
 
 
 def stars_of(ledger: LeagueLedger, league_id: str, team: str) -> dict[str, PlayerRow]:
