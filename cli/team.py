@@ -23,7 +23,7 @@ from ledger.application.commands import (
     RetirePlayer,
 )
 from ledger.domain.events import AdvancementKind
-from ledger.domain.values import Characteristic, DiceRoll
+from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.rules.dice import fresh_roll
 
 REASON = click.option("--reason", help="Why (kept in the log).")
@@ -146,7 +146,7 @@ def retire(session: Session, team_id: str, player: str, reason: str | None) -> N
 @team.command("buy")
 @click.argument("team_id")
 @click.argument("item")
-@click.option("--count", default=1, show_default=True, type=click.IntRange(1, 16))
+@click.option("--count", default=1, show_default=True, type=click.IntRange(1, MOST_BOUGHT))
 @REASON
 @pass_session
 def buy(session: Session, team_id: str, item: str, count: int, reason: str | None) -> None:
@@ -161,7 +161,7 @@ def buy(session: Session, team_id: str, item: str, count: int, reason: str | Non
 @team.command("release")
 @click.argument("team_id")
 @click.argument("item")
-@click.option("--count", default=1, show_default=True, type=click.IntRange(1, 16))
+@click.option("--count", default=1, show_default=True, type=click.IntRange(1, MOST_BOUGHT))
 @REASON
 @pass_session
 def release(session: Session, team_id: str, item: str, count: int, reason: str | None) -> None:

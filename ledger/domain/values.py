@@ -33,6 +33,9 @@ from ledger.words import plural
 
 MAX_COUNT = 50
 """One player's count of one achievement in one game; also a team's score."""
+MOST_BOUGHT = 16
+"""The most of one item a purchase or a release names at once, from every edge (the CLI's
+``--count``, the API's ``count``, the forms' "how many"): no list holds more of anything."""
 MAX_GOLD = 100_000_000
 """Any amount of gold, either way (a season's whole income is a few million)."""
 MAX_NAME = 100

@@ -18,7 +18,7 @@ from ledger.application import commands as cmd
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind
 from ledger.domain.state import MatchRow
-from ledger.domain.values import Characteristic, DiceRoll, Given
+from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll, Given
 from ledger.errors import UnknownMatch
 from ledger.web.api_writes import Body, Short, Written, receipt
 from ledger.web.guard import Call, Calling, Guarded, needs
@@ -68,7 +68,7 @@ def retire(
 
 class Release(Body):
     item: str = Short
-    count: int = Field(default=1, ge=1, le=16)
+    count: int = Field(default=1, ge=1, le=MOST_BOUGHT)
     reason: str | None = Reason
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
 from ledger.application.service import LeagueLedger
-from ledger.domain.values import MAX_COUNT, BonusPoint, Given, PointsScheme, Tiebreaker
+from ledger.domain.values import MAX_COUNT, MOST_BOUGHT, BonusPoint, Given, PointsScheme, Tiebreaker
 from ledger.errors import InvalidInput
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import Ruleset
@@ -277,7 +277,7 @@ def hire(call: Calling, league: str, team: str, body: Hire, response: Response) 
 
 class Purchase(Body):
     item: str = Short
-    count: int = Field(default=1, ge=1, le=16)
+    count: int = Field(default=1, ge=1, le=MOST_BOUGHT)
 
 
 @router.post("/api/leagues/{league}/teams/{team}/purchases", status_code=201, tags=["teams"])

@@ -30,7 +30,7 @@ from ledger.application.commands import Buy, Command, Correct, Release
 from ledger.application.context import Context, Drafts, check_length, decided
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import TeamRow
-from ledger.domain.values import validation_problems
+from ledger.domain.values import MOST_BOUGHT, validation_problems
 from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
@@ -97,8 +97,9 @@ def number(
 
 
 def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
-    """A whole number the form must be given: one a coach cleared is not one to guess."""
-    return whole(values.get(key, "").strip(), key, label, low)
+    """How many of an item the form is given (a purchase, a release), within what every
+    edge takes (``MOST_BOUGHT``): one a coach cleared is not one to guess."""
+    return whole(values.get(key, "").strip(), key, label, low, MOST_BOUGHT)
 
 
 def whole(text: str, key: str, label: str, low: int, high: int = 99) -> int:

@@ -354,7 +354,10 @@ def test_a_cleared_count_on_the_buy_form_is_refused_not_taken_for_one(client: Te
     before = event_count(client)
     reply = post(client, path, {"csrf": form_of(client, path), "item": "cheerleader", "count": ""})
     assert reply.status_code == 422, reply.text[-600:]
-    assert "how many is a whole number from 1 to 99, not ''" in error_beside(reply.text, "count")
+    assert "how many is a whole number from 1 to 16, not ''" in error_beside(reply.text, "count")
+    # the bound the CLI's --count and the API's count keep (MOST_BOUGHT)
+    many = post(client, path, {"csrf": form_of(client, path), "item": "cheerleader", "count": "17"})
+    assert "from 1 to 16, not '17'" in error_beside(many.text, "count")
     assert event_count(client) == before
 
 

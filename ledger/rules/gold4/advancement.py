@@ -32,7 +32,7 @@ from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.gold4.tables import SkillOrTrait, load_gold4_tables
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position
-from ledger.words import article, possessive
+from ledger.words import article, plural, possessive
 
 REMOVE = "remove_trait"
 BIG_GUY_STATS = ("st", "av")
@@ -145,7 +145,7 @@ def problems(player: PlayerRow, position: Position | None, event: PlayerAdvanced
     if len(player.advancements) >= earned:
         return [
             f"{player.name} has {player.spp_earned} SPP and has taken {len(player.advancements)}"
-            f" of {earned} Star Player roll(s); {next_level(player.spp_earned, position)}"
+            f" of {plural(earned, 'Star Player roll')}; {next_level(player.spp_earned, position)}"
             + (" (double for a Big Guy)" if doubled(position) else "")
         ]
     roll = next((d for d in event.dice if d.purpose == "star_roll" and d.dice == "2D6"), None)

@@ -167,7 +167,7 @@ def winnings(
     parts = [f"{roll} {pips}"] if roll != "none" else []
     parts += [f"table {modifier:+d}"] + (["win +1"] if won else [])
     parts += [f"FAME {famed:+d}"] if opts.fame_in_winnings else []
-    note = f"gate {gate:,}, TR {side.rating}: {' '.join(parts)} = {total} x {w.per_point:,}"
+    note = f"gate {gate:,} fans, TR {side.rating}: {' '.join(parts)} = {total} x {w.per_point:,}"
     return total * w.per_point, note
 
 
