@@ -332,15 +332,9 @@ def test_an_amended_match_changes_every_figure_it_fed(played: LeagueLedger) -> N
     assert tables(ledger) == incremental
 
 
-def test_a_signed_journeyman_joins_with_what_he_did_in_his_game(
-    sqlite_ledger: LeagueLedger,
-) -> None:
-    """BB2025 'Hiring, Firing and Temporarily Retiring' step 5: a hired Journeyman "will
-    retain any SPP gained during the game": he joins with the game he played and what he
-    did in it (his touchdowns, MVP, casualties), counted on with his later games, the same
-    whether the tables were kept as events came or rebuilt from the log (where a line
-    process counts play: ``plays.Totals.signed``)."""
-    ledger = sqlite_ledger
+def journeyman_signed(ledger: LeagueLedger) -> str:
+    """Jo, a journeyman, scores twice and is the MVP of g1; signed after it, he scores once
+    in g2. Returns his player id."""
     create_league(ledger)
     draft_team(ledger, "test", "reavers", "human", ["lineman"] * 10)  # room for one
     draft_team(ledger, "test", "rats", "skaven", ["clanrat"] * 11)
@@ -372,9 +366,22 @@ def test_a_signed_journeyman_joins_with_what_he_did_in_his_game(
         "away": {"team": "rats"},
     }
     ledger.handle(RecordMatch("test", report(second), roll_missing=True), by="t")
-    joe = ledger.view().get(PlayerRow, league_id, signed.player_id)
-    assert joe is not None
-    assert (joe.games, joe.touchdowns, joe.mvps) == (2, 3, 1)
+    return signed.player_id
+
+
+def test_a_signed_journeyman_joins_with_what_he_did_in_his_game(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """BB2025 'Hiring, Firing and Temporarily Retiring' step 5: a hired Journeyman "will
+    retain any SPP gained during the game": he joins with the game he played and what he
+    did in it (his touchdowns, MVP, casualties), counted on with his later games, the same
+    whether the tables were kept as events came or rebuilt from the log (and where a line
+    process counts play: tests/projections/test_history_apart.py)."""
+    ledger = sqlite_ledger
+    jo = journeyman_signed(ledger)
+    row = ledger.view().get(PlayerRow, ledger.league_row("test").league_id, jo)
+    assert row is not None
+    assert (row.games, row.touchdowns, row.mvps) == (2, 3, 1)
     incremental = tables(ledger)
     ledger.read_models.rebuild(ledger.source)
     assert tables(ledger) == incremental

@@ -31,6 +31,7 @@ from ledger.projections.history import HistoryNote, Noted, history_rows
 from ledger.projections.parallel import LineProcess
 from ledger.projections.shapes import insert_statement
 from tests.integration.test_corrections_reach import game as played
+from tests.projections.test_consistency import journeyman_signed
 from tests.projections.test_parallel_rebuild import several_leagues, tables
 from tests.support import (
     HUMAN_ELEVEN,
@@ -151,6 +152,19 @@ def test_a_share_of_a_parallel_rebuild_counts_its_play_itself(
     assert shared == [2]
     assert noted  # the first share's history went to its line process
     assert all(note[5] is None for note in noted)
+    assert tables(sqlite_ledger) == incremental
+
+
+def test_the_line_process_counts_a_signed_hireling_from_his_game(
+    sqlite_ledger: LeagueLedger, noted: list[HistoryNote]
+) -> None:
+    """A journeyman signed after his game joins with what he did in it: the line process,
+    which counts play in a rebuild, starts him from that game as the fold does
+    (``plays.Totals.signed``)."""
+    journeyman_signed(sqlite_ledger)
+    incremental = tables(sqlite_ledger)
+    sqlite_ledger.read_models.rebuild(sqlite_ledger.source)
+    assert any(note[5] is not None for note in noted)  # the play counted apart
     assert tables(sqlite_ledger) == incremental
 
 
