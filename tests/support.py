@@ -127,6 +127,20 @@ def sheet(
     )
 
 
+def final_of_many(winner: str, **touchdowns: int) -> dict[str, Any]:
+    """The fields of a play-off of more than two teams (a Dungeon Bowl final), its teams
+    with their touchdowns in order (home, away, then the others) and its winner."""
+    home, away, *others = (sheet(team, scored) for team, scored in touchdowns.items())
+    return {
+        "match": "f1",
+        "kind": "playoff",
+        "home": home,
+        "away": away,
+        "others": tuple(others),
+        "winner": winner,
+    }
+
+
 # --- through the real commands ------------------------------------------------------------
 
 HUMAN_ELEVEN = ["blitzer", "blitzer", "thrower", *["lineman"] * 8]

@@ -12,7 +12,7 @@ Passing characteristic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -188,6 +188,15 @@ class StarPlayer(Frozen):
         """Half of a pair printed at 0 (Crumbleberry beside Grak, Drull beside Dribl): he
         is induced and signed with his partner, never alone."""
         return self.pair_with is not None and self.cost == 0
+
+
+def pair_name(star: StarPlayer, stars: Mapping[str, StarPlayer]) -> str:
+    """A star as the books name him where a pair comes as one: ``Grak & Crumbleberry``
+    under the priced star, his own name otherwise."""
+    partner = stars.get(star.pair_with or "")
+    if partner is None or star.partner_only:
+        return star.name
+    return f"{star.name} & {partner.name}"
 
 
 class Skill(Frozen):

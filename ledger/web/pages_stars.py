@@ -35,7 +35,7 @@ from ledger.application.seasons import (
 )
 from ledger.application.service import LeagueLedger
 from ledger.errors import LedgerError
-from ledger.rules.schema import StarPlayer
+from ledger.rules.schema import StarPlayer, pair_name
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -131,12 +131,7 @@ def draft_form(
 def star_names(found: reads.League) -> dict[str, str]:
     """Each star's name, a pair's under its priced star (``Grak & Crumbleberry``)."""
     stars = found.ruleset.catalogue.stars()
-    names = {s.id: s.name for s in stars.values()}
-    for star in stars.values():
-        partner = stars.get(star.pair_with or "")
-        if partner is not None and not star.partner_only:
-            names[star.id] = f"{star.name} & {partner.name}"
-    return names
+    return {s.id: pair_name(s, stars) for s in stars.values()}
 
 
 @router.get(PATH)

@@ -8,9 +8,9 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import EventLine
-from ledger.domain.values import TeamSheet
 from ledger.projections.describe import describe
 from tests.integration.test_audit_and_transfer import played_league
+from tests.support import final_of_many
 
 
 def summaries(ledger: LeagueLedger, slug: str) -> dict[str, str]:
@@ -41,14 +41,7 @@ def test_an_event_described_without_the_state_keeps_its_ids(ledger: LeagueLedger
 def test_a_game_of_three_teams_reads_by_each_sides_touchdowns_and_its_winner() -> None:
     """A Dungeon Bowl final is won by the game-winning touchdown, not the most (seed 003,
     'Winning the Game'): its summary names every side and the winner."""
-    final = ev.MatchRecorded(
-        match="f1",
-        kind="playoff",
-        home=TeamSheet(team="reavers", touchdowns=2),
-        away=TeamSheet(team="rats", touchdowns=1),
-        others=(TeamSheet(team="orcs", touchdowns=1),),
-        winner="orcs",
-    )
+    final = ev.MatchRecorded(**final_of_many("orcs", reavers=2, rats=1, orcs=1))
     assert describe(final) == "playoff match f1: reavers 2 v rats 1 v orcs 1, won by orcs"
     submitted = ev.ReportSubmitted(
         submission="s1",

@@ -26,7 +26,16 @@ from ledger.rules.bb2025 import postgame
 from ledger.rules.bb2025.contracts import draft_order
 from ledger.rules.bb2025.ruleset import BB2025
 from tests.rules.seam import checked
-from tests.support import Book, create_league, draft_team, event_count, report, roll, sheet
+from tests.support import (
+    Book,
+    create_league,
+    draft_team,
+    event_count,
+    final_of_many,
+    report,
+    roll,
+    sheet,
+)
 
 
 def test_the_draft_order_of_a_later_season_the_worked_example() -> None:
@@ -376,14 +385,7 @@ def test_a_dungeon_bowl_final_is_won_by_its_winner_not_its_score(
     """Seed 003 'Winning the Game': the team that scores the game-winning touchdown wins
     a multi-player Dungeon Bowl game, whatever the touchdowns of the others; in the
     post-game sequence ('Update Dedicated Fans') every other team lost it."""
-    final = ev.MatchRecorded(
-        match="f",
-        kind="playoff",
-        home=TeamSheet(team="men", touchdowns=2),
-        away=TeamSheet(team="rats", touchdowns=1),
-        others=(TeamSheet(team="orcs", touchdowns=0),),
-        winner="orcs",
-    )
+    final = ev.MatchRecorded(**final_of_many("orcs", men=2, rats=1, orcs=0))
     sheet = next(s for s in final.sheets() if s.team == team)
     assert sheet.touchdowns == touchdowns
     assert postgame.result(final, sheet) == outcome

@@ -10,9 +10,8 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow
-from ledger.domain.values import TeamSheet
 from ledger.rules import RULESETS
-from tests.support import Book
+from tests.support import Book, final_of_many
 
 TEAMS = ("men", "elves", "more")
 
@@ -22,15 +21,7 @@ def test_every_team_of_a_three_team_final_is_paid_and_the_winner_won(edition: st
     book = Book(edition)
     for team in TEAMS:
         book.team(team, "human", ["lineman"] * 11, treasury=100_000)
-    final = book.record(
-        ev.MatchRecorded,
-        match="f1",
-        kind="playoff",
-        home=TeamSheet(team="men", touchdowns=2),
-        away=TeamSheet(team="elves", touchdowns=1),
-        others=(TeamSheet(team="more", touchdowns=0),),
-        winner="more",
-    )
+    final = book.record(ev.MatchRecorded, **final_of_many("more", men=2, elves=1, more=0))
     assert isinstance(final, ev.MatchRecorded)
     results = {team: book.ruleset.match_result(final, team) for team in TEAMS}
     assert results == {"men": "loss", "elves": "loss", "more": "win"}

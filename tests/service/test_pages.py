@@ -8,6 +8,7 @@ Grudgebearers; ``commissioner`` runs it; ``outsider`` has no role in it.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -57,6 +58,11 @@ def error_beside(html: str, field: str) -> str:
     found = re.search(rf'<p class="problem" id="{field}-error"[^>]*>(.*?)</p>', html, re.DOTALL)
     assert found, f"no error beside {field}: " + html[-1500:]
     return re.sub(r"<[^>]+>", "", found.group(1)).replace("&#39;", "'")
+
+
+def page_text(page: str) -> str:
+    """A page's words as a reader sees them: no tags, entities read, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def no_server_error(reply: Any) -> None:

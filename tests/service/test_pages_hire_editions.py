@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.service.conftest import event_count
 from tests.service.test_api_hire_editions import LEAGUE, roster, served
+from tests.service.test_pages import page_text
 
 FORM = f"/leagues/{LEAGUE}/teams/orcs/hire"
 
@@ -61,10 +61,6 @@ def test_gold4_offers_allied_positions_by_list_and_hires_one(
     said = refused.group(1)  # with the command's sentence
     assert "Goblin (Goblin ally)" in said
     assert "already have a goblin ally (Grub): one ally from each allowed race" in said
-
-
-def html_text(page: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 @league("gold4")
@@ -130,7 +126,7 @@ def test_a_star_hired_with_no_name_joins_under_his_own(edition: tuple[TestClient
     done = send(client, csrf, position="star:morg_n_thorg", name="")
     assert done.status_code == 303, done.text[-800:]
     assert roster(client)["Morg 'n' Thorg"]["kind"] == "star"
-    history = html_text(client.get(done.headers["location"].split("?")[0]).text)
+    history = page_text(client.get(done.headers["location"].split("?")[0]).text)
     assert "hired Morg 'n' Thorg (star) for" in history
     assert "morg_n_thorg" not in history
 

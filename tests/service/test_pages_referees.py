@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from ledger.domain.log import league_id
 from tests.service.conftest import ledger_of, scripted, sign_in
-from tests.service.test_pages import csrf_in, error_beside, post
+from tests.service.test_pages import csrf_in, error_beside, page_text, post
 
 LEAGUE = "reds"
 OPTION = " -o referees=true"
@@ -60,9 +60,7 @@ def test_the_referee_and_who_was_sent_off_are_reported_from_the_form(reds: TestC
     report = stored_report(reds)
     assert report["referee"] == "Elnos Lawkeeper"
     assert report["home"]["players"] == [{"player": ugluk.group(1), "sent_off": True}]  # type: ignore[index]
-    shown = " ".join(
-        html.unescape(re.sub(r"<[^>]+>", " ", reds.get(sent.headers["location"]).text)).split()
-    )
+    shown = page_text(reds.get(sent.headers["location"]).text)
     assert "Referee: Elnos Lawkeeper." in shown
     assert "Ugluk: sent off" in shown
 

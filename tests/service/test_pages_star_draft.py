@@ -7,7 +7,6 @@ nothing written."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from fastapi.testclient import TestClient
 from ledger.domain.log import league_id
 from tests.service.conftest import event_count, ledger_of, scripted, sign_in
 from tests.service.test_api_star_draft import LEAGUE, SCRIPT
-from tests.service.test_pages import csrf_in, error_beside, post
+from tests.service.test_pages import csrf_in, error_beside, page_text, post
 
 HOME = f"/leagues/{LEAGUE}"
 PAGE = f"{HOME}/season/star-draft"
@@ -40,10 +39,6 @@ def last_event(client: TestClient) -> dict[str, Any]:
     return state
 
 
-def text_of(page: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
-
-
 def as_account(client: TestClient, account: str) -> None:
     client.cookies.clear()
     sign_in(client, account)
@@ -54,19 +49,19 @@ def order_set(client: TestClient, drawn: list[str]) -> None:
     data = {"csrf": csrf_in(form), "draw": "table"}
     data.update({f"drawn-{n}": team for n, team in enumerate(drawn, start=1)})
     reply = post(client, PAGE, data)
-    assert reply.status_code == 303, text_of(reply.text)[-600:]
+    assert reply.status_code == 303, page_text(reply.text)[-600:]
 
 
 def test_the_commissioner_sets_the_order_as_drawn_at_the_table(spike: TestClient) -> None:
-    home = text_of(spike.get(HOME).text)
+    home = page_text(spike.get(HOME).text)
     assert "Set the star draft order" in home
     assert "Star draft" in home
     order_set(spike, ["elves", "orcs", "dwarfs", "humans"])
     stored = last_event(spike)
     assert stored["order"] == ["elves", "orcs", "dwarfs", "humans"]
-    shown = text_of(spike.get(PAGE).text)
+    shown = page_text(spike.get(PAGE).text)
     assert "1 Elfheim Eagles signs now 2 The Gouged Eye waits" in shown
-    assert "Set the star draft order" not in text_of(spike.get(HOME).text)
+    assert "Set the star draft order" not in page_text(spike.get(HOME).text)
 
 
 def test_the_ledger_draws_when_asked(spike: TestClient) -> None:
@@ -103,7 +98,7 @@ def test_the_coach_whose_turn_it_is_signs_from_the_stars_offered(spike: TestClie
     assert "Sign a star for" not in spike.get(HOME).text
     assert 'name="star"' not in spike.get(PAGE).text
     as_account(spike, "steve")  # the dwarfs'
-    assert "Sign a star for Dwarf Grudgebearers" in text_of(spike.get(HOME).text)
+    assert "Sign a star for Dwarf Grudgebearers" in page_text(spike.get(HOME).text)
     page = spike.get(PAGE).text
     offered = re.findall(r'<option value="([a-z_]+)"', page)
     assert "grim_ironjaw" in offered
@@ -113,7 +108,7 @@ def test_the_coach_whose_turn_it_is_signs_from_the_stars_offered(spike: TestClie
     assert reply.status_code == 303
     assert reply.headers["location"] == PAGE
     assert (last_event(spike)["team"], last_event(spike)["star"]) == ("dwarfs", "grim_ironjaw")
-    shown = text_of(spike.get(PAGE).text)
+    shown = page_text(spike.get(PAGE).text)
     assert "1 Dwarf Grudgebearers Grim Ironjaw" in shown
     assert "2 The Gouged Eye signs now" in shown
     unsigned = shown[shown.index("Unsigned Star Players") :]
@@ -151,5 +146,5 @@ def test_a_league_without_contracts_says_so(tmp_path: Path) -> None:
     script = SCRIPT.replace(" -o star_player_contracts=true", "")
     with scripted(tmp_path, LEAGUE, script, "commissioner") as (client, _):
         assert "Star draft" not in client.get(HOME).text
-        shown = text_of(client.get(PAGE).text)
+        shown = page_text(client.get(PAGE).text)
         assert "Not now: this league does not use long-term star contracts" in shown

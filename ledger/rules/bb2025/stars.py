@@ -27,7 +27,7 @@ from ledger.domain.state import MatchRow
 from ledger.domain.values import Hireling, TeamSheet
 from ledger.rules.bb2025.contracts import eligible
 from ledger.rules.protocol import SidelineItem
-from ledger.rules.schema import StarPlayer, TeamList
+from ledger.rules.schema import StarPlayer, TeamList, pair_name
 from ledger.words import possessive
 
 MAX_STARS = 2
@@ -52,11 +52,6 @@ def offer(
         and not star.partner_only
         and not {star.id, star.pair_with} & set(contracted)
     }
-
-
-def pair_name(star: StarPlayer, stars: Mapping[str, StarPlayer]) -> str:
-    partner = stars.get(star.pair_with or "")
-    return f"{star.name} & {partner.name}" if partner is not None else star.name
 
 
 def purchase_problems(
