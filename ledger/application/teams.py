@@ -57,6 +57,7 @@ from ledger.rules.problems import (
     roster_room,
     sold,
     unique_identity,
+    unread_rolls,
     while_drafting,
 )
 from ledger.rules.protocol import Feature
@@ -293,6 +294,7 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         dice=command.dice,
     )
     refuse(c.ruleset.problems(Advancing(player, team, proposed)))
+    refuse(unread_rolls(c.ruleset, proposed))
     return [proposed]
 
 

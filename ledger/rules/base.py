@@ -117,6 +117,9 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     advancement_dice: ClassVar[Mapping[str, str]] = {}
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = ("star_roll",)
+    advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
+        "star_roll": {"star_roll": 1}
+    }
     post_game_closes: ClassVar[bool] = False
     reads_former_players: ClassVar[bool] = False
     reads_league_stars: ClassVar[bool] = False

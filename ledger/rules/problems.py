@@ -21,6 +21,7 @@ Blitzer (at most 2)`` and a replay of a league that hired him hires him as a Lin
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ from ledger.errors import (
     AllyRefused,
     InsufficientTreasury,
     InvalidAdvancement,
+    InvalidDice,
     InvalidInput,
     LedgerError,
     NameTaken,
@@ -119,6 +121,26 @@ def one_result(event: PlayerAdvanced) -> list[Problem]:
         words = event.kind.replace("_", " ")
         sentence = f"a {words} skill improves no characteristic: leave the characteristic out"
         return [Problem(InvalidAdvancement, sentence)]
+    return []
+
+
+def unread_rolls(ruleset: Ruleset, event: PlayerAdvanced) -> list[Problem]:
+    """A roll the advancement's kind does not read (a characteristic die given with a
+    chosen skill, a second Star Player Roll) is refused, not stored unread. Asked by the
+    command only: a what-if's candidates carry the rolls of the edition replayed."""
+    reads = ruleset.advancement_reads.get(event.kind)
+    if reads is None:
+        return []  # a kind the edition does not know: its own check says so
+    given = Counter(roll.purpose for roll in event.dice)
+    what = f"a {event.kind.replace('_', ' ')} advancement"
+    if unread := sorted(given.keys() - reads.keys()):
+        it_reads = f"reads only {' and '.join(reads)}" if reads else "reads no roll"
+        sentence = f"{what} {it_reads}: leave out {' and '.join(unread)}"
+        return [Problem(InvalidDice, sentence)]
+    for purpose, most in reads.items():
+        if most is not None and given[purpose] > most:
+            sentence = f"{what} reads one {purpose} roll, not {given[purpose]}"
+            return [Problem(InvalidDice, sentence)]
     return []
 
 

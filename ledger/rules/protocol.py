@@ -192,6 +192,11 @@ class Ruleset(Protocol):
     advancement_dice: ClassVar[Mapping[str, str]]
     """Dice an advancement is rolled with, by purpose (the characteristic roll: a D8 in
     BB2025, a D16 in BB2020)."""
+    advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]]
+    """The rolls each kind of advancement reads, by purpose, with how many it reads at most
+    (``None``: as many as come, a random skill's rolls past those giving a skill the player
+    has). A command refuses any other roll rather than store it unread
+    (``problems.unread_rolls``)."""
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]]
     """The advancements a player may take, in the books' order: the Advancement Table's
     columns where SPP are spent (BB2025, BB2020), a Star Player Roll where SPP levels

@@ -45,3 +45,21 @@ def test_a_random_skill_without_its_category_is_refused_before_any_roll(league: 
 def test_the_category_is_explained_in_the_help(league: Path) -> None:
     shown = run_ledger(league, "team", "advance", "--help")
     assert "The category a random skill is drawn from" in " ".join(shown.out.split())
+
+
+def test_a_roll_the_advancement_does_not_read_is_refused_and_nothing_written(
+    league: Path,
+) -> None:
+    """A characteristic die given with a chosen skill was stored beside it, unread."""
+    before = run_ledger(league, "export", check=True).out.count("\n")
+    refused = run_ledger(
+        league, "team", "advance", "men", "Man 1", "chosen_primary", "--skill", "Block",
+        "--die", "characteristic=3",
+    )  # fmt: skip
+    assert refused.code != 0
+    assert refused.err.strip() == (
+        "error[invalid-dice]: a chosen primary advancement reads no roll: leave out characteristic"
+    )
+    assert run_ledger(league, "export", check=True).out.count("\n") == before
+    run_ledger(league, "team", "advance", "men", "Man 1", "chosen_primary", "--skill", "Block",
+               check=True)  # fmt: skip

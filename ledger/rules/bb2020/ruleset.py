@@ -18,6 +18,7 @@ scored 2 wins 7 / 2 + 2 = 5.5, so 55,000 gold pieces (2025 adds 10,000 for not s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -60,6 +61,10 @@ class BB2020(BB2025):
         "chosen_secondary",
         "characteristic",
     )
+    advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
+        **BB2025.advancement_reads,
+        "random_secondary": {"random_skill": None},
+    }
 
     @classmethod
     def tables(cls) -> Tables:

@@ -124,6 +124,12 @@ class BB2025(BaseRuleset[BB2025Options]):
         "chosen_secondary",
         "characteristic",
     )
+    advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
+        "random_primary": {"random_skill": None},
+        "chosen_primary": {},
+        "chosen_secondary": {},
+        "characteristic": {"characteristic": 1},
+    }
     features = frozenset(
         {Feature.INDUCEMENTS, Feature.REDRAFT, Feature.STAR_CONTRACTS, Feature.TEMPORARY_RETIREMENT}
     )

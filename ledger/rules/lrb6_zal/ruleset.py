@@ -78,6 +78,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
     value_labels = {"tr": "TR"}
     rating_key = "tr"
     features = frozenset({Feature.BOUNTIES, Feature.CARDS})
+    advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
+        # ZAL 19: every Star Player Roll is followed by an Ageing Roll, a failed one by
+        # the roll of its effect
+        "star_roll": {"star_roll": 1, "ageing": 1, "ageing_effect": 1}
+    }
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"winnings_roll": "2D6", "fame_in_winnings": True},
