@@ -20,6 +20,7 @@ from ledger.domain.state import MatchRow, SeasonRow, StandingRow, TeamRow
 from ledger.domain.values import Division, Fixture
 from ledger.errors import InvalidInput, NotAllowed, SeasonState, UnknownSeason
 from ledger.projections.appliers import closed_before, still_open
+from ledger.projections.gather import team_rows
 from ledger.rules import playoffs
 from ledger.rules.asked import SeasonPlan
 from ledger.rules.problems import has_feature, refuse
@@ -43,10 +44,12 @@ def plan_start(c: Context, command: StartSeason) -> Drafts:
     if not placed:
         raise InvalidInput("a season needs divisions with teams")
     check_divisions(divisions)
-    for team_id in placed:
-        if c.team(team_id).status != "active":
-            raise NotAllowed(f"{team_id} has withdrawn from the league")
-    refuse(c.ruleset.problems(SeasonPlan(divisions, playoff_teams)))
+    teams = [c.team(team_id) for team_id in placed]
+    for team in teams:
+        if team.status != "active":
+            raise NotAllowed(f"{team.name} has withdrawn from the league")
+    starting = [team_rows(c.view, c.league_id, team, everyone=False) for team in teams]
+    refuse(c.ruleset.problems(SeasonPlan(divisions, playoff_teams, starting)))
     return [
         ev.SeasonStarted(
             season=number, name=name, divisions=tuple(divisions), playoff_teams=playoff_teams

@@ -30,7 +30,7 @@ from ledger.domain.events import (
 from ledger.domain.immutable import immutable
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import Casualty, DiceRoll, Division
-from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows, TeamRows
 
 # --- building a team ---------------------------------------------------------------------
 
@@ -179,10 +179,13 @@ class Redrafted:
 
 @immutable
 class SeasonPlan:
-    """A season about to start: its divisions and play-off places."""
+    """A season about to start: its divisions and play-off places, and its teams as the
+    command finds them (none in a what-if replay: its teams started under the league's own
+    edition, which let them)."""
 
     divisions: Sequence[Division]
     playoff_teams: int
+    teams: Sequence[TeamRows] = ()
 
 
 @immutable

@@ -63,7 +63,7 @@ from ledger.rules.protocol import (
     Tally,
     ValueReads,
 )
-from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
+from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows, TeamRows
 from ledger.rules.schema import (
     Skill,
     StarPlayer,
@@ -550,6 +550,11 @@ class BaseRuleset(ABC, Generic[OptionsT]):
             ]
         empty = [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
         return found(EmptyDivision, empty)
+
+    def check_starting(self, teams: Sequence[TeamRows]) -> list[Problem]:
+        """What this edition asks of a team starting a season (none: whatever the coach
+        drafted, Journeymen filling the line-up where the edition has them)."""
+        return []
 
     def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
         return []

@@ -119,7 +119,10 @@ CHECKS: Table[Hook[list[Problem]]] = Table(
         on(Casualty, lambda r, a: r.check_casualty(a)),
         on(Closing, lambda r, a: r.check_close(a.team, a.players)),
         on(Inducing, lambda r, a: r.check_inducements(a.team, a.wanted)),
-        on(SeasonPlan, lambda r, a: r.check_season(a.divisions, a.playoff_teams)),
+        on(
+            SeasonPlan,
+            lambda r, a: r.check_season(a.divisions, a.playoff_teams) or r.check_starting(a.teams),
+        ),
     )
 )
 """``Ruleset.problems``: the edition's rule for each decision."""

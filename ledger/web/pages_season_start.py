@@ -27,6 +27,8 @@ from ledger.domain.state import SeasonRow, TeamRow
 from ledger.domain.values import MAX_NAME, Division
 from ledger.errors import LedgerError
 from ledger.projections.appliers import closed_before
+from ledger.projections.gather import team_rows
+from ledger.rules.asked import SeasonPlan
 from ledger.rules.protocol import Feature
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
@@ -116,6 +118,13 @@ def active_teams(found: reads.League) -> list[TeamRow]:
     return sorted((t for t in found.queries.teams() if t.status == "active"), key=lambda t: t.name)
 
 
+def unready(found: reads.League, teams: Sequence[TeamRow]) -> list[str]:
+    """What the edition asks of the teams before they start (ZAL 3c: eleven players and a
+    Fan Factor), said before the commissioner tries: the teams as they stand, asked alone."""
+    starting = [team_rows(found.view, found.row.league_id, t, everyone=False) for t in teams]
+    return [p.sentence for p in found.ruleset.problems(SeasonPlan((), 0, starting))]
+
+
 def slots(teams: Sequence[TeamRow], last: SeasonRow | None) -> int:
     """How many divisions the form offers: one for each two teams, at least the last
     season's (the rules say how many teams a division needs)."""
@@ -163,6 +172,7 @@ def start_form(
         slots=range(1, slots(teams, last) + 1),
         withdrawn=[t for t in found.queries.teams() if t.status != "active"],
         standing=as_they_stand(context, everyone),
+        unready=unready(found, teams),
         redrafts=Feature.REDRAFT in found.ruleset.features,
         names=found.team_names(),
         values=as_last_time(teams, last) if values is None else values,

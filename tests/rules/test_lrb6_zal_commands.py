@@ -17,16 +17,20 @@ from ledger.application.commands import (
     PlayCard,
     PostBounty,
     RecordMatch,
+    StartSeason,
 )
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamRow
+from ledger.domain.values import Division
 from ledger.errors import (
+    FanFactorRefused,
     HirelingAlreadySigned,
     InvalidAdvancement,
     InvalidInput,
     LedgerError,
     NotAllowed,
     RuleViolation,
+    TooFewPlayers,
 )
 from ledger.rules.lrb6_zal.ruleset import LRB6ZAL
 from tests.rules.test_lrb6_zal_book import HUMANS, ORCS
@@ -249,3 +253,35 @@ def test_every_option_set_records_a_match_the_same_way_twice(
     after = {t: row(ledger, TeamRow, t) for t in ("reavers", "gouged")}
     assert before == after
     assert all(t.treasury >= 0 for t in after.values())
+
+
+def test_a_team_starts_its_first_season_with_eleven_players_and_a_fan_factor(
+    sqlite_ledger: LeagueLedger,
+) -> None:
+    """ZAL 3c 'Minimum Team Requirements': "A team starting the season, must have at least
+    11 players ... Each team must have at least one Fan Factor (which must be paid for)".
+    Asked when the season starts, not first at a refused report."""
+    ledger = sqlite_ledger
+    ledger.create_league("zal", "ZAL", "lrb6-zal", by="tester")
+    draft_team(ledger, "zal", "reavers", "human", HUMANS[:9])
+    draft_team(ledger, "zal", "gouged", "orc", ORCS)
+    start = StartSeason("zal", [Division(name="", teams=("reavers", "gouged"))])
+    refused(
+        ledger,
+        TooFewPlayers,
+        lambda: ledger.handle(start, by="tester"),
+        "needs at least 11 players, Star Players aside \\(ZAL 3c\\): Reavers 9$",
+    )
+    for n in (10, 11):
+        ledger.handle(
+            HirePlayer("zal", "reavers", "lineman", f"reavers {n}", number=n), by="tester"
+        )
+    ledger.handle(Buy("zal", "reavers", "fan_factor", 2), by="tester")
+    refused(
+        ledger,
+        FanFactorRefused,
+        lambda: ledger.handle(start, by="tester"),
+        "at least 1 Fan Factor, paid for \\(ZAL 3c\\): Gouged has none$",
+    )
+    ledger.handle(Buy("zal", "gouged", "fan_factor", 1), by="tester")
+    assert ledger.handle(start, by="tester") == 1

@@ -15,7 +15,7 @@ If the other team gives up at 1-1, the report reads 3-0 and the first team names
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
@@ -26,10 +26,15 @@ from ledger.rules.lrb6_zal import hiring
 from ledger.rules.lrb6_zal.postgame import Side, voluntary_forfeit
 from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import Tables
+from ledger.rules.rows import TeamRows
 from ledger.rules.schema import StarPlayer, TeamList
 from ledger.words import possessive
 
 FORFEITS = ("forfeit_forced", "forfeit_voluntary")
+
+
+STARTING_PLAYERS = 11
+"""ZAL 3c: the players a team starts the season with, at least."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,46 @@ def forfeit_problems(t: Tables, match: MatchRecorded, names: Mapping[str, str]) 
     return [
         f"{giver} gave up: the opponent wins {t.forfeit.score}:0, or by the score reached if"
         f" it had scored more than {t.forfeit.score} (ZAL 9b), not {won}:{lost}"
+    ]
+
+
+# --- a team starting the season ------------------------------------------------------------------
+
+
+# ZAL 3c 'Minimum Team Requirements', asked of a team that has not played: afterwards,
+# Journeymen fill a line-up the season's casualties thinned (ZAL 8a), and the Fan Factor
+# moves by its table (ZAL 3d-3k).
+
+
+def starting_players_problems(teams: Sequence[TeamRows]) -> list[str]:
+    """'A team starting the season, must have at least 11 players ... except Star
+    Players': one sentence naming every team short of them."""
+    short = [
+        f"{rows.team.name} {count}"
+        for rows in teams
+        if not rows.team.games and (count := regular_players(rows)) < STARTING_PLAYERS
+    ]
+    if not short:
+        return []
+    return [
+        f"a team starting the season needs at least {STARTING_PLAYERS} players, Star Players"
+        f" aside (ZAL 3c): {', '.join(short)}"
+    ]
+
+
+def regular_players(rows: TeamRows) -> int:
+    return sum(1 for p in rows.roster() if p.kind == "regular")
+
+
+def starting_fans_problems(t: Tables, teams: Sequence[TeamRows]) -> list[str]:
+    """'Each team must have at least one Fan Factor (which must be paid for)'."""
+    start = t.fan_factor.start_min
+    short = [rows.team.name for rows in teams if not rows.team.games and rows.team.fans < start]
+    if not short:
+        return []
+    return [
+        f"a team starting the season needs at least {start} Fan Factor, paid for (ZAL 3c):"
+        f" {', '.join(short)} {'has' if len(short) == 1 else 'have'} none"
     ]
 
 

@@ -34,6 +34,7 @@ from ledger.errors import (
     LedgerError,
     MvpRefused,
     StarRefused,
+    TooFewPlayers,
 )
 from ledger.rules.base import eligible, roster_totals
 from ledger.rules.catalogue import Catalogue, JoiningStars
@@ -64,7 +65,7 @@ from ledger.rules.protocol import (
     SidelineItem,
     ValueReads,
 )
-from ledger.rules.rows import HireRows, MatchRows
+from ledger.rules.rows import HireRows, MatchRows, TeamRows
 from ledger.rules.schema import StarPlayer
 
 
@@ -223,6 +224,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
             problems += found(HirelingRefused, hired)
             problems += found(FanFactorRefused, checks.fan_factor_problems(t, match, side))
         return problems
+
+    def check_starting(self, teams: Sequence[TeamRows]) -> list[Problem]:
+        few = checks.starting_players_problems(teams)
+        fans = checks.starting_fans_problems(tables(), teams)
+        return found(TooFewPlayers, few) + found(FanFactorRefused, fans)
 
     def match_dice(self, match: MatchRecorded, rows: MatchRows) -> list[DiceNeed]:
         return postgame.needs(tables(), self.options, match, self.sides(match, rows))
