@@ -9,7 +9,7 @@ same answers whether its rows come through SQLAlchemy's engine or through a plai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import (
+    GAME_COUNTS,
     EventLine,
     EventRef,
     LeagueRow,
@@ -388,7 +389,25 @@ class Queries:
         values = (self.league_id, player.team_id, player.hired_seq, named)
         found = rows.query(player_games_statement(rows.dialect), values)
         sides = (rows.read(TeamGameLine, row) for row in found)
-        return [game for side in sides if (game := side.game_of(player_id)) is not None]
+        games = [game for side in sides if (game := side.game_of(player_id)) is not None]
+        if len(games) < player.games:  # one he played as a hireling is no line of his team's
+            games = self.game_before_signing(player) + games
+        return games
+
+    def game_before_signing(self, player: PlayerRow) -> list[PlayerGameLine]:
+        """The game a hireling played before he was signed (seed 001 'Hiring, Firing and
+        Temporarily Retiring' step 5), from the match's row: his line there is kept under
+        the report's hireling id, with the player he became (``appliers.signed_hireling``)
+        and what he did (``match_applier.hireling_plays``)."""
+        rows = self.sql_tables()
+        signed = f'"signed":{json_text(player.player_id)}'
+        found = rows.query(signed_statement(rows.dialect), (self.league_id, signed))
+        return [
+            signed_line(player, match, hired)
+            for match in (rows.read(MatchRow, row) for row in found)
+            for hired in match.hirelings.values()
+            if hired.get("signed") == player.player_id
+        ]
 
     def match_games(self, match: MatchRecorded) -> list[PlayerGameLine]:
         """The game lines of the match ``match`` reports (as the fold read it: amended),
@@ -477,6 +496,31 @@ def player_games_statement(dialect: str) -> str:
         f"{select_from(TeamGameLine)} WHERE {equal(('league_id', 'team_id'), dialect)}"
         f" AND {quoted('seq')} >= {MARKS[dialect]}"
         f" AND {NAMES[dialect].format(quoted('players'))} ORDER BY {quoted('seq')}"
+    )
+
+
+@cache
+def signed_statement(dialect: str) -> str:
+    """The match whose hireling became a player (its row's text names him as ``signed``):
+    asked of a player's page, not of the fold."""
+    return (
+        f"{select_from(MatchRow)} WHERE {equal(('league_id',), dialect)}"
+        f" AND {NAMES[dialect].format(quoted('hirelings'))}"
+    )
+
+
+def signed_line(player: PlayerRow, match: MatchRow, hired: Mapping[str, Any]) -> PlayerGameLine:
+    plays = hired.get("plays", {})
+    return PlayerGameLine.build(
+        league_id=player.league_id,
+        player_id=player.player_id,
+        team_id=player.team_id,
+        match_id=match.match_id,
+        seq=match.recorded_seq or 0,
+        season=match.season,
+        round=match.round,
+        **{count: plays[count] for count in GAME_COUNTS if count in plays},
+        spp=int(hired.get("spp", 0)),
     )
 
 

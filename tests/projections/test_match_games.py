@@ -21,6 +21,7 @@ from ledger.generate import Spec, generate
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
 from ledger.rules import find_ruleset
+from tests.projections.test_consistency import journeyman_signed
 
 
 def queries_of(ledger: LeagueLedger, slug: str) -> Queries:
@@ -114,3 +115,20 @@ def test_a_players_games_are_those_of_his_every_line(ledger: LeagueLedger) -> No
         expected = sorted((ln for ln in lines if ln.player_id == player), key=lambda ln: ln.seq)
         assert queries.player_games(player) == expected
     assert queries.player_games("nobody") == []
+
+
+def test_a_signed_journeyman_has_the_game_he_played_before_he_was_signed(
+    ledger: LeagueLedger,
+) -> None:
+    """His line of g1 is the match row's, under the report's hireling id, not his team's
+    side (seed 001 'Hiring, Firing and Temporarily Retiring' step 5: he "will retain any SPP
+    gained during the game"): his games are g1 and g2, as his two games count them, and
+    the same after a rebuild, on SQLite and PostgreSQL."""
+    jo = journeyman_signed(ledger)
+    for _ in ("as events came", "rebuilt"):
+        games = queries_of(ledger, "test").player_games(jo)
+        assert [(g.match_id, g.touchdowns, g.mvps, g.spp) for g in games] == [
+            ("g1", 2, 1, 2 * 3 + 4),
+            ("g2", 1, 0, 3),
+        ]
+        ledger.read_models.rebuild(ledger.source)
