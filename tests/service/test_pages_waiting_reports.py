@@ -206,3 +206,23 @@ def test_a_friendly_is_reported_before_any_season_as_the_ledger_allows(
     assert reply.status_code == 303, reply.text[-1500:]
     assert reply.headers["location"] == "/leagues/owl/submissions/s1"
     assert event_count(client) == before + 1
+
+
+@pytest.mark.parametrize(
+    ("account", "step", "said"),
+    [
+        ("commissioner", "approve", "Approved by the commissioner: the match is recorded"),
+        ("rob", "confirm", "Confirmed by Skavenblight Scramblers: the match is recorded"),
+    ],
+)
+def test_a_decided_report_says_the_match_is_recorded_and_links_it(
+    client: TestClient, world: World, account: str, step: str, said: str
+) -> None:
+    """Before, the status word alone said so."""
+    sent_by_jay(client, world)
+    csrf = sign_in(client, account)
+    sent = post(client, f"{SUBMISSION}/{step}", {"csrf": csrf})
+    assert sent.status_code == 303, sent.text[-1500:]
+    decided = client.get(sent.headers["location"])
+    assert said in decided.text
+    assert f'<a href="{MATCH}">its page</a>' in decided.text
