@@ -360,18 +360,21 @@ def dice_of(
     side, the rest on the match."""
     for need in needs:
         key = f"dice-{need.subject or 'match'}-{need.purpose}"
-        with form.checking():
+        with form.checking():  # a roll refused is said beside its field, and not placed
             rolled = field_dice(values, key, need.purpose)
-        if rolled is None:
-            continue
-        sides = [data["home"], data["away"], *data.get("others", [])]
-        side = next((s for s in sides if s["team"] == need.subject), None)
-        if side is not None:
-            side["dice"][need.purpose] = rolled
-        elif need.subject is None:
-            data.setdefault("dice", {})[need.purpose] = rolled
-        else:
-            data.setdefault("dice", {}).setdefault(need.purpose, {})[need.subject] = rolled
+            if rolled is not None:
+                place_roll(data, need, rolled)
+
+
+def place_roll(data: dict[str, Any], need: DiceNeed, rolled: int | list[int]) -> None:
+    sides = [data["home"], data["away"], *data.get("others", [])]
+    side = next((s for s in sides if s["team"] == need.subject), None)
+    if side is not None:
+        side["dice"][need.purpose] = rolled
+    elif need.subject is None:
+        data.setdefault("dice", {})[need.purpose] = rolled
+    else:
+        data.setdefault("dice", {}).setdefault(need.purpose, {})[need.subject] = rolled
 
 
 def field_dice(

@@ -33,7 +33,8 @@ from tests.service.test_pages import (
     player_ids,
     post,
 )
-from tests.service.test_pages_close import CLOSE, played_final
+from tests.service.test_pages_close import CLOSE, played_final, scheduled_final
+from tests.service.test_pages_waiting_reports import FIXTURE_FORM
 
 GOLD = "owl"
 GOLD_LEAGUE = f"""league create {GOLD} --name "Old World League" --ruleset gold4
@@ -323,3 +324,22 @@ def test_a_casualty_ticked_recovered_reaches_the_report_as_recovered(client: Tes
 def test_a_casualty_row_ticked_recovered_alone_is_half_entered(client: TestClient) -> None:
     reply = friendly(client, **{"cas-2-recovered": "1"})
     assert dict(summary(reply.text)) == {"cas-2-victim": "casualty 3 names no victim: choose one"}
+
+
+def test_a_die_that_is_not_a_number_is_named_beside_its_field_whichever_it_is(
+    client: TestClient, world: World
+) -> None:
+    """The form's first die written "two" was a 500 (its value read before it was set);
+    every die of the form is said beside its own field, and nothing is written."""
+    scheduled_final(client, world)
+    sign_in(client, "jay")
+    form = client.get(FIXTURE_FORM).text
+    dice = re.findall(r'name="(dice-[^"]+)"', form)
+    assert len(dice) >= 2, "the form asks each side's dice"
+    before = event_count(client)
+    for field in dice:
+        fields = {"csrf": csrf_in(form), "roll_missing": "1", field: "two"}
+        reply = post(client, FIXTURE_FORM, fields)
+        assert reply.status_code == 422, (field, reply.text[-800:])
+        assert "two" in error_beside(reply.text, field)
+    assert event_count(client) == before
