@@ -262,7 +262,7 @@ def plan_release(c: Context, command: Release) -> Drafts:
     item = items.get(item_id)
     have = held(team, item_id, item.counts_as if item else "staff")
     refuse(let_go(team, item_id, have, count))
-    refuse(c.ruleset.problems(Releasing(team, item_id)))
+    refuse(c.ruleset.problems(Releasing(team, item_id, count)))
     return [ev.SidelineReleased(team=team_id, item=item_id, count=count)]
 
 

@@ -74,6 +74,7 @@ class Sideline:
 class Releasing:
     team: TeamRow
     item: str
+    count: int = 1
 
 
 @immutable

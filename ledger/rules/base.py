@@ -306,7 +306,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     ) -> list[Problem]:
         return []
 
-    def check_release(self, team: TeamRow, item: str) -> list[Problem]:
+    def check_release(self, team: TeamRow, item: str, count: int = 1) -> list[Problem]:
         return []
 
     def check_buy(

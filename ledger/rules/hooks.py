@@ -110,7 +110,7 @@ CHECKS: Table[Hook[list[Problem]]] = Table(
         ),
         on(Firing, lambda r, a: r.check_fire(a.team, a.players, a.player)),
         on(Buying, lambda r, a: r.check_buy(a.team, a.players, a.item, a.count)),
-        on(Releasing, lambda r, a: r.check_release(a.team, a.item)),
+        on(Releasing, lambda r, a: r.check_release(a.team, a.item, a.count)),
         on(
             Advancing,
             lambda r, a: one_result(a.event) or r.check_advancement(a.player, a.team, a.event),

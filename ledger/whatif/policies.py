@@ -291,7 +291,7 @@ class Policies:
         item = self.target.sideline_items(team).get(e.item)
         have = held(team, e.item, item.counts_as if item else "staff")
         short = let_go(team, e.item, have, e.count)
-        refused = self.target.problems(Releasing(team, e.item))
+        refused = self.target.problems(Releasing(team, e.item, min(e.count, have)))
         if have <= 0 or refused:
             reason = sentences(refused) or f"{team.name} hold no {e.item} in the replay"
             first = (short or refused)[0]  # the command's first answer to the same release

@@ -330,6 +330,40 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         ],
     ),
     ("staff may go", lambda: BB2025.problems(Releasing(PLAYED, "apothecary")), []),
+    # seed 001 'Update Dedicated Fans': "This can never go below 1"; a team starts with 1
+    (
+        "a drafting team keeps the Dedicated Fan it starts with",
+        lambda: BB2025.problems(
+            Releasing(REAVERS.model_copy(update={"fans": 1}), "dedicated_fans")
+        ),
+        [
+            (
+                "fans-kept",
+                "a team keeps the 1 Dedicated Fan it starts with ('never below 1'): Reavers have"
+                " 1, so none may go",
+            )
+        ],
+    ),
+    (
+        "those bought beyond it may go, and no more",
+        lambda: BB2025.problems(
+            Releasing(REAVERS.model_copy(update={"fans": 3}), "dedicated_fans", 3)
+        ),
+        [
+            (
+                "fans-kept",
+                "a team keeps the 1 Dedicated Fan it starts with ('never below 1'): Reavers have"
+                " 3, so at most 2 may go",
+            )
+        ],
+    ),
+    (
+        "two of three bought may go",
+        lambda: BB2025.problems(
+            Releasing(REAVERS.model_copy(update={"fans": 3}), "dedicated_fans", 2)
+        ),
+        [],
+    ),
     (
         "a chosen primary skill costs 6 SPP as a first advancement (BB2025)",
         lambda: BB2025.problems(Advancing(players("lineman")[0], PLAYED, advanced("block"))),

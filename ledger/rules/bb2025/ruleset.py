@@ -76,6 +76,7 @@ from ledger.rules.protocol import (
 )
 from ledger.rules.rows import HireRows, MatchRows, RedraftRows, SeasonRows
 from ledger.rules.schema import Position, TeamList
+from ledger.words import plural
 
 
 class BB2025Options(BaseModel):
@@ -196,11 +197,14 @@ class BB2025(BaseRuleset[BB2025Options]):
             return [Problem(TooFewPlayers, sentence, have=len(fit) - 1, limit=11)]
         return []
 
-    def check_release(self, team: TeamRow, item: str) -> list[Problem]:
+    def check_release(self, team: TeamRow, item: str, count: int = 1) -> list[Problem]:
         """Once drafted, a team fires Sideline Staff only ('Hiring, Firing and Temporarily
         Retiring', step 4: "Hire and fire any Sideline Staff ... they may not remove [Team
         Re-rolls]"): its re-rolls stay, and its Dedicated Fans, which are not staff, change
-        only with the post-game roll ('Update Dedicated Fans', never below 1)."""
+        only with the post-game roll ('Update Dedicated Fans', never below 1). While drafting,
+        the Dedicated Fans it starts with stay too: "This can never go below 1"."""
+        if item == "dedicated_fans" and team.drafting:
+            return self.fans_kept(team, count)
         if team.drafting or item not in ("reroll", "dedicated_fans"):
             return []
         if item == "reroll":
@@ -209,6 +213,18 @@ class BB2025(BaseRuleset[BB2025Options]):
         sentence = (
             f"{self.book} Dedicated Fans cannot be let go once drafted: they change only with"
             " the post-game roll"
+        )
+        return [Problem(FansKept, sentence)]
+
+    def fans_kept(self, team: TeamRow, count: int) -> list[Problem]:
+        start = self.starting_fans()
+        if team.fans - count >= start:
+            return []
+        spare = max(team.fans - start, 0)
+        sentence = (
+            f"a team keeps the {plural(start, 'Dedicated Fan')} it starts with ('never below"
+            f" 1'): {team.name} have {team.fans}, so {f'at most {spare}' if spare else 'none'}"
+            " may go"
         )
         return [Problem(FansKept, sentence)]
 
