@@ -53,6 +53,9 @@ NOT_BLANK = r"\S"
 ONE_LINE = r"^[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*$"
 """A name: one line, something printed in it (a line break or a tab in a name breaks every
 table that shows it; the commands say so first, this holds an import and who recorded)."""
+LABEL = r"^[^\x00-\x1f\x7f]*$"
+"""A name that may be left empty, on one line: a division's makes its fixtures' ids and
+heads its table."""
 FREE_TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
 """No control character but line breaks and tabs: PostgreSQL's text holds no NUL, and
 a terminal or a spreadsheet would act on the others."""
@@ -62,6 +65,7 @@ ACCOUNT = r"^[a-z0-9][a-z0-9._-]*$"
 PATTERN_WORDS = {
     NOT_BLANK: "must not be blank",
     ONE_LINE: "must be one line of printable text, not blank",
+    LABEL: "must be one line of printable text",
     FREE_TEXT: "must hold no control character (line breaks and tabs are kept)",
     SLUG: "must be lower-case letters, digits and dashes",
     MATCH_ID: "must be letters, digits and _ . : -",
@@ -192,7 +196,7 @@ published in the schema as before; a roll's own dice are checked by the roll
 Name = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_NAME, pattern=ONE_LINE)
 ]
-Label = Annotated[str, StringConstraints(strict=True, max_length=MAX_NAME)]
+Label = Annotated[str, StringConstraints(strict=True, max_length=MAX_NAME, pattern=LABEL)]
 """A name that may be left empty (a season's, a division's)."""
 Ref = Annotated[
     str, StringConstraints(strict=True, min_length=1, max_length=MAX_ID, pattern=NOT_BLANK)

@@ -41,7 +41,7 @@ from ledger.domain.values import (
     TeamSheet,
     validation_problems,
 )
-from ledger.errors import EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
+from ledger.errors import DivisionSize, EmptyDivision, InvalidInput, InvalidOption, PlayoffPlaces
 from ledger.rules.asked import Decision, Happened, Priced, Rolled, Valued
 from ledger.rules.catalogue import Catalogue, CatalogueSources
 from ledger.rules.caused import caused_by
@@ -549,7 +549,13 @@ class BaseRuleset(ABC, Generic[OptionsT]):
                 Problem(PlayoffPlaces, f"{playoff_teams} play-off places but only {teams} teams")
             ]
         empty = [f"division {d.name or '(unnamed)'} has no teams" for d in divisions if not d.teams]
-        return found(EmptyDivision, empty)
+        alone = [
+            f"division {d.name or '(unnamed)'} has one team, who would play no one: a division"
+            " plays a round robin"
+            for d in divisions
+            if len(d.teams) == 1
+        ]
+        return found(EmptyDivision, empty) + found(DivisionSize, alone)
 
     def check_starting(self, teams: Sequence[TeamRows]) -> list[Problem]:
         """What this edition asks of a team starting a season (none: whatever the coach

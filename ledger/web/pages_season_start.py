@@ -12,6 +12,7 @@ says the command's sentence instead of the form.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from ledger.application.context import Context
 from ledger.application.seasons import as_they_stand
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import SeasonRow, TeamRow
-from ledger.domain.values import MAX_NAME, Division
+from ledger.domain.values import LABEL, MAX_NAME, Division
 from ledger.errors import LedgerError
 from ledger.projections.appliers import closed_before
 from ledger.projections.gather import team_rows
@@ -190,6 +191,8 @@ def text_field(values: Mapping[str, str], key: str, what: str) -> str:
     text = values.get(key, "").strip()
     if len(text) > MAX_NAME:
         raise FieldInvalid(key, f"{what} is at most {MAX_NAME} characters, not {len(text):,}")
+    if not re.fullmatch(LABEL, text):
+        raise FieldInvalid(key, f"{what} is one line of printable text: no control character")
     return text
 
 

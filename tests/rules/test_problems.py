@@ -441,7 +441,10 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
         lambda: BB2025.problems(SeasonPlan([Division(name="North", teams=("a", "b"))], 4)),
         [
             ("playoff-places", "4 play-off places but only 2 teams"),
-            ("division-size", "division North has fewer than four teams ('Divisions')"),
+            (
+                "division-size",
+                "division North has 2 teams: BB2025 divisions hold at least four ('Divisions')",
+            ),
         ],
     ),
     (
@@ -452,6 +455,21 @@ CASES: list[tuple[str, Rule, Sequence[tuple[str, str]]]] = [
             )
         ),
         [("empty-division", "division South has no teams")],
+    ),
+    (
+        "a division of one team, in any edition (its round robin has no game)",
+        lambda: LRB6.problems(
+            SeasonPlan(
+                [Division(name="North", teams=("a", "b")), Division(name="South", teams=("c",))], 0
+            )
+        ),
+        [
+            (
+                "division-size",
+                "division South has one team, who would play no one: a division plays a round"
+                " robin",
+            )
+        ],
     ),
     (
         "a BB2025 casualty roll is a D16",

@@ -11,7 +11,9 @@ import html
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
 from ledger.application.commands import (
     ApproveReport,
@@ -26,7 +28,7 @@ from ledger.application.commands import (
 from ledger.application.reports import MatchReport
 from ledger.domain.log import league_id
 from ledger.domain.state import MatchRow, SeasonRow
-from ledger.domain.values import Division
+from ledger.domain.values import Division, validation_problems
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
 from tests.service.test_pages import HOME, csrf_in, error_beside, last_event, page_text, post
 
@@ -318,7 +320,9 @@ def test_a_division_the_rules_refuse_is_the_form_again_as_filled_with_the_senten
     refused = post(client, f"{SEASON}/start", {"csrf": csrf, "division-1": "Solo", **one})
     assert refused.status_code == 422
     said = error_beside(refused.text, "divisions")
-    assert "division Solo has fewer than four teams ('Divisions')" in said
+    assert (
+        "division Solo has one team, who would play no one: a division plays a round robin" in said
+    )
     assert said.endswith(" division-size")
     assert 'name="division-1" maxlength="100" value="Solo"' in refused.text
     assert '<option value="1" selected>Division 1: Solo</option>' in chosen(refused, REAVERS)
@@ -386,3 +390,22 @@ def test_a_closed_season_says_so_to_its_coaches_who_may_still_report_a_friendly(
     assert "No fixture waiting to be played." in page
     assert f'href="{HOME}/report">Submit a match report</a>' in page
     assert "season-steps" not in page
+
+
+def test_a_division_name_with_a_control_character_is_refused_beside_it(
+    client: TestClient,
+) -> None:
+    """It made fixture ids and a table heading of it ('s2-n-orth-r1-1', 'N\\u0007orth')."""
+    handled(client, CloseSeason(LEAGUE, without_playoffs=True))
+    csrf = sign_in(client, "commissioner")
+    before = event_count(client)
+    everyone = {f"team-{t}": "1" for t in TEAMS}
+    refused = post(client, f"{SEASON}/start", {"csrf": csrf, "division-1": "N\x07orth", **everyone})
+    assert refused.status_code == 422
+    assert error_beside(refused.text, "division-1").startswith(
+        "division 1's name is one line of printable text: no control character"
+    )
+    assert event_count(client) == before
+    with pytest.raises(ValidationError) as raised:  # an import or the API, in the same words
+        Division(name="N\x07orth", teams=("a", "b"))
+    assert "name: must be one line of printable text" in validation_problems(raised.value)

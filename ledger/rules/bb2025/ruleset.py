@@ -580,11 +580,15 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     def check_season(self, divisions: Sequence[Division], playoff_teams: int) -> list[Problem]:
         """'Divisions': "each Division should contain at least four teams"."""
-        small = [d.name or "(unnamed)" for d in divisions if len(d.teams) < 4]
         problems = super().check_season(divisions, playoff_teams)
         return problems + found(
             DivisionSize,
-            [f"division {name} has fewer than four teams ('Divisions')" for name in small],
+            [
+                f"division {d.name or '(unnamed)'} has {plural(len(d.teams), 'team')}:"
+                f" {self.book} divisions hold at least four ('Divisions')"
+                for d in divisions
+                if 1 < len(d.teams) < 4
+            ],
         )
 
     def season_outcomes(self, event: SeasonClosed, rows: SeasonRows) -> Effects:
