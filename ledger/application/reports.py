@@ -14,16 +14,13 @@ line naming the place.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
-from datetime import date
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -38,6 +35,7 @@ from ledger.domain.values import (
     Count,
     Die,
     Hireling,
+    IsoDate,
     MatchId,
     Name,
     Number,
@@ -52,35 +50,6 @@ MAX_REPORT_BYTES = 1024 * 1024
 
 Dice = Die | Annotated[list[Die], Field(max_length=99)]
 DiceEntry = Dice | dict[Name, Dice]
-
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-DAY_FIRST = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
-
-
-def iso_date(text: str) -> str:
-    """``played_on`` as an ISO date (YYYY-MM-DD), with the fix spelled out when it is a
-    day/month/year date as people write them."""
-    if ISO_DATE.fullmatch(text):
-        try:
-            return date.fromisoformat(text).isoformat()
-        except ValueError as error:
-            raise ValueError(f"{text} is not a date ({error})") from None
-    raise ValueError(f"'{text[:40]}' is not an ISO date (YYYY-MM-DD){hint(text)}")
-
-
-def hint(text: str) -> str:
-    found = DAY_FIRST.fullmatch(text.strip())
-    if found is None:
-        return ""
-    first, second, year = (int(part) for part in found.groups())
-    day, month = (second, first) if second > 12 >= first else (first, second)
-    try:
-        return f": write {date(year, month, day).isoformat()}"
-    except ValueError:
-        return ""
-
-
-IsoDate = Annotated[str, Field(strict=True, max_length=40), AfterValidator(iso_date)]
 
 
 class Input(BaseModel):

@@ -38,6 +38,7 @@ from ledger.domain.values import (
     Division,
     Fixture,
     Gold,
+    IsoDate,
     Label,
     MatchRef,
     Name,
@@ -369,7 +370,7 @@ class MatchRecorded(LedgerEvent):
     referee: Text | None = None
     dice: tuple[DiceRoll, ...] = ()
     """Match-level dice (gate, weather...)."""
-    played_on: Text | None = None
+    played_on: IsoDate | None = None
     others: tuple[TeamSheet, ...] = ()
     """Further teams of a multi-team match (multi-player Dungeon Bowl)."""
     winner: Ref | None = None

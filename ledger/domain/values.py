@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -212,6 +213,37 @@ MatchRef = Annotated[
 ]
 """A match named by an event (its id, as scheduled or as the report gave it)."""
 Text = Annotated[str, StringConstraints(strict=True, max_length=MAX_TEXT, pattern=FREE_TEXT)]
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DAY_FIRST = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
+
+
+def iso_date(text: str) -> str:
+    """``played_on`` as an ISO date (YYYY-MM-DD), with the fix spelled out when it is a
+    day/month/year date as people write them."""
+    if ISO_DATE.fullmatch(text):
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError as error:
+            raise ValueError(f"{text} is not a date ({error})") from None
+    raise ValueError(f"'{text[:40]}' is not an ISO date (YYYY-MM-DD){hint(text)}")
+
+
+def hint(text: str) -> str:
+    found = DAY_FIRST.fullmatch(text.strip())
+    if found is None:
+        return ""
+    first, second, year = (int(part) for part in found.groups())
+    day, month = (second, first) if second > 12 >= first else (first, second)
+    try:
+        return f": write {date(year, month, day).isoformat()}"
+    except ValueError:
+        return ""
+
+
+IsoDate = Annotated[str, Field(strict=True, max_length=40), AfterValidator(iso_date)]
+"""A day a game was played: a report's, and its event's (an amendment's too)."""
+
+
 Points = Annotated[int, Field(strict=True, ge=-MAX_COUNT, le=MAX_COUNT)]
 """League points for one result."""
 
