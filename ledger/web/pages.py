@@ -28,6 +28,7 @@ from ledger.application import submissions
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import EventRef, MatchRow, SubmissionRow, TeamRow, lasting_injuries
+from ledger.domain.values import MAX_NUMBER
 from ledger.errors import UnknownTeam
 from ledger.reports.match_sheet import (
     corrections_of,
@@ -173,20 +174,36 @@ FORMAT_LABELS: dict[Format, str] = {
 }
 
 
-def downloads(league: reads.League) -> list[tuple[str, str]]:
-    """The season report in each of its formats."""
-    if not league.queries.seasons():
-        return []
+def downloads(league: reads.League) -> list[tuple[int, list[tuple[str, str]]]]:
+    """Each season's report in each of its formats, the latest first: a season closed
+    stays downloadable once the next has started."""
+    numbers = sorted(league.queries.seasons(), reverse=True)
     base = f"/leagues/{league.slug}/season-report"
-    return [(FORMAT_LABELS[fmt], f"{base}.{fmt}") for fmt in FORMATS]
+    return [
+        (
+            number,
+            [
+                (FORMAT_LABELS[fmt], f"{base}.{fmt}" + ("" if n == 0 else f"?season={number}"))
+                for fmt in FORMATS
+            ],
+        )
+        for n, number in enumerate(numbers)
+    ]
 
 
 @router.get("/leagues/{league}/season-report.{fmt}")
 @needs("read", remembered=True)
-def season_report(request: Request, league: str, fmt: str) -> Response:
-    """The latest season's report, as ``ledger report --format FMT`` writes it."""
+def season_report(
+    request: Request,
+    league: str,
+    fmt: str,
+    season: Annotated[int | None, Query(ge=1, le=MAX_NUMBER)] = None,
+) -> Response:
+    """A season's report (the latest unless ``season`` names one), as ``ledger report
+    --format FMT`` writes it."""
     chosen = report_format(fmt, None)  # html, md, json, csv; else UnknownReportFormat
-    made = reads.season_report(ledger_of(request), shown_league(request, league), chosen)
+    found = shown_league(request, league)
+    made = reads.season_report(ledger_of(request), found, chosen, season)
     disposition = f'attachment; filename="{made.filename}"'
     return Response(
         made.content, media_type=made.media_type, headers={"Content-Disposition": disposition}

@@ -480,13 +480,15 @@ class Download:
     filename: str
 
 
-def season_report(ledger: LeagueLedger, league: League, fmt: Format) -> Download:
-    """The latest season's report in ``fmt``, as ``ledger report`` writes it, made from
-    the read models as they stand (CSV: its tables in one zip)."""
+def season_report(
+    ledger: LeagueLedger, league: League, fmt: Format, season: int | None = None
+) -> Download:
+    """The report of ``season`` (the latest if None) in ``fmt``, as ``ledger report``
+    writes it, made from the read models as they stand (CSV: its tables in one zip)."""
     lid = league_id(league.slug)
     chain = verify_chain(ledger.recorder, lid, league.slug)
     checkpoint = latest_checkpoint(ledger.read_models.engine, lid)
-    report = build_report(league.queries, None, chain, None, checkpoint)
+    report = build_report(league.queries, season, chain, None, checkpoint)
     content = render(report, fmt)
     name = f"{league.slug}-season-{report.season.number}"
     if isinstance(content, dict):

@@ -409,3 +409,23 @@ def test_a_division_name_with_a_control_character_is_refused_beside_it(
     with pytest.raises(ValidationError) as raised:  # an import or the API, in the same words
         Division(name="N\x07orth", teams=("a", "b"))
     assert "name: must be one line of printable text" in validation_problems(raised.value)
+
+
+def test_a_past_season_s_report_stays_downloadable_once_the_next_has_started(
+    client: TestClient,
+) -> None:
+    """Before, the links gave the latest season's only, and ``?season=1`` was not read."""
+    handled(client, CloseSeason(LEAGUE, without_playoffs=True))
+    handled(client, StartSeason(LEAGUE, [Division(name="", teams=TEAMS)]))
+    sign_in(client, "rob")
+    home = page_text(client.get(HOME).text)
+    assert "Season report Season 2 HTML" in home
+    assert "Season 1 HTML" in home
+    assert f'href="{HOME}/season-report.md?season=1"' in client.get(HOME).text
+    past = client.get(f"{HOME}/season-report.md", params={"season": 1})
+    assert past.status_code == 200
+    assert f"{LEAGUE}-season-1.md" in past.headers["content-disposition"]
+    latest = client.get(f"{HOME}/season-report.md")
+    assert f"{LEAGUE}-season-2.md" in latest.headers["content-disposition"]
+    assert client.get(f"{HOME}/season-report.md", params={"season": 9}).status_code == 404
+    assert client.get(f"{HOME}/season-report.md", params={"season": "one"}).status_code == 422
