@@ -84,7 +84,8 @@ def add(
         accounts.set_password(name, password)
     where = "" if role == "admin" else f" in league {session.league()}"
     coached = f" of {', '.join(teams)}" if teams else ""
-    say(f"Account {name}: {role}{coached}{where}{'' if password else ' (no password yet)'}.")
+    unset = "" if password or accounts.has_password(name) else " (no password yet)"
+    say(f"Account {name}: {role}{coached}{where}{unset}.")
 
 
 @account.command("password")

@@ -226,6 +226,16 @@ class Accounts:
                 )
             )
 
+    def has_password(self, account: str) -> bool:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(SECRETS.c.secret_id).where(
+                    SECRETS.c.secret_id == f"password:{account}",
+                    SECRETS.c.revoked_at.is_(None),
+                )
+            ).first()
+        return found is not None
+
     def issue_token(self, account: str) -> str:
         """A new API token for the account, returned once: only its digest is kept."""
         if self.row(account).revoked:

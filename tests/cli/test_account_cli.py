@@ -74,3 +74,30 @@ def test_a_coach_who_left_is_removed_from_the_league_and_keeps_the_account(
         "error[not-allowed]: boss is league owl's only commissioner: make another account"
         " its commissioner before you remove them"
     )
+
+
+def test_a_role_granted_to_an_account_with_a_password_does_not_say_it_has_none(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "owl.db"
+    run_ledger(db, "league", "create", "owl", "--name", "Owl", "--ruleset", "bb2025", check=True)
+    team = ("team", "register", "men", "--name", "Men", "--coach", "Ann", "--roster", "human")
+    run_ledger(db, *team, check=True)
+    ledger = str(Path(sys.executable).with_name("ledger"))
+    admin = [
+        ledger,
+        "--db",
+        str(db),
+        "account",
+        "add",
+        "ann",
+        "--role",
+        "admin",
+        "--password-stdin",
+    ]
+    subprocess.run(admin, input="a good password\n", capture_output=True, text=True, check=True)
+    as_ann = ["ledger", "--db", str(db), "--as", "ann", "account", "add"]
+    granted = run_argv([*as_ann, "ann", "--role", "coach", "--team", "men"])
+    assert granted.out.strip() == "Account ann: coach of men in league owl.", granted.err
+    fresh = run_argv([*as_ann, "bob", "--role", "coach", "--team", "men"])
+    assert fresh.out.strip() == "Account bob: coach of men in league owl (no password yet)."
