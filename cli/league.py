@@ -142,6 +142,7 @@ def create(
     row = session.ledger().create_league(
         slug, name, ruleset_id, by=session.user, options=chosen, points=scheme, reason=reason
     )
+    session.created_league = row.slug
     say(
         f"Created league {row.slug} ({row.name}) under {row.ruleset}"
         f"{' with ' + json.dumps(row.options) if row.options else ''}."

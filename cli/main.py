@@ -48,6 +48,9 @@ class Session:
     """The SQLite file this session created, if it did."""
     tables: SqliteStore | None = None
     """The read models through a plain sqlite3 connection (``current_tables``)."""
+    created_league: str | None = None
+    """The league this session created last: a script's later lines are about it, unless
+    ``--league`` says otherwise (the ledger may hold other leagues)."""
 
     def ledger(self) -> LeagueLedger:
         if not self.opened:
@@ -62,8 +65,13 @@ class Session:
             ledger.actor = local_actor(ledger, self.user, self.as_option)
         return self.opened[0]
 
+    @property
+    def league_named(self) -> str | None:
+        """The league the command names: ``--league``, else the one this session created."""
+        return self.league_option or self.created_league
+
     def league(self) -> str:
-        return self.ledger().resolve_league(self.league_option)
+        return self.ledger().resolve_league(self.league_named)
 
     def current_tables(self) -> SqliteStore | None:
         """The read models of a SQLite ledger through a plain sqlite3 connection, when

@@ -23,7 +23,7 @@ def queries_for(session: Session) -> Queries:
     are the same either way: only the connection under ``Queries`` differs."""
     tables = session.current_tables()
     if tables is not None:
-        row = league_row(tables, resolve_league(tables, session.league_option))
+        row = league_row(tables, resolve_league(tables, session.league_named))
         return Queries(tables, row, find_ruleset(row.ruleset, row.options))
     ledger = session.ledger()
     ledger.catch_up()  # only the events recorded since the tables were last written

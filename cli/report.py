@@ -51,7 +51,7 @@ def report(
     tie-breakers, play-offs, results by round, team pages, leaderboards and records, and an
     audit appendix to check it against the ledger."""
     ledger = session.ledger()
-    slug = ledger.resolve_league(league or session.league_option)
+    slug = ledger.resolve_league(league or session.league_named)
     chosen = report_format(fmt, out)  # a bad format or place is refused before any work
     if out is not None:
         check_place(out)

@@ -67,7 +67,7 @@ def whatif(
     if samples is not None and samples < 1:
         raise InvalidInput("--samples must be at least 1")
     ledger = session.ledger()
-    slug = ledger.resolve_league(league or session.league_option)
+    slug = ledger.resolve_league(league or session.league_named)
     # A long league's log and its replays are state that lives to the end: collected as
     # the rebuild collects (few_collections). Not in ``ask`` and ``comparison``
     # themselves: the service's heap has a rule of its own (ledger/web/heap.py).

@@ -117,6 +117,21 @@ def test_a_line_choosing_another_ledger_league_or_name_is_refused_not_ignored(
     assert not (tmp_path / "other.db").exists()
 
 
+def test_the_lines_after_a_league_s_creation_are_about_it_beside_other_leagues(
+    tmp_path: Path,
+) -> None:
+    """Its second line was refused as ambiguous where the ledger held another league."""
+    db, script = tmp_path / "ledger.db", tmp_path / "setup.ledger"
+    created = ledger(db, "league", "create", "elf", "--name", "Elves", "--ruleset", "bb2025")
+    assert created.returncode == 0, created.stderr
+    script.write_text(SETUP + "roster reavers\n")
+    done = ledger(db, "run", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "Reikland Reavers (reavers)" in done.stdout
+    assert ledger(db, "--league", "owl", "roster", "reavers").returncode == 0
+    assert ledger(db, "--league", "elf", "roster", "reavers").returncode != 0
+
+
 def test_a_script_that_cannot_be_run_is_refused_before_any_line(tmp_path: Path) -> None:
     """'serve' on a line would hold the unit open for as long as it serves; a file that is
     not UTF-8, or no regular file (``run /dev/zero`` read for ever), is refused."""
