@@ -255,7 +255,7 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
             " without them"
         )
     if c.ruleset.post_game_closes:
-        open_games = [f"{m} ({t.team_id})" for t in c.teams() for m in t.open_games]
+        open_games = [f"{t.name} after {m}" for t in c.teams() for m in t.open_games]
         if open_games:
             raise SeasonState(
                 "close these post-game sequences first (prizes come after the"

@@ -113,7 +113,7 @@ def plan_confirm(c: Context, command: ConfirmReport) -> Drafts:
             " cannot confirm it for the others, the commissioner approves it"
         )
     answer = ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)
-    return [answer, recorded(c, row, f"confirmed by {team}")]
+    return [answer, recorded(c, row, f"confirmed by {team_name(c, team)}")]
 
 
 def plan_dispute(c: Context, command: DisputeReport) -> Drafts:
@@ -163,7 +163,8 @@ def recorded(c: Context, row: SubmissionRow, why: str) -> ev.LedgerEvent:
             f"{described(c, row)} cannot be recorded as it stands: {error.message}"
             " (nothing was recorded; the commissioner may reject it for a corrected one)"
         ) from error.__cause__
-    return match.model_copy(update={"reason": f"report {row.submission} of {row.team}, {why}"})
+    by = team_name(c, row.team)
+    return match.model_copy(update={"reason": f"report {row.submission} of {by}, {why}"})
 
 
 # --- checks --------------------------------------------------------------------------------

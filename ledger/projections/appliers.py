@@ -31,7 +31,7 @@ from ledger.errors import (
     SeasonState,
     UnknownSeason,
 )
-from ledger.projections.describe import hired_as
+from ledger.projections.describe import counted, hired_as, words
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, redraft_rows, season_rows
 from ledger.projections.match_applier import match_recorded
@@ -219,7 +219,8 @@ def sideline_purchased(f: Fold, e: ev.SidelinePurchased) -> None:
         f.change_team(
             team, **added(team, purchase.item, purchase.count, item.counts_as if item else "staff")
         )
-        f.move_gold(e.seq, e.team, -price, "purchase", f"{purchase.count} x {purchase.item}")
+        named = item.name if item is not None else purchase.item
+        f.move_gold(e.seq, e.team, -price, "purchase", f"{purchase.count} x {named}")
 
 
 def added(team: TeamRow, item: str, count: int, counts_as: str) -> dict[str, Any]:
@@ -274,7 +275,7 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
-    items = ", ".join(f"{p.count} x {p.item}" for p in e.purchases)
+    items = ", ".join(counted(p.count, p.item) for p in e.purchases)
     if e.treasury_spent:
         f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
     match = f.store.get(MatchRow, f.league_id, e.match)
@@ -301,7 +302,7 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
 
 def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
     for fee in e.fees:
-        f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {fee.item}")
+        f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {words(fee.item)}")
     team = f.team(e.team)
     paid = dict(team.fees_paid.get(e.match, {}))
     for fee in e.fees:
@@ -310,8 +311,8 @@ def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
 
 
 def bounty_posted(f: Fold, e: ev.BountyPosted) -> None:
-    f.move_gold(e.seq, e.team, -e.amount, "bounty", f"on {e.player}")
     player = f.player(e.player)
+    f.move_gold(e.seq, e.team, -e.amount, "bounty", f"on {player.name if player else e.player}")
     if player is not None:
         bounty = int(player.extras.get("bounty", 0)) + e.amount
         f.change_player(player, extras={**player.extras, "bounty": bounty})

@@ -73,7 +73,17 @@ def _match(e: ev.MatchRecorded, n: Say) -> str:
 def hired_as(e: ev.PlayerHired) -> str:
     """What a hire took on: a position of the list and the kind; a star by his name alone
     (the event names him so; his id is the books')."""
-    return e.kind if e.kind == "star" else f"{e.position}, {e.kind}"
+    return e.kind if e.kind == "star" else f"{words(e.position)}, {e.kind}"
+
+
+def words(item_id: str) -> str:
+    """An id of the books as words: ``assistant_coach`` is ``assistant coach`` (the
+    edition's own name needs the ruleset, which a description is not given)."""
+    return item_id.replace("_", " ")
+
+
+def counted(count: int, item_id: str) -> str:
+    return f"{count} x {words(item_id)}"
 
 
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
@@ -119,9 +129,9 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.PlayerLeft: lambda e, n: f"{n.team(e.team)}: {n.player(e.player)} left the team",
     ev.SidelinePurchased: lambda e, n: (
         f"{n.team(e.team)} bought "
-        + ", ".join(f"{p.count} x {p.item} ({_gold(p.price)})" for p in e.purchases)
+        + ", ".join(f"{counted(p.count, p.item)} ({_gold(p.price)})" for p in e.purchases)
     ),
-    ev.SidelineReleased: lambda e, n: f"{n.team(e.team)} let go {e.count} x {e.item}",
+    ev.SidelineReleased: lambda e, n: f"{n.team(e.team)} let go {counted(e.count, e.item)}",
     ev.TreasuryAdjusted: lambda e, n: f"{n.team(e.team)} treasury adjusted by {_gold(e.amount)}",
     ev.PlayerAdvanced: lambda e, n: (
         f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}"
@@ -129,7 +139,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ),
     ev.InducementsBought: lambda e, n: (
         f"{n.team(e.team)} bought inducements for match {e.match}: "
-        + (", ".join(f"{p.count} x {p.item}" for p in e.purchases) or "none")
+        + (", ".join(counted(p.count, p.item) for p in e.purchases) or "none")
     ),
     ev.MatchRecorded: _match,
     ev.PostGameClosed: lambda e, n: (

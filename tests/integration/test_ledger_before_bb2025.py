@@ -12,6 +12,7 @@ rewritten, so the hash chain still verifies (docs/events.md, 'Versions').
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -28,7 +29,7 @@ from cli.main import cli
 from ledger.domain.events import LeagueCreated
 from ledger.errors import UnknownRuleset
 from ledger.persistence.mapper import LedgerMapper
-from ledger.rules import RULESETS
+from ledger.rules import RULESETS, ruleset_class
 from ledger.web.jobs import upcast_asked
 
 DATA = Path(__file__).parent / "data"
@@ -53,14 +54,32 @@ ADDED_SINCE = {"next_submission": 1, "members_version": 0}
 """Fields of the league's row added since, at what a league without them holds."""
 
 
+ITEM_NAMES = {
+    item_id: item.name
+    for item_id, item in ruleset_class("bb2025")(None).sideline_offer("human").items()
+}
+"""Treasury notes now name sideline items as the edition does (``3 x Team Re-roll``,
+not the books' ``3 x reroll``) and positions in words (48th session); the figures beside
+them are the old code's."""
+
+
+def reworded(note: str) -> str:
+    note = re.sub(r"(\d+) x (\w+)", lambda m: f"{m[1]} x {ITEM_NAMES.get(m[2], m[2])}", note)
+    return note.replace("_", " ")
+
+
 def renamed(value: Any) -> Any:
     """What the old code printed, with the ruleset's id as it is now named (and the
-    league's row with the fields added since)."""
+    league's row with the fields added since, and its treasury notes in words)."""
     if isinstance(value, dict):
         added = ADDED_SINCE if "next_match" in value else {}
         return {
             **{
-                k: "bb2025" if k == "ruleset" and v == "bb2020" else renamed(v)
+                k: "bb2025"
+                if k == "ruleset" and v == "bb2020"
+                else reworded(v)
+                if k == "note" and isinstance(v, str)
+                else renamed(v)
                 for k, v in value.items()
             },
             **added,

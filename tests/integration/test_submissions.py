@@ -87,7 +87,7 @@ def test_a_confirmed_report_is_recorded_as_the_commissioner_would_record_it(
     recorded = list(ledger.source.league_events(str(league_id(slug))))[-1]
     assert (recorded.recorded_by, recorded.reason) == (
         "Rob",
-        "report s1 of reavers, confirmed by rats",
+        "report s1 of Reavers, confirmed by Rats",
     )
     row = sub.find(ledger, slug, submission)
     assert (row.status, row.answered_by) == ("confirmed", "rats")
@@ -115,7 +115,7 @@ def test_a_waiting_or_disputed_report_changes_no_figure_until_approved(
     answer, recorded = list(ledger.source.league_events(str(league_id(slug))))[-2:]
     assert [(e.recorded_by, e.reason) for e in (answer, recorded)] == [
         ("cmsh", "looks right"),
-        ("cmsh", "report s1 of reavers, approved by the commissioner"),
+        ("cmsh", "report s1 of Reavers, approved by the commissioner"),
     ]
 
 

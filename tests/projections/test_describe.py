@@ -7,7 +7,7 @@ from ledger.application.commands import FirePlayer, HirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
-from ledger.domain.state import EventLine
+from ledger.domain.state import EventLine, TreasuryLine
 from ledger.projections.describe import describe
 from tests.integration.test_audit_and_transfer import played_league
 from tests.support import final_of_many
@@ -54,3 +54,14 @@ def test_a_game_of_three_teams_reads_by_each_sides_touchdowns_and_its_winner() -
         },
     )
     assert describe(submitted).endswith("reavers 2 v rats 1 v orcs 1")
+
+
+def test_the_treasury_names_what_was_bought_as_the_edition_does(ledger: LeagueLedger) -> None:
+    """A treasury line is read by coaches: the item by the edition's name, a position in
+    words, never the books' ids (``reroll``, ``assistant_coach``)."""
+    slug = played_league(ledger)
+    ledger.handle(HirePlayer(slug, "rats", "gutter_runner", "Skweek", number=20), by="tester")
+    lines = ledger.view().select(TreasuryLine, league_id=str(league_id(slug)))
+    notes = {line.note for line in lines if line.kind in ("purchase", "hire")}
+    assert {"1 x Team Re-roll", "Skweek (gutter runner, regular)"} <= notes
+    assert not any("_" in note or "reroll" in note for note in notes)

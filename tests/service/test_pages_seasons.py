@@ -192,6 +192,7 @@ def test_the_close_is_named_with_the_commands_sentence_while_a_post_game_is_open
     assert steps(client) == []
     said = re.sub(r"\s+", " ", client.get(HOME).text)
     assert "Close the season: not yet, close these post-game sequences first" in said
+    assert re.search(rf"final one\): [A-Z][^(]* after {final.match_id}", said), "by team name"
 
 
 def test_three_qualifiers_make_no_knock_out_so_the_page_draws_a_dungeon_bowl_final(
