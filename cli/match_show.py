@@ -10,7 +10,7 @@ from ledger.reports.match_model import (
     PlayerSheet,
     SideSheet,
 )
-from ledger.reports.player_games import EFFECTS
+from ledger.reports.text import effect
 
 SOURCES = {"table": "entered", "ledger": "rolled by the ledger"}
 
@@ -125,7 +125,7 @@ def casualties_table(sheet: MatchSheet) -> str:
             c.by_name or "",
             c.cause,
             c.outcome.replace("_", " ") + (" (recovered)" if c.recovered else ""),
-            ", ".join(EFFECTS.get(e, e) for e in c.effects),
+            ", ".join(effect(e) for e in c.effects),
             "; ".join(roll(d) for d in c.dice),
         ]
         for c in sheet.casualties

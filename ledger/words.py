@@ -10,6 +10,17 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else many or noun + 's'}"
 
 
+def words(name: str | int | None) -> str:
+    """An id of the books as words: ``assistant_coach`` is ``assistant coach`` (where no
+    edition's own name for it is at hand)."""
+    return str(name or "").replace("_", " ")
+
+
+def spaced(event_type: str) -> str:
+    """An event's type as words: ``MatchRecorded`` is ``match recorded``."""
+    return "".join(f" {c.lower()}" if c.isupper() else c for c in event_type).strip()
+
+
 def possessive(name: str) -> str:
     """``name``'s, or ``name``' for a name ending in s (``the Griffons' treasury``)."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

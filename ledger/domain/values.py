@@ -295,20 +295,23 @@ class DiceRoll(Value):
     def _values_fit_the_dice(self) -> DiceRoll:
         count, sides = dice_shape(self.dice)
         if sides in (66, 68):  # read as two digits; checked by the ruleset
-            if any(not 1 <= v <= MAX_DIE for v in self.values):
-                raise ValueError(
-                    f"{self.dice} values are read as two digits, got {list(self.values)}"
-                )
+            if wrong := [v for v in self.values if not 1 <= v <= MAX_DIE]:
+                raise ValueError(f"a {self.dice} is read as two digits, not {listed(wrong)}")
             return self
         if len(self.values) != count:
-            raise ValueError(f"{self.dice} needs {plural(count, 'value')}, got {len(self.values)}")
-        if any(not 1 <= v <= sides for v in self.values):
-            raise ValueError(f"{self.dice} values must be 1-{sides}, got {list(self.values)}")
+            many = plural(count, "die", "dice")
+            raise ValueError(f"a {self.dice} roll is {many}, not {len(self.values)}")
+        if wrong := [v for v in self.values if not 1 <= v <= sides]:
+            raise ValueError(f"a {self.dice} shows 1 to {sides} on each die, not {listed(wrong)}")
         return self
 
     @property
     def total(self) -> int:
         return sum(self.values)
+
+
+def listed(values: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in values)
 
 
 def dice_shape(dice: str) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from ledger.errors import (
     SeasonState,
     UnknownSeason,
 )
-from ledger.projections.describe import counted, hired_as, words
+from ledger.projections.describe import counted, hired_as
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, redraft_rows, season_rows
 from ledger.projections.match_applier import match_recorded
@@ -39,6 +39,7 @@ from ledger.projections.members import MEMBER_APPLIERS
 from ledger.projections.submissions import SUBMISSION_APPLIERS
 from ledger.rules.asked import Card, Closed, Hiring, Redrafted, SeasonEnded, Sideline
 from ledger.rules.effects import Trophy
+from ledger.words import words
 
 
 def new(f: Fold, kind: type[Record], *key: str | int, taken: str) -> None:

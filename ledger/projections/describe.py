@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ledger.domain import events as ev
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import field_names
-from ledger.words import plural
+from ledger.words import plural, words
 
 
 class Names(Protocol):
@@ -76,13 +76,9 @@ def hired_as(e: ev.PlayerHired) -> str:
     return e.kind if e.kind == "star" else f"{words(e.position)}, {e.kind}"
 
 
-def words(item_id: str) -> str:
-    """An id of the books as words: ``assistant_coach`` is ``assistant coach`` (the
-    edition's own name needs the ruleset, which a description is not given)."""
-    return item_id.replace("_", " ")
-
-
 def counted(count: int, item_id: str) -> str:
+    """``2 x assistant coach``: the edition's own name for the item needs the ruleset,
+    which a description is not given."""
     return f"{count} x {words(item_id)}"
 
 

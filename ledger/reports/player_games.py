@@ -9,17 +9,8 @@ from ledger.domain.state import PlayerGameLine
 from ledger.domain.values import Casualty
 from ledger.projections.queries import Queries
 from ledger.reports.match_sheet import corrections_of, read_report
+from ledger.reports.text import effect
 
-EFFECTS = {
-    "miss_next_game": "misses the next game",
-    "niggling": "niggling injury",
-    "-ma": "-1 MA",
-    "-st": "-1 ST",
-    "-ag": "-1 AG",
-    "-pa": "-1 PA",
-    "-av": "-1 AV",
-    "dead": "dead",
-}
 COUNTED = (
     ("touchdowns", "TD"),
     ("completions", "comp"),
@@ -62,5 +53,5 @@ def described(outcome: str, casualty: Casualty | None) -> str:
     name = outcome.replace("_", " ")
     if casualty is None or not casualty.effects:
         return name
-    effects = ", ".join(EFFECTS.get(e, e) for e in casualty.effects)
+    effects = ", ".join(effect(e) for e in casualty.effects)
     return f"{name} ({effects}{', recovered' if casualty.recovered else ''})"

@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger.reports.model import PlayerLine
 from ledger.rules.protocol import LEVEL
-from ledger.words import plural
+from ledger.words import plural, spaced, words
 
 MINUS, DASH, TIMES = "\u2212", "\u2013", "\u00d7"
 """Typographic minus, en dash and multiplication sign: they print better than ASCII."""
@@ -44,9 +44,21 @@ def status(player: PlayerLine) -> str:
     return ", ".join(m for m in marks if m)
 
 
-def words(name: str | None) -> str:
-    """Ids as words: ``expensive_mistake`` -> ``expensive mistake``."""
-    return (name or "").replace("_", " ")
+EFFECTS = {  # a casualty's effects (``Effect``) as a coach reads them
+    "miss_next_game": "misses the next game",
+    "niggling": "niggling injury",
+    "-ma": "-1 MA",
+    "-st": "-1 ST",
+    "-ag": "-1 AG",
+    "-pa": "-1 PA",
+    "-av": "-1 AV",
+    "dead": "dead",
+}
+
+
+def effect(name: str) -> str:
+    """A casualty's effect in words: ``-av`` is ``-1 AV``."""
+    return EFFECTS.get(name, words(name))
 
 
 def tie_note(separated_by: str | None) -> str:
@@ -64,6 +76,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "characteristic": characteristic,
     "status": status,
     "words": words,
+    "spaced": spaced,
+    "effect": effect,
     "tie_note": tie_note,
     "plural": plural,
 }

@@ -332,6 +332,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def referees(self) -> tuple[str, ...]:
         return ()
 
+    @property
+    def reads_stalling(self) -> bool:
+        return False
+
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow:

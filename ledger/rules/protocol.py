@@ -281,6 +281,12 @@ class Ruleset(Protocol):
         nor who was sent off)."""
         ...
 
+    @property
+    def reads_stalling(self) -> bool:
+        """Whether a team deemed Stalling changes anything in the edition (BB2025: no bonus
+        for not stalling in its winnings); the report form asks it only then."""
+        ...
+
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         """The star players a report of ``fixture`` may name among the team's hirelings,
         each on his own, by id (what the report form offers); None where the edition does

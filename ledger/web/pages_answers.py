@@ -263,7 +263,9 @@ async def withdraw(request: Request, league: str, submission: str, call: Calling
         call,
         "submit_report",
         "withdraw",
-        lambda ledger, by, row, _values: ledger.handle(
-            cmd.WithdrawReport(league, submission, row.team), by=by
+        lambda ledger, by, row, values: ledger.handle(
+            cmd.WithdrawReport(league, submission, row.team),
+            by=by,
+            reason=values.get("reason", "").strip() or None,  # optional: what was wrong
         ),
     )

@@ -37,6 +37,7 @@ from ledger.web.guard import Call, calling, needs
 from ledger.web.idempotency import FORM_KEY
 from ledger.web.pages_render import BOUNDS, PageRoute, ledger_of, page
 from ledger.web.problems import LAST_EVENT, status_of
+from ledger.words import words
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
@@ -134,7 +135,7 @@ def dice_values(text: str, purpose: str) -> int | list[int] | None:
     numbers = [ascii_int(p, digits=3) for p in parts]
     if any(n is None for n in numbers):
         raise FieldInvalid(
-            "dice", f"the {purpose.replace('_', ' ')} roll is numbers, not '{text[:20]}'"
+            "dice", f"the {words(purpose)} roll takes whole numbers, not '{text[:20]}'"
         )
     rolled = [n for n in numbers if n is not None]
     return rolled[0] if len(rolled) == 1 else rolled

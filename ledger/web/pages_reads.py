@@ -41,12 +41,11 @@ from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.match_model import OTHER_ACHIEVEMENTS
 from ledger.reports.render import Format, render
-from ledger.reports.text import words
 from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
 from ledger.rules.problems import held, item_room, while_drafting
 from ledger.rules.protocol import DiceNeed, Ruleset, SidelineItem
-from ledger.words import possessive
+from ledger.words import possessive, words
 
 RESULTS_SHOWN = 8
 AUDIT_PAGE = 50

@@ -147,6 +147,7 @@ def report_form(
         rows=Rows.of(values),
         line_stats=line_stats(found.ruleset),
         referees=found.ruleset.referees,
+        reads_stalling=found.ruleset.reads_stalling,
         star_list=bool(found.ruleset.catalogue.stars()),
         casualty_dice=list(found.ruleset.casualty_dice.items()),
         values=values,

@@ -35,6 +35,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.values import UNION_MEMBER, one_a_place, sentence_of
 from ledger.errors import DieWanted, LedgerError, MalformedReport
 from ledger.web.pages_forms import Errors, FieldInvalid
+from ledger.words import words
 
 REPORT_FIELDS = {
     "malformed-report": "form",
@@ -262,10 +263,6 @@ SECTIONS = ("form", "players", "hirelings", "casualties", "dice", "concession", 
 MOST_TRIES = 10
 """Rounds of leaving out what the report's bounds refuse: each leaves out one value per
 place named, so a few rounds settle any form."""
-
-
-def words(name: str | int) -> str:
-    return str(name).replace("_", " ")
 
 
 def clean(loc: Sequence[Any]) -> Place:

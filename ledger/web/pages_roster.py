@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.commands import FirePlayer, Release, RetirePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import ON_ROSTER, PlayerRow, TeamRow
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, UnknownPlayer
 from ledger.rules.protocol import Feature, Ruleset
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
@@ -143,6 +143,9 @@ def move_form(
     found = reads.open_league(ledger, league)
     row = found.queries.team(team)
     him = found.queries.player(player)
+    if him.team_id != row.team_id:  # a page of no use: the command would refuse him
+        theirs = found.queries.team(him.team_id).name
+        raise UnknownPlayer(f"{him.name} is a player of {theirs}, not of {row.name}")
     players = found.queries.roster(team).players
     return page(
         request,

@@ -1,5 +1,5 @@
 """A die outside its dice is refused in the dice's words, wherever it is entered: a roll
-the ledger keeps (``DiceRoll``: 'D6 values must be 1-6'), or a die of a report's file
+the ledger keeps (``DiceRoll``: 'a D6 shows 1 to 6 on each die'), or a die of a report's file
 (before the ruleset knows its dice: 'a die shows 1 or more ...'), at the place in the input
 where it was given, not at the union member pydantic happened to try."""
 
@@ -23,11 +23,11 @@ def said(build: Any) -> str:
 @pytest.mark.parametrize(
     ("dice", "values", "sentence"),
     [
-        ("D6", (0,), "D6 values must be 1-6, got [0]"),
-        ("D6", (7,), "D6 values must be 1-6, got [7]"),
-        ("2D6", (3, 0), "2D6 values must be 1-6, got [3, 0]"),
-        ("D8", (9,), "D8 values must be 1-8, got [9]"),
-        ("D66", (0,), "D66 values are read as two digits, got [0]"),
+        ("D6", (0,), "a D6 shows 1 to 6 on each die, not 0"),
+        ("D6", (7,), "a D6 shows 1 to 6 on each die, not 7"),
+        ("2D6", (3, 0), "a 2D6 shows 1 to 6 on each die, not 0"),
+        ("D8", (9,), "a D8 shows 1 to 8 on each die, not 9"),
+        ("D66", (0,), "a D66 is read as two digits, not 0"),
     ],
 )
 def test_a_roll_out_of_its_dice_is_said_in_their_words(

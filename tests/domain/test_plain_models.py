@@ -28,7 +28,11 @@ def team() -> TeamRow:
 @pytest.mark.parametrize(
     ("kind", "values", "problem"),
     [
-        (DiceRoll, {"purpose": "winnings", "dice": "D6", "values": (3, 4)}, "D6 needs 1 value"),
+        (
+            DiceRoll,
+            {"purpose": "winnings", "dice": "D6", "values": (3, 4)},
+            "a D6 roll is 1 die, not 2",
+        ),
         (DiceRoll, {"purpose": "winnings", "dice": "D7", "values": (3,)}, "pattern"),
         (Performance, {"player": "p1", "touchdowns": "2"}, "valid integer"),
         (Performance, {"player": "p1", "bogus": 1}, "Extra inputs are not permitted"),

@@ -156,7 +156,7 @@ def test_a_die_of_the_wrong_shape_names_the_victim_not_his_id(gold: LeagueLedger
     victim = gold.context("gold").player("humans 6", "humans").player_id
     error = refused(gold, friendly({**hurt(injury=4), "victim": victim}), roll=True)
     assert isinstance(error, InvalidDice)
-    assert error.message == "injury for humans 6: 2D6 needs 2 values, got 1"
+    assert error.message == "injury for humans 6: a 2D6 roll is 2 dice, not 1"
     assert victim not in error.message
 
 
@@ -176,7 +176,7 @@ def test_a_wrong_score_and_two_wrong_dice_are_refused_together_each_at_its_place
         ("home", "touchdowns"),
     ]
     said = error.message
-    assert "injury for humans 6: 2D6 needs 2 values, got 1" in said
+    assert "injury for humans 6: a 2D6 roll is 2 dice, not 1" in said
     assert "casualty of humans 7: give the casualty's Specific Injury D6" in said
     assert "Orcs scored 2 but the touchdowns of their players add up to 1" in said
     assert said.count("; ") >= 2  # one line, as a file's shape problems are

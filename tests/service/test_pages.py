@@ -768,6 +768,7 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
     assert client.get(path).status_code == 403
     client.cookies.clear()
     sign_in(client, "commissioner")
+    assert "(match recorded, by " in client.get(path).text  # the type in words
     csrf = form_of(client, path)
     before = event_count(client)
     no_reason = post(client, path, {"csrf": csrf, "action": "void", "reason": ""})
@@ -809,6 +810,17 @@ def test_pages_never_answer_a_server_error(client: TestClient) -> None:
     missing = client.get(f"{HOME}/events/99999/correct")  # not an empty form to fill in
     assert missing.status_code == 404
     assert "has no event 99999 to correct" in missing.text
+
+
+def test_a_casualtys_effects_are_said_as_a_coach_reads_them(client: TestClient) -> None:
+    """``-av`` is the books' id; the match page says ``-1 AV``."""
+    sign_in(client, "jay")
+    matches = ledger_of(client).view().select(MatchRow, league_id=str(league_id(LEAGUE)))
+    pages = [page_text(client.get(f"{HOME}/matches/{m.match_id}").text) for m in matches]
+    said = " ".join(pages)
+    assert "misses the next game" in said or "-1 " in said, "the demo has lasting injuries"
+    for effect_id in ("-ma", "-st", "-ag", "-pa", "-av", "miss next game", "miss_next_game"):
+        assert effect_id not in said.replace("-1 ", "")
 
 
 def test_a_played_fixture_offers_no_report_form(client: TestClient) -> None:

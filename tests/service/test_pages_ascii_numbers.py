@@ -103,5 +103,7 @@ def test_a_roll_is_read_in_ascii_digits(text: str, read: Any) -> None:
 
 @pytest.mark.parametrize("text", [FULLWIDTH_9, f"3 {ARABIC_INDIC_4}", f"1{SUPERSCRIPT_2}"])
 def test_a_roll_in_other_digits_is_refused_as_numbers(text: str) -> None:
-    with pytest.raises(FieldInvalid, match=f"the expensive mistakes roll is numbers, not '{text}'"):
+    with pytest.raises(
+        FieldInvalid, match=f"the expensive mistakes roll takes whole numbers, not '{text}'"
+    ):
         dice_values(text, "expensive_mistakes")

@@ -284,6 +284,13 @@ def test_the_report_forms_casualty_rolls_are_the_editions_own(
     assert f"Thorin Oakbeard by Griff Junior (block, {entered})" in shown_report
 
 
+def test_the_report_form_asks_no_stalling_where_the_edition_pays_nothing_for_it(
+    client: TestClient,
+) -> None:
+    """Only BB2025's winnings read Stalling (``Ruleset.reads_stalling``)."""
+    assert "-stalled" not in report_form(client)
+
+
 def test_a_star_hireling_is_picked_from_the_editions_stars(
     client: TestClient, edition: tuple[str, Edition]
 ) -> None:
@@ -309,7 +316,7 @@ def test_a_casualty_roll_that_is_not_numbers_is_listed_with_a_link_to_its_cell(
     assert reply.status_code == 422
     summary = html.unescape(reply.text)
     assert (
-        f'<a href="#{field}">casualty 1: the {purpose.replace("_", " ")} roll is numbers,'
+        f'<a href="#{field}">casualty 1: the {purpose.replace("_", " ")} roll takes whole numbers,'
         " not 'six'</a>" in summary
     )
     assert f'id="{field}" name="{field}"' in summary

@@ -57,3 +57,19 @@ def test_a_figure_that_is_not_a_number_is_named_in_words_beside_its_cell(
     said = reply.text.replace("&#39;", "'")
     assert "home player line 1's landings is a whole number from 0 to 50, not 'x'" in said
     assert 'name="home-0-landings"' in said
+
+
+@pytest.mark.parametrize(
+    ("edition", "reads"),
+    [("bb2025", True), ("bb2020", False), ("lrb6", False), ("gold4", False), ("dz3", False)],
+)
+def test_stalling_is_asked_only_where_the_edition_reads_it(edition: str, reads: bool) -> None:
+    """Seed 001 'Record Outcome and Collect Winnings' adds 1 for not Stalling (BB2025);
+    no other edition's winnings read it, so their form does not ask it."""
+    assert find_ruleset(edition).reads_stalling is reads
+
+
+def test_the_bb2025_form_asks_whether_a_team_stalled(client: TestClient) -> None:
+    sign_in(client, "jay")
+    form = client.get(f"{HOME}/report", params={"home": REAVERS, "away": GOUGED}).text
+    assert 'name="home-stalled"' in form

@@ -133,7 +133,7 @@ def test_a_die_with_too_few_values_names_the_player_not_his_id(gold: TestClient)
     [(field, said)] = summary(reply.text)
     assert (field, said) == (
         "cas-0-die-injury",
-        "injury for Thorin Oakbeard: 2D6 needs 2 values, got 1",
+        "injury for Thorin Oakbeard: a 2D6 roll is 2 dice, not 1",
     )
     assert not re.search(r"\bp\d+\b", said)
 
@@ -183,8 +183,8 @@ def test_every_mistake_of_the_report_is_shown_at_once_each_beside_its_field(
     assert reply.status_code == 422
     shown = dict(summary(reply.text))
     assert shown == {
-        "cas-2-die-casualty": "casualty 3: the casualty roll is numbers, not 'six'",
-        "cas-0-die-casualty": "casualty for Ugluk: D16 values must be 1-16, got [17]",
+        "cas-2-die-casualty": "casualty 3: the casualty roll takes whole numbers, not 'six'",
+        "cas-0-die-casualty": "casualty for Ugluk: a D16 shows 1 to 16 on each die, not 17",
         "home-touchdowns-error": (
             "Reikland Reavers scored 3 but the touchdowns of their players add up to 2"
         ),

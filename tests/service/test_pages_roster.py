@@ -104,6 +104,18 @@ def test_another_coach_gets_a_403_page_and_nothing_is_written(client: TestClient
     assert event_count(client) == before
 
 
+def test_a_move_page_for_another_teams_player_is_not_found(client: TestClient) -> None:
+    """The path names the commissioner's team and a player of another: not a form the
+    command would refuse once sent."""
+    sign_in(client, "commissioner")
+    ugluk = player_id(client, "gouged-eye", "Ugluk")
+    for move in ("fire", "retire"):
+        shown = client.get(f"{HOME}/teams/{REAVERS}/players/{ugluk}/{move}")
+        assert shown.status_code == 404
+        said = shown.text.replace("&#39;", "'")
+        assert "Ugluk is a player of The Gouged Eye, not of Reikland Reavers" in said
+
+
 def test_a_form_without_its_csrf_token_is_refused_and_nothing_is_written(
     client: TestClient,
 ) -> None:
@@ -131,8 +143,8 @@ def test_the_commands_refusal_is_shown_on_the_page_and_nothing_is_written(
     assert "Karl Vogt is no longer on the roster (dead)" in error_beside(gone.text, "form")
     ugluk = player_id(client, "gouged-eye", "Ugluk")
     theirs = post(client, f"{HOME}/teams/{REAVERS}/players/{ugluk}/fire", {"csrf": csrf})
-    assert theirs.status_code == 409
-    assert "plays for gouged-eye, not reikland-reavers" in error_beside(theirs.text, "form")
+    assert theirs.status_code == 404  # the form's page is no page of his
+    assert "Ugluk is a player of The Gouged Eye" in theirs.text.replace("&#39;", "'")
     long = post(
         client,
         move_path(client, REAVERS, "Otto Brandt", "fire"),

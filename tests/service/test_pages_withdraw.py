@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from ledger.domain.values import MAX_TEXT
 from tests.service.conftest import LEAGUE, World, event_count, sign_in
 from tests.service.test_pages import csrf_in, error_beside, last_event, post, submit_friendly
 
@@ -27,14 +28,16 @@ def test_the_submitting_coach_withdraws_the_report_and_may_send_it_again(
     shown = client.get(page).text
     assert WITHDRAW in shown
     before = event_count(client)
-    done = post(client, f"{page}/withdraw", {"csrf": csrf_in(shown)})
+    why = {"reason": "  Griff's touchdown was Otto's  "}
+    done = post(client, f"{page}/withdraw", {"csrf": csrf_in(shown), **why})
     assert done.status_code == 303, done.text[-800:]
     assert event_count(client) == before + 1
     event = last_event(client)
     assert event["topic"].endswith("ReportWithdrawn")
     assert (event["team"], event["account"]) == ("reikland-reavers", "jay")
-    after = client.get(page).text
-    assert "Withdrawn by Reikland Reavers" in after
+    assert event["reason"] == "Griff's touchdown was Otto's"
+    after = client.get(page).text.replace("&#39;", "'")
+    assert "Withdrawn by Reikland Reavers: Griff's touchdown was Otto's" in after
     assert WITHDRAW not in after
     assert f"{page}/again" in after
     assert client.get(f"{page}/again").status_code == 200
@@ -87,3 +90,15 @@ def test_the_api_withdraws_a_report_for_its_teams_coach_only(
     again = client.post(path, headers=world.auth("jay"))
     assert again.status_code == 409
     assert "was withdrawn" in again.json()["detail"]
+
+
+def test_a_withdrawal_reason_past_the_bound_is_refused_beside_the_form(
+    client: TestClient,
+) -> None:
+    page = waiting_report(client)
+    before = event_count(client)
+    long = {"csrf": csrf_in(client.get(page).text), "reason": "x" * (MAX_TEXT + 1)}
+    refused = post(client, f"{page}/withdraw", long)
+    assert refused.status_code == 422
+    assert "a withdrawal's reason is" in error_beside(refused.text, "withdraw")
+    assert event_count(client) == before

@@ -402,6 +402,12 @@ class BB2025(BaseRuleset[BB2025Options]):
         """Spike! 2021 'Red Cards & Rulekeepers', with the league's ``referees`` option."""
         return tuple(exhibitions.REFEREES.values()) if self.options.referees else ()
 
+    @property
+    def reads_stalling(self) -> bool:
+        """Seed 001 'Record Outcome and Collect Winnings': an additional 1 if no player of
+        the team was deemed Stalling (BB2025); BB2020 Season 2's winnings have none."""
+        return self.tables().winnings.no_stalling_bonus > 0
+
     def report_stars(self, fixture: MatchRow, team: TeamRow) -> tuple[str, ...] | None:
         """In a league or play-off game, the stars the team induced for the fixture who
         play for its list (``star_problems``' own reading; a friendly takes any star)."""
