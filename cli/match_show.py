@@ -30,7 +30,7 @@ def print_sheet(sheet: MatchSheet) -> None:
     if sheet.status == "played":
         say("\nPost-game, as the league's ruleset has it")
         for side in sheet.sides:
-            say(post_game(side))
+            say(post_game(side, sheet.closes))
         money = money_table(sheet)
         if money:
             say(money)
@@ -133,16 +133,17 @@ def casualties_table(sheet: MatchSheet) -> str:
     return table(["victim", "by", "cause", "outcome", "effects", "dice"], rows)
 
 
-def post_game(side: SideSheet) -> str:
+def post_game(side: SideSheet, closes: bool) -> str:
     fans = f"fans {side.fans_after}" if side.fans_after is not None else "fans unknown"
     if side.fans_before is not None and side.fans_after is not None:
         change = side.fans_after - side.fans_before
         fans = f"fans {side.fans_before} -> {side.fans_after} ({change:+d})"
     net = sum(m.amount for m in side.gold)
-    closed = (
-        f"post-game closed (event {side.closed_seq})" if side.closed_seq else "post-game not closed"
-    )
-    return f"{side.team_id}: {fans}; treasury {net:+,}; {closed}"
+    said = [f"{side.name}: {fans}", f"treasury {net:+,}"]
+    if closes:  # an edition whose teams close nothing: no "not closed" to worry about
+        done = side.closed_seq
+        said.append(f"post-game closed (event {done})" if done else "post-game not closed")
+    return "; ".join(said)
 
 
 def money_table(sheet: MatchSheet) -> str:

@@ -379,7 +379,8 @@ def as_rolls(ruleset: Ruleset, rolled: dict[str, list[int]]) -> tuple[DiceRoll, 
 def after_the_game(batch: Batch, team_id: str, match_id: str) -> None:
     advance_who_must(batch, team_id)
     refill(batch, team_id)
-    batch.handle(ClosePostGame(batch.league, match_id, team_id, roll_missing=True))
+    if batch.ruleset.post_game_closes:  # elsewhere the report recorded the whole post-game
+        batch.handle(ClosePostGame(batch.league, match_id, team_id, roll_missing=True))
 
 
 def refill(batch: Batch, team_id: str) -> None:

@@ -29,12 +29,13 @@ from ledger.errors import (
 )
 from ledger.rules.asked import CloseRolls, Closing
 from ledger.rules.problems import refuse
-from ledger.rules.protocol import DiceNeed
+from ledger.rules.protocol import DiceNeed, Ruleset
 
 
 def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
     roll_missing = command.roll_missing
+    check_closes(c.ruleset)
     check_closer(played_match(c, match_id), team_id)
     team = c.team(team_id)
     refuse(c.ruleset.problems(Closing(team, c.players(team_id))))
@@ -54,9 +55,21 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
 
 
+def check_closes(ruleset: Ruleset) -> None:
+    """An edition whose report records the whole post-game (``post_game_closes`` False:
+    LRB6, gold4, 3rd edition) has no close to record: one would be an event that changes
+    nothing."""
+    if not ruleset.post_game_closes:
+        raise NotAllowed(
+            f"{ruleset.name} teams close no post-game sequence: the match report records"
+            " all of it (winnings, fan factor)"
+        )
+
+
 def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
     """Each team's close in turn, all or none, the dice shared among them; unless the
     ledger may roll, a close lacking dice is refused naming every die each team needs."""
+    check_closes(c.ruleset)
     match = played_match(c, command.match)
     for team in command.teams:  # who may close comes before the dice they would need
         check_closer(match, team)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import to_jsonable_python
 
 from ledger.application.amendments import Replanned, check_as_planned
 from ledger.application.books import fold_books
@@ -125,7 +124,10 @@ def plan_correct_match(c: Context, command: CorrectMatch) -> Drafts:
     draft = resolve_report(
         context_before(c, events, target), report, roll_missing=False, amending=original
     )
-    after = {k: to_jsonable_python(v) for k, v in draft.facts().items()}
+    # the event's own serializer: a nested value it holds (a concession) may be one pydantic
+    # alone has not been asked to serialize before (``to_jsonable_python`` refused it)
+    dumped = draft.model_dump(mode="json")
+    after = {k: dumped[k] for k in draft.facts()}
     amendment = changes(original, corrections_of(events).get(target), after)
     if not amendment:
         raise InvalidInput(

@@ -51,12 +51,19 @@ def plan_fees(c: Context, command: PayAppearanceFees) -> Drafts:
     refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
     team = c.team(team_id)
     coming(c, match_id, team, "appearance fees are paid before it")
-    fees = []
+    fees: list[Purchase] = []
+    paid = team.fees_paid.get(match_id, {})
     for ref in refs:
         player = freebooted_star(c, team, ref) if "=" in ref else c.player(ref, team_id)
         fee = c.ruleset.price(Appearance(player))
         if fee <= 0:
             raise InvalidInput(f"{player.name} asks no appearance fee")
+        # paid once a match: again only for a freebooted star now dearer than paid for
+        if paid.get(player.player_id, 0) >= fee or player.player_id in {f.item for f in fees}:
+            raise InvalidInput(
+                f"{player.name}'s appearance fee for {match_id} is paid already"
+                f" ({paid.get(player.player_id, fee):,}): a fee is paid once a match"
+            )
         fees.append(Purchase(item=player.player_id, price=fee))
     total = sum(f.price for f in fees)
     if total > team.treasury:

@@ -303,7 +303,9 @@ def post_game_closed(f: Fold, e: ev.PostGameClosed) -> None:
 
 def appearance_fees_paid(f: Fold, e: ev.AppearanceFeesPaid) -> None:
     for fee in e.fees:
-        f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {words(fee.item)}")
+        player = f.player(fee.item)  # a freebooted star is his report line's id
+        named = player.name if player is not None else words(fee.item)
+        f.move_gold(e.seq, e.team, -fee.price, "appearance fee", f"{e.match}: {named}")
     team = f.team(e.team)
     paid = dict(team.fees_paid.get(e.match, {}))
     for fee in e.fees:

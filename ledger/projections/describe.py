@@ -143,7 +143,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ),
     ev.AppearanceFeesPaid: lambda e, n: (
         f"{n.team(e.team)} paid appearance fees for match {e.match}: "
-        + ", ".join(f"{p.item} {_gold(p.price)}" for p in e.fees)
+        + ", ".join(f"{n.player(p.item)} {_gold(p.price)}" for p in e.fees)
     ),
     ev.BountyPosted: lambda e, n: (
         f"{n.team(e.team)} posted a bounty of {_gold(e.amount)} on {n.player(e.player)}"

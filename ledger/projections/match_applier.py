@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ledger.domain import events as ev
-from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine
+from ledger.domain.state import MatchRow, PlayerRow, StandingRow, TeamGameLine, roster_of
 from ledger.domain.values import Performance, PointsScheme
 from ledger.errors import MatchAlreadyRecorded, UnknownPlayer
 from ledger.projections.fold import SPP_ADDED, Fold, spp_added
@@ -186,12 +186,11 @@ def count_games(
     In a serial rebuild the line process counts the play (``Fold.plays_apart``): the fold
     only notes what of it the edition decides (ledger/projections/plays.py, ``Play``)."""
     counts = counted(e)
+    if counts and e.season:  # the seasons, which a rule reads, are kept here always
+        count_seasons(f, e, e.season)
     apart = f.plays_apart
-    if not f.counts_play or apart:  # the seasons, which a rule reads, are kept here always
-        if counts and e.season:
-            count_seasons(f, e, e.season)
-        if not apart:
-            return
+    if not f.counts_play and not apart:
+        return
     earns = earning(e.casualties, f.ruleset.casualty_earns_spp)
     if apart:
         f.note_play(e, (earned, earns, rows.strangers))
@@ -231,14 +230,20 @@ def count_games(
 
 
 def count_seasons(f: Fold, e: ev.MatchRecorded, season: int) -> None:
-    """The one record of play that a rule reads: the seasons each player has played in
-    (a re-draft's). Each player of a season is looked up at his first game of it only
-    (``Fold.seasoned``): a Monte Carlo sample's season names each one a dozen times."""
+    """The one record of play that a rule reads: the seasons each player has taken part in
+    (a BB2025 re-draft's agent's fee, seed 001 'Re-drafting': "for each previous season the
+    player has taken part in"). Read as: he was on his team's roster at one of its games of
+    the season, or a report names him in one. A report lists the players who did something,
+    rarely every one who played; a player on the roster all season is the team's player of
+    that season, as a coach counts him. Each player of a season is looked up at his first
+    game of it only (``Fold.seasoned``): a Monte Carlo sample's season names each one a
+    dozen times."""
     seen = f.seasoned.setdefault(season, set())
     get, league_id = f.store.get, f.league_id
     for sheet in e.sheets():
-        for performance in sheet.players:  # each changed alone: their order changes nothing
-            player_id = performance.player
+        named = [p.player for p in sheet.players]
+        rostered = [p.player_id for p in roster_of(f.store, league_id, sheet.team)]
+        for player_id in (*rostered, *named):  # each changed alone: order changes nothing
             if player_id in seen:
                 continue
             player = get(PlayerRow, league_id, player_id)

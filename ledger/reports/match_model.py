@@ -114,6 +114,9 @@ class MatchSheet(Sheet):
     referee: str | None = None
     winner: str | None = None
     conceded_by: str | None = None
+    closes: bool = True
+    """Whether the edition has each team close the game's post-game sequence (its sides'
+    ``closed_seq``); gold4, LRB6 and 3rd edition teams close nothing."""
     sides: list[SideSheet] = []
     players: list[PlayerSheet] = []
     casualties: list[CasualtySheet] = []

@@ -153,6 +153,7 @@ def build(
         referee=report.referee,
         winner=row.winner if played and row else None,
         conceded_by=report.concession.team if report.concession else None,
+        closes=queries.ruleset.post_game_closes,
         sides=[
             side(ledger, queries, names, s.team, s.touchdowns, recorded.seq, close_events, played)
             for s in report.sheets()

@@ -336,6 +336,10 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     def reads_stalling(self) -> bool:
         return False
 
+    @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        return ("conceded",)
+
     def star_player(
         self, star: str, player_id: str, team: TeamRow, league_id: str, seq: int
     ) -> PlayerRow:

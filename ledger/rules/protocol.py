@@ -282,6 +282,12 @@ class Ruleset(Protocol):
         ...
 
     @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        """The kinds of concession (``Concession.kind``) the edition knows, in the league's
+        options: the report form offers these only (none: no concession section)."""
+        ...
+
+    @property
     def reads_stalling(self) -> bool:
         """Whether a team deemed Stalling changes anything in the edition (BB2025: no bonus
         for not stalling in its winnings); the report form asks it only then."""

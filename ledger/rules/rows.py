@@ -62,6 +62,16 @@ class MatchRows:
         side = self.teams.get(team_id)
         return side.team if side is not None else None
 
+    def team_name(self, team_id: str) -> str:
+        """The team's name, for a sentence (its id where the books have no such team)."""
+        team = self.team(team_id)
+        return team.name if team is not None else team_id
+
+    def player_name(self, player_id: str) -> str:
+        """The player's name, for a sentence (the id of a one-game player the books lack)."""
+        player = self.player(player_id)
+        return player.name if player is not None else player_id
+
     def players(self, team_id: str) -> tuple[PlayerRow, ...]:
         side = self.teams.get(team_id)
         return side.players if side is not None else ()

@@ -106,6 +106,7 @@ def close_form(
     """``asked``: the question beside each die the dice entered call for next."""
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
+    closing.check_closes(found.ruleset)  # no form for a close the command refuses
     row = reads.match_row(found, match)
     names = found.team_names()
     closed = team in row.closed

@@ -143,7 +143,7 @@ def report_form(
         causes=CAUSES,
         kinds=KINDS,
         hireling_kinds=HIRELING_KINDS,
-        concessions=CONCESSIONS,
+        concessions=found.ruleset.concession_kinds,
         rows=Rows.of(values),
         line_stats=line_stats(found.ruleset),
         referees=found.ruleset.referees,

@@ -146,12 +146,13 @@ def test_the_champions_and_their_redraft(season: Path) -> None:
     """Pestilent: 450,000 + D 2-2 (50k) + W 1-0 (40k) + D 1-1 (2 v 2: 50k) + SF on penalties
     (50k) + F W 2-1 (3 v 3: 4+2+1 = 70k) + 100,000 = 810,000. 'Raise Funds': 1,000,000 +
     810,000 + 3 fixtures x 20,000 + 1 win x 20,000 + 2 draws x 10,000 = 1,910,000, capped at
-    1,300,000. 'Re-draft Team': Packs 1 (Block: 80,000), 2 (Dauntless: 70,000) and 3 took
-    part in season 1 (+20,000 agent's fee each); the other eight never appeared in a
-    report: 100,000 + 90,000 + 70,000 + 8 x 50,000 = 660,000; 640,000 left."""
+    1,300,000. 'Re-draft Team': every one of the eleven took part in season 1, on the roster at
+    its games (+20,000 agent's fee each, seed 001 'Re-drafting'), whether a report named him
+    (Packs 1-3) or not: Packs 1 (Block: 100,000), 2 (Dauntless: 90,000), 3 (70,000) and eight
+    more at 70,000 = 820,000; 480,000 left."""
     found = roster(season, "pestilent")
     team = found["team"]
-    assert team["treasury"] == 1_300_000 - 660_000
+    assert team["treasury"] == 1_300_000 - 820_000
     assert team["trophy"] is True  # held "until the end of the next Season"
     assert team["values"]["tv"] == 9 * 50_000 + 80_000 + 70_000 + 50_000  # + the Trophy re-roll
     assert (team["fans"], team["season"], team["drafting"]) == (1, 2, True)
@@ -166,9 +167,9 @@ def test_the_champions_and_their_redraft(season: Path) -> None:
 def test_the_reavers_redraft(season: Path) -> None:
     """Reavers: 450,000 + W 2-1 (1 v 1: 2+2+1 = 50k) + L 0-2 (2 v 1: 2.5+0+1 = 35k) + D 1-1
     (2 v 2: 3+1+1 = 50k) = 585,000; budget 1,000,000 + 585,000 + 60,000 + 20,000 + 10,000 =
-    1,675,000, capped at 1,300,000; Reavers 1-3 played (70,000 each), eight did not
-    (50,000 each): 610,000; 690,000 left."""
-    assert roster(season, "reavers")["team"]["treasury"] == 690_000
+    1,675,000, capped at 1,300,000; all eleven took part in season 1 (50,000 + 20,000 agent's
+    fee each), named in a report (Reavers 1-3) or not: 770,000; 530,000 left."""
+    assert roster(season, "reavers")["team"]["treasury"] == 530_000
 
 
 def test_the_season_is_audited_end_to_end(season: Path) -> None:

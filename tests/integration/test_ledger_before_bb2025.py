@@ -68,11 +68,19 @@ def reworded(note: str) -> str:
     return note.replace("_", " ")
 
 
+SEASON_ONE_ROSTER = ("active", "dead")
+"""A player on his team's roster at its games of season 1 took part in it (49th session:
+before, only a player a report named did): every player of the demo's rosters, the dead
+included (each was on it at a game before he died)."""
+
+
 def renamed(value: Any) -> Any:
     """What the old code printed, with the ruleset's id as it is now named (and the
     league's row with the fields added since, and its treasury notes in words)."""
     if isinstance(value, dict):
         added = ADDED_SINCE if "next_match" in value else {}
+        if "seasons" in value and value.get("status") in SEASON_ONE_ROSTER:
+            added = {"seasons": [1]}
         return {
             **{
                 k: "bb2025"

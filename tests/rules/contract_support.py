@@ -49,15 +49,6 @@ from tests.support import event_count, report
 BY = "contract"
 TEAM_LISTS = ("human", "orc", "skaven", "dwarf")
 
-CONCESSIONS: dict[str, tuple[str, ...]] = {
-    "bb2025": ("conceded", "without_penalty"),
-    "lrb6": ("conceded", "without_penalty"),
-    "lrb6-zal": ("forfeit_forced", "forfeit_voluntary"),
-    "gold4": ("conceded",),
-    "dz3": ("forfeit_forced", "forfeit_voluntary"),
-}
-"""How a team gives a game up in each edition (a kind the edition lacks is refused)."""
-
 CASUALTY_PURPOSES: dict[str, tuple[str, ...]] = {
     "lrb6": ("casualty_d6", "casualty_d8"),
     "lrb6-zal": ("casualty_d6", "casualty_d8"),
@@ -308,7 +299,7 @@ class Season:
     def match_report(self, home: str, away: str, rng: random.Random) -> dict[str, Any]:
         scores = {home: rng.choice((0, 1, 1, 2, 3)), away: rng.choice((0, 1, 1, 2, 3))}
         conceder = None
-        kinds = CONCESSIONS.get(self.ruleset_id, ())
+        kinds = self.ruleset.concession_kinds  # what the report form offers: each accepted
         if kinds and rng.random() < 0.2:
             conceder = min((home, away), key=lambda t: (scores[t], t))
             winner = away if conceder == home else home

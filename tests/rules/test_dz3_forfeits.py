@@ -18,6 +18,7 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.domain.values import Concession, Performance
+from ledger.rules import find_ruleset
 from tests.rules.seam import dice_for
 from tests.rules.test_dz3_book import dz3, play, problems, rolls, side, two_teams, unrecorded
 
@@ -96,7 +97,7 @@ def test_a_voluntary_forfeit_gives_no_mvp() -> None:
     away = side("orcs", 0, [Performance(player=orcs[0], mvps=1)])
     found = problems(book, side("reavers", 1), away, concession=forfeit("forfeit_voluntary"))
     assert found == [
-        "orcs awarded 1 MVPs where it may award 0 (one per team + the handicap's bonus MVPs,"
+        "Orcs awarded 1 MVP where it may award 0 (one per team + the handicap's bonus MVPs,"
         " difference)"
     ]
 
@@ -140,3 +141,20 @@ def test_a_voluntary_forfeit_needs_no_winnings_or_fan_factor_dice() -> None:
         ("fan_factor", "reavers"),
         ("gate", "orcs"),
     }
+
+
+@pytest.mark.parametrize(
+    ("forfeits", "kinds"),
+    [
+        ("none", ()),
+        ("b", ("forfeit_forced",)),
+        ("c", ("forfeit_forced",)),
+        ("d", ("forfeit_forced", "forfeit_voluntary")),
+    ],
+)
+def test_the_concessions_offered_are_the_leagues_forfeit_variant(
+    forfeits: str, kinds: tuple[str, ...]
+) -> None:
+    """OBERWALD 3.7: no forfeit in the books; Var (b)/(c) a forced one, Var (d) both. The
+    report form offers these kinds only (none: no concession section)."""
+    assert find_ruleset("dz3", {"forfeits": forfeits}).concession_kinds == kinds

@@ -102,7 +102,7 @@ def test_the_stronger_team_awards_one_mvp() -> None:
     orcs = drafted(book, "orcs", "orc", ORCS, budget=1_500_000)
     found = problems(book, side("reavers"), side("orcs", 0, [mvp(orcs[0]), mvp(orcs[1])]))
     assert found == [
-        "orcs awarded 2 MVPs where it may award 1 (one per team + the handicap's"
+        "Orcs awarded 2 MVPs where it may award 1 (one per team + the handicap's"
         " bonus MVPs, difference)"
     ]
 

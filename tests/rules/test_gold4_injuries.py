@@ -106,6 +106,17 @@ def test_a_d66_may_be_entered_as_two_dice() -> None:
     assert GOLD.casualty_from_report(None, (), dice)[1] == ("miss_next_game", "-av")
 
 
+@pytest.mark.parametrize(("values", "said_as"), [((77,), "77"), ((7, 7), "7 and 7")])
+def test_a_d66_out_of_its_dice_is_said_as_typed(values: tuple[int, ...], said_as: str) -> None:
+    dice = (
+        roll("specific_injury", "D6", 5),
+        DiceRoll(purpose="serious_injury", dice="D66", values=values),
+    )
+    with pytest.raises(InvalidInput) as refused:
+        GOLD.casualty_from_report(None, (), dice)
+    assert refused.value.message.endswith(f"(11-66), not {said_as}")
+
+
 def test_a_serious_injury_without_its_d66_needs_its_effects() -> None:
     with pytest.raises(InvalidInput, match="D66"):
         GOLD.casualty_from_report("seriously_injured", (), ())

@@ -116,6 +116,21 @@ def test_winnings_are_a_d6_plus_the_gate_and_rating_modifier_plus_one_for_the_wi
     # gate 22,000 (band 16-30) and TR 100 (band 100-125): +1
     assert gold_lines(book, "humans", "winnings") == [(3 + 1 + 1) * 10_000]
     assert gold_lines(book, "orcs", "winnings") == [(4 + 1) * 10_000]
+    notes = [x.note for x in book.fold().lines[TreasuryLine] if x.kind == "winnings"]
+    assert "D6 3 + 1 (gate 22,000, TR 100) + 1 for the win" in notes
+
+
+def test_a_gate_of_no_fans_is_said_as_none() -> None:
+    book, humans, _ = league(fans=(0, 0))
+    dice = (roll("winnings", "D6", 3, subject="humans"),)
+    away = (roll("winnings", "D6", 3, subject="orcs"),)
+    play(
+        book,
+        sheet("humans", 1, [Performance(player=humans[0], touchdowns=1)], dice),
+        sheet("orcs", 0, [], away),
+    )
+    notes = [x.note for x in book.fold().lines[TreasuryLine] if x.kind == "winnings"]
+    assert notes == ["D6 3 + 0 (gate 0, TR 100) + 1 for the win", "D6 3 + 0 (gate 0, TR 100)"]
 
 
 @pytest.mark.parametrize(
@@ -237,7 +252,7 @@ def test_the_winner_of_a_concession_takes_the_losers_mvp_and_the_loser_awards_no
         book.ruleset.check_match(
             match, match_rows(state, book.league_id, match, book.ruleset, checking=True)
         )
-    ) == ["orcs awarded 1 MVPs where gold4 allows 0"]
+    ) == ["Orcs awarded 1 MVP where gold4 allows 0"]
 
 
 def test_a_concession_is_a_win_in_the_league_table_whatever_the_score() -> None:
@@ -272,8 +287,8 @@ def test_one_mvp_per_team_and_per_player() -> None:
             match, match_rows(book.fold(), book.league_id, match, book.ruleset, checking=True)
         )
     ) == [
-        "humans awarded 2 MVPs where gold4 allows 1",
-        f"{humans[0]} was given 2 MVPs: no player may receive more than 1",
+        "Humans awarded 2 MVPs where gold4 allows 1",
+        "humans-p1 was given 2 MVPs: no player may receive more than 1",  # by his name
     ]
 
 
@@ -299,7 +314,7 @@ def test_the_lower_rated_team_awards_handicap_mvps() -> None:
     off = Book("gold4", {"handicap_mvps": False}).ruleset
     assert said(
         off.check_match(match, match_rows(book.fold(), book.league_id, match, off, checking=True))
-    ) == ["humans awarded 2 MVPs where gold4 allows 1"]
+    ) == ["Humans awarded 2 MVPs where gold4 allows 1"]
 
 
 # --- appearance fees ----------------------------------------------------------------------------
@@ -384,10 +399,18 @@ def test_paying_the_fee_lets_him_play_and_comes_out_of_the_treasury() -> None:
     (drafted,) = plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[0]]))
     book.record(type(drafted), **drafted.facts())
     assert book.team_row("humans").treasury == before - 25_000
+    notes = [x.note for x in book.fold().lines[TreasuryLine] if x.kind == "appearance fee"]
+    assert notes == ["m2: humans-p1"]  # the player by name, not by his id (p1)
     star = Performance(player=humans[0], touchdowns=1)
     assert checked(book, fee_match(humans, star)) == []
     with pytest.raises(InvalidInput, match="asks no appearance fee"):
         plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[1]]))
+    state = book.fold()  # the fee recorded: asked again, for the same match
+    c = Context(view=state, league=book.league(state), ruleset=book.ruleset)
+    with pytest.raises(InvalidInput, match="fee for m2 is paid already \\(25,000\\)"):
+        plan_fees(c, PayAppearanceFees(c.league.slug, "m2", "humans", [humans[0]]))
+    with pytest.raises(InvalidInput, match="paid already"):  # or twice in one payment
+        plan_fees(c, PayAppearanceFees(c.league.slug, "m3", "humans", [humans[0], humans[0]]))
 
 
 def test_fees_are_paid_for_a_game_of_the_team_still_to_be_recorded() -> None:

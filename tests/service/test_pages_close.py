@@ -139,7 +139,7 @@ def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
         'name="die-expensive_mistakes_amount" inputmode="numeric" maxlength="40" value="3 4 5"'
         in wrong.text
     )
-    assert "value" in error_beside(wrong.text, "dice")
+    assert "a D3 roll is 1 die, not 3" in error_beside(wrong.text, "dice")
     assert "value(s)" not in wrong.text
     assert event_count(client) == before
 

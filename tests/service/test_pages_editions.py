@@ -291,6 +291,25 @@ def test_the_report_form_asks_no_stalling_where_the_edition_pays_nothing_for_it(
     assert "-stalled" not in report_form(client)
 
 
+CONCESSIONS_OFFERED = {
+    "bb2020": ["conceded", "without_penalty"],
+    "lrb6": ["conceded", "without_penalty"],
+    "gold4": ["conceded"],
+}
+"""gold4.md G11: "The only concession is ``kind: conceded``"; LRB6 p.29; BB2025 'Conceding'."""
+
+
+def test_the_report_form_offers_only_the_editions_concessions(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    ruleset, _ = edition
+    offered = re.search(
+        r'<select id="concession-kind"[^>]*>(.*?)</select>', report_form(client), re.S
+    )
+    assert offered is not None
+    assert re.findall(r'<option value="([^"]+)"', offered[1]) == CONCESSIONS_OFFERED[ruleset]
+
+
 def test_a_star_hireling_is_picked_from_the_editions_stars(
     client: TestClient, edition: tuple[str, Edition]
 ) -> None:
@@ -407,3 +426,19 @@ def test_an_amended_report_is_shown_as_amended_beside_its_game_lines(
     assert re.search(r"As amended by <a href=\"#corrections\">event \d+</a>", text)
     assert hireling_row(text, str(chosen.hireling["name"]))[1:] == ["0", "2", "0", "0", "0", "2"]
     assert "Reikland Reavers: 0 TD" in text
+
+
+def test_a_close_is_offered_only_where_the_edition_has_one(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    """BB2020 teams close each game's post-game sequence; LRB6 and gold4 record it all with
+    the report, so no close page is offered, and the command refuses one (it would change
+    nothing)."""
+    ruleset, _ = edition
+    sign_in(client, "commissioner")
+    shown = client.get(f"{HOME}/matches/{MATCH}/teams/reavers/close")
+    if ruleset == "bb2020":
+        assert shown.status_code == 200, shown.text[-800:]
+    else:
+        assert shown.status_code == 409
+        assert "teams close no post-game sequence" in shown.text

@@ -403,6 +403,11 @@ class BB2025(BaseRuleset[BB2025Options]):
         return tuple(exhibitions.REFEREES.values()) if self.options.referees else ()
 
     @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        """'Conceding', and Conceding Without Penalty for an unplayed fixture ('Seasons')."""
+        return ("conceded", "without_penalty")
+
+    @property
     def reads_stalling(self) -> bool:
         """Seed 001 'Record Outcome and Collect Winnings': an additional 1 if no player of
         the team was deemed Stalling (BB2025); BB2020 Season 2's winnings have none."""
@@ -425,7 +430,8 @@ class BB2025(BaseRuleset[BB2025Options]):
         allowed = self.mvp_allowance(match, sheet.team)
         if awarded > allowed:
             sentence = (
-                f"{sheet.team} awarded {awarded} MVPs where {self.book} allows"
+                f"{rows.team_name(sheet.team)} awarded {plural(awarded, 'MVP')} where"
+                f" {self.book} allows"
                 f" {allowed} ('Most Valuable Player', 'Conceding')"
             )
             problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))

@@ -31,6 +31,7 @@ from ledger.rules.dz3.rating import handicap
 from ledger.rules.dz3.tables import stars as star_table
 from ledger.rules.problems import Problem, count_of, found
 from ledger.rules.schema import TeamList
+from ledger.words import plural
 
 FORFEIT_KINDS = {
     "none": (),
@@ -91,14 +92,16 @@ def mvp_allowance(g: Game, sheet: TeamSheet) -> int:
 
 def mvp_problems(g: Game, sheet: TeamSheet) -> list[str]:
     found = [
-        f"{p.player} was given {p.mvps} MVPs: no player may receive more than 1 per match"
+        f"{g.rows.player_name(p.player)} was given {p.mvps} MVPs: no player may receive more"
+        " than 1 per match"
         for p in sheet.players
         if p.mvps > 1
     ]
     awarded, allowed = sum(p.mvps for p in sheet.players), mvp_allowance(g, sheet)
     if awarded > allowed:
         found.append(
-            f"{sheet.team} awarded {awarded} MVPs where it may award {allowed}"
+            f"{g.rows.team_name(sheet.team)} awarded {plural(awarded, 'MVP')} where it may"
+            f" award {allowed}"
             f" (one per team + the handicap's bonus MVPs, {g.opts.handicap})"
         )
     return found + [

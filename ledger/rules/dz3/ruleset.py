@@ -66,6 +66,11 @@ class DZ3(BaseRuleset[DZ3Options]):
         {"forfeits": "c"},
     )
 
+    @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        """OBERWALD 3.7: none in the books; the league's ``forfeits`` variant says which."""
+        return checks.FORFEIT_KINDS[self.options.forfeits]
+
     def spp_table(self) -> Mapping[str, int]:
         return tables().spp
 

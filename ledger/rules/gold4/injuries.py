@@ -51,7 +51,8 @@ def d66(roll: DiceRoll) -> int:
     """A D66 entered as 34 or as [3, 4] (tens die first)."""
     digits = roll.values if len(roll.values) == 2 else tuple(divmod(roll.values[0], 10))
     if len(roll.values) > 2 or any(not 1 <= d <= 6 for d in digits):
-        raise InvalidDice(f"a D66 is two D6 read as tens and units (11-66), not {roll.values}")
+        given = " and ".join(str(v) for v in roll.values)
+        raise InvalidDice(f"a D66 is two D6 read as tens and units (11-66), not {given}")
     return 10 * digits[0] + digits[1]
 
 

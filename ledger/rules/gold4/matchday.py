@@ -19,6 +19,7 @@ from ledger.domain.values import TeamSheet
 from ledger.rules.gold4 import postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
 from ledger.rules.rows import MatchRows
+from ledger.words import plural
 
 NO_SPP = "no_spp"
 
@@ -52,15 +53,17 @@ class MatchChecks:
         awarded, allowed = sum(p.mvps for p in sheet.players), self.allowance(sheet.team)
         problems = []
         if awarded > allowed:
-            problems.append(f"{sheet.team} awarded {awarded} MVPs where gold4 allows {allowed}")
+            team = self.rows.team_name(sheet.team)
+            problems.append(f"{team} awarded {plural(awarded, 'MVP')} where gold4 allows {allowed}")
         most = deathzone().mvp.max_per_player
         problems += [
-            f"{p.player} was given {p.mvps} MVPs: no player may receive more than {most}"
+            f"{self.rows.player_name(p.player)} was given {p.mvps} MVPs: no player may receive"
+            f" more than {most}"
             for p in sheet.players
             if p.mvps > most
         ]
         problems += [
-            f"{p.player} may not earn SPPs, so cannot be the MVP"
+            f"{self.rows.player_name(p.player)} may not earn SPPs, so cannot be the MVP"
             for p in sheet.players
             if p.mvps and self.earns_no_spp(p.player, sheet)
         ]

@@ -200,7 +200,7 @@ def winnings(
     modifier = table.modifier(gate, rating)
     won = table.won_bonus if result(match, sheet) == "win" else 0
     amount = (roll + modifier + won) * table.per_pip
-    note = f"D6 {roll} + {modifier} (gate {gate},000, TR {rating})"
+    note = f"D6 {roll} + {modifier} (gate {gate * 1000:,}, TR {rating})"
     note += f" + {won} for the win" if won else ""
     return [Gold(team=sheet.team, amount=amount, kind="winnings", note=note)]
 

@@ -24,7 +24,7 @@ from ledger.domain.values import Hireling, TeamSheet
 from ledger.rules.base import eligible, unaffordable_hirelings
 from ledger.rules.lrb6.tables import Tables
 from ledger.rules.schema import StarPlayer, TeamList
-from ledger.words import possessive
+from ledger.words import plural, possessive
 
 CONCESSIONS = ("conceded", "without_penalty")
 MERCENARY_PREMIUM = 30_000
@@ -45,7 +45,7 @@ def mvp_problems(t: Tables, match: MatchRecorded, sheet: TeamSheet) -> list[str]
     allowed = 0 if match.kind == "unplayed" else t.mvps_per_team
     if awarded <= allowed:
         return []
-    return [f"{sheet.team} named {awarded} MVPs where LRB6 allows {allowed} (p.26)"]
+    return [f"{sheet.team} named {plural(awarded, 'MVP')} where LRB6 allows {allowed} (p.26)"]
 
 
 def hireling_problems(

@@ -70,6 +70,11 @@ class LRB6(BaseRuleset[OptionsT]):
     aliases: ClassVar[tuple[str, ...]] = ("lrb", "lrb6.0", "crp")
     data_dir = Path(__file__).parent / "data"
     features = frozenset({Feature.INDUCEMENTS})
+
+    @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        return checks.CONCESSIONS
+
     casualty_dice = casualties.DICE
     reads_former_players = True
     """Its match rules read every player the team has had, as they always have (they

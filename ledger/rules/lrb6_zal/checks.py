@@ -28,7 +28,7 @@ from ledger.rules.lrb6_zal.rating import handicap
 from ledger.rules.lrb6_zal.tables import Tables
 from ledger.rules.rows import TeamRows
 from ledger.rules.schema import StarPlayer, TeamList
-from ledger.words import possessive
+from ledger.words import plural, possessive
 
 FORFEITS = ("forfeit_forced", "forfeit_voluntary")
 
@@ -69,7 +69,7 @@ def mvp_problems(t: Tables, match: MatchRecorded, side: Side, other: Side) -> li
     if forfeit:
         giver = side.team.name if forfeit == side.team_id else other.team.name
         why += f"; {giver} gave up (ZAL 9b)"
-    return [f"{side.team.name} named {awarded} MVPs where ZAL allows {allowed} ({why})"]
+    return [f"{side.team.name} named {plural(awarded, 'MVP')} where ZAL allows {allowed} ({why})"]
 
 
 def forfeit_problems(t: Tables, match: MatchRecorded, names: Mapping[str, str]) -> list[str]:

@@ -79,6 +79,11 @@ class LRB6ZAL(LRB6[ZalOptions]):
     value_labels = {"tr": "TR"}
     rating_key = "tr"
     features = frozenset({Feature.BOUNTIES, Feature.CARDS})
+
+    @property
+    def concession_kinds(self) -> tuple[str, ...]:
+        return checks.FORFEITS  # ZAL 9a and 9b
+
     advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
         # ZAL 19: every Star Player Roll is followed by an Ageing Roll, a failed one by
         # the roll of its effect
