@@ -28,7 +28,6 @@ from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import (
     CasualtyCause,
-    Concession,
     Hireling,
 )
 from ledger.errors import LedgerError, NotAllowed
@@ -55,9 +54,6 @@ router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 CAUSES: tuple[str, ...] = get_args(CasualtyCause)
 HIRELING_KINDS: tuple[str, ...] = get_args(Hireling.model_fields["kind"].annotation)
-CONCESSIONS: tuple[str, ...] = get_args(Concession.model_fields["kind"].annotation)
-"""Every kind any edition knows; the league's ruleset refuses the ones it has not (the
-command's check, as for a report file)."""
 KINDS = ("league", "friendly", "exhibition")
 """What a game entered without a fixture may count as (play-offs are scheduled)."""
 

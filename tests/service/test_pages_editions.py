@@ -222,6 +222,13 @@ def report_form(client: TestClient) -> str:
     return reply.text
 
 
+def inside(form: str, pattern: str) -> str:
+    """What ``pattern``'s group holds in the form (which must have it)."""
+    found = re.search(pattern, form, re.S)
+    assert found is not None, form[-800:]
+    return found.group(1)
+
+
 def post_report(client: TestClient, form: str, rolls: dict[str, str]) -> Any:
     """Griff Junior scores in a friendly and hurts Thorin Oakbeard, with these rolls."""
     options = re.findall(r'<option value="(p\d+)"[^>]*>(?:#\d+ )?([^<]+)</option>', form)
@@ -258,11 +265,8 @@ def test_the_report_form_says_how_a_star_hireling_is_entered(
     client: TestClient, edition: tuple[str, Edition]
 ) -> None:
     ruleset, _ = edition
-    hint = re.search(
-        r'<p class="hint" id="home-hirelings-hint">(.*?)</p>', report_form(client), re.S
-    )
-    assert hint is not None
-    assert STAR_HINT[ruleset] in " ".join(hint.group(1).split())
+    hint = inside(report_form(client), r'<p class="hint" id="home-hirelings-hint">(.*?)</p>')
+    assert STAR_HINT[ruleset] in " ".join(hint.split())
 
 
 def test_the_report_forms_casualty_rolls_are_the_editions_own(
@@ -303,11 +307,8 @@ def test_the_report_form_offers_only_the_editions_concessions(
     client: TestClient, edition: tuple[str, Edition]
 ) -> None:
     ruleset, _ = edition
-    offered = re.search(
-        r'<select id="concession-kind"[^>]*>(.*?)</select>', report_form(client), re.S
-    )
-    assert offered is not None
-    assert re.findall(r'<option value="([^"]+)"', offered[1]) == CONCESSIONS_OFFERED[ruleset]
+    offered = inside(report_form(client), r'<select id="concession-kind"[^>]*>(.*?)</select>')
+    assert re.findall(r'<option value="([^"]+)"', offered) == CONCESSIONS_OFFERED[ruleset]
 
 
 def test_a_star_hireling_is_picked_from_the_editions_stars(

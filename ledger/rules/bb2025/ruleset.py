@@ -367,7 +367,7 @@ class BB2025(BaseRuleset[BB2025Options]):
 
     def check_match(self, match: MatchRecorded, rows: MatchRows) -> list[Problem]:
         problems = []
-        if match.concession and match.concession.kind not in ("conceded", "without_penalty"):
+        if match.concession and match.concession.kind not in self.concession_kinds:
             sentence = f"{self.book} has no forfeits: a team concedes, with or without penalty"
             problems.append(Problem(ConcessionRefused, sentence))
         if self.options.referees and (wrong := exhibitions.referee_problem(match.referee)):
