@@ -3,12 +3,15 @@ card (lrb6-zal) and a freebooted star's appearance fee (gold4)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ledger.application.commands import (
     PayAppearanceFees,
     PlayCard,
 )
 from ledger.application.context import Context, Drafts
 from ledger.application.match_dice import describe_need, make_roll, no_rolls
+from ledger.application.match_sides import unavailable
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import Purchase
@@ -71,6 +74,42 @@ def plan_fees(c: Context, command: PayAppearanceFees) -> Drafts:
             f"the fees come to {total:,} but {team.name} have {team.treasury:,}"
         )
     return [ev.AppearanceFeesPaid(match=match_id, team=team_id, fees=tuple(fees))]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A player of the team who asks an appearance fee to play the match."""
+
+    player: PlayerRow
+    fee: int
+    paid: int
+    """What the team paid him for this match already (0: nothing yet)."""
+
+
+@dataclass(frozen=True)
+class FeeTerms:
+    """What the fees page offers: the team, the match still to come, and each of its
+    players who may play it and asks a fee (the command decides with the same rows)."""
+
+    team: TeamRow
+    match: MatchRow | None
+    """The fixture; None for a game without one, whose report will carry the id."""
+    asking: list[Asking]
+
+
+def fee_terms(c: Context, match_id: str, team_id: str) -> FeeTerms:
+    """The team's appearance fees for a match to come, refused as the command refuses
+    them: an edition without fees, another teams' match, a match already recorded."""
+    refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
+    team = c.team(team_id)
+    coming(c, match_id, team, "appearance fees are paid before it")
+    paid = team.fees_paid.get(match_id, {})
+    asking = [
+        Asking(player, fee, paid.get(player.player_id, 0))
+        for player in sorted(c.players(team_id), key=lambda p: (p.number or 0, p.name))
+        if unavailable(player) is None and (fee := c.ruleset.price(Appearance(player))) > 0
+    ]
+    return FeeTerms(team, c.match(match_id), asking)
 
 
 def played_in(c: Context, match_id: str, team: TeamRow) -> MatchRow | None:

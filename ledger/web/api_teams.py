@@ -1,6 +1,6 @@
 """What a team's owner does over the API, beyond hiring and buying (``api_writes``): fire,
-retire, let staff go, spend SPP, buy inducements, close the post-game sequence, and
-choose the re-hires at the re-draft. Each is the ``ledger team ...`` / ``ledger match
+retire, let staff go, spend SPP, buy inducements, pay appearance fees, close the post-game
+sequence, and choose the re-hires at the re-draft. Each is the ``ledger team ...`` / ``ledger match
 ...`` command of the same name, run as the account (``guard.Call.write``).
 
 The team is in the path wherever it can be, so the guard authorizes it before the body
@@ -151,6 +151,30 @@ def inducements(
     call.write(
         lambda ledger, by: ledger.handle(
             cmd.BuyInducements(league, body.match, team, body.items), by=by, reason=body.reason
+        )
+    )
+    return Written(**receipt(call, response))
+
+
+class AppearanceFees(Body):
+    match: str = Short
+    """The match to come the fees are paid for (a fixture, or the id its report will carry)."""
+    players: list[Given] = Field(min_length=1, max_length=32)
+    """Each player who asks a fee, by id, name or ``#number``; a freebooted star as
+    ``HIRELING=COST``, his hireling id in the report to come and his cost."""
+    reason: str | None = Reason
+
+
+@router.post(TEAM + "/appearance-fees", status_code=201)
+@needs("appearance_fees")
+def appearance_fees(
+    call: Calling, league: str, team: str, body: AppearanceFees, response: Response
+) -> Written:
+    """The team pays its players' appearance fees for a match to come (4th edition), as
+    ``ledger match fees``; a player whose fee is unpaid does not play it."""
+    call.write(
+        lambda ledger, by: ledger.handle(
+            cmd.PayAppearanceFees(league, body.match, team, body.players), by=by, reason=body.reason
         )
     )
     return Written(**receipt(call, response))

@@ -8,12 +8,12 @@ league, before anything is read) and reads the read models as they stand
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
 game), ``pages_roster`` (firing, retiring, letting staff go), ``pages_redraft`` (the
 re-draft between seasons), ``pages_inducements`` (a fixture's inducements),
-``pages_register`` (registering a team), ``pages_admin`` (the site admin's: creating a
-league, accounts), ``pages_members`` (a league's roles and visibility), ``pages_seasons``
-(the commissioner's seasons: start, schedule, play-offs, close), ``pages_stars`` (the
-star draft of long-term contracts); a refusal is a
-page with the reason (``pages_render.PageRoute``). docs/service.md, section "Pages", lists
-them all.
+``pages_fees`` (a game's appearance fees), ``pages_register`` (registering a team),
+``pages_admin`` (the site admin's: creating a league, accounts), ``pages_members`` (a
+league's roles and visibility), ``pages_seasons`` (the commissioner's seasons: start,
+schedule, play-offs, close), ``pages_stars`` (the star draft of long-term contracts); a
+refusal is a page with the reason (``pages_render.PageRoute``). docs/service.md, section
+"Pages", lists them all.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from ledger.web import (
     pages_advance,
     pages_answers,
     pages_close,
+    pages_fees,
     pages_fixtures,
     pages_forms,
     pages_hire,
@@ -317,6 +318,9 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         may_correct=row.status == "played" and may(me, found.row, "correct"),
         closable=closable(request, found, row),
         inducing=pages_inducements.inducing(request, found, row),
+        paying=pages_fees.paying(request, found, row.match_id, (row.home, row.away, *row.others))
+        if row.status == "scheduled"
+        else [],
     )
 
 
@@ -382,5 +386,6 @@ router.include_router(pages_stars.router)
 router.include_router(pages_roster.router)
 router.include_router(pages_redraft.router)
 router.include_router(pages_inducements.router)
+router.include_router(pages_fees.router)
 router.include_router(pages_seasons.router)
 router.include_router(pages_register.router)

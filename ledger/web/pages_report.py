@@ -32,6 +32,7 @@ from ledger.domain.values import (
 )
 from ledger.errors import LedgerError, NotAllowed
 from ledger.projections.match_applier import unrecorded
+from ledger.web import pages_fees
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, needs
 from ledger.web.pages_forms import (
@@ -145,6 +146,12 @@ def report_form(
         referees=found.ruleset.referees,
         reads_stalling=found.ruleset.reads_stalling,
         star_list=bool(found.ruleset.catalogue.stars()),
+        paying=[
+            (names.get(team, team), pages_fees.fee_path(league, game.match, team, game))
+            for team in pages_fees.paying(
+                request, found, game.match, tuple(t for _, t in game.sides())
+            )
+        ],
         casualty_dice=list(found.ruleset.casualty_dice.items()),
         values=values,
         errors=errors,
@@ -225,13 +232,18 @@ async def submit_fixture(request: Request, league: str, match: str, call: Callin
 @router.get("/leagues/{league}/report")
 @needs("submit_report", team_in_body=True)
 def game_form(
-    request: Request, league: str, home: str = "", away: str = "", kind: str = "league"
+    request: Request,
+    league: str,
+    home: str = "",
+    away: str = "",
+    kind: str = "league",
+    match: str = "",
 ) -> HTMLResponse:
     """Without both teams, the choice of the game (this round's fixtures, or two teams),
     saying which is missing when the choice was sent; with them, the report form for that
     game."""
     found = reads.open_league(ledger_of(request), league)
-    values = {"home": home, "away": away, "kind": kind}
+    values = {"home": home, "away": away, "kind": kind, "match": match}
     if not home or not away:
         sent = {"home", "away"} & request.query_params.keys()
         errors = unchosen(values) if sent else {}

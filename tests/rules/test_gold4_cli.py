@@ -99,7 +99,7 @@ def test_allies_weapons_trait_removal_and_a_freebooted_stars_fee(tmp_path: Path)
     }
     (tmp_path / "g1.yaml").write_text(report("g1", "league", home))
     refused = ledger(db, "match", "record", str(tmp_path / "g1.yaml"), ok=False).stderr
-    assert "ledger match fees g1 orcs zug=120000" in refused
+    assert "with g1's appearance fees (the star as zug, cost 120000)" in refused
     before = orcs[""]["treasury"]
     ledger(db, "match", "fees", "g1", "orcs", "zug=120000")
     assert players(db, "orcs")[""]["treasury"] == before - 50_000

@@ -87,7 +87,7 @@ def test_an_unpaid_freebooted_star_does_not_play(line: Performance | None, refus
     assert bool(problems) == refused, problems
     if refused:
         assert "asks an appearance fee of 50,000" in problems[0]
-        assert "ledger match fees m1 humans zug=120000" in problems[0]
+        assert "paid first, with m1's appearance fees (the star as zug, cost 120000)" in problems[0]
 
 
 def test_paying_a_freebooted_stars_fee_lets_him_play() -> None:
@@ -106,7 +106,7 @@ def test_a_fee_paid_for_a_cheaper_cost_does_not_cover_a_dearer_star() -> None:
     problems = check(book, with_zug(Performance(player="zug", touchdowns=1), price=330_000))
     assert len(problems) == 1
     assert (
-        "asks an appearance fee of 100,000 that humans did not pay (paid 25,000)" in (problems[0])
+        "asks an appearance fee of 100,000 that Humans did not pay (paid 25,000)" in (problems[0])
     )
     pay(book, "zug=330000")  # his fee at the cost he plays at, paid before the report
     assert check(book, with_zug(Performance(player="zug", touchdowns=1), price=330_000)) == []

@@ -367,7 +367,7 @@ def test_a_player_whose_fee_was_not_paid_does_not_play() -> None:
     star = Performance(player=humans[0], touchdowns=1)
     problems = checked(book, fee_match(humans, star))
     assert len(problems) == 1
-    assert "asks an appearance fee of 25,000 that humans did not pay for m2" in problems[0]
+    assert "asks an appearance fee of 25,000 that Humans did not pay for m2" in problems[0]
 
 
 def test_an_unpaid_player_may_still_be_the_mvp() -> None:

@@ -11,7 +11,7 @@ Q&A: "Do freebooted star players charge an appearance fee? A: Yes." A freebooted
 report's one-game player (``hirelings``, kind ``star``) whose ``price`` is his cost, paid to
 freeboot him (gold4 has no star list to read it from): he counts cost / 1,000 SPP too, and
 his fee is paid before the report under the id his hireling line will carry
-(``ledger match fees MATCH TEAM zug=120000``).
+(``ledger match fees MATCH TEAM zug=120000``; on the web, the game's fees page).
 
 Payments are ``AppearanceFeesPaid`` events; the fold records what was paid for each id on the
 team (``TeamRow.fees_paid``, by match), which is what the check below reads: a freebooted
@@ -72,16 +72,21 @@ def problems(match: MatchRecorded, rows: MatchRows, level: FeeLevel) -> list[str
             if took_the_field(player.player_id, sheet, match.casualties):
                 found.append(
                     f"{player.name} ({player.spp_earned} SPP) asks an appearance fee of"
-                    f" {fee(player, level):,} that {sheet.team} did not pay for {match.match}:"
-                    f" he does not play (run 'ledger match fees {match.match} {sheet.team}"
-                    f" {player.player_id}' first)"
+                    f" {fee(player, level):,} that {rows.team_name(sheet.team)} did not pay"
+                    f" for {match.match}: he does not play" + pay_first(match.match, player.name)
                 )
-        found += freebooted_star_problems(match, sheet, paid, level)
+        found += freebooted_star_problems(match, sheet, rows.team_name(sheet.team), paid, level)
     return found
 
 
+def pay_first(match: str, ref: str) -> str:
+    """How the fee is paid before the report, in the league's words: as the match's
+    appearance fees (its page, the API's ``appearance-fees``, ``ledger match fees``)."""
+    return f" unless it is paid first, with {match}'s appearance fees ({ref})"
+
+
 def freebooted_star_problems(
-    match: MatchRecorded, sheet: TeamSheet, paid: dict[str, int], level: FeeLevel
+    match: MatchRecorded, sheet: TeamSheet, team: str, paid: dict[str, int], level: FeeLevel
 ) -> list[str]:
     found = []
     for star in (h for h in sheet.hirelings if h.kind == "star"):
@@ -96,9 +101,9 @@ def freebooted_star_problems(
             short = f" (paid {paid[star.id]:,})" if star.id in paid else ""
             found.append(
                 f"freebooted star {star.name} (cost {star.price:,}) asks an appearance fee of"
-                f" {star_fee(star.price, level):,} that {sheet.team} did not pay{short} for"
-                f" {match.match}: he does not play (run 'ledger match fees {match.match}"
-                f" {sheet.team} {star.id}={star.price}' first)"
+                f" {star_fee(star.price, level):,} that {team} did not pay{short} for"
+                f" {match.match}: he does not play"
+                + pay_first(match.match, f"the star as {star.id}, cost {star.price}")
             )
     return found
 
