@@ -162,6 +162,16 @@ def test_goblin_and_halfling_teams_pay_double_for_allies_but_rate_them_at_list(
     assert book.team_row("t").values["tr"] == (1_000_000 - cost) // 10_000
 
 
+def test_a_goblin_drawn_from_the_orc_list_is_no_outsider_on_a_goblin_team() -> None:
+    """Q&A: only 'non-goblin players' cost double on a Goblin team; the Orc list's Goblin
+    (40,000) is a goblin."""
+    book = Book("gold4")
+    book.team("gobs", "goblin", [], treasury=1_000_000)
+    book.team("grots", "goblin", [], treasury=1_000_000)
+    assert hire(book, "gobs", "goblin", "Sneaky", from_list="orc")["price"] == 40_000
+    assert hire(book, "grots", "blitzer", "Grishnak", from_list="orc")["price"] == 2 * 80_000
+
+
 def test_a_goblin_teams_own_troll_costs_its_list_price() -> None:
     book = Book("gold4")
     book.team("gobs", "goblin", [], treasury=1_000_000)

@@ -187,8 +187,15 @@ class TraitRules(Frozen):
 
 class DoubleCost(Frozen):
     section: str
-    teams: tuple[str, ...]
+    teams: dict[str, str]
+    """Team list -> the position id of its race's players on any list (goblin: goblin)."""
     factor: int = Field(ge=1)
+
+    def outsider(self, team_roster: str, position: str) -> bool:
+        """Whether an ally of this position costs double on a team of this list: he is not
+        of the team's race ('Do non-goblin players still cost double ...? Yes')."""
+        own = self.teams.get(team_roster)
+        return own is not None and position != own
 
 
 class DoubleProgression(Frozen):

@@ -105,7 +105,8 @@ def list_price(event: PlayerHired, team: TeamRow) -> int:
 def hire_price(event: PlayerHired, team: TeamRow) -> int:
     """List price (doubled for an outsider on a Goblin or Halfling team) plus weapons."""
     double = gold_rules().double_cost_teams
-    factor = double.factor if is_ally(event, team) and team.roster in double.teams else 1
+    outsider = is_ally(event, team) and double.outsider(team.roster, event.position)
+    factor = double.factor if outsider else 1
     return list_price(event, team) * factor + weapons_cost(event.equipment)
 
 
