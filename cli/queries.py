@@ -12,6 +12,7 @@ from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings,
 from ledger.projections.refs import history_key
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
+from ledger.words import taken
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -49,9 +50,7 @@ def characteristic(value: int | None, target: bool) -> str:
 
 
 def player_line(player: PlayerRow, targets: bool) -> list[object]:
-    advancements = ", ".join(
-        a.get("skill") or f"+{str(a.get('characteristic')).upper()}" for a in player.advancements
-    )
+    advancements = ", ".join(taken(a) for a in player.advancements)
     return [
         player.number or "",
         player.name,

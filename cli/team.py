@@ -24,6 +24,7 @@ from ledger.application.commands import (
 )
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
+from ledger.projections.describe import advanced
 from ledger.rules.dice import fresh_roll
 
 REASON = click.option("--reason", help="Why (kept in the log).")
@@ -269,10 +270,7 @@ def advance(
     )
     if rolled:  # said once stored: a refusal (a category missing...) keeps no roll
         say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
-    say(
-        f"{player} of {team_id} took {kind.replace('_', ' ')}"
-        f" {taken.skill or (taken.characteristic or '').upper()}."
-    )
+    say(f"{player} of {team_id} took {kind.replace('_', ' ')}: {advanced(taken)}.")
 
 
 def ledger_rolls(

@@ -35,6 +35,28 @@ def article(noun: str) -> str:
     return f"{'an' if an else 'a'} {noun}"
 
 
+def advancement(
+    skill: str | None, characteristic: str | None, removed: tuple[str, ...] | list[str] = ()
+) -> str:
+    """An advancement as a roster lists it: the skill taken (``Block``), the characteristic
+    raised (``+MA``), or the trait a Big Guy's roll took away (``Really Stupid removed``)."""
+    if removed:
+        return ", ".join(removed) + " removed"
+    if skill:
+        return skill
+    return f"+{characteristic.upper()}" if characteristic else "-"
+
+
+def taken(advancement_row: dict[str, object]) -> str:
+    """An advancement of a player's row (``PlayerRow.advancements``) as a roster lists it."""
+    skill, stat, lost = (advancement_row.get(k) for k in ("skill", "characteristic", "lost"))
+    return advancement(
+        skill if isinstance(skill, str) else None,
+        stat if isinstance(stat, str) else None,
+        [str(t) for t in lost] if isinstance(lost, list | tuple) else (),
+    )
+
+
 def ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``: a place or a draw's turn."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")

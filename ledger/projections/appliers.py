@@ -254,6 +254,7 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
         "kind": e.kind,
         "skill": result.skill,
         "characteristic": result.characteristic,
+        "lost": list(result.skills_lost),  # a list, as the row reads back from json
         "spp": result.spp_cost,
         "value": result.value_increase,
         "seq": e.seq,

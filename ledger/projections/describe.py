@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ledger.domain import events as ev
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import field_names
-from ledger.words import plural, words
+from ledger.words import advancement, plural, words
 
 
 class Names(Protocol):
@@ -76,6 +76,18 @@ def hired_as(e: ev.PlayerHired) -> str:
     return e.kind if e.kind == "star" else f"{words(e.position)}, {e.kind}"
 
 
+REMOVES_TRAIT = "remove_trait"
+"""The category of a 4th edition Big Guy's double that takes a trait away (his skill names
+the trait): the event says it, so its sentence does too."""
+
+
+def advanced(e: ev.PlayerAdvanced) -> str:
+    """What the advancement took: a skill, +MA, or a trait removed."""
+    if e.category == REMOVES_TRAIT and e.skill:
+        return advancement(None, None, (e.skill,))
+    return advancement(e.skill, e.characteristic)
+
+
 def counted(count: int, item_id: str) -> str:
     """``2 x assistant coach``: the edition's own name for the item needs the ruleset,
     which a description is not given."""
@@ -130,8 +142,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.SidelineReleased: lambda e, n: f"{n.team(e.team)} let go {counted(e.count, e.item)}",
     ev.TreasuryAdjusted: lambda e, n: f"{n.team(e.team)} treasury adjusted by {_gold(e.amount)}",
     ev.PlayerAdvanced: lambda e, n: (
-        f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}"
-        f" {e.skill or (e.characteristic or '').upper()}"
+        f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}: " + advanced(e)
     ),
     ev.InducementsBought: lambda e, n: (
         f"{n.team(e.team)} bought inducements for match {e.match}: "

@@ -26,6 +26,7 @@ from ledger.rules import playoffs
 from ledger.rules.protocol import Ruleset
 from ledger.whatif.divergence import Divergence
 from ledger.whatif.replay import Outcome, league_row
+from ledger.words import taken
 
 
 class Model(BaseModel):
@@ -246,18 +247,10 @@ def player_figures(player: PlayerRow | None) -> PlayerFigures | None:
         position=player.position,
         spp=player.spp,
         spp_earned=player.spp_earned,
-        advancements=[advancement_name(a) for a in player.advancements],
+        advancements=[taken(a) for a in player.advancements],
         value=player.value,
         status=player.status,
     )
-
-
-def advancement_name(taken: dict[str, Any]) -> str:
-    if taken.get("skill"):
-        return str(taken["skill"])
-    if taken.get("characteristic"):
-        return f"+{str(taken['characteristic']).upper()}"
-    return "-"
 
 
 def players_of(outcome: Outcome) -> dict[str, PlayerRow]:

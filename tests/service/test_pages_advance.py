@@ -30,7 +30,7 @@ from tests.service.conftest import (
     sign_in,
 )
 from tests.service.test_api_team_writes import FINAL, L, allowed
-from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, post
+from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, page_text, post
 from tests.service.test_pages_close import scheduled_final
 
 HOME = f"/leagues/{LEAGUE}"
@@ -345,7 +345,8 @@ def test_a_characteristic_bought_shows_among_the_advancements_not_the_injuries(
     assert injuries is not None
     assert "for good" not in injuries.group(1)
     assert '<p class="muted">None.</p>' in injuries.group(1)
-    assert "+MA" in html.split('<h2 id="injuries">')[0]  # among his advancements
+    advancements = page_text(html.split('<h2 id="injuries">')[0])
+    assert "+MA (characteristic, 14 SPP)" in advancements  # its cost beside it
 
 
 def test_a_characteristic_lost_for_good_shows_among_the_injuries(client: TestClient) -> None:
