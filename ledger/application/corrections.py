@@ -30,6 +30,7 @@ from ledger.domain.values import validation_problems
 from ledger.errors import CorrectionRefused, InvalidInput, UnknownEvent
 from ledger.projections.fold import Fold, amended, corrections_of
 from ledger.projections.store import MemoryStore
+from ledger.words import spaced
 
 ENVELOPE = ev.ENVELOPE | {"originator_topic"}
 """What no amendment may touch: who recorded an event, when, why, and its place in the chain."""
@@ -377,7 +378,8 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
     unknown = set(amendment) - set(type(original).model_fields)
     if unknown:
         raise InvalidInput(
-            f"{type(original).__name__} has no {'field' if len(unknown) == 1 else 'fields'}"
+            f"a {spaced(type(original).__name__)} event has no"
+            f" {'field' if len(unknown) == 1 else 'fields'}"
             f" {', '.join(sorted(unknown))}"
             f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
         )
@@ -428,7 +430,7 @@ def check_later_events(
     new = sorted(set(refused) - set(before.refused))
     if new:
         seq = new[0]
-        kind = type(next(e for e in events if e.seq == seq)).__name__
+        kind = spaced(type(next(e for e in events if e.seq == seq)).__name__)
         raise CorrectionRefused(
             f"with event {correction.target} {correction.action}ed, event {seq} ({kind})"
             f" could not have been recorded: {refused[seq]}; correct that event first"

@@ -104,7 +104,7 @@ def test_the_query_commands_read_the_demo(demo: Path) -> None:
     assert treasury[-1]["balance"] == 145_000
     assert treasury[-1]["kind"] == "expensive_mistake"
     history = ledger(demo, "history", "Skweek").stdout
-    assert "took chosen primary Sprint" in history
+    assert "took chosen primary: Sprint" in history
     assert "hired Skweek" in history
     assert "Ugluk" in ledger(demo, "roster", "gouged-eye").stdout
 
@@ -349,5 +349,5 @@ def test_a_final_is_not_voided_under_the_close_it_decided(demo: Path, tmp_path: 
         db, "correction-refused", "correct", str(shown["recorded_seq"]), "--void", "--reason", "x"
     )
     assert (
-        "(SeasonClosed) could not have been recorded: fixtures still to record: s1-final-1" in line
+        "(season closed) could not have been recorded: fixtures still to record: s1-final-1" in line
     )

@@ -389,7 +389,7 @@ def test_an_amendment_is_refused_when_a_later_event_could_no_longer_be_recorded(
     refused(
         played,
         CorrectionRefused,
-        rf"with event {lineman.seq} amended, event {late.seq} \(PlayerHired\) could not have"
+        rf"with event {lineman.seq} amended, event {late.seq} \(player hired\) could not have"
         r" been recorded: Reavers already have 2 x Human Thrower \(at most 2\)",
         lineman.seq,
         {"position": "thrower"},
