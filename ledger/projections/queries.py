@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ledger.domain.catalogue import event_classes
 from ledger.domain.events import MatchRecorded
 from ledger.domain.state import (
     GAME_COUNTS,
@@ -421,13 +422,32 @@ class Queries:
         """Every event that touched a team, player or match, and the corrections of them
         (a player's games come from his game lines)."""
         refs = [ref]
+        games: list[PlayerGameLine] = []
         if ref.startswith("player:"):
             games = self.player_games(ref.removeprefix("player:"))
             refs += [f"match:{game.match_id}" for game in games]
         direct = self.referring(refs)
+        if games:
+            direct = self.his_side(direct, games[0].team_id)
         corrections = self.referring(sorted({f"event:{line.seq}" for line in direct}))
         everything = {line.seq: line for line in (*direct, *corrections)}
         return [everything[seq] for seq in sorted(everything)]
+
+    def his_side(self, lines: list[EventRef], team_id: str) -> list[EventRef]:
+        """A player's history without the other teams' own acts of his games (their
+        post-game closes, inducements, fees, cards): those found by a match that are a
+        team's act (``team_acts``) stay only when the act is his team's."""
+        acts = [
+            line.seq
+            for line in lines
+            if line.ref.startswith("match:") and line.event_type in team_acts()
+        ]
+        if not acts:
+            return lines
+        rows = self.sql_tables()
+        statement = naming_statement(len(acts), rows.dialect)
+        his = {row[0] for row in rows.query(statement, (self.league_id, f"team:{team_id}", *acts))}
+        return [line for line in lines if line.seq in his or line.seq not in set(acts)]
 
     def referring(self, refs: Sequence[str]) -> list[EventRef]:
         """The league's events with a reference to one of ``refs``, each with the
@@ -521,6 +541,28 @@ def signed_line(player: PlayerRow, match: MatchRow, hired: Mapping[str, Any]) ->
         round=match.round,
         **{count: plays[count] for count in GAME_COUNTS if count in plays},
         spp=int(hired.get("spp", 0)),
+    )
+
+
+@cache
+def team_acts() -> frozenset[str]:
+    """The events that are one team's act in a match (a close, inducements, appearance
+    fees, a card): not a report's steps, which are the game's, whoever takes them."""
+    return frozenset(
+        kind.__name__
+        for kind in event_classes()
+        if {"team", "match"} <= set(kind.model_fields) and "submission" not in kind.model_fields
+    )
+
+
+@cache
+def naming_statement(count: int, dialect: str) -> str:
+    """Which of ``count`` given events name one reference, by ``rm_event_refs``' key."""
+    mark = MARKS[dialect]
+    return (
+        f"SELECT {quoted('seq')} FROM {quoted(RefLine.table)}"
+        f" WHERE {quoted('league_id')} = {mark} AND {quoted('ref')} = {mark}"
+        f" AND {within('seq', count, dialect)}"
     )
 
 

@@ -107,6 +107,11 @@ def test_the_query_commands_read_the_demo(demo: Path) -> None:
     assert "took chosen primary: Sprint" in history
     assert "hired Skweek" in history
     assert "Ugluk" in ledger(demo, "roster", "gouged-eye").stdout
+    # his games' reports and his team's closes of them, not the opponents' own acts
+    twitch = " ".join(ledger(demo, "--wide", "history", "Twitch").stdout.split())
+    assert "Skavenblight Scramblers closed the post-game sequence" in twitch
+    assert "Dwarf Grudgebearers closed" not in twitch
+    assert "league match r1-scramblers-grudgebearers" in twitch
 
 
 DEMO_DIVISION = "Old World=reikland-reavers,gouged-eye,skavenblight-scramblers,grudgebearers"

@@ -443,3 +443,26 @@ def test_a_void_that_would_unpay_an_advancement_is_refused_until_it_is_voided_fi
     season.handle(Correct("test", advancement, "void"), by="tester", reason="not earned")
     season.handle(Correct("test", match, "void"), by="tester", reason="wrong game")
     assert player(season, "reavers 4").spp == 0
+
+
+# --- a player's history is his team's side of his games ----------------------------------------
+
+
+def test_a_players_history_has_his_teams_close_of_a_game_not_the_opponents(
+    ledger: LeagueLedger,
+) -> None:
+    """Both teams close the game's post-game sequence; the scorer's history lists his own
+    team's close and the report, not the rats' close (on SQLite and PostgreSQL alike: the
+    query reads the references by their key)."""
+    build_season(ledger)
+    first = fixture(ledger, "reavers", "rats")
+    ledger.handle(RecordMatch("test", game(first)), by="tester")
+    close_both(ledger, first, reavers={"expensive_mistakes": 5}, rats={"expensive_mistakes": 5})
+    scorer = player(ledger, f"{first.home} 1")
+    lines = history(ledger, f"player:{scorer.player_id}")
+    kinds = [(line.event_type, line.summary.split(" closed")[0]) for line in lines[1:]]
+    home = team(ledger, first.home).name
+    assert kinds[0][0] == "MatchRecorded"
+    assert kinds[1:] == [("PostGameClosed", home)]
+    match_lines = history(ledger, f"match:{first.match_id}")  # the game's own: both closes
+    assert [line.event_type for line in match_lines].count("PostGameClosed") == 2
