@@ -50,6 +50,14 @@ def league_ruleset(session: Session) -> Ruleset:
     return find_ruleset(league.ruleset, league.options)
 
 
+def said(rules: Sequence[str]) -> str:
+    """A team list's special rules in a cell: names listed with commas (``Bone-head,
+    Stunty``), but whole sentences (4th edition's Big Guy teams) one after another."""
+    if any(rule.endswith(".") for rule in rules):
+        return " ".join(rule if rule.endswith(".") else f"{rule}." for rule in rules)
+    return ", ".join(rules)
+
+
 @rules.command("teams")
 @RULESET
 @JSON
@@ -72,7 +80,7 @@ def teams(session: Session, ruleset_id: str | None, as_json: bool) -> None:
                     gold(t.reroll_cost),
                     yes_no(t.apothecary),
                     len(t.positions),
-                    ", ".join(t.special_rules),
+                    said(t.special_rules),
                 ]
                 for t in lists
             ],
@@ -122,7 +130,7 @@ def print_team(ruleset: Ruleset, found: TeamList) -> None:
         f"  players {found.min_players}-{found.max_players}"
     )
     if found.special_rules:
-        say(f"special rules: {', '.join(found.special_rules)}")
+        say(f"special rules: {said(found.special_rules)}")
     targets = ruleset.characteristic_targets
     headers = ["position", "name", "qty", "price", *PROFILE, "skills", "primary", "secondary"]
     rows = [position_line(p, targets) for p in found.positions]

@@ -201,6 +201,8 @@ def test_conceding_hands_the_winner_all_the_losers_money() -> None:
     conceded(book, humans, orcs)
     assert book.team_row("orcs").treasury == 0
     assert gold_lines(book, "humans", "concession") == [money]
+    notes = {x.note for x in book.fold().lines[TreasuryLine] if x.kind == "concession"}
+    assert notes == {f"{book.team_row('orcs').name} conceded m1: all of the loser's money"}
     assert gold_lines(book, "orcs", "winnings") == []  # the loser rolls no winnings
     # the winner's own winnings: a gate of 6,000 and TR 100 give +0: (2 + 0 + 1) x 10,000
     assert gold_lines(book, "humans", "winnings") == [30_000]

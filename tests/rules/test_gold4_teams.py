@@ -16,6 +16,7 @@ from ledger.application.commands import Buy, HirePlayer
 from ledger.application.context import Context
 from ledger.application.teams import plan_buy, plan_hire
 from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow
 from ledger.domain.values import Performance, Purchase
 from ledger.errors import LedgerError
 from ledger.projections.store import MemoryStore
@@ -207,6 +208,21 @@ def test_goblins_may_have_four_players_with_secret_weapons() -> None:
     for name, weapon in (("Boom", "explosive_bomb"), ("Pong", "stink_bomb"), ("Hop", "pogo_stick")):
         hire(book, "gobs", "goblin", name, equipment=[weapon])
     refused(book, "gobs", "goblin", "at most 4", equipment=["chainsaw"])
+    # the table prints "Stink" in its row of "Bombs": the player carries a Stink Bomb
+    pong = next(p for p in book.fold().select(PlayerRow) if p.name == "Pong")
+    assert pong.skills[-1] == "Stink Bomb"
+
+
+def test_a_bomb_is_named_as_the_text_calls_it() -> None:
+    book = Book("gold4")
+    book.team("t", "human", [], treasury=1_000_000)
+    refused(
+        book,
+        "t",
+        "lineman",
+        r"may not use the Stink Bomb \(Goblin, Snotling\)",
+        equipment=["stink_bomb"],
+    )
 
 
 @pytest.mark.parametrize(

@@ -385,7 +385,8 @@ def test_a_star_player_roll_and_the_value_it_adds(
 def test_no_roll_before_six_spp() -> None:
     league = two_teams()
     lineman = league.ids["humans"][4]
-    assert "none is due" in star_roll(league, lineman, (2, 5), skill="Block")[0]
+    refused = star_roll(league, lineman, (2, 5), skill="Block")[0]
+    assert "has taken 0 Star Player Rolls: none is due" in refused
 
 
 # --- p.17 staff; pp.70-71 inducements -----------------------------------------------------------

@@ -52,5 +52,5 @@ class Gold4Catalogue(Catalogue):
             return ()
         weapons = load_gold4_tables().tables.secret_weapons.weapons
         return tuple(
-            Equipment(w.id, w.name, w.cost) for w in weapons if roster in rosters.weapon_users(w)
+            Equipment(w.id, w.called, w.cost) for w in weapons if roster in rosters.weapon_users(w)
         )

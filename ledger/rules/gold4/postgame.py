@@ -213,7 +213,7 @@ def concession_gold(match: MatchRecorded, sheet: TeamSheet, rows: MatchRows) -> 
     money = team(rows, loser).treasury - freeboot_fees(match, loser)
     if money <= 0:
         return []
-    note = f"{loser} conceded {match.match}: all of the loser's money"
+    note = f"{rows.team_name(loser)} conceded {match.match}: all of the loser's money"
     return [
         Gold(team=loser, amount=-money, kind="concession", note=note),
         Gold(team=sheet.team, amount=money, kind="concession", note=note),

@@ -87,7 +87,9 @@ def armed(player: PlayerRow) -> bool:
 def weapon(weapon_ref: str) -> SecretWeapon | None:
     weapons = load_gold4_tables().tables.secret_weapons.weapons
     wanted = weapon_ref.casefold()
-    return next((w for w in weapons if wanted in (w.id, w.name.casefold())), None)
+    return next(
+        (w for w in weapons if wanted in (w.id, w.name.casefold(), w.called.casefold())), None
+    )
 
 
 # --- prices -------------------------------------------------------------------------------
@@ -194,7 +196,7 @@ def weapon_use_problems(team: TeamRow, ref: str) -> list[str]:
         return [f"'{ref}' is not a secret weapon (weapons: {known})"]
     # 'Allied players may only use weapons allowed in the team they are allied to'
     if team.roster not in weapon_users(found):
-        return [f"{team.roster} teams may not use the {found.name} ({found.teams_printed})"]
+        return [f"{team.roster} teams may not use the {found.called} ({found.teams_printed})"]
     return []
 
 

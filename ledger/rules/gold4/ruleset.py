@@ -172,7 +172,7 @@ class Gold4(BaseRuleset[Gold4Options]):
         armed = player.model_copy(
             update={
                 "extra_value": player.extra_value + sum(w.cost for w in weapons),
-                "skills": (*player.skills, *(w.name for w in weapons)),
+                "skills": (*player.skills, *(w.called for w in weapons)),
                 "extras": {**player.extras, "secret_weapons": [w.id for w in weapons]},
             }
         )

@@ -111,6 +111,12 @@ class SecretWeapon(Frozen):
     penalty_roll: int = Field(ge=2, le=12)
     """The 2D6 penalty roll as printed: 8 means 8+."""
 
+    @property
+    def called(self) -> str:
+        """The weapon as the text calls it: the table prints "Stink" in its row of
+        "Bombs", and the rules below it speak of "the dreaded 'stink bomb'"."""
+        return f"{self.name} {self.group.removesuffix('s')}" if self.group else self.name
+
 
 class SecretWeapons(Frozen):
     section: str

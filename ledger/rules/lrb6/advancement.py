@@ -24,7 +24,7 @@ from ledger.errors import suggested
 from ledger.rules.lrb6.tables import SppLevel, StarRoll, ValueModifiers, skills
 from ledger.rules.protocol import AdvancementResult
 from ledger.rules.schema import Position, Skill
-from ledger.words import possessive
+from ledger.words import plural, possessive
 
 ROLL = "star_roll"
 
@@ -125,7 +125,7 @@ def due_problems(
         title = level(t, player.spp_earned).title
         return [
             f"{player.name} has {player.spp_earned} SPP ({title}) and has taken"
-            f" {rolls_taken(player)} Star Player Rolls: none is due"
+            f" {plural(rolls_taken(player), 'Star Player Roll')}: none is due"
         ]
     return []
 
