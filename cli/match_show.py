@@ -159,7 +159,7 @@ def money_table(sheet: MatchSheet) -> str:
 
 def dice_table(dice: list[Die]) -> str:
     rows = [
-        [d.step, d.purpose, d.dice, d.subject or "the match", values(d), SOURCES[d.source]]
+        [d.step, d.purpose, d.dice, d.subject_name or "the match", values(d), SOURCES[d.source]]
         for d in dice
     ]
     return table(["step", "purpose", "dice", "for", "values", "by"], rows)
@@ -180,6 +180,6 @@ def rolled_line(sheet: MatchSheet) -> str:
     if not rolled:
         return "The ledger rolled nothing: the report gave every die."
     shown = "; ".join(
-        f"{d.purpose} {d.dice} for {d.subject or 'the match'}: {values(d)}" for d in rolled
+        f"{d.purpose} {d.dice} for {d.subject_name or 'the match'}: {values(d)}" for d in rolled
     )
     return f"The ledger rolled: {shown}."

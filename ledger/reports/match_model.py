@@ -25,6 +25,9 @@ class Die(Sheet):
     dice: str
     values: tuple[int, ...]
     subject: str | None = None
+    """The team or player the roll is for, by id (None: the match's)."""
+    subject_name: str | None = None
+    """The same by name, as the sheet shows it."""
     source: str
     """``table``: rolled at the table and entered; ``ledger``: rolled by the ledger."""
     step: str

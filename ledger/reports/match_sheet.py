@@ -160,7 +160,8 @@ def build(
         ],
         players=players(queries, names, report, row, played),
         casualties=[casualty(names, c) for c in report.casualties],
-        dice=report_dice(report) + [die(r, "close") for e in close_events for r in e.dice],
+        dice=report_dice(report, names)
+        + [die(r, "close", names) for e in close_events for r in e.dice],
         corrections=corrections,
     )
 
@@ -181,6 +182,10 @@ class Names:
 
     def team(self, team_id: str) -> str:
         return self.teams.get(team_id, team_id)
+
+    def of(self, subject: str) -> str:
+        """A roll's subject by name: a team's (a side's dice) or a player's."""
+        return self.teams[subject] if subject in self.teams else self.player(subject)
 
 
 def side(
@@ -342,23 +347,24 @@ def casualty(names: Names, c: Casualty) -> CasualtySheet:
         outcome=c.outcome,
         effects=tuple(c.effects),
         recovered=c.recovered,
-        dice=[die(r, "casualty") for r in c.dice],
+        dice=[die(r, "casualty", names) for r in c.dice],
     )
 
 
-def report_dice(report: ev.MatchRecorded) -> list[Die]:
+def report_dice(report: ev.MatchRecorded, names: Names) -> list[Die]:
     rolls = [*report.dice, *(r for s in report.sheets() for r in s.dice)]
-    return [die(r, "report") for r in rolls] + [
-        die(r, "casualty") for c in report.casualties for r in c.dice
+    return [die(r, "report", names) for r in rolls] + [
+        die(r, "casualty", names) for c in report.casualties for r in c.dice
     ]
 
 
-def die(roll: DiceRoll, step: str) -> Die:
+def die(roll: DiceRoll, step: str, names: Names) -> Die:
     return Die(
         purpose=roll.purpose,
         dice=roll.dice,
         values=tuple(roll.values),
         subject=roll.subject,
+        subject_name=names.of(roll.subject) if roll.subject else None,
         source=roll.source,
         step=step,
     )

@@ -54,7 +54,7 @@ def played(league: Path, tmp_path: Path) -> Path:
     report = tmp_path / "g1.yaml"
     report.write_text(REPORT)
     recorded = run_ledger(league, "match", "record", str(report), "--roll", check=True)
-    assert "The ledger rolled: dedicated_fans D6 for rats: " in recorded.out
+    assert "The ledger rolled: dedicated_fans D6 for Scramblers: " in recorded.out
     return league
 
 
@@ -110,6 +110,8 @@ def test_entered_dice_and_the_dice_the_ledger_rolled(played: Path) -> None:
     assert by[("dedicated_fans", "reavers")] == "table"
     assert by[("dedicated_fans", "rats")] == "ledger"
     assert by[("casualty", "Human 3")] == "table"
+    named = {(d["purpose"], d["subject_name"]) for d in dice}  # each subject by name
+    assert {("dedicated_fans", "Scramblers"), ("dedicated_fans", "Reikland Reavers")} <= named
     out = run_ledger(played, "match", "show", "g1").out
     assert "Reikland Reavers 2-1 Scramblers" in out
     assert "rolled by the ledger" in out
