@@ -31,7 +31,7 @@ from ledger.web.problems import status_of
 from ledger.whatif.compare import Comparison, Edition, TeamComparison, TeamFigures
 from ledger.whatif.divergence import POLICIES
 from ledger.whatif.montecarlo import Distributions, TeamDistribution
-from ledger.whatif.spec import label, target_ruleset
+from ledger.whatif.spec import said, target_ruleset
 from ledger.words import ordinal
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -172,8 +172,8 @@ def distributions_in(job: Job | None) -> Distributions | None:
 
 
 def asked_label(league: reads.League, job: Job) -> str:
-    """The what-if as ``ledger whatif`` names it: the ruleset and the options changed."""
-    return label(asked_ruleset(league, job), league.row)
+    """The what-if in words: the options changed (the ruleset is the page's title)."""
+    return said(asked_ruleset(league, job), league.row)
 
 
 def asked_ruleset(league: reads.League, job: Job) -> Ruleset:

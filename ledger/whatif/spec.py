@@ -20,6 +20,7 @@ from ledger.domain.state import LeagueRow
 from ledger.errors import InvalidOption
 from ledger.rules import find_ruleset, ruleset_class
 from ledger.rules.protocol import Ruleset
+from ledger.words import words
 
 
 def option_value(raw: str) -> Any:
@@ -63,10 +64,32 @@ def target_ruleset(league: LeagueRow, ruleset: str | None, options: Mapping[str,
 
 
 def label(target: Ruleset, league: LeagueRow) -> str:
-    """How the what-if is named: the ruleset, and the options that differ from the league's
-    (or from the ruleset's defaults under another ruleset)."""
+    """How the what-if is named on the command line: the ruleset, and the options that
+    differ from the league's (or from the ruleset's defaults under another ruleset), as
+    ``-o`` takes them."""
+    changed = [f"{k}={json.dumps(v)}" for k, v in changed_options(target, league)]
+    return target.id + (f" ({', '.join(changed)})" if changed else "")
+
+
+def said(target: Ruleset, league: LeagueRow) -> str:
+    """The options changed in words, for a page: ``appearance fees: monty haul`` (empty:
+    none)."""
+    changed = [f"{words(k)}: {option_words(v)}" for k, v in changed_options(target, league)]
+    return "; ".join(changed)
+
+
+def option_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(option_words(v) for v in value) or "none"
+    return words(value) if isinstance(value, str) else str(value)
+
+
+def changed_options(target: Ruleset, league: LeagueRow) -> list[tuple[str, Any]]:
+    """The options of ``target`` that differ from the league's (or from the ruleset's
+    defaults under another ruleset), by key."""
     base = league.options if target.id == league.ruleset else find_ruleset(target.id).options
     ours = base if isinstance(base, dict) else base.model_dump(mode="json")
     chosen = target.options.model_dump(mode="json")
-    changed = [f"{k}={json.dumps(v)}" for k, v in sorted(chosen.items()) if ours.get(k) != v]
-    return target.id + (f" ({', '.join(changed)})" if changed else "")
+    return [(k, v) for k, v in sorted(chosen.items()) if ours.get(k) != v]
