@@ -146,10 +146,12 @@ class Matchday:
             if fee <= treasury:
                 lines.append(Purchase(item=player.player_id, price=fee))
                 treasury -= fee
-                continue
-            unpaid.add(player.player_id)
-            reason = f"{player.name} asks a fee of {fee:,}; {team.name} have {treasury:,}"
-            action = f"not paid: he earns nothing from match {e.match}"
+                reason = f"{player.name} asks a fee of {fee:,} the log did not pay"
+                action = f"paid before match {e.match}"
+            else:
+                unpaid.add(player.player_id)
+                reason = f"{player.name} asks a fee of {fee:,}; {team.name} have {treasury:,}"
+                action = f"not paid: he earns nothing from match {e.match}"
             self.policies.diverge(
                 e, "fees", reason, "pay-or-sit-out", action, player.player_id, sheet.team
             )

@@ -379,10 +379,17 @@ class Policies:
         for line in e.fees:
             player = self.fold.player(line.item)
             fee = self.target.price(Appearance(player)) if player is not None else 0
-            if 0 < fee <= treasury:
+            if fee <= 0:  # a Monty Haul league, another edition, a player not on the roster
+                name = player.name if player is not None else line.item
+                reason = f"{name} asks no appearance fee here; the log paid {line.price:,}"
+                self.diverge(e, "fees", reason, "skip", "no fee paid", line.item)
+            elif fee <= treasury:
                 kept.append(line.model_copy(update={"price": fee}))
                 treasury -= fee
-            elif fee > treasury:
+                if fee != line.price:
+                    reason = f"a fee of {fee:,}; the log paid {line.price:,}"
+                    self.diverge(e, "fees", reason, "pay-or-sit-out", f"paid {fee:,}", line.item)
+            else:
                 reason = f"a fee of {fee:,}; {team.name} have {treasury:,} left"
                 self.diverge(e, "fees", reason, "pay-or-sit-out", "not paid", line.item)
         return e.model_copy(update={"fees": tuple(kept)}) if kept else None

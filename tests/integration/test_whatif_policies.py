@@ -257,10 +257,30 @@ def test_appearance_fees_are_paid_or_the_player_sits_out(extra: int, paid: bool)
     lines = [x for x in balanced.store.lines[TreasuryLine] if isinstance(x, TreasuryLine)]
     fees = [line.amount for line in lines if line.kind == "appearance fee"]
     assert player(balanced, "p1").spp_earned == (154 if paid else 151)  # type: ignore[union-attr]
+    assert policies(balanced) == [("fees", "p1", "pay-or-sit-out")]  # said either way
+    (fee,) = balanced.divergences
     if paid:
-        assert (fees, balanced.divergences) == ([-100_000], [])
+        assert (fees, fee.action) == ([-100_000], "paid before match m2")
     else:
-        assert (fees, policies(balanced)) == ([], [("fees", "p1", "pay-or-sit-out")])
+        assert (fees, fee.action) == ([], "not paid: he earns nothing from match m2")
+
+
+def test_a_fee_the_target_does_not_ask_is_left_out_and_said() -> None:
+    """The log's Balanced league paid 25,000 for a 51-SPP player; replayed as Monty Haul
+    ('no appearance fees') the treasury keeps it, and the divergence says why it differs."""
+    book = Book("gold4", {"appearance_fees": "balanced"})
+    book.team("humans", "human", ["lineman"] * 11, treasury=100_000)
+    book.team("others", "human", ["lineman"] * 11)
+    star = sheet("humans", 17, [Performance(player="p1", touchdowns=17)])
+    game(book, "m1", star, sheet("others"))
+    book.record(
+        ev.AppearanceFeesPaid, match="m2", team="humans", fees=(Purchase(item="p1", price=25_000),)
+    )
+    monty = run(book, "gold4", {"appearance_fees": "monty_haul"})
+    assert policies(monty) == [("fees", "p1", "skip")]
+    assert monty.divergences[0].action == "no fee paid"
+    assert "the log paid 25,000" in monty.divergences[0].reason
+    assert team(monty, "humans").treasury == team(run(book, "gold4"), "humans").treasury + 25_000
 
 
 def test_a_team_list_without_an_equivalent_plays_the_nearest_one() -> None:
