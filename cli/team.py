@@ -242,7 +242,8 @@ def advance(
     category: str | None,
     reason: str | None,
 ) -> None:
-    """PLAYER of TEAM_ID spends SPP on an advancement of KIND.
+    """PLAYER of TEAM_ID takes an advancement of KIND: SPP spent on the Advancement Table
+    (BB2025, BB2020), or the Star Player Roll his SPP level gives (the other editions).
 
     A random skill (BB2025, BB2020) names its --category; with --roll the ledger rolls the
     Skill Table dice, and when they leave a choice the refusal names the skills and the

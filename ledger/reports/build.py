@@ -36,6 +36,7 @@ def league_info(queries: Queries) -> LeagueInfo:
         rating_key=ruleset.rating_key,
         rating_label=labels.get(ruleset.rating_key, ruleset.rating_key.upper()),
         characteristic_targets=ruleset.characteristic_targets,
+        spends_spp=ruleset.spends_spp,
         rating_in_gold=ruleset.rating_in_gold,
     )
 

@@ -39,6 +39,11 @@ class LeagueInfo(Part):
     characteristic_targets: bool = Field(
         description="AG, PA and AV are targets (3+) rather than plain numbers."
     )
+    spends_spp: bool = Field(
+        default=True,
+        description="Advancements spend SPP (BB2025, BB2020): a player's spp is what he has"
+        " left to spend; else SPP levels give rolls and spp is all he earned.",
+    )
 
 
 class PointsRules(Part):

@@ -117,6 +117,7 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     casualty_dice: ClassVar[Mapping[str, str]] = {}
     advancement_dice: ClassVar[Mapping[str, str]] = {}
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = ("star_roll",)
+    spends_spp: ClassVar[bool] = False
     advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {
         "star_roll": {"star_roll": 1}
     }

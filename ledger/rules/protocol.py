@@ -201,6 +201,10 @@ class Ruleset(Protocol):
     """The advancements a player may take, in the books' order: the Advancement Table's
     columns where SPP are spent (BB2025, BB2020), a Star Player Roll where SPP levels
     give rolls (LRB6, ZAL, 4th and 3rd editions)."""
+    spends_spp: ClassVar[bool]
+    """Whether an advancement spends SPP (BB2025, BB2020's Advancement Table), so that a
+    player has SPP to spend beside those he earned; else his SPP levels give him rolls and
+    no SPP are spent (the pages then speak of his SPP earned only)."""
     post_game_closes: ClassVar[bool]
     """Whether a team must close each game's post-game sequence before its next game."""
     reads_former_players: ClassVar[bool]

@@ -413,6 +413,8 @@ def test_gold4_offers_a_double_s_traits_apart_and_only_those_the_rules_accept(
     as traits, which "a player must follow" (Traits), not among the skills."""
     client, _ = blitzer
     html = client.get(advance_path(client, "humans", "Rolf", OWL)).text
+    assert "<strong>6 SPP</strong> earned" in html  # no SPP are spent in gold4: none "to spend"
+    assert "to spend" not in html
     offered = [s for s in options(html, "skill") if s]
     for trait in ("Stupid", "Wild Animal", "Take Root", "Always Hungry", "Off For A Bite"):
         assert group_of(html, trait).startswith(TRAITS_ON_A_DOUBLE), trait

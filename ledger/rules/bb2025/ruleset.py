@@ -119,6 +119,7 @@ class BB2025(BaseRuleset[BB2025Options]):
     advancement_dice = {"characteristic": "D8"}
     journeyman_lines: ClassVar[tuple[int, ...]] = (16,)
     """The QTYs of the Lineman lines Journeymen are taken from ('Take on Journeymen')."""
+    spends_spp: ClassVar[bool] = True
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = (
         "random_primary",
         "chosen_primary",
