@@ -137,6 +137,11 @@ class InvalidDice(InvalidInput):
     code = "invalid-dice"
 
 
+class DiceNotAsked(InvalidDice):
+    """Dice the match's sequence does not ask for: a mistake of the game as a whole (which
+    players played decides it), where ``InvalidDice`` is one of the die itself."""
+
+
 # --- rules of the league's edition ----------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from ledger.application.mistakes import Found, Mistake, Place
 from ledger.application.reports import DiceEntry, MatchReport
 from ledger.domain import events as ev
 from ledger.domain.values import DiceRoll
-from ledger.errors import InvalidDice
+from ledger.errors import DiceNotAsked, InvalidDice
 from ledger.rules.asked import Report
 from ledger.rules.protocol import DiceNeed
 from ledger.rules.rows import MatchRows
@@ -102,7 +102,7 @@ def side_roll(
     if need is None:
         expected = sorted({n.purpose for n in needs if n.subject in (team, None)})
         asked = f"expected: {', '.join(expected)}" if expected else "it asks no dice of it"
-        raise InvalidDice(
+        raise DiceNotAsked(
             f"dice '{purpose}' for {names(subject)} are not part of this match's sequence ({asked})"
         )
     return make_roll(purpose, need.dice, values, subject, said=names(subject))

@@ -28,7 +28,7 @@ from ledger.domain.state import (
     roster_of,
 )
 from ledger.domain.values import Hireling, Performance
-from ledger.errors import InvalidInput, NotAllowed, PostGameOpen, SeasonState
+from ledger.errors import DiceNotAsked, InvalidInput, NotAllowed, PostGameOpen, SeasonState
 from ledger.projections.gather import match_rows
 from ledger.projections.match_applier import unrecorded
 from ledger.rules.asked import Report
@@ -52,8 +52,9 @@ def resolve_report(
 
     Every mistake of the report is found before it is refused, each at its place
     (``mistakes.py``): its match, each side's lines, each casualty, the score, the dice,
-    then the edition's rules of the whole game (asked only of a game none of whose lines
-    was left out for a mistake).
+    then the edition's rules of the whole game. A game one of whose lines was left out for
+    its mistake (a player who may not play) has its casualties and each die read for their
+    own mistakes, not its score, its concession or its rules (a game without the line).
     """
     found = Found()
     if amending is None:
@@ -69,11 +70,12 @@ def resolve_report(
             with found.at(*side.place, "team"):
                 check_post_game_closed(c, side.team)
     casualties = resolve_casualties(c, report, sides, roll_missing, found)
-    with found.at("concession"):
-        check_concession(report, sides)
-    for side in sides:
-        with found.at(*side.place, "touchdowns"):
-            check_score(side, report)
+    if not found.partial:  # the score and the concession are the whole game's
+        with found.at("concession"):
+            check_concession(report, sides)
+        for side in sides:
+            with found.at(*side.place, "touchdowns"):
+                check_score(side, report)
     home, away, *others = (sheet(side, report, ()) for side in sides)
     draft = ev.MatchRecorded(
         match=match_id,
@@ -92,7 +94,8 @@ def resolve_report(
         others=tuple(others),
     )
     found.add_problems(shootout_problems(draft), "shootout")
-    if found.partial:
+    if found.partial:  # the game is not whole: its dice are read for their own mistakes only
+        found.mistakes += dice_mistakes(c, draft, sides, report)
         found.refuse()
     # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
     # the same for every stage of the draft: the dice added change none of them.
@@ -111,6 +114,18 @@ def resolve_report(
     found.add_problems(c.ruleset.problems(Report(draft, rows)))
     found.refuse()
     return draft
+
+
+def dice_mistakes(
+    c: Context, draft: ev.MatchRecorded, sides: list[Side], report: MatchReport
+) -> list[Mistake]:
+    """The mistakes of the dice a report gives, each die by itself (a 2D6 showing 7), for
+    a game a line of which was left out: whether the game asks a die at all is its whole
+    sequence's question, not asked of a game without all its players."""
+    rows = match_rows(c.view, c.league_id, draft, c.ruleset, checking=True)
+    scratch = Found()
+    given_dice(c, draft, sides, report, rows, scratch)
+    return [m for m in scratch.mistakes if not isinstance(m.error, DiceNotAsked)]
 
 
 def identified(c: Context, report: MatchReport, found: Found) -> tuple[str, int | None, int | None]:
@@ -243,7 +258,7 @@ def resolve_sides(c: Context, report: MatchReport, found: Found) -> list[Side]:
             sides.append(resolve_side(c, side, place, found, hirelings))
     if len({s.team.team_id for s in sides}) != len(sides):
         found.add(Mistake((), InvalidInput("a team cannot play against itself")))
-    if found.partial:
+    if len(sides) < len(places):  # a side left out: nothing more of the game can be read
         found.refuse()
     return sides
 

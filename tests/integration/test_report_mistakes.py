@@ -193,6 +193,27 @@ def test_a_player_who_may_not_play_leaves_the_whole_game_checks_unasked(
     assert [m.place for m in mistakes_of(error)] == [("home", "players", 1)]
 
 
+def test_a_player_who_may_not_play_is_named_with_the_dice_of_the_wrong_shape(
+    gold: LeagueLedger,
+) -> None:
+    """The commissioner's guide: 'every mistake against the league (a player who may not
+    play, ... a die of the wrong shape ...)' on one line, so one edit fixes the file. A die
+    given that only the whole game could ask for (or not) is not judged on a game without
+    one of its lines."""
+    data = {**friendly(scored=1), "kind": "league"}  # a league game: winnings and fans
+    data["home"]["players"].append({"player": "orcs 77"})
+    data["home"]["dice"] = {"winnings": 7, "fan_factor": [1, 2], "mvp": 3}
+    error = refused(gold, data)
+    places = [m.place for m in mistakes_of(error)]
+    assert places == [
+        ("home", "players", 1),
+        ("home", "dice", "fan_factor", "orcs"),
+        ("home", "dice", "winnings", "orcs"),
+    ]  # not the mvp die, which only the whole game says whether it asks
+    assert "winnings for Orcs: a D6 shows 1 to 6 on each die, not 7" in error.message
+    assert "fan_factor for Orcs: a D6 roll is 1 die, not 2" in error.message
+
+
 def test_one_mistake_is_said_as_it_always_was(gold: LeagueLedger) -> None:
     error = refused(gold, friendly(scored=3))
     assert isinstance(error, InvalidInput)
