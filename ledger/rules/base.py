@@ -713,16 +713,21 @@ def unaffordable_hirelings(sheet: TeamSheet, treasury: int) -> int | None:
     return spent if spent > max(0, treasury) else None
 
 
+UNPRINTED_MAX = 99
+"""What a team may hold of an item whose edition prints no limit (gold4's Fan Factor)."""
+
+
 def rerolls_and_fan_factor(
     *,
     reroll_price: int,
     reroll_max: int,
     reroll_doubles: bool,
     fan_price: int,
-    fan_max: int,
+    fan_max: int | None,
     fan_draft_only: bool = True,
 ) -> dict[str, SidelineItem]:
-    """Team re-rolls and Fan Factor, as every edition before BB2020 sells them."""
+    """Team re-rolls and Fan Factor, as every edition before BB2020 sells them (``fan_max``
+    None: no limit printed)."""
     return {
         "reroll": SidelineItem(
             id="reroll",
@@ -736,7 +741,8 @@ def rerolls_and_fan_factor(
             id="fan_factor",
             name="Fan Factor",
             price=fan_price,
-            max=fan_max,
+            max=UNPRINTED_MAX if fan_max is None else fan_max,
+            max_printed=fan_max is not None,
             draft_only=fan_draft_only,
             counts_as="fans",
         ),

@@ -50,6 +50,9 @@ class SidelineItem(Frozen):
     name: str
     price: int
     max: int
+    max_printed: bool = True
+    """False where the edition prints no limit: ``max`` is then the ledger's stand-in
+    (``base.UNPRINTED_MAX``), which the forms do not show as a limit."""
     in_value: bool = True
     """Counts towards team value / rating."""
     draft_only: bool = False

@@ -445,3 +445,19 @@ def test_a_close_is_offered_only_where_the_edition_has_one(
     else:
         assert shown.status_code == 409
         assert "teams close no post-game sequence" in shown.text
+
+
+def test_the_buy_form_shows_a_limit_only_where_the_edition_prints_one(
+    client: TestClient, edition: tuple[str, Edition]
+) -> None:
+    """gold4 prints no most a team may buy of Fan Factor: the form says how many it holds,
+    not 'of 99' (the ledger's stand-in); re-rolls keep their printed most."""
+    ruleset, _ = edition
+    form = " ".join(html.unescape(page(client, f"{HOME}/teams/reavers/buy")).split())
+    assert "of 99" not in form
+    assert re.search(r"Team Re-roll —[^<]* of \d+ held", form)
+    fan = re.search(r"Fan Factor —[^<]*", form)
+    if ruleset == "gold4":
+        assert fan is not None, form[-1500:]
+        assert re.search(r"\d+ held", fan.group(0))
+        assert " of " not in fan.group(0)

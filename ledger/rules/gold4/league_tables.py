@@ -48,7 +48,8 @@ class Sideline(Frozen):
     reroll_doubles_after_draft: bool
     fan_factor_price: int = Field(ge=0)
     fan_factor_draft_only: bool
-    fan_factor_draft_max: int = Field(ge=0)
+    fan_factor_draft_max: int | None = Field(ge=0)
+    """None: no limit printed."""
     staff: dict[str, Staff]
 
 
