@@ -95,6 +95,9 @@ class FeeTerms:
     match: MatchRow | None
     """The fixture; None for a game without one, whose report will carry the id."""
     asking: list[Asking]
+    stars_paid: dict[str, int]
+    """What was paid for this match for ids that are no player of the team: freebooted
+    stars, by the hireling id the report will give them."""
 
 
 def fee_terms(c: Context, match_id: str, team_id: str) -> FeeTerms:
@@ -109,7 +112,13 @@ def fee_terms(c: Context, match_id: str, team_id: str) -> FeeTerms:
         for player in sorted(c.players(team_id), key=lambda p: (p.number or 0, p.name))
         if unavailable(player) is None and (fee := c.ruleset.price(Appearance(player))) > 0
     ]
-    return FeeTerms(team, c.match(match_id), asking)
+    players = {a.player.player_id for a in asking}
+    stars = {
+        ref: fee
+        for ref, fee in paid.items()
+        if ref not in players and c.view.get(PlayerRow, c.league_id, ref) is None
+    }
+    return FeeTerms(team, c.match(match_id), asking, stars)
 
 
 def played_in(c: Context, match_id: str, team: TeamRow) -> MatchRow | None:

@@ -114,6 +114,7 @@ def fees_form(
         terms=terms,
         match_id=match,
         back=back,
+        back_label="Back to the report" if "/report?" in back else "Back",
         stars=range(1, STARS + 1),
         values=values,
         errors=errors,

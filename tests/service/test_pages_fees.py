@@ -111,6 +111,7 @@ def test_a_freebooted_star_s_fee_is_reckoned_from_his_cost(jay: tuple[TestClient
     reply = post(client, FEES, {"csrf": csrf, "star-1": "home-h1", "star-1-cost": "120000"})
     assert reply.status_code == 303, reply.text[-600:]
     assert treasury(client) == before - 50_000
+    assert "Paid for this game: home-h1 50,000." in page_text(client.get(FEES).text)
 
 
 def test_only_the_team_s_coach_pays_its_fees(tmp_path: Path) -> None:
