@@ -102,7 +102,7 @@ class FeeTerms:
 
 def fee_terms(c: Context, match_id: str, team_id: str) -> FeeTerms:
     """The team's appearance fees for a match to come, refused as the command refuses
-    them: an edition without fees, another teams' match, a match already recorded."""
+    them: an edition without fees, another team's match, a match already recorded."""
     refuse(has_feature(c.ruleset, Feature.APPEARANCE_FEES, "appearance fees"))
     team = c.team(team_id)
     coming(c, match_id, team, "appearance fees are paid before it")

@@ -48,7 +48,6 @@ PAY = "pay-"
 """The form field of a player who asks a fee: ``pay-PLAYER``, ticked to pay it."""
 STARS = 2
 """Freebooted star rows the form offers (a team rarely fields more in one game)."""
-FEE_FIELDS = {"insufficient-treasury": "form"}
 
 
 def fee_path(league: str, match: str, team: str, game: reads.Game | None = None) -> str:
@@ -166,7 +165,7 @@ async def pay(request: Request, league: str, match: str, team: str, call: Callin
     try:
         await run_in_threadpool(call.write, command)
     except LedgerError as error:
-        errors = errors_of(error, FEE_FIELDS)
+        errors = errors_of(error, {})  # atop the form: the sum, a fee paid, the match
         return await run_in_threadpool(
             fees_form, request, league, match, team, values, errors, status_of(error)
         )
