@@ -74,6 +74,10 @@ before, only a player a report named did): every player of the demo's rosters, t
 included (each was on it at a game before he died)."""
 
 
+ADVANCEMENT_ADDED = {"lost": []}
+"""An advancement names the traits it removed (50th session); none of the demo's did."""
+
+
 def renamed(value: Any) -> Any:
     """What the old code printed, with the ruleset's id as it is now named (and the
     league's row with the fields added since, and its treasury notes in words)."""
@@ -81,6 +85,8 @@ def renamed(value: Any) -> Any:
         added = ADDED_SINCE if "next_match" in value else {}
         if "seasons" in value and value.get("status") in SEASON_ONE_ROSTER:
             added = {"seasons": [1]}
+        if "characteristic" in value and "seq" in value:
+            added = ADVANCEMENT_ADDED
         return {
             **{
                 k: "bb2025"
