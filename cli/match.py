@@ -46,12 +46,13 @@ def record(session: Session, report: Path, roll_missing: bool, reason: str | Non
         by=session.user,
         reason=reason,
     )
-    say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
-    if ledger.unit is not None:
-        return  # a line of 'ledger run': the tables show the match once the script is stored
+    if ledger.unit is not None:  # a line of 'ledger run': the tables show the match once
+        say(f"Recorded match {match_id}: {parsed.home.team} v {parsed.away.team}.")
+        return  # the script is stored, so the teams are said as the script gave them
     from cli.match_show import print_sheet, rolled_line
 
     sheet = sheet_of(session, match_id)
+    say(f"Recorded match {match_id}.")  # the sheet's first line names the teams and the score
     if roll_missing:
         say(rolled_line(sheet))
     say()

@@ -12,7 +12,7 @@ Worked example: ``authorize(coach_of_reavers, league, "hire", team="reavers")`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -122,9 +122,11 @@ def authorize(
     *,
     team: str | None = None,
     public: bool = False,
+    team_said: Callable[[str], str] = str,
 ) -> Role | None:
     """The role ``who`` acts in for ``action`` (None for an anonymous reader), or raise
-    Unauthenticated (no account where one is needed) / Forbidden (saying why)."""
+    Unauthenticated (no account where one is needed) / Forbidden (saying why, each team
+    as ``team_said`` names it: the service reads its name only then)."""
     need = ACTIONS[action].need
     if who is None:
         if need == "reader" and public:
@@ -146,8 +148,9 @@ def authorize(
     if need == "commissioner":
         raise Forbidden(f"only the commissioner of {league} may {words(action)}")
     if team is None or team not in member.teams:
-        coached = ", ".join(member.teams) or "no team"
-        raise Forbidden(f"{who.account} coaches {coached}, not {team or 'this team'}")
+        coached = ", ".join(map(team_said, member.teams)) or "no team"
+        asked = team_said(team) if team else "this team"
+        raise Forbidden(f"{who.account} coaches {coached}, not {asked}")
     return "coach"
 
 

@@ -30,7 +30,7 @@ from ledger.application.service import LeagueLedger
 from ledger.application.unit import UnitOfWork, retried
 from ledger.domain.events import Role
 from ledger.domain.log import league_id
-from ledger.domain.state import LeagueRow
+from ledger.domain.state import LeagueRow, TeamRow
 from ledger.errors import InvalidInput, UnknownLeague, VersionMismatch
 from ledger.projections.sql import reads_through_one
 from ledger.web import answers
@@ -149,12 +149,28 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
         "read" if member_only else need.action,
         team=request.path_params.get("team"),
         public=bool(row and row.public) and not member_only,
+        team_said=team_names(request, row),
     )
     if slug and row is None:  # said only to those who could read it if it existed
         raise UnknownLeague(f"no league '{slug}' in this ledger")
     known = memo(request)
     known["role"], known["league_row"] = role, row
     return row
+
+
+def team_names(request: Request, row: LeagueRow | None) -> Callable[[str], str]:
+    """How a refusal names the league's teams: by name (``Reikland Reavers``, not
+    ``reikland-reavers``), read only when a refusal is said; an id the league does not
+    hold is said as it was asked."""
+    if row is None:
+        return str
+    store = service_of(request).reads()
+
+    def said(team_id: str) -> str:
+        team = store.get(TeamRow, row.league_id, team_id)
+        return team.name if team is not None else team_id
+
+    return said
 
 
 class Guarded(APIRoute):
@@ -337,7 +353,14 @@ class Call:
     def authorize_team(self, action: str, team: str) -> None:
         """For a route whose team is in its body: may the account act for that team?"""
         row = memo(self.request).get("league_row")
-        authorize(self.principal, self.league, action, team=team, public=bool(row and row.public))
+        authorize(
+            self.principal,
+            self.league,
+            action,
+            team=team,
+            public=bool(row and row.public),
+            team_said=team_names(self.request, row),
+        )
 
     def version(self) -> int:
         """The league's version this request's write left (the ETag of its answer): not

@@ -34,7 +34,7 @@ from ledger.errors import LedgerError, NotAllowed
 from ledger.projections.match_applier import unrecorded
 from ledger.web import pages_fees
 from ledger.web import pages_reads as reads
-from ledger.web.guard import Call, needs
+from ledger.web.guard import Call, needs, team_names
 from ledger.web.pages_forms import (
     Calling,
     Errors,
@@ -104,7 +104,14 @@ def corrected_form(request: Request, league: str, submission: str) -> HTMLRespon
     game = reads.game_of(match) if match is not None else game_from(found, values)
     game = replace(game, match=row.match_id)
     # the report's own team corrects it (the opponent may report the game, not fill this)
-    authorize(who(request), found.slug, "submit_report", team=row.team, public=found.row.public)
+    authorize(
+        who(request),
+        found.slug,
+        "submit_report",
+        team=row.team,
+        public=found.row.public,
+        team_said=team_names(request, found.row),
+    )
     values = form_values(row.report, game)
     if row.roll_missing:  # asked of the submission (its event), not written in its report
         values["roll_missing"] = "1"
@@ -193,7 +200,14 @@ def may_submit(request: Request, league: reads.League, game: Game) -> None:
     """Forbidden, saying why, unless the account may submit this game's report; checked
     before the form is shown, and by the command's route again on the POST."""
     team = submitter(request, league, game)
-    authorize(who(request), league.slug, "submit_report", team=team, public=league.row.public)
+    authorize(
+        who(request),
+        league.slug,
+        "submit_report",
+        team=team,
+        public=league.row.public,
+        team_said=team_names(request, league.row),
+    )
 
 
 # --- a fixture's report ---------------------------------------------------------------------

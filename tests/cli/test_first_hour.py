@@ -89,7 +89,7 @@ def test_the_recorded_match_shows_score_spp_casualty_and_winnings(
     assert "casualty D16 13; lasting_injury D6 1" in shown
     assert "Reikland Reavers: fans 1 -> 2 (+1)" in shown
     recorded = printed(outputs, "match record s1-old-r1-1.yaml")
-    assert recorded.startswith("Recorded match s1-old-r1-1: reavers v grudge.")
+    assert recorded.startswith("Recorded match s1-old-r1-1.\n")
     assert "Match s1-old-r1-1: Reikland Reavers 1-0 Grudgebearers" in recorded
 
 

@@ -123,7 +123,7 @@ def test_record_prints_the_summary(league: Path, tmp_path: Path) -> None:
         REPORT.replace("dice: {fan_factor: 1}", "dice: {fan_factor: 1, dedicated_fans: 2}")
     )
     out = run_ledger(league, "match", "record", str(report), check=True).out
-    assert out.startswith("Recorded match g1: reavers v rats.")
+    assert out.startswith("Recorded match g1.\n")
     assert "Match g1: Reikland Reavers 2-1 Scramblers" in out
     assert "Casualties" in out
     assert "winnings" in out

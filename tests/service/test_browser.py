@@ -178,7 +178,7 @@ def test_another_coach_gets_a_403_page_on_the_first_coachs_hire_form(
     assert reply.status == 403
     text = rob.locator("main").inner_text()
     assert "Not allowed" in text
-    assert "rob coaches skavenblight-scramblers, not reikland-reavers" in text
+    assert "rob coaches Skavenblight Scramblers, not Reikland Reavers" in text
     rob.screenshot(path=str(artifacts("pages") / "forbidden-phone.png"), full_page=True)
 
 

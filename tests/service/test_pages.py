@@ -254,7 +254,7 @@ def test_another_coach_gets_a_403_page_on_the_hire_form_and_writes_nothing(
     sign_in(client, "dan")
     shown = client.get(f"{HOME}/teams/{REAVERS}/hire")
     assert shown.status_code == 403
-    assert "dan coaches gouged-eye, not reikland-reavers" in shown.text
+    assert "dan coaches The Gouged Eye, not Reikland Reavers" in shown.text
     before = event_count(client)
     csrf = form_of(client, f"{HOME}/teams/{GOUGED}/hire")
     refused = post(
@@ -627,7 +627,7 @@ def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> No
 @pytest.mark.parametrize("step", ["confirm", "dispute"])
 @pytest.mark.parametrize(
     ("account", "why"),
-    [("jay", "coaches reikland-reavers, not gouged-eye"), ("steve", "not gouged-eye")],
+    [("jay", "coaches Reikland Reavers, not The Gouged Eye"), ("steve", "not The Gouged Eye")],
     ids=["the submitter", "a coach not in the game"],
 )
 def test_a_refused_answer_shows_the_reason_on_the_reports_page(
@@ -750,7 +750,7 @@ def test_another_coach_may_not_submit_a_report_of_a_game_they_did_not_play(
     sign_in(client, "rob")
     reply = client.get(f"{HOME}/report", params={"home": REAVERS, "away": GOUGED})
     assert reply.status_code == 403
-    assert "rob coaches skavenblight-scramblers" in reply.text
+    assert "rob coaches Skavenblight Scramblers" in reply.text
 
 
 # --- corrections ---------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ def test_another_coach_gets_a_403_page_and_nothing_is_written(client: TestClient
     path = advance_path(client, REAVERS, "Griff Junior")
     shown = client.get(path)
     assert shown.status_code == 403
-    assert "dan coaches gouged-eye, not reikland-reavers" in shown.text
+    assert "dan coaches The Gouged Eye, not Reikland Reavers" in shown.text
     csrf = form_of(client, advance_path(client, "gouged-eye", "Ugluk"))
     before = event_count(client)
     refused = post(client, path, {"csrf": csrf, "kind": "chosen_primary", "skill": "Dauntless"})

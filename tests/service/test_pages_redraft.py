@@ -136,7 +136,7 @@ def test_another_coach_may_not_redraft_the_team(client: TestClient, world: World
     assert f'href="{REDRAFT}"' not in client.get(TEAM).text
     shown = client.get(REDRAFT)
     assert shown.status_code == 403
-    assert "dan coaches gouged-eye, not reikland-reavers" in shown.text
+    assert "dan coaches The Gouged Eye, not Reikland Reavers" in shown.text
     csrf = csrf_in(client.get(f"/leagues/{LEAGUE}/teams/gouged-eye/redraft").text)
     before = event_count(client)
     assert post(client, REDRAFT, {"csrf": csrf}).status_code == 403

@@ -94,7 +94,7 @@ def test_another_coach_gets_a_403_page_and_nothing_is_written(client: TestClient
     assert "/fire" not in client.get(player_page(client, REAVERS, "Otto Brandt")).text
     shown = client.get(path)
     assert shown.status_code == 403
-    assert "dan coaches gouged-eye, not reikland-reavers" in shown.text
+    assert "dan coaches The Gouged Eye, not Reikland Reavers" in shown.text
     csrf = form_of(client, move_path(client, "gouged-eye", "Ugluk", "fire"))
     before = event_count(client)
     for move in ("fire", "retire"):
