@@ -7,6 +7,7 @@ beside it)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
 
 from ledger.application.commands import RecordMatch
 from ledger.application.context import Context, Drafts
@@ -57,6 +58,8 @@ def resolve_report(
     own mistakes, not its score, its concession or its rules (a game without the line).
     """
     found = Found()
+    with found.at("played_on"):
+        check_played(report.played_on)
     if amending is None:
         match_id, season, round_ = identified(c, report, found)
     else:
@@ -208,6 +211,19 @@ def check_fixture(row: MatchRow, report: MatchReport) -> None:
                 f"fixture {row.match_id} is season {row.season}, round {row.round},"
                 f" not {what} {value}: leave out the report's {what}, or name another match"
             )
+
+
+def check_played(played_on: str | None, today: date | None = None) -> None:
+    """A report records a game played: not one dated to come. A day past today's date in
+    UTC is still taken (a game played this evening east of Greenwich)."""
+    if played_on is None:
+        return
+    today = today or datetime.now(UTC).date()
+    if date.fromisoformat(played_on) > today + timedelta(days=1):
+        raise InvalidInput(
+            f"played on {played_on}: that day is still to come (today is {today});"
+            " a report records a game already played"
+        )
 
 
 def check_no_fixture_waits(

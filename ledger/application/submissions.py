@@ -43,7 +43,7 @@ from ledger.application.context import Context, Drafts, check_length, check_reas
 from ledger.application.mistakes import Found
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
-from ledger.domain.state import REPORTS_WAITING, SubmissionRow, TeamRow
+from ledger.domain.state import REPORTS_WAITING, MatchRow, SubmissionRow, TeamRow
 from ledger.domain.values import validation_problems
 from ledger.errors import (
     InvalidInput,
@@ -87,6 +87,7 @@ def plan_submit(c: Context, command: SubmitReport) -> Drafts:
     found = Found()
     with found.at("match"):
         check_nothing_waiting(c, named(report))
+        check_no_twin(c, teams, named(report))
     # Every check of 'ledger match record', now; the match is recorded only once the
     # report is confirmed or approved (and checked again then, against the league as it is).
     with found.at():
@@ -201,6 +202,31 @@ def check_nothing_waiting(c: Context, match_id: str) -> None:
                 f"{described(c, row)}, submitted by {team_name(c, row.team)},"
                 f" {STANDING[row.status]}; a second report waits until it is answered"
             )
+
+
+def check_no_twin(c: Context, teams: Sequence[str], match_id: str) -> None:
+    twin = waiting_twin(c.view, c.league_id, teams, match_id)
+    if twin is not None:
+        raise NotAllowed(
+            f"{described(c, twin)}, submitted by {team_name(c, twin.team)},"
+            f" {STANDING[twin.status]}; another report of the same teams' game waits until"
+            " it is answered or withdrawn"
+        )
+
+
+def waiting_twin(
+    view: Store, league_id: str, teams: Sequence[str], match_id: str
+) -> SubmissionRow | None:
+    """A waiting report of the same teams' game, where neither game has a fixture: the
+    form proposes a new match id each time it is opened, so a coach who went Back and
+    sent it again would leave two reports of one game, both to be confirmed."""
+    if view.get(MatchRow, league_id, match_id) is not None:
+        return None  # a fixture's report waits by its id (check_nothing_waiting)
+    for row in listed(view, league_id, PENDING):
+        twins = sorted((row.home, row.away, *row.others)) == sorted(teams)
+        if twins and row.match_id != match_id and view.get(MatchRow, league_id, row.match_id) is None:
+            return row
+    return None
 
 
 def described(c: Context, row: SubmissionRow) -> str:

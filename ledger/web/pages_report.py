@@ -252,7 +252,7 @@ def game_form(
     away: str = "",
     kind: str = "league",
     match: str = "",
-) -> HTMLResponse:
+) -> Response:
     """Without both teams, the choice of the game (this round's fixtures, or two teams),
     saying which is missing when the choice was sent; with them, the report form for that
     game."""
@@ -267,6 +267,12 @@ def game_form(
         may_submit(request, found, game)
     except LedgerError as error:
         return choose_game(request, found, values, errors_of(error, {}), status_of(error))
+    teams = (game.home, game.away, *game.others)
+    twin = reads.waiting_reports(found).get(game.match) or submissions.waiting_twin(
+        found.view, found.row.league_id, teams, game.match
+    )
+    if twin is not None:  # answered first: a second report of the game would be refused
+        return see_other(f"/leagues/{league}/submissions/{twin.submission}")
     return report_form(request, league, game, {"match": game.match}, {})
 
 

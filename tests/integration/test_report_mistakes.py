@@ -14,11 +14,13 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
 import pytest
 
 from ledger.application.commands import RecordMatch, SubmitReport
+from ledger.application.matches import check_played
 from ledger.application.mistakes import mistakes_of
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
@@ -275,3 +277,27 @@ def test_a_full_bb2025_team_fields_no_journeyman_and_one_short_fields_a_lineman(
     assert "Jo: a Journeyman is a Lineman of Reavers' list with a QTY of 0-16 (lineman)" in said
     assert "Reavers may take 0 Journeymen, not 1" in said
     assert event_count(sqlite_ledger) == before
+
+
+def test_a_game_dated_to_come_is_refused_at_its_date_with_the_others(gold: LeagueLedger) -> None:
+    """A report records a game played: a date still to come is a slip (2099 for 2026),
+    named beside the date and with the report's other mistakes."""
+    data = {**friendly(scored=2), "played_on": "2099-01-01"}
+    error = refused(gold, data)
+    assert [m.place for m in mistakes_of(error)] == [("played_on",), ("home", "touchdowns")]
+    assert "played on 2099-01-01: that day is still to come (today is " in error.message
+    assert record(gold, {**friendly(), "played_on": "2026-11-16"}).played_on == "2026-11-16"
+
+
+@pytest.mark.parametrize(
+    ("played_on", "taken"),
+    [("2026-12-05", True), ("2026-12-06", True), ("2026-12-07", False), (None, True)],
+)
+def test_a_day_past_today_in_utc_is_still_taken(played_on: str | None, taken: bool) -> None:
+    """A game played this evening east of Greenwich is dated a day past UTC's today."""
+    today = date(2026, 12, 5)
+    if taken:
+        check_played(played_on, today)
+    else:
+        with pytest.raises(InvalidInput, match="played on 2026-12-07: that day is still to come"):
+            check_played(played_on, today)

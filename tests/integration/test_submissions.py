@@ -214,6 +214,26 @@ def test_a_second_report_of_a_match_waits_until_the_first_is_answered(
     assert [row.submission for row in sub.submissions(ledger, slug)] == ["s1"]
 
 
+def test_a_second_report_of_the_same_teams_game_waits_though_it_names_another_match(
+    ledger: LeagueLedger,
+) -> None:
+    """The report form of a game without a fixture proposes a new match id each time it
+    is opened: a coach who went Back and sent it again sent the same game under another
+    id. It waits for the first to be answered or withdrawn, as a fixture's second does."""
+    slug, first = submitted(ledger)
+    again = report({**GAME, "match": "g2"})
+    for team, coach in (("reavers", "Anna"), ("rats", "Rob")):
+        with pytest.raises(
+            NotAllowed,
+            match=r"the report of Reavers v Rats \(league game\), submitted by Reavers, waits"
+            r".*another report of the same teams' game waits until it is answered or withdrawn",
+        ):
+            ledger.handle(SubmitReport(slug, team, again), by=coach)
+    assert [row.submission for row in sub.submissions(ledger, slug)] == [first]
+    ledger.handle(WithdrawReport(slug, first, "reavers"), by="Anna", reason="sent twice")
+    assert ledger.handle(SubmitReport(slug, "reavers", again), by="Anna") == "s2"
+
+
 def test_a_report_is_checked_when_it_is_submitted(ledger: LeagueLedger) -> None:
     slug = two_team_league(ledger)
     count = event_count(ledger)

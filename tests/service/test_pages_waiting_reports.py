@@ -226,3 +226,26 @@ def test_a_decided_report_says_the_match_is_recorded_and_links_it(
     decided = client.get(sent.headers["location"])
     assert said in decided.text
     assert f'<a href="{MATCH}">its page</a>' in decided.text
+
+
+def test_a_game_without_a_fixture_is_reported_once_though_the_form_is_sent_again(
+    client: TestClient,
+) -> None:
+    """The form proposes a new match id each time it is opened: sent again after the
+    browser's Back, it names another id for the same game. That report is refused beside
+    the match, and the form opened again goes to the report that waits."""
+    assert submit_friendly(client).status_code == 303
+    count = event_count(client)
+    again = submit_friendly(client, match="web-friendly-2")
+    assert again.status_code == 409, again.text[-1500:]
+    said = error_beside(again.text, "match")
+    assert "the report of Reikland Reavers v The Gouged Eye (friendly)" in said
+    assert "another report of the same teams' game waits until it is answered" in said
+    assert event_count(client) == count
+    opened = client.get(
+        f"{HOME}/report",
+        params={"home": "reikland-reavers", "away": "gouged-eye", "kind": "friendly"},
+        follow_redirects=False,
+    )
+    assert opened.status_code == 303
+    assert opened.headers["location"] == SUBMISSION
