@@ -25,7 +25,6 @@ from ledger.application.commands import (
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.projections.describe import advanced
-from ledger.rules.dice import fresh_roll
 
 REASON = click.option("--reason", help="Why (kept in the log).")
 
@@ -247,13 +246,13 @@ def advance(
 
     A random skill (BB2025, BB2020) names its --category; with --roll the ledger rolls the
     Skill Table dice, and when they leave a choice the refusal names the skills and the
-    dice: run the command again with --skill and those --die values."""
+    dice: run the command again with --roll and --skill. The ledger's dice for a player's
+    advancement are the same on every try (recorded as the ledger's); --die values are
+    the dice rolled at the table."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
-    rolled = (
-        ledger_rolls(kind, rolls, player, shapes.get("characteristic", "D6")) if roll_it else ()
-    )
+    rolled = ledger_rolls(session, kind, rolls, team_id, player) if roll_it else ()
     rolls += rolled
     taken = session.ledger().handle(
         AdvancePlayer(
@@ -265,6 +264,7 @@ def advance(
             characteristic=characteristic,
             dice=rolls,
             category=category,
+            roll_missing=roll_it,
         ),
         by=session.user,
         reason=reason,
@@ -275,18 +275,24 @@ def advance(
 
 
 def ledger_rolls(
-    kind: str, given: tuple[DiceRoll, ...], player: str, die: str
+    session: Session, kind: str, given: tuple[DiceRoll, ...], team_id: str, player: str
 ) -> tuple[DiceRoll, ...]:
-    """The dice an advancement needs that were not given: the characteristic die (``die``:
-    the edition's), the two Skill Table rolls of a random skill."""
+    """The dice an advancement needs that were not given: the characteristic die (the
+    edition's), the two Skill Table rolls of a random skill. They are the ledger's dice
+    for the player's next advancement (``keyed_dice``): the same on every try, so a
+    refusal that names them is answered with them, never with a new roll."""
     purposes = {r.purpose for r in given}
-    if kind == "characteristic" and "characteristic" not in purposes:
-        rolled: tuple[DiceRoll, ...] = (fresh_roll("characteristic", die, player),)
-    elif kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
-        rolled = tuple(fresh_roll("random_skill", "2D6", player) for _ in range(2))
-    else:
+    c = session.ledger().context(session.league())
+    found = c.player(player, team_id)
+    dice = c.advancement_dice(found)
+    if dice is None:
         return ()
-    return rolled
+    who, die = found.player_id, c.ruleset.advancement_dice.get("characteristic", "D6")
+    if kind == "characteristic" and "characteristic" not in purposes:
+        return (dice.roll("characteristic", die, who),)
+    if kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
+        return tuple(dice.roll("random_skill", "2D6", who, nth) for nth in range(2))
+    return ()
 
 
 def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:

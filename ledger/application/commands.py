@@ -164,6 +164,9 @@ class AdvancePlayer(Command[ev.PlayerAdvanced]):
     characteristic: Characteristic | None = None
     dice: tuple[DiceRoll, ...] = ()
     category: str | None = None
+    roll_missing: bool = False
+    """The coach let the ledger roll: a roll sent with the values of the ledger's own for
+    this advancement is recorded as the ledger's (``keyed_dice``)."""
 
     def answer(self, events: Sequence[LedgerEvent]) -> ev.PlayerAdvanced:
         return next(e for e in events if isinstance(e, ev.PlayerAdvanced))

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
+from ledger.application.keyed_dice import KeyedDice, KeySource, advancement_dice
 from ledger.domain.events import LedgerEvent
 from ledger.domain.state import LeagueRow, LeagueView, MatchRow, PlayerRow, TeamRow
 from ledger.domain.values import MAX_TEXT, DiceRoll, validation_problems
@@ -77,6 +78,8 @@ class Context:
     account: str | None = None
     """The account the command is asked from (signed in, or ``--as``), for the rules that
     ask who acts: a coach does not answer the report their own account submitted."""
+    dice_key: KeySource | None = None
+    """The store's dice key, read when a command needs it (``keyed_dice``)."""
 
     def history(self) -> list[LedgerEvent]:
         if self.stored is None:
@@ -85,6 +88,13 @@ class Context:
 
     def roll(self, purpose: str, dice: str, subject: str | None) -> DiceRoll:
         return fresh_roll(purpose, dice, subject, self.roller)
+
+    def advancement_dice(self, player: PlayerRow) -> KeyedDice | None:
+        """The ledger's dice for the player's next advancement (None where the store has
+        no key to draw them from: a ledger in memory)."""
+        if self.dice_key is None:
+            return None
+        return advancement_dice(self.dice_key(), self.league_id, player)
 
     @property
     def league_id(self) -> str:

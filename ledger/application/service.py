@@ -26,6 +26,7 @@ from ledger.application import transfer
 from ledger.application.access import Actor
 from ledger.application.commands import one_line, printable
 from ledger.application.context import Context, drafting
+from ledger.application.keyed_dice import dice_key
 from ledger.application.source import StoreSource
 from ledger.application.unit import Plan, SitePlan, Stale, UnitOfWork, retried
 from ledger.domain.events import LedgerEvent
@@ -85,6 +86,14 @@ class LeagueLedger(Application[UUID]):
         """What belongs to the thread running a command (see ``unit``)."""
         self.actor: Actor | None = None
         """Who the commands now run for (``acting``): their events record its account."""
+        self.dice_key: bytes | None = None
+        """The store's dice key, once read (``read_dice_key``)."""
+
+    def read_dice_key(self) -> bytes:
+        """The store's dice key (``keyed_dice``), read once it is first needed."""
+        if self.dice_key is None:
+            self.dice_key = dice_key(self.read_models.engine)
+        return self.dice_key
 
     # --- the command loop ----------------------------------------------------------------
 
@@ -248,7 +257,9 @@ class LeagueLedger(Application[UUID]):
         view = self.view()
         row = self.league_row(league, view)
         ruleset = find_ruleset(row.ruleset, row.options)
-        return Context(view=view, league=row, ruleset=ruleset, roller=self.roller)
+        return Context(
+            view=view, league=row, ruleset=ruleset, roller=self.roller, dice_key=self.read_dice_key
+        )
 
     def faults(self, league: str) -> list[FaultLine]:
         """The league's stored events that could not be read or applied, passed over by

@@ -43,7 +43,7 @@ from ledger.application.context import Context, Drafts, check_length, check_reas
 from ledger.application.mistakes import Found
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
-from ledger.domain.state import REPORTS_WAITING, MatchRow, SubmissionRow, TeamRow
+from ledger.domain.state import REPORTS_WAITING, LeagueView, MatchRow, SubmissionRow, TeamRow
 from ledger.domain.values import validation_problems
 from ledger.errors import (
     InvalidInput,
@@ -55,7 +55,6 @@ from ledger.errors import (
 
 if TYPE_CHECKING:
     from ledger.application.service import LeagueLedger
-    from ledger.projections.store import Store
 
 PENDING = REPORTS_WAITING
 """The states of a report that waits for an answer or a decision."""
@@ -215,7 +214,7 @@ def check_no_twin(c: Context, teams: Sequence[str], match_id: str) -> None:
 
 
 def waiting_twin(
-    view: Store, league_id: str, teams: Sequence[str], match_id: str
+    view: LeagueView, league_id: str, teams: Sequence[str], match_id: str
 ) -> SubmissionRow | None:
     """A waiting report of the same teams' game, where neither game has a fixture: the
     form proposes a new match id each time it is opened, so a coach who went Back and
@@ -223,8 +222,9 @@ def waiting_twin(
     if view.get(MatchRow, league_id, match_id) is not None:
         return None  # a fixture's report waits by its id (check_nothing_waiting)
     for row in listed(view, league_id, PENDING):
-        twins = sorted((row.home, row.away, *row.others)) == sorted(teams)
-        if twins and row.match_id != match_id and view.get(MatchRow, league_id, row.match_id) is None:
+        if sorted((row.home, row.away, *row.others)) != sorted(teams) or row.match_id == match_id:
+            continue
+        if view.get(MatchRow, league_id, row.match_id) is None:
             return row
     return None
 
@@ -313,7 +313,9 @@ def submissions(
     return listed(ledger.view(), ledger.league_row(league).league_id, states)
 
 
-def listed(view: Store, league_id: str, states: Sequence[str] | None = None) -> list[SubmissionRow]:
+def listed(
+    view: LeagueView, league_id: str, states: Sequence[str] | None = None
+) -> list[SubmissionRow]:
     """``submissions`` of the league ``league_id`` as ``view`` holds it (a page passes the
     league it has read already)."""
     if states is None:

@@ -284,6 +284,7 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
     team_id = command.team
     team = active_team(c, team_id)
     player = current_player(c, team_id, command.player)
+    ledger_dice = c.advancement_dice(player) if command.roll_missing else None
     proposed = ev.PlayerAdvanced(
         team=team_id,
         player=player.player_id,
@@ -291,7 +292,8 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         skill=c.ruleset.catalogue.skill_named(command.skill) if command.skill else None,
         characteristic=command.characteristic,
         category=command.category,
-        dice=command.dice,
+        # the ledger's roll, sent back after a refusal showed it, is recorded as its own
+        dice=ledger_dice.recognised(command.dice) if ledger_dice else command.dice,
     )
     refuse(c.ruleset.problems(Advancing(player, team, proposed)))
     refuse(unread_rolls(c.ruleset, proposed))

@@ -154,6 +154,7 @@ class UnitOfWork:
                 reason=reason,
                 stored=self.ledger.source.league_events,
                 account=self.ledger.account,
+                dice_key=self.ledger.read_dice_key,
             )
             return self.record(rehearsal, decided(plan, context), by=by, reason=reason)
 

@@ -28,13 +28,13 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.commands import AdvancePlayer
+from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import CHARACTERISTICS, DiceRoll
 from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
 from ledger.rules.asked import Closing
-from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
@@ -142,15 +142,19 @@ def roll_of(field: DieField, numbers: tuple[int, ...]) -> DiceRoll:
 
 
 def ledger_rolls(
-    kind: str, values: dict[str, str], fields: Sequence[DieField], subject: str
+    kind: str, values: dict[str, str], fields: Sequence[DieField], dice: KeyedDice, subject: str
 ) -> list[str]:
     """The rolls the kind is made with that were left empty, rolled by the ledger and put
-    in the form, so that a refusal shows them and the coach can send them again."""
+    in the form, so that a refusal shows them and the coach can send them again: the
+    ledger's dice for his next advancement (``keyed_dice``), the same however often they
+    are asked, and recorded as the ledger's when sent back unchanged."""
     said = []
+    nth: dict[str, int] = {}
     for field in fields:
         key = f"die-{field.key}"
+        place = nth[field.purpose] = nth.get(field.purpose, -1) + 1
         if kind in field.rolled_for and not values.get(key, "").strip():
-            rolled = fresh_roll(field.purpose, field.dice, subject)
+            rolled = dice.roll(field.purpose, field.dice, subject, place)
             values[key] = " ".join(str(v) for v in rolled.values)
             said.append(f"{field.label}: {values[key]}")
     return said
@@ -175,6 +179,7 @@ def chosen(
         characteristic=stat,
         dice=rolls_of(values, die_fields(ruleset)),
         category=values.get("category", "").strip() or None,
+        roll_missing=values.get("roll_missing", "") == "1",
     )
 
 
@@ -212,9 +217,11 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
 
     def command(ledger: LeagueLedger, by: str) -> None:
         found = reads.open_league(ledger, league)
-        if kept.pop("roll_missing", "") == "1":
-            who = player_of(found, team, player).player_id
-            rolled[:] = ledger_rolls(kept.get("kind", ""), kept, die_fields(found.ruleset), who)
+        if kept.get("roll_missing", "") == "1":
+            who = player_of(found, team, player)
+            dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
+            fields = die_fields(found.ruleset)
+            rolled[:] = ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
         sent.append(chosen(league, team, player, kept, found.ruleset))
         valid(lambda: ledger.handle(sent[-1], by=by))
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,31 @@ def test_a_roll_the_advancement_does_not_read_is_refused_and_nothing_written(
     assert run_ledger(league, "export", check=True).out.count("\n") == before
     run_ledger(league, "team", "advance", "men", "Man 1", "chosen_primary", "--skill", "Block",
                check=True)  # fmt: skip
+
+
+def test_the_ledgers_dice_are_the_same_on_every_try_and_recorded_as_its_own(
+    league: Path,
+) -> None:
+    """The refusal names the ledger's Skill Table rolls and the skills they offer; asked
+    again, the ledger rolls the same dice (a coach cannot roll until the skill he wants
+    comes up), and taken with --roll and --skill they are recorded as the ledger's."""
+    with sqlite3.connect(league) as con:  # a known key: Man 1's rolls offer a choice
+        con.execute("CREATE TABLE ledger_dice_key (id INTEGER PRIMARY KEY, secret TEXT)")
+        con.execute("INSERT INTO ledger_dice_key VALUES (1, ?)", (bytes([1] * 32).hex(),))
+    asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G", "--roll")
+    tries = [run_ledger(league, *asked) for _ in range(2)]
+    assert [t.code != 0 for t in tries] == [True, True]
+    assert tries[0].err == tries[1].err
+    assert "entering the same dice (random_skill 2,3 and 4,5)" in tries[0].err
+    offered = re.search(r"the rolls give (.+?) or ", tries[0].err)
+    assert offered
+    taken = run_ledger(league, *asked, "--skill", offered[1], check=True)
+    assert "The ledger rolled: random_skill 2,3, random_skill 4,5" in taken.out
+    exported = run_ledger(league, "export", check=True).out.splitlines()
+    [advanced] = [
+        e["event"] for e in map(json.loads, exported) if "PlayerAdvanced" in e.get("topic", "")
+    ]
+    assert [(d["values"], d.get("source")) for d in advanced["dice"]] == [
+        ([2, 3], "ledger"),
+        ([4, 5], "ledger"),
+    ]

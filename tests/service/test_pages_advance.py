@@ -192,6 +192,7 @@ def test_a_random_skill_offers_what_the_rolls_give_and_takes_the_same_dice_again
     taken = last_event(client)
     assert (taken["kind"], taken["skill"]) == ("random_primary", "Fend")
     assert [d["values"] for d in taken["dice"]] == [[1, 2], [1, 3]]
+    assert {d.get("source", "table") for d in taken["dice"]} == {"table"}  # typed in
     assert roster(client, REAVERS)["Griff Junior"]["spp"] == 6  # a random primary: 3 SPP
 
 
@@ -209,6 +210,33 @@ def test_the_ledger_rolls_the_dice_left_empty_and_keeps_them_in_the_form(
     kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
     assert len(kept) == 2
     assert event_count(client) == before
+
+
+def test_the_ledger_rolls_the_same_dice_when_asked_again_and_records_them_as_its_own(
+    client: TestClient,
+) -> None:
+    """A refusal shows the ledger's roll. Asked again with the dice cleared, the ledger
+    rolls the same (ledger/application/keyed_dice.py), so a coach cannot roll until the
+    skill he wants comes up; sent back with a skill, they are recorded as the ledger's."""
+    ledger_of(client).dice_key = bytes(32)  # a known key: Griff's rolls offer a choice
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
+    shown = [post(client, path, data) for _ in range(2)]
+    kept = [re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', s.text) for s in shown]
+    assert kept == [["2 4", "6 3"], ["2 4", "6 3"]]
+    assert 'name="roll_missing" value="1" checked' in shown[1].text  # still the ledger's
+    offered = re.search(r"the rolls give (.+?) or ", error_beside(shown[1].text, "skill"))
+    assert offered
+    dice = {"die-random_skill-1": "2 4", "die-random_skill-2": "6 3"}
+    done = post(client, path, {**data, **dice, "skill": offered[1]})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event(client)
+    assert [(d["values"], d["source"]) for d in taken["dice"]] == [
+        ([2, 4], "ledger"),
+        ([6, 3], "ledger"),
+    ]
 
 
 def spike_scores_in_the_final(client: TestClient, world: World) -> None:
