@@ -80,6 +80,10 @@ class Context:
     ask who acts: a coach does not answer the report their own account submitted."""
     dice_key: KeySource | None = None
     """The store's dice key, read when a command needs it (``keyed_dice``)."""
+    lines_left_out: bool = False
+    """The report's caller left lines of it out for mistakes of their own (the report
+    form's dry run, ``pages_report_mistakes``): the checks of the whole game (its score,
+    which dice its sequence asks) would read a game without them, and are not asked."""
 
     def history(self) -> list[LedgerEvent]:
         if self.stored is None:

@@ -57,7 +57,7 @@ def resolve_report(
     its mistake (a player who may not play) has its casualties and each die read for their
     own mistakes, not its score, its concession or its rules (a game without the line).
     """
-    found = Found()
+    found = Found(partial=c.lines_left_out)
     with found.at("played_on"):
         check_played(report.played_on)
     if amending is None:
@@ -100,6 +100,7 @@ def resolve_report(
     if found.partial:  # the game is not whole: its dice are read for their own mistakes only
         found.mistakes += dice_mistakes(c, draft, sides, report)
         found.refuse()
+        return draft  # lines the caller left out (a form's dry run): nothing more is asked
     # The rows the ruleset reads (teams, fixture, named players, the league's stars) are
     # the same for every stage of the draft: the dice added change none of them.
     rows = match_rows(c.view, c.league_id, draft, c.ruleset, checking=True)

@@ -372,7 +372,7 @@ async def submitted(
         roll = values.get("roll_missing") == "1"
         submit = cmd.SubmitReport(league, team, form.report, roll_missing=roll)
         if form.errors:  # the command's mistakes too, found without writing anything
-            raise form.refusal(unwritten_mistakes(ledger, submit))
+            raise form.refusal(unwritten_mistakes(ledger, submit, form.lines_left_out))
         return ledger.handle(submit, by=by)
 
     try:

@@ -236,21 +236,21 @@ def side_of(
     rows: Rows,
 ) -> dict[str, Any]:
     side: dict[str, Any] = {"team": team, "players": [], "dice": {}}
-    with form.checking():
+    with form.checking(leaves_out=True):
         touchdowns = number(values, f"{key}-touchdowns", "touchdowns", high=MAX_COUNT)
         if touchdowns is not None:
             side["touchdowns"] = touchdowns
     if values.get(f"{key}-stalled") == "1":
         side["stalled"] = True
     for i in range(rows.players):
-        with form.checking():
+        with form.checking(leaves_out=True):
             line = player_line(values, f"{key}-{i}", stats, form)
             if line:
                 side["players"].append(line)
                 form.line(key, "players").append(i)
     hirelings = []
     for i in range(rows.hirelings):
-        with form.checking():
+        with form.checking(leaves_out=True):
             hireling = hireling_of(values, key, i)
             if hireling:
                 hirelings.append(hireling)
@@ -291,7 +291,7 @@ def player_line(
     label = f"{side} player line {int(line) + 1}'s"
     stats: dict[str, int | None] = {}
     for stat in asked:
-        with form.checking():
+        with form.checking(leaves_out=True):
             said = f"{label} {stat.heading if stat in COUNTED or stat == MVP else stat.said}"
             stats[stat.key] = number(values, f"{row}-{stat.key}", said, high=MAX_COUNT)
     sent_off = values.get(f"{row}-sent_off") == "1"

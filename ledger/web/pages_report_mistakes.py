@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -74,17 +74,22 @@ class FormReport:
     errors: Errors = field(default_factory=dict)
     """The form's own mistakes, by field."""
     report: MatchReport | None = None
+    lines_left_out: bool = False
+    """A side's line (a player's, a hireling's) or figure was left out for a mistake of
+    the form's own: the game the report holds is not the one played."""
 
     def line(self, *where: str) -> list[int]:
         return self.rows.setdefault(where, [])
 
     @contextmanager
-    def checking(self) -> Iterator[None]:
-        """A field read from the form: one that does not hold is a mistake beside it."""
+    def checking(self, leaves_out: bool = False) -> Iterator[None]:
+        """A field read from the form: one that does not hold is a mistake beside it
+        (``leaves_out``: what it is read for is left out of the game, its line or figure)."""
         try:
             yield
         except FieldInvalid as error:
             self.wrong(error.field, error.code, error.message)
+            self.lines_left_out |= leaves_out
 
     def wrong(self, key: str, code: str, sentence: str) -> None:
         if key in self.errors:  # a field shows the first mistake found in it
@@ -247,11 +252,12 @@ class FormReport:
         if isinstance(container, list) and isinstance(last, int) and last < len(container):
             del container[last]
             del self.line(*(str(p) for p in on_form(tuple(path))))[last]
-            return True
-        if isinstance(container, dict) and last in container:
+        elif isinstance(container, dict) and last in container:
             del container[last]
-            return True
-        return False
+        else:
+            return False
+        self.lines_left_out |= is_side(on_form(cut)) and "dice" not in cut
+        return True
 
 
 STATS = ("td", "comp", "int", "mvp", "superb_throws", "throws", "landings", "deflections")
@@ -296,11 +302,15 @@ def cut_at(place: Place) -> Place:
     return place[:2] if place[:1] == ("dice",) else place[:1]
 
 
-def unwritten_mistakes(ledger: LeagueLedger, command: SubmitReport) -> list[Mistake]:
+def unwritten_mistakes(
+    ledger: LeagueLedger, command: SubmitReport, lines_left_out: bool
+) -> list[Mistake]:
     """Every mistake the command would refuse the report for, its plan run on the league
-    as it stands and recorded nowhere (the form had mistakes of its own: it is not sent)."""
+    as it stands and recorded nowhere (the form had mistakes of its own: it is not sent);
+    with ``lines_left_out``, those of the lines only, not of the whole game."""
+    context = replace(ledger.context(command.league), lines_left_out=lines_left_out)
     try:
-        decided(ledger.plan_of(command), ledger.context(command.league))
+        decided(ledger.plan_of(command), context)
     except LedgerError as error:
         return mistakes_of(error) or [Mistake((), error)]
     return []

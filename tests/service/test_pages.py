@@ -574,6 +574,29 @@ def test_a_figure_beyond_the_reports_bound_is_marked_on_its_field(client: TestCl
     assert event_count(client) == before
 
 
+def test_a_line_left_out_for_its_figure_leaves_the_games_dice_unjudged(
+    client: TestClient,
+) -> None:
+    """Griff's TD of -1 leaves his line out: the game left would be a 0-0 draw, after which
+    no Dedicated Fans are rolled, so the dice entered for the 2-0 win were refused too ('not
+    part of this match's sequence'), beside fields filled in right."""
+    dice = {
+        f"dice-{team}-{purpose}": value
+        for team in (REAVERS, GOUGED)
+        for purpose, value in (("fan_factor", "2"), ("dedicated_fans", "4"))
+    }
+    before = event_count(client)
+    reply = submit_friendly(
+        client, kind="league", roll_missing="", **{"home-0-td": "-1", "away-0-td": "0"}, **dice
+    )
+    assert reply.status_code == 422, reply.text[-800:]
+    text = reply.text.replace("&#39;", "'")
+    assert "home player line 1's TD is a whole number from 0 to 50, not '-1'" in text
+    assert "not part of this match's sequence" not in text
+    assert not re.search(r'name="dice-[^"]*"[^>]*aria-invalid="true"', text)
+    assert event_count(client) == before
+
+
 @pytest.mark.parametrize("match", ["m" * 200, "no spaces please"], ids=["too long", "spaces"])
 def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     client: TestClient, match: str
@@ -587,10 +610,8 @@ def test_a_match_id_the_books_cannot_hold_is_named_on_the_form_kept_as_filled(
     assert event_count(client) == before
 
 
-def proposed_match(client: TestClient) -> str:
-    form = client.get(
-        f"{HOME}/report", params={"home": REAVERS, "away": GOUGED, "kind": "friendly"}
-    )
+def proposed_match(client: TestClient, away: str = GOUGED) -> str:
+    form = client.get(f"{HOME}/report", params={"home": REAVERS, "away": away, "kind": "friendly"})
     found = re.search(r'<input id="match" name="match"[^>]*value="([^"]*)"', form.text)
     assert found, form.text[-800:]
     return found.group(1)
@@ -606,12 +627,13 @@ def test_the_form_proposes_a_match_id_no_match_or_waiting_report_holds(
     number = int(proposed_match(client).removeprefix("m"))
     waiting = submit_friendly(client, match=f"m{number + 2}")
     assert waiting.status_code == 303, waiting.text[-800:]
-    confirmed_by_dan(client, submit_friendly(client, match=f"m{number + 1}"))
-    client.cookies.clear()
-    sign_in(client, "jay")
+    game = {"match": f"m{number + 1}", "kind": "friendly", "home": {"team": REAVERS}}
+    recorded = RecordMatch(LEAGUE, report({**game, "away": {"team": GOUGED}}), roll_missing=True)
+    ledger_of(client).handle(recorded, by="commissioner")  # his own record of another game
     # The ledger's next is m{number + 1} now (a match recorded without a fixture took a
     # number), which the report gave itself; m{number + 2} waits for an answer.
-    assert proposed_match(client) == f"m{number + 3}"
+    # (the form of another game: this one's goes to the report that waits)
+    assert proposed_match(client, away="skavenblight-scramblers") == f"m{number + 3}"
 
 
 def test_the_submitter_cannot_confirm_their_own_report(client: TestClient) -> None:
