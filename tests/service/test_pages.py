@@ -631,7 +631,7 @@ def test_the_form_proposes_a_match_id_no_match_or_waiting_report_holds(
     recorded = RecordMatch(LEAGUE, report({**game, "away": {"team": GOUGED}}), roll_missing=True)
     ledger_of(client).handle(recorded, by="commissioner")  # his own record of another game
     # The ledger's next is m{number + 1} now (a match recorded without a fixture took a
-    # number), which the report gave itself; m{number + 2} waits for an answer.
+    # number), which the commissioner's record gave itself; m{number + 2} waits for an answer.
     # (the form of another game: this one's goes to the report that waits)
     assert proposed_match(client, away="skavenblight-scramblers") == f"m{number + 3}"
 
