@@ -181,7 +181,8 @@ def healthz(request: Request) -> Response | dict[str, str]:
 class RequestContext:
     """Plain ASGI middleware (no per-request task, unlike ``BaseHTTPMiddleware``): gives
     each request an id (recorded on its events, sent back as ``X-Request-ID``), refuses
-    bodies over ``MAX_BODY``, and sets the login form's CSRF cookie when a page made one."""
+    bodies over ``MAX_BODY``, answers a HEAD as its GET, and sets the login form's CSRF
+    cookie when a page made one."""
 
     def __init__(self, app: ASGIApp, heap: Heap | None = None) -> None:
         self.app = app
@@ -193,6 +194,8 @@ class RequestContext:
             return
         known = scope.setdefault("ledger", {})
         known["request_id"] = uuid.uuid4().hex
+        if scope["method"] == "HEAD":  # a link checker's: the GET's answer, the server
+            scope = {**scope, "method": "GET"}  # sending its headers only (its own scope's)
         if too_large(scope):
             await problems.problem(413, "too-large", "the request body is too large")(
                 scope, receive, send

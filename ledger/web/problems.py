@@ -22,10 +22,11 @@ import sqlalchemy.exc
 from eventsourcing.persistence import OperationalError, PersistenceError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from ledger.domain.values import problems_said, validation_problems
 from ledger.errors import (
@@ -194,6 +195,15 @@ def sent_otherwise(request: Request) -> ProblemResponse | None:
     return problem(415, "unsupported-media-type", detail)
 
 
+def form_page(request: Request) -> str:
+    """The page a form's address belongs to: its parent (``/leagues/demo/submissions/s1``
+    for ``.../s1/confirm``) where a page is served there, else the site's front page."""
+    parent = request.url.path.rstrip("/").rsplit("/", 1)[0] or "/"
+    scope = {"type": "http", "path": parent, "method": "GET"}
+    served = any(route.matches(scope)[0] == Match.FULL for route in request.app.routes)
+    return parent if served else "/"
+
+
 def browsing(request: Request) -> bool:
     """A browser asking for a page (``Accept: text/html``), not a client of the API."""
     return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
@@ -234,6 +244,10 @@ def install(app: FastAPI, error_page: ErrorPage | None = None) -> None:
         if error.status_code == 404 and error_page is not None and browsing(request):
             missing = NotFound(f"there is no page at {request.url.path}")
             return await run_in_threadpool(error_page, request, missing)
+        if error.status_code == 405 and browsing(request) and request.method == "GET":
+            # A form's address opened again (the address bar kept it after a refusal): the
+            # page the form is on, not the API's problem document.
+            return RedirectResponse(form_page(request), status_code=303)
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(400, "")
         return problem(error.status_code, code, detail, dict(error.headers or {}))

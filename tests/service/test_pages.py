@@ -921,6 +921,40 @@ def test_an_address_no_page_serves_is_a_404_page_for_a_browser(
     assert "jay" in reply.text  # the site's header, the account signed in
 
 
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+
+@pytest.mark.parametrize(
+    ("path", "page"),
+    [
+        ("/leagues/demo/submissions/s1/confirm", "/leagues/demo/submissions/s1"),
+        ("/leagues/demo/teams/reikland-reavers/players/p1/fire/x", "/"),
+    ],
+)
+def test_a_forms_address_opened_in_the_browser_leads_to_its_page(
+    client: TestClient, path: str, page: str
+) -> None:
+    """After a refusal the address bar keeps the form's address (``.../confirm``): opened
+    again, it showed the API's 'Method not allowed' document."""
+    submit_friendly(client)
+    reply = client.get(path, headers=BROWSER, follow_redirects=False)
+    if page == "/":  # no form's address: a page no route serves
+        assert reply.status_code == 404
+        return
+    assert reply.status_code == 303
+    assert reply.headers["location"] == page
+    assert client.get(path, headers={"Accept": "application/json"}).status_code == 405
+
+
+def test_a_head_request_is_answered_as_its_get(client: TestClient) -> None:
+    """A link checker's HEAD: every page and read answered 405 before."""
+    sign_in(client, "jay")
+    for path in ("/leagues/demo", "/api/leagues/demo/standings"):
+        reply, got = client.head(path), client.get(path)
+        assert reply.status_code == 200, path
+        assert reply.headers["content-type"] == got.headers["content-type"]
+
+
 @pytest.mark.parametrize(
     ("path", "accept"),
     [("/api/leagues/demo/nonsense", "text/html"), ("/no-such-page", "application/json")],
