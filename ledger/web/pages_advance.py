@@ -165,8 +165,9 @@ def chosen(
 ) -> AdvancePlayer:
     kind = values.get("kind", "").strip()
     if kind not in KIND_NAMES:
-        offered = ", ".join(ruleset.advancement_kinds)
-        raise FieldInvalid("kind", f"choose the kind of advancement ({offered}), not '{kind[:30]}'")
+        offered = ", ".join(KIND_NAMES[k] for k in ruleset.advancement_kinds)
+        sent = f", not '{kind[:30]}'" if kind else ""
+        raise FieldInvalid("kind", f"choose the kind of advancement ({offered}){sent}")
     stat = values.get("characteristic", "").strip().lower() or None
     if stat is not None and stat not in CHARACTERISTICS:
         raise FieldInvalid("characteristic", f"'{stat[:10]}' is not a characteristic")

@@ -482,3 +482,16 @@ def test_gold4_records_a_negative_trait_taken_on_a_double(
     sent = {"csrf": csrf, "kind": "star_roll", "die-star_roll": "3 3", "skill": "Stupid"}
     assert post(client, path, sent).status_code == 303
     assert "Stupid" in roster(client, "humans", OWL)["Rolf"]["skills"]
+
+
+def test_an_advancement_sent_without_its_kind_is_asked_for_it_in_words(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    reply = post(client, path, {"csrf": form_of(client, path), "kind": ""})
+    assert reply.status_code == 422
+    said = error_beside(reply.text, "kind")
+    assert said.startswith("choose the kind of advancement (Random primary skill, Chosen primary")
+    assert "random_primary" not in said
+    assert "not ''" not in said
