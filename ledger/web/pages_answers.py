@@ -18,8 +18,11 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.application import commands as cmd
 from ledger.application import submissions
+from ledger.application.context import decided
 from ledger.application.service import LeagueLedger
+from ledger.domain.events import MatchRecorded
 from ledger.domain.state import MatchRow, SubmissionRow
+from ledger.domain.values import Casualty
 from ledger.errors import LedgerError
 from ledger.reports.match_sheet import hireling_position
 from ledger.web import pages_reads as reads
@@ -69,6 +72,7 @@ def submission_page_of(
         names=found.team_names(),
         players=found.player_names(mentioned(report)),
         positions=hireling_positions(found, report),
+        outcomes=outcomes(ledger, league, row) if row.status in submissions.PENDING else [],
         answering=answering,
         may_answer=waiting
         and answering != row.team
@@ -81,6 +85,24 @@ def submission_page_of(
         values=values,
         errors=errors,
     )
+
+
+def outcomes(ledger: LeagueLedger, league: str, row: SubmissionRow) -> list[Casualty | None]:
+    """What each casualty of a waiting report comes to under the league's edition, as it
+    would be recorded now (its plan run, nothing written): the coach who answers reads
+    "badly hurt", not only "casualty 8". None for a casualty the ledger is to roll (its
+    roll is made when the report is recorded, not shown before), and for all of them when
+    the report would be refused now (its answer says why)."""
+    command = cmd.RecordMatch(league, submissions.report_of(row), roll_missing=row.roll_missing)
+    try:
+        [recorded] = decided(ledger.plan_of(command), ledger.context(league))
+    except LedgerError:
+        return []
+    assert isinstance(recorded, MatchRecorded)
+    return [
+        None if any(d.source == "ledger" for d in casualty.dice) else casualty
+        for casualty in recorded.casualties
+    ]
 
 
 def score_of(report: Mapping[str, Any]) -> tuple[int, int]:

@@ -19,7 +19,15 @@ from fastapi.testclient import TestClient
 
 from tests.service.conftest import LEAGUE, World, event_count, scripted, sign_in
 from tests.service.test_api_team_writes import FINAL, L, allowed
-from tests.service.test_pages import HOME, error_beside, form_of, post, submit_friendly
+from tests.service.test_pages import (
+    HOME,
+    error_beside,
+    form_of,
+    page_text,
+    player_ids,
+    post,
+    submit_friendly,
+)
 from tests.service.test_pages_close import MATCH, scheduled_final
 
 FIXTURE_FORM = f"{MATCH}/report"
@@ -249,3 +257,23 @@ def test_a_game_without_a_fixture_is_reported_once_though_the_form_is_sent_again
     )
     assert opened.status_code == 303
     assert opened.headers["location"] == SUBMISSION
+
+
+def test_the_coach_who_answers_reads_what_each_casualty_comes_to(client: TestClient) -> None:
+    """'Ugluk by Griff Junior (block, casualty 8)' asked the coach to know BB2025's table;
+    the report's plan, run without writing, says what it would record: seriously hurt. A
+    casualty the ledger is to roll shows no outcome before it is rolled."""
+    ids = player_ids(client, "Griff Junior", "Ugluk", "Lurtz")
+    casualties = {
+        "cas-0-victim": ids["Ugluk"],
+        "cas-0-by": ids["Griff Junior"],
+        "cas-0-die-casualty": "8",
+        "cas-1-victim": ids["Lurtz"],
+    }
+    assert submit_friendly(client, **casualties).status_code == 303
+    shown = page_text(client.get(SUBMISSION).text)
+    assert (
+        "Ugluk by Griff Junior (block, casualty 8): seriously hurt (misses the next game)" in shown
+    )
+    assert "Lurtz (block)" in shown
+    assert "Lurtz (block):" not in shown
