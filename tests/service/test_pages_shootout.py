@@ -82,10 +82,10 @@ def test_a_drawn_final_is_reported_with_its_shoot_out(client: TestClient, world:
     shown = client.get(f"/leagues/{LEAGUE}/matches/s1-final-1").text
     assert penalties in shown.replace("<strong>", "")
     winner = final.home
-    assert (
-        f'champion: <a href="/leagues/{LEAGUE}/teams/{winner}"'
-        in client.get(f"/leagues/{LEAGUE}").text
-    )
+    league_page = client.get(f"/leagues/{LEAGUE}").text
+    assert f'champion: <a href="/leagues/{LEAGUE}/teams/{winner}"' in league_page
+    results = league_page.split('id="results"')[1]  # the level score says who went through
+    assert f"{home} <strong>0&ndash;0</strong> {away}</a> <strong>won by {home}</strong>" in results
 
 
 def test_a_drawn_final_without_its_shoot_out_is_refused_beside_the_penalties(
