@@ -213,10 +213,13 @@ def season_report(
 
 @router.get("/leagues/{league}/teams/{team}")
 @needs("read", remembered=True)
-def team_page(request: Request, league: str, team: str) -> HTMLResponse:
+def team_page(request: Request, league: str, team: str, bought: bool = False) -> HTMLResponse:
+    """A team; just ``bought`` from (where the buy form lands), saying what the purchase
+    was and what the treasury holds after it."""
     found = shown_league(request, league)
     roster = found.queries.roster(team)
     me = who(request)
+    treasury = found.queries.treasury(team)
     return page(
         request,
         "team.html.j2",
@@ -225,7 +228,8 @@ def team_page(request: Request, league: str, team: str) -> HTMLResponse:
         league=found,
         roster=roster,
         targets=found.ruleset.characteristic_targets,
-        treasury=found.queries.treasury(team),
+        treasury=treasury,
+        purchase=treasury[-1] if bought and treasury and may(me, found.row, "buy", team) else None,
         history=found.queries.history(f"team:{team}"),
         results=reads.latest_results(found, team),
         names=found.team_names(),

@@ -300,7 +300,7 @@ async def buy(request: Request, league: str, team: str, call: Calling) -> Respon
         return await run_in_threadpool(
             buy_form, request, league, team, values, errors_of(error, BUY_FIELDS), status_of(error)
         )
-    return see_other(f"/leagues/{league}/teams/{team}")
+    return see_other(f"/leagues/{league}/teams/{team}?bought=1")  # the page says what was
 
 
 # --- corrections ---------------------------------------------------------------------------

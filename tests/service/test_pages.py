@@ -327,6 +327,21 @@ def test_a_coach_buys_a_reroll_through_the_form(client: TestClient) -> None:
         assert last_event(client)["account"] == "dan"
 
 
+def test_a_purchase_lands_on_the_team_saying_what_was_bought(client: TestClient) -> None:
+    """The hire form lands on the player hired; the buy form landed on the team page
+    saying nothing of what it did."""
+    sign_in(client, "jay")
+    path = f"{HOME}/teams/{REAVERS}/buy"
+    reply = post(client, path, {"csrf": form_of(client, path), "item": "cheerleader", "count": "1"})
+    assert reply.status_code == 303, reply.text[-600:]
+    assert reply.headers["location"] == f"{HOME}/teams/{REAVERS}?bought=1"
+    shown = page_text(client.get(reply.headers["location"]).text)
+    assert re.search(r"Bought 1 x Cheerleader for 10,000; the treasury holds [\d,]+\.", shown)
+    client.cookies.clear()
+    sign_in(client, "dan")  # another coach reading the same address is told nothing
+    assert "Bought" not in page_text(client.get(reply.headers["location"]).text)
+
+
 def once_in(html: str) -> str:
     """The key a form carries that makes sending it twice record it once."""
     found = re.search(r'name="once" value="([^"]+)"', html)
