@@ -358,7 +358,8 @@ def test_a_form_sent_twice_buys_once_and_both_go_to_the_team(client: TestClient)
     before = event_count(client)
     first, second = post(client, path, fields), post(client, path, fields)
     assert first.status_code == second.status_code == 303, second.text[-600:]
-    assert first.headers["location"] == second.headers["location"] == f"{HOME}/teams/{REAVERS}"
+    landing = f"{HOME}/teams/{REAVERS}?bought=1"
+    assert first.headers["location"] == second.headers["location"] == landing
     assert event_count(client) == before + 1
     changed = post(client, path, {**fields, "count": "2"})  # the old form, changed: refused
     assert changed.status_code == 422
