@@ -17,7 +17,9 @@ from cli.main import Session, pass_session
 from cli.output import print_json, say, table
 from ledger.application.access import Membership
 from ledger.application.accounts import Accounts, check_password
+from ledger.application.service import LeagueLedger
 from ledger.errors import InvalidInput
+from ledger.words import plural
 
 
 @click.group()
@@ -91,14 +93,26 @@ def add(
 @account.command("password")
 @click.argument("name")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+@click.option("--reason", help="Why (kept in the site's log).")
 @pass_session
-def password(session: Session, name: str, password_stdin: bool) -> None:
-    """Set the password NAME signs in with (stored as an argon2 hash only)."""
+def password(session: Session, name: str, password_stdin: bool, reason: str | None) -> None:
+    """Set the password NAME signs in with (stored as an argon2 hash only), as when its
+    owner forgot it: the site's log says who set it, and NAME's browser sessions end."""
     chosen = read_password(password_stdin, prompt=True)
     if chosen is None:
         raise InvalidInput("give the password on standard input (--password-stdin)")
-    Accounts(session.ledger()).set_password(name, chosen)
-    say(f"Password of {name} set.")
+    ledger = session.ledger()
+    Accounts(ledger).reset_password(name, chosen, by=session.user, reason=reason)
+    ended = signed_out(ledger, name)
+    say(f"Password of {name} set; {plural(ended, 'browser session')} signed out.")
+
+
+def signed_out(ledger: LeagueLedger, name: str) -> int:
+    """End the account's browser sessions of ``ledger serve`` (the service's own table,
+    imported only here: the command line needs nothing else of the service)."""
+    from ledger.web.auth import Sessions
+
+    return Sessions(ledger.read_models.engine).end_others(name, keep=None)
 
 
 @account.command("token")
@@ -168,8 +182,10 @@ def roles_text(admin: bool, memberships: Mapping[str, Membership]) -> str:
 @pass_session
 def revoke(session: Session, name: str, reason: str | None) -> None:
     """NAME can no longer sign in, and its API tokens stop working at once."""
-    Accounts(session.ledger()).revoke(name, by=session.user, reason=reason)
-    say(f"Account {name} revoked; its tokens no longer work.")
+    ledger = session.ledger()
+    Accounts(ledger).revoke(name, by=session.user, reason=reason)
+    signed_out(ledger, name)
+    say(f"Account {name} revoked; its tokens and browser sessions no longer work.")
 
 
 @account.command("remove")

@@ -123,7 +123,7 @@ class Accounts:
         def plan(view: Store) -> Drafts:
             row = self.row(account, view)
             if row.revoked:
-                raise LedgerError(f"account '{account}' is already revoked")
+                raise NotAllowed(f"account '{account}' is already revoked")
             return [ev.AccountRevoked(login=account)]
 
         self.ledger.run_site(plan, by=by, reason=reason)
@@ -133,6 +133,23 @@ class Accounts:
                 .where(SECRETS.c.account == account, SECRETS.c.revoked_at.is_(None))
                 .values(revoked_at=now())
             )
+
+    def reset_password(
+        self, account: str, password: str, *, by: str, reason: str | None = None
+    ) -> None:
+        """Set another account's password (its owner forgot it, say): a ``PasswordSet``
+        in the site's log says who did, the hash replaces the old one. The caller ends
+        the account's browser sessions (``Sessions.end_others``): whoever held the old
+        password is out."""
+        check_password(password)  # before anything is written
+
+        def plan(view: Store) -> Drafts:
+            if self.row(account, view).revoked:
+                raise NotAllowed(f"account '{account}' is revoked: it cannot sign in")
+            return [ev.PasswordSet(login=account)]
+
+        self.ledger.run_site(plan, by=by, reason=reason)
+        self.set_password(account, password)
 
     def grant(
         self,
@@ -239,7 +256,7 @@ class Accounts:
     def issue_token(self, account: str) -> str:
         """A new API token for the account, returned once: only its digest is kept."""
         if self.row(account).revoked:
-            raise LedgerError(f"account '{account}' is revoked: it can have no token")
+            raise NotAllowed(f"account '{account}' is revoked: it can have no token")
         token_id = secrets.token_hex(4)
         token = f"{TOKEN_PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
         with self.engine.begin() as conn:

@@ -48,7 +48,10 @@ RECORDED_BY = {
     "SiteOpened": "with the site's first account (`ledger account add`)",
     "AccountAdded": "`ledger account add`, or `POST /api/accounts`",
     "AdminGranted": "`ledger account add NAME --role admin`",
-    "AccountRevoked": "`ledger account revoke`",
+    "AccountRevoked": "`ledger account revoke`, `POST /api/accounts/{account}/revocation` or"
+    " the account's admin page",
+    "PasswordSet": "`ledger account password NAME`, `POST /api/accounts/{account}/password`"
+    " or the account's admin page",
     "MemberGranted": "`ledger account add NAME --role commissioner|coach`, or"
     " `POST /api/leagues/{league}/members`, or with the team a coach's account is"
     " registered for (`POST /api/leagues/{league}/teams`)",

@@ -523,6 +523,15 @@ class AccountRevoked(LedgerEvent):
     login: Account
 
 
+class PasswordSet(LedgerEvent):
+    """An admin set the account's password after it was added (its owner forgot it, say),
+    and the account's browser sessions ended. The password is in no log: only its argon2
+    hash is kept, in the secrets table. An owner changing their own password records no
+    event, as signing in records none."""
+
+    login: Account
+
+
 class MemberGranted(LedgerEvent):
     """An account joins a league as its commissioner or as the coach of some of its teams
     (a later grant to the same account replaces the earlier one)."""

@@ -90,12 +90,18 @@ class SiteFold:
             )
         elif isinstance(event, ev.AdminGranted | ev.AccountRevoked):
             self.change(event.login, event)
+        elif isinstance(event, ev.PasswordSet):
+            self.account(event.login)  # changes no row: the hash is the secrets table's
         self.advance(event)
 
-    def change(self, account: str, event: ev.LedgerEvent) -> None:
+    def account(self, account: str) -> AccountRow:
         row = self.store.get(AccountRow, SITE, account)
         if row is None:
             raise LookupError(f"no account '{account}'")
+        return row
+
+    def change(self, account: str, event: ev.LedgerEvent) -> None:
+        row = self.account(account)
         field = "admin" if isinstance(event, ev.AdminGranted) else "revoked"
         self.store.change(row, **{field: True})
 

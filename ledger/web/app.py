@@ -31,6 +31,7 @@ from ledger.bootstrap import POOL_SIZE, Settings, close_ledger, open_ledger, set
 from ledger.projections.sql import SqlStore
 from ledger.web import (
     api,
+    api_accounts,
     api_register,
     api_reports,
     api_seasons,
@@ -141,6 +142,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(api.router)
     app.include_router(api_writes.router)
+    app.include_router(api_accounts.router)
     app.include_router(api_register.router)
     app.include_router(api_reports.router)
     app.include_router(api_teams.router)

@@ -38,6 +38,7 @@ from ledger.reports.match_sheet import (
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import (
+    pages_account,
     pages_admin,
     pages_advance,
     pages_answers,
@@ -375,6 +376,7 @@ def audit_page(
 
 router.include_router(pages_forms.router)
 router.include_router(pages_admin.router)
+router.include_router(pages_account.router)
 router.include_router(pages_members.router)
 router.include_router(pages_hire.router)
 router.include_router(pages_report.router)

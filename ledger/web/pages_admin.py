@@ -326,6 +326,7 @@ def account_added(
         admin="admin" in values,
         password=bool(secrets["password"]),
         token=token,
+        issued=False,
     )
 
 

@@ -1,4 +1,5 @@
-"""Refused account commands write nothing."""
+"""Account commands: refused ones write nothing; a password set for another account is
+recorded and signs it out."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ledger.application.accounts import Accounts
+from ledger.bootstrap import Settings, close_ledger, open_ledger
+from ledger.domain.events import PasswordSet
+from ledger.domain.log import SITE_ID
+from ledger.web.auth import Sessions
 from tests.cli.inprocess import run_argv, run_ledger
 
 
@@ -101,3 +107,46 @@ def test_a_role_granted_to_an_account_with_a_password_does_not_say_it_has_none(
     assert granted.out.strip() == "Account ann: coach of men in league owl.", granted.err
     fresh = run_argv([*as_ann, "bob", "--role", "coach", "--team", "men"])
     assert fresh.out.strip() == "Account bob: coach of men in league owl (no password yet)."
+
+
+def test_a_password_set_for_a_forgetful_owner_signs_them_out_and_is_recorded(
+    tmp_path: Path,
+) -> None:
+    """``account password NAME``: the site's log says who set it and why (never the
+    password), and NAME's browser sessions of ``ledger serve`` end."""
+    db = tmp_path / "site.db"
+    run_ledger(db, "account", "add", "tester", "--role", "admin", check=True)
+    run_ledger(db, "account", "add", "ann", "--role", "admin", check=True)
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        phone, _ = Sessions(ledger.read_models.engine).start("ann")
+    finally:
+        close_ledger(ledger)
+    done = password(db, "ann", "a-new-long-secret", "--reason", "forgot it")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Password of ann set; 1 browser session signed out."
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        assert Sessions(ledger.read_models.engine).find(phone) is None
+        assert Accounts(ledger).sign_in("ann", "a-new-long-secret").account == "ann"
+        stored = ledger.recorder.select_events(SITE_ID, desc=True, limit=1)[0]
+        last = ledger.source.decode(stored)
+    finally:
+        close_ledger(ledger)
+    assert isinstance(last, PasswordSet)
+    assert (last.login, last.reason) == ("ann", "forgot it")
+    assert b"a-new-long-secret" not in stored.state
+    run_ledger(db, "account", "revoke", "ann", check=True)
+    refused = password(db, "ann", "another-long-secret")
+    assert refused.returncode == 1
+    assert (
+        refused.stderr.strip() == "error[not-allowed]: account 'ann' is revoked: it cannot sign in"
+    )
+
+
+def password(db: Path, account: str, secret: str, *more: str) -> subprocess.CompletedProcess[str]:
+    ledger = str(Path(sys.executable).with_name("ledger"))
+    line = [ledger, "--db", str(db), "--as", "tester", "account", "password", account]
+    return subprocess.run(
+        [*line, "--password-stdin", *more], input=f"{secret}\n", capture_output=True, text=True
+    )
