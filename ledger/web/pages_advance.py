@@ -13,8 +13,9 @@ passes without more dice (ZAL's Ageing Roll), it lists the edition's skills and 
 command decides. The characteristics are those some roll lets the ruleset raise (gold4's
 profiles have no PA, its tables raise none), else the player's profile's. The dice are
 those rolled at the table, or rolled by the ledger when asked (the CLI's ``--roll``); a
-refusal keeps them in the form, so a coach chooses among the skills the rolls give and
-sends the same dice again, as the CLI's sentence asks. The POST runs ``AdvancePlayer``
+refusal keeps them in the form; a random skill's rolls sent without a skill come back as
+the choice they give (the skill list narrowed to it, ``dice_choice``), for the coach to
+send with the same dice, as the CLI's sentence asks. The POST runs ``AdvancePlayer``
 with what was chosen; its refusal is shown beside the field it is about.
 """
 
@@ -42,7 +43,10 @@ from ledger.web.pages_advance_offers import (
     KIND_NAMES,
     Asking,
     DieField,
+    SkillGroup,
+    SkillOffer,
     categories,
+    dice_choice,
     die_fields,
     kind_offers,
     skill_groups,
@@ -63,6 +67,9 @@ from ledger.web.pages_render import PageRoute, ledger_of, page
 from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
+
+GIVEN = "What the dice give"
+"""The skill list's one group once a random skill's rolls are in."""
 
 ADVANCE_FIELDS = {
     "unknown-player": "form",
@@ -87,12 +94,15 @@ def advance_form(
     errors: Errors,
     status: int = 200,
     rolled: Sequence[str] = (),
+    choice: tuple[SkillOffer, ...] = (),
 ) -> HTMLResponse:
+    """The form; ``choice``: what the dice sent give, the skill list narrowed to it."""
     found = reads.open_league(ledger_of(request), league)
     row = found.queries.team(team)
     who = player_of(found, team, player)
     asking = Asking(found.ruleset, who, row)
     kinds = kind_offers(asking)
+    groups = [SkillGroup(GIVEN, choice)] if choice else skill_groups(asking, kinds)
     return page(
         request,
         "advance.html.j2",
@@ -103,7 +113,8 @@ def advance_form(
         team=row,
         player=who,
         kinds=kinds,
-        groups=skill_groups(asking, kinds),
+        groups=groups,
+        choice=[offer.name for offer in choice],
         stats=stat_offers(asking),
         categories=categories(asking),
         dice=die_fields(found.ruleset),
@@ -229,16 +240,40 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
     try:
         await run_in_threadpool(call.write, command)
     except LedgerError as error:
-        errors = errors_of(error, ADVANCE_FIELDS)
-        if isinstance(error, InvalidAdvancement) and sent:
-            fault = await run_in_threadpool(
-                field_at_fault, ledger_of(request), sent[-1], error.message
-            )
-            errors = {fault: (error.code, error.message)}
-        return await run_in_threadpool(
-            advance_form, request, league, team, player, kept, errors, status_of(error), rolled
-        )
+        return await run_in_threadpool(refused, request, sent, kept, error, rolled)
     return see_other(f"/leagues/{league}/players/{player}")
+
+
+def refused(
+    request: Request,
+    sent: Sequence[AdvancePlayer],
+    values: Mapping[str, str],
+    error: LedgerError,
+    rolled: Sequence[str],
+) -> HTMLResponse:
+    """The form again: with the skills the dice give to choose from when a random skill's
+    rolls came without one (the next step, no refusal: 200); else with the refusal beside
+    the field it is about."""
+    slugs = request.path_params
+    league, team, player = slugs["league"], slugs["team"], slugs["player"]
+    errors, status = errors_of(error, ADVANCE_FIELDS), status_of(error)
+    choice: tuple[SkillOffer, ...] = ()
+    if isinstance(error, InvalidAdvancement) and sent:
+        ledger, asked = ledger_of(request), sent[-1]
+        choice = given(ledger, asked)
+        if choice and asked.skill is None:
+            errors, status = {}, 200
+        else:
+            errors = {field_at_fault(ledger, asked, error.message): (error.code, error.message)}
+    return advance_form(request, league, team, player, values, errors, status, rolled, choice)
+
+
+def given(ledger: LeagueLedger, command: AdvancePlayer) -> tuple[SkillOffer, ...]:
+    """The skills the command's dice let the player take (a random skill's rolls)."""
+    found = reads.open_league(ledger, command.league)
+    player = player_of(found, command.team, command.player)
+    asking = Asking(found.ruleset, player, found.queries.team(command.team))
+    return dice_choice(asking, command.kind, command.dice, command.category)
 
 
 # --- where the form is linked from ----------------------------------------------------------

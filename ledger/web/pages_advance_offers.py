@@ -192,6 +192,23 @@ def skill_groups(asking: Asking, kinds: Sequence[KindOffer]) -> list[SkillGroup]
     return [SkillGroup("The edition's skills (the roll decides which may be taken)", rest)]
 
 
+def dice_choice(
+    asking: Asking, kind: str, dice: tuple[DiceRoll, ...], category: str | None
+) -> tuple[SkillOffer, ...]:
+    """What a random advancement's rolls let him take, as he stands (his SPP too): each
+    skill of the edition the ruleset accepts with these dice, the rules asked and never
+    read here (BB2025: one of the two rolled; BB2020: the first he lacks). Nothing for
+    another kind, or dice that give nothing he may take."""
+    if kind not in RANDOM or not dice:
+        return ()
+    rolled = asking.event(kind, dice=dice).model_copy(update={"category": category})
+    return tuple(
+        SkillOffer(s.name, worth(asking, kind, s.name))
+        for s in asking.ruleset.catalogue.skills()
+        if not asking.refusal(rolled.model_copy(update={"skill": s.name}))
+    )
+
+
 def worth(asking: Asking, kind: str, skill: str) -> int:
     priced = asking.cost(kind, skill)
     return priced[1] if priced else 0

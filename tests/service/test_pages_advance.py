@@ -18,9 +18,13 @@ from fastapi.testclient import TestClient
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.log import league_id
+from ledger.domain.state import TeamRow
 from ledger.domain.values import DiceRoll
+from ledger.rules import find_ruleset
 from ledger.rules.asked import Advancing
 from ledger.web import pages_reads as reads
+from ledger.web.pages_advance_offers import Asking, dice_choice
+from tests.rules.test_bb2020_s2_rules import blitzer as human_blitzer
 from tests.service.conftest import (
     LEAGUE,
     World,
@@ -183,10 +187,18 @@ def test_a_random_skill_offers_what_the_rolls_give_and_takes_the_same_dice_again
     rolls = {"kind": "random_primary", "category": "G", "die-random_skill-1": "1 2"}
     before = event_count(client)
     asked = post(client, path, {"csrf": csrf, **rolls, "die-random_skill-2": "1 3"})
-    assert asked.status_code == 409
-    assert "the rolls give Dauntless or Fend" in error_beside(asked.text, "skill")
+    assert asked.status_code == 200  # the next step: no refusal, a choice
+    assert "The dice give Dauntless or Fend: choose which Griff Junior takes" in asked.text
+    assert 'class="problem"' not in asked.text
+    assert skill_options(asked.text) == ["Dauntless", "Fend"]  # the list narrowed to them
     assert 'value="1 3"' in asked.text
     assert event_count(client) == before
+    wrong = post(
+        client, path, {"csrf": csrf, **rolls, "die-random_skill-2": "1 3", "skill": "Kick"}
+    )
+    assert wrong.status_code == 409
+    assert "the rolls give Dauntless or Fend, not Kick" in error_beside(wrong.text, "skill")
+    assert skill_options(wrong.text) == ["Dauntless", "Fend"]
     done = post(client, path, {"csrf": csrf, **rolls, "die-random_skill-2": "1 3", "skill": "Fend"})
     assert done.status_code == 303, done.text[-800:]
     taken = last_event(client)
@@ -205,7 +217,8 @@ def test_the_ledger_rolls_the_dice_left_empty_and_keeps_them_in_the_form(
     before = event_count(client)
     data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
     shown = post(client, path, data)
-    assert shown.status_code == 409  # no skill chosen: the rolls say which he may take
+    assert shown.status_code == 200  # no skill chosen: the rolls say which he may take
+    assert 'id="choice"' in shown.text
     assert "The ledger rolled Skill Table roll 1 (2D6):" in shown.text
     kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
     assert len(kept) == 2
@@ -227,16 +240,46 @@ def test_the_ledger_rolls_the_same_dice_when_asked_again_and_records_them_as_its
     kept = [re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', s.text) for s in shown]
     assert kept == [["2 4", "6 3"], ["2 4", "6 3"]]
     assert 'name="roll_missing" value="1" checked' in shown[1].text  # still the ledger's
-    offered = re.search(r"the rolls give (.+?) or ", error_beside(shown[1].text, "skill"))
-    assert offered
+    offered = skill_options(shown[1].text)
+    assert len(offered) == 2
     dice = {"die-random_skill-1": "2 4", "die-random_skill-2": "6 3"}
-    done = post(client, path, {**data, **dice, "skill": offered[1]})
+    done = post(client, path, {**data, **dice, "skill": offered[0]})
     assert done.status_code == 303, done.text[-800:]
     taken = last_event(client)
     assert [(d["values"], d["source"]) for d in taken["dice"]] == [
         ([2, 4], "ledger"),
         ([6, 3], "ledger"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rolls", "given"),
+    [
+        # BB2020 'New Skills': the first roll giving a skill he lacks (Block, G 1-3/1, he
+        # has: rolled again), no choice; BB2025: one of the first two that give one
+        ("bb2020", [(2, 1), (5, 5)], ("Tackle",)),
+        ("bb2020", [(2, 1)], ()),
+        ("bb2025", [(1, 2), (1, 3)], ("Dauntless", "Fend")),
+        ("bb2025", [(1, 2)], ()),  # one roll: no choice yet
+    ],
+)
+def test_what_the_dice_give_is_the_edition_s_answer(
+    ruleset: str, rolls: list[tuple[int, int]], given: tuple[str, ...]
+) -> None:
+    edition = find_ruleset(ruleset)
+    team = TeamRow(league_id="l", team_id="men", name="Men", coach="c", roster="human")
+    asking = Asking(edition, human_blitzer(edition), team)
+    dice = tuple(DiceRoll(purpose="random_skill", dice="2D6", values=r) for r in rolls)
+    offered = dice_choice(asking, "random_primary", dice, "G")
+    assert tuple(offer.name for offer in offered) == given
+    assert dice_choice(asking, "chosen_primary", dice, "G") == ()
+
+
+def skill_options(html: str) -> list[str]:
+    """The skills the form's list offers (its first option, none chosen, aside)."""
+    found = re.search(r'<select id="skill".*?</select>', html, re.S)
+    assert found
+    return re.findall(r'<option value="([^"]+)"', found.group(0))
 
 
 def spike_scores_in_the_final(client: TestClient, world: World) -> None:
