@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import yaml
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, dice_text, gold, print_json, say, table
@@ -16,10 +17,11 @@ from ledger.application.commands import (
     RecordMatch,
 )
 from ledger.application.reports import read_report
+from ledger.application.restated import report_of_match
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.errors import InvalidInput
-from ledger.reports.match_sheet import MatchSheet, match_sheet
+from ledger.reports.match_sheet import MatchSheet, match_sheet, report_standing
 
 
 @click.group()
@@ -59,6 +61,23 @@ def record(session: Session, report: Path, roll_missing: bool, reason: str | Non
     print_sheet(sheet)
 
 
+def print_report(session: Session, match_id: str, as_json: bool) -> None:
+    """The match's report file as it stands, headed by how to correct it with it."""
+    from cli.queries import queries_for
+
+    standing = report_standing(session.ledger(), queries_for(session), match_id)
+    report = report_of_match(standing)
+    if as_json:
+        print_json(report)
+        return
+    click.echo(
+        f"# Match {match_id} as it stands (event {standing.seq}). Correct what the sheet got"
+        f" wrong, then:\n# ledger correct {standing.seq} --report FILE --reason WHY\n"
+        + yaml.safe_dump(report, sort_keys=False, allow_unicode=True),
+        nl=False,
+    )
+
+
 def sheet_of(session: Session, match_id: str) -> MatchSheet:
     from cli.queries import queries_for
 
@@ -71,9 +90,16 @@ def sheet_of(session: Session, match_id: str) -> MatchSheet:
 @match.command("show")
 @click.argument("match_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--report",
+    "as_report",
+    is_flag=True,
+    help="Print the report file that records the match as it stands (YAML): edit it, then"
+    " 'ledger correct EVENT --report FILE --reason ...'.",
+)
 @WIDE
 @pass_session
-def show(session: Session, match_id: str, as_json: bool) -> None:
+def show(session: Session, match_id: str, as_json: bool, as_report: bool) -> None:
     """MATCH_ID as recorded (score, each player's achievements, casualties with their dice
     and outcomes, MVPs), what the league's ruleset made of it (SPP, winnings, fans,
     Expensive Mistakes), which dice were entered and which the ledger rolled, and any
@@ -83,6 +109,9 @@ def show(session: Session, match_id: str, as_json: bool) -> None:
             "'match show' only reads, and a script stored as one unit is read once stored:"
             " run it after the script, or use --each"
         )
+    if as_report:
+        print_report(session, match_id, as_json)
+        return
     from cli.match_show import print_sheet
 
     sheet = sheet_of(session, match_id)

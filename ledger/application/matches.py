@@ -16,6 +16,7 @@ from ledger.application.match_dice import complete_dice, given_dice
 from ledger.application.match_sides import Side, find_player, rolled, sheet
 from ledger.application.mistakes import Found, Mistake, Place
 from ledger.application.reports import MatchReport, PlayerLine, SideReport
+from ledger.application.restated import restated_dice_kept
 from ledger.domain import events as ev
 from ledger.domain.state import (
     REPORTS_WAITING,
@@ -115,6 +116,8 @@ def resolve_report(
         rolls += tuple(r for r in amending.dice if r not in rolls)
     draft = rolled(draft, sides, report, rolls)
     draft = complete_dice(c, draft, sides, report, roll_missing, rows, found)
+    if amending is not None:
+        draft = restated_dice_kept(draft, amending)
     found.add_problems(c.ruleset.problems(Report(draft, rows)))
     found.refuse()
     return draft

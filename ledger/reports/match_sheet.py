@@ -24,7 +24,7 @@ from ledger.domain.state import (
     TreasuryLine,
 )
 from ledger.domain.values import Casualty, DiceRoll, Hireling, Performance, TeamSheet
-from ledger.errors import UnknownMatch
+from ledger.errors import NotAllowed, UnknownMatch
 from ledger.projections.fold import amended
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
@@ -59,6 +59,25 @@ def match_sheet(ledger: LeagueLedger, queries: Queries, match_id: str) -> MatchS
     recorded = next(r for r in reports if r.seq == seq)
     kept = [r.seq for r in closes if not r.voided]
     return build(ledger, queries, row, report, recorded, kept, corrections, played)
+
+
+def report_standing(ledger: LeagueLedger, queries: Queries, match_id: str) -> ev.MatchRecorded:
+    """The played match's report as it stands, its latest amendment applied: what a
+    correction of it restates (``ledger match show --report``)."""
+    row = queries.store.get(MatchRow, queries.league_id, match_id)
+    if row is None:
+        raise UnknownMatch(f"no match '{match_id}' in league {queries.league.slug}")
+    if row.status != "played" or row.recorded_seq is None:
+        raise NotAllowed(f"match {match_id} is {row.status}: it has no report standing")
+    refs = queries.history(f"match:{match_id}")
+    report = read_report(
+        ledger, queries, row.recorded_seq, corrections_of(refs, {row.recorded_seq})
+    )
+    if report is None:
+        raise UnknownMatch(
+            f"match '{match_id}' was recorded by event {row.recorded_seq}, which cannot be read"
+        )
+    return report
 
 
 def fixture(queries: Queries, row: MatchRow) -> MatchSheet:

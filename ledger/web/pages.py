@@ -25,16 +25,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ledger.application import submissions
-from ledger.application.service import LeagueLedger
-from ledger.domain.events import MatchRecorded
-from ledger.domain.state import EventRef, MatchRow, SubmissionRow, TeamRow, lasting_injuries
+from ledger.domain.state import MatchRow, SubmissionRow, TeamRow, lasting_injuries
 from ledger.domain.values import MAX_NUMBER
 from ledger.errors import UnknownTeam
-from ledger.reports.match_sheet import (
-    corrections_of,
-    hireling_sheets,
-    read_report,
-)
+from ledger.reports.match_sheet import hireling_sheets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.web import (
@@ -43,6 +37,7 @@ from ledger.web import (
     pages_advance,
     pages_answers,
     pages_close,
+    pages_correct_report,
     pages_fees,
     pages_fixtures,
     pages_forms,
@@ -285,12 +280,12 @@ def team_href(league: reads.League, team: str) -> str:
 
 @router.get("/leagues/{league}/matches/{match}")
 @needs("read", remembered=True)
-def match_page(request: Request, league: str, match: str) -> HTMLResponse:
+def match_page(request: Request, league: str, match: str, corrected: bool = False) -> HTMLResponse:
     ledger = ledger_of(request)
     found = shown_league(request, league)
     row = reads.match_row(found, match)
     history = found.queries.history(f"match:{match}")
-    event, amended_by = report_as_held(ledger, found, row, history)
+    event, amended_by = reads.report_as_held(ledger, found, row, history)
     lines = found.queries.match_games(event) if event is not None else []
     ids = event.named_players() if event is not None else set()
     names = found.team_names()
@@ -321,28 +316,13 @@ def match_page(request: Request, league: str, match: str) -> HTMLResponse:
         and waiting is None
         and may_submit(request, found, row.home, row.away, *row.others),
         may_correct=row.status == "played" and may(me, found.row, "correct"),
+        corrected=corrected and row.status == "played",
         closable=closable(request, found, row),
         inducing=pages_inducements.inducing(request, found, row),
         paying=pages_fees.paying(request, found, row.match_id, (row.home, row.away, *row.others))
         if row.status == "scheduled"
         else [],
     )
-
-
-def report_as_held(
-    ledger: LeagueLedger, league: reads.League, row: MatchRow, history: list[EventRef]
-) -> tuple[MatchRecorded | None, int | None]:
-    """The recorded report as the fold reads it, its latest amendment applied (as ``ledger
-    match show`` shows it: the game lines beside it are the amended game's), and the event
-    that amended it; None for a report the read models pass over as a fault."""
-    seq = row.recorded_seq
-    if seq is None or reads.recorded_match(ledger, league, seq) is None:
-        return None, None
-    corrections = corrections_of(history, {seq})
-    amendments = [c.seq for c in corrections if c.target == seq]
-    report = read_report(ledger, league.queries, seq, corrections)
-    amended = amendments and report is not None and row.status == "played"  # not a void
-    return report, amendments[-1] if amended else None
 
 
 def closable(request: Request, league: reads.League, row: MatchRow) -> list[str]:
@@ -380,6 +360,7 @@ router.include_router(pages_account.router)
 router.include_router(pages_members.router)
 router.include_router(pages_hire.router)
 router.include_router(pages_report.router)
+router.include_router(pages_correct_report.router)
 router.include_router(pages_answers.router)
 router.include_router(pages_whatif.router)
 router.include_router(pages_close.router)

@@ -24,6 +24,7 @@ from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import (
     EventLine,
+    EventRef,
     FaultLine,
     LeagueRow,
     MatchRow,
@@ -40,6 +41,7 @@ from ledger.projections.sql import table_of
 from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.match_model import OTHER_ACHIEVEMENTS
+from ledger.reports.match_sheet import corrections_of, read_report
 from ledger.reports.render import Format, render
 from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
@@ -277,6 +279,22 @@ def recorded_match(ledger: LeagueLedger, league: League, seq: int) -> ev.MatchRe
         return None
     event = ledger.mapper.to_domain_event(found[0])
     return event if isinstance(event, ev.MatchRecorded) else None
+
+
+def report_as_held(
+    ledger: LeagueLedger, league: League, row: MatchRow, history: list[EventRef]
+) -> tuple[ev.MatchRecorded | None, int | None]:
+    """The recorded report as the fold reads it, its latest amendment applied (as ``ledger
+    match show`` shows it: the game lines beside it are the amended game's), and the event
+    that amended it; None for a report the read models pass over as a fault."""
+    seq = row.recorded_seq
+    if seq is None or recorded_match(ledger, league, seq) is None:
+        return None, None
+    corrections = corrections_of(history, {seq})
+    amendments = [c.seq for c in corrections if c.target == seq]
+    report = read_report(ledger, league.queries, seq, corrections)
+    amended = amendments and report is not None and row.status == "played"  # not a void
+    return report, amendments[-1] if amended else None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import get_args
+from typing import Any, get_args
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -125,10 +125,14 @@ def report_form(
     values: Mapping[str, str],
     errors: Errors,
     status: int = 200,
+    correcting: Any = None,
 ) -> HTMLResponse:
+    """The report form for ``game``; ``correcting``: a recorded report's correction
+    (``pages_correct_report.Correcting``: its event, where it is sent, the match's page)."""
     found = reads.open_league(ledger_of(request), league)
     fixture = reads.match_row(found, game.match) if game.fixture else None
-    sides = [side(found, key, team, fixture, values) for key, team in game.sides()]
+    named = correcting.named if correcting else frozenset()
+    sides = [side(found, key, team, fixture, values, named) for key, team in game.sides()]
     names = found.team_names()
     return page(
         request,
@@ -138,7 +142,8 @@ def report_form(
         crumbs=reads.crumbs(found),
         league=found,
         game=game,
-        action=action_of(found, game),
+        action=correcting.action if correcting else action_of(found, game),
+        correcting=correcting,
         sides=sides,
         acting_for=names.get(submitter(request, found, game), "the commissioner"),
         names=names,
@@ -171,14 +176,20 @@ def side(
     team: str,
     fixture: MatchRow | None,
     values: Mapping[str, str],
+    named: frozenset[str] = frozenset(),
 ) -> Side:
+    """``named``: players a corrected report names, offered whatever became of them since
+    (killed in that very game, retired, fired)."""
     row = league.queries.team(team)
     positions = league.ruleset.catalogue.team_list(row.roster).positions
     players = [p for p in league.queries.roster(team).players if unavailable(p) is None]
+    listed = {p.player_id for p in players}
+    rows = (league.view.get(PlayerRow, league.row.league_id, p) for p in sorted(named - listed))
+    players += [p for p in rows if p is not None and p.team_id == team]  # hirelings aside
     fielded = league.ruleset.report_stars(fixture, row) if fixture is not None else None
     if fielded is not None:  # a star the form was sent with stays chosen, to be refused
-        named = (v for k, v in values.items() if k.startswith(f"{key}-h") and k.endswith("-star"))
-        fielded = (*fielded, *(v for v in named if v and v not in fielded))
+        sent = (v for k, v in values.items() if k.startswith(f"{key}-h") and k.endswith("-star"))
+        fielded = (*fielded, *(v for v in sent if v and v not in fielded))
     stars = reads.star_choices(league, fielded)
     return Side(key, row, players, [(p.id, p.name) for p in positions], stars)
 

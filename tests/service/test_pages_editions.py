@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 import yaml
@@ -34,6 +35,7 @@ from ledger.web.app import create_app
 from ledger.web.demo import demo_accounts
 from tests.cli.inprocess import ledger_from_script
 from tests.service.conftest import CHEAP, password_of, sign_in
+from tests.service.test_pages_whatif import filled
 
 LEAGUE = "owl"
 HOME = f"/leagues/{LEAGUE}"
@@ -461,3 +463,19 @@ def test_the_buy_form_shows_a_limit_only_where_the_edition_prints_one(
         assert fan is not None, form[-1500:]
         assert re.search(r"\d+ held", fan.group(0))
         assert " of " not in fan.group(0)
+
+
+def test_the_commissioners_correction_form_restates_the_game_as_it_stands(
+    client: TestClient,
+) -> None:
+    """The edition's game, its hireling and its dice, filled into the report form to be
+    corrected (pages_correct_report): sent back unchanged, nothing is amended."""
+    client.cookies.clear()
+    sign_in(client, "commissioner")
+    path = f"{HOME}/matches/{MATCH}/correct"
+    fields = filled(page(client, path), path, reason="checking")
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    fields.append(("reason", "checking"))
+    reply = client.post(path, content=urlencode(fields), headers=form, follow_redirects=False)
+    assert reply.status_code == 422, reply.text[-1500:]
+    assert "nothing to amend" in html.unescape(reply.text)

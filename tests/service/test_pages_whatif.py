@@ -33,8 +33,9 @@ class PostedForm(HTMLParser):
     """What a browser sends for the page's POST form as it stands: hidden and text inputs,
     ticked boxes, each pick-list's selected option (else its first)."""
 
-    def __init__(self) -> None:
+    def __init__(self, action: str = FORM) -> None:
         super().__init__()
+        self.action = action
         self.inside = False
         self.fields: list[tuple[str, str]] = []
         self.select: str | None = None
@@ -43,7 +44,7 @@ class PostedForm(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         if tag == "form":
-            self.inside = a.get("method") == "post" and a.get("action") == FORM
+            self.inside = a.get("method") == "post" and a.get("action") == self.action
         elif self.inside and tag == "input" and "name" in a:
             if a.get("type") != "checkbox" or "checked" in a:
                 self.fields.append((a["name"], a.get("value", "")))
@@ -61,8 +62,8 @@ class PostedForm(HTMLParser):
             self.select = None
 
 
-def filled(html: str, **changes: str) -> list[tuple[str, str]]:
-    parser = PostedForm()
+def filled(html: str, action: str = FORM, **changes: str) -> list[tuple[str, str]]:
+    parser = PostedForm(action)
     parser.feed(html)
     return [(k, changes.get(k, v)) for k, v in parser.fields]
 

@@ -1,0 +1,111 @@
+"""The commissioner corrects a recorded match's report whole, from the report form filled
+with the report as it stands (ledger/web/pages_correct_report.py): sent unchanged it
+amends nothing; one fact changed, that fact alone is amended, with the reason, and the
+match page shows the corrected game. A coach may not; a refusal is the form again with
+the sentence, nothing written."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.service.conftest import World, event_count, sign_in
+from tests.service.test_pages import HOME, error_beside, last_event, page_text, post
+from tests.service.test_pages_close import scheduled_final
+from tests.service.test_pages_whatif import filled
+
+MATCHES = (
+    "r1-reavers-gouged-eye",
+    "r1-scramblers-grudgebearers",
+    "r2-reavers-scramblers",
+    "r2-gouged-eye-grudgebearers",
+    "r3-reavers-grudgebearers",
+    "r3-gouged-eye-scramblers",
+)
+
+
+def path_of(match: str) -> str:
+    return f"{HOME}/matches/{match}/correct"
+
+
+def sent(client: TestClient, match: str, **changes: str) -> Any:
+    """The correction form as the page fills it, ``changes`` made, sent as a browser does."""
+    page = client.get(path_of(match))
+    assert page.status_code == 200, page.text[-800:]
+    fields = filled(page.text, path_of(match), **changes)
+    named = {k for k, _ in fields}
+    fields += [(k, v) for k, v in changes.items() if k not in named]  # the reason's textarea
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    return client.post(
+        path_of(match), content=urlencode(fields), headers=form, follow_redirects=False
+    )
+
+
+@pytest.mark.parametrize("match", MATCHES)
+def test_a_report_sent_back_unchanged_amends_nothing(client: TestClient, match: str) -> None:
+    """Every demo game's form, filled from its report, records it as it stands: the dead
+    and the injured of that game are offered, each die is as recorded."""
+    sign_in(client, "commissioner")
+    before = event_count(client)
+    reply = sent(client, match, reason="checking")
+    assert reply.status_code == 422, reply.text[-1500:]
+    assert "nothing to amend" in page_text(reply.text)
+    assert event_count(client) == before
+
+
+def test_one_fact_changed_is_amended_alone_with_the_reason(client: TestClient) -> None:
+    sign_in(client, "commissioner")
+    match = "r1-reavers-gouged-eye"
+    html = client.get(path_of(match)).text
+    assert "<h1>Correct the report:" in html
+    assert 'name="roll_missing"' not in html
+    reply = sent(client, match, **{"cas-0-cause": "foul", "reason": "the sheet said a foul"})
+    assert reply.status_code == 303, reply.text[-1500:]
+    assert reply.headers["location"] == f"{HOME}/matches/{match}?corrected=1"
+    shown = client.get(reply.headers["location"]).text
+    assert "The correction is recorded" in shown
+    event = last_event(client)
+    assert event["topic"].endswith("EventCorrected")
+    assert (event["action"], event["reason"]) == ("amend", "the sheet said a foul")
+    assert set(event["amendment"]) == {"casualties"}
+    assert event["amendment"]["casualties"][0]["cause"] == "foul"
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "sentence"),
+    [
+        ({"reason": ""}, "reason", "a correction needs a reason"),
+        ({"reason": "r", "home-touchdowns": "x"}, "home-touchdowns", "a whole number"),
+    ],
+)
+def test_a_refused_correction_is_the_form_again_and_writes_nothing(
+    client: TestClient, changes: dict[str, str], field: str, sentence: str
+) -> None:
+    sign_in(client, "commissioner")
+    before = event_count(client)
+    reply = sent(client, "r1-reavers-gouged-eye", **changes)
+    assert reply.status_code == 422, reply.text[-800:]
+    assert sentence in error_beside(reply.text, field)
+    assert event_count(client) == before
+
+
+def test_a_coach_may_not_and_an_unplayed_match_has_no_report_to_correct(
+    client: TestClient, world: World
+) -> None:
+    sign_in(client, "jay")
+    assert client.get(path_of(MATCHES[0])).status_code == 403
+    assert f'href="{path_of(MATCHES[0])}"' not in client.get(f"{HOME}/matches/{MATCHES[0]}").text
+    before = event_count(client)
+    assert post(client, path_of(MATCHES[0]), {"reason": "mine"}).status_code == 403
+    assert event_count(client) == before
+    client.cookies.clear()
+    sign_in(client, "commissioner")
+    assert f'href="{path_of(MATCHES[0])}"' in client.get(f"{HOME}/matches/{MATCHES[0]}").text
+    scheduled_final(client, world)
+    unplayed = client.get(path_of("s1-final-1"))
+    assert unplayed.status_code == 409
+    assert "only a played match's report is corrected" in page_text(unplayed.text)
+    assert client.get(path_of("no-such-match")).status_code == 404
