@@ -30,10 +30,18 @@ from ledger.domain.state import MatchRow
 from ledger.errors import LedgerError, NotAllowed
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
-from ledger.web.pages_forms import Calling, FieldInvalid, errors_of, required, see_other, values_of
+from ledger.web.pages_forms import (
+    Calling,
+    Errors,
+    FieldInvalid,
+    errors_of,
+    required,
+    see_other,
+    values_of,
+)
 from ledger.web.pages_render import PageRoute, ledger_of
 from ledger.web.pages_report import report_form
-from ledger.web.pages_report_form import form_values, report_of
+from ledger.web.pages_report_form import Rows, form_values, report_of
 from ledger.web.pages_report_mistakes import REPORT_FIELDS, FormReport
 from ledger.web.problems import status_of
 
@@ -102,6 +110,9 @@ def correction_page(request: Request, league: str, match: str) -> HTMLResponse:
 @needs("correct")
 async def correct_report(request: Request, league: str, match: str, call: Calling) -> Response:
     values = await values_of(request)
+    if values.get("more") == "rows":  # nothing written: the form again, longer, as filled
+        grown = {**values, **Rows.of(values).more().fields()}
+        return await run_in_threadpool(shown_again, request, league, match, grown, {}, 200)
     forms: list[FormReport] = []
 
     def command(ledger: LeagueLedger, by: str) -> None:
@@ -134,14 +145,23 @@ def refused(
     forms: list[FormReport],
 ) -> HTMLResponse:
     """The form again as sent, every mistake beside its field (the reason's by its own)."""
-    ledger = ledger_of(request)
-    found = reads.open_league(ledger, league)
-    row = reads.match_row(found, match)
-    event = standing(ledger, found, row)
     if isinstance(error, FieldInvalid) and error.field == "reason":
         errors = {"reason": (error.code, error.message)}
     else:
         errors = forms[0].shown(error) if forms else errors_of(error, REPORT_FIELDS)
-    game = reads.game_of(row)
-    shown = correcting(league, row, event)
-    return report_form(request, league, game, values, errors, status_of(error), correcting=shown)
+    return shown_again(request, league, match, values, errors, status_of(error))
+
+
+def shown_again(
+    request: Request,
+    league: str,
+    match: str,
+    values: Mapping[str, str],
+    errors: Errors,
+    status: int,
+) -> HTMLResponse:
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
+    row = reads.match_row(found, match)
+    shown = correcting(league, row, standing(ledger, found, row))
+    return report_form(request, league, reads.game_of(row), values, errors, status, shown)

@@ -109,3 +109,16 @@ def test_a_coach_may_not_and_an_unplayed_match_has_no_report_to_correct(
     assert unplayed.status_code == 409
     assert "only a played match's report is corrected" in page_text(unplayed.text)
     assert client.get(path_of("no-such-match")).status_code == 404
+
+
+def test_more_rows_is_the_correction_form_again_longer_and_writes_nothing(
+    client: TestClient,
+) -> None:
+    sign_in(client, "commissioner")
+    before = event_count(client)
+    reply = sent(client, MATCHES[0], more="rows", **{"cas-0-cause": "foul"})
+    assert reply.status_code == 200, reply.text[-800:]
+    assert "<h1>Correct the report:" in reply.text
+    assert 'id="cas-5-victim"' in reply.text  # four casualty rows before, more now
+    assert '<option value="foul" selected>' in reply.text  # as filled
+    assert event_count(client) == before
