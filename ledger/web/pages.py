@@ -59,6 +59,7 @@ from ledger.web import pages_reads as reads
 from ledger.web.auth import memo
 from ledger.web.guard import needs
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, shown_league, who
+from ledger.web.pages_season_start import SEASON_DONE
 from ledger.web.problems import LAST_EVENT
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -107,7 +108,8 @@ def home(request: Request) -> HTMLResponse:
 
 @router.get("/leagues/{league}")
 @needs("read", remembered=True)
-def league_home(request: Request, league: str) -> HTMLResponse:
+def league_home(request: Request, league: str, done: str = "") -> HTMLResponse:
+    """``done``: the season step just taken (the season forms land here saying so)."""
     found = shown_league(request, league)
     me = who(request)
     fixtures = reads.this_round(found)
@@ -132,6 +134,7 @@ def league_home(request: Request, league: str) -> HTMLResponse:
         downloads=downloads(found),
         may_grant=may(me, found.row, "grant"),
         star_draft=pages_stars.draft_now(found),
+        done=SEASON_DONE.get(done, ""),
         **pages_seasons.league_season(request, found),
     )
 

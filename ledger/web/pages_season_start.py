@@ -85,14 +85,24 @@ class Sent:
     values: Mapping[str, str]
 
 
+SEASON_DONE = {
+    "started": "The season has started: schedule its games next.",
+    "scheduled": "The season is scheduled: its first round's fixtures are below.",
+    "playoffs": "The play-offs are drawn: their fixtures are below.",
+    "closed": "The season is closed: its champion and figures are kept as they stand.",
+}
+"""What the league's home says after each season step (``?done=``)."""
+
+
 async def written(
     sent: Sent,
     command: Callable[[LeagueLedger, str], object],
     fields: Mapping[str, str],
     form: Callable[..., HTMLResponse],
+    done: str,
 ) -> Response:
     """Run ``command`` as the account; the form again, as filled, with the command's
-    sentence beside its field when refused; done, the league's home."""
+    sentence beside its field when refused; done, the league's home saying so."""
     try:
         await run_in_threadpool(sent.call.write, command)
     except LedgerError as error:
@@ -100,7 +110,7 @@ async def written(
         return await run_in_threadpool(
             form, sent.request, sent.league, sent.values, errors, status_of(error)
         )
-    return see_other(f"/leagues/{sent.league}")
+    return see_other(f"/leagues/{sent.league}?done={done}")
 
 
 # --- start ------------------------------------------------------------------------------------
@@ -233,4 +243,6 @@ async def start(request: Request, league: str, call: Calling) -> Response:
         reason = reason_of(values, "reason", "the start")
         valid(lambda: ledger.handle(sent, by=by, reason=reason))
 
-    return await written(Sent(request, league, call, values), command, START_FIELDS, start_form)
+    return await written(
+        Sent(request, league, call, values), command, START_FIELDS, start_form, "started"
+    )

@@ -234,7 +234,9 @@ async def schedule(request: Request, league: str, call: Calling) -> Response:
         reason = reason_of(values, "reason", "the schedule")
         ledger.handle(ScheduleSeason(league, legs=legs), by=by, reason=reason)
 
-    return await written(Sent(request, league, call, values), command, {}, schedule_form)
+    return await written(
+        Sent(request, league, call, values), command, {}, schedule_form, "scheduled"
+    )
 
 
 # --- the play-offs ----------------------------------------------------------------------------
@@ -279,7 +281,9 @@ async def playoffs(request: Request, league: str, call: Calling) -> Response:
         reason = reason_of(values, "reason", "the draw")
         ledger.handle(SchedulePlayoffs(league, dungeon_bowl=dungeon_bowl), by=by, reason=reason)
 
-    return await written(Sent(request, league, call, values), command, {}, playoffs_form)
+    return await written(
+        Sent(request, league, call, values), command, {}, playoffs_form, "playoffs"
+    )
 
 
 # --- close ------------------------------------------------------------------------------------
@@ -326,4 +330,4 @@ async def close(request: Request, league: str, call: Calling) -> Response:
         reason = reason_of(values, "reason", "the close")
         ledger.handle(CloseSeason(league, without_playoffs=without), by=by, reason=reason)
 
-    return await written(Sent(request, league, call, values), command, {}, close_form)
+    return await written(Sent(request, league, call, values), command, {}, close_form, "closed")

@@ -100,10 +100,21 @@ def sent(client: TestClient, step: str, **fields: str) -> Any:
     return post(client, f"{SEASON}/{step}", {"csrf": csrf_in(shown.text), **fields})
 
 
+STEPS = {
+    "SeasonStarted": ("started", "The season has started"),
+    "SeasonClosed": ("closed", "The season is closed"),
+}
+
+
 def done(client: TestClient, reply: Any, topic: str) -> None:
-    """Taken: back to the league's home, the event recorded as the account, from the web."""
+    """Taken: back to the league's home saying so, the event recorded as the account, from
+    the web."""
     assert reply.status_code == 303, reply.text[-800:]
-    assert reply.headers["location"] == HOME
+    step, said = STEPS.get(topic, ("", ""))
+    location = reply.headers["location"]
+    assert location.startswith(f"{HOME}?done={step}"), location
+    shown = client.get(location).text
+    assert re.search(r'<p class="ok" role="status">' + re.escape(said), shown), shown[:3000]
     event = last_event(client)
     assert event["topic"].endswith(topic)
     by = (event["account"], event["acting_as"], event["via"])
@@ -153,6 +164,7 @@ def test_the_commissioner_runs_a_season_from_start_to_close_through_the_pages(
     assert re.search(r'<td class="n">3</td><td class="n">6</td>', schedule)  # rounds, games
     scheduled = sent(client, "schedule", legs="1")
     done(client, scheduled, "FixturesScheduled")
+    assert scheduled.headers["location"] == f"{HOME}?done=scheduled"
     assert len(waiting(client)) == 6
     assert steps(client) == []  # the games are to be played first
 
@@ -163,6 +175,7 @@ def test_the_commissioner_runs_a_season_from_start_to_close_through_the_pages(
     assert draw.count("semi-final</span></li>") == 2
     assert 'name="dungeon_bowl"' in draw  # four qualifiers: a Dungeon Bowl final may be asked
     done(client, sent(client, "playoffs"), "FixturesScheduled")
+    assert "The play-offs are drawn" in client.get(f"{HOME}?done=playoffs").text
     semis = waiting(client)
     assert [m.stage for m in semis] == ["semi-final", "semi-final"]
     for match in semis:
