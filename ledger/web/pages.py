@@ -235,6 +235,10 @@ def team_page(request: Request, league: str, team: str, bought: bool = False) ->
         may_hire=may(me, found.row, "hire", team),
         may_buy=may(me, found.row, "buy", team),
         may_redraft=may(me, found.row, "redraft", team) and pages_redraft.offered(found, team),
+        pending=[s for s in pending(request, found) if team in (s.home, s.away, *s.others)]
+        if role_named(request)
+        else None,
+        my_teams=me.teams_in(league) if me else (),
     )
 
 

@@ -145,6 +145,21 @@ def test_the_pending_list_says_who_a_report_waits_for_from_the_readers_side(
     assert "waits for the opponent" not in pending
 
 
+def test_a_teams_page_lists_the_reports_waiting_on_its_games(
+    client: TestClient, world: World
+) -> None:
+    """The Scramblers' coach, on his team's page, finds the final's report waiting for
+    his answer; a team not in that game lists none."""
+    sent_by_jay(client, world)
+    client.cookies.clear()
+    sign_in(client, "rob")
+    page = client.get(f"{HOME}/teams/skavenblight-scramblers").text
+    waiting = page.split('id="waiting"')[1].split("</section>")[0]
+    assert f'href="{SUBMISSION}"' in waiting
+    assert '<span class="tag">waits for your answer</span>' in waiting
+    assert 'id="waiting"' not in client.get(f"{HOME}/teams/gouged-eye").text
+
+
 # --- which game? ---------------------------------------------------------------------------
 
 
