@@ -178,11 +178,23 @@ def roles_text(admin: bool, memberships: Mapping[str, Membership]) -> str:
 
 @account.command("revoke")
 @click.argument("name")
+@click.option(
+    "--token",
+    "token_id",
+    metavar="ID",
+    help="Revoke this one API token of NAME's only (its id, the part after bbl_, as"
+    " 'account list' shows it): the account and its other tokens stay.",
+)
 @click.option("--reason", help="Why (kept in the site's log).")
 @pass_session
-def revoke(session: Session, name: str, reason: str | None) -> None:
-    """NAME can no longer sign in, and its API tokens stop working at once."""
+def revoke(session: Session, name: str, token_id: str | None, reason: str | None) -> None:
+    """NAME can no longer sign in, and its API tokens stop working at once (with --token,
+    only that token stops)."""
     ledger = session.ledger()
+    if token_id is not None:
+        Accounts(ledger).revoke_token(name, token_id, by=session.user, reason=reason)
+        say(f"Token {token_id} of {name} revoked; {name} still signs in.")
+        return
     Accounts(ledger).revoke(name, by=session.user, reason=reason)
     signed_out(ledger, name)
     say(f"Account {name} revoked; its tokens and browser sessions no longer work.")

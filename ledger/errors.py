@@ -421,6 +421,10 @@ class UnknownAccount(NotFound):
     code = "unknown-account"
 
 
+class UnknownToken(NotFound):
+    code = "unknown-token"
+
+
 class VersionMismatch(LedgerError):
     """The caller acted on a version of the league that is no longer the latest (412)."""
 

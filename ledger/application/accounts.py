@@ -35,6 +35,7 @@ from ledger.errors import (
     NotAllowed,
     Unauthenticated,
     UnknownAccount,
+    UnknownToken,
 )
 from ledger.projections.members import SITE
 from ledger.projections.sql import read_connection
@@ -150,6 +151,25 @@ class Accounts:
 
         self.ledger.run_site(plan, by=by, reason=reason)
         self.set_password(account, password)
+
+    def revoke_token(self, account: str, token: str, *, by: str, reason: str | None = None) -> None:
+        """One API token of the account stops working, in every worker from the next
+        request on (``TokenRevoked`` moves the site's log, which the callers kept are
+        read again at); its other tokens and its password stay."""
+
+        def plan(view: Store) -> Drafts:
+            self.row(account, view)
+            if token not in {t for t, _, revoked in self.tokens(account) if revoked is None}:
+                raise UnknownToken(f"account '{account}' has no working token '{token[:16]}'")
+            return [ev.TokenRevoked(login=account, token=token)]
+
+        self.ledger.run_site(plan, by=by, reason=reason)
+        with self.engine.begin() as conn:
+            conn.execute(
+                SECRETS.update()
+                .where(SECRETS.c.secret_id == f"token:{token}", SECRETS.c.revoked_at.is_(None))
+                .values(revoked_at=now())
+            )
 
     def grant(
         self,

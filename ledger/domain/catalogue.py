@@ -50,6 +50,8 @@ RECORDED_BY = {
     "AdminGranted": "`ledger account add NAME --role admin`",
     "AccountRevoked": "`ledger account revoke`, `POST /api/accounts/{account}/revocation` or"
     " the account's admin page",
+    "TokenRevoked": "`ledger account revoke NAME --token ID`, `DELETE"
+    " /api/accounts/{account}/tokens/{token}` or the account's admin page",
     "PasswordSet": "`ledger account password NAME`, `POST /api/accounts/{account}/password`"
     " or the account's admin page",
     "MemberGranted": "`ledger account add NAME --role commissioner|coach`, or"

@@ -523,6 +523,15 @@ class AccountRevoked(LedgerEvent):
     login: Account
 
 
+class TokenRevoked(LedgerEvent):
+    """One API token of the account stops working (a script retired, a token leaked); its
+    other tokens and its password stay. The token is in no log: ``token`` is its public
+    id, the part after ``bbl_``."""
+
+    login: Account
+    token: Annotated[str, StringConstraints(strict=True, pattern=r"^[0-9a-f]{8}$")]
+
+
 class PasswordSet(LedgerEvent):
     """An admin set the account's password after it was added (its owner forgot it, say),
     and the account's browser sessions ended. The password is in no log: only its argon2

@@ -90,7 +90,7 @@ class SiteFold:
             )
         elif isinstance(event, ev.AdminGranted | ev.AccountRevoked):
             self.change(event.login, event)
-        elif isinstance(event, ev.PasswordSet):
+        elif isinstance(event, ev.PasswordSet | ev.TokenRevoked):
             self.account(event.login)  # changes no row: the hash is the secrets table's
         self.advance(event)
 

@@ -1,6 +1,7 @@
 """An admin managing an existing account over the API, as ``ledger account password``,
-``revoke`` and ``token`` do: each a write in the site's log (but the token, which is a
-secret and no event) by the acting admin, refused to anyone else before the body is read.
+``revoke`` (of the account, or of one token) and ``token`` do: each a write in the
+site's log (but a token issued, which is a secret and no event) by the acting admin,
+refused to anyone else before the body is read.
 
 What is done to the account is done to another's: an admin changes their own password at
 ``/account/password`` (which asks for the current one: a session left open is not the
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import Field
 
 from ledger.application.accounts import MAX_PASSWORD, MIN_PASSWORD
@@ -49,6 +50,12 @@ def revoke(call: Call, account: str, reason: str | None) -> None:
     service = service_of(call.request)
     call.write(lambda _, by: service.accounts.revoke(account, by=by, reason=reason))
     service.sessions.end_others(account, keep=None)
+
+
+def revoke_token(call: Call, account: str, token: str, reason: str | None) -> None:
+    """One API token of the account stops working; its other tokens and password stay."""
+    accounts = service_of(call.request).accounts
+    call.write(lambda _, by: accounts.revoke_token(account, token, by=by, reason=reason))
 
 
 def issue_token(call: Call, account: str) -> str:
@@ -106,3 +113,21 @@ def tokens(call: Calling, account: AccountName, response: Response) -> TokenIssu
     revoked account."""
     token = issue_token(call, account)
     return TokenIssued(**receipt(call, response), account=account, token=token)
+
+
+TokenId = Annotated[str, Path(min_length=1, max_length=16)]
+
+
+@router.delete("/api/accounts/{account}/tokens/{token}", tags=["accounts"])
+@needs("manage_accounts")
+def token_revocation(
+    call: Calling,
+    account: AccountName,
+    token: TokenId,
+    response: Response,
+    reason: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Written:
+    """One API token of the account stops working (its id: the part after ``bbl_``); the
+    account and its other tokens stay. 404 for no such working token."""
+    revoke_token(call, account, token, reason)
+    return Written(**receipt(call, response))

@@ -9,6 +9,8 @@ three forms, each what ``ledger account`` does from the shell and the API's twin
   its API tokens stay.
 - *Issue an API token*: shown on the answer's page this once, as when the account was
   added (a page answered, not a redirect: no answer holding it is kept).
+- *Revoke* beside a working token: that token stops (``TokenRevoked``); the account and its
+  other tokens stay.
 - *Revoke the account*: it can no longer sign in, and its tokens and sessions stop
   working at once (``AccountRevoked``, with the reason given).
 
@@ -30,7 +32,7 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.accounts import MAX_PASSWORD
 from ledger.errors import LedgerError
 from ledger.web import api_accounts
-from ledger.web.api_accounts import AccountName
+from ledger.web.api_accounts import AccountName, TokenId
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, needs
 from ledger.web.idempotency import SECRET_FIELDS
@@ -51,7 +53,7 @@ from ledger.web.problems import status_of
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 ACCOUNT = ACCOUNTS + "/{account}"
-DONE = {"password", "revoked"}
+DONE = {"password", "revoked", "token-revoked"}
 """What the page, come back to after a form, says was done (``?done=``)."""
 
 
@@ -131,6 +133,18 @@ def answered(call: Call, account: str, done: Callable[[], int], what: str) -> Re
         return account_form(call.request, account, errors, status_of(error))
     query = urlencode({"done": what, **({"ended": ended} if what == "password" else {})})
     return see_other(f"{address(account)}?{query}")
+
+
+@router.post(ACCOUNT + "/tokens/{token}/revoke")
+@needs("manage_accounts")
+async def revoke_token(
+    request: Request, account: AccountName, token: TokenId, call: Calling
+) -> Response:
+    def done() -> int:
+        api_accounts.revoke_token(call, account, token, None)
+        return 0
+
+    return await run_in_threadpool(answered, call, account, done, "token-revoked")
 
 
 @router.post(ACCOUNT + "/token")

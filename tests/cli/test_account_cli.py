@@ -7,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ledger.application.accounts import Accounts
 from ledger.bootstrap import Settings, close_ledger, open_ledger
-from ledger.domain.events import PasswordSet
+from ledger.domain.events import PasswordSet, TokenRevoked
 from ledger.domain.log import SITE_ID
+from ledger.errors import Unauthenticated
 from ledger.web.auth import Sessions
 from tests.cli.inprocess import run_argv, run_ledger
 
@@ -149,4 +152,32 @@ def password(db: Path, account: str, secret: str, *more: str) -> subprocess.Comp
     line = [ledger, "--db", str(db), "--as", "tester", "account", "password", account]
     return subprocess.run(
         [*line, "--password-stdin", *more], input=f"{secret}\n", capture_output=True, text=True
+    )
+
+
+def test_one_token_revoked_stops_alone_and_is_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "site.db"
+    run_ledger(db, "account", "add", "tester", "--role", "admin", check=True)
+    first = run_ledger(db, "account", "token", "tester", check=True).out.strip()
+    second = run_ledger(db, "account", "token", "tester", check=True).out.strip()
+    token_id = first.split("_")[1]
+    done = run_ledger(db, "account", "revoke", "tester", "--token", token_id, "--reason", "leaked")
+    assert done.code == 0, done.err
+    assert done.out.strip() == f"Token {token_id} of tester revoked; tester still signs in."
+    ledger = open_ledger(Settings(sqlite_path=db))
+    try:
+        accounts = Accounts(ledger)
+        assert accounts.by_token(second).account == "tester"
+        with pytest.raises(Unauthenticated):
+            accounts.by_token(first)
+        last = ledger.source.decode(ledger.recorder.select_events(SITE_ID, desc=True, limit=1)[0])
+    finally:
+        close_ledger(ledger)
+    assert isinstance(last, TokenRevoked)
+    assert (last.login, last.token, last.reason) == ("tester", token_id, "leaked")
+    again = run_ledger(db, "account", "revoke", "tester", "--token", token_id)
+    assert again.code == 1
+    assert (
+        again.error_line
+        == f"error[unknown-token]: account 'tester' has no working token '{token_id}'"
     )

@@ -96,7 +96,8 @@ def test_an_admin_s_own_account_is_changed_on_the_password_page_only(client: Tes
     sign_in(client, "admin")
     html = client.get("/admin/accounts/admin").text
     assert 'href="/account/password"' in html
-    assert 'action="/admin/accounts/admin/' not in html
+    for form in ("password", "token", "revoke"):  # its own tokens it may still revoke
+        assert f'action="/admin/accounts/admin/{form}"' not in html
     before = event_count(client)
     fields = {**form_fields(client), "password": NEW, "password_again": NEW}
     reply = post(client, "/admin/accounts/admin/password", fields)
@@ -232,3 +233,36 @@ def test_the_api_revokes_and_a_revoked_account_gets_no_token(
     assert "account 'jay' is revoked: it can have no token" in token.json()["detail"]
     password = client.post("/api/accounts/jay/password", json={"password": NEW}, headers=admin)
     assert password.status_code == 409
+
+
+def test_one_token_revoked_from_the_page_stops_alone(client: TestClient, world: World) -> None:
+    sign_in(client, "admin")
+    issued = post(client, f"{PAGE}/token", form_fields(client))
+    second = re.search(r'value="(bbl_[^"]+)"', issued.text)
+    assert second
+    first_id = world.tokens["jay"].split("_")[1]
+    html = client.get(PAGE).text
+    action = f"{PAGE}/tokens/{first_id}/revoke"
+    assert f'action="{action}"' in html
+    reply = post(client, action, {"csrf": csrf_in(html)})
+    assert reply.status_code == 303, reply.text[-800:]
+    assert "The token is revoked" in client.get(reply.headers["location"]).text
+    assert client.get("/api/session", headers=world.auth("jay")).status_code == 401
+    second_auth = {"Authorization": f"Bearer {second.group(1)}"}
+    assert client.get("/api/session", headers=second_auth).json()["account"] == "jay"
+    last = site_events(client)[-1]
+    assert isinstance(last, ev.TokenRevoked)
+    assert (last.login, last.token) == ("jay", first_id)
+    again = post(client, action, {"csrf": csrf_in(html)})
+    assert again.status_code == 404
+    assert "has no working token" in error_beside(again.text, "token-revoked-form")
+
+
+def test_the_api_revokes_one_token(client: TestClient, world: World) -> None:
+    token_id = world.tokens["jay"].split("_")[1]
+    path = f"/api/accounts/jay/tokens/{token_id}"
+    reply = client.delete(path, params={"reason": "leaked"}, headers=world.auth("admin"))
+    assert reply.status_code == 200, reply.text
+    assert client.get("/api/session", headers=world.auth("jay")).status_code == 401
+    assert client.delete(path, headers=world.auth("admin")).status_code == 404
+    assert client.delete(path, headers=world.auth("commissioner")).status_code == 403
