@@ -29,7 +29,7 @@ from ledger.application.accounts import check_password
 from ledger.application.commands import Buy, Command, Correct, Release
 from ledger.application.context import Context, Drafts, check_length, decided
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import TeamRow
+from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import MOST_BOUGHT, validation_problems
 from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.web import pages_reads as reads
@@ -337,9 +337,17 @@ def correct_form(
         league=found,
         seq=seq,
         target=target,
+        reported=reported_match(found, seq),
         values=values,
         errors=errors,
     )
+
+
+def reported_match(league: reads.League, seq: int) -> str | None:
+    """The played match event ``seq`` recorded, if it is a report standing: its facts
+    the report's checks decide are corrected with a whole report, from its own page."""
+    rows = league.view.select(MatchRow, league_id=league.row.league_id, status="played")
+    return next((row.match_id for row in rows if row.recorded_seq == seq), None)
 
 
 @router.get("/leagues/{league}/events/{seq}/correct")

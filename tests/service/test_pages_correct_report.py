@@ -122,3 +122,13 @@ def test_more_rows_is_the_correction_form_again_longer_and_writes_nothing(
     assert 'id="cas-5-victim"' in reply.text  # four casualty rows before, more now
     assert '<option value="foul" selected>' in reply.text  # as filled
     assert event_count(client) == before
+
+
+def test_the_events_correction_page_of_a_report_leads_to_its_whole_correction(
+    client: TestClient,
+) -> None:
+    sign_in(client, "commissioner")
+    report = client.get(f"{HOME}/events/64/correct").text
+    assert f'href="{path_of(MATCHES[0])}"' in report
+    other = client.get(f"{HOME}/events/3/correct").text  # a team's registration
+    assert 'id="whole-report"' not in other
