@@ -78,6 +78,15 @@ def page(request: Request, template: str, status: int = 200, **context: Any) -> 
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
 
+def in_the_address(error: dict[str, Any]) -> dict[str, Any]:
+    """A page's address's part named as a reader sees it ("the address's before"), not as
+    FastAPI places it (``query.before``)."""
+    loc = tuple(error.get("loc", ()))
+    if len(loc) > 1 and loc[0] in ("query", "path"):
+        return {**error, "loc": (f"the address's {loc[1]}", *loc[2:])}
+    return error
+
+
 def error_page(request: Request, error: LedgerError) -> Response:
     """The page for a refused or failed request: its status and the CLI's sentence. A
     reader who is not signed in is sent to sign in first, and brought back after."""
@@ -120,7 +129,8 @@ class PageRoute(Guarded):
             except LedgerError as error:
                 return await run_in_threadpool(error_page, request, error)
             except RequestValidationError as error:  # the address's number out of range...
-                refused = InvalidInput(validation_sentence(list(error.errors())))
+                said = validation_sentence([in_the_address(e) for e in error.errors()])
+                refused = InvalidInput(said)
                 return await run_in_threadpool(error_page, request, refused)
 
         return handler

@@ -982,3 +982,21 @@ def test_an_api_client_still_gets_a_problem_for_an_unknown_address(
     assert reply.status_code == 404
     assert reply.headers["content-type"] == "application/problem+json"
     assert reply.json()["code"] == "not-found"
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        (f"{HOME}/audit?before=abc", "the address's before: must be a whole number"),
+        (f"{HOME}/audit?before=0", "the address's before: must be at least 1"),
+        (f"{HOME}/events/0/correct", "the address's seq: must be at least"),
+    ],
+)
+def test_an_address_out_of_its_bounds_is_said_in_the_address_s_words(
+    client: TestClient, path: str, said: str
+) -> None:
+    sign_in(client, "commissioner")
+    reply = client.get(path)
+    assert reply.status_code == 422
+    assert said in page_text(reply.text)
+    assert "query." not in reply.text
