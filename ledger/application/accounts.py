@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ from ledger.application.commands import GrantMember, RemoveMember, SetVisibility
 from ledger.application.context import Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import AccountRow, LeagueRow, MemberRow
+from ledger.domain.values import ACCOUNT, MAX_ID, PATTERN_WORDS
 from ledger.errors import (
     AccountExists,
     InvalidInput,
@@ -105,6 +107,7 @@ class Accounts:
         password: str | None = None,
     ) -> None:
         """Add an account (and make it an admin), in one append to the site's log."""
+        check_account_name(account)
         if password is not None:
             check_password(password)
 
@@ -333,6 +336,15 @@ class Accounts:
         if found is None or not hmac.compare_digest(found.digest, wanted):
             raise Unauthenticated("the token is unknown or was revoked")
         return self.principal(found.account)
+
+
+def check_account_name(account: str) -> None:
+    """The name an account signs in with, said as such (not as the event's ``login``)."""
+    if len(account) > MAX_ID or not re.fullmatch(ACCOUNT, account):
+        raise InvalidInput(
+            f"an account's name {PATTERN_WORDS[ACCOUNT]} (at most {MAX_ID} characters),"
+            f" not '{account[:MAX_ID]}'"
+        )
 
 
 def check_password(password: str) -> None:

@@ -181,3 +181,13 @@ def test_one_token_revoked_stops_alone_and_is_recorded(tmp_path: Path) -> None:
         again.error_line
         == f"error[unknown-token]: account 'tester' has no working token '{token_id}'"
     )
+
+
+def test_an_account_name_the_books_cannot_hold_is_said_as_a_name(tmp_path: Path) -> None:
+    db = tmp_path / "site.db"
+    done = run_ledger(db, "account", "add", "New Bie", "--role", "admin")
+    assert done.code == 2
+    assert done.error_line == (
+        "error[invalid-input]: an account's name must be lower-case letters, digits and"
+        " . _ - (at most 64 characters), not 'New Bie'"
+    )
