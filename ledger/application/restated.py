@@ -190,5 +190,4 @@ def renamed(report: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
             for c in report.get("casualties", [])
         ],
         "dice": dice(report.get("dice", {})),
-        **({"winner": report["winner"]} if report.get("winner") else {}),
     }

@@ -1,6 +1,6 @@
 """One account as the site admin manages it (``/admin/accounts/{account}``, linked from
 the accounts list): its roles and its API tokens (ids and dates, never a secret), and
-three forms, each what ``ledger account`` does from the shell and the API's twin
+its forms, each what ``ledger account`` does from the shell and the API's twin
 (``api_accounts``) does over HTTP:
 
 - *Set a new password*, when its owner forgot theirs: typed twice, never shown again, not

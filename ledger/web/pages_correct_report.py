@@ -124,7 +124,7 @@ async def correct_report(request: Request, league: str, match: str, call: Callin
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
         if forms[0].report is None or forms[0].errors:
             raise forms[0].refusal([])
-        back = {row: given for given, row in form_ids(event, game).items()}
+        back = {at: given for given, at in form_ids(event, game).items()}
         sent = renamed(forms[0].report.model_dump(mode="json", exclude_none=True), back)
         corrected = CorrectMatch(league, event.seq, MatchReport.model_validate(sent))
         ledger.handle(corrected, by=by, reason=reason)
