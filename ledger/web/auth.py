@@ -319,7 +319,7 @@ def login(
     if old:
         service.sessions.end(old)
     session_id, _ = service.sessions.start(principal.account)
-    reply = RedirectResponse(local_path(next), status_code=303)
+    reply = RedirectResponse(landing(local_path(next), principal), status_code=303)
     reply.set_cookie(
         SESSION_COOKIE,
         session_id,
@@ -398,6 +398,14 @@ async def logout(request: Request) -> Response:
     reply = RedirectResponse("/", status_code=303)
     reply.delete_cookie(SESSION_COOKIE)
     return reply
+
+
+def landing(target: str, principal: Principal) -> str:
+    """Where a sign-in lands: where it was asked from, else (the home page) the one league
+    the account has a role in, which is where a coach of one league goes next anyway."""
+    if target != "/" or principal.admin or len(principal.leagues) != 1:
+        return target
+    return f"/leagues/{next(iter(principal.leagues))}"
 
 
 def local_path(target: str) -> str:

@@ -100,3 +100,18 @@ def test_signing_out_without_the_csrf_token_is_a_page_and_keeps_the_session(
     assert reply.headers["content-type"].startswith("text/html")
     assert "csrf" in reply.text.lower()
     assert client.get("/leagues/demo").status_code == 200  # still signed in
+
+
+@pytest.mark.parametrize(
+    ("account", "lands"),
+    [("jay", "/leagues/demo"), ("commissioner", "/leagues/demo"), ("admin", "/")],
+)
+def test_a_sign_in_from_the_home_page_lands_on_the_accounts_only_league(
+    client: TestClient, account: str, lands: str
+) -> None:
+    """A coach or commissioner of one league goes there; an admin (every league) home."""
+    client.cookies.set("ledger_csrf", "t")
+    fields = {"account": account, "password": password_of(account), "csrf": "t", "next": "/"}
+    reply = client.post("/login", data=fields, follow_redirects=False)
+    assert reply.status_code == 303
+    assert reply.headers["location"] == lands

@@ -103,4 +103,4 @@ def test_sign_in_redirects_only_within_the_site(client: TestClient) -> None:
         },
         follow_redirects=False,
     )
-    assert reply.headers["location"] == "/"
+    assert reply.headers["location"] == "/leagues/demo"  # as from home: jay's only league
