@@ -22,6 +22,8 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
+from ledger.application.skill_rolls import skill_rolls
+from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.projections.describe import advanced
@@ -252,7 +254,7 @@ def advance(
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
-    rolled = ledger_rolls(session, kind, rolls, team_id, player) if roll_it else ()
+    rolled = ledger_rolls(session, kind, rolls, team_id, player, category) if roll_it else ()
     rolls += rolled
     taken = session.ledger().handle(
         AdvancePlayer(
@@ -275,12 +277,18 @@ def advance(
 
 
 def ledger_rolls(
-    session: Session, kind: str, given: tuple[DiceRoll, ...], team_id: str, player: str
+    session: Session,
+    kind: AdvancementKind,
+    given: tuple[DiceRoll, ...],
+    team_id: str,
+    player: str,
+    category: str | None,
 ) -> tuple[DiceRoll, ...]:
     """The dice an advancement needs that were not given: the characteristic die (the
-    edition's), the two Skill Table rolls of a random skill. They are the ledger's dice
-    for the player's next advancement (``keyed_dice``): the same on every try, so a
-    refusal that names them is answered with them, never with a new roll."""
+    edition's), a random skill's Skill Table rolls (``skill_rolls``: again past a skill he
+    has). They are the ledger's dice for the player's next advancement (``keyed_dice``):
+    the same on every try, so a refusal that names them is answered with them, never
+    with a new roll."""
     purposes = {r.purpose for r in given}
     c = session.ledger().context(session.league())
     found = c.player(player, team_id)
@@ -291,7 +299,8 @@ def ledger_rolls(
     if kind == "characteristic" and "characteristic" not in purposes:
         return (dice.roll("characteristic", die, who),)
     if kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
-        return tuple(dice.roll("random_skill", "2D6", who, nth) for nth in range(2))
+        asked = ev.PlayerAdvanced(team=team_id, player=who, kind=kind, category=category)
+        return skill_rolls(c, c.team(team_id), found, asked, dice)
     return ()
 
 

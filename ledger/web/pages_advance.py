@@ -31,7 +31,8 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.commands import AdvancePlayer
 from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
-from ledger.domain.events import AdvancementKind
+from ledger.application.skill_rolls import skill_rolls
+from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import CHARACTERISTICS, DiceRoll
 from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
@@ -41,6 +42,7 @@ from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_advance_offers import (
     KIND_NAMES,
+    RANDOM,
     Asking,
     DieField,
     SkillGroup,
@@ -49,6 +51,7 @@ from ledger.web.pages_advance_offers import (
     dice_choice,
     die_fields,
     kind_offers,
+    skill_fields,
     skill_groups,
     stat_offers,
 )
@@ -117,7 +120,7 @@ def advance_form(
         choice=[offer.name for offer in choice],
         stats=stat_offers(asking),
         categories=categories(asking),
-        dice=die_fields(found.ruleset),
+        dice=die_fields(found.ruleset, skill_fields(values)),
         targets=found.ruleset.characteristic_targets,
         rolled=rolled,
         values=values,
@@ -171,6 +174,29 @@ def ledger_rolls(
     return said
 
 
+def skill_table_rolls(
+    ledger: LeagueLedger, league: str, player: PlayerRow, values: dict[str, str], dice: KeyedDice
+) -> list[str]:
+    """A random skill's Skill Table rolls, all left empty, rolled by the ledger as at the
+    table (``skill_rolls``: again past a skill he has) and put in the form, one field each."""
+    kind = values.get("kind", "")
+    if kind not in RANDOM or any(values.get(f"die-random_skill-{n}", "").strip() for n in (1, 2)):
+        return []
+    asked = PlayerAdvanced(
+        team=player.team_id,
+        player=player.player_id,
+        kind=cast(AdvancementKind, kind),
+        category=values.get("category", "").strip() or None,
+    )
+    c = ledger.context(league)
+    rolls = skill_rolls(c, c.team(player.team_id), player, asked, dice)
+    said = []
+    for n, roll in enumerate(rolls, start=1):
+        values[f"die-random_skill-{n}"] = " ".join(map(str, roll.values))
+        said.append(f"Skill Table roll {n} (2D6): {values[f'die-random_skill-{n}']}")
+    return said
+
+
 def chosen(
     league: str, team: str, player: str, values: Mapping[str, str], ruleset: Ruleset
 ) -> AdvancePlayer:
@@ -189,7 +215,7 @@ def chosen(
         cast(AdvancementKind, kind),
         skill=values.get("skill", "").strip() or None,
         characteristic=stat,
-        dice=rolls_of(values, die_fields(ruleset)),
+        dice=rolls_of(values, die_fields(ruleset, skill_fields(values))),
         category=values.get("category", "").strip() or None,
         roll_missing=values.get("roll_missing", "") == "1",
     )
@@ -232,8 +258,10 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
         if kept.get("roll_missing", "") == "1":
             who = player_of(found, team, player)
             dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
-            fields = die_fields(found.ruleset)
-            rolled[:] = ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
+            table = skill_table_rolls(ledger, league, who, kept, dice)
+            fields = die_fields(found.ruleset, skill_fields(kept))
+            others = ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
+            rolled[:] = table + others
         sent.append(chosen(league, team, player, kept, found.ruleset))
         valid(lambda: ledger.handle(sent[-1], by=by))
 

@@ -5,12 +5,14 @@ fields the rolls are entered in."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations_with_replacement, product
 from typing import Any, cast
 
+from ledger.application.skill_rolls import SKILL_ROLLS
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll, dice_shape
@@ -37,9 +39,6 @@ Animal, Take Root)."""
 ROLL_HINTS = {
     "star_roll": "Both dice, as rolled: their total, and a double, decide what may be taken."
 }
-SKILL_ROLLS = 2
-"""A random skill's Skill Table rolls the ledger makes when asked (the CLI's ``--roll``):
-BB2025 rolls twice and the coach chooses."""
 PLENTY = 10**6
 """SPP enough for any advancement: what a pick-list asks the rules with, so that a skill
 is listed for what it is, not for what the player can pay now (the kind says that)."""
@@ -248,10 +247,21 @@ def stat_rolls(ruleset: Ruleset) -> list[tuple[str, tuple[DiceRoll, ...]]]:
     return found
 
 
-def die_fields(ruleset: Ruleset) -> list[DieField]:
+def skill_fields(values: Mapping[str, str]) -> int:
+    """How many Skill Table rolls the form shows: the two the ledger rolls at the least,
+    and every one more it rolled past a skill the player has (``skill_rolls``)."""
+    sent = [int(found[1]) for key in values if (found := SKILL_FIELD.fullmatch(key))]
+    return max(SKILL_ROLLS, *sent) if sent else SKILL_ROLLS
+
+
+SKILL_FIELD = re.compile(r"die-random_skill-([1-9])")
+
+
+def die_fields(ruleset: Ruleset, skill_rolls: int = SKILL_ROLLS) -> list[DieField]:
     """The rolls the edition's advancements are made with: the characteristic die (BB2025
-    a D8, BB2020 a D16), a random skill's Skill Table rolls, a Star Player Roll's 2D6 and
-    what else the edition rolls with it (ZAL's Ageing Roll, and its effect)."""
+    a D8, BB2020 a D16), a random skill's Skill Table rolls (``skill_rolls`` of them), a
+    Star Player Roll's 2D6 and what else the edition rolls with it (ZAL's Ageing Roll, and
+    its effect)."""
     kinds = ruleset.advancement_kinds
     fields = []
     if "characteristic" in kinds and (die := ruleset.advancement_dice.get("characteristic")):
@@ -261,7 +271,7 @@ def die_fields(ruleset: Ruleset) -> list[DieField]:
             DieField("characteristic", "characteristic", die, label, hint, ("characteristic",))
         )
     if any(k in kinds for k in RANDOM):
-        for n in range(1, SKILL_ROLLS + 1):
+        for n in range(1, skill_rolls + 1):
             hint = "Two dice: the first picks the half of the column, the second the skill."
             label = f"Skill Table roll {n} (2D6)"
             key = f"random_skill-{n}"

@@ -222,10 +222,10 @@ def random_skill(skill: str | None, category: str | None, *rolls: tuple[int, int
         ("Sprint", "A", [(1, 1), (4, 5)], None),
         ("Leap", "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint, not Leap"),
         (None, "A", [(1, 1), (4, 5)], "the rolls give Catch or Sprint: choose one as the skill"),
-        ("Catch", "A", [(1, 1)], "giving skills Skweek lacks, or the ledger to roll them; 1 given"),
+        ("Catch", "A", [(1, 1)], "or the ledger to roll them: 1 of the 1 given does"),
         # Skweek has Dodge (1-3, 4) already: that roll is rolled again
         ("Sprint", "A", [(1, 4), (1, 1), (4, 5)], None),
-        ("Catch", "A", [(1, 4), (1, 1)], "1 given"),
+        ("Catch", "A", [(1, 4), (1, 1)], "1 of the 2 given does"),
         ("Catch", None, [(1, 1), (4, 5)], "needs one of ADG as its category (its Skill"),
         ("Block", "S", [(1, 1), (4, 5)], "needs one of ADG as its category"),
     ],

@@ -252,6 +252,35 @@ def test_the_ledger_rolls_the_same_dice_when_asked_again_and_records_them_as_its
     ]
 
 
+def test_the_ledger_rolls_again_past_a_skill_he_has_and_never_leaves_him_without_a_choice(
+    client: TestClient,
+) -> None:
+    """With this key Griff's first two Skill Table rolls (4 4, 6 4) give Tackle, which he
+    has: as at the table, the ledger rolls again (2 6: Pro, 1 4: Frenzy), and the page
+    offers the first two he lacks (seed 001, 'Advancement Table')."""
+    ledger_of(client).dice_key = bytes([2] * 32)
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
+    shown = post(client, path, data)
+    assert shown.status_code == 200, shown.text[-800:]
+    kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
+    assert kept == ["4 4", "6 4", "2 6", "1 4"]
+    assert "The dice give Frenzy or Pro" in shown.text  # the edition's skills in its order
+    dice = {f"die-random_skill-{n}": v for n, v in enumerate(kept, start=1)}
+    done = post(client, path, {**data, **dice, "skill": "Frenzy"})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event(client)
+    assert taken["skill"] == "Frenzy"
+    assert [(d["values"], d["source"]) for d in taken["dice"]] == [
+        ([4, 4], "ledger"),
+        ([6, 4], "ledger"),
+        ([2, 6], "ledger"),
+        ([1, 4], "ledger"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("ruleset", "rolls", "given"),
     [

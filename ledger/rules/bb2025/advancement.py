@@ -159,9 +159,11 @@ def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced
         if not any(skill_base(h) == skill_base(skill.name) for h in player.skills)
     ][:2]
     if len(offered) < 2:
+        does = "does" if len(offered) == 1 else "do"
         return [
             f"a random skill needs two Skill Table rolls (random_skill, 2D6 each) giving"
-            f" skills {player.name} lacks, or the ledger to roll them; {len(offered)} given"
+            f" skills {player.name} lacks, or the ledger to roll them: {len(offered)} of the"
+            f" {len(rolls)} given {does} (a roll giving a skill he has is rolled again)"
         ]
     if not event.skill:
         dice = " and ".join(f"{r[0]},{r[1]}" for r in rolls)
