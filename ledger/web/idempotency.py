@@ -253,6 +253,11 @@ def has_holder(engine: Engine) -> bool:
 
 
 FORM_KEY = "once"
+KEPT_AS = "x-ledger-kept-as"
+"""A header a form's page answer may carry (never sent on): where the form sent again is
+to go instead of showing the page again. A page that shows a new API token once is not
+kept, but a double click must not issue a second token nobody sees: it is answered with
+a redirect to where the first one was said to be shown (``pages_account``)."""
 """The hidden field of a page's form that is its Idempotency-Key (``form_key``): a form
 sent twice (a double click, the back button and Send again) is recorded once, and the
 second sending is shown where the first went."""
@@ -315,7 +320,7 @@ async def once(
     from_form = form is not None
     principal: Principal | None = memo(request).get("principal")
     if key is None or principal is None:
-        return await inner(request)
+        return unmarked(await inner(request))
     if not KEY.match(key):
         raise InvalidInput(f"an Idempotency-Key is 1 to {MAX_KEY} visible ASCII characters")
     store = service_of(request).idempotency
@@ -351,8 +356,12 @@ async def once(
     except BaseException:
         await run_in_threadpool(store.release, principal.account, key)
         raise
+    kept_as = reply.headers.get(KEPT_AS)
+    reply = unmarked(reply)
     if from_form and reply.status_code == SEE_OTHER:  # a page's form: kept, where it went
         answer = Answer(status=SEE_OTHER, body=reply.headers["location"].encode(), etag=None)
+    elif from_form and kept_as:  # a page holding a secret: kept as where else to go
+        answer = Answer(status=SEE_OTHER, body=kept_as.encode(), etag=None)
     elif reply.status_code >= 300 or from_form:  # a form answered with a page: sent again
         await run_in_threadpool(store.release, principal.account, key)
         return reply
@@ -360,6 +369,13 @@ async def once(
         kept = without_secrets(bytes(reply.body), SECRET_ANSWERS, keep_keys=True)
         answer = Answer(status=reply.status_code, body=kept, etag=reply.headers.get("etag"))
     await run_in_threadpool(store.keep, principal.account, key, answer)
+    return reply
+
+
+def unmarked(reply: Response) -> Response:
+    """The answer without ``KEPT_AS``, which is for ``once`` alone."""
+    if KEPT_AS in reply.headers:
+        del reply.headers[KEPT_AS]
     return reply
 
 

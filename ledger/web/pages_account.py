@@ -35,7 +35,7 @@ from ledger.web import api_accounts
 from ledger.web.api_accounts import AccountName, TokenId
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, needs
-from ledger.web.idempotency import SECRET_FIELDS
+from ledger.web.idempotency import KEPT_AS, SECRET_FIELDS
 from ledger.web.pages_admin import ACCOUNTS, SITE_CRUMBS
 from ledger.web.pages_forms import (
     Calling,
@@ -53,7 +53,7 @@ from ledger.web.problems import status_of
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
 
 ACCOUNT = ACCOUNTS + "/{account}"
-DONE = {"password", "revoked", "token-revoked"}
+DONE = {"password", "revoked", "token-revoked", "token-shown"}
 """What the page, come back to after a form, says was done (``?done=``)."""
 
 
@@ -159,7 +159,7 @@ def token_issued(call: Call, account: str) -> Response:
     except LedgerError as error:
         errors = {"token-form": (error.code, error.message)}
         return account_form(call.request, account, errors, status_of(error))
-    return page(
+    shown = page(
         call.request,
         "account_created.html.j2",
         status=201,
@@ -171,3 +171,5 @@ def token_issued(call: Call, account: str) -> Response:
         token=issued,
         issued=True,
     )
+    shown.headers[KEPT_AS] = f"{address(account)}?done=token-shown"  # the form sent again
+    return shown

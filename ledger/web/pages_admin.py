@@ -40,7 +40,7 @@ from ledger.rules import RULESETS, find_ruleset
 from ledger.rules.protocol import Ruleset
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, needs
-from ledger.web.idempotency import SECRET_FIELDS
+from ledger.web.idempotency import KEPT_AS, SECRET_FIELDS
 from ledger.web.pages_forms import (
     Calling,
     Errors,
@@ -316,7 +316,7 @@ def account_added(
     account = values["account"].strip()
     if token is None:
         return see_other(f"{ACCOUNTS}?{urlencode({'added': account})}#account-{account}")
-    return page(
+    shown = page(
         request,
         "account_created.html.j2",
         status=201,
@@ -328,6 +328,8 @@ def account_added(
         token=token,
         issued=False,
     )
+    shown.headers[KEPT_AS] = f"{ACCOUNTS}/{account}?done=token-shown"  # the form sent again
+    return shown
 
 
 def chosen_password(secrets: Mapping[str, str], *, token: bool) -> str | None:

@@ -266,3 +266,21 @@ def test_the_api_revokes_one_token(client: TestClient, world: World) -> None:
     assert client.get("/api/session", headers=world.auth("jay")).status_code == 401
     assert client.delete(path, headers=world.auth("admin")).status_code == 404
     assert client.delete(path, headers=world.auth("commissioner")).status_code == 403
+
+
+def test_the_token_form_sent_twice_issues_one_token(client: TestClient) -> None:
+    """A double click, or the token's page reloaded: the second send goes to the account's
+    page saying a token was shown already, and no second token nobody saw is issued."""
+    sign_in(client, "admin")
+    fields = form_fields(client)
+    first = post(client, f"{PAGE}/token", fields)
+    assert first.status_code == 201, first.text[-800:]
+    assert "x-ledger-kept-as" not in first.headers
+    tokens = service_of(client).credentials.tokens("jay")
+    before = [t for t, _, revoked in tokens if revoked is None]
+    again = post(client, f"{PAGE}/token", fields)
+    assert again.status_code == 303
+    assert again.headers["location"] == f"{PAGE}?done=token-shown"
+    assert "This form issued a token already" in client.get(again.headers["location"]).text
+    after = [t for t, _, revoked in service_of(client).credentials.tokens("jay") if revoked is None]
+    assert after == before
