@@ -23,7 +23,7 @@ from ledger.application.amendments import Replanned, check_as_planned
 from ledger.application.books import fold_books
 from ledger.application.commands import Correct, CorrectMatch
 from ledger.application.context import Context, Drafts, check_reason
-from ledger.application.matches import resolve_report
+from ledger.application.matches import check_played, resolve_report
 from ledger.domain import events as ev
 from ledger.domain.state import FaultLine, LeagueRow, MatchRow
 from ledger.domain.values import validation_problems
@@ -389,6 +389,8 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
         )
     except ValidationError as error:
         raise InvalidInput(f"amended {validation_problems(error)}") from None
+    if isinstance(original, ev.MatchRecorded) and amendment.get("played_on"):
+        check_played(amendment["played_on"])  # as the report's own day is checked
 
 
 def rehearse(c: Context, events: list[ev.LedgerEvent], correction: ev.EventCorrected) -> None:
