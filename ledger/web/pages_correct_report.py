@@ -121,6 +121,7 @@ async def correct_report(request: Request, league: str, match: str, call: Callin
         event = standing(ledger, found, row)
         game = reads.game_of(row)
         forms[:] = [report_of(values, game, reads.report_dice(found, game), found)]
+        forms[0].ledger_rolls = False  # no box for the ledger to roll: the dice are given
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
         if forms[0].report is None or forms[0].errors:
             raise forms[0].refusal([])

@@ -77,6 +77,9 @@ class FormReport:
     lines_left_out: bool = False
     """A side's line (a player's, a hireling's) or figure was left out for a mistake of
     the form's own: the game the report holds is not the one played."""
+    ledger_rolls: bool = True
+    """Whether the form offers to let the ledger roll the dice left empty (a correction's
+    does not: its dice are those of the game as recorded)."""
 
     def line(self, *where: str) -> list[int]:
         return self.rows.setdefault(where, [])
@@ -189,7 +192,8 @@ class FormReport:
         if isinstance(wanted, DieWanted) and wanted.purpose in self.casualty_dice:
             column = words(wanted.purpose).capitalize()
             shape = self.casualty_dice[wanted.purpose]
-            sentence = f"enter the roll under “{column} ({shape})”, or tick “{ROLL_MISSING}”"
+            sentence = f"enter the roll under “{column} ({shape})”"
+            sentence += f", or tick “{ROLL_MISSING}”" if self.ledger_rolls else ""
             return f"{mistake.about}: {sentence}" if mistake.about else sentence
         return mistake.sentence
 

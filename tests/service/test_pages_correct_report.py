@@ -6,6 +6,7 @@ the sentence, nothing written."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -132,3 +133,16 @@ def test_the_events_correction_page_of_a_report_leads_to_its_whole_correction(
     assert f'href="{path_of(MATCHES[0])}"' in report
     other = client.get(f"{HOME}/events/3/correct").text  # a team's registration
     assert 'id="whole-report"' not in other
+
+
+def test_a_casualty_added_without_its_roll_asks_for_the_roll_alone(client: TestClient) -> None:
+    """The correction form has no box for the ledger to roll: the refusal does not offer it."""
+    sign_in(client, "commissioner")
+    html = client.get(path_of(MATCHES[4])).text  # r3: no casualty recorded
+    victim = re.search(r'<option value="(p\d+)"', html.split('id="cas-0-victim"')[1])
+    assert victim
+    reply = sent(client, MATCHES[4], reason="missed one", **{"cas-0-victim": victim[1]})
+    assert reply.status_code == 422, reply.text[-800:]
+    said = page_text(reply.text)
+    assert "enter the roll under “Casualty (D16)”" in said
+    assert "Let the ledger roll" not in said

@@ -433,7 +433,7 @@ class BB2025(BaseRuleset[BB2025Options]):
             sentence = (
                 f"{rows.team_name(sheet.team)} awarded {plural(awarded, 'MVP')} where"
                 f" {self.book} allows"
-                f" {allowed} ('Most Valuable Player', 'Conceding')"
+                f" {allowed} (its 'Most Valuable Player' and 'Conceding')"
             )
             problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))
         starring = {h.id for h in sheet.hirelings if h.kind == "star"} | contracted(match, rows)
