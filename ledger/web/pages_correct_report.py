@@ -61,6 +61,9 @@ class Correcting:
     """The match's page."""
     named: frozenset[str]
     """The players the report names: offered whatever became of them since."""
+    closed_season: int | None = None
+    """The game's season, when closed: a correction refolds its table, champion and
+    prizes, which the form says before it is sent."""
 
 
 def standing(ledger: LeagueLedger, found: reads.League, row: MatchRow) -> ev.MatchRecorded:
@@ -87,10 +90,12 @@ def form_ids(event: ev.MatchRecorded, game: reads.Game) -> dict[str, str]:
     }
 
 
-def correcting(league: str, row: MatchRow, event: ev.MatchRecorded) -> Correcting:
-    back = f"/leagues/{league}/matches/{row.match_id}"
+def correcting(found: reads.League, row: MatchRow, event: ev.MatchRecorded) -> Correcting:
+    back = f"/leagues/{found.slug}/matches/{row.match_id}"
     named = frozenset(event.named_players())
-    return Correcting(event.seq, f"{back}/correct", back, named)
+    season = found.queries.season_row(row.season) if row.season else None
+    closed = row.season if season is not None and season.status == "closed" else None
+    return Correcting(event.seq, f"{back}/correct", back, named, closed)
 
 
 @router.get(PATH)
@@ -102,7 +107,7 @@ def correction_page(request: Request, league: str, match: str) -> HTMLResponse:
     event = standing(ledger, found, row)
     game = reads.game_of(row)
     values = form_values(renamed(report_of_match(event), form_ids(event, game)), game)
-    shown = correcting(league, row, event)
+    shown = correcting(found, row, event)
     return report_form(request, league, game, values, {}, correcting=shown)
 
 
@@ -164,5 +169,5 @@ def shown_again(
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
     row = reads.match_row(found, match)
-    shown = correcting(league, row, standing(ledger, found, row))
+    shown = correcting(found, row, standing(ledger, found, row))
     return report_form(request, league, reads.game_of(row), values, errors, status, shown)

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.service.conftest import World, event_count, sign_in
+from tests.service.test_api_team_writes import L, allowed
 from tests.service.test_pages import HOME, error_beside, last_event, page_text, post
 from tests.service.test_pages_close import scheduled_final
 from tests.service.test_pages_whatif import filled
@@ -146,3 +147,18 @@ def test_a_casualty_added_without_its_roll_asks_for_the_roll_alone(client: TestC
     said = page_text(reply.text)
     assert "enter the roll under “Casualty (D16)”" in said
     assert "Let the ledger roll" not in said
+
+
+def test_a_game_of_a_closed_season_is_corrected_with_a_warning(
+    client: TestClient, world: World
+) -> None:
+    allowed(client, world, "commissioner", f"{L}/season/close", {"without_playoffs": True})
+    sign_in(client, "commissioner")
+    html = client.get(path_of(MATCHES[0])).text
+    assert 'id="closed-season"' in html
+    assert "its champion and the prizes paid at its close follow" in page_text(html)
+
+
+def test_a_game_of_an_open_season_has_no_such_warning(client: TestClient) -> None:
+    sign_in(client, "commissioner")
+    assert 'id="closed-season"' not in client.get(path_of(MATCHES[0])).text
