@@ -347,7 +347,10 @@ def audit_page(
     request: Request,
     league: str,
     before: Annotated[int | None, Query(ge=1, le=LAST_EVENT)] = None,
+    corrected: Annotated[int | None, Query(ge=1, le=LAST_EVENT)] = None,
 ) -> HTMLResponse:
+    """``corrected``: the event a correction just amended or voided (the correction page
+    lands here saying so)."""
     ledger = ledger_of(request)
     found = reads.open_league(ledger, league)
     return page(
@@ -358,6 +361,7 @@ def audit_page(
         league=found,
         audit=reads.audit(ledger, found, before),
         may_correct=may(who(request), found.row, "correct"),
+        corrected=corrected,
     )
 
 

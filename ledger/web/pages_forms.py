@@ -390,7 +390,7 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
             errors_of(error, CORRECT_FIELDS),
             status_of(error),
         )
-    return see_other(f"/leagues/{league}/audit#event-{seq}")
+    return see_other(f"/leagues/{league}/audit?corrected={seq}#event-{seq}")
 
 
 def amendment_of(text: str) -> dict[str, Any]:

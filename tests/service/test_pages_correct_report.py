@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.service.conftest import World, event_count, sign_in
 from tests.service.test_api_team_writes import L, allowed
-from tests.service.test_pages import HOME, error_beside, last_event, page_text, post
+from tests.service.test_pages import HOME, csrf_in, error_beside, last_event, page_text, post
 from tests.service.test_pages_close import scheduled_final
 from tests.service.test_pages_whatif import filled
 
@@ -162,3 +162,17 @@ def test_a_game_of_a_closed_season_is_corrected_with_a_warning(
 def test_a_game_of_an_open_season_has_no_such_warning(client: TestClient) -> None:
     sign_in(client, "commissioner")
     assert 'id="closed-season"' not in client.get(path_of(MATCHES[0])).text
+
+
+def test_a_field_amended_on_the_events_page_lands_on_the_audit_saying_so(
+    client: TestClient,
+) -> None:
+    sign_in(client, "commissioner")
+    path = f"{HOME}/events/64/correct"
+    csrf = csrf_in(client.get(path).text)
+    fields = {"csrf": csrf, "action": "amend", "amendment": "weather=blizzard", "reason": "snow"}
+    done = post(client, path, fields)
+    assert done.status_code == 303, done.text[-800:]
+    assert done.headers["location"] == f"{HOME}/audit?corrected=64#event-64"
+    landed = page_text(client.get(done.headers["location"]).text)
+    assert "The correction of event 64 is recorded" in landed
