@@ -44,9 +44,13 @@ def set_password(call: Call, account: str, password: str, reason: str | None) ->
     return service.sessions.end_others(account, keep=None)
 
 
+def revoking_another(call: Call, account: str) -> None:
+    on_another(call, account, "revoke it", "from the shell (ledger account revoke)")
+
+
 def revoke(call: Call, account: str, reason: str | None) -> None:
     """The account no longer signs in; its tokens and browser sessions stop working."""
-    on_another(call, account, "revoke it", "from the shell (ledger account revoke)")
+    revoking_another(call, account)
     service = service_of(call.request)
     call.write(lambda _, by: service.accounts.revoke(account, by=by, reason=reason))
     service.sessions.end_others(account, keep=None)

@@ -36,7 +36,7 @@ from ledger.web.api_accounts import AccountName, TokenId
 from ledger.web.auth import service_of
 from ledger.web.guard import Call, needs
 from ledger.web.idempotency import KEPT_AS, SECRET_FIELDS
-from ledger.web.pages_admin import ACCOUNTS, SITE_CRUMBS
+from ledger.web.pages_admin import ACCOUNTS, SITE_CRUMBS, team_names
 from ledger.web.pages_forms import (
     Calling,
     Errors,
@@ -71,6 +71,7 @@ def account_form(
 ) -> HTMLResponse:
     credentials = service_of(request).credentials
     row = credentials.row(account)  # 404 for no such account
+    roles = credentials.memberships(account)
     return page(
         request,
         "account.html.j2",
@@ -78,7 +79,8 @@ def account_form(
         title=f"Account {account}",
         crumbs=[*SITE_CRUMBS, ("Accounts", ACCOUNTS)],
         row=row,
-        roles=credentials.memberships(account),
+        roles=roles,
+        team_names=team_names(request, [roles]),
         tokens=list(credentials.tokens(account)),
         errors=errors,
         done=done if done in DONE else "",
@@ -116,7 +118,11 @@ async def revoke(request: Request, account: AccountName, call: Calling) -> Respo
     values = await values_of(request)
 
     def done() -> int:
-        api_accounts.revoke(call, account, reason_of(values, "reason", "a reason"))
+        reason = reason_of(values, "reason", "a reason")
+        api_accounts.revoking_another(call, account)
+        if values.get("confirm") != "1":  # one click is not enough to shut someone out
+            raise FieldInvalid("confirm", f"tick the box: {account} is to sign in no more")
+        api_accounts.revoke(call, account, reason)
         return 0
 
     return await run_in_threadpool(answered, call, account, done, "revoked")

@@ -20,7 +20,7 @@ as filled, with the command's sentence beside its field and the error's status.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, get_args
 from urllib.parse import urlencode
 
@@ -30,9 +30,11 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from ledger.application.access import Membership
 from ledger.application.accounts import MAX_PASSWORD
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import LeagueRow
+from ledger.domain.log import league_id
+from ledger.domain.state import LeagueRow, TeamRow
 from ledger.domain.values import MAX_COUNT, BonusPoint, PointsScheme, Tiebreaker
 from ledger.domain.values import validation_problems as problems_of
 from ledger.errors import LedgerError
@@ -256,6 +258,7 @@ def accounts_form(
 ) -> HTMLResponse:
     accounts = service_of(request).accounts
     rows = sorted(accounts.all(), key=lambda row: row.account)
+    roles = {row.account: accounts.memberships(row.account) for row in rows}
     return page(
         request,
         "accounts.html.j2",
@@ -263,13 +266,29 @@ def accounts_form(
         title="Accounts",
         crumbs=SITE_CRUMBS,
         accounts=rows,
-        roles={row.account: accounts.memberships(row.account) for row in rows},
+        roles=roles,
+        team_names=team_names(request, roles.values()),
         tokens={row.account: live_tokens(request, row.account) for row in rows},
         added=added if any(row.account == added for row in rows) else "",
         values=values,
         errors=errors,
         max_password=MAX_PASSWORD,
     )
+
+
+def team_names(
+    request: Request, roles: Iterable[Mapping[str, Membership]]
+) -> dict[str, dict[str, str]]:
+    """The names of the teams the accounts coach, by league: a role reads "coach of
+    Reikland Reavers", not of its id."""
+    reads = service_of(request).reads()
+    names: dict[str, dict[str, str]] = {}
+    for memberships in roles:
+        for slug, member in memberships.items():
+            for team in member.teams:
+                row = reads.get(TeamRow, str(league_id(slug)), team)
+                names.setdefault(slug, {})[team] = row.name if row is not None else team
+    return names
 
 
 def live_tokens(request: Request, account: str) -> int:

@@ -44,7 +44,7 @@ def test_the_accounts_list_leads_to_each_account_s_page(client: TestClient) -> N
     assert f'href="{PAGE}"' in client.get("/admin/accounts").text
     html = client.get(PAGE).text
     assert "<h1>Account jay</h1>" in html
-    assert 'href="/leagues/demo/members">demo</a>: coach of reikland-reavers' in html
+    assert 'href="/leagues/demo/members">demo</a>: coach of Reikland Reavers' in html
     for form in ("password", "token", "revoke"):
         assert f'action="{PAGE}/{form}"' in html
 
@@ -116,7 +116,12 @@ def test_a_revoked_account_is_out_at_once_and_offers_nothing_more(
 ) -> None:
     elsewhere, _ = service_of(client).sessions.start("jay")
     sign_in(client, "admin")
-    reply = post(client, f"{PAGE}/revoke", {**form_fields(client), "reason": "left the club"})
+    unticked = post(client, f"{PAGE}/revoke", {**form_fields(client), "reason": "left"})
+    assert unticked.status_code == 422  # one click is not enough
+    assert "tick the box: jay is to sign in no more" in error_beside(unticked.text, "confirm")
+    assert signs_in(client, "jay", password_of("jay"))
+    confirmed = {**form_fields(client), "reason": "left the club", "confirm": "1"}
+    reply = post(client, f"{PAGE}/revoke", confirmed)
     assert reply.status_code == 303, reply.text[-800:]
     html = client.get(reply.headers["location"]).text
     assert "jay is revoked: it can no longer sign in" in html
@@ -127,7 +132,9 @@ def test_a_revoked_account_is_out_at_once_and_offers_nothing_more(
     last = site_events(client)[-1]
     assert isinstance(last, ev.AccountRevoked)
     assert (last.login, last.reason) == ("jay", "left the club")
-    again = post(client, f"{PAGE}/revoke", form_fields(client, "/admin/accounts/dan"))
+    again = post(
+        client, f"{PAGE}/revoke", {**form_fields(client, "/admin/accounts/dan"), "confirm": "1"}
+    )
     assert again.status_code == 409
     assert "account 'jay' is already revoked" in error_beside(again.text, "revoked-form")
 

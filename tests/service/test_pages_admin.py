@@ -275,7 +275,7 @@ def test_the_accounts_page_lists_every_account_and_its_roles_never_a_secret(
     html = client.get(ACCOUNTS).text
     for account in ("admin", "commissioner", "jay", "outsider"):
         assert f"<code>{account}</code>" in html
-    assert 'href="/leagues/demo/members">demo</a>: coach of reikland-reavers' in html
+    assert 'href="/leagues/demo/members">demo</a>: coach of Reikland Reavers' in html
     assert "$argon2" not in html
     assert not any(token in html for token in world.tokens.values())
 

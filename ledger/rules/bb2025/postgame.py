@@ -248,7 +248,8 @@ def close_dice(t: Tables, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[Di
             purpose="expensive_mistakes",
             dice="D6",
             subject=team.team_id,
-            why=f"treasury {team.treasury:,} >= 100,000",
+            why=f"the treasury holds {team.treasury:,}, {t.expensive_mistakes.threshold:,} or"
+            " more ('Expensive Mistakes')",
         )
     ]
     first = next((r for r in rolls if r.purpose == "expensive_mistakes"), None)
