@@ -244,8 +244,11 @@ def team_page(request: Request, league: str, team: str, bought: bool = False) ->
 
 @router.get("/leagues/{league}/players/{player}")
 @needs("read", remembered=True)
-def player_page(request: Request, league: str, player: str, hired: bool = False) -> HTMLResponse:
-    """A player; just ``hired`` (where the hire form lands), with a link to hire another."""
+def player_page(
+    request: Request, league: str, player: str, hired: bool = False, advanced: bool = False
+) -> HTMLResponse:
+    """A player; just ``hired`` (where the hire form lands), with a link to hire another;
+    just ``advanced`` (where the advancement form lands), saying what he took."""
     found = shown_league(request, league)
     row = found.queries.player(player)
     games = found.queries.player_games(row.player_id)
@@ -270,6 +273,7 @@ def player_page(request: Request, league: str, player: str, hired: bool = False)
         may_advance=may(me, found.row, "advance", row.team_id)
         and pages_close.may_advance(found, team, row),
         hired=hired and may(me, found.row, "hire", row.team_id),
+        advanced=advanced and bool(row.advancements) and may(me, found.row, "advance", row.team_id),
         moves=pages_roster.player_moves(request, found, row),
     )
 

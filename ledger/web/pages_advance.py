@@ -269,7 +269,7 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
         await run_in_threadpool(call.write, command)
     except LedgerError as error:
         return await run_in_threadpool(refused, request, sent, kept, error, rolled)
-    return see_other(f"/leagues/{league}/players/{player}")
+    return see_other(f"/leagues/{league}/players/{player}?advanced=1")  # saying what he took
 
 
 def refused(

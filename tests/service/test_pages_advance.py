@@ -271,6 +271,10 @@ def test_the_ledger_rolls_again_past_a_skill_he_has_and_never_leaves_him_without
     dice = {f"die-random_skill-{n}": v for n, v in enumerate(kept, start=1)}
     done = post(client, path, {**data, **dice, "skill": "Frenzy"})
     assert done.status_code == 303, done.text[-800:]
+    assert done.headers["location"].endswith("/players/p1?advanced=1")
+    said = page_text(client.get(done.headers["location"]).text)
+    assert "Griff Junior took Frenzy" in said
+    assert "SPP left to spend" in said
     taken = last_event(client)
     assert taken["skill"] == "Frenzy"
     assert [(d["values"], d["source"]) for d in taken["dice"]] == [
