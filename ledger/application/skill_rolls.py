@@ -15,6 +15,7 @@ from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll
 from ledger.errors import LedgerError
 from ledger.rules.asked import Advancing
+from ledger.rules.protocol import Ruleset
 
 SKILL_ROLLS = 2
 """The Skill Table rolls the ledger makes at the least: BB2025 rolls twice, and the coach
@@ -45,10 +46,20 @@ def skill_rolls(
 def offered(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced) -> bool:
     """Whether the rolls give him some skill of the edition's to take (SPP aside)."""
     rich = player.model_copy(update={"spp": PLENTY, "spp_earned": PLENTY})
-    return any(
-        not c.ruleset.problems(Advancing(rich, team, event.model_copy(update={"skill": s.name})))
-        for s in c.ruleset.catalogue.skills()
-    )
+    return bool(skills_given(c.ruleset, team, rich, event))
+
+
+def skills_given(
+    ruleset: Ruleset, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced
+) -> list[str]:
+    """The skills of the edition the ruleset lets him take with the event's rolls (the
+    rules asked of each, never read here: BB2025 one of the first two he lacks, BB2020
+    the first); his SPP as ``player`` holds them."""
+    return [
+        s.name
+        for s in ruleset.catalogue.skills()
+        if not ruleset.problems(Advancing(player, team, event.model_copy(update={"skill": s.name})))
+    ]
 
 
 def in_category(c: Context, player: PlayerRow, event: ev.PlayerAdvanced) -> bool:

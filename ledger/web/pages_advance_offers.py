@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import combinations_with_replacement, product
 from typing import Any, cast
 
-from ledger.application.skill_rolls import SKILL_ROLLS
+from ledger.application.skill_rolls import PLENTY, SKILL_ROLLS, skills_given
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll, dice_shape
@@ -39,9 +39,6 @@ Animal, Take Root)."""
 ROLL_HINTS = {
     "star_roll": "Both dice, as rolled: their total, and a double, decide what may be taken."
 }
-PLENTY = 10**6
-"""SPP enough for any advancement: what a pick-list asks the rules with, so that a skill
-is listed for what it is, not for what the player can pay now (the kind says that)."""
 
 
 @dataclass(frozen=True)
@@ -201,11 +198,8 @@ def dice_choice(
     if kind not in RANDOM or not dice:
         return ()
     rolled = asking.event(kind, dice=dice).model_copy(update={"category": category})
-    return tuple(
-        SkillOffer(s.name, worth(asking, kind, s.name))
-        for s in asking.ruleset.catalogue.skills()
-        if not asking.refusal(rolled.model_copy(update={"skill": s.name}))
-    )
+    given = skills_given(asking.ruleset, asking.team, asking.player, rolled)
+    return tuple(SkillOffer(name, worth(asking, kind, name)) for name in given)
 
 
 def worth(asking: Asking, kind: str, skill: str) -> int:
