@@ -135,6 +135,7 @@ def league_home(request: Request, league: str, done: str = "") -> HTMLResponse:
         may_grant=may(me, found.row, "grant"),
         star_draft=pages_stars.draft_now(found),
         done=SEASON_DONE.get(done, ""),
+        prizes=reads.prizes_of_last_close(found) if done == "closed" else [],
         **pages_seasons.league_season(request, found),
     )
 
@@ -291,7 +292,16 @@ def team_href(league: reads.League, team: str) -> str:
 
 @router.get("/leagues/{league}/matches/{match}")
 @needs("read", remembered=True)
-def match_page(request: Request, league: str, match: str, corrected: bool = False) -> HTMLResponse:
+def match_page(
+    request: Request,
+    league: str,
+    match: str,
+    corrected: bool = False,
+    closed: Annotated[str | None, Query(max_length=200)] = None,
+) -> HTMLResponse:
+    """``corrected``: just corrected (the correction form lands here); ``closed``: the team
+    whose post-game sequence was just closed (the close form lands here), said with what
+    the close moved."""
     ledger = ledger_of(request)
     found = shown_league(request, league)
     row = reads.match_row(found, match)
@@ -302,6 +312,7 @@ def match_page(request: Request, league: str, match: str, corrected: bool = Fals
     names = found.team_names()
     me = who(request)
     waiting = reads.waiting_reports(found).get(match) if role_named(request) else None
+    post = pages_close.post_game(ledger, found, row) if event is not None else {}
     return page(
         request,
         "match.html.j2",
@@ -319,7 +330,8 @@ def match_page(request: Request, league: str, match: str, corrected: bool = Fals
         may_sign=[t for t in (row.home, row.away) if may(me, found.row, "hire", t)],
         hired_source=found.ruleset.hireling_spp_source or None,
         others=reads.other_achievements(event) if event is not None else [],
-        post_game=pages_close.post_game(ledger, found, row) if event is not None else {},
+        post_game=post,
+        just_closed=post.get(closed) if closed and closed in row.closed else None,
         history=history,
         waiting=waiting,
         my_teams=me.teams_in(league) if me else (),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -242,4 +243,4 @@ async def close(request: Request, league: str, match: str, team: str, call: Call
             errors_of(error, fields),
             status_of(error),
         )
-    return see_other(f"/leagues/{league}/matches/{match}")
+    return see_other(f"/leagues/{league}/matches/{match}?closed={quote(team)}")  # says it

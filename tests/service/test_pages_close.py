@@ -4,6 +4,8 @@ the ledger when asked, recorded under the coach's account; another coach may not
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -12,7 +14,7 @@ from ledger.domain.state import MatchRow
 from ledger.web.pages_reads import round_name
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of, sign_in
 from tests.service.test_api_team_writes import FINAL, L, allowed
-from tests.service.test_pages import csrf_in, error_beside, last_event, post
+from tests.service.test_pages import csrf_in, error_beside, last_event, page_text, post
 
 MATCH = f"/leagues/{LEAGUE}/matches/s1-final-1"
 CLOSE = f"{MATCH}/teams/reikland-reavers/close"
@@ -105,7 +107,12 @@ def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, wo
     row = ledger_of(client).view().get(MatchRow, str(league_id(LEAGUE)), "s1-final-1")
     assert row is not None
     assert row.closed == ("reikland-reavers",)
+    assert done.headers["location"] == f"{MATCH}?closed=reikland-reavers"
+    landed = page_text(client.get(done.headers["location"]).text)
+    assert re.search(r"The post-game sequence of Reikland Reavers is closed \(event \d+\)", landed)
     assert f'href="{CLOSE}"' not in client.get(MATCH).text
+    for other in ("skavenblight-scramblers", "nobody"):  # not closed, or not of the game
+        assert "The post-game sequence of" not in client.get(f"{MATCH}?closed={other}").text
 
 
 def test_another_coach_gets_a_403_page_on_the_close_form(client: TestClient, world: World) -> None:
