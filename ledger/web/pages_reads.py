@@ -32,12 +32,14 @@ from ledger.domain.state import (
     PlayerRow,
     SubmissionRow,
     TeamRow,
+    TreasuryLine,
 )
 from ledger.domain.values import TeamSheet
 from ledger.errors import UnknownMatch
 from ledger.projections.gather import match_rows
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
+from ledger.reports.results import PRIZE_KINDS
 from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.match_model import OTHER_ACHIEVEMENTS
@@ -172,6 +174,21 @@ def round_name(fixtures: Sequence[MatchRow]) -> str:
 
 def latest_results(league: League, team: str | None = None) -> list[MatchRow]:
     return league.queries.latest_played(RESULTS_SHOWN, team)
+
+
+def prizes_of_last_close(league: League) -> list[TreasuryLine]:
+    """The prize money the league's latest season close paid (the close form lands on
+    the league's home saying it): its treasury lines of kind ``prize``, as the season
+    report reads them (``reports.results.PRIZE_KINDS``); none where the edition pays none."""
+    closes = [
+        e.seq
+        for e in league.queries.lines(EventLine, event_type="SeasonClosed")
+        if not e.voided
+    ]
+    if not closes:
+        return []
+    paid = league.queries.lines(TreasuryLine, seq=max(closes))
+    return sorted((line for line in paid if line.kind in PRIZE_KINDS), key=lambda p: -p.amount)
 
 
 # --- a team -------------------------------------------------------------------------------

@@ -136,6 +136,10 @@ def test_the_commissioner_runs_a_season_from_start_to_close_through_the_pages(
     done(client, closed, "SeasonClosed")
     first = season_row(client, 1)
     assert first.trophy_holder
+    said = page_text(client.get(closed.headers["location"]).text)
+    # the prizes the close paid, as the treasuries record them: the champion's first
+    assert f"Prizes paid: {team_name(client, first.trophy_holder)} 100,000 (1st place" in said
+    assert "Prizes paid" not in page_text(client.get(HOME).text)  # said once, on landing
     assert f"season 1 (closed) · champion: {team_name(client, first.trophy_holder)}" in (
         masthead(client)
     )
@@ -205,7 +209,10 @@ def test_the_close_is_named_with_the_commands_sentence_while_a_post_game_is_open
     assert steps(client) == []
     said = re.sub(r"\s+", " ", client.get(HOME).text)
     assert "Close the season: not yet, close these post-game sequences first" in said
-    assert re.search(rf"final one\): [A-Z][^(]* after {final.match_id}", said), "by team name"
+    by_names = (
+        rf"final one\): [A-Z][^(;]* after the final, [A-Z][^(;]* v [A-Z][^(;]* \({final.match_id}\)"
+    )
+    assert re.search(by_names, said), "by team names, the game by its stage and teams"
 
 
 def test_three_qualifiers_make_no_knock_out_so_the_page_draws_a_dungeon_bowl_final(
