@@ -81,6 +81,19 @@ REMOVES_TRAIT = "remove_trait"
 the trait): the event says it, so its sentence does too."""
 
 
+def scheduled(e: ev.FixturesScheduled, n: Say) -> str:
+    """A season's round robin by its count; a play-off round drawn by its stage, and a
+    single game (the final) by its teams."""
+    if any(f.stage == "regular" for f in e.fixtures) or not e.fixtures:
+        return f"{plural(len(e.fixtures), 'fixture')} scheduled for season {e.season}"
+    if len(e.fixtures) == 1:
+        game = e.fixtures[0]
+        teams = " v ".join(n.team(t) for t in (game.teams or (game.home, game.away)))
+        return f"play-offs of season {e.season} drawn: the {words(game.stage)}, {teams}"
+    stages = ", ".join(words(stage) for stage in dict.fromkeys(f.stage for f in e.fixtures))
+    return f"play-offs of season {e.season} drawn: {plural(len(e.fixtures), 'game')} ({stages})"
+
+
 def advanced(e: ev.PlayerAdvanced) -> str:
     """What the advancement took: a skill, +MA, or a trait removed."""
     if e.category == REMOVES_TRAIT and e.skill:
@@ -119,9 +132,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.SeasonStarted: lambda e, n: (
         f"season {e.season} started ({plural(len(e.divisions), 'division')})"
     ),
-    ev.FixturesScheduled: lambda e, n: (
-        f"{plural(len(e.fixtures), 'fixture')} scheduled for season {e.season}"
-    ),
+    ev.FixturesScheduled: lambda e, n: scheduled(e, n),
     ev.SeasonClosed: lambda e, n: f"season {e.season} closed",
     ev.TeamRegistered: lambda e, n: (
         f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"

@@ -136,7 +136,8 @@ def test_the_demo_season_is_under_way_with_a_final_for_its_top_two(
         "reikland-reavers",  # second on 4
     )
     line = refused(db, "season-state", "season", "close")
-    assert line.endswith("fixtures still to record: s1-final-1")
+    final_said = "the final, Skavenblight Scramblers v Reikland Reavers (s1-final-1)"
+    assert line.endswith(f"fixtures still to record: {final_said}")
 
 
 def test_a_season_owing_its_final_closes_only_when_told_then_schedules_no_play_offs(
@@ -354,5 +355,5 @@ def test_a_final_is_not_voided_under_the_close_it_decided(demo: Path, tmp_path: 
         db, "correction-refused", "correct", str(shown["recorded_seq"]), "--void", "--reason", "x"
     )
     assert (
-        "(season closed) could not have been recorded: fixtures still to record: s1-final-1" in line
+        "(season closed) could not have been recorded: fixtures still to record: the final," in line
     )

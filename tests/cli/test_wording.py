@@ -16,6 +16,7 @@ import orjson
 import pytest
 
 from ledger.domain import events as ev
+from ledger.domain.values import Fixture
 from ledger.projections.describe import DESCRIBERS, NoNames, Say
 from ledger.rules import REGISTRY
 from ledger.words import article, plural, possessive
@@ -78,8 +79,25 @@ def test_one_division_and_one_event_are_singular(league: Path) -> None:
     assert "division(s)" not in started.out
     said = DESCRIBERS[ev.SeasonStarted](SimpleNamespace(season=1, divisions=["Main"]), IDS)
     assert said == "season 1 started (1 division)"
-    fixtures = DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=1, fixtures=["f"]), IDS)
+    regular = Fixture(id="r1", round=1, division="Main", home="griffons", away="rats")
+    fixtures = DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=1, fixtures=[regular]), IDS)
     assert fixtures == "1 fixture scheduled for season 1"
+
+
+def test_play_offs_drawn_are_said_by_their_stage_and_a_final_by_its_teams() -> None:
+    def drawn(*stages: str) -> str:
+        games = [
+            Fixture(id=f"p{n}", round=9, division="Main", home="griffons", away="rats", stage=s)
+            for n, s in enumerate(stages)
+        ]
+        return DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=2, fixtures=games), IDS)
+
+    assert drawn("final") == "play-offs of season 2 drawn: the final, griffons v rats"
+    said = drawn("semi-final", "semi-final")
+    assert said == "play-offs of season 2 drawn: 2 games (semi-final)"
+    assert (
+        drawn("final", "third-place") == "play-offs of season 2 drawn: 2 games (final, third-place)"
+    )
 
 
 def test_the_league_and_the_audit_count_events_in_words(tmp_path: Path) -> None:
