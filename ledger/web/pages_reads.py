@@ -39,12 +39,12 @@ from ledger.errors import UnknownMatch
 from ledger.projections.gather import match_rows
 from ledger.projections.queries import Queries
 from ledger.projections.sql import table_of
-from ledger.reports.results import PRIZE_KINDS
 from ledger.projections.store import Store
 from ledger.reports.build import build_report
 from ledger.reports.match_model import OTHER_ACHIEVEMENTS
 from ledger.reports.match_sheet import corrections_of, read_report
 from ledger.reports.render import Format, render
+from ledger.reports.results import PRIZE_KINDS
 from ledger.rules import find_ruleset
 from ledger.rules.asked import Report, Sideline
 from ledger.rules.problems import held, item_room, while_drafting
@@ -181,9 +181,7 @@ def prizes_of_last_close(league: League) -> list[TreasuryLine]:
     the league's home saying it): its treasury lines of kind ``prize``, as the season
     report reads them (``reports.results.PRIZE_KINDS``); none where the edition pays none."""
     closes = [
-        e.seq
-        for e in league.queries.lines(EventLine, event_type="SeasonClosed")
-        if not e.voided
+        e.seq for e in league.queries.lines(EventLine, event_type="SeasonClosed") if not e.voided
     ]
     if not closes:
         return []
