@@ -46,6 +46,7 @@ REPORT_FIELDS = {
     "player-unavailable": "players",
     "invalid-input": "form",
     "referee": "referee",
+    "mvp-award": "players",  # the lines that award them
 }
 """Where a mistake of the whole report is shown, by its code."""
 

@@ -16,6 +16,7 @@ from tests.service.test_pages import (
     HOME,
     REAVERS,
     csrf_in,
+    error_beside,
     last_event,
     player_ids,
     post,
@@ -47,6 +48,16 @@ def test_the_form_starts_with_four_casualty_rows_and_more_rows_adds_four_keeping
     assert re.search(rf'<option value="{ugluk}" selected>', longer.text)  # kept as entered
     assert 'value="six-down"' in longer.text
     assert event_count(client) == before  # nothing submitted
+    # each time back at the first casualty line it adds, not at the page's top
+    assert more_lands_on(form) == "cas-4-victim"
+    assert more_lands_on(longer.text) == "cas-8-victim"
+    assert 'id="cas-4-victim"' in longer.text
+
+
+def more_lands_on(html: str) -> str:
+    found = re.search(r'id="more-rows" formaction="[^"#]*#([^"]+)"', html)
+    assert found is not None
+    return found.group(1)
 
 
 def test_a_game_with_six_casualties_is_reported_from_the_longer_form(client: TestClient) -> None:
@@ -81,3 +92,25 @@ def test_the_rows_shown_are_read_from_the_form_within_bounds(
 def test_a_report_shown_again_gets_a_row_for_each_of_its_lines() -> None:
     report = {"home": {"players": [{}] * 10}, "away": {}, "casualties": [{}] * 5}
     assert Rows.fitting(report) == Rows(players=10, hirelings=2, casualties=5)
+
+
+def test_two_mvps_for_one_side_are_refused_beside_the_player_lines(client: TestClient) -> None:
+    """BB2025 gives each team one MVP: a second is refused beside the lines that award
+    them, nothing written."""
+    sign_in(client, "jay")
+    league_game = {**GAME, "kind": "league"}  # a friendly awards no MVP the rules count
+    form = client.get(FORM, params=league_game).text
+    ids = player_ids(client, "Griff Junior", "Dieter Hammer")
+    lines = {
+        "home-0-player": ids["Griff Junior"],
+        "home-0-mvp": "1",
+        "home-1-player": ids["Dieter Hammer"],
+        "home-1-mvp": "1",
+    }
+    before = event_count(client)
+    sent = {"csrf": csrf_in(form), **league_game, "match": "two-mvps", "roll_missing": "1"}
+    sent.update(lines)
+    refused = post(client, FORM, {**sent, **Rows().fields()})
+    assert refused.status_code == 409, refused.text[-800:]  # a rule of the edition
+    assert "awarded 2 MVPs where BB2025 allows 1" in error_beside(refused.text, "players")
+    assert event_count(client) == before
