@@ -43,7 +43,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     def missing(need: DiceNeed) -> DiceRoll:
         if not roll_missing:
             raise InvalidDice(
-                f"closing {match_id} for {team_id} needs "
+                f"closing {match_id} for {team.name} needs "
                 f"{describe_need(need)} (enter it, or let the ledger roll it)"
             )
         return c.roll(need.purpose, need.dice, team_id)
@@ -51,7 +51,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     rolls, needs = close_rolls(c, team, entries, missing)
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
-        raise InvalidDice(f"closing {match_id} for {team_id} needs {no_rolls(unexpected)}")
+        raise InvalidDice(f"closing {match_id} for {team.name} needs {no_rolls(unexpected)}")
     return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
 
 
@@ -188,9 +188,9 @@ def check_close_dice(
     each team still needs and what it is for, and the dice a roll not yet given may call
     for next (BB2025 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
     wanted = [
-        f"for {team_id} needs {' and '.join(needs)}"
+        f"for {team.name} needs {' and '.join(needs)}"
         for team_id, entries in shares.items()
-        if (needs := missing_for(c, c.team(team_id), entries))
+        if (needs := missing_for(c, team := c.team(team_id), entries))
     ]
     if wanted:
         raise InvalidDice(

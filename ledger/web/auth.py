@@ -375,6 +375,7 @@ def login_refused(request: Request, error: LedgerError, account: str, next: str)
         next=local_path(next),
         account=account,
         error=error.message,
+        ended=False,
     )
     if status == 401:
         reply.headers["WWW-Authenticate"] = 'Bearer realm="ledger"'

@@ -91,10 +91,20 @@ def favicon() -> Response:
 
 
 @router.get("/login")
-def login_form(request: Request, next: str = "/", account: str = "") -> HTMLResponse:
-    """The sign-in form; it posts to ``auth.login`` with the login form's CSRF token."""
+def login_form(
+    request: Request, next: str = "/", account: str = "", ended: bool = False
+) -> HTMLResponse:
+    """The sign-in form; it posts to ``auth.login`` with the login form's CSRF token.
+    ``ended``: a page was asked with a session that no longer exists (said, so that a coach
+    whose password an admin set knows why)."""
     return page(
-        request, "login.html.j2", title="Sign in", next=next[:500], account=account[:64], error=""
+        request,
+        "login.html.j2",
+        title="Sign in",
+        next=next[:500],
+        account=account[:64],
+        error="",
+        ended=ended,
     )
 
 

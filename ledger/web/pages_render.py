@@ -23,7 +23,7 @@ from ledger.domain.state import LeagueRow
 from ledger.domain.values import MAX_MATCH_ID, MAX_NAME, MAX_TEXT
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
-from ledger.web.auth import csrf_token, memo, resolve, service_of
+from ledger.web.auth import SESSION_COOKIE, csrf_token, memo, resolve, service_of
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import form_key
 from ledger.web.pages_reads import League, open_league
@@ -92,7 +92,13 @@ def error_page(request: Request, error: LedgerError) -> Response:
     reader who is not signed in is sent to sign in first, and brought back after."""
     status = status_of(error)
     if isinstance(error, Unauthenticated) and request.method == "GET":
-        return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+        if SESSION_COOKIE not in request.cookies:
+            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+        # The browser's session is gone (signed out elsewhere, a password set, its days
+        # run out): the sign-in page says so, and the stale cookie goes.
+        gone = RedirectResponse(f"/login?next={request.url.path}&ended=1", status_code=303)
+        gone.delete_cookie(SESSION_COOKIE)
+        return gone
     return page(
         request,
         "error.html.j2",

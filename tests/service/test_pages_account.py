@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 
 from ledger.domain import events as ev
 from ledger.domain.log import SITE_ID
+from ledger.web.auth import SESSION_COOKIE
 from tests.service.conftest import World, event_count, ledger_of, password_of, sign_in
-from tests.service.test_pages import csrf_in, error_beside, post
+from tests.service.test_pages import csrf_in, error_beside, page_text, post
 from tests.service.test_pages_password import service_of, signs_in
 
 PAGE = "/admin/accounts/jay"
@@ -68,6 +69,17 @@ def test_a_new_password_signs_the_account_out_everywhere_and_the_log_says_who_se
     assert (last.login, last.account, last.reason) == ("jay", "admin", "forgot it at the club")
     stored = ledger_of(client).recorder.select_events(SITE_ID, desc=True, limit=1)[0]
     assert NEW.encode() not in stored.state
+    phone = TestClient(client.app, base_url=str(client.base_url))  # jay's other browser
+    phone.cookies.set(SESSION_COOKIE, elsewhere)
+    sent_back = phone.get("/account/password", follow_redirects=False)
+    assert sent_back.headers["location"] == "/login?next=/account/password&ended=1"
+    assert SESSION_COOKIE in sent_back.headers["set-cookie"]  # the stale cookie goes
+    said = page_text(phone.get(sent_back.headers["location"]).text)
+    assert "Your session has ended: your password was set anew" in said
+    fresh = TestClient(client.app, base_url=str(client.base_url))  # never signed in: no such note
+    assert fresh.get("/account/password", follow_redirects=False).headers["location"] == (
+        "/login?next=/account/password"
+    )
 
 
 @pytest.mark.parametrize(
