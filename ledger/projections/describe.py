@@ -81,6 +81,15 @@ REMOVES_TRAIT = "remove_trait"
 the trait): the event says it, so its sentence does too."""
 
 
+SIDES = {"home": "home side", "away": "away side", "others": "other sides"}
+"""A report's fields that hold a whole side, as an amendment's summary says them."""
+
+
+def field_said(name: str) -> str:
+    """An amended field in words: ``played_on`` is ``played on``, ``home`` the home side."""
+    return SIDES.get(name) or words(name)
+
+
 def scheduled(e: ev.FixturesScheduled, n: Say) -> str:
     """A season's round robin by its count; a play-off round drawn by its stage, and a
     single game (the final) by its teams."""
@@ -203,7 +212,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.EventCorrected: lambda e, n: (
         f"event {e.target} voided"
         if e.action == "void"
-        else f"event {e.target} amended ({', '.join(sorted(e.amendment))})"
+        else f"event {e.target} amended ({', '.join(sorted(map(field_said, e.amendment)))})"
     ),
 }
 """Each event in words: ``describer(event, say)``, ``say`` naming its teams and players."""

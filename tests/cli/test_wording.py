@@ -228,3 +228,9 @@ def test_match_list_keeps_round_and_fixture_order_once_played(league: Path, tmp_
     recorded = run_ledger(league, "match", "record", str(report), "--roll")
     assert recorded.code == 0, recorded.err
     assert match_ids(league) == before
+
+
+def test_an_amendment_names_its_fields_in_words() -> None:
+    amended = SimpleNamespace(target=64, action="amend", amendment={"home": {}, "played_on": "x"})
+    said = DESCRIBERS[ev.EventCorrected](amended, IDS)
+    assert said == "event 64 amended (home side, played on)"
