@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger.reports.model import PlayerLine
 from ledger.rules.protocol import LEVEL
-from ledger.words import plural, spaced, taken, words
+from ledger.words import plural, possessive, spaced, taken, words
 
 MINUS, DASH, TIMES = "\u2212", "\u2013", "\u00d7"
 """Typographic minus, en dash and multiplication sign: they print better than ASCII."""
@@ -81,4 +81,5 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "tie_note": tie_note,
     "plural": plural,
     "taken": taken,
+    "possessive": possessive,
 }

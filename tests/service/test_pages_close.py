@@ -110,6 +110,7 @@ def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, wo
     assert done.headers["location"] == f"{MATCH}?closed=reikland-reavers"
     landed = page_text(client.get(done.headers["location"]).text)
     assert re.search(r"The post-game sequence of Reikland Reavers is closed \(event \d+\)", landed)
+    assert "what it moved is under Reikland Reavers' sheet below" in landed
     assert f'href="{CLOSE}"' not in client.get(MATCH).text
     for other in ("skavenblight-scramblers", "nobody"):  # not closed, or not of the game
         assert "The post-game sequence of" not in client.get(f"{MATCH}?closed={other}").text
