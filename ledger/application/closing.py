@@ -43,7 +43,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     def missing(need: DiceNeed) -> DiceRoll:
         if not roll_missing:
             raise InvalidDice(
-                f"closing {match_id} for {team.name} needs "
+                f"closing {match_id} for {said(team)} needs "
                 f"{describe_need(need)} (enter it, or let the ledger roll it)"
             )
         return c.roll(need.purpose, need.dice, team_id)
@@ -51,7 +51,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     rolls, needs = close_rolls(c, team, entries, missing)
     unexpected = set(entries) - {n.purpose for n in needs}
     if unexpected:
-        raise InvalidDice(f"closing {match_id} for {team.name} needs {no_rolls(unexpected)}")
+        raise InvalidDice(f"closing {match_id} for {said(team)} needs {no_rolls(unexpected)}")
     return [ev.PostGameClosed(match=match_id, team=team_id, dice=tuple(rolls))]
 
 
@@ -187,11 +187,11 @@ def check_close_dice(
     """Refuse, before any team closes, a close that lacks dice: naming at once every die
     each team still needs and what it is for, and the dice a roll not yet given may call
     for next (BB2025 Expensive Mistakes: the amount, D3 or 2D6, by the D6's result)."""
-    wanted = [
-        f"for {team.name} needs {' and '.join(needs)}"
-        for team_id, entries in shares.items()
-        if (needs := missing_for(c, team := c.team(team_id), entries))
-    ]
+    wanted = []
+    for team_id, entries in shares.items():
+        team = c.team(team_id)
+        if needs := missing_for(c, team, entries):
+            wanted.append(f"for {said(team)} needs {' and '.join(needs)}")
     if wanted:
         raise InvalidDice(
             f"closing {match_id} "
@@ -237,3 +237,9 @@ def spans(values: list[int]) -> str:
         else:
             runs.append([value])
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def said(team: TeamRow) -> str:
+    """A team as a close's refusal names it: its name, then the id ``--die TEAM:...``
+    takes (``Reikland Reavers (reavers)``)."""
+    return f"{team.name} ({team.team_id})"

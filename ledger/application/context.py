@@ -27,6 +27,7 @@ from ledger.errors import (
 )
 from ledger.rules.dice import fresh_roll
 from ledger.rules.protocol import Ruleset
+from ledger.words import words
 
 P = TypeVar("P")
 Drafts = list[LedgerEvent]
@@ -166,3 +167,27 @@ class Context:
 
     def match(self, match_id: str) -> MatchRow | None:
         return self.view.get(MatchRow, self.league_id, match_id)
+
+    def team_name(self, team_id: str) -> str:
+        """The team's name, or the id asked where the league holds no such team."""
+        found = self.view.get(TeamRow, self.league_id, team_id)
+        return found.name if found is not None else team_id
+
+    def game_named(self, match_id: str) -> str:
+        """A game as a refusal names it: its stage or round and its teams, then its id,
+        which the command line's match commands take (``the final, Reikland Reavers v
+        Skavenblight Scramblers (s1-final-1)``); the id alone for no fixture of the books."""
+        match = self.match(match_id)
+        if match is None:
+            return match_id
+        teams = " v ".join(map(self.team_name, (match.home, match.away, *match.others)))
+        when = when_played(match)
+        return f"{'the ' if match.stage != 'regular' else ''}{when}, {teams} ({match_id})"
+
+
+def when_played(match: MatchRow) -> str:
+    """A fixture's place in its season: its play-off stage, else its round (a game of no
+    round: its kind)."""
+    if match.stage != "regular":
+        return words(match.stage)
+    return f"round {match.round}" if match.round is not None else f"{match.kind} game"

@@ -26,7 +26,7 @@ from ledger.rules.asked import SeasonPlan
 from ledger.rules.problems import has_feature, refuse
 from ledger.rules.protocol import Feature
 from ledger.rules.schema import StarPlayer
-from ledger.words import possessive, words
+from ledger.words import possessive
 
 
 def current_season(c: Context) -> SeasonRow:
@@ -243,8 +243,7 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
     season = current_season(c)
     still_open(season)
     matches = fixtures_of(c, season.season)
-    named = game_namer(c, matches)
-    waiting = [named(m.match_id) for m in matches if m.status == "scheduled"]
+    waiting = [c.game_named(m.match_id) for m in matches if m.status == "scheduled"]
     if waiting:
         raise SeasonState(
             f"fixtures still to record: {'; '.join(waiting[:5])}{'...' if len(waiting) > 5 else ''}"
@@ -256,31 +255,13 @@ def plan_close(c: Context, command: CloseSeason) -> Drafts:
             " without them"
         )
     if c.ruleset.post_game_closes:
-        open_games = [f"{t.name} after {named(m)}" for t in c.teams() for m in t.open_games]
+        open_games = [f"{t.name} after {c.game_named(m)}" for t in c.teams() for m in t.open_games]
         if open_games:
             raise SeasonState(
                 "close these post-game sequences first (prizes come after the"
                 f" final one): {'; '.join(open_games[:4])}"
             )
     return [ev.SeasonClosed(season=season.season)]
-
-
-def game_namer(c: Context, matches: Sequence[MatchRow]) -> Callable[[str], str]:
-    """How a refusal names a game: its stage or round and its teams, then its id, which
-    the command line's match commands take (``the final, Reikland Reavers v Skavenblight
-    Scramblers (s1-final-1)``); a game not of the season by its id alone."""
-    rows = {m.match_id: m for m in matches}
-    team_names = {t.team_id: t.name for t in c.teams()}
-
-    def named(match_id: str) -> str:
-        m = rows.get(match_id)
-        if m is None:
-            return match_id
-        when = f"the {words(m.stage)}" if m.stage != "regular" else f"round {m.round}"
-        teams = " v ".join(team_names.get(t, t) for t in (m.home, m.away, *m.others))
-        return f"{when}, {teams} ({match_id})"
-
-    return named
 
 
 def owes_playoffs(season: SeasonRow, matches: Sequence[MatchRow]) -> bool:

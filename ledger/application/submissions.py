@@ -39,11 +39,17 @@ from ledger.application.commands import (
     SubmitReport,
     WithdrawReport,
 )
-from ledger.application.context import Context, Drafts, check_length, check_reason
+from ledger.application.context import (
+    Context,
+    Drafts,
+    check_length,
+    check_reason,
+    when_played,
+)
 from ledger.application.mistakes import Found
 from ledger.application.reports import MatchReport
 from ledger.domain import events as ev
-from ledger.domain.state import REPORTS_WAITING, LeagueView, MatchRow, SubmissionRow, TeamRow
+from ledger.domain.state import REPORTS_WAITING, LeagueView, MatchRow, SubmissionRow
 from ledger.domain.values import validation_problems
 from ledger.errors import (
     InvalidInput,
@@ -80,8 +86,8 @@ def plan_submit(c: Context, command: SubmitReport) -> Drafts:
     teams = teams_of(report)
     if team not in teams:
         raise NotAllowed(
-            f"{team_name(c, team)} did not play the match this report records"
-            f" ({' v '.join(team_name(c, t) for t in teams)})"
+            f"{c.team_name(team)} did not play the match this report records"
+            f" ({' v '.join(c.team_name(t) for t in teams)})"
         )
     found = Found()
     with found.at("match"):
@@ -113,7 +119,7 @@ def plan_confirm(c: Context, command: ConfirmReport) -> Drafts:
             " cannot confirm it for the others, the commissioner approves it"
         )
     answer = ev.ReportConfirmed(submission=submission, match=row.match_id, team=team)
-    return [answer, recorded(c, row, f"confirmed by {team_name(c, team)}")]
+    return [answer, recorded(c, row, f"confirmed by {c.team_name(team)}")]
 
 
 def plan_dispute(c: Context, command: DisputeReport) -> Drafts:
@@ -144,7 +150,7 @@ def plan_withdraw(c: Context, command: WithdrawReport) -> Drafts:
     row = waiting(c, command.submission, PENDING)
     if command.team != row.team:
         raise NotAllowed(
-            f"{team_name(c, row.team)} submitted {described(c, row)}: only they withdraw it"
+            f"{c.team_name(row.team)} submitted {described(c, row)}: only they withdraw it"
             " (the opposing coach disputes it)"
         )
     return [ev.ReportWithdrawn(submission=row.submission, match=row.match_id, team=row.team)]
@@ -163,7 +169,7 @@ def recorded(c: Context, row: SubmissionRow, why: str) -> ev.LedgerEvent:
             f"{described(c, row)} cannot be recorded as it stands: {error.message}"
             " (nothing was recorded; the commissioner may reject it for a corrected one)"
         ) from error.__cause__
-    by = team_name(c, row.team)
+    by = c.team_name(row.team)
     return match.model_copy(update={"reason": f"report {row.submission} of {by}, {why}"})
 
 
@@ -198,7 +204,7 @@ def check_nothing_waiting(c: Context, match_id: str) -> None:
     for row in c.view.select(SubmissionRow, league_id=c.league_id, match_id=match_id):
         if row.status in PENDING:
             raise NotAllowed(
-                f"{described(c, row)}, submitted by {team_name(c, row.team)},"
+                f"{described(c, row)}, submitted by {c.team_name(row.team)},"
                 f" {STANDING[row.status]}; a second report waits until it is answered"
             )
 
@@ -207,7 +213,7 @@ def check_no_twin(c: Context, teams: Sequence[str], match_id: str) -> None:
     twin = waiting_twin(c.view, c.league_id, teams, match_id)
     if twin is not None:
         raise NotAllowed(
-            f"{described(c, twin)}, submitted by {team_name(c, twin.team)},"
+            f"{described(c, twin)}, submitted by {c.team_name(twin.team)},"
             f" {STANDING[twin.status]}; another report of the same teams' game waits until"
             " it is answered or withdrawn"
         )
@@ -232,24 +238,17 @@ def waiting_twin(
 def described(c: Context, row: SubmissionRow) -> str:
     """A submitted report as a sentence names it: by its game, ``the report of Reikland
     Reavers v Grudgebearers (round 1)``, not by its id or its match's."""
-    teams = " v ".join(team_name(c, t) for t in (row.home, row.away, *row.others))
+    teams = " v ".join(c.team_name(t) for t in (row.home, row.away, *row.others))
     return f"the report of {teams} ({game_of(c, row)})"
 
 
 def game_of(c: Context, row: SubmissionRow) -> str:
     """Which game of the two teams: a fixture's round or play-off stage, else its kind."""
     match = c.match(row.match_id)
-    if match is not None and match.stage != "regular":
-        return match.stage
-    if match is not None and match.round is not None:
-        return f"round {match.round}"
+    if match is not None:
+        return when_played(match)
     kind = str(row.report.get("kind", "league"))
     return "league game" if kind == "league" else kind
-
-
-def team_name(c: Context, team: str) -> str:
-    found = c.view.get(TeamRow, c.league_id, team)
-    return found.name if found is not None else team
 
 
 def submission_in(c: Context, submission: str) -> SubmissionRow:
@@ -276,16 +275,16 @@ def waiting(c: Context, submission: str, states: Sequence[str]) -> SubmissionRow
 def check_opponent(c: Context, row: SubmissionRow, team: str, account: str | None) -> None:
     """Only the opposing team answers a report, and not from the account that sent it (a
     coach of both teams leaves the answer to the commissioner)."""
-    opponents = " or ".join(team_name(c, t) for t in opponents_of(row))
+    opponents = " or ".join(c.team_name(t) for t in opponents_of(row))
     report = described(c, row)
     if team == row.team:
         raise NotAllowed(
-            f"{team_name(c, team)} submitted {report}: the opposing coach ({opponents})"
+            f"{c.team_name(team)} submitted {report}: the opposing coach ({opponents})"
             " confirms or disputes it"
         )
     if team not in opponents_of(row):
         raise NotAllowed(
-            f"{team_name(c, team)} did not play that game: only {opponents} answers {report}"
+            f"{c.team_name(team)} did not play that game: only {opponents} answers {report}"
         )
     if account is not None and account == row.account:
         raise NotAllowed(

@@ -138,7 +138,7 @@ def test_the_advance_help_gives_dice_under_purposes_the_rules_read() -> None:
 def test_a_close_without_its_dice_names_them_all(outputs: dict[str, Outcome]) -> None:
     line = outputs["match close without dice"].error_line
     assert line.startswith(
-        "error[invalid-dice]: closing s1-old-r1-1 for Reikland Reavers needs"
+        "error[invalid-dice]: closing s1-old-r1-1 for Reikland Reavers (reavers) needs"
         " expensive_mistakes (D6): "
     )
-    assert "; and for Grudgebearers needs expensive_mistakes (D6): " in line
+    assert "; and for Grudgebearers (grudge) needs expensive_mistakes (D6): " in line

@@ -223,15 +223,18 @@ def test_history_of_nothing_known_is_one_line(played: Path) -> None:
 
 def test_close_names_every_die_both_teams_need_at_once(played: Path) -> None:
     line = run_ledger(played, "match", "close", "g1").error_line
-    said = "error[invalid-dice]: closing g1 for Reikland Reavers needs expensive_mistakes"
+    said = "error[invalid-dice]: closing g1 for Reikland Reavers (reavers) needs expensive_mistakes"
     assert line.startswith(said)
-    assert "and for Scramblers needs expensive_mistakes (D6)" in line
+    assert "and for Scramblers (rats) needs expensive_mistakes (D6)" in line
     # Reavers 505,000: a 1 is a Catastrophe (keep 2D6 x 10,000), 3-4 a Minor Incident (D3)
     assert "on 1 also expensive_mistakes_amount (2D6): catastrophe incident" in line
     assert "on 3-4 also expensive_mistakes_amount (D3): minor incident" in line
     line = run_ledger(played, "match", "close", "g1", "--die", "expensive_mistakes=3").error_line
-    assert "for Reikland Reavers needs expensive_mistakes_amount (D3): minor incident" in line
-    assert "rats" not in line  # 3 at 865,000: a Major Incident, no more dice
+    assert (
+        "for Reikland Reavers (reavers) needs expensive_mistakes_amount (D3): minor incident"
+        in line
+    )
+    assert "Scramblers" not in line  # 3 at 865,000: a Major Incident, no more dice
     assert sheet(played)["sides"][0]["closed_seq"] is None  # nothing closed
 
 

@@ -223,7 +223,7 @@ def test_a_die_no_step_asks_for_is_named_in_words(ledger: LeagueLedger) -> None:
         ledger,
         InvalidDice,
         lambda: ledger.handle(close, by="t"),
-        r"closing g1 for Reavers needs no mistakes roll \(leave it out\)$",
+        r"closing g1 for Reavers \(reavers\) needs no mistakes roll \(leave it out\)$",
     )
 
 

@@ -393,7 +393,7 @@ def test_closing_both_teams_is_all_or_nothing(season: LeagueLedger, db: Path) ->
     season.handle(RecordMatch("test", game(row)), by="tester")
     before = version(season)
     given = f"{row.home}:expensive_mistakes=4"
-    away = team(season, row.away).name  # named as the league knows it
+    away = f"{team(season, row.away).name} \\({row.away}\\)"  # its name, then its id
     with pytest.raises(InvalidDice, match=f"for {away} needs expensive_mistakes"):
         ledger_cli(db, "match", "close", row.match_id, "--die", given)
     assert version(season) == before

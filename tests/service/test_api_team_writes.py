@@ -204,7 +204,10 @@ def test_closing_a_post_game_is_all_or_nothing(client: TestClient, world: World)
     bare = client.post(close, json={}, headers=world.auth("commissioner"))
     assert bare.status_code == 422, bare.text
     detail = bare.json()["detail"]  # every die of both teams at once, as the CLI says it
-    for team in ("Reikland Reavers", "Skavenblight Scramblers"):
+    for team in (
+        "Reikland Reavers (reikland-reavers)",
+        "Skavenblight Scramblers (skavenblight-scramblers)",
+    ):
         assert f"for {team} needs" in detail
     assert "--die" not in detail  # said for any edge, not the command line's options
     assert event_count(client) == before

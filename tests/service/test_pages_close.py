@@ -97,7 +97,7 @@ def test_a_coach_closes_the_post_game_from_the_match_page(client: TestClient, wo
     before = event_count(client)
     refused = post(client, CLOSE, {"csrf": csrf_in(form.text)})
     assert refused.status_code == 422
-    assert "for Reikland Reavers needs" in error_beside(refused.text, "dice")
+    assert "for Reikland Reavers (reikland-reavers) needs" in error_beside(refused.text, "dice")
     assert "--die" not in refused.text  # a web page's sentence, not the command line's
     assert event_count(client) == before
     done = post(client, CLOSE, {"csrf": csrf_in(form.text), "roll_missing": "1"})
