@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -23,7 +24,7 @@ from ledger.domain.state import LeagueRow
 from ledger.domain.values import MAX_MATCH_ID, MAX_NAME, MAX_TEXT
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
-from ledger.web.auth import SESSION_COOKIE, csrf_token, memo, resolve, service_of
+from ledger.web.auth import SESSION_COOKIE, csrf_token, memo, resolve, service_of, session_of
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import form_key
 from ledger.web.pages_reads import League, open_league
@@ -87,18 +88,30 @@ def in_the_address(error: dict[str, Any]) -> dict[str, Any]:
     return error
 
 
+def to_sign_in(request: Request) -> Response:
+    """To the sign-in page, which brings the reader back to the page asked (its address
+    quoted whole, query included). A browser whose session cookie names no live session
+    (its password set anew, the account revoked, the session expired) is told so, and the
+    stale cookie goes; a request that came with a token is not a browser's session."""
+    asked = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    ended = (
+        bool(request.cookies.get(SESSION_COOKIE))
+        and "authorization" not in request.headers
+        and session_of(request) is None
+    )
+    query = {"next": asked, **({"ended": "1"} if ended else {})}
+    reply = RedirectResponse(f"/login?{urlencode(query, safe='/')}", status_code=303)
+    if ended:
+        reply.delete_cookie(SESSION_COOKIE)
+    return reply
+
+
 def error_page(request: Request, error: LedgerError) -> Response:
     """The page for a refused or failed request: its status and the CLI's sentence. A
     reader who is not signed in is sent to sign in first, and brought back after."""
     status = status_of(error)
     if isinstance(error, Unauthenticated) and request.method == "GET":
-        if SESSION_COOKIE not in request.cookies:
-            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
-        # The browser's session is gone (signed out elsewhere, a password set, its days
-        # run out): the sign-in page says so, and the stale cookie goes.
-        gone = RedirectResponse(f"/login?next={request.url.path}&ended=1", status_code=303)
-        gone.delete_cookie(SESSION_COOKIE)
-        return gone
+        return to_sign_in(request)
     return page(
         request,
         "error.html.j2",

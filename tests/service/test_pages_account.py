@@ -73,9 +73,10 @@ def test_a_new_password_signs_the_account_out_everywhere_and_the_log_says_who_se
     phone.cookies.set(SESSION_COOKIE, elsewhere)
     sent_back = phone.get("/account/password", follow_redirects=False)
     assert sent_back.headers["location"] == "/login?next=/account/password&ended=1"
-    assert SESSION_COOKIE in sent_back.headers["set-cookie"]  # the stale cookie goes
+    assert f'{SESSION_COOKIE}=""' in sent_back.headers["set-cookie"]  # the stale cookie goes
+    assert "Max-Age=0" in sent_back.headers["set-cookie"]
     said = page_text(phone.get(sent_back.headers["location"]).text)
-    assert "Your session has ended: your password was set anew" in said
+    assert "Your session has ended: its password was set anew" in said
     fresh = TestClient(client.app, base_url=str(client.base_url))  # never signed in: no such note
     assert fresh.get("/account/password", follow_redirects=False).headers["location"] == (
         "/login?next=/account/password"
@@ -303,3 +304,21 @@ def test_the_token_form_sent_twice_issues_one_token(client: TestClient) -> None:
     assert "This form issued a token already" in client.get(again.headers["location"]).text
     after = [t for t, _, revoked in service_of(client).credentials.tokens("jay") if revoked is None]
     assert after == before
+
+
+def test_the_sign_in_page_keeps_the_address_asked_whole_and_a_live_cookie_stays(
+    client: TestClient,
+) -> None:
+    """The address asked comes back quoted, query and all (an '&' in it injects nothing);
+    a wrong token sent beside a live session's cookie does not end that session."""
+    asked = client.get("/leagues/nope%26ended%3D1/whatif?a=1&b=2", follow_redirects=False)
+    quoted = "/leagues/nope%26ended%3D1/whatif%3Fa%3D1%26b%3D2"
+    assert asked.headers["location"] == f"/login?next={quoted}"
+    live, _ = service_of(client).sessions.start("jay")
+    client.cookies.set(SESSION_COOKIE, live)
+    wrong = client.get(
+        "/account/password", headers={"Authorization": "Bearer nope"}, follow_redirects=False
+    )
+    assert "ended" not in wrong.headers.get("location", "")
+    assert "set-cookie" not in wrong.headers
+    assert service_of(client).sessions.find(live) is not None
