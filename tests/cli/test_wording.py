@@ -93,6 +93,11 @@ def test_play_offs_drawn_are_said_by_their_stage_and_a_final_by_its_teams() -> N
         return DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=2, fixtures=games), IDS)
 
     assert drawn("final") == "play-offs of season 2 drawn: the final, griffons v rats"
+    bowl = Fixture(
+        id="db", round=9, division="Main", home="a", away="b", stage="final", teams=("a", "b", "c")
+    )
+    said = DESCRIBERS[ev.FixturesScheduled](SimpleNamespace(season=2, fixtures=[bowl]), IDS)
+    assert said == "play-offs of season 2 drawn: the final, a v b v c"  # a Dungeon Bowl final
     said = drawn("semi-final", "semi-final")
     assert said == "play-offs of season 2 drawn: 2 games (semi-final)"
     assert (

@@ -139,7 +139,7 @@ def test_the_commissioner_runs_a_season_from_start_to_close_through_the_pages(
     said = page_text(client.get(closed.headers["location"]).text)
     # the prizes the close paid, as the treasuries record them: the champion's first
     assert f"Prizes paid: {team_name(client, first.trophy_holder)} 100,000 (1st place" in said
-    assert "Prizes paid" not in page_text(client.get(HOME).text)  # said once, on landing
+    assert "Prizes paid" not in page_text(client.get(HOME).text)  # said on the close's landing
     assert f"season 1 (closed) · champion: {team_name(client, first.trophy_holder)}" in (
         masthead(client)
     )
