@@ -335,6 +335,11 @@ treasury), a hire's player id that every later event names him by."""
 TIE_WORDS = {"team": "its team and what followed it", "player": "every later event about him"}
 
 
+def amendable_fields(kind: type[ev.LedgerEvent]) -> list[str]:
+    """The fields of an event of ``kind`` an amendment may name (its envelope aside)."""
+    return sorted(set(kind.model_fields) - ENVELOPE)
+
+
 def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any]) -> None:
     """Refuse a field that ties the event to others, or that a report's checks decide.
     Setting one to the value it was recorded with changes nothing, and is how a voided
@@ -381,7 +386,7 @@ def check_amendment(original: ev.LedgerEvent, amendment: dict[str, Any]) -> None
             f"a {spaced(type(original).__name__)} event has no"
             f" {'field' if len(unknown) == 1 else 'fields'}"
             f" {', '.join(sorted(unknown))}"
-            f" (fields: {', '.join(sorted(set(type(original).model_fields) - ENVELOPE))})"
+            f" (fields: {', '.join(amendable_fields(type(original)))})"
         )
     try:
         amended(

@@ -28,7 +28,9 @@ from starlette.concurrency import run_in_threadpool
 from ledger.application.accounts import check_password
 from ledger.application.commands import Buy, Command, Correct, Release
 from ledger.application.context import Context, Drafts, check_length, decided
+from ledger.application.corrections import amendable_fields
 from ledger.application.service import LeagueLedger
+from ledger.domain.catalogue import event_classes
 from ledger.domain.state import MatchRow, TeamRow
 from ledger.domain.values import MOST_BOUGHT, validation_problems
 from ledger.errors import InvalidInput, LedgerError, UnknownEvent
@@ -338,9 +340,16 @@ def correct_form(
         seq=seq,
         target=target,
         reported=reported_match(found, seq),
+        fields=fields_of(target.event_type) if target else [],
         values=values,
         errors=errors,
     )
+
+
+def fields_of(event_type: str) -> list[str]:
+    """The fields an amendment of an event of that type may name, for the form's hint."""
+    kind = next((k for k in event_classes() if k.__name__ == event_type), None)
+    return amendable_fields(kind) if kind is not None else []
 
 
 def reported_match(league: reads.League, seq: int) -> str | None:
@@ -362,9 +371,9 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
     values = await values_of(request)
 
     def command(ledger: LeagueLedger, by: str) -> None:
-        action = values.get("action", "void")
+        action = values.get("action", "")  # none chosen for the coach: a void undoes much
         if action not in ("void", "amend"):
-            raise FieldInvalid("form", "choose to void or to amend the event")
+            raise FieldInvalid("action", "choose to void or to amend the event")
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
         text = values.get("amendment", "")
         if action == "void" and text.strip():  # the amendment typed, 'amend' not chosen

@@ -806,9 +806,15 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
     assert client.get(path).status_code == 403
     client.cookies.clear()
     sign_in(client, "commissioner")
-    assert "(match recorded, by " in client.get(path).text  # the type in words
+    shown = client.get(path).text
+    assert "(match recorded, by " in shown  # the type in words
+    assert not re.search(r"name=\"action\" value=\"\w+\" checked", shown)  # none chosen for him
+    assert "of this event's fields: <code>away</code>" in shown  # its own, for an amendment
     csrf = form_of(client, path)
     before = event_count(client)
+    unchosen = post(client, path, {"csrf": csrf, "reason": "typo"})  # a void undoes much
+    assert unchosen.status_code == 422
+    assert "choose to void or to amend the event" in error_beside(unchosen.text, "action")
     no_reason = post(client, path, {"csrf": csrf, "action": "void", "reason": ""})
     assert "needs a reason" in error_beside(no_reason.text, "reason")
     # an amendment typed with 'void' still chosen is not taken for a void
