@@ -27,10 +27,11 @@ from fastapi.responses import HTMLResponse, Response
 from ledger.application import submissions
 from ledger.domain.state import MatchRow, SubmissionRow, TeamRow, lasting_injuries
 from ledger.domain.values import MAX_NUMBER
-from ledger.errors import UnknownTeam
+from ledger.errors import LedgerError, UnknownTeam
 from ledger.reports.match_sheet import hireling_sheets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
+from ledger.rules import ruleset_class
 from ledger.web import (
     pages_account,
     pages_admin,
@@ -113,7 +114,17 @@ def home(request: Request) -> HTMLResponse:
     """The leagues the visitor may read (public ones, and those of the account)."""
     me = who(request)
     leagues = [row for row in ledger_of(request).leagues() if may(me, row, "read")]
-    return page(request, "home.html.j2", title="Leagues", leagues=leagues)
+    editions = {row.ruleset: edition_name(row.ruleset) for row in leagues}
+    return page(request, "home.html.j2", title="Leagues", leagues=leagues, editions=editions)
+
+
+def edition_name(ruleset: str) -> str:
+    """A league's edition by its name (``Blood Bowl 2025, Third Season``), its id where
+    the registry no longer knows it."""
+    try:
+        return ruleset_class(ruleset).name
+    except LedgerError:
+        return ruleset
 
 
 @router.get("/leagues/{league}")
@@ -223,9 +234,12 @@ def season_report(
 
 @router.get("/leagues/{league}/teams/{team}")
 @needs("read", remembered=True)
-def team_page(request: Request, league: str, team: str, bought: bool = False) -> HTMLResponse:
+def team_page(
+    request: Request, league: str, team: str, bought: bool = False, registered: bool = False
+) -> HTMLResponse:
     """A team; just ``bought`` from (where the buy form lands), saying what the purchase
-    was and what the treasury holds after it."""
+    was and what the treasury holds after it; just ``registered`` (where the register form
+    lands), saying what comes next."""
     found = shown_league(request, league)
     roster = found.queries.roster(team)
     me = who(request)
@@ -240,6 +254,7 @@ def team_page(request: Request, league: str, team: str, bought: bool = False) ->
         targets=found.ruleset.characteristic_targets,
         treasury=treasury,
         purchase=treasury[-1] if bought and treasury and may(me, found.row, "buy", team) else None,
+        registered=registered and may(me, found.row, "register_team"),
         history=found.queries.history(f"team:{team}"),
         results=reads.latest_results(found, team),
         names=found.team_names(),

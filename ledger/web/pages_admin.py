@@ -167,7 +167,7 @@ def created(request: Request, call: Call, form: FormData) -> Response:
     except LedgerError as error:
         errors = {league_field(error, fields, own): (error.code, error.message)}
         return league_form(request, target, own, values, errors, status_of(error))
-    return see_other(f"/leagues/{row.slug}")
+    return see_other(f"/leagues/{row.slug}?done=created")  # the home says what comes next
 
 
 def sent(form: FormData, fields: list[OptionField], own: bool) -> dict[str, Any]:

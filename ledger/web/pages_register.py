@@ -205,4 +205,4 @@ async def register(request: Request, league: str, call: Calling) -> Response:
         return await run_in_threadpool(
             register_form, request, league, values, errors_of(error, fields), status_of(error)
         )
-    return see_other(f"/leagues/{league}/teams/{team}")
+    return see_other(f"/leagues/{league}/teams/{team}?registered=1")  # says what comes next

@@ -86,12 +86,14 @@ class Sent:
 
 
 SEASON_DONE = {
+    "created": "The league is created: register its teams, grant its coaches their roles"
+    " (Members), then start a season.",
     "started": "The season has started: schedule its games next.",
     "scheduled": "The season is scheduled: its first round's fixtures are below.",
     "playoffs": "The play-offs are drawn: their fixtures are below.",
     "closed": "The season is closed: its champion and figures are kept as they stand.",
 }
-"""What the league's home says after each season step (``?done=``)."""
+"""What the league's home says after its creation and each season step (``?done=``)."""
 
 
 async def written(

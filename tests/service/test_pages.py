@@ -104,7 +104,9 @@ def test_the_site_icon_is_linked_and_served_where_browsers_look(client: TestClie
 
 def test_the_site_home_lists_the_leagues_the_account_may_read(client: TestClient) -> None:
     sign_in(client, "jay")
-    assert "Old World Demo League" in client.get("/").text
+    listed = page_text(client.get("/").text)
+    assert "Old World Demo League Blood Bowl 2025, Third Season, season 1" in listed  # by name
+    assert "bb2025" not in listed
     client.cookies.clear()
     sign_in(client, "outsider")
     assert "Old World Demo League" not in client.get("/").text
@@ -452,6 +454,9 @@ def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClien
     page = reply.headers["location"]
     assert page == f"{HOME}/submissions/s1"
     assert last_event(client)["account"] == "jay"
+    sent = page_text(client.get(page).text)
+    waits = "it waits for The Gouged Eye's coach to confirm it (or dispute it), or for the"
+    assert f"Sent, nothing recorded yet: {waits} commissioner to approve it." in sent
     client.cookies.clear()
     sign_in(client, "dan")
     shown = client.get(page).text
@@ -463,6 +468,7 @@ def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClien
     assert row is not None
     assert (row.status, row.home_score, row.away_score) == ("played", 2, 1)
     assert f'href="{HOME}/matches/web-friendly-1"' in client.get(page).text  # recorded now
+    assert "Sent, nothing recorded yet" not in client.get(page).text
 
 
 def confirmed_by_dan(client: TestClient, reply: Any) -> dict[str, Any]:

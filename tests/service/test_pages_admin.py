@@ -86,7 +86,8 @@ def test_an_admin_creates_a_league_under_a_ruleset_with_its_options(client: Test
     )
     reply = post(client, NEW, fields)  # secret_weapons unticked: off
     assert reply.status_code == 303, reply.text[-1500:]
-    assert reply.headers["location"] == "/leagues/gold-cup"
+    assert reply.headers["location"] == "/leagues/gold-cup?done=created"
+    assert "The league is created: register its teams" in client.get(reply.headers["location"]).text
     made = stored(client, "gold-cup")
     assert (made["row"].name, made["row"].ruleset) == ("Second League", "gold4")
     assert made["row"].options["appearance_fees"] == "balanced"

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.service.conftest import LEAGUE, event_count, scripted, sign_in
-from tests.service.test_pages import csrf_in, error_beside, last_event, post
+from tests.service.test_pages import csrf_in, error_beside, last_event, page_text, post
 
 HOME = f"/leagues/{LEAGUE}"
 FORM = f"{HOME}/register-team"
@@ -61,7 +61,9 @@ def test_the_commissioner_registers_a_team_from_the_league_page(
     data = {"csrf": csrf_in(form.text), "name": "Da Orcs", "roster": "orc", "coach": "dan"}
     done = post(client, FORM, data)
     assert done.status_code == 303, done.text[-800:]
-    assert done.headers["location"] == f"{HOME}/teams/da-orcs"  # the id made from the name
+    assert done.headers["location"] == f"{HOME}/teams/da-orcs?registered=1"  # id from the name
+    landed = page_text(client.get(done.headers["location"]).text)
+    assert "Da Orcs is registered, with 1,000,000 to spend: its coach hires its players" in landed
     grant = last_event(client)
     assert grant["topic"].endswith("MemberGranted")
     assert (grant["member"], grant["teams"]) == ("dan", ["gouged-eye", "da-orcs"])
@@ -91,7 +93,7 @@ def test_another_account_takes_its_first_team_with_an_id_and_a_treasury_of_its_o
     }
     done = post(client, FORM, data)
     assert done.status_code == 303, done.text[-800:]
-    assert done.headers["location"] == f"{HOME}/teams/merchants"
+    assert done.headers["location"] == f"{HOME}/teams/merchants?registered=1"
     team = client.get(f"/api/leagues/{LEAGUE}/teams/merchants").json()["team"]
     assert (team["coach"], team["treasury"]) == ("Out Sider", 1_100_000)
     assert last_event(client)["member"] == "outsider"
