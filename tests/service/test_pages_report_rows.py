@@ -18,6 +18,7 @@ from tests.service.test_pages import (
     csrf_in,
     error_beside,
     last_event,
+    page_text,
     player_ids,
     post,
     sign_in,
@@ -114,3 +115,13 @@ def test_two_mvps_for_one_side_are_refused_beside_the_player_lines(client: TestC
     assert refused.status_code == 409, refused.text[-800:]  # a rule of the edition
     assert "awarded 2 MVPs where BB2025 allows 1" in error_beside(refused.text, "players")
     assert event_count(client) == before
+
+
+def test_a_league_game_without_a_fixture_says_it_counts_in_the_standings(
+    client: TestClient,
+) -> None:
+    sign_in(client, "jay")
+    league_game = page_text(client.get(FORM, params={**GAME, "kind": "league"}).text)
+    assert "once recorded it counts in the season's standings as a fixture does" in league_game
+    friendly = page_text(client.get(FORM, params=GAME).text)
+    assert "counts in the season's standings" not in friendly
