@@ -66,7 +66,7 @@ ACTIONS: Mapping[str, Action] = {
     "manage_accounts": Action("admin", "manage accounts"),
 }
 """Every action a request can ask for: who may take it, and how a refusal names it
-("only the commissioner of demo may draw the play-offs")."""
+("only the commissioner of Old World Demo League may draw the play-offs")."""
 
 
 Via = Literal["cli", "api", "web"]
@@ -123,10 +123,12 @@ def authorize(
     team: str | None = None,
     public: bool = False,
     team_said: Callable[[str], str] = str,
+    league_said: str | None = None,
 ) -> Role | None:
     """The role ``who`` acts in for ``action`` (None for an anonymous reader), or raise
     Unauthenticated (no account where one is needed) / Forbidden (saying why, each team
-    as ``team_said`` names it: the service reads its name only then)."""
+    as ``team_said`` names it: the service reads its name only then; the league by
+    ``league_said``, its name, to a member only: to others it is the address they asked)."""
     need = ACTIONS[action].need
     if who is None:
         if need == "reader" and public:
@@ -146,7 +148,7 @@ def authorize(
     if need == "reader":
         return "coach"
     if need == "commissioner":
-        raise Forbidden(f"only the commissioner of {league} may {words(action)}")
+        raise Forbidden(f"only the commissioner of {league_said or league} may {words(action)}")
     if team is None or team not in member.teams:
         coached = ", ".join(map(team_said, member.teams)) or "no team"
         asked = team_said(team) if team else "this team"

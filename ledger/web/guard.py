@@ -150,6 +150,7 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
         team=request.path_params.get("team"),
         public=bool(row and row.public) and not member_only,
         team_said=team_names(request, row),
+        league_said=row.name if row else None,
     )
     if slug and row is None:  # said only to those who could read it if it existed
         raise UnknownLeague(f"no league '{slug}' in this ledger")
@@ -360,6 +361,7 @@ class Call:
             team=team,
             public=bool(row and row.public),
             team_said=team_names(self.request, row),
+            league_said=row.name if row else None,
         )
 
     def version(self) -> int:

@@ -145,9 +145,18 @@ def test_a_token_that_does_not_hold_is_401(client: TestClient, world: World) -> 
 @pytest.mark.parametrize(
     ("path", "sentence"),
     [
-        (f"{LEAGUE_PATH}/visibility", "only the commissioner of demo may change who may read"),
-        (f"{LEAGUE_PATH}/season/playoffs", "only the commissioner of demo may draw the play-offs"),
-        (f"{LEAGUE_PATH}/season/schedule", "only the commissioner of demo may schedule the"),
+        (
+            f"{LEAGUE_PATH}/visibility",
+            "only the commissioner of Old World Demo League may change who may read",
+        ),
+        (
+            f"{LEAGUE_PATH}/season/playoffs",
+            "only the commissioner of Old World Demo League may draw the play-offs",
+        ),
+        (
+            f"{LEAGUE_PATH}/season/schedule",
+            "only the commissioner of Old World Demo League may schedule the",
+        ),
         ("/api/leagues", "only an admin may create a league"),
     ],
 )

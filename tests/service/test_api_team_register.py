@@ -170,7 +170,7 @@ def test_a_coach_or_an_outsider_may_not_register_a_team_not_even_their_own(
 ) -> None:
     said = refused(client, world, {**ORCS, "coach": account}, 403, "forbidden", account)
     assert said in (
-        "only the commissioner of demo may register a team",
+        "only the commissioner of Old World Demo League may register a team",
         "outsider has no role in league demo",
     )
 

@@ -168,7 +168,7 @@ def test_a_coach_gets_a_403_and_writes_nothing(client: TestClient, path: str) ->
     data = {"csrf": csrf, "account": "jay", "role": "commissioner", "public": "true"}
     refused = post(client, path, data)
     assert refused.status_code == 403
-    assert "only the commissioner of demo may" in refused.text
+    assert "only the commissioner of Old World Demo League may" in refused.text
     assert event_count(client) == before
     assert held(client, "jay") == ("coach", ("reikland-reavers",))
 

@@ -192,7 +192,7 @@ def test_a_coach_is_not_offered_the_form_and_is_refused_it(client: TestClient) -
     assert LINK not in client.get(HOME).text
     shown = client.get(FORM)
     assert shown.status_code == 403
-    assert "only the commissioner of demo may register a team" in shown.text
+    assert "only the commissioner of Old World Demo League may register a team" in shown.text
     before = event_count(client)
     data = {"csrf": csrf, "name": "Jay's Second", "roster": "human", "coach": "jay"}
     assert post(client, FORM, data).status_code == 403
