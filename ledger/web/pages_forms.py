@@ -109,7 +109,7 @@ def whole(text: str, key: str, label: str, low: int, high: int = 99) -> int:
     found = ascii_int(text, signed=low < 0)
     if found is None or not low <= found <= high:
         raise FieldInvalid(
-            key, f"{label} is a whole number from {low} to {high}, not '{text[:20]}'"
+            key, f"{label} is a whole number from {low:,} to {high:,}, not '{text[:20]}'"
         )
     return found
 

@@ -107,3 +107,8 @@ def test_a_roll_in_other_digits_is_refused_as_numbers(text: str) -> None:
         FieldInvalid, match=f"the expensive mistakes roll takes whole numbers, not '{text}'"
     ):
         dice_values(text, "expensive_mistakes")
+
+
+def test_a_bound_past_a_thousand_is_said_with_its_commas() -> None:
+    with pytest.raises(FieldInvalid, match="a treasury is a whole number from 0 to 100,000,000"):
+        whole("-5", "treasury", "a treasury", 0, 100_000_000)
