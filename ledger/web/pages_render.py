@@ -122,7 +122,15 @@ def error_page(request: Request, error: LedgerError) -> Response:
         message=error.message,
         http_status=status,
         here=request.url.path,
+        back=league_back(request),
     )
+
+
+def league_back(request: Request) -> LeagueRow | None:
+    """The league a refused page of it leads back to: the one the guard read, when the
+    account may read it (a team, player or match it does not hold is still its page's)."""
+    row: LeagueRow | None = memo(request).get("league_row")
+    return row if row is not None and may(who(request), row, "read") else None
 
 
 def may(who: Principal | None, league: LeagueRow, action: str, team: str | None = None) -> bool:

@@ -857,6 +857,10 @@ def test_pages_never_answer_a_server_error(client: TestClient) -> None:
     ):
         no_server_error(client.get(path))
     assert client.get(f"{HOME}/teams/nobody").status_code == 404
+    assert 'href="/leagues/demo">Back to Old World Demo League</a>' in (
+        client.get(f"{HOME}/teams/nobody").text  # back to the league it was asked of
+    )
+    assert "Back to Old World" not in client.get("/leagues/nowhere").text
     missing = client.get(f"{HOME}/events/99999/correct")  # not an empty form to fill in
     assert missing.status_code == 404
     assert "has no event 99999 to correct" in missing.text
