@@ -58,6 +58,29 @@ class FieldInvalid(InvalidInput):
         self.field = field
 
 
+class FieldsInvalid(InvalidInput):
+    """Several fields of a form wrong at once (an empty form): each said beside its own,
+    rather than the first alone."""
+
+    def __init__(self, found: Sequence[FieldInvalid]) -> None:
+        super().__init__("; ".join(error.message for error in found))
+        self.found = tuple(found)
+
+
+def checked_together(*checks: Callable[[], Any]) -> tuple[Any, ...]:
+    """Each check's answer; FieldsInvalid naming every field that failed when one did."""
+    answers: list[Any] = []
+    found: list[FieldInvalid] = []
+    for check in checks:
+        try:
+            answers.append(check())
+        except FieldInvalid as error:
+            found.append(error)
+    if found:
+        raise found[0] if len(found) == 1 else FieldsInvalid(found)
+    return tuple(answers)
+
+
 def field_of(error: LedgerError, fields: Mapping[str, str], default: str = "form") -> str:
     """Which field the error is about: named by the edge check, else by the error's code."""
     if isinstance(error, FieldInvalid):
@@ -66,6 +89,8 @@ def field_of(error: LedgerError, fields: Mapping[str, str], default: str = "form
 
 
 def errors_of(error: LedgerError, fields: Mapping[str, str], default: str = "form") -> Errors:
+    if isinstance(error, FieldsInvalid):
+        return {each.field: (each.code, each.message) for each in error.found}
     return {field_of(error, fields, default): (error.code, error.message)}
 
 

@@ -33,6 +33,7 @@ from ledger.web.pages_forms import (
     Calling,
     Errors,
     FieldInvalid,
+    checked_together,
     errors_of,
     number,
     reason_of,
@@ -146,14 +147,19 @@ class Registration:
 
 
 def chosen(values: Mapping[str, str]) -> Registration:
-    name = required(values, "name", "give the team a name")
-    team = team_id(values.get("team", "").strip(), name)
-    roster = required(values, "roster", "choose the team list")
-    printable("name", name)  # an id made from it is plain ASCII, a typed one checked above
+    """What the form asks, each field's mistake beside it, all at once (an empty form
+    names the name, the list and the coach together)."""
     gold = {"treasury": re.sub(r"[,\s]", "", values.get("treasury", ""))}
-    treasury = number(gold, "treasury", "a starting treasury", high=MAX_GOLD)
-    reason = reason_of(values, "reason", "a registration")
-    return Registration(team, name, roster, coach_of(values), treasury, reason)
+    name, roster, coach, treasury, reason = checked_together(
+        lambda: required(values, "name", "give the team a name"),
+        lambda: required(values, "roster", "choose the team list"),
+        lambda: coach_of(values),
+        lambda: number(gold, "treasury", "a starting treasury", high=MAX_GOLD),
+        lambda: reason_of(values, "reason", "a registration"),
+    )
+    team = team_id(values.get("team", "").strip(), name)
+    printable("name", name)  # an id made from it is plain ASCII, a typed one checked above
+    return Registration(team, name, roster, coach, treasury, reason)
 
 
 def coach_of(values: Mapping[str, str]) -> str:

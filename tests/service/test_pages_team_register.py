@@ -184,6 +184,20 @@ def test_a_form_missing_or_mistyping_a_field_says_so_beside_it(
     assert event_count(client) == before
 
 
+def test_an_empty_form_names_every_field_it_lacks_at_once(
+    commissioner: tuple[TestClient, str],
+) -> None:
+    client, csrf = commissioner
+    before = event_count(client)
+    reply = post(client, FORM, {"csrf": csrf, "treasury": "lots"})
+    assert reply.status_code == 422, reply.text[-800:]
+    assert "give the team a name" in error_beside(reply.text, "name")
+    assert "choose the team list" in error_beside(reply.text, "roster")
+    assert "choose the team's coach" in error_beside(reply.text, "coach")
+    assert "whole number" in error_beside(reply.text, "treasury")
+    assert event_count(client) == before
+
+
 # --- who may ----------------------------------------------------------------------------------
 
 
