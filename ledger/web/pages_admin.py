@@ -47,6 +47,9 @@ from ledger.web.pages_forms import (
     Calling,
     Errors,
     FieldInvalid,
+    FieldsInvalid,
+    checked_together,
+    errors_of,
     reason_of,
     required,
     see_other,
@@ -165,7 +168,11 @@ def created(request: Request, call: Call, form: FormData) -> Response:
     try:
         row = call.write(command)
     except LedgerError as error:
-        errors = {league_field(error, fields, own): (error.code, error.message)}
+        errors = (
+            errors_of(error, {})  # several fields at once
+            if isinstance(error, FieldsInvalid)
+            else {league_field(error, fields, own): (error.code, error.message)}
+        )
         return league_form(request, target, own, values, errors, status_of(error))
     return see_other(f"/leagues/{row.slug}?done=created")  # the home says what comes next
 
@@ -191,9 +198,11 @@ def opened(
     values: Mapping[str, Any],
     own: bool,
 ) -> LeagueRow:
-    slug = required(values, "slug", "give the league a slug: its address, /leagues/SLUG")
-    name = required(values, "name", "give the league a name")
-    reason = reason_of(values, "reason", "a reason")
+    slug, name, reason = checked_together(  # an empty form: each field's mistake at once
+        lambda: required(values, "slug", "give the league a slug: its address, /leagues/SLUG"),
+        lambda: required(values, "name", "give the league a name"),
+        lambda: reason_of(values, "reason", "a reason"),
+    )
     options = {f.key: option_of(f, values[f.key]) for f in fields}
     points = own_points(values) if own else None
     return ledger.create_league(

@@ -145,6 +145,14 @@ def test_a_slug_the_books_cannot_hold_is_refused_beside_it(client: TestClient) -
     assert "lower-case letters, digits and dashes" in error_beside(reply.text, "slug")
 
 
+def test_an_empty_league_form_names_its_slug_and_its_name_at_once(client: TestClient) -> None:
+    sign_in(client, "admin")
+    reply = post(client, NEW, league_fields(client, slug="", name=""))
+    assert reply.status_code == 422
+    assert "give the league a slug" in error_beside(reply.text, "slug")
+    assert "give the league a name" in error_beside(reply.text, "name")
+
+
 def test_an_unknown_ruleset_is_refused_with_the_closest_known_name(client: TestClient) -> None:
     sign_in(client, "admin")
     shown = client.get(NEW, params={"ruleset": "bb2052"})
