@@ -57,7 +57,7 @@ def test_the_final_is_named_by_its_stage_on_its_page_and_its_report_form(
     scheduled_final(client, world)
     sign_in(client, "jay")
     match = client.get(f"/leagues/{LEAGUE}/matches/s1-final-1").text
-    assert "Season 1 · playoff (final)" in " ".join(match.split())
+    assert "Season 1 · playoff game (final)" in " ".join(match.split())
     assert "round 1" not in match
     form = client.get(f"/leagues/{LEAGUE}/matches/s1-final-1/report").text
     assert "Fixture s1-final-1, the final." in form
