@@ -117,11 +117,17 @@ def only_offered(
 
 
 def number(
-    values: Mapping[str, str], key: str, label: str, low: int = 0, high: int = 99
+    values: Mapping[str, str],
+    key: str,
+    label: str,
+    low: int = 0,
+    high: int = 99,
+    grouped: bool = True,
 ) -> int | None:
-    """The whole number in field ``key``, None when it is left empty."""
+    """The whole number in field ``key``, None when it is left empty; ``grouped``: its
+    bounds said with their thousands apart (a quantity, not an identifier such as a seed)."""
     text = values.get(key, "").strip()
-    return whole(text, key, label, low, high) if text else None
+    return whole(text, key, label, low, high, grouped) if text else None
 
 
 def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
@@ -130,12 +136,11 @@ def count(values: Mapping[str, str], key: str, label: str, low: int = 1) -> int:
     return whole(values.get(key, "").strip(), key, label, low, MOST_BOUGHT)
 
 
-def whole(text: str, key: str, label: str, low: int, high: int = 99) -> int:
+def whole(text: str, key: str, label: str, low: int, high: int = 99, grouped: bool = True) -> int:
     found = ascii_int(text, signed=low < 0)
     if found is None or not low <= found <= high:
-        raise FieldInvalid(
-            key, f"{label} is a whole number from {low:,} to {high:,}, not '{text[:20]}'"
-        )
+        bounds = f"{low:,} to {high:,}" if grouped else f"{low} to {high}"
+        raise FieldInvalid(key, f"{label} is a whole number from {bounds}, not '{text[:20]}'")
     return found
 
 

@@ -229,7 +229,7 @@ def ask_jobs(
     """Ask the comparison (and with samples the distributions); the path of their page."""
     samples = number(values, "samples", "the number of samples", 1, MAX_SAMPLES) or 1
     season = number(values, "season", "the season", 1, 10_000)
-    seed = number(values, "seed", "the dice seed", 0, MAX_SEED) or 0
+    seed = number(values, "seed", "the dice seed", 0, MAX_SEED, grouped=False) or 0
     options = {f.key: option_of(f, values[f.key]) for f in fields}
     chosen = target_ruleset(league.row, target.id, options)  # a bad option: InvalidOption
     try:
