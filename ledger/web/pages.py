@@ -4,7 +4,8 @@ Reading pages: the site's leagues, a league's home (standings with tie-breakers,
 round's fixtures, latest results, pending reports for members), a team, a player, a
 match, the audit trail. Each is guarded like the API (``guard.needs``: who may read the
 league, before anything is read) and reads the read models as they stand
-(``pages_reads``). The forms are in ``pages_forms`` (buy, correct), ``pages_hire`` (hire) and
+(``pages_reads``); the match page is ``pages_match``. The forms are in ``pages_forms``
+(buy, correct), ``pages_hire`` (hire) and
 ``pages_report`` (the match report workflow), ``pages_sign`` (signing a hireling after his
 game), ``pages_roster`` (firing, retiring, letting staff go), ``pages_redraft`` (the
 re-draft between seasons), ``pages_inducements`` (a fixture's inducements),
@@ -28,7 +29,6 @@ from ledger.application import submissions
 from ledger.domain.state import MatchRow, SubmissionRow, TeamRow, lasting_injuries
 from ledger.domain.values import MAX_NUMBER
 from ledger.errors import LedgerError, UnknownTeam
-from ledger.reports.match_sheet import hireling_sheets
 from ledger.reports.render import FORMATS, Format
 from ledger.reports.service import report_format
 from ledger.rules import ruleset_class
@@ -45,6 +45,7 @@ from ledger.web import (
     pages_hire,
     pages_inducements,
     pages_leaders,
+    pages_match,
     pages_members,
     pages_password,
     pages_redraft,
@@ -57,9 +58,17 @@ from ledger.web import (
     pages_whatif,
 )
 from ledger.web import pages_reads as reads
-from ledger.web.auth import memo
 from ledger.web.guard import needs
-from ledger.web.pages_render import PageRoute, ledger_of, may, page, shown_league, who
+from ledger.web.pages_render import (
+    PageRoute,
+    ledger_of,
+    may,
+    may_submit,
+    page,
+    role_named,
+    shown_league,
+    who,
+)
 from ledger.web.pages_season_start import SEASON_DONE
 from ledger.web.problems import LAST_EVENT
 
@@ -159,17 +168,6 @@ def league_home(request: Request, league: str, done: str = "") -> HTMLResponse:
         prizes=reads.prizes_of_last_close(found) if done == "closed" else [],
         **pages_seasons.league_season(request, found),
     )
-
-
-def role_named(request: Request) -> str | None:
-    """The role the guard found the account acting in for this league (None: a reader)."""
-    role: str | None = memo(request).get("role")
-    return role
-
-
-def may_submit(request: Request, league: reads.League, *teams: str) -> bool:
-    me = who(request)
-    return any(may(me, league.row, "submit_report", team) for team in teams)
 
 
 def submittable(request: Request, league: reads.League, fixtures: list[MatchRow]) -> set[str]:
@@ -315,73 +313,6 @@ def team_href(league: reads.League, team: str) -> str:
     return f"/leagues/{league.slug}/teams/{team}"
 
 
-@router.get("/leagues/{league}/matches/{match}")
-@needs("read", remembered=True)
-def match_page(
-    request: Request,
-    league: str,
-    match: str,
-    corrected: bool = False,
-    closed: Annotated[str | None, Query(max_length=200)] = None,
-) -> HTMLResponse:
-    """``corrected``: just corrected (the correction form lands here); ``closed``: the team
-    whose post-game sequence was just closed (the close form lands here), said with what
-    the close moved."""
-    ledger = ledger_of(request)
-    found = shown_league(request, league)
-    row = reads.match_row(found, match)
-    history = found.queries.history(f"match:{match}")
-    event, amended_by = reads.report_as_held(ledger, found, row, history)
-    lines = found.queries.match_games(event) if event is not None else []
-    ids = event.named_players() if event is not None else set()
-    names = found.team_names()
-    me = who(request)
-    waiting = reads.waiting_reports(found).get(match) if role_named(request) else None
-    post = pages_close.post_game(ledger, found, row) if event is not None else {}
-    return page(
-        request,
-        "match.html.j2",
-        title=reads.match_title(row, names),
-        crumbs=reads.crumbs(found),
-        league=found,
-        match=row,
-        event=event,
-        amended_by=amended_by,
-        lines=lines,
-        names=names,
-        players=found.player_names(ids),
-        hired=hireling_sheets(found.queries, row, event) if event is not None else [],
-        signed=pages_sign.signed_hirelings(row),
-        may_sign=[t for t in (row.home, row.away) if may(me, found.row, "hire", t)],
-        hired_source=found.ruleset.hireling_spp_source or None,
-        others=reads.other_achievements(event) if event is not None else [],
-        post_game=post,
-        just_closed=post.get(closed) if closed and closed in row.closed else None,
-        history=history,
-        waiting=waiting,
-        my_teams=me.teams_in(league) if me else (),
-        may_submit=row.status == "scheduled"
-        and waiting is None
-        and may_submit(request, found, row.home, row.away, *row.others),
-        may_correct=row.status == "played" and may(me, found.row, "correct"),
-        corrected=corrected and row.status == "played",
-        closable=closable(request, found, row),
-        inducing=pages_inducements.inducing(request, found, row),
-        paying=pages_fees.paying(request, found, row.match_id, (row.home, row.away, *row.others))
-        if row.status == "scheduled"
-        else [],
-    )
-
-
-def closable(request: Request, league: reads.League, row: MatchRow) -> list[str]:
-    """The teams of a played match whose post-game sequence the account may close now."""
-    if row.status != "played" or not league.ruleset.post_game_closes:
-        return []
-    me = who(request)
-    teams = (row.home, row.away, *row.others)
-    return [t for t in teams if t not in row.closed and may(me, league.row, "close_post_game", t)]
-
-
 @router.get("/leagues/{league}/audit")
 @needs("read")
 def audit_page(
@@ -406,6 +337,7 @@ def audit_page(
     )
 
 
+router.include_router(pages_match.router)  # its match before the match's own forms
 router.include_router(pages_forms.router)
 router.include_router(pages_admin.router)
 router.include_router(pages_account.router)

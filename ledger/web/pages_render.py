@@ -133,6 +133,17 @@ def league_back(request: Request) -> LeagueRow | None:
     return row if row is not None and may(who(request), row, "read") else None
 
 
+def role_named(request: Request) -> str | None:
+    """The role the guard found the account acting in for this league (None: a reader)."""
+    role: str | None = memo(request).get("role")
+    return role
+
+
+def may_submit(request: Request, league: League, *teams: str) -> bool:
+    me = who(request)
+    return any(may(me, league.row, "submit_report", team) for team in teams)
+
+
 def may(who: Principal | None, league: LeagueRow, action: str, team: str | None = None) -> bool:
     """Whether ``who`` may take ``action`` (a page shows its button only then)."""
     try:
