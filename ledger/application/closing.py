@@ -36,7 +36,7 @@ def plan_close(c: Context, command: ClosePostGame) -> Drafts:
     match_id, team_id, entries = command.match, command.team, dict(command.dice or {})
     roll_missing = command.roll_missing
     check_closes(c.ruleset)
-    check_closer(played_match(c, match_id), team_id)
+    check_closer(c, played_match(c, match_id), team_id)
     team = c.team(team_id)
     refuse(c.ruleset.problems(Closing(team, c.players(team_id))))
 
@@ -72,14 +72,16 @@ def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
     check_closes(c.ruleset)
     match = played_match(c, command.match)
     for team in command.teams:  # who may close comes before the dice they would need
-        check_closer(match, team)
+        check_closer(c, match, team)
     shares = share_close_dice(c, command.match, command.teams, command.dice)
     if not command.roll_missing:
         check_close_dice(c, command.match, shares)
     closes: Drafts = []
     for named, team in enumerate(command.teams):
         if team in command.teams[:named]:  # named twice: as a second close of it would say
-            raise NotAllowed(f"{team} already closed the post-game sequence of {command.match}")
+            raise NotAllowed(
+                f"{c.team_name(team)} already closed the post-game sequence of {command.match}"
+            )
         close = ClosePostGame(
             command.league,
             command.match,
@@ -91,12 +93,14 @@ def plan_close_match(c: Context, command: CloseMatch) -> Drafts:
     return closes
 
 
-def check_closer(match: MatchRow, team_id: str) -> None:
+def check_closer(c: Context, match: MatchRow, team_id: str) -> None:
     """Only a team that played the match closes its post-game sequence, and once."""
     if team_id not in (match.home, match.away, *match.others):
-        raise InvalidInput(f"{team_id} did not play match {match.match_id}")
+        raise InvalidInput(f"{c.team_name(team_id)} did not play match {match.match_id}")
     if team_id in match.closed:
-        raise NotAllowed(f"{team_id} already closed the post-game sequence of {match.match_id}")
+        raise NotAllowed(
+            f"{c.team_name(team_id)} already closed the post-game sequence of {match.match_id}"
+        )
 
 
 def played_match(c: Context, match_id: str) -> MatchRow:

@@ -210,8 +210,8 @@ def test_a_team_that_did_not_play_is_refused_before_any_die_is_asked(
     record(ledger, FIRST_GAME)
     close = CloseMatch("test", "g1", ["dwarfs"], dice={})
     refused(
-        ledger, InvalidInput, lambda: ledger.handle(close, by="t"), "dwarfs did not play match g1"
+        ledger, InvalidInput, lambda: ledger.handle(close, by="t"), "Dwarfs did not play match g1"
     )
     ledger.handle(CloseMatch("test", "g1", ["reavers"], dice={}, roll_missing=True), by="t")
     again = CloseMatch("test", "g1", ["reavers"], dice={})
-    refused(ledger, LedgerError, lambda: ledger.handle(again, by="t"), "reavers already closed")
+    refused(ledger, LedgerError, lambda: ledger.handle(again, by="t"), "Reavers already closed")
