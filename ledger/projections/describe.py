@@ -141,7 +141,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.SeasonStarted: lambda e, n: (
         f"season {e.season} started ({plural(len(e.divisions), 'division')})"
     ),
-    ev.FixturesScheduled: lambda e, n: scheduled(e, n),
+    ev.FixturesScheduled: scheduled,
     ev.SeasonClosed: lambda e, n: f"season {e.season} closed",
     ev.TeamRegistered: lambda e, n: (
         f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"
