@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 
 import click
@@ -10,6 +11,7 @@ from cli.main import Session, pass_session
 from cli.match import counted_items
 from cli.output import dice_text, gold, say
 from cli.rules import league_ruleset
+from ledger.application.advance_rolls import choice_of, waiting
 from ledger.application.commands import (
     AdjustTreasury,
     AdvancePlayer,
@@ -22,9 +24,11 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
+from ledger.application.context import Context
 from ledger.application.skill_rolls import skill_rolls
 from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
+from ledger.domain.state import PlayerRow
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.projections.describe import advanced
 
@@ -246,52 +250,74 @@ def advance(
     """PLAYER of TEAM_ID takes an advancement of KIND: SPP spent on the Advancement Table
     (BB2025, BB2020), or the Star Player Roll his SPP level gives (the other editions).
 
-    A random skill (BB2025, BB2020) names its --category; with --roll the ledger rolls the
-    Skill Table dice, and when they leave a choice the refusal names the skills and the
-    dice: run the command again with --roll and --skill. The ledger's dice for a player's
-    advancement are the same on every try (recorded as the ledger's); --die values are
-    the dice rolled at the table."""
+    A random skill (BB2025, BB2020) names its --category. With --roll the ledger rolls the
+    characteristic die or the Skill Table dice; when they leave a choice not made (no
+    --skill or --characteristic, or one they do not give), the roll is recorded and the
+    command says what it gives: run it again with the choice, and the advancement is taken
+    from that roll (its kind, category and dice stand). --die values are the dice rolled
+    at the table."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
-    rolled = ledger_rolls(session, kind, rolls, team_id, player, category) if roll_it else ()
-    rolls += rolled
-    taken = session.ledger().handle(
-        AdvancePlayer(
-            session.league(),
-            team_id,
-            player,
-            kind,
-            skill=skill,
-            characteristic=characteristic,
-            dice=rolls,
-            category=category,
-            roll_missing=roll_it,
-        ),
-        by=session.user,
-        reason=reason,
+    c = session.ledger().context(session.league())
+    found = c.player(player, team_id)
+    waits = waiting(found)
+    rolled = ledger_rolls(c, found, kind, rolls, category) if roll_it and not waits else ()
+    command = AdvancePlayer(
+        session.league(),
+        team_id,
+        player,
+        kind,
+        skill=skill,
+        characteristic=characteristic,
+        dice=rolls + rolled,
+        category=category,
+        roll_missing=roll_it,
     )
-    if rolled:  # said once stored: a refusal (a category missing...) keeps no roll
+    answer = session.ledger().handle(command, by=session.user, reason=reason)
+    if isinstance(answer, ev.AdvancementRolled):
+        say_roll(session, command, answer)
+        return
+    if waits:
+        say(f"Taken from the ledger's roll for a {waits.said()}.")
+    elif rolled:  # said once stored: a refusal (a category missing...) shows no roll
         say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
-    say(f"{player} of {team_id} took {kind.replace('_', ' ')}: {advanced(taken)}.")
+    say(f"{player} of {team_id} took {kind.replace('_', ' ')}: {advanced(answer)}.")
+
+
+def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolled) -> None:
+    """The roll recorded, what it gives, and the command that takes it."""
+    c = session.ledger().context(session.league())
+    found = c.player(roll.player, roll.team)
+    waits = waiting(found)
+    assert waits is not None  # just recorded, the read models with it
+    asked = ev.PlayerAdvanced(
+        team=roll.team, player=roll.player, kind=roll.kind, category=roll.category, dice=roll.dice
+    )
+    choice = choice_of(c, c.team(roll.team), found, asked)
+    chose = command.skill or (
+        f"+{command.characteristic.upper()}" if command.characteristic else ""
+    )
+    not_it = f", not {chose}" if chose else ""
+    again = f"ledger team advance {command.team} {shlex.quote(command.player)} {roll.kind}"
+    again += f" --category {roll.category}" if roll.category else ""
+    take = "--characteristic STAT or --skill SKILL" if choice.stats else "--skill SKILL"
+    say(f"The ledger rolled for {found.name}'s {waits.said()}.")
+    say(f"It gives {choice.said()}{not_it}: take one with `{again} {take}`.")
 
 
 def ledger_rolls(
-    session: Session,
+    c: Context,
+    found: PlayerRow,
     kind: AdvancementKind,
     given: tuple[DiceRoll, ...],
-    team_id: str,
-    player: str,
     category: str | None,
 ) -> tuple[DiceRoll, ...]:
     """The dice an advancement needs that were not given: the characteristic die (the
     edition's), a random skill's Skill Table rolls (``skill_rolls``: again past a skill he
-    has). They are the ledger's dice for the player's next advancement (``keyed_dice``):
-    the same on every try, so a refusal that names them is answered with them, never
-    with a new roll."""
+    has). They are the ledger's dice for the player's next advancement (``keyed_dice``),
+    the same on every try."""
     purposes = {r.purpose for r in given}
-    c = session.ledger().context(session.league())
-    found = c.player(player, team_id)
     dice = c.advancement_dice(found)
     if dice is None:
         return ()
@@ -299,8 +325,8 @@ def ledger_rolls(
     if kind == "characteristic" and "characteristic" not in purposes:
         return (dice.roll("characteristic", die, who),)
     if kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
-        asked = ev.PlayerAdvanced(team=team_id, player=who, kind=kind, category=category)
-        return skill_rolls(c, c.team(team_id), found, asked, dice)
+        asked = ev.PlayerAdvanced(team=found.team_id, player=who, kind=kind, category=category)
+        return skill_rolls(c, c.team(found.team_id), found, asked, dice)
     return ()
 
 

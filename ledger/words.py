@@ -3,6 +3,8 @@ Griffons' report``. Shared by every layer, like ledger/errors.py (it imports not
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun``, singular for one: ``plural(1, "event")`` is ``1 event``,
@@ -45,6 +47,14 @@ def advancement(
     if skill:
         return skill
     return f"+{characteristic.upper()}" if characteristic else "-"
+
+
+def rolls_said(rolls: Iterable[tuple[str, Iterable[int]]]) -> str:
+    """Rolls by purpose, as a commissioner writes them: ``random_skill 3,5 and 2,4``."""
+    by_purpose: dict[str, list[str]] = {}
+    for purpose, values in rolls:
+        by_purpose.setdefault(purpose, []).append(",".join(str(v) for v in values))
+    return "; ".join(f"{p} {' and '.join(v)}" for p, v in by_purpose.items())
 
 
 def taken(advancement_row: dict[str, object]) -> str:

@@ -153,8 +153,9 @@ class AdjustTreasury(Change):
 
 
 @dataclass(frozen=True)
-class AdvancePlayer(Command[ev.PlayerAdvanced]):
-    """Answers the advancement as recorded: its skill as the edition spells it."""
+class AdvancePlayer(Command[ev.PlayerAdvanced | ev.AdvancementRolled]):
+    """Answers the advancement as recorded (its skill as the edition spells it), or the
+    ledger's roll recorded for the coach to choose from (``advance_rolls``)."""
 
     team: str
     player: str
@@ -168,8 +169,8 @@ class AdvancePlayer(Command[ev.PlayerAdvanced]):
     """The coach let the ledger roll: a roll sent with the values of the ledger's own for
     this advancement is recorded as the ledger's (``keyed_dice``)."""
 
-    def answer(self, events: Sequence[LedgerEvent]) -> ev.PlayerAdvanced:
-        return next(e for e in events if isinstance(e, ev.PlayerAdvanced))
+    def answer(self, events: Sequence[LedgerEvent]) -> ev.PlayerAdvanced | ev.AdvancementRolled:
+        return next(e for e in events if isinstance(e, ev.PlayerAdvanced | ev.AdvancementRolled))
 
 
 @dataclass(frozen=True)

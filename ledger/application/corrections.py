@@ -353,6 +353,12 @@ def check_fields_amendable(original: ev.LedgerEvent, amendment: Mapping[str, Any
             f"the {tie} of event {seq} cannot be amended: it ties the event to"
             f" {TIE_WORDS[tie]}; void event {seq} and record it anew"
         )
+    if isinstance(original, ev.AdvancementRolled) and changed:
+        raise InvalidInput(
+            f"the ledger's roll of event {seq} cannot be amended: its dice are the ledger's,"
+            f" its kind and column were fixed before them; void event {seq} if it was made"
+            " in error"
+        )
     if "match" in changed:
         raise InvalidInput(
             f"the match of event {seq} cannot be amended: it ties the event to its fixture"

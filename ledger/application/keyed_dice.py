@@ -1,18 +1,17 @@
 """The ledger's dice for a player's advancement: the same roll however often it is asked.
 
 A coach who lets the ledger roll his player's advancement (the characteristic die, the
-two Skill Table rolls of a random skill) sees the roll before anything is stored when the
-command is refused: a random skill whose rolls leave a choice is refused naming the two
-skills, so that the coach chooses one. Rolled afresh at each attempt, the ledger's dice
-could be asked for again and again until they gave the skill wanted, and the one kept
-would still be recorded as the ledger's. So the ledger's roll for an advancement is drawn
-from the store's dice key (a random secret made once per store, kept in a table of its
-own, never shown, logged or exported) and from the occasion: the league, the player, how
-many advancements he has taken, the roll's purpose and its place among the rolls of that
-purpose. Asked again, the ledger rolls the same dice; sent back by hand (the web form
-fills them in after such a refusal, the CLI's refusal names them), the same values are
-recognised as the ledger's roll and recorded so (``source="ledger"``); any other values
-are the coach's own roll at the table, and recorded as that.
+Skill Table rolls of a random skill) must not be able to ask again and again until the
+dice give the skill wanted. So the ledger's roll for an advancement is drawn from the
+store's dice key (a random secret made once per store, kept in a table of its own, never
+shown, logged or exported) and from the occasion: the league, the player, how many
+advancements he has taken, the roll's purpose and its place among the rolls of that
+purpose. Asked again, the ledger rolls the same dice. The CLI and the form roll them
+before the command and send them; the same values are recognised as the ledger's roll and
+recorded so (``source="ledger"``); any other values are the coach's own roll at the
+table, and recorded as that. Since the dice are the same for every Skill Table column, a
+roll that leaves a choice is recorded before the choice is made, and a refusal shows none
+(``advance_rolls``).
 
 Post-game dice the ledger rolls for a report (``--roll``) are not keyed: a report's
 refusal does not show them.

@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 from typing import cast
 
+from ledger.application.advance_rolls import (
+    after_the_roll,
+    from_waiting,
+    refuse_unchosen,
+    waiting,
+)
 from ledger.application.commands import (
     AdjustTreasury,
     AdvancePlayer,
@@ -281,10 +287,13 @@ def plan_adjust(c: Context, command: AdjustTreasury) -> Drafts:
 
 
 def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
+    """The advancement, or, when the ledger's dice leave a choice not yet made, the roll
+    recorded for the coach to choose from (``advance_rolls``)."""
     team_id = command.team
     team = active_team(c, team_id)
     player = current_player(c, team_id, command.player)
-    ledger_dice = c.advancement_dice(player) if command.roll_missing else None
+    roll = waiting(player)
+    ledger_dice = c.advancement_dice(player) if command.roll_missing and not roll else None
     proposed = ev.PlayerAdvanced(
         team=team_id,
         player=player.player_id,
@@ -295,7 +304,16 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         # the ledger's roll, sent back after a refusal showed it, is recorded as its own
         dice=ledger_dice.recognised(command.dice) if ledger_dice else command.dice,
     )
-    refuse(c.ruleset.problems(Advancing(player, team, proposed)))
+    if roll is not None:
+        proposed = from_waiting(player, roll, proposed)
+    problems = c.ruleset.problems(Advancing(player, team, proposed))
+    if problems and roll is not None:
+        refuse_unchosen(c, team, player, roll, proposed)
+    if problems and roll is None and (instead := after_the_roll(c, team, player, proposed)):
+        if isinstance(instead, ev.AdvancementRolled):
+            return [instead]
+        proposed, problems = instead, []
+    refuse(problems)
     refuse(unread_rolls(c.ruleset, proposed))
     return [proposed]
 

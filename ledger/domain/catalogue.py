@@ -32,6 +32,8 @@ RECORDED_BY = {
     "SidelineReleased": "`ledger team release`",
     "TreasuryAdjusted": "`ledger team adjust` (a reason is required)",
     "PlayerAdvanced": "`ledger team advance`",
+    "AdvancementRolled": "`ledger team advance --roll`, when the ledger's dice leave a"
+    ' choice (the advancement page\'s "let the ledger roll")',
     "InducementsBought": "`ledger match inducements`",
     "MatchRecorded": "`ledger match record FILE`",
     "PostGameClosed": "`ledger match close`",

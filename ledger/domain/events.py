@@ -338,6 +338,22 @@ class PlayerAdvanced(LedgerEvent):
     """The rolls made: the D8 of a characteristic improvement, a star player roll..."""
 
 
+class AdvancementRolled(LedgerEvent):
+    """The ledger rolled a player's advancement before the coach chose what he takes.
+
+    The kind (and a random skill's category, its Skill Table column) is fixed before the
+    dice are seen, as at the table (seed 001, 'New Skills': "select the category ... then
+    roll"; 'Characteristic Improvements': the SPP are spent, then the D8 is rolled). The
+    player's next advancement is then of this kind, with these dice: only the choice they
+    leave is the coach's. Recorded only when the ledger's dice leave a choice to make."""
+
+    team: Ref
+    player: Ref
+    kind: AdvancementKind
+    category: Ref | None = None
+    dice: tuple[DiceRoll, ...] = Field(min_length=1)
+
+
 # --- matches ----------------------------------------------------------------------------
 
 

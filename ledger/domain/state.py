@@ -169,6 +169,9 @@ class PlayerRow(Record):
     gained: tuple[str, ...] = ()
     advancements: tuple[dict[str, Any], ...] = ()
     """Each advancement taken: kind, skill or characteristic, SPP cost, value increase."""
+    rolled: dict[str, Any] = {}
+    """The ledger's roll for his next advancement, recorded before the coach chose
+    (``AdvancementRolled``: kind, category, dice, seq); empty once he takes it."""
     changes: dict[str, int] = {}
     """Net change per characteristic (improvements minus injuries), in the edition's
     direction: +1 is always better for the player."""

@@ -264,6 +264,8 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
         "extra_value": player.extra_value + result.value_increase,
         "advancements": (*player.advancements, taken),
     }
+    if player.rolled:  # the roll is taken with the advancement
+        update["rolled"] = {}
     skills = tuple(s for s in player.skills if s not in result.skills_lost)
     if result.skill:
         skills = (*skills, result.skill)
@@ -274,6 +276,16 @@ def player_advanced(f: Fold, e: ev.PlayerAdvanced) -> None:
         player = f.change_player(player, **f.injury(player, result.characteristic, True))
     for injury in result.injuries:
         player = f.change_player(player, **f.injury(player, injury, better=False))
+
+
+def advancement_rolled(f: Fold, e: ev.AdvancementRolled) -> None:
+    player = f.player(e.player)
+    if player is None:
+        return
+    dice = [d.model_dump(mode="json", exclude_defaults=True) for d in e.dice]
+    f.change_player(
+        player, rolled={"kind": e.kind, "category": e.category, "dice": dice, "seq": e.seq}
+    )
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
@@ -373,6 +385,7 @@ APPLIERS: dict[type[ev.LedgerEvent], Callable[[Fold, Any], None]] = {
     ev.SidelineReleased: sideline_released,
     ev.TreasuryAdjusted: treasury_adjusted,
     ev.PlayerAdvanced: player_advanced,
+    ev.AdvancementRolled: advancement_rolled,
     ev.InducementsBought: inducements_bought,
     ev.MatchRecorded: match_recorded,
     ev.PostGameClosed: post_game_closed,

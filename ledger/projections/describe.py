@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ledger.domain import events as ev
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import field_names
-from ledger.words import advancement, plural, words
+from ledger.words import advancement, plural, rolls_said, words
 
 
 class Names(Protocol):
@@ -110,6 +110,16 @@ def advanced(e: ev.PlayerAdvanced) -> str:
     return advancement(e.skill, e.characteristic)
 
 
+def rolled(e: ev.AdvancementRolled, n: Say) -> str:
+    """The roll and the column it was made on, before the choice."""
+    column = f" (category {e.category})" if e.category else ""
+    dice = rolls_said((d.purpose, d.values) for d in e.dice)
+    return (
+        f"{n.team(e.team)}: the ledger rolled {n.player(e.player)}'s"
+        f" {words(e.kind)} advancement{column}: {dice}"
+    )
+
+
 def counted(count: int, item_id: str) -> str:
     """``2 x assistant coach``: the edition's own name for the item needs the ruleset,
     which a description is not given."""
@@ -164,6 +174,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.PlayerAdvanced: lambda e, n: (
         f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}: " + advanced(e)
     ),
+    ev.AdvancementRolled: rolled,
     ev.InducementsBought: lambda e, n: (
         f"{n.team(e.team)} bought inducements for match {e.match}: "
         + (", ".join(counted(p.count, p.item) for p in e.purchases) or "none")

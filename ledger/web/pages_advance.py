@@ -12,11 +12,13 @@ apart from the skills (a trait is always in force, and many are failings); where
 passes without more dice (ZAL's Ageing Roll), it lists the edition's skills and the
 command decides. The characteristics are those some roll lets the ruleset raise (gold4's
 profiles have no PA, its tables raise none), else the player's profile's. The dice are
-those rolled at the table, or rolled by the ledger when asked (the CLI's ``--roll``); a
-refusal keeps them in the form; a random skill's rolls sent without a skill come back as
-the choice they give (the skill list narrowed to it, ``dice_choice``), for the coach to
-send with the same dice, as the CLI's sentence asks. The POST runs ``AdvancePlayer``
-with what was chosen; its refusal is shown beside the field it is about.
+those rolled at the table, or rolled by the ledger when asked (the CLI's ``--roll``). A
+random skill's rolls typed in and sent without a skill come back as the choice they give
+(the skill list narrowed to it, ``dice_choice``), for the coach to send with the same
+dice. The ledger's dice, when they leave a choice, are recorded as a roll before it
+(``advance_rolls``): the form then asks only what the roll leaves to choose, and a
+refusal never shows the ledger's dice. The POST runs ``AdvancePlayer`` with what was
+chosen; its refusal is shown beside the field it is about.
 """
 
 from __future__ import annotations
@@ -28,13 +30,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from ledger.application.advance_rolls import Choice, Waiting, choice_of, waiting
 from ledger.application.commands import AdvancePlayer
 from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
 from ledger.application.skill_rolls import skill_rolls
-from ledger.domain.events import AdvancementKind, PlayerAdvanced
+from ledger.domain.events import AdvancementKind, AdvancementRolled, PlayerAdvanced
 from ledger.domain.state import PlayerRow
-from ledger.domain.values import CHARACTERISTICS, DiceRoll
+from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
 from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
 from ledger.rules.asked import Closing
 from ledger.rules.protocol import Ruleset
@@ -54,6 +57,7 @@ from ledger.web.pages_advance_offers import (
     skill_fields,
     skill_groups,
     stat_offers,
+    worth,
 )
 from ledger.web.pages_forms import (
     Calling,
@@ -96,16 +100,22 @@ def advance_form(
     values: Mapping[str, str],
     errors: Errors,
     status: int = 200,
-    rolled: Sequence[str] = (),
     choice: tuple[SkillOffer, ...] = (),
 ) -> HTMLResponse:
-    """The form; ``choice``: what the dice sent give, the skill list narrowed to it."""
-    found = reads.open_league(ledger_of(request), league)
+    """The form; ``choice``: what the dice sent give, the skill list narrowed to it. A
+    player whose roll the ledger recorded takes his advancement from it: the form asks
+    only what it leaves to choose (``roll_choice``)."""
+    ledger = ledger_of(request)
+    found = reads.open_league(ledger, league)
     row = found.queries.team(team)
     who = player_of(found, team, player)
     asking = Asking(found.ruleset, who, row)
     kinds = kind_offers(asking)
     groups = [SkillGroup(GIVEN, choice)] if choice else skill_groups(asking, kinds)
+    stats = stat_offers(asking)
+    waits = waiting(who)
+    if waits is not None:
+        groups, stats, offered = roll_choice(ledger, league, asking, waits)
     return page(
         request,
         "advance.html.j2",
@@ -118,14 +128,30 @@ def advance_form(
         kinds=kinds,
         groups=groups,
         choice=[offer.name for offer in choice],
-        stats=stat_offers(asking),
+        stats=stats,
         categories=categories(asking),
         dice=die_fields(found.ruleset, skill_fields(values)),
         targets=found.ruleset.characteristic_targets,
-        rolled=rolled,
+        waits=waits,
+        roll_gives=offered.said() if waits else "",
         values=values,
         errors=errors,
     )
+
+
+def roll_choice(
+    ledger: LeagueLedger, league: str, asking: Asking, waits: Waiting
+) -> tuple[list[SkillGroup], tuple[Characteristic, ...], Choice]:
+    """The skills and characteristics the recorded roll lets him take (a random skill's
+    one or two; a characteristic roll's, or any skill he may take instead)."""
+    c = ledger.context(league)
+    rolled = asking.event(waits.kind, dice=waits.dice).model_copy(
+        update={"category": waits.category}
+    )
+    offered = choice_of(c, asking.team, asking.player, rolled)
+    label = "Or a skill instead" if offered.stats else GIVEN
+    skills = tuple(SkillOffer(name, worth(asking, waits.kind, name)) for name in offered.skills)
+    return [SkillGroup(label, skills)], offered.stats, offered
 
 
 @router.get("/leagues/{league}/teams/{team}/players/{player}/advance")
@@ -157,12 +183,11 @@ def roll_of(field: DieField, numbers: tuple[int, ...]) -> DiceRoll:
 
 def ledger_rolls(
     kind: str, values: dict[str, str], fields: Sequence[DieField], dice: KeyedDice, subject: str
-) -> list[str]:
+) -> None:
     """The rolls the kind is made with that were left empty, rolled by the ledger and put
-    in the form, so that a refusal shows them and the coach can send them again: the
-    ledger's dice for his next advancement (``keyed_dice``), the same however often they
-    are asked, and recorded as the ledger's when sent back unchanged."""
-    said = []
+    in the command's values: the ledger's dice for his next advancement (``keyed_dice``),
+    recorded as the ledger's. When they leave a choice, the command records the roll and
+    the form asks for the choice (``advance_rolls``)."""
     nth: dict[str, int] = {}
     for field in fields:
         key = f"die-{field.key}"
@@ -170,18 +195,17 @@ def ledger_rolls(
         if kind in field.rolled_for and not values.get(key, "").strip():
             rolled = dice.roll(field.purpose, field.dice, subject, place)
             values[key] = " ".join(str(v) for v in rolled.values)
-            said.append(f"{field.label}: {values[key]}")
-    return said
 
 
 def skill_table_rolls(
     ledger: LeagueLedger, league: str, player: PlayerRow, values: dict[str, str], dice: KeyedDice
-) -> list[str]:
+) -> None:
     """A random skill's Skill Table rolls, all left empty, rolled by the ledger as at the
-    table (``skill_rolls``: again past a skill he has) and put in the form, one field each."""
+    table (``skill_rolls``: again past a skill he has) and put in the values, one field
+    each."""
     kind = values.get("kind", "")
     if kind not in RANDOM or any(values.get(f"die-random_skill-{n}", "").strip() for n in (1, 2)):
-        return []
+        return
     asked = PlayerAdvanced(
         team=player.team_id,
         player=player.player_id,
@@ -189,12 +213,8 @@ def skill_table_rolls(
         category=values.get("category", "").strip() or None,
     )
     c = ledger.context(league)
-    rolls = skill_rolls(c, c.team(player.team_id), player, asked, dice)
-    said = []
-    for n, roll in enumerate(rolls, start=1):
+    for n, roll in enumerate(skill_rolls(c, c.team(player.team_id), player, asked, dice), 1):
         values[f"die-random_skill-{n}"] = " ".join(map(str, roll.values))
-        said.append(f"Skill Table roll {n} (2D6): {values[f'die-random_skill-{n}']}")
-    return said
 
 
 def chosen(
@@ -251,33 +271,32 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
     values = await values_of(request)
     kept = dict(values)
     sent: list[AdvancePlayer] = []
-    rolled: list[str] = []
+    answers: list[PlayerAdvanced | AdvancementRolled] = []
 
     def command(ledger: LeagueLedger, by: str) -> None:
         found = reads.open_league(ledger, league)
-        if kept.get("roll_missing", "") == "1":
-            who = player_of(found, team, player)
+        who = player_of(found, team, player)
+        if kept.get("roll_missing", "") == "1" and waiting(who) is None:
             dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
-            table = skill_table_rolls(ledger, league, who, kept, dice)
+            skill_table_rolls(ledger, league, who, kept, dice)
             fields = die_fields(found.ruleset, skill_fields(kept))
-            others = ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
-            rolled[:] = table + others
+            ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
         sent.append(chosen(league, team, player, kept, found.ruleset))
-        valid(lambda: ledger.handle(sent[-1], by=by))
+        answers.append(valid(lambda: ledger.handle(sent[-1], by=by)))
 
     try:
         await run_in_threadpool(call.write, command)
     except LedgerError as error:
-        return await run_in_threadpool(refused, request, sent, kept, error, rolled)
+        # the ledger's dice are not shown with a refusal: shown, they would be known
+        # before the advancement they are for is chosen (``advance_rolls``)
+        return await run_in_threadpool(refused, request, sent, values, error)
+    if answers and isinstance(answers[-1], AdvancementRolled):
+        return see_other(f"/leagues/{league}/teams/{team}/players/{player}/advance#rolled")
     return see_other(f"/leagues/{league}/players/{player}?advanced=1")  # saying what he took
 
 
 def refused(
-    request: Request,
-    sent: Sequence[AdvancePlayer],
-    values: Mapping[str, str],
-    error: LedgerError,
-    rolled: Sequence[str],
+    request: Request, sent: Sequence[AdvancePlayer], values: Mapping[str, str], error: LedgerError
 ) -> HTMLResponse:
     """The form again: with the skills the dice give to choose from when a random skill's
     rolls came without one (the next step, no refusal: 200); else with the refusal beside
@@ -293,7 +312,7 @@ def refused(
             errors, status = {}, 200
         else:
             errors = {field_at_fault(ledger, asked, error.message): (error.code, error.message)}
-    return advance_form(request, league, team, player, values, errors, status, rolled, choice)
+    return advance_form(request, league, team, player, values, errors, status, choice)
 
 
 def given(ledger: LeagueLedger, command: AdvancePlayer) -> tuple[SkillOffer, ...]:

@@ -1,4 +1,5 @@
-"""`ledger team advance` with --roll: a refusal shows no dice as rolled (nothing is kept)."""
+"""`ledger team advance` with --roll: a refusal shows no dice as rolled (nothing is kept);
+a roll that leaves a choice is recorded, and the advancement taken from it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,28 +70,48 @@ def test_a_roll_the_advancement_does_not_read_is_refused_and_nothing_written(
                check=True)  # fmt: skip
 
 
-def test_the_ledgers_dice_are_the_same_on_every_try_and_recorded_as_its_own(
+def events_of(league: Path, topic: str) -> list[dict[str, Any]]:
+    exported = run_ledger(league, "export", check=True).out.splitlines()
+    return [e["event"] for e in map(json.loads, exported) if topic in e.get("topic", "")]
+
+
+def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
     league: Path,
 ) -> None:
-    """The refusal names the ledger's Skill Table rolls and the skills they offer; asked
-    again, the ledger rolls the same dice (a coach cannot roll until the skill he wants
-    comes up), and taken with --roll and --skill they are recorded as the ledger's."""
+    """--roll without a skill records the ledger's Skill Table rolls (they leave a
+    choice) and names what they give; the same command again is refused naming them;
+    another column is refused, the roll standing; with --skill the advancement is taken
+    from the roll, its dice recorded as the ledger's."""
     with sqlite3.connect(league) as con:  # a known key: Man 1's rolls offer a choice
         con.execute("CREATE TABLE ledger_dice_key (id INTEGER PRIMARY KEY, secret TEXT)")
         con.execute("INSERT INTO ledger_dice_key VALUES (1, ?)", (bytes([1] * 32).hex(),))
     asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G", "--roll")
-    tries = [run_ledger(league, *asked) for _ in range(2)]
-    assert [t.code != 0 for t in tries] == [True, True]
-    assert tries[0].err == tries[1].err
-    assert "entering the same dice (random_skill 2,3 and 4,5)" in tries[0].err
-    offered = re.search(r"the rolls give (.+?) or ", tries[0].err)
-    assert offered
-    taken = run_ledger(league, *asked, "--skill", offered[1], check=True)
-    assert "The ledger rolled: random_skill 2,3, random_skill 4,5" in taken.out
-    exported = run_ledger(league, "export", check=True).out.splitlines()
-    [advanced] = [
-        e["event"] for e in map(json.loads, exported) if "PlayerAdvanced" in e.get("topic", "")
+    rolled = run_ledger(league, *asked, check=True)
+    said = " ".join(rolled.out.split())
+    assert "The ledger rolled for Man 1's random primary skill in category G:" in said
+    assert "random_skill 2,3 and 4,5 (event" in said
+    offered = re.search(r"It gives (.+?) or (.+?): take one with", said)
+    assert offered, said
+    assert "ledger team advance men 'Man 1' random_primary --category G --skill SKILL" in said
+    [roll] = events_of(league, "AdvancementRolled")
+    assert [(d["values"], d.get("source")) for d in roll["dice"]] == [
+        ([2, 3], "ledger"),
+        ([4, 5], "ledger"),
     ]
+
+    again = run_ledger(league, *asked)
+    assert again.code != 0
+    assert f"gives {offered[1]} or {offered[2]}: choose what he takes" in again.err
+    other = run_ledger(league, *asked[:-3], "--category", "S", "--skill", "Dauntless")
+    assert other.code != 0
+    assert "next advancement is taken from the ledger's roll for a random primary skill in" \
+        " category G" in other.err  # fmt: skip
+    assert len(events_of(league, "AdvancementRolled")) == 1  # nothing more written
+
+    taken = run_ledger(league, *asked, "--skill", offered[2], check=True)
+    assert "Taken from the ledger's roll for a random primary skill in category G" in taken.out
+    [advanced] = events_of(league, "PlayerAdvanced")
+    assert advanced["skill"] == offered[2]
     assert [(d["values"], d.get("source")) for d in advanced["dice"]] == [
         ([2, 3], "ledger"),
         ([4, 5], "ledger"),

@@ -1,7 +1,7 @@
 """The ledger's dice for a player's advancement (ledger/application/keyed_dice.py): the
-same however often they are asked, so a refusal that shows them cannot be used to roll
-again; sent back by a coach who let the ledger roll, recorded as the ledger's; any other
-values as the table's."""
+same however often they are asked, so asking again cannot be used to roll again; sent
+back by a coach who let the ledger roll, recorded as the ledger's (a roll leaving a
+choice first, ``advance_rolls``); any other values as the table's."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from ledger.application.advance_rolls import choice_of
 from ledger.application.commands import AdvancePlayer, RecordMatch
 from ledger.application.keyed_dice import KEYS, KeyedDice, dice_key
 from ledger.application.service import LeagueLedger
@@ -63,17 +64,35 @@ def as_typed(rolls: tuple[DiceRoll, ...]) -> tuple[DiceRoll, ...]:
 def advanced(
     ledger: LeagueLedger, slug: str, rolls: tuple[DiceRoll, ...], roll_missing: bool
 ) -> ev.PlayerAdvanced:
-    """A random primary skill taken with ``rolls``: refused without a skill, naming the
-    two they offer, then taken with the first."""
+    """A random primary skill taken with ``rolls``, sent without a skill, then with the
+    first of the two they offer: the ledger's roll is recorded before the choice
+    (``advance_rolls``), the table's dice are refused naming the two."""
     asked = AdvancePlayer(
         slug, "reavers", GRIFF, "random_primary", category="G", dice=rolls,
         roll_missing=roll_missing,
     )  # fmt: skip
-    with pytest.raises(InvalidAdvancement) as refusal:
-        ledger.handle(asked, by="coach")
-    offered = re.search(r"the rolls give (.+?) or ", refusal.value.message)
-    assert offered, refusal.value.message
-    return ledger.handle(replace(asked, skill=offered[1]), by="coach")
+    refused, answer = "", None
+    try:
+        answer = ledger.handle(asked, by="coach")
+    except InvalidAdvancement as refusal:
+        refused = refusal.message
+    if isinstance(answer, ev.AdvancementRolled):
+        c = ledger.context(slug)
+        griff = c.player(GRIFF, "reavers")
+        first = choice_of(c, c.team("reavers"), griff, ev_of(answer)).skills[0]
+    else:
+        offered = re.search(r"the rolls give (.+?) or ", refused)
+        assert offered, refused
+        first = offered[1]
+    taken = ledger.handle(replace(asked, skill=first), by="coach")
+    assert isinstance(taken, ev.PlayerAdvanced)
+    return taken
+
+
+def ev_of(roll: ev.AdvancementRolled) -> ev.PlayerAdvanced:
+    return ev.PlayerAdvanced(
+        team=roll.team, player=roll.player, kind=roll.kind, category=roll.category, dice=roll.dice
+    )
 
 
 def test_the_ledgers_roll_is_the_same_however_often_it_is_asked(

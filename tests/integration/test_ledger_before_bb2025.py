@@ -78,6 +78,11 @@ ADVANCEMENT_ADDED = {"lost": []}
 """An advancement names the traits it removed (50th session); none of the demo's did."""
 
 
+PLAYER_ADDED = {"rolled": {}}
+"""A player's row holds the ledger's roll waiting for his next advancement (54th
+session); none of the demo's players had one."""
+
+
 def renamed(value: Any) -> Any:
     """What the old code printed, with the ruleset's id as it is now named (and the
     league's row with the fields added since, and its treasury notes in words)."""
@@ -87,6 +92,8 @@ def renamed(value: Any) -> Any:
             added = {"seasons": [1]}
         if "characteristic" in value and "seq" in value:
             added = ADVANCEMENT_ADDED
+        if "player_id" in value and "spp_earned" in value:
+            added = {**added, **PLAYER_ADDED}
         return {
             **{
                 k: "bb2025"

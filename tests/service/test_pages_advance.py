@@ -208,54 +208,85 @@ def test_a_random_skill_offers_what_the_rolls_give_and_takes_the_same_dice_again
     assert roster(client, REAVERS)["Griff Junior"]["spp"] == 6  # a random primary: 3 SPP
 
 
-def test_the_ledger_rolls_the_dice_left_empty_and_keeps_them_in_the_form(
+def rolled_page(client: TestClient, path: str, data: dict[str, str]) -> str:
+    """The form after the ledger's roll: it lands back on the form, at the roll."""
+    sent = post(client, path, data)
+    assert sent.status_code == 303, sent.text[-800:]
+    assert sent.headers["location"] == f"{path}#rolled"
+    return client.get(path).text
+
+
+def test_the_ledger_rolls_the_dice_left_empty_and_records_the_roll_before_the_choice(
     client: TestClient,
 ) -> None:
+    """Seen, the roll is recorded: the category cannot be changed for another whose
+    skills the same dice would give (``advance_rolls``)."""
+    ledger_of(client).dice_key = bytes(32)  # a known key: Griff's rolls offer a choice
     sign_in(client, "jay")
     path = advance_path(client, REAVERS, "Griff Junior")
     csrf = form_of(client, path)
     before = event_count(client)
     data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
-    shown = post(client, path, data)
-    assert shown.status_code == 200  # no skill chosen: the rolls say which he may take
-    assert 'id="choice"' in shown.text
-    assert "The ledger rolled Skill Table roll 1 (2D6):" in shown.text
-    kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
-    # Two rolls, and one more for each that gave a skill he has: the store's dice key is
-    # random here, so how many depends on it (a known key is pinned in the next test).
-    assert len(kept) >= 2
-    rolled = re.search(r'id="dice-rolled">([^<]*)<', shown.text)
-    assert rolled is not None
-    said = re.findall(r"Skill Table roll (\d) \(2D6\):", rolled.group(1))
-    assert said == [str(n) for n in range(1, len(kept) + 1)]
-    assert event_count(client) == before
+    shown = rolled_page(client, path, data)
+    assert event_count(client) == before + 1
+    roll = last_event(client)
+    assert (roll["kind"], roll["category"], roll["account"]) == ("random_primary", "G", "jay")
+    assert len(roll["dice"]) == 2
+    assert {d["source"] for d in roll["dice"]} == {"ledger"}
+    said = page_text(shown)
+    assert "The ledger rolled for Griff Junior's random primary skill in category G:" in said
+    assert re.search(r"\(event \d+\)\. It gives \w", said)
+    assert 'name="die-random_skill-1"' not in shown  # its dice stand: none to enter
+    assert 'id="kind"' not in shown  # nor another kind to choose
+    assert 'type="hidden" name="kind" value="random_primary"' in shown
 
 
-def test_the_ledger_rolls_the_same_dice_when_asked_again_and_records_them_as_its_own(
-    client: TestClient,
-) -> None:
-    """A refusal shows the ledger's roll. Asked again with the dice cleared, the ledger
-    rolls the same (ledger/application/keyed_dice.py), so a coach cannot roll until the
-    skill he wants comes up; sent back with a skill, they are recorded as the ledger's."""
+def test_a_recorded_roll_is_taken_as_rolled_and_nothing_else_is(client: TestClient) -> None:
+    """Asked again, the ledger's dice are the same (ledger/application/keyed_dice.py);
+    once recorded, the roll is what the advancement is taken from: another column, or
+    dice typed in, are refused and nothing is written."""
     ledger_of(client).dice_key = bytes(32)  # a known key: Griff's rolls offer a choice
     sign_in(client, "jay")
     path = advance_path(client, REAVERS, "Griff Junior")
     csrf = form_of(client, path)
     data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
-    shown = [post(client, path, data) for _ in range(2)]
-    kept = [re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', s.text) for s in shown]
-    assert kept == [["2 4", "6 3"], ["2 4", "6 3"]]
-    assert 'name="roll_missing" value="1" checked' in shown[1].text  # still the ledger's
-    offered = skill_options(shown[1].text)
+    shown = rolled_page(client, path, data)
+    assert "random_skill 2,4 and 6,3" in page_text(shown)
+    offered = skill_options(shown)
     assert len(offered) == 2
-    dice = {"die-random_skill-1": "2 4", "die-random_skill-2": "6 3"}
-    done = post(client, path, {**data, **dice, "skill": offered[0]})
+    before = event_count(client)
+    other = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "S"})
+    assert other.status_code == 409, other.text[-800:]
+    assert "taken from the ledger's roll" in page_text(other.text)
+    typed = {"die-random_skill-1": "6 6", "die-random_skill-2": "6 5", "skill": offered[0]}
+    retyped = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "G", **typed})
+    assert retyped.status_code == 409
+    assert "rolled already" in page_text(retyped.text)
+    assert event_count(client) == before
+    done = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "G",
+                               "skill": offered[0]})  # fmt: skip
     assert done.status_code == 303, done.text[-800:]
     taken = last_event(client)
+    assert taken["skill"] == offered[0]
     assert [(d["values"], d["source"]) for d in taken["dice"]] == [
         ([2, 4], "ledger"),
         ([6, 3], "ledger"),
     ]
+    assert 'id="rolled"' not in client.get(path).text  # taken: no roll waits
+
+
+def test_a_refusal_shows_no_die_the_ledger_rolled(client: TestClient) -> None:
+    """Griff cannot pay for a characteristic improvement: shown with the refusal, the
+    ledger's D8 would be known before his next advancement is chosen."""
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    data = {"csrf": form_of(client, path), "kind": "characteristic", "roll_missing": "1"}
+    before = event_count(client)
+    refused = post(client, path, data)
+    assert refused.status_code == 409, refused.text[-800:]
+    assert re.search(r'name="die-characteristic" [^>]*value=""', refused.text)
+    assert "The ledger rolled" not in refused.text
+    assert event_count(client) == before
 
 
 def test_the_ledger_rolls_again_past_a_skill_he_has_and_never_leaves_him_without_a_choice(
@@ -269,13 +300,12 @@ def test_the_ledger_rolls_again_past_a_skill_he_has_and_never_leaves_him_without
     path = advance_path(client, REAVERS, "Griff Junior")
     csrf = form_of(client, path)
     data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
-    shown = post(client, path, data)
-    assert shown.status_code == 200, shown.text[-800:]
-    kept = re.findall(r'name="die-random_skill-\d" [^>]*value="(\d \d)"', shown.text)
-    assert kept == ["4 4", "6 4", "2 6", "1 4"]
-    assert "The dice give Frenzy or Pro" in shown.text  # the edition's skills in its order
-    dice = {f"die-random_skill-{n}": v for n, v in enumerate(kept, start=1)}
-    done = post(client, path, {**data, **dice, "skill": "Frenzy"})
+    shown = rolled_page(client, path, data)
+    assert "random_skill 4,4 and 6,4 and 2,6 and 1,4" in page_text(shown)
+    assert "It gives Frenzy or Pro" in page_text(shown)  # the edition's skills in its order
+    assert skill_options(shown) == ["Frenzy", "Pro"]
+    done = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "G",
+                               "skill": "Frenzy"})  # fmt: skip
     assert done.status_code == 303, done.text[-800:]
     assert done.headers["location"].endswith("/players/p1?advanced=1")
     said = page_text(client.get(done.headers["location"]).text)

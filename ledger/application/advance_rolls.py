@@ -1,0 +1,168 @@
+"""The ledger's roll for an advancement, recorded before the coach chooses.
+
+At the table a coach fixes what he rolls for before he sees the dice: the category of a
+random skill, then two D6 on its Skill Table column (seed 001, 'New Skills'); the SPP of
+a characteristic improvement, then the D8 (seed 001, 'Characteristic Improvements': "the
+SPP spent for making a Characteristic Improvement roll is still spent" if he takes a
+skill instead). The ledger's dice for an advancement are the same on every try
+(``keyed_dice``) and the same for every column, so a roll shown and not kept would let a
+coach read what each column gives before choosing one. So when the ledger's dice leave
+the coach a choice, the roll is recorded (``AdvancementRolled``) and the player's next
+advancement is taken from it: of its kind and category, with its dice. A commissioner
+who finds the roll made in error voids it (``ledger correct N --void``).
+
+Dice the coaches roll at the table and enter are recorded with the advancement, as they
+always were: the history says whose dice each were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from ledger.application.context import Context
+from ledger.application.skill_rolls import skills_given
+from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow, TeamRow
+from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
+from ledger.errors import InvalidAdvancement, NotAllowed
+from ledger.rules.asked import Advancing
+from ledger.words import possessive, rolls_said, words
+
+ROLLED_FIRST = {
+    "characteristic": "characteristic improvement",
+    "random_primary": "random primary skill",
+    "random_secondary": "random secondary skill",
+}
+"""The kinds whose dice are rolled after the kind (and column) is fixed, and leave a
+choice, with their names: the Star Player Roll of the older editions is the only kind of
+its editions, so there is no other to choose once it is rolled."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A player's recorded roll, not yet taken (``PlayerRow.rolled``)."""
+
+    kind: ev.AdvancementKind
+    category: str | None
+    dice: tuple[DiceRoll, ...]
+    seq: int
+
+    def said(self) -> str:
+        """``random primary skill in category G: random_skill 3,4 and 1,6 (event 87)``"""
+        column = f" in category {self.category}" if self.category else ""
+        kind = ROLLED_FIRST.get(self.kind, words(self.kind))
+        return f"{kind}{column}: {rolls_said(self.pairs())} (event {self.seq})"
+
+    def pairs(self) -> list[tuple[str, tuple[int, ...]]]:
+        return [(d.purpose, d.values) for d in self.dice]
+
+
+def waiting(player: PlayerRow) -> Waiting | None:
+    """The ledger's roll recorded for his next advancement, if one waits."""
+    if not player.rolled:
+        return None
+    row = player.rolled
+    return Waiting(
+        kind=cast(ev.AdvancementKind, row["kind"]),
+        category=row.get("category"),
+        dice=tuple(DiceRoll.model_validate(d) for d in row["dice"]),
+        seq=int(row["seq"]),
+    )
+
+
+def from_waiting(
+    player: PlayerRow, roll: Waiting, proposed: ev.PlayerAdvanced
+) -> ev.PlayerAdvanced:
+    """``proposed`` taken from the roll that waits: of its kind and column, with its dice
+    (dice sent again as they were rolled are the same roll; others are refused)."""
+    if (proposed.kind, proposed.category or None) != (roll.kind, roll.category):
+        raise NotAllowed(
+            f"{player.name}'s next advancement is taken from the ledger's roll for a"
+            f" {roll.said()}; a commissioner voids a roll made in error"
+        )
+    if proposed.dice and [(d.purpose, d.values) for d in proposed.dice] != roll.pairs():
+        raise NotAllowed(
+            f"{player.name}'s dice are rolled already, for a {roll.said()}: they stand,"
+            " leave the dice out"
+        )
+    return proposed.model_copy(update={"dice": roll.dice})
+
+
+def refuse_unchosen(
+    c: Context, team: TeamRow, player: PlayerRow, roll: Waiting, event: ev.PlayerAdvanced
+) -> None:
+    """A roll that waits, sent again without a choice, is refused naming what it gives
+    (the edition's own sentence would ask for its dice, which stand)."""
+    if event.skill or event.characteristic:
+        return
+    if choice := choice_of(c, team, player, event):
+        raise InvalidAdvancement(
+            f"the ledger's roll for {possessive(player.name)} {roll.said()} gives"
+            f" {choice.said()}: choose what he takes"
+        )
+
+
+def rolled_by_ledger(event: ev.PlayerAdvanced) -> bool:
+    """Whether the advancement's dice are the ledger's and leave a choice after them."""
+    return event.kind in ROLLED_FIRST and any(d.source == "ledger" for d in event.dice)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a roll lets the player take: characteristics, and skills (a random skill's
+    rolls give one or two; a characteristic roll lets any skill he may take stand
+    instead)."""
+
+    stats: tuple[Characteristic, ...]
+    skills: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.stats or self.skills)
+
+    def said(self) -> str:
+        stats = [f"+{s.upper()}" for s in self.stats]
+        if stats:
+            instead = " (or a skill instead)" if self.skills else ""
+            return " or ".join(stats) + instead
+        return " or ".join(self.skills)
+
+
+def choice_of(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced) -> Choice:
+    """What the event's dice let the player take, as the edition answers (his SPP as they
+    are): nothing when he cannot take the advancement at all."""
+    bare = event.model_copy(update={"skill": None, "characteristic": None})
+    stats: tuple[Characteristic, ...] = ()
+    if event.kind == "characteristic":
+        stats = tuple(
+            s
+            for s in CHARACTERISTICS
+            if not c.ruleset.problems(
+                Advancing(player, team, bare.model_copy(update={"characteristic": s}))
+            )
+        )
+    return Choice(stats, tuple(skills_given(c.ruleset, team, player, bare)))
+
+
+def after_the_roll(
+    c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced
+) -> ev.PlayerAdvanced | ev.AdvancementRolled | None:
+    """What to record instead of ``event``, refused as it stands, when the ledger rolled
+    its dice: the advancement with the one skill they give, if it names none (seed 001,
+    'New Skills': "If you roll the same Skill both times, you must choose that one"); else
+    the roll, when they leave a choice (none made, or one they do not give); else nothing,
+    and the refusal stands (he cannot take the advancement whatever the dice)."""
+    if not rolled_by_ledger(event):
+        return None
+    choice = choice_of(c, team, player, event)
+    if not choice:
+        return None
+    if not choice.stats and len(choice.skills) == 1 and event.skill is None:
+        return event.model_copy(update={"skill": choice.skills[0]})
+    return ev.AdvancementRolled(
+        team=event.team,
+        player=event.player,
+        kind=event.kind,
+        category=event.category,
+        dice=event.dice,
+    )
