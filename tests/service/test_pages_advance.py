@@ -252,6 +252,9 @@ def test_a_recorded_roll_is_taken_as_rolled_and_nothing_else_is(client: TestClie
     data = {"csrf": csrf, "kind": "random_primary", "category": "G", "roll_missing": "1"}
     shown = rolled_page(client, path, data)
     assert "random_skill 2,4 and 6,3" in page_text(shown)
+    player = page_text(client.get(f"{HOME}/players/p1").text)
+    assert "The ledger's roll for his next advancement waits to be taken (event" in player
+    assert "random primary in category G). Take the advancement rolled" in player
     offered = skill_options(shown)
     assert len(offered) == 2
     before = event_count(client)
