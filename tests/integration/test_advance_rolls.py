@@ -10,11 +10,12 @@ import pytest
 
 from ledger.application.advance_rolls import after_the_roll, choice_of, waiting
 from ledger.application.commands import AdvancePlayer, Correct, RecordMatch
-from ledger.application.keyed_dice import KEYS, KeyedDice
+from ledger.application.keyed_dice import KEYS
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.values import DiceRoll
 from ledger.errors import InvalidAdvancement, InvalidInput, NotAllowed
+from tests.integration.test_keyed_dice import ledger_dice
 from tests.support import event_count, reavers_rats, report, two_team_league
 
 GRIFF = "reavers 1"
@@ -30,13 +31,6 @@ def slug(ledger: LeagueLedger) -> str:
     slug = two_team_league(ledger)
     ledger.handle(RecordMatch(slug, report(reavers_rats(touchdowns=4))), by="tester")
     return slug
-
-
-def ledger_dice(ledger: LeagueLedger, slug: str) -> KeyedDice:
-    c = ledger.context(slug)
-    dice = c.advancement_dice(c.player(GRIFF, "reavers"))
-    assert dice is not None
-    return dice
 
 
 def as_sent(rolls: tuple[DiceRoll, ...]) -> tuple[DiceRoll, ...]:
