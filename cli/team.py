@@ -24,11 +24,8 @@ from ledger.application.commands import (
     Release,
     RetirePlayer,
 )
-from ledger.application.context import Context
-from ledger.application.skill_rolls import skill_rolls
 from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
-from ledger.domain.state import PlayerRow
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.projections.describe import advanced
 
@@ -260,9 +257,7 @@ def advance(
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
     c = session.ledger().context(session.league())
-    found = c.player(player, team_id)
-    waits = waiting(found)
-    rolled = ledger_rolls(c, found, kind, rolls, category) if roll_it and not waits else ()
+    waits = waiting(c.player(player, team_id))
     command = AdvancePlayer(
         session.league(),
         team_id,
@@ -270,7 +265,7 @@ def advance(
         kind,
         skill=skill,
         characteristic=characteristic,
-        dice=rolls + rolled,
+        dice=rolls,
         category=category,
         roll_missing=roll_it,
     )
@@ -278,6 +273,7 @@ def advance(
     if isinstance(answer, ev.AdvancementRolled):
         say_roll(session, command, answer)
         return
+    rolled = [r for r in answer.dice if r.source == "ledger"]
     if waits:
         say(f"Taken from the ledger's roll for a {waits.said()}.")
     elif rolled:  # said once stored: a refusal (a category missing...) shows no roll
@@ -304,30 +300,6 @@ def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolle
     take = "--characteristic STAT or --skill SKILL" if choice.stats else "--skill SKILL"
     say(f"The ledger rolled for {found.name}'s {waits.said()}.")
     say(f"It gives {choice.said()}{not_it}: take one with `{again} {take}`.")
-
-
-def ledger_rolls(
-    c: Context,
-    found: PlayerRow,
-    kind: AdvancementKind,
-    given: tuple[DiceRoll, ...],
-    category: str | None,
-) -> tuple[DiceRoll, ...]:
-    """The dice an advancement needs that were not given: the characteristic die (the
-    edition's), a random skill's Skill Table rolls (``skill_rolls``: again past a skill he
-    has). They are the ledger's dice for the player's next advancement (``keyed_dice``),
-    the same on every try."""
-    purposes = {r.purpose for r in given}
-    dice = c.advancement_dice(found)
-    if dice is None:
-        return ()
-    who, die = found.player_id, c.ruleset.advancement_dice.get("characteristic", "D6")
-    if kind == "characteristic" and "characteristic" not in purposes:
-        return (dice.roll("characteristic", die, who),)
-    if kind in ("random_primary", "random_secondary") and "random_skill" not in purposes:
-        asked = ev.PlayerAdvanced(team=found.team_id, player=who, kind=kind, category=category)
-        return skill_rolls(c, c.team(found.team_id), found, asked, dice)
-    return ()
 
 
 def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:

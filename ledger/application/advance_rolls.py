@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from ledger.application.context import Context
-from ledger.application.skill_rolls import skills_given
+from ledger.application.keyed_dice import KeyedDice
+from ledger.application.skill_rolls import skill_rolls, skills_given
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
@@ -37,6 +38,7 @@ ROLLED_FIRST = {
 """The kinds whose dice are rolled after the kind (and column) is fixed, and leave a
 choice, with their names: the Star Player Roll of the older editions is the only kind of
 its editions, so there is no other to choose once it is rolled."""
+RANDOM = ("random_primary", "random_secondary")
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,22 @@ def refuse_unchosen(
             f"the ledger's roll for {possessive(player.name)} {roll.said()} gives"
             f" {choice.said()}: choose what he takes"
         )
+
+
+def missing_rolls(
+    c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced, dice: KeyedDice
+) -> tuple[DiceRoll, ...]:
+    """The ledger's dice ``event`` is made with and was not given: a characteristic
+    improvement's die (the edition's: a D8 in bb2025, a D16 in bb2020), a random skill's
+    Skill Table rolls (``skill_rolls``: again past a skill he has). A Star Player Roll's
+    dice are rolled by the form (its what-if scheme names them) or given."""
+    given = {r.purpose for r in event.dice}
+    die = c.ruleset.advancement_dice.get("characteristic")
+    if event.kind == "characteristic" and die and "characteristic" not in given:
+        return (dice.roll("characteristic", die, player.player_id),)
+    if event.kind in RANDOM and "random_skill" not in given:
+        return skill_rolls(c, team, player, event, dice)
+    return ()
 
 
 def rolled_by_ledger(event: ev.PlayerAdvanced) -> bool:

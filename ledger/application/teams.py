@@ -15,6 +15,7 @@ from typing import cast
 from ledger.application.advance_rolls import (
     after_the_roll,
     from_waiting,
+    missing_rolls,
     refuse_unchosen,
     waiting,
 )
@@ -301,9 +302,12 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         skill=c.ruleset.catalogue.skill_named(command.skill) if command.skill else None,
         characteristic=command.characteristic,
         category=command.category,
-        # the ledger's roll, sent back after a refusal showed it, is recorded as its own
+        # the ledger's roll, sent by the form with its values, is recorded as its own
         dice=ledger_dice.recognised(command.dice) if ledger_dice else command.dice,
     )
+    if ledger_dice is not None:
+        rolled = missing_rolls(c, team, player, proposed, ledger_dice)
+        proposed = proposed.model_copy(update={"dice": proposed.dice + rolled})
     if roll is not None:
         proposed = from_waiting(player, roll, proposed)
     problems = c.ruleset.problems(Advancing(player, team, proposed))

@@ -100,7 +100,12 @@ class Advance(Body):
     characteristic: Characteristic | None = None
     dice: list[Roll] = Field(default=[], max_length=8)
     category: str | None = Field(default=None, min_length=1, max_length=64)
-    """A choice the edition asks for (4th edition Big Guys: ``remove_trait``)."""
+    """A random skill's Skill Table column (BB2025, BB2020), or a choice the edition asks
+    for (4th edition Big Guys: ``remove_trait``)."""
+    roll_missing: bool = False
+    """The ledger rolls a characteristic improvement's die or a random skill's Skill Table
+    rolls; when they leave a choice not made, the roll is recorded (``AdvancementRolled``)
+    and the player's next advancement is taken from it."""
     reason: str | None = Reason
 
 
@@ -110,7 +115,9 @@ def advance(
     call: Calling, league: str, team: str, player: str, body: Advance, response: Response
 ) -> Written:
     """The player spends SPP on an advancement (``ledger team advance``): a skill, or a
-    characteristic with the edition's die rolled at the table."""
+    characteristic with the edition's die rolled at the table or by the ledger
+    (``roll_missing``). A roll that leaves a choice is recorded first; the advancement is
+    then taken from it, its dice left out."""
     rolls = tuple(
         DiceRoll(purpose=r.purpose, dice=r.dice, values=tuple(r.values)) for r in body.dice
     )
@@ -125,6 +132,7 @@ def advance(
                 characteristic=body.characteristic,
                 dice=rolls,
                 category=body.category,
+                roll_missing=body.roll_missing,
             ),
             by=by,
             reason=body.reason,

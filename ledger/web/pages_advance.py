@@ -30,11 +30,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.advance_rolls import Choice, Waiting, choice_of, waiting
+from ledger.application.advance_rolls import ROLLED_FIRST, Choice, Waiting, choice_of, waiting
 from ledger.application.commands import AdvancePlayer
 from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
-from ledger.application.skill_rolls import skill_rolls
 from ledger.domain.events import AdvancementKind, AdvancementRolled, PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
@@ -45,7 +44,6 @@ from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_advance_offers import (
     KIND_NAMES,
-    RANDOM,
     Asking,
     DieField,
     SkillGroup,
@@ -111,11 +109,13 @@ def advance_form(
     who = player_of(found, team, player)
     asking = Asking(found.ruleset, who, row)
     kinds = kind_offers(asking)
-    groups = [SkillGroup(GIVEN, choice)] if choice else skill_groups(asking, kinds)
-    stats = stat_offers(asking)
-    waits = waiting(who)
+    waits, roll_gives = waiting(who), ""
     if waits is not None:
         groups, stats, offered = roll_choice(ledger, league, asking, waits)
+        roll_gives = offered.said()
+    else:
+        groups = [SkillGroup(GIVEN, choice)] if choice else skill_groups(asking, kinds)
+        stats = stat_offers(asking)
     return page(
         request,
         "advance.html.j2",
@@ -133,7 +133,7 @@ def advance_form(
         dice=die_fields(found.ruleset, skill_fields(values)),
         targets=found.ruleset.characteristic_targets,
         waits=waits,
-        roll_gives=offered.said() if waits else "",
+        roll_gives=roll_gives,
         values=values,
         errors=errors,
     )
@@ -184,10 +184,11 @@ def roll_of(field: DieField, numbers: tuple[int, ...]) -> DiceRoll:
 def ledger_rolls(
     kind: str, values: dict[str, str], fields: Sequence[DieField], dice: KeyedDice, subject: str
 ) -> None:
-    """The rolls the kind is made with that were left empty, rolled by the ledger and put
-    in the command's values: the ledger's dice for his next advancement (``keyed_dice``),
-    recorded as the ledger's. When they leave a choice, the command records the roll and
-    the form asks for the choice (``advance_rolls``)."""
+    """A Star Player Roll's dice left empty (those the edition's what-if scheme names),
+    rolled by the ledger and put in the command's values: the ledger's dice for his next
+    advancement (``keyed_dice``), recorded as the ledger's. The command rolls the other
+    kinds' own (``advance_rolls.missing_rolls``), and records a roll that leaves a
+    choice."""
     nth: dict[str, int] = {}
     for field in fields:
         key = f"die-{field.key}"
@@ -195,26 +196,6 @@ def ledger_rolls(
         if kind in field.rolled_for and not values.get(key, "").strip():
             rolled = dice.roll(field.purpose, field.dice, subject, place)
             values[key] = " ".join(str(v) for v in rolled.values)
-
-
-def skill_table_rolls(
-    ledger: LeagueLedger, league: str, player: PlayerRow, values: dict[str, str], dice: KeyedDice
-) -> None:
-    """A random skill's Skill Table rolls, all left empty, rolled by the ledger as at the
-    table (``skill_rolls``: again past a skill he has) and put in the values, one field
-    each."""
-    kind = values.get("kind", "")
-    if kind not in RANDOM or any(values.get(f"die-random_skill-{n}", "").strip() for n in (1, 2)):
-        return
-    asked = PlayerAdvanced(
-        team=player.team_id,
-        player=player.player_id,
-        kind=cast(AdvancementKind, kind),
-        category=values.get("category", "").strip() or None,
-    )
-    c = ledger.context(league)
-    for n, roll in enumerate(skill_rolls(c, c.team(player.team_id), player, asked, dice), 1):
-        values[f"die-random_skill-{n}"] = " ".join(map(str, roll.values))
 
 
 def chosen(
@@ -276,11 +257,11 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
     def command(ledger: LeagueLedger, by: str) -> None:
         found = reads.open_league(ledger, league)
         who = player_of(found, team, player)
-        if kept.get("roll_missing", "") == "1" and waiting(who) is None:
+        kind = kept.get("kind", "")
+        if kept.get("roll_missing", "") == "1" and kind not in ROLLED_FIRST and not waiting(who):
             dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
-            skill_table_rolls(ledger, league, who, kept, dice)
             fields = die_fields(found.ruleset, skill_fields(kept))
-            ledger_rolls(kept.get("kind", ""), kept, fields, dice, who.player_id)
+            ledger_rolls(kind, kept, fields, dice, who.player_id)
         sent.append(chosen(league, team, player, kept, found.ruleset))
         answers.append(valid(lambda: ledger.handle(sent[-1], by=by)))
 

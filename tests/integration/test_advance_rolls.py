@@ -172,3 +172,13 @@ def test_the_ledgers_roll_is_voided_never_amended(ledger: LeagueLedger, slug: st
     with pytest.raises(InvalidInput, match="cannot be amended: its dice are the ledger's"):
         ledger.handle(amend, by="commish", reason="the other column")
     assert (event_count(ledger), griff_roll(ledger, slug)) == (seq, before)
+
+
+def test_the_command_rolls_the_dice_left_out_as_the_cli_and_the_form_would(
+    ledger: LeagueLedger, slug: str
+) -> None:
+    """The API's ``roll_missing``: the same keyed dice as those sent back by a form."""
+    sent = random_skill(ledger, slug)
+    rolled = ledger.handle(replace(sent, dice=()), by="coach")
+    assert isinstance(rolled, ev.AdvancementRolled)
+    assert [(d.values, d.source) for d in rolled.dice] == [(d.values, "ledger") for d in sent.dice]

@@ -9,10 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.application.commands import AdvancePlayer
-from ledger.domain.events import AdvancementRolled
 from ledger.domain.log import league_id
-from ledger.domain.values import DiceRoll
 from tests.service.conftest import LEAGUE, World, event_count, ledger_of
 
 L = f"/api/leagues/{LEAGUE}"
@@ -312,35 +309,32 @@ def test_a_skill_is_kept_as_the_edition_spells_it_whatever_was_typed(
 def test_an_advancement_is_taken_from_the_roll_the_ledger_recorded(
     client: TestClient, world: World
 ) -> None:
-    """A roll recorded on the page or by the CLI (``advance_rolls``) is what the API takes
-    the advancement from: its dice stand, another kind is refused (409) and writes
-    nothing."""
-    ledger = ledger_of(client)
-    ledger.dice_key = bytes(32)  # Griff's rolls: 2,4 and 6,3, which leave a choice
-    rolls = tuple(DiceRoll(purpose="random_skill", dice="2D6", values=v) for v in ((2, 4), (6, 3)))
-    asked = AdvancePlayer(
-        LEAGUE, "reikland-reavers", "Griff Junior", "random_primary", category="G", dice=rolls,
-        roll_missing=True,
-    )  # fmt: skip
-    assert isinstance(ledger.handle(asked, by="jay"), AdvancementRolled)
-    griff = client.get(f"{L}/players/Griff Junior", headers=world.auth("jay")).json()
-    assert griff["player"]["rolled"]["category"] == "G"
+    """With ``roll_missing`` the ledger rolls; dice that leave a choice are recorded as
+    the roll (``advance_rolls``), which the player's JSON shows, and the advancement is
+    taken from it: its dice stand, another kind is refused (409) and writes nothing."""
+    ledger_of(client).dice_key = bytes(32)  # Griff's rolls: 2,4 and 6,3, a choice
     path = f"{REAVERS}/players/Griff Junior/advancements"
+    asked = {"kind": "random_primary", "category": "G", "roll_missing": True}
+    rolled = client.post(path, json=asked, headers=world.auth("jay"))
+    assert rolled.status_code == 201, rolled.text
+    griff = client.get(f"{L}/players/Griff Junior", headers=world.auth("jay")).json()
+    roll = griff["player"]["rolled"]
+    assert (roll["kind"], roll["category"]) == ("random_primary", "G")
+    assert [(d["values"], d["source"]) for d in roll["dice"]] == [
+        ([2, 4], "ledger"),
+        ([6, 3], "ledger"),
+    ]
     before = event_count(client)
     other = client.post(
         path, json={"kind": "chosen_primary", "skill": "Dauntless"}, headers=world.auth("jay")
     )
     assert other.status_code == 409, other.text
     assert "taken from the ledger's roll" in other.json()["detail"]
+    again = client.post(path, json=asked, headers=world.auth("jay"))
+    assert again.status_code == 409, again.text
     assert event_count(client) == before
-    skill = client.post(path, json={"kind": "random_primary", "category": "G"},
-                        headers=world.auth("jay")).json()["detail"]  # fmt: skip
-    taken = skill.split(" gives ")[1].split(" or ")[0]
-    done = client.post(
-        path,
-        json={"kind": "random_primary", "category": "G", "skill": taken},
-        headers=world.auth("jay"),
-    )
+    taken = again.json()["detail"].split(" gives ")[1].split(" or ")[0]
+    done = client.post(path, json={**asked, "skill": taken}, headers=world.auth("jay"))
     assert done.status_code == 201, done.text
     griff = client.get(f"{L}/players/Griff Junior", headers=world.auth("jay")).json()
     assert taken in griff["player"]["skills"]
