@@ -12,7 +12,7 @@ from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings,
 from ledger.projections.refs import history_key
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
-from ledger.words import taken
+from ledger.words import taken, words
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -109,6 +109,11 @@ def print_roster(roster: Roster, targets: bool) -> None:
     ]
     lines = [player_line(p, targets) for p in roster.players]
     say(table(headers, lines, right=(3, 4, 9, 11), wrap=(1, 2, 8, 10, 12), drop=ROSTER_DROPS))
+    if waiting := [p for p in roster.players if p.rolled]:
+        rolls = "; ".join(
+            f"{p.name} ({words(p.rolled['kind'])}, event {p.rolled['seq']})" for p in waiting
+        )
+        say("\n" + wrapped(f"Advancements rolled, waiting to be taken: {rolls}"))
     if roster.former:
         former = "; ".join(f"{p.name} ({p.position}, {p.status})" for p in roster.former)
         say("\n" + wrapped(f"Former players: {former}"))

@@ -75,6 +75,11 @@ def events_of(league: Path, topic: str) -> list[dict[str, Any]]:
     return [e["event"] for e in map(json.loads, exported) if topic in e.get("topic", "")]
 
 
+def roll_seq(league: Path) -> int:
+    history = run_ledger(league, "history", "Man 1", check=True).out.splitlines()
+    return int(next(line for line in history if "the ledger rolled" in line).split()[0])
+
+
 def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
     league: Path,
 ) -> None:
@@ -99,6 +104,9 @@ def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
         ([4, 5], "ledger"),
     ]
 
+    roster = " ".join(run_ledger(league, "roster", "men", check=True).out.split())
+    waits = f"Man 1 (random primary, event {roll_seq(league)})"
+    assert f"Advancements rolled, waiting to be taken: {waits}" in roster
     again = run_ledger(league, *asked)
     assert again.code != 0
     assert f"gives {offered[1]} or {offered[2]}: choose what he takes" in again.err
