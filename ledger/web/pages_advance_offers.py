@@ -12,6 +12,7 @@ from functools import cached_property
 from itertools import combinations_with_replacement, product
 from typing import Any, cast
 
+from ledger.application.advance_rolls import RANDOM
 from ledger.application.skill_rolls import PLENTY, SKILL_ROLLS, skills_given
 from ledger.domain.events import AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
@@ -30,7 +31,6 @@ KIND_NAMES: Mapping[str, str] = {
     "characteristic": "Characteristic improvement",
     "star_roll": "Star Player Roll",
 }
-RANDOM = ("random_primary", "random_secondary")
 TRAITS = "{label}: traits, which must always be used (some only hinder)"
 """A group's traits (the catalogue's category T), apart from its skills: a trait is no
 choice once taken (seed 002, Traits: "a player must follow the rules for a trait if they
