@@ -12,7 +12,8 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
 from cli.main import Session, pass_session
-from cli.output import WIDE, print_json, say, table
+from cli.output import REASON, WIDE, print_json, say, table
+from ledger.application.commands import SetAdvancementDice
 from ledger.domain.values import BonusPoint, PointsScheme, Tiebreaker, validation_problems
 from ledger.errors import InvalidOption
 from ledger.rules import REGISTRY, RULESETS, find_ruleset
@@ -187,6 +188,24 @@ def show(session: Session, as_json: bool) -> None:
         f" bonus {', '.join(scheme.bonus) or 'none'} ({scheme.bonus_mode});"
         f" tie-breakers: {', '.join(scheme.tiebreakers)}"
     )
+    rolled = "by the ledger only" if row.advancements_by_ledger else "by the ledger or at the table"
+    say(f"advancements rolled: {rolled}")
+
+
+@league.command("advancement-dice")
+@click.argument("who", type=click.Choice(["ledger", "table"]))
+@REASON
+@pass_session
+def advancement_dice(session: Session, who: str, reason: str | None) -> None:
+    """Who rolls the league's advancements: the ledger only (dice typed in with --die, or
+    on the advancement page, are refused; the ledger rolls without --roll), or the table
+    too (the default: dice rolled at the table are taken, recorded as the table's)."""
+    by_ledger = who == "ledger"
+    session.ledger().handle(
+        SetAdvancementDice(session.league(), by_ledger), by=session.user, reason=reason
+    )
+    said = "rolled by the ledger only" if by_ledger else "rolled by the ledger or at the table"
+    say(f"The league's advancements are {said}.")
 
 
 def allowed_values(annotation: Any) -> list[Any]:

@@ -32,6 +32,8 @@ plain text that pastes into a forum post or an e-mail as it looks. rich itself i
 only by a table that must wrap: most tables fit and are written out directly (``columns``),
 and importing rich costs every command tens of milliseconds."""
 
+REASON = click.option("--reason", help="Why (kept in the log).")
+
 
 def as_json(data: Any) -> str:
     def default(value: Any) -> Any:

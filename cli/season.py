@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.main import Session, pass_session
-from cli.output import say
+from cli.output import REASON, say
 from ledger.application.commands import (
     CloseSeason,
     OrderStarDraft,
@@ -18,8 +18,6 @@ from ledger.application.seasons import as_they_stand
 from ledger.domain.values import Division
 from ledger.errors import InvalidInput
 from ledger.words import plural
-
-REASON = click.option("--reason", help="Why (kept in the log).")
 
 
 def parse_division(text: str) -> Division:

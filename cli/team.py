@@ -9,7 +9,7 @@ import click
 
 from cli.main import Session, pass_session
 from cli.match import counted_items
-from cli.output import dice_text, gold, say
+from cli.output import REASON, dice_text, gold, say
 from cli.rules import league_ruleset
 from ledger.application.advance_rolls import choice_of, waiting
 from ledger.application.commands import (
@@ -28,8 +28,6 @@ from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
 from ledger.projections.describe import advanced
-
-REASON = click.option("--reason", help="Why (kept in the log).")
 
 
 @click.group()

@@ -61,6 +61,7 @@ ACTIONS: Mapping[str, Action] = {
     "star_draft": Action("commissioner", "run the star draft"),
     "grant": Action("commissioner", "grant roles in the league"),
     "visibility": Action("commissioner", "change who may read the league"),
+    "advancement_dice": Action("commissioner", "decide who rolls the league's advancements"),
     # the site
     "create_league": Action("admin", "create a league"),
     "manage_accounts": Action("admin", "manage accounts"),

@@ -105,6 +105,16 @@ def refuse_unchosen(
         )
 
 
+def refuse_table_dice(c: Context, event: ev.PlayerAdvanced) -> None:
+    """In a league whose advancements the ledger rolls (``AdvancementDiceSet``), dice
+    typed in are refused: only the ledger's own values, sent back by the form, stand."""
+    if typed := [d for d in event.dice if d.source != "ledger"]:
+        raise NotAllowed(
+            f"the advancements of {c.league.name} are rolled by the ledger: leave out"
+            f" {rolls_said((d.purpose, d.values) for d in typed)}, and the ledger rolls"
+        )
+
+
 def missing_rolls(
     c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced, dice: KeyedDice
 ) -> tuple[DiceRoll, ...]:

@@ -359,6 +359,14 @@ class SetVisibility(Change):
     public: bool
 
 
+@dataclass(frozen=True)
+class SetAdvancementDice(Change):
+    """Have the ledger roll every advancement's dice (``by_ledger``), or take dice rolled
+    at the table too."""
+
+    by_ledger: bool
+
+
 # --- the report workflow of a league's coaches (application/submissions.py) -----------------
 
 

@@ -9,7 +9,12 @@ business, checked by ``Accounts.grant`` before it asks (ledger/application/accou
 
 from __future__ import annotations
 
-from ledger.application.commands import GrantMember, RemoveMember, SetVisibility
+from ledger.application.commands import (
+    GrantMember,
+    RemoveMember,
+    SetAdvancementDice,
+    SetVisibility,
+)
 from ledger.application.context import Context, Drafts
 from ledger.domain import events as ev
 from ledger.domain.state import MemberRow
@@ -49,6 +54,13 @@ def keeps_a_commissioner(c: Context, account: str, change: str) -> None:
             f"{account} is league {c.league.slug}'s only commissioner: make another"
             f" account its commissioner before you {change}"
         )
+
+
+def plan_advancement_dice(c: Context, command: SetAdvancementDice) -> Drafts:
+    if c.league.advancements_by_ledger == command.by_ledger:
+        shown = "rolled by the ledger only" if command.by_ledger else "rolled at the table too"
+        raise LedgerError(f"league {c.league.slug}'s advancements are already {shown}")
+    return [ev.AdvancementDiceSet(by_ledger=command.by_ledger)]
 
 
 def plan_visibility(c: Context, command: SetVisibility) -> Drafts:

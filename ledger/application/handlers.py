@@ -74,5 +74,6 @@ ROWS = (
     on(cmd.GrantMember, grants.plan_grant),
     on(cmd.RemoveMember, grants.plan_removal),
     on(cmd.SetVisibility, grants.plan_visibility),
+    on(cmd.SetAdvancementDice, grants.plan_advancement_dice),
 )
 HANDLERS: Mapping[type[cmd.Command[Any]], Handler] = dict(ROWS)

@@ -13,9 +13,11 @@ import re
 from typing import cast
 
 from ledger.application.advance_rolls import (
+    ROLLED_FIRST,
     after_the_roll,
     from_waiting,
     missing_rolls,
+    refuse_table_dice,
     refuse_unchosen,
     waiting,
 )
@@ -294,7 +296,9 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
     team = active_team(c, team_id)
     player = current_player(c, team_id, command.player)
     roll = waiting(player)
-    ledger_dice = c.advancement_dice(player) if command.roll_missing and not roll else None
+    by_ledger = c.league.advancements_by_ledger and command.kind in ROLLED_FIRST
+    rolling = (command.roll_missing or by_ledger) and not roll
+    ledger_dice = c.advancement_dice(player) if rolling else None
     proposed = ev.PlayerAdvanced(
         team=team_id,
         player=player.player_id,
@@ -305,6 +309,8 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         # the ledger's roll, sent by the form with its values, is recorded as its own
         dice=ledger_dice.recognised(command.dice) if ledger_dice else command.dice,
     )
+    if by_ledger and not roll:
+        refuse_table_dice(c, proposed)
     if ledger_dice is not None:
         rolled = missing_rolls(c, team, player, proposed, ledger_dice)
         proposed = proposed.model_copy(update={"dice": proposed.dice + rolled})

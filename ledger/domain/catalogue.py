@@ -62,6 +62,8 @@ RECORDED_BY = {
     "MemberRemoved": "`ledger account remove NAME` (the league's), `DELETE"
     " /api/leagues/{league}/members/{account}`, or the league's members page",
     "LeagueVisibilitySet": "the league's settings in the service (`public`)",
+    "AdvancementDiceSet": "`ledger league advancement-dice`, `POST"
+    " /api/leagues/{league}/advancement-dice` or the league's members page",
     "ReportSubmitted": "`ledger submission submit FILE --team T` (a coach, for their team)",
     "ReportConfirmed": "`ledger submission confirm ID --team T` (the opposing coach)",
     "ReportDisputed": "`ledger submission dispute ID --team T --reason R` (the opposing coach)",

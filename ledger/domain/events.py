@@ -581,6 +581,14 @@ class LeagueVisibilitySet(LedgerEvent):
     public: bool
 
 
+class AdvancementDiceSet(LedgerEvent):
+    """Whether the ledger rolls every advancement's dice in the league (a characteristic
+    improvement's die, a random skill's Skill Table rolls), dice typed in refused; or
+    dice rolled at the table are taken too (the default)."""
+
+    by_ledger: bool
+
+
 # --- match reports submitted by the coaches --------------------------------------------
 # DESIGN.md decision 8: a coach submits the report of a match their team played; the
 # opposing coach confirms it (the match is then recorded at once: a MatchRecorded follows

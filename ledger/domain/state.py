@@ -84,6 +84,9 @@ class LeagueRow(Record):
     current_season: int = 0
     public: bool = False
     """Whether anyone may read the league (else only its members and admins)."""
+    advancements_by_ledger: bool = False
+    """Whether the ledger rolls every advancement's dice (``AdvancementDiceSet``), dice
+    typed in refused."""
     members_version: int = 0
     """The number of the league's latest grant or removal of a role, or correction (which
     may void one): who may do what in the league changes with it alone, and it only

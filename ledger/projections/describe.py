@@ -203,6 +203,11 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
         + (f" of {n.teams(e.teams)}" if e.teams else " of the league")
     ),
     ev.MemberRemoved: lambda e, n: f"account {e.member} no longer has a role in the league",
+    ev.AdvancementDiceSet: lambda e, n: (
+        "advancements rolled by the ledger only: dice typed in refused"
+        if e.by_ledger
+        else "advancement dice rolled at the table taken again"
+    ),
     ev.LeagueVisibilitySet: lambda e, n: (
         "the league made public" if e.public else "the league made members-only"
     ),

@@ -53,11 +53,16 @@ def visibility_set(f: Any, e: ev.LeagueVisibilitySet) -> None:
     f.store.change(f.league(), public=e.public)
 
 
+def advancement_dice_set(f: Any, e: ev.AdvancementDiceSet) -> None:
+    f.store.change(f.league(), advancements_by_ledger=e.by_ledger)
+
+
 MEMBER_APPLIERS: dict[type[ev.LedgerEvent], Callable[[Any, Any], None]] = {
     ev.MemberGranted: member_granted,
     ev.MemberRemoved: member_removed,
     ev.EventCorrected: correction_made,
     ev.LeagueVisibilitySet: visibility_set,
+    ev.AdvancementDiceSet: advancement_dice_set,
 }
 
 

@@ -15,7 +15,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ledger.application.commands import AdjustTreasury, Buy, Correct, HirePlayer
+from ledger.application.commands import (
+    AdjustTreasury,
+    Buy,
+    Correct,
+    HirePlayer,
+    SetAdvancementDice,
+)
 from ledger.application.service import LeagueLedger
 from ledger.domain.values import MAX_COUNT, MOST_BOUGHT, BonusPoint, Given, PointsScheme, Tiebreaker
 from ledger.errors import InvalidInput
@@ -229,6 +235,27 @@ def visibility(call: Calling, league: str, body: Visibility, response: Response)
     accounts = service_of(call.request).accounts
     call.write(
         lambda _, by: accounts.set_visibility(league, body.public, by=by, reason=body.reason)
+    )
+    return Written(**receipt(call, response))
+
+
+class AdvancementDice(Body):
+    by_ledger: bool
+    """The ledger rolls every advancement's dice, dice typed in refused; ``false``: dice
+    rolled at the table are taken too (the default)."""
+    reason: str | None = Field(default=None, max_length=2000)
+
+
+@router.post("/api/leagues/{league}/advancement-dice", status_code=201, tags=["leagues"])
+@needs("advancement_dice")
+def advancement_dice(
+    call: Calling, league: str, body: AdvancementDice, response: Response
+) -> Written:
+    """Who rolls the league's advancements (``ledger league advancement-dice``)."""
+    call.write(
+        lambda ledger, by: ledger.handle(
+            SetAdvancementDice(league, body.by_ledger), by=by, reason=body.reason
+        )
     )
     return Written(**receipt(call, response))
 

@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from ledger.application.access import Principal
+from ledger.application.commands import SetAdvancementDice
 from ledger.application.registration import Member, league_members
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MemberRow
@@ -201,3 +202,30 @@ def made_visible(request: Request, league: str, call: Call, values: Mapping[str,
         errors = errors_of(error, {}, default="visibility")
         return members_form(request, league, shown, errors, status_of(error))
     return see_other(f"/leagues/{league}/members#visibility")
+
+
+@router.post("/leagues/{league}/advancement-dice")
+@needs("advancement_dice")
+async def advancement_dice(request: Request, league: str, call: Calling) -> Response:
+    values = await values_of(request)
+    return await run_in_threadpool(dice_set, request, league, call, values)
+
+
+def dice_set(request: Request, league: str, call: Call, values: Mapping[str, str]) -> Response:
+    """Have the ledger roll every advancement, or take dice rolled at the table too, as
+    the form's button says (``ledger league advancement-dice``)."""
+
+    def command(ledger: LeagueLedger, by: str) -> None:
+        by_ledger = values.get("by_ledger")
+        if by_ledger not in ("true", "false"):
+            raise FieldInvalid("dice", "choose who rolls advancements: the ledger, or the table")
+        reason = reason_of(values, "dice_reason", "a reason")
+        ledger.handle(SetAdvancementDice(league, by_ledger == "true"), by=by, reason=reason)
+
+    try:
+        call.write(command)
+    except LedgerError as error:
+        shown = {"account": "", "role": "coach", "teams": [], **values}
+        errors = errors_of(error, {}, default="dice")
+        return members_form(request, league, shown, errors, status_of(error))
+    return see_other(f"/leagues/{league}/members#dice")

@@ -124,3 +124,26 @@ def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
         ([2, 3], "ledger"),
         ([4, 5], "ledger"),
     ]
+
+
+def test_a_league_can_have_the_ledger_roll_every_advancement(league: Path) -> None:
+    """``ledger league advancement-dice ledger``: --die refused, the ledger rolls without
+    --roll; ``table`` takes dice rolled at the table again."""
+    said = run_ledger(league, "league", "advancement-dice", "ledger", "--reason", "witnessed")
+    assert said.code == 0, said.err
+    assert "The league's advancements are rolled by the ledger only." in said.out
+    assert "advancements rolled: by the ledger only" in run_ledger(league, "league", "show").out
+    typed = run_ledger(
+        league, "team", "advance", "men", "Man 1", "random_primary", "--category", "G",
+        "--die", "random_skill=1,2", "--die", "random_skill=1,3",
+    )  # fmt: skip
+    assert typed.code != 0
+    assert typed.err.strip() == (
+        "error[not-allowed]: the advancements of Owl are rolled by the ledger: leave out"
+        " random_skill 1,2 and 1,3, and the ledger rolls"
+    )
+    asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G")
+    rolled = run_ledger(league, *asked, check=True)  # no --roll
+    assert "The ledger rolled" in rolled.out
+    run_ledger(league, "league", "advancement-dice", "table", check=True)
+    assert "by the ledger or at the table" in run_ledger(league, "league", "show").out

@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 
 from ledger.application.advance_rolls import after_the_roll, choice_of, waiting
-from ledger.application.commands import AdvancePlayer, Correct, RecordMatch
+from ledger.application.commands import AdvancePlayer, Correct, RecordMatch, SetAdvancementDice
 from ledger.application.keyed_dice import KEYS
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.values import DiceRoll
-from ledger.errors import InvalidAdvancement, InvalidInput, NotAllowed
+from ledger.errors import InvalidAdvancement, InvalidInput, LedgerError, NotAllowed
 from tests.integration.test_keyed_dice import ledger_dice
 from tests.support import event_count, reavers_rats, report, two_team_league
 
@@ -182,3 +182,29 @@ def test_the_command_rolls_the_dice_left_out_as_the_cli_and_the_form_would(
     rolled = ledger.handle(replace(sent, dice=()), by="coach")
     assert isinstance(rolled, ev.AdvancementRolled)
     assert [(d.values, d.source) for d in rolled.dice] == [(d.values, "ledger") for d in sent.dice]
+
+
+def test_a_league_whose_advancements_the_ledger_rolls_refuses_dice_typed_in(
+    ledger: LeagueLedger, slug: str
+) -> None:
+    """``AdvancementDiceSet``: the ledger rolls without being asked, dice typed in are
+    refused (the ledger's own values, sent back by the form, stand); set twice, refused."""
+    ledger.handle(SetAdvancementDice(slug, True), by="commish", reason="rolls witnessed")
+    assert ledger.context(slug).league.advancements_by_ledger
+    with pytest.raises(LedgerError, match="already rolled by the ledger only"):
+        ledger.handle(SetAdvancementDice(slug, True), by="commish")
+    before = event_count(ledger)
+    typed = replace(characteristic(ledger, slug), roll_missing=False)
+    d8 = typed.dice[0].values[0] % 8 + 1  # not the ledger's
+    other = replace(typed, dice=(DiceRoll(purpose="characteristic", dice="D8", values=(d8,)),))
+    with pytest.raises(NotAllowed, match=f"rolled by the ledger: leave out characteristic {d8}"):
+        ledger.handle(other, by="coach")
+    assert event_count(ledger) == before
+    rolled = ledger.handle(replace(typed, dice=()), by="coach")  # no --roll: it rolls
+    assert isinstance(rolled, ev.AdvancementRolled)
+    assert [(d.values, d.source) for d in rolled.dice] == [(typed.dice[0].values, "ledger")]
+    chosen = AdvancePlayer(slug, "reavers", GRIFF, "chosen_primary", skill="Frenzy")
+    ledger.handle(Correct(slug, event_count(ledger), "void"), by="commish", reason="test")
+    ledger.handle(chosen, by="coach")  # a chosen skill rolls nothing: taken as ever
+    ledger.handle(SetAdvancementDice(slug, False), by="commish")
+    assert not ledger.context(slug).league.advancements_by_ledger

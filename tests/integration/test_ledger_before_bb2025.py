@@ -50,7 +50,7 @@ def ledger(db: Path, *args: str) -> Any:
     return result.output
 
 
-ADDED_SINCE = {"next_submission": 1, "members_version": 0}
+ADDED_SINCE = {"next_submission": 1, "members_version": 0, "advancements_by_ledger": False}
 """Fields of the league's row added since, at what a league without them holds."""
 
 

@@ -32,6 +32,7 @@ WRITES: dict[str, tuple[str, dict[str, Any]]] = {
         {"account": "outsider", "role": "coach", "teams": [REAVERS]},
     ),
     "visibility": (f"{LEAGUE_PATH}/visibility", {"public": True}),
+    "advancement_dice": (f"{LEAGUE_PATH}/advancement-dice", {"by_ledger": True}),
     "create_league": ("/api/leagues", {"slug": "second", "name": "Second", "ruleset": "bb2025"}),
     "create_account": ("/api/accounts", {"account": "newcomer", "password": "long-enough"}),
 }
@@ -43,6 +44,7 @@ ALLOWED: dict[str, set[str]] = {
     "correct": {"admin", "commissioner"},
     "grant": {"admin", "commissioner"},
     "visibility": {"admin", "commissioner"},
+    "advancement_dice": {"admin", "commissioner"},
     "create_league": {"admin"},
     "create_account": {"admin"},
 }

@@ -20,6 +20,7 @@ from tests.service.test_pages import error_beside, form_of, last_event, post
 HOME = f"/leagues/{LEAGUE}"
 MEMBERS = f"{HOME}/members"
 VISIBILITY = f"{HOME}/visibility"
+DICE = f"{HOME}/advancement-dice"
 
 
 def held(client: TestClient, account: str) -> tuple[str, tuple[str, ...]] | None:
@@ -160,7 +161,32 @@ def test_the_commissioner_opens_the_league_to_anyone_and_closes_it_again(
     assert visitor.get(HOME, follow_redirects=False).status_code == 303  # sign in first
 
 
-@pytest.mark.parametrize("path", [MEMBERS, VISIBILITY])
+def test_the_commissioner_has_the_ledger_roll_every_advancement(client: TestClient) -> None:
+    """The advancement form then asks for no die the ledger rolls, and the ledger rolls
+    them without being asked (``AdvancementDiceSet``)."""
+    csrf = sign_in(client, "commissioner")
+    assert '<input type="hidden" name="by_ledger" value="true">' in client.get(MEMBERS).text
+    data = {"csrf": csrf, "by_ledger": "true", "dice_reason": "rolls witnessed"}
+    reply = post(client, DICE, data)
+    assert reply.status_code == 303, reply.text[-1500:]
+    assert reply.headers["location"] == f"{MEMBERS}#dice"
+    event = last_event(client)
+    assert (event["topic"].split(":")[-1], event["by_ledger"]) == ("AdvancementDiceSet", True)
+    assert "Take dice rolled at the table too" in client.get(MEMBERS).text
+    again = post(client, DICE, data)  # a stale page
+    assert again.status_code == 400
+    assert "already rolled by the ledger only" in error_beside(again.text, "dice")
+    form = client.get(f"{HOME}/teams/reikland-reavers/players/p1/advance").text
+    assert 'name="die-characteristic"' not in form
+    assert 'name="roll_missing"' not in form
+    assert "In this league the ledger rolls every advancement" in form
+    sent = {"csrf": csrf, "kind": "random_primary", "category": "G"}  # nothing ticked
+    rolled = post(client, f"{HOME}/teams/reikland-reavers/players/p1/advance", sent)
+    assert rolled.status_code == 303, rolled.text[-1500:]
+    assert {d["source"] for d in last_event(client)["dice"]} == {"ledger"}
+
+
+@pytest.mark.parametrize("path", [MEMBERS, VISIBILITY, DICE])
 def test_a_coach_gets_a_403_and_writes_nothing(client: TestClient, path: str) -> None:
     csrf = sign_in(client, "jay")
     assert client.get(MEMBERS).status_code == 403
