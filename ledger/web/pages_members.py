@@ -18,7 +18,7 @@ status; done, the page again, as the log now says.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -195,13 +195,7 @@ def made_visible(request: Request, league: str, call: Call, values: Mapping[str,
         reason = reason_of(values, "visibility_reason", "a reason")
         accounts.set_visibility(league, public == "true", by=by, reason=reason)
 
-    try:
-        call.write(command)
-    except LedgerError as error:
-        shown = {"account": "", "role": "coach", "teams": [], **values}
-        errors = errors_of(error, {}, default="visibility")
-        return members_form(request, league, shown, errors, status_of(error))
-    return see_other(f"/leagues/{league}/members#visibility")
+    return setting_changed(request, league, call, values, "visibility", command)
 
 
 @router.post("/leagues/{league}/advancement-dice")
@@ -222,10 +216,23 @@ def dice_set(request: Request, league: str, call: Call, values: Mapping[str, str
         reason = reason_of(values, "dice_reason", "a reason")
         ledger.handle(SetAdvancementDice(league, by_ledger == "true"), by=by, reason=reason)
 
+    return setting_changed(request, league, call, values, "dice", command)
+
+
+def setting_changed(
+    request: Request,
+    league: str,
+    call: Call,
+    values: Mapping[str, str],
+    section: str,
+    command: Callable[[LeagueLedger, str], None],
+) -> Response:
+    """A league setting changed: the members page again at its section, or, refused, with
+    the sentence beside it and the reason as typed."""
     try:
         call.write(command)
     except LedgerError as error:
         shown = {"account": "", "role": "coach", "teams": [], **values}
-        errors = errors_of(error, {}, default="dice")
+        errors = errors_of(error, {}, default=section)
         return members_form(request, league, shown, errors, status_of(error))
-    return see_other(f"/leagues/{league}/members#dice")
+    return see_other(f"/leagues/{league}/members#{section}")
