@@ -12,11 +12,23 @@ from ledger.words import advancement, plural, rolls_said, words
 
 
 class Names(Protocol):
-    """What the state knows of the ids an event names (None: nothing)."""
+    """What the state and the league's edition know of the ids an event names (None:
+    nothing)."""
 
     def player_name(self, player_id: str, /) -> str | None: ...
 
     def team_name(self, team_id: str, /) -> str | None: ...
+
+    def item_name(self, team_id: str, item: str, /) -> str | None:
+        """A sideline item as the edition names it for the team (``reroll``: Team
+        Re-roll)."""
+
+    def position_name(self, team_id: str, position: str, from_list: str | None, /) -> str | None:
+        """A position of the team's list (or of ``from_list``, an ally's) as the edition
+        names it."""
+
+    def list_name(self, roster: str, /) -> str | None:
+        """A team list as the edition names it (``human``: Human)."""
 
 
 class NoNames:
@@ -26,6 +38,15 @@ class NoNames:
         return None
 
     def team_name(self, team_id: str, /) -> str | None:
+        return None
+
+    def item_name(self, team_id: str, item: str, /) -> str | None:
+        return None
+
+    def position_name(self, team_id: str, position: str, from_list: str | None, /) -> str | None:
+        return None
+
+    def list_name(self, roster: str, /) -> str | None:
         return None
 
 
@@ -52,6 +73,23 @@ class Say:
         """A team's or a player's id (a card's target)."""
         return self.names.team_name(ref) or self.names.player_name(ref) or ref
 
+    def counted(self, team_id: str, count: int, item: str) -> str:
+        """``2 x Assistant Coach``: a sideline item by the edition's name where it has one,
+        else by its id in words."""
+        named = self.names.item_name(team_id, item)
+        return f"{count} x {named}" if named else counted(count, item)
+
+    def hired_as(self, e: ev.PlayerHired) -> str:
+        """What a hire took on: a position of the list, and the kind unless a regular; a
+        star by his kind alone (the event names him so; his id is the books')."""
+        named = self.names.position_name(e.team, e.position, e.from_list)
+        if e.kind == "star" or not named:
+            return hired_as(e)
+        return named if e.kind == "regular" else f"{named}, {e.kind}"
+
+    def list(self, roster: str) -> str:
+        return self.names.list_name(roster) or words(roster)
+
 
 def _gold(amount: int) -> str:
     return f"{amount:,}"
@@ -71,9 +109,15 @@ def _match(e: ev.MatchRecorded, n: Say) -> str:
 
 
 def hired_as(e: ev.PlayerHired) -> str:
-    """What a hire took on: a position of the list and the kind; a star by his name alone
-    (the event names him so; his id is the books')."""
+    """What a hire took on, by the books' ids (a treasury line's note): a position of the
+    list and the kind; a star by his kind alone (the event names him so)."""
     return e.kind if e.kind == "star" else f"{words(e.position)}, {e.kind}"
+
+
+def counted(count: int, item_id: str) -> str:
+    """``2 x bribe``: an inducement by its id in words (an inducement's name is the
+    offer's, which depends on the game: a description is not given it)."""
+    return f"{count} x {words(item_id)}"
 
 
 REMOVES_TRAIT = "remove_trait"
@@ -120,12 +164,6 @@ def rolled(e: ev.AdvancementRolled, n: Say) -> str:
     )
 
 
-def counted(count: int, item_id: str) -> str:
-    """``2 x assistant coach``: the edition's own name for the item needs the ruleset,
-    which a description is not given."""
-    return f"{count} x {words(item_id)}"
-
-
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
     """The score as the submitted report gives it (a side's players' touchdowns add up to
     its score unless it says otherwise)."""
@@ -154,10 +192,10 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.FixturesScheduled: scheduled,
     ev.SeasonClosed: lambda e, n: f"season {e.season} closed",
     ev.TeamRegistered: lambda e, n: (
-        f"{e.name} ({e.roster}, coach {e.coach}) registered with {_gold(e.treasury)}"
+        f"{e.name} ({n.list(e.roster)}, coach {e.coach}) registered with {_gold(e.treasury)}"
     ),
     ev.PlayerHired: lambda e, n: (
-        f"{n.team(e.team)} hired {e.name} ({hired_as(e)}) for {_gold(e.price)}"
+        f"{n.team(e.team)} hired {e.name} ({n.hired_as(e)}) for {_gold(e.price)}"
     ),
     ev.PlayerFired: lambda e, n: f"{n.team(e.team)} fired {n.player(e.player)}",
     ev.PlayerTemporarilyRetired: lambda e, n: (
@@ -167,9 +205,11 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.PlayerLeft: lambda e, n: f"{n.team(e.team)}: {n.player(e.player)} left the team",
     ev.SidelinePurchased: lambda e, n: (
         f"{n.team(e.team)} bought "
-        + ", ".join(f"{counted(p.count, p.item)} ({_gold(p.price)})" for p in e.purchases)
+        + ", ".join(f"{n.counted(e.team, p.count, p.item)} ({_gold(p.price)})" for p in e.purchases)
     ),
-    ev.SidelineReleased: lambda e, n: f"{n.team(e.team)} let go {counted(e.count, e.item)}",
+    ev.SidelineReleased: lambda e, n: (
+        f"{n.team(e.team)} let go {n.counted(e.team, e.count, e.item)}"
+    ),
     ev.TreasuryAdjusted: lambda e, n: f"{n.team(e.team)} treasury adjusted by {_gold(e.amount)}",
     ev.PlayerAdvanced: lambda e, n: (
         f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}: " + advanced(e)

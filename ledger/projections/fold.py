@@ -337,6 +337,22 @@ class Fold:
         team = self.store.get(TeamRow, self.league_id, team_id)
         return team.name if team else None
 
+    def item_name(self, team_id: str, item: str) -> str | None:
+        team = self.store.get(TeamRow, self.league_id, team_id)
+        found = self.ruleset.sideline_items(team).get(item) if team else None
+        return found.name if found else None
+
+    def position_name(self, team_id: str, position: str, from_list: str | None) -> str | None:
+        team = self.store.get(TeamRow, self.league_id, team_id)
+        roster = from_list or (team.roster if team else None)
+        found = self.ruleset.catalogue.team_lists().get(roster or "")
+        named = found.position(position) if found is not None else None
+        return named.name if named is not None else None
+
+    def list_name(self, roster: str) -> str | None:
+        found = self.ruleset.catalogue.team_lists().get(roster)
+        return found.name if found is not None else None
+
     def emit_refs(self, event: LedgerEvent, voided: bool, stored: bytes | None = None) -> None:
         """The event's line of history, and a reference to it for each team, player, match
         and event it touched: its description is written once, whatever it touched. Given

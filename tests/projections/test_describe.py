@@ -27,8 +27,22 @@ def test_history_names_the_teams_and_players_an_event_touched(ledger: LeagueLedg
     assert said["MatchRecorded"] == "league match g1: Reavers 1-0 Rats"
     assert said["PostGameClosed"] == "Rats closed the post-game sequence of match g1"
     assert said["PlayerFired"] == "Rats fired Squeak"
-    assert said["PlayerHired"] == "Rats hired Sniv (clanrat, regular) for 50,000"
-    assert said["SidelinePurchased"].startswith("Reavers bought 1 x reroll")
+    assert said["PlayerHired"] == "Rats hired Sniv (Skaven Clanrat) for 50,000"
+    assert said["SidelinePurchased"].startswith("Reavers bought 1 x Team Re-roll")
+    assert said["TeamRegistered"].startswith("Rats (Skaven, coach ")
+
+
+def test_history_names_items_positions_and_lists_as_the_edition_does(
+    ledger: LeagueLedger,
+) -> None:
+    """Not the books' ids (``reroll``, ``gutter_runner``, ``skaven``): a coach reads them.
+    A regular's kind goes unsaid."""
+    slug = played_league(ledger)
+    ledger.handle(HirePlayer(slug, "rats", "gutter_runner", "Skweek", number=20), by="tester")
+    lines = ledger.view().select(EventLine, league_id=str(league_id(slug)))
+    said = [line.summary for line in lines]
+    assert "Rats hired Skweek (Gutter Runner) for 85,000" in said
+    assert not any("_" in line or "reroll" in line for line in said)
 
 
 def test_an_event_described_without_the_state_keeps_its_ids(ledger: LeagueLedger) -> None:
