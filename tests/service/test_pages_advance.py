@@ -492,6 +492,49 @@ def test_a_characteristic_bought_shows_among_the_advancements_not_the_injuries(
     assert "+MA (characteristic, 14 SPP)" in advancements  # its cost beside it
 
 
+@pytest.fixture
+def scorer(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+    """A BB2025 orc blitzer, Ugluk, who scored five times in a league game (15 SPP: a
+    characteristic improvement's 14), no advancement taken; dan, the orcs' coach, signed
+    in."""
+    report = {
+        "match": "f1",
+        "home": {"team": "orcs", "players": [{"player": "Ugluk", "td": 5}]},
+        "away": {"team": "dwarfs"},
+    }
+    (tmp_path / "f1.yaml").write_text(yaml.safe_dump(report))
+    lines = [*orcs_and_dwarfs("bb2025", "lineman"), f"match record {tmp_path / 'f1.yaml'} --roll"]
+    with scripted(tmp_path, OWL, "\n".join(lines) + "\n", "dan") as signed_in:
+        yield signed_in
+
+
+def test_a_characteristic_roll_offers_what_it_allows_or_a_skill_instead(
+    scorer: tuple[TestClient, str],
+) -> None:
+    """Seed 001, 'Characteristic Improvements': the D8 rolled, he takes a characteristic
+    it allows, or a skill instead, the characteristic's SPP spent all the same."""
+    client, csrf = scorer
+    ugluk = roster(client, "orcs", OWL)["Ugluk"]["player_id"]
+    path = f"/leagues/{OWL}/teams/orcs/players/{ugluk}/advance"
+    sent = post(client, path, {"csrf": csrf, "kind": "characteristic", "roll_missing": "1"})
+    assert sent.status_code == 303, sent.text[-800:]
+    roll = last_event_of(client, OWL)
+    assert roll["kind"] == "characteristic"
+    [d8] = roll["dice"]
+    shown = client.get(path).text
+    said = page_text(shown)
+    assert f"characteristic improvement: characteristic {d8['values'][0]} (event" in said
+    stats = re.findall(r'<option value="(ma|st|ag|pa|av)"', shown)
+    assert stats  # those the D8 allows, as the edition reads it
+    assert "Or a skill instead" in shown
+    instead = skill_options(shown)[0]
+    done = post(client, path, {"csrf": csrf, "kind": "characteristic", "skill": instead})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event_of(client, OWL)
+    assert (taken["kind"], taken["skill"], taken["dice"]) == ("characteristic", instead, [d8])
+    assert roster(client, "orcs", OWL)["Ugluk"]["spp"] == 15 - 14
+
+
 def test_a_characteristic_lost_for_good_shows_among_the_injuries(client: TestClient) -> None:
     """Twitch lost MA to a Lasting Injury in the demo season."""
     sign_in(client, "rob")
