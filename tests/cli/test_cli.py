@@ -112,6 +112,12 @@ def test_the_query_commands_read_the_demo(demo: Path) -> None:
     assert "Skavenblight Scramblers closed the post-game sequence" in twitch
     assert "Dwarf Grudgebearers closed" not in twitch
     assert "league match r1-scramblers-grudgebearers" in twitch
+    # the edition's names and the game in words, not the books' ids alone
+    reavers = " ".join(ledger(demo, "--wide", "history", "reikland-reavers").stdout.split())
+    assert "Reikland Reavers (Human, coach Jay) registered" in reavers
+    assert "hired Griff Junior (Human Blitzer) for 85,000" in reavers
+    assert "bought 3 x Team Re-roll (150,000)" in reavers
+    assert "closed the post-game sequence of match r1-reavers-gouged-eye" in reavers
 
 
 DEMO_DIVISION = "Old World=reikland-reavers,gouged-eye,skavenblight-scramblers,grudgebearers"
