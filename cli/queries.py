@@ -6,13 +6,14 @@ import click
 
 from cli.main import Session, pass_session
 from cli.output import SEASON, WIDE, gold, print_json, say, spaced, table, wrapped
+from ledger.domain.events import ADVANCEMENT_NAMES
 from ledger.domain.state import EventRef, PlayerRow
 from ledger.projections.leagues import league_row, resolve_league
 from ledger.projections.queries import STAT_COLUMNS, Queries, Roster, Standings, TableRow
 from ledger.projections.refs import history_key
 from ledger.rules import find_ruleset
 from ledger.rules.protocol import LEVEL
-from ledger.words import taken, words
+from ledger.words import taken
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
@@ -111,7 +112,8 @@ def print_roster(roster: Roster, targets: bool) -> None:
     say(table(headers, lines, right=(3, 4, 9, 11), wrap=(1, 2, 8, 10, 12), drop=ROSTER_DROPS))
     if waiting := [p for p in roster.players if p.rolled]:
         rolls = "; ".join(
-            f"{p.name} ({words(p.rolled['kind'])}, event {p.rolled['seq']})" for p in waiting
+            f"{p.name} ({ADVANCEMENT_NAMES[p.rolled['kind']]}, event {p.rolled['seq']})"
+            for p in waiting
         )
         say("\n" + wrapped(f"Advancements rolled, waiting to be taken: {rolls}"))
     if roster.former:

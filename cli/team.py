@@ -11,7 +11,7 @@ from cli.main import Session, pass_session
 from cli.match import counted_items
 from cli.output import REASON, dice_text, gold, say
 from cli.rules import league_ruleset
-from ledger.application.advance_rolls import choice_of, waiting
+from ledger.application.advance_rolls import choice_waiting, waiting
 from ledger.application.commands import (
     AdjustTreasury,
     AdvancePlayer,
@@ -285,10 +285,7 @@ def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolle
     found = c.player(roll.player, roll.team)
     waits = waiting(found)
     assert waits is not None  # just recorded, the read models with it
-    asked = ev.PlayerAdvanced(
-        team=roll.team, player=roll.player, kind=roll.kind, category=roll.category, dice=roll.dice
-    )
-    choice = choice_of(c, c.team(roll.team), found, asked)
+    choice = choice_waiting(c, c.team(roll.team), found, waits)
     chose = command.skill or (
         f"+{command.characteristic.upper()}" if command.characteristic else ""
     )

@@ -30,14 +30,10 @@ from ledger.errors import InvalidAdvancement, NotAllowed
 from ledger.rules.asked import Advancing
 from ledger.words import possessive, rolls_said, words
 
-ROLLED_FIRST = {
-    "characteristic": "characteristic improvement",
-    "random_primary": "random primary skill",
-    "random_secondary": "random secondary skill",
-}
+ROLLED_FIRST = ("characteristic", "random_primary", "random_secondary")
 """The kinds whose dice are rolled after the kind (and column) is fixed, and leave a
-choice, with their names: the Star Player Roll of the older editions is the only kind of
-its editions, so there is no other to choose once it is rolled."""
+choice: the Star Player Roll of the older editions is the only kind of its editions, so
+there is no other to choose once it is rolled."""
 RANDOM = ("random_primary", "random_secondary")
 
 
@@ -53,7 +49,7 @@ class Waiting:
     def said(self) -> str:
         """``random primary skill in category G: random_skill 3,4 and 1,6 (event 87)``"""
         column = f" in category {self.category}" if self.category else ""
-        kind = ROLLED_FIRST.get(self.kind, words(self.kind))
+        kind = ev.ADVANCEMENT_NAMES.get(self.kind, words(self.kind))
         return f"{kind}{column}: {rolls_said(self.pairs())} (event {self.seq})"
 
     def pairs(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -170,6 +166,18 @@ def choice_of(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdva
             )
         )
     return Choice(stats, tuple(skills_given(c.ruleset, team, player, bare)))
+
+
+def choice_waiting(c: Context, team: TeamRow, player: PlayerRow, roll: Waiting) -> Choice:
+    """What the player's waiting roll lets him take."""
+    asked = ev.PlayerAdvanced(
+        team=team.team_id,
+        player=player.player_id,
+        kind=roll.kind,
+        category=roll.category,
+        dice=roll.dice,
+    )
+    return choice_of(c, team, player, asked)
 
 
 def after_the_roll(

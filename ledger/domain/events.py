@@ -16,6 +16,7 @@ Docs: docs/events.md describes each event for commissioners.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 from uuid import UUID
@@ -319,6 +320,15 @@ AdvancementKind = Literal[
     "characteristic",
     "star_roll",
 ]
+ADVANCEMENT_NAMES: Mapping[str, str] = {
+    "random_primary": "random primary skill",
+    "chosen_primary": "chosen primary skill",
+    "random_secondary": "random secondary skill",
+    "chosen_secondary": "chosen secondary skill",
+    "characteristic": "characteristic improvement",
+    "star_roll": "Star Player Roll",
+}
+"""Each kind as a sentence names it (the advancement page capitalises it in its list)."""
 
 
 class PlayerAdvanced(LedgerEvent):

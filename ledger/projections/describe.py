@@ -158,10 +158,8 @@ def rolled(e: ev.AdvancementRolled, n: Say) -> str:
     """The roll and the column it was made on, before the choice."""
     column = f" (category {e.category})" if e.category else ""
     dice = rolls_said((d.purpose, d.values) for d in e.dice)
-    return (
-        f"{n.team(e.team)}: the ledger rolled {n.player(e.player)}'s"
-        f" {words(e.kind)} advancement{column}: {dice}"
-    )
+    kind = ev.ADVANCEMENT_NAMES.get(e.kind, words(e.kind))
+    return f"{n.team(e.team)}: the ledger rolled {n.player(e.player)}'s {kind}{column}: {dice}"
 
 
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:

@@ -30,7 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.advance_rolls import ROLLED_FIRST, Choice, Waiting, choice_of, waiting
+from ledger.application.advance_rolls import ROLLED_FIRST, Choice, Waiting, choice_waiting, waiting
 from ledger.application.commands import AdvancePlayer
 from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
@@ -144,11 +144,7 @@ def roll_choice(
 ) -> tuple[list[SkillGroup], tuple[Characteristic, ...], Choice]:
     """The skills and characteristics the recorded roll lets him take (a random skill's
     one or two; a characteristic roll's, or any skill he may take instead)."""
-    c = ledger.context(league)
-    rolled = asking.event(waits.kind, dice=waits.dice).model_copy(
-        update={"category": waits.category}
-    )
-    offered = choice_of(c, asking.team, asking.player, rolled)
+    offered = choice_waiting(ledger.context(league), asking.team, asking.player, waits)
     label = "Or a skill instead" if offered.stats else GIVEN
     skills = tuple(SkillOffer(name, worth(asking, waits.kind, name)) for name in offered.skills)
     return [SkillGroup(label, skills)], offered.stats, offered
@@ -258,7 +254,7 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
         found = reads.open_league(ledger, league)
         who = player_of(found, team, player)
         kind = kept.get("kind", "")
-        if kept.get("roll_missing", "") == "1" and kind not in ROLLED_FIRST and not waiting(who):
+        if kept.get("roll_missing", "") == "1" and kind not in ROLLED_FIRST:  # a Star Player Roll
             dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
             fields = die_fields(found.ruleset, skill_fields(kept))
             ledger_rolls(kind, kept, fields, dice, who.player_id)

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from ledger.application.advance_rolls import RANDOM
 from ledger.application.skill_rolls import PLENTY, SKILL_ROLLS, skills_given
-from ledger.domain.events import AdvancementKind, PlayerAdvanced
+from ledger.domain.events import ADVANCEMENT_NAMES, AdvancementKind, PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll, dice_shape
 from ledger.errors import LedgerError
@@ -23,14 +23,8 @@ from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import SKILL_CATEGORIES
 from ledger.whatif import mapping
 
-KIND_NAMES: Mapping[str, str] = {
-    "random_primary": "Random primary skill",
-    "chosen_primary": "Chosen primary skill",
-    "random_secondary": "Random secondary skill",
-    "chosen_secondary": "Chosen secondary skill",
-    "characteristic": "Characteristic improvement",
-    "star_roll": "Star Player Roll",
-}
+KIND_NAMES: Mapping[str, str] = {k: n[:1].upper() + n[1:] for k, n in ADVANCEMENT_NAMES.items()}
+"""The kinds as the form's list names them."""
 TRAITS = "{label}: traits, which must always be used (some only hinder)"
 """A group's traits (the catalogue's category T), apart from its skills: a trait is no
 choice once taken (seed 002, Traits: "a player must follow the rules for a trait if they

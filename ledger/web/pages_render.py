@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.application.access import Principal, authorize
 from ledger.application.service import LeagueLedger
+from ledger.domain.events import ADVANCEMENT_NAMES
 from ledger.domain.state import LeagueRow
 from ledger.domain.values import MAX_MATCH_ID, MAX_NAME, MAX_TEXT
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
@@ -48,6 +49,7 @@ def environment() -> Environment:
     )
     env.filters.update(FILTERS)
     env.filters["ordinal"] = ordinal
+    env.globals["advancement_names"] = ADVANCEMENT_NAMES
     env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
     env.globals["bound"] = BOUNDS
     return env

@@ -105,7 +105,7 @@ def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
     ]
 
     roster = " ".join(run_ledger(league, "roster", "men", check=True).out.split())
-    waits = f"Man 1 (random primary, event {roll_seq(league)})"
+    waits = f"Man 1 (random primary skill, event {roll_seq(league)})"
     assert f"Advancements rolled, waiting to be taken: {waits}" in roster
     again = run_ledger(league, *asked)
     assert again.code != 0

@@ -254,7 +254,7 @@ def test_a_recorded_roll_is_taken_as_rolled_and_nothing_else_is(client: TestClie
     assert "random_skill 2,4 and 6,3" in page_text(shown)
     player = page_text(client.get(f"{HOME}/players/p1").text)
     assert "The ledger's roll for his next advancement waits to be taken (event" in player
-    assert "random primary in category G). Take the advancement rolled" in player
+    assert "random primary skill in category G). Take the advancement rolled" in player
     offered = skill_options(shown)
     assert len(offered) == 2
     before = event_count(client)
