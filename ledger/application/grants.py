@@ -58,8 +58,12 @@ def keeps_a_commissioner(c: Context, account: str, change: str) -> None:
 
 def plan_advancement_dice(c: Context, command: SetAdvancementDice) -> Drafts:
     if c.league.advancements_by_ledger == command.by_ledger:
-        shown = "rolled by the ledger only" if command.by_ledger else "rolled at the table too"
-        raise LedgerError(f"league {c.league.slug}'s advancements are already {shown}")
+        shown = (
+            "are already rolled by the ledger only"
+            if command.by_ledger
+            else "already take dice rolled at the table as well as the ledger's"
+        )
+        raise LedgerError(f"league {c.league.slug}'s advancements {shown}")
     return [ev.AdvancementDiceSet(by_ledger=command.by_ledger)]
 
 

@@ -208,3 +208,5 @@ def test_a_league_whose_advancements_the_ledger_rolls_refuses_dice_typed_in(
     ledger.handle(chosen, by="coach")  # a chosen skill rolls nothing: taken as ever
     ledger.handle(SetAdvancementDice(slug, False), by="commish")
     assert not ledger.context(slug).league.advancements_by_ledger
+    with pytest.raises(LedgerError, match="already take dice rolled at the table as well"):
+        ledger.handle(SetAdvancementDice(slug, False), by="commish")
