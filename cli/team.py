@@ -26,7 +26,7 @@ from ledger.application.commands import (
 )
 from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
-from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll
+from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll, dice_shape
 from ledger.projections.describe import advanced
 
 
@@ -218,7 +218,8 @@ def adjust(session: Session, team_id: str, amount: int, reason: str) -> None:
     "--roll",
     "roll_it",
     is_flag=True,
-    help="Let the ledger roll the characteristic die or the Skill table rolls.",
+    help="Let the ledger roll the dice not given: the characteristic die, the Skill Table"
+    " rolls, or a Star Player Roll's (with ZAL's Ageing Roll, and its effect when it fails).",
 )
 @click.option(
     "--category",
@@ -249,8 +250,10 @@ def advance(
     characteristic die or the Skill Table dice; when they leave a choice not made (no
     --skill or --characteristic, or one they do not give), the roll is recorded and the
     command says what it gives: run it again with the choice, and the advancement is taken
-    from that roll (its kind, category and dice stand). --die values are the dice rolled
-    at the table."""
+    from that roll (its kind, category and dice stand). A Star Player Roll's dice, rolled
+    by the ledger, are the same on every try: a roll refused for want of a choice says
+    what it gives, and the same command with the choice takes it. --die values are the
+    dice rolled at the table."""
     # the characteristic die is the edition's: a D8 in bb2025, a D16 in bb2020
     shapes = league_ruleset(session).advancement_dice
     rolls = tuple(parse_roll(entry, shapes) for entry in dice)
@@ -298,14 +301,14 @@ def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolle
 
 
 def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:
-    """PURPOSE=VALUES as a roll of the die ``shapes`` names for the purpose (D6 if none):
-    ``characteristic=14`` is a D16 in bb2020, ``random_skill=3,5`` two D6."""
+    """PURPOSE=VALUES as a roll of the die ``shapes`` names for the purpose (D6 if none),
+    one a value: ``characteristic=14`` is a D16 in bb2020, ``random_skill=3,5`` two D6."""
     purpose, _, raw = entry.partition("=")
     values = die_values(raw, entry)
     if not values:
         raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUES", param_hint="--die")
-    shape = shapes.get(purpose, "D6")
-    dice = shape if len(values) == 1 else f"{len(values)}{shape}"
+    sides = dice_shape(shapes.get(purpose, "D6"))[1]
+    dice = f"D{sides}" if len(values) == 1 else f"{len(values)}D{sides}"
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=values)
     except ValueError:

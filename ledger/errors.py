@@ -211,6 +211,13 @@ class InvalidAdvancement(RuleViolation):
     code = "invalid-advancement"
 
 
+class ChoiceNeeded(InvalidAdvancement):
+    """The dice stand and give more than one thing: the refusal names what they give, and
+    the same advancement with a choice of them is taken."""
+
+    code = "choice-needed"
+
+
 class SeasonState(RuleViolation):
     code = "season-state"
 

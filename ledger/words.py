@@ -3,7 +3,7 @@ Griffons' report``. Shared by every layer, like ledger/errors.py (it imports not
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
@@ -47,6 +47,13 @@ def advancement(
     if skill:
         return skill
     return f"+{characteristic.upper()}" if characteristic else "-"
+
+
+def one_of(names: Sequence[str]) -> str:
+    """``A or B``; ``A, B or C``: what a roll lets a player take."""
+    if len(names) < 3:
+        return " or ".join(names)
+    return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def rolls_said(rolls: Iterable[tuple[str, Iterable[int]]]) -> str:

@@ -26,9 +26,10 @@ from ledger.application.skill_rolls import skill_rolls, skills_given
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
-from ledger.errors import InvalidAdvancement, NotAllowed
+from ledger.errors import ChoiceNeeded, NotAllowed
 from ledger.rules.asked import Advancing
-from ledger.words import possessive, rolls_said, words
+from ledger.rules.problems import RESULT_EITHER_WAY
+from ledger.words import one_of, possessive, rolls_said, words
 
 ROLLED_FIRST = ("characteristic", "random_primary", "random_secondary")
 """The kinds whose dice are rolled after the kind (and column) is fixed, and leave a
@@ -95,7 +96,7 @@ def refuse_unchosen(
     if event.skill or event.characteristic:
         return
     if choice := choice_of(c, team, player, event):
-        raise InvalidAdvancement(
+        raise ChoiceNeeded(
             f"the ledger's roll for {possessive(player.name)} {roll.said()} gives"
             f" {choice.said()}: choose what he takes"
         )
@@ -116,15 +117,39 @@ def missing_rolls(
 ) -> tuple[DiceRoll, ...]:
     """The ledger's dice ``event`` is made with and was not given: a characteristic
     improvement's die (the edition's: a D8 in bb2025, a D16 in bb2020), a random skill's
-    Skill Table rolls (``skill_rolls``: again past a skill he has). A Star Player Roll's
-    dice are rolled by the form (its what-if scheme names them) or given."""
+    Skill Table rolls (``skill_rolls``: again past a skill he has), a Star Player Roll's
+    (``star_rolls``)."""
     given = {r.purpose for r in event.dice}
     die = c.ruleset.advancement_dice.get("characteristic")
     if event.kind == "characteristic" and die and "characteristic" not in given:
         return (dice.roll("characteristic", die, player.player_id),)
     if event.kind in RANDOM and "random_skill" not in given:
         return skill_rolls(c, team, player, event, dice)
+    if event.kind == "star_roll":
+        return star_rolls(c, team, player, event, dice)
     return ()
+
+
+def star_rolls(
+    c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced, dice: KeyedDice
+) -> tuple[DiceRoll, ...]:
+    """A Star Player Roll's dice not given, by the edition's sets (``star_roll_sets``):
+    the set its check finds least wrong, the first of equals. So ZAL's ageing effect is
+    rolled only when the Ageing Roll fails (ZAL 19), and a roll refused for another reason
+    (no choice made yet, SPP short) is refused for that reason alone."""
+    given = {r.purpose for r in event.dice}
+    best: tuple[int, tuple[DiceRoll, ...]] | None = None
+    for purposes in c.ruleset.star_roll_sets:
+        rolled = tuple(
+            dice.roll(p, c.ruleset.advancement_dice[p], player.player_id)
+            for p in purposes
+            if p not in given
+        )
+        trial = event.model_copy(update={"dice": event.dice + rolled})
+        wrong = len(c.ruleset.problems(Advancing(player, team, trial)))
+        if best is None or wrong < best[0]:
+            best = (wrong, rolled)
+    return best[1] if best else ()
 
 
 def rolled_by_ledger(event: ev.PlayerAdvanced) -> bool:
@@ -145,11 +170,10 @@ class Choice:
         return bool(self.stats or self.skills)
 
     def said(self) -> str:
-        stats = [f"+{s.upper()}" for s in self.stats]
-        if stats:
+        if stats := [f"+{s.upper()}" for s in self.stats]:
             instead = " (or a skill instead)" if self.skills else ""
-            return " or ".join(stats) + instead
-        return " or ".join(self.skills)
+            return one_of(stats) + instead
+        return one_of(self.skills)
 
 
 def choice_of(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced) -> Choice:
@@ -157,7 +181,7 @@ def choice_of(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdva
     are): nothing when he cannot take the advancement at all."""
     bare = event.model_copy(update={"skill": None, "characteristic": None})
     stats: tuple[Characteristic, ...] = ()
-    if event.kind == "characteristic":
+    if event.kind in RESULT_EITHER_WAY:
         stats = tuple(
             s
             for s in CHARACTERISTICS
@@ -166,6 +190,25 @@ def choice_of(c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdva
             )
         )
     return Choice(stats, tuple(skills_given(c.ruleset, team, player, bare)))
+
+
+def refuse_star_roll_unchosen(
+    c: Context, team: TeamRow, player: PlayerRow, event: ev.PlayerAdvanced
+) -> None:
+    """A Star Player Roll the ledger rolled, sent without a choice, is refused naming its
+    dice and what they give. It is not recorded first (``ROLLED_FIRST``): there is no
+    other kind or column to choose, and its dice are the same on every try
+    (``keyed_dice``), so the same command with the choice takes them."""
+    if event.kind != "star_roll" or event.skill or event.characteristic:
+        return
+    if not any(d.source == "ledger" for d in event.dice):
+        return
+    if choice := choice_of(c, team, player, event):
+        rolled = rolls_said((d.purpose, d.values) for d in event.dice)
+        raise ChoiceNeeded(
+            f"the ledger's Star Player Roll for {player.name} ({rolled}) gives"
+            f" {choice.said()}: name what he takes, and the same dice stand"
+        )
 
 
 def choice_waiting(c: Context, team: TeamRow, player: PlayerRow, roll: Waiting) -> Choice:

@@ -19,6 +19,7 @@ from ledger.errors import DiceNotAsked, InvalidDice
 from ledger.rules.asked import Report
 from ledger.rules.protocol import DiceNeed
 from ledger.rules.rows import MatchRows
+from ledger.words import one_of
 
 
 def make_roll(
@@ -159,9 +160,8 @@ def given_entries(sides: list[Side], report: MatchReport) -> set[tuple[str, str 
 def no_rolls(purposes: set[str]) -> str:
     """'no expensive_mistakes_amount roll' (given, but not asked for: leave it out)."""
     names = sorted(purposes)
-    listed = " or ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} or {names[-1]}"
     one = len(names) == 1
-    return f"no {listed} {'roll' if one else 'rolls'} (leave {'it' if one else 'them'} out)"
+    return f"no {one_of(names)} {'roll' if one else 'rolls'} (leave {'it' if one else 'them'} out)"
 
 
 def describe_need(need: DiceNeed, subject: str = "") -> str:

@@ -17,6 +17,7 @@ from ledger.application.advance_rolls import (
     after_the_roll,
     from_waiting,
     missing_rolls,
+    refuse_star_roll_unchosen,
     refuse_table_dice,
     refuse_unchosen,
     waiting,
@@ -323,6 +324,8 @@ def plan_advance(c: Context, command: AdvancePlayer) -> Drafts:
         if isinstance(instead, ev.AdvancementRolled):
             return [instead]
         proposed, problems = instead, []
+    if problems and roll is None:
+        refuse_star_roll_unchosen(c, team, player, proposed)
     refuse(problems)
     refuse(unread_rolls(c.ruleset, proposed))
     return [proposed]

@@ -115,7 +115,8 @@ class BaseRuleset(ABC, Generic[OptionsT]):
     features: ClassVar[frozenset[Feature]] = frozenset()
     characteristic_targets: ClassVar[bool] = False
     casualty_dice: ClassVar[Mapping[str, str]] = {}
-    advancement_dice: ClassVar[Mapping[str, str]] = {}
+    advancement_dice: ClassVar[Mapping[str, str]] = {"star_roll": "2D6"}
+    star_roll_sets: ClassVar[tuple[tuple[str, ...], ...]] = (("star_roll",),)
     advancement_kinds: ClassVar[tuple[AdvancementKind, ...]] = ("star_roll",)
     spends_spp: ClassVar[bool] = False
     advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]] = {

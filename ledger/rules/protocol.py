@@ -194,7 +194,15 @@ class Ruleset(Protocol):
     """Dice a report may give for a casualty, by purpose (BB2025: D16 then D6)."""
     advancement_dice: ClassVar[Mapping[str, str]]
     """Dice an advancement is rolled with, by purpose (the characteristic roll: a D8 in
-    BB2025, a D16 in BB2020)."""
+    BB2025, a D16 in BB2020; a Star Player Roll's 2D6, and ZAL's Ageing Roll and its
+    effect). A random skill's Skill Table rolls, 2D6 each, are not listed: how many it
+    takes depends on the skills the player has (``application.skill_rolls``)."""
+    star_roll_sets: ClassVar[tuple[tuple[str, ...], ...]]
+    """The rolls a Star Player Roll is made with, by purpose, as sets tried in order: the
+    first the edition's check takes stands (ZAL 19: the Ageing Roll's effect is rolled
+    only when the Ageing Roll fails). Empty where SPP are spent instead. The ledger rolls
+    them when asked (``advance_rolls.missing_rolls``); a what-if draws those a replayed
+    advancement lacks (``whatif.advance``)."""
     advancement_reads: ClassVar[Mapping[str, Mapping[str, int | None]]]
     """The rolls each kind of advancement reads, by purpose, with how many it reads at most
     (``None``: as many as come, a random skill's rolls past those giving a skill the player

@@ -30,14 +30,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.advance_rolls import ROLLED_FIRST, Choice, Waiting, choice_waiting, waiting
+from ledger.application.advance_rolls import Choice, Waiting, choice_waiting, waiting
 from ledger.application.commands import AdvancePlayer
-from ledger.application.keyed_dice import KeyedDice, advancement_dice
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind, AdvancementRolled, PlayerAdvanced
 from ledger.domain.state import PlayerRow
 from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
-from ledger.errors import InvalidAdvancement, LedgerError, UnknownPlayer
+from ledger.errors import ChoiceNeeded, InvalidAdvancement, LedgerError, UnknownPlayer
 from ledger.rules.asked import Closing
 from ledger.rules.protocol import Ruleset
 from ledger.web import pages_reads as reads
@@ -77,6 +76,7 @@ GIVEN = "What the dice give"
 """The skill list's one group once a random skill's rolls are in."""
 
 ADVANCE_FIELDS = {
+    "choice-needed": "skill",
     "unknown-player": "form",
     "invalid-input": "dice",
     "advancement-due": "form",
@@ -177,23 +177,6 @@ def roll_of(field: DieField, numbers: tuple[int, ...]) -> DiceRoll:
     return made
 
 
-def ledger_rolls(
-    kind: str, values: dict[str, str], fields: Sequence[DieField], dice: KeyedDice, subject: str
-) -> None:
-    """A Star Player Roll's dice left empty (those the edition's what-if scheme names),
-    rolled by the ledger and put in the command's values: the ledger's dice for his next
-    advancement (``keyed_dice``), recorded as the ledger's. The command rolls the other
-    kinds' own (``advance_rolls.missing_rolls``), and records a roll that leaves a
-    choice."""
-    nth: dict[str, int] = {}
-    for field in fields:
-        key = f"die-{field.key}"
-        place = nth[field.purpose] = nth.get(field.purpose, -1) + 1
-        if kind in field.rolled_for and not values.get(key, "").strip():
-            rolled = dice.roll(field.purpose, field.dice, subject, place)
-            values[key] = " ".join(str(v) for v in rolled.values)
-
-
 def chosen(
     league: str, team: str, player: str, values: Mapping[str, str], ruleset: Ruleset
 ) -> AdvancePlayer:
@@ -252,12 +235,6 @@ async def advance(request: Request, league: str, team: str, player: str, call: C
 
     def command(ledger: LeagueLedger, by: str) -> None:
         found = reads.open_league(ledger, league)
-        who = player_of(found, team, player)
-        kind = kept.get("kind", "")
-        if kept.get("roll_missing", "") == "1" and kind not in ROLLED_FIRST:  # a Star Player Roll
-            dice = advancement_dice(ledger.read_dice_key(), found.row.league_id, who)
-            fields = die_fields(found.ruleset, skill_fields(kept))
-            ledger_rolls(kind, kept, fields, dice, who.player_id)
         sent.append(chosen(league, team, player, kept, found.ruleset))
         answers.append(valid(lambda: ledger.handle(sent[-1], by=by)))
 
@@ -282,7 +259,7 @@ def refused(
     league, team, player = slugs["league"], slugs["team"], slugs["player"]
     errors, status = errors_of(error, ADVANCE_FIELDS), status_of(error)
     choice: tuple[SkillOffer, ...] = ()
-    if isinstance(error, InvalidAdvancement) and sent:
+    if isinstance(error, InvalidAdvancement) and not isinstance(error, ChoiceNeeded) and sent:
         ledger, asked = ledger_of(request), sent[-1]
         choice = given(ledger, asked)
         if choice and asked.skill is None:

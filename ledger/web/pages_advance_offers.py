@@ -21,7 +21,6 @@ from ledger.errors import LedgerError
 from ledger.rules.asked import Advancing
 from ledger.rules.protocol import Ruleset
 from ledger.rules.schema import SKILL_CATEGORIES
-from ledger.whatif import mapping
 
 KIND_NAMES: Mapping[str, str] = {k: n[:1].upper() + n[1:] for k, n in ADVANCEMENT_NAMES.items()}
 """The kinds as the form's list names them."""
@@ -270,18 +269,15 @@ def die_fields(ruleset: Ruleset, skill_rolls: int = SKILL_ROLLS) -> list[DieFiel
 
 
 def roll_fields(ruleset: Ruleset) -> list[DieField]:
-    """A Star Player Roll's 2D6 and the rolls the edition makes with it, as the what-if
-    mapping lists them (docs/whatif.md): the first set is what every roll needs."""
-    scheme = mapping.scheme(ruleset.id)
-    sets = (
-        scheme.dice
-        if scheme and scheme.dice
-        else ((mapping.Roll(purpose="star_roll", dice="2D6"),),)
-    )
-    first = {r.purpose for r in sets[0]}
-    rolls = {r.purpose: r.dice for group in sets for r in group}
+    """A Star Player Roll's 2D6 and the rolls the edition makes with it
+    (``Ruleset.star_roll_sets``): the first set is what every roll needs, and the ledger
+    rolls those when asked; one the rules ask for only after another's result (ZAL's
+    ageing effect) is entered, or rolled by the command when it is needed."""
+    sets = ruleset.star_roll_sets or (("star_roll",),)
+    first = set(sets[0])
     fields = []
-    for purpose, dice in rolls.items():
+    for purpose in dict.fromkeys(p for group in sets for p in group):
+        dice = ruleset.advancement_dice.get(purpose, "2D6")
         name = KIND_NAMES.get(purpose, purpose.replace("_", " ").capitalize())
         hint = ROLL_HINTS.get(purpose, "Both dice, as rolled, when the rules ask for it.")
         kinds = ("star_roll",) if purpose in first else ()

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.state import PlayerRow, TeamRow
@@ -73,7 +74,15 @@ def recorded_choice(event: PlayerAdvanced) -> Choice:
     return Choice(event.kind, event.skill, event.characteristic)
 
 
-Wanted = tuple[mapping.Roll, ...]
+class Roll(NamedTuple):
+    """A roll a candidate needs: its purpose and its dice (the target's
+    ``advancement_dice``)."""
+
+    purpose: str
+    dice: str
+
+
+Wanted = tuple[Roll, ...]
 """The rolls a candidate needs, by purpose and dice."""
 
 
@@ -84,9 +93,19 @@ class Fitter:
     box: DiceBox
 
     @cached_property
-    def scheme(self) -> mapping.Scheme:
-        found = mapping.scheme(self.target.id)
-        return found or mapping.Scheme(kind="spend")
+    def rolls(self) -> bool:
+        """Whether the target gives Star Player Rolls rather than spending SPP."""
+        return not self.target.spends_spp
+
+    @cached_property
+    def star_roll_sets(self) -> tuple[Wanted, ...]:
+        """The sets of rolls a Star Player Roll is read with in the target, in the order
+        they are tried (``Ruleset.star_roll_sets``)."""
+        dice = self.target.advancement_dice
+        return tuple(
+            tuple(Roll(purpose=p, dice=dice[p]) for p in purposes)
+            for purposes in self.target.star_roll_sets
+        )
 
     @cached_property
     def keeps_category(self) -> bool:
@@ -94,11 +113,11 @@ class Fitter:
         return mapping.same_family(self.source.id, self.target.id)
 
     @cached_property
-    def characteristic_roll(self) -> tuple[mapping.Roll, ...]:
+    def characteristic_roll(self) -> tuple[Roll, ...]:
         """The roll a spend edition's characteristic takes: the edition's own die (a D8 in
         bb2025, a D16 in bb2020), if it has one."""
         die = self.target.advancement_dice.get("characteristic")
-        return (mapping.Roll(purpose="characteristic", dice=die),) if die else ()
+        return (Roll(purpose="characteristic", dice=die),) if die else ()
 
     def attempt(self, event: PlayerAdvanced, player: PlayerRow, team: TeamRow) -> Attempt:
         choices = self.choices(event)
@@ -153,7 +172,7 @@ class Fitter:
     # --- the candidates -----------------------------------------------------------------------
 
     def choices(self, event: PlayerAdvanced) -> Iterator[Choice]:
-        if self.scheme.kind == "spend":
+        if not self.rolls:
             yield from self.spend_choices(event)
         else:
             yield from self.roll_choices(event)
@@ -180,7 +199,7 @@ class Fitter:
     def probe(self, first: Choice) -> Choice:
         """A different choice of the same kind, to tell a refusal of the choice from one of
         the advancement itself."""
-        if self.scheme.kind == "roll":
+        if self.rolls:
             return Choice(first.kind)
         if first.characteristic is not None:
             other = next(s for s in STATS if s != first.characteristic)
@@ -192,13 +211,11 @@ class Fitter:
 
     def wanted(self, choice: Choice) -> tuple[Wanted, ...]:
         """The sets of rolls a candidate may be read with, in the order they are tried."""
-        if self.scheme.kind == "roll":
-            return self.scheme.dice
+        if self.rolls:
+            return self.star_roll_sets
         return (self.characteristic_roll if choice.kind == "characteristic" else (),)
 
-    def with_rolls(
-        self, event: PlayerAdvanced, wanted: tuple[mapping.Roll, ...]
-    ) -> tuple[DiceRoll, ...]:
+    def with_rolls(self, event: PlayerAdvanced, wanted: tuple[Roll, ...]) -> tuple[DiceRoll, ...]:
         """The event's own rolls, and those the target needs that it lacks (drawn)."""
         found = list(event.dice)
         for roll in (self.roll(event, w) for w in wanted):
@@ -206,7 +223,7 @@ class Fitter:
                 found.append(roll)
         return tuple(found)
 
-    def roll(self, event: PlayerAdvanced, wanted: mapping.Roll) -> DiceRoll:
+    def roll(self, event: PlayerAdvanced, wanted: Roll) -> DiceRoll:
         for roll in event.dice:
             if roll.purpose == wanted.purpose and roll.dice == wanted.dice:
                 return roll

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
 
 from ledger.domain.values import Casualty, Effect
 from ledger.rules.schema import Frozen, load_yaml
@@ -61,20 +60,6 @@ class SidelineTable(Frozen):
     concessions: dict[str, dict[str, str]]
 
 
-class Roll(Frozen):
-    purpose: str
-    dice: str
-
-
-class Scheme(Frozen):
-    kind: Literal["spend", "roll"]
-    dice: tuple[tuple[Roll, ...], ...] = ()
-
-
-class SchemeTable(Frozen):
-    schemes: dict[str, Scheme]
-
-
 @dataclass(frozen=True)
 class Found:
     """A name in the target edition, and whether it is only the nearest equivalent."""
@@ -85,13 +70,12 @@ class Found:
 
 
 @cache
-def tables() -> tuple[TeamTable, SkillTable, CasualtyTable, SidelineTable, SchemeTable]:
+def tables() -> tuple[TeamTable, SkillTable, CasualtyTable, SidelineTable]:
     return (
         load_yaml(FOLDER / "teams.yaml", TeamTable),
         load_yaml(FOLDER / "skills.yaml", SkillTable),
         load_yaml(FOLDER / "casualties.yaml", CasualtyTable),
         load_yaml(FOLDER / "sideline.yaml", SidelineTable),
-        load_yaml(FOLDER / "advancement.yaml", SchemeTable),
     )
 
 
@@ -173,10 +157,6 @@ def star(source: str, target: str, star_id: str) -> str:
 def concession(target: str, kind: str) -> str:
     kinds = tables()[3].concessions.get(target, {})
     return kinds.get(kind, kind)
-
-
-def scheme(target: str) -> Scheme | None:
-    return tables()[4].schemes.get(target)
 
 
 # --- casualties -------------------------------------------------------------------------------

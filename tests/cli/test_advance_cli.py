@@ -147,3 +147,54 @@ def test_a_league_can_have_the_ledger_roll_every_advancement(league: Path) -> No
     assert "The ledger rolled" in rolled.out
     run_ledger(league, "league", "advancement-dice", "table", check=True)
     assert "by the ledger or at the table" in run_ledger(league, "league", "show").out
+
+
+SIX = f"""\
+league create six --name Six --ruleset lrb6
+team register men --name Men --coach Jay --roster human
+team register rats --name Rats --coach Rob --roster skaven
+{HUMANS}
+{RATS.replace("clanrat", "lineman")}
+match record six.yaml --roll
+"""
+SIX_GAME = """\
+match: m1
+home: {team: men, players: [{player: Man 1, td: 2}]}
+away: {team: rats, touchdowns: 0}
+"""
+
+
+def test_a_star_player_roll_is_rolled_by_the_ledger_and_the_choice_takes_its_dice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LRB6: Man 1's two touchdowns (6 SPP) give a Star Player Roll. `--roll` without a
+    choice is refused naming the ledger's 2D6 and what they give (exit 1, nothing
+    written), the same every time; with a choice they give, it is taken with those dice."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "six.yaml").write_text(SIX_GAME)
+    (tmp_path / "setup.ledger").write_text(SIX)
+    db = tmp_path / "six.db"
+    run_ledger(db, "run", "setup.ledger", check=True)
+    before = run_ledger(db, "export", check=True).out
+    asked = ("team", "advance", "men", "Man 1", "star_roll", "--roll")
+    refused = run_ledger(db, *asked)
+    line = refused.error_line
+    assert line.startswith(
+        "error[choice-needed]: the ledger's Star Player Roll for Man 1 (star_roll "
+    )
+    assert run_ledger(db, *asked).error_line == line
+    assert run_ledger(db, "export", check=True).out == before
+    values = re.search(r"star_roll (\d),(\d)\)", line)
+    assert values is not None
+    first = re.split(r", | or | \(", line.split(" gives ")[1])[0]
+    chosen = (
+        ("--characteristic", first[1:].lower()) if first.startswith("+") else ("--skill", first)
+    )
+    taken = run_ledger(db, *asked, *chosen, check=True)
+    assert f"The ledger rolled: star_roll {values[1]},{values[2]}" in taken.out
+    events = [json.loads(e) for e in run_ledger(db, "export", check=True).out.splitlines()]
+    advanced = events[-1]
+    assert advanced["topic"].endswith(":PlayerAdvanced")
+    assert [(d["values"], d["source"]) for d in advanced["event"]["dice"]] == [
+        ([int(values[1]), int(values[2])], "ledger")
+    ]

@@ -457,6 +457,41 @@ def test_a_star_player_roll_is_taken_with_its_2d6_and_a_skill_they_open(
     assert "Ugluk" in error_beside(again.text, "kind")
 
 
+def test_the_ledger_rolls_a_star_player_roll_left_empty_and_the_choice_takes_its_dice(
+    rolled: tuple[TestClient, str],
+) -> None:
+    """The command rolls it (``advance_rolls.star_rolls``), the same dice on every try: sent
+    without a choice, it is refused beside the skill, naming the dice and what they give;
+    sent again with one, those dice are recorded as the ledger's."""
+    client, csrf = rolled
+    path = advance_path(client, "orcs", "Ugluk", OWL)
+    asked = {"csrf": csrf, "kind": "star_roll", "roll_missing": "1"}
+    before = event_count(client)
+    refused = post(client, path, asked)
+    assert refused.status_code == 409, refused.text[-800:]
+    said = error_beside(refused.text, "skill")
+    assert "the ledger's Star Player Roll for Ugluk (star_roll " in said
+    assert event_count(client) == before
+    assert error_beside(post(client, path, asked).text, "skill") == said  # the same dice again
+    first, second = re.findall(r"star_roll (\d),(\d)", said)[0]
+    gives = said.split(" gives ")[1]
+    chosen = {"skill": gives.split(",")[0].split(" or ")[0].split(" (")[0]}
+    if chosen["skill"].startswith("+"):
+        chosen = {"characteristic": chosen["skill"][1:].lower()}
+    done = post(client, path, {**asked, **chosen})
+    assert done.status_code == 303, done.text[-800:]
+    taken = last_event_of(client, OWL)
+    assert taken["dice"] == [
+        {
+            "purpose": "star_roll",
+            "dice": "2D6",
+            "values": [int(first), int(second)],
+            "subject": taken["player"],
+            "source": "ledger",
+        }
+    ]
+
+
 @pytest.fixture
 def improved(tmp_path: Path) -> Iterator[TestClient]:
     """A BB2025 orc blitzer, Ugluk, who scored five times in a league game (15 SPP) and

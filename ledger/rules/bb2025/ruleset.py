@@ -117,6 +117,7 @@ class BB2025(BaseRuleset[BB2025Options]):
     rating_key = "tv"
     casualty_dice = {"casualty": "D16", "lasting_injury": "D6"}
     advancement_dice = {"characteristic": "D8"}
+    star_roll_sets: ClassVar[tuple[tuple[str, ...], ...]] = ()
     journeyman_lines: ClassVar[tuple[int, ...]] = (16,)
     """The QTYs of the Lineman lines Journeymen are taken from ('Take on Journeymen')."""
     spends_spp: ClassVar[bool] = True

@@ -89,6 +89,15 @@ class LRB6ZAL(LRB6[ZalOptions]):
         # the roll of its effect
         "star_roll": {"star_roll": 1, "ageing": 1, "ageing_effect": 1}
     }
+    advancement_dice: ClassVar[Mapping[str, str]] = {
+        "star_roll": "2D6",
+        "ageing": "2D6",
+        "ageing_effect": "2D6",
+    }
+    star_roll_sets: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("star_roll", "ageing"),
+        ("star_roll", "ageing", "ageing_effect"),
+    )
     example_option_sets: ClassVar[tuple[dict[str, Any], ...]] = (
         {},
         {"winnings_roll": "2D6", "fame_in_winnings": True},
