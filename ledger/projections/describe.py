@@ -23,6 +23,10 @@ class Names(Protocol):
         """A sideline item as the edition names it for the team (``reroll``: Team
         Re-roll)."""
 
+    def inducement_name(self, team_id: str, item: str, /) -> str | None:
+        """An inducement as the edition's offer to the team names it (``bribe``: Bribes;
+        a Star Player by his name)."""
+
     def position_name(self, team_id: str, position: str, from_list: str | None, /) -> str | None:
         """A position of the team's list (or of ``from_list``, an ally's) as the edition
         names it."""
@@ -41,6 +45,9 @@ class NoNames:
         return None
 
     def item_name(self, team_id: str, item: str, /) -> str | None:
+        return None
+
+    def inducement_name(self, team_id: str, item: str, /) -> str | None:
         return None
 
     def position_name(self, team_id: str, position: str, from_list: str | None, /) -> str | None:
@@ -79,6 +86,12 @@ class Say:
         named = self.names.item_name(team_id, item)
         return f"{count} x {named}" if named else counted(count, item)
 
+    def induced(self, team_id: str, count: int, item: str) -> str:
+        """``1 x Nobbla Blackwart``: an inducement by the edition's name where its offer
+        to the team has one, else by its id in words."""
+        named = self.names.inducement_name(team_id, item)
+        return f"{count} x {named}" if named else counted(count, item)
+
     def hired_as(self, e: ev.PlayerHired) -> str:
         """What a hire took on: a position of the list, and the kind unless a regular; a
         star by his kind alone (the event names him so; his id is the books')."""
@@ -115,8 +128,8 @@ def hired_as(e: ev.PlayerHired) -> str:
 
 
 def counted(count: int, item_id: str) -> str:
-    """``2 x bribe``: an inducement by its id in words (an inducement's name is the
-    offer's, which depends on the game: a description is not given it)."""
+    """``2 x bribe``: an item by its id in words, where nothing names it (the raw log, an
+    item the edition no longer offers)."""
     return f"{count} x {words(item_id)}"
 
 
@@ -215,7 +228,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ev.AdvancementRolled: rolled,
     ev.InducementsBought: lambda e, n: (
         f"{n.team(e.team)} bought inducements for match {e.match}: "
-        + (", ".join(counted(p.count, p.item) for p in e.purchases) or "none")
+        + (", ".join(n.induced(e.team, p.count, p.item) for p in e.purchases) or "none")
     ),
     ev.MatchRecorded: _match,
     ev.PostGameClosed: lambda e, n: (

@@ -342,6 +342,11 @@ class Fold:
         found = self.ruleset.sideline_items(team).get(item) if team else None
         return found.name if found else None
 
+    def inducement_name(self, team_id: str, item: str) -> str | None:
+        team = self.store.get(TeamRow, self.league_id, team_id)
+        found = self.ruleset.inducement_offer(team).get(item) if team else None
+        return found.name if found else None
+
     def position_name(self, team_id: str, position: str, from_list: str | None) -> str | None:
         team = self.store.get(TeamRow, self.league_id, team_id)
         roster = from_list or (team.roster if team else None)

@@ -19,7 +19,7 @@ import pytest
 
 from ledger.application.commands import BuyInducements, RecordMatch, ScheduleSeason, StartSeason
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import MatchRow, TeamRow
+from ledger.domain.state import EventLine, MatchRow, TeamRow
 from ledger.domain.values import Division
 from ledger.errors import (
     HirelingRefused,
@@ -186,3 +186,15 @@ def test_a_second_purchase_and_a_team_of_another_game_are_each_told_why(
     says = f"Men have already bought their inducements for {fixture}"
     refused(sqlite_ledger, NotAllowed, says, buy("men"))
     refused(sqlite_ledger, InvalidInput, f"cc does not play {fixture}", buy("cc"))
+
+
+def test_the_history_names_what_was_induced_as_the_offer_does(
+    sqlite_ledger: LeagueLedger, fixture: str
+) -> None:
+    """Not the books' ids (``nobbla_blackwart``): a coach reads them."""
+    bought = {"nobbla_blackwart": 1}
+    sqlite_ledger.handle(BuyInducements("test", fixture, "orcs", bought), by="t")
+    league_id = sqlite_ledger.league_row("test").league_id
+    lines = sqlite_ledger.view().select(EventLine, league_id=league_id)
+    said = next(line.summary for line in reversed(lines) if line.event_type == "InducementsBought")
+    assert said.endswith(f"bought inducements for match {fixture}: 1 x Nobbla Blackwart")
