@@ -16,6 +16,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from ledger.application.advance_rolls import choice_of, missing_rolls
 from ledger.domain.events import PlayerAdvanced
 from ledger.domain.log import league_id
 from ledger.domain.state import TeamRow
@@ -474,10 +475,15 @@ def test_the_ledger_rolls_a_star_player_roll_left_empty_and_the_choice_takes_its
     assert event_count(client) == before
     assert error_beside(post(client, path, asked).text, "skill") == said  # the same dice again
     first, second = re.findall(r"star_roll (\d),(\d)", said)[0]
-    gives = said.split(" gives ")[1]
-    chosen = {"skill": gives.split(",")[0].split(" or ")[0].split(" (")[0]}
-    if chosen["skill"].startswith("+"):
-        chosen = {"characteristic": chosen["skill"][1:].lower()}
+    c = ledger_of(client).context(OWL)
+    ugluk, orcs = c.player("Ugluk", "orcs"), c.team("orcs")
+    keyed = c.advancement_dice(ugluk)
+    assert keyed is not None
+    bare = PlayerAdvanced(team="orcs", player=ugluk.player_id, kind="star_roll")
+    rolled = bare.model_copy(update={"dice": missing_rolls(c, orcs, ugluk, bare, keyed)})
+    gives = choice_of(c, orcs, ugluk, rolled)
+    assert f"gives {gives.said()}: name what he takes" in said
+    chosen = {"characteristic": gives.stats[0]} if gives.stats else {"skill": gives.skills[0]}
     done = post(client, path, {**asked, **chosen})
     assert done.status_code == 303, done.text[-800:]
     taken = last_event_of(client, OWL)
