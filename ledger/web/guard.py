@@ -31,7 +31,7 @@ from ledger.application.unit import UnitOfWork, retried
 from ledger.domain.events import Role
 from ledger.domain.log import league_id
 from ledger.domain.state import LeagueRow, TeamRow
-from ledger.errors import InvalidInput, UnknownLeague, VersionMismatch
+from ledger.errors import InvalidInput, UnknownLeague, UnknownTeam, VersionMismatch
 from ledger.projections.sql import reads_through_one
 from ledger.web import answers
 from ledger.web.auth import (
@@ -143,6 +143,10 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
     slug = request.path_params.get("league")
     row = service.known.league_row(slug, stamp_of(request)) if slug else None
     member_only = need.team_in_body
+    known = memo(request)
+    if slug is not None and may_read(principal, slug, row):
+        known["league_row"] = row  # a refusal's page links back to the league it may read
+        found_or_refused(request, slug, row)
     role = authorize(
         principal,
         slug,
@@ -154,9 +158,28 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
     )
     if slug and row is None:  # said only to those who could read it if it existed
         raise UnknownLeague(f"no league '{slug}' in this ledger")
-    known = memo(request)
     known["role"], known["league_row"] = role, row
     return row
+
+
+def may_read(principal: Principal | None, slug: str, row: LeagueRow | None) -> bool:
+    """Whether the caller may read the league: an admin, a member, anyone when it is
+    public. Anyone else is refused by ``authorize`` alike whether the league exists or
+    not (401 or 403), so that a private league's existence is not told."""
+    if principal is not None and (principal.admin or slug in principal.leagues):
+        return True
+    return row is not None and row.public
+
+
+def found_or_refused(request: Request, slug: str, row: LeagueRow | None) -> None:
+    """For a caller who may read the league: a league or a team of the address that does
+    not exist is a 404 before any role is asked (a coach asking a team ``nope`` is not
+    told he coaches another)."""
+    if row is None:
+        raise UnknownLeague(f"no league '{slug}' in this ledger")
+    team = request.path_params.get("team")
+    if team is not None and service_of(request).reads().get(TeamRow, row.league_id, team) is None:
+        raise UnknownTeam(f"no team '{team}' in league {row.name}")
 
 
 def team_names(request: Request, row: LeagueRow | None) -> Callable[[str], str]:

@@ -23,7 +23,7 @@ from ledger.application import closing
 from ledger.application.commands import CloseMatch
 from ledger.application.service import LeagueLedger
 from ledger.domain.state import MatchRow, PlayerRow, TeamRow
-from ledger.errors import InvalidDice, LedgerError
+from ledger.errors import InvalidDice, LedgerError, UnknownTeam
 from ledger.reports.match_model import SideSheet
 from ledger.reports.match_sheet import match_sheet
 from ledger.rules.protocol import DiceNeed
@@ -110,6 +110,8 @@ def close_form(
     closing.check_closes(found.ruleset)  # no form for a close the command refuses
     row = reads.match_row(found, match)
     names = found.team_names()
+    if team not in (row.home, row.away, *row.others):  # no form for a close the command refuses
+        raise UnknownTeam(f"{names.get(team, team)} did not play {reads.match_title(row, names)}")
     closed = team in row.closed
     side = found.queries.team(team)
     title = reads.match_title(row, names)

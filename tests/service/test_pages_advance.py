@@ -137,6 +137,27 @@ def test_another_coach_gets_a_403_page_and_nothing_is_written(client: TestClient
     assert event_count(client) == before
 
 
+def test_a_team_the_league_does_not_hold_is_not_found_not_refused(
+    client: TestClient, world: World
+) -> None:
+    """A coach asking a team ``nope`` was told he coaches another (403): the address names
+    nothing, so it is a 404, on the pages and in the API; a team that exists and is not
+    his is still a 403."""
+    sign_in(client, "jay")
+    for path in ("/leagues/demo/teams/nope/hire", "/leagues/demo/teams/nope/players/p1/advance"):
+        shown = client.get(path)
+        assert shown.status_code == 404, path
+        assert "no team &#39;nope&#39; in league Old World Demo League" in shown.text
+        assert 'href="/leagues/demo">Back to Old World Demo League</a>' in shown.text
+    api = client.post(
+        "/api/leagues/demo/teams/nope/players",
+        json={"position": "lineman", "name": "Joe"},
+        headers=world.auth("jay"),
+    )
+    assert (api.status_code, api.json()["type"].rsplit("/", 1)[1]) == (404, "unknown-team")
+    assert client.get("/leagues/demo/teams/gouged-eye/hire").status_code == 403
+
+
 def test_a_form_without_its_csrf_token_is_refused_and_nothing_is_written(
     client: TestClient,
 ) -> None:

@@ -124,6 +124,19 @@ def test_another_coach_gets_a_403_page_on_the_close_form(client: TestClient, wor
     assert "text/html" in refused.headers["content-type"]
 
 
+def test_the_close_form_of_a_team_that_did_not_play_is_not_found(
+    client: TestClient, world: World
+) -> None:
+    """It was shown whole, dice and all, and refused only once sent."""
+    played_final(client, world)
+    sign_in(client, "commissioner")
+    shown = client.get(CLOSE.replace("reikland-reavers", "grudgebearers"))
+    assert shown.status_code == 404
+    said = page_text(shown.text)
+    assert "Dwarf Grudgebearers did not play Skavenblight Scramblers v Reikland Reavers" in said
+    assert 'name="die-' not in shown.text
+
+
 def test_a_die_that_calls_for_another_asks_for_it_and_keeps_what_was_typed(
     client: TestClient, world: World
 ) -> None:
