@@ -40,7 +40,7 @@ class Recorded(Written):
 
 
 @router.get(BASE)
-@needs("read", remembered=True)
+@needs("read", remembered=True, members_only=True)
 def reports(
     request: Request,
     league: str,
@@ -57,7 +57,7 @@ def reports(
 
 
 @router.get(BASE + "/{submission}")
-@needs("read", remembered=True)
+@needs("read", remembered=True, members_only=True)
 def report(request: Request, league: str, submission: str) -> SubmissionRow:
     row: LeagueRow = memo(request)["league_row"]
     found = service_of(request).reads().get(SubmissionRow, row.league_id, submission)

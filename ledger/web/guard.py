@@ -58,15 +58,20 @@ class Need:
     remembered: bool = False
     """A read whose answer the league's version fixes (``answers``): kept and given again
     until the version moves."""
+    members_only: bool = False
+    """A read of what stays the league's members' where the league is public: the match
+    report workflow's reports, pending or answered (the public reads the games they
+    became)."""
 
 
 def needs(
-    action: str, *, team_in_body: bool = False, remembered: bool = False
+    action: str, *, team_in_body: bool = False, remembered: bool = False, members_only: bool = False
 ) -> Callable[[Endpoint], Endpoint]:
     """Mark a route with the action it takes (``access.ACTIONS``)."""
 
     def mark(endpoint: Endpoint) -> Endpoint:
-        endpoint.ledger_need = Need(action, team_in_body, remembered)  # type: ignore[attr-defined]
+        need = Need(action, team_in_body, remembered, members_only)
+        endpoint.ledger_need = need  # type: ignore[attr-defined]
         return endpoint
 
     return mark
@@ -142,7 +147,7 @@ def authorized(request: Request, need: Need) -> LeagueRow | None:
     principal = resolve(request)
     slug = request.path_params.get("league")
     row = service.known.league_row(slug, stamp_of(request)) if slug else None
-    member_only = need.team_in_body
+    member_only = need.team_in_body or need.members_only
     known = memo(request)
     if slug is not None and may_read(principal, slug, row):
         known["league_row"] = row  # a refusal's page links back to the league it may read

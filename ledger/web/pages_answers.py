@@ -141,7 +141,7 @@ SECTIONS = {"answer_report": "answer", "decide_report": "decision", "submit_repo
 
 
 @router.get("/leagues/{league}/submissions/{submission}")
-@needs("read")
+@needs("read", members_only=True)
 def submission_page(request: Request, league: str, submission: str) -> HTMLResponse:
     return submission_page_of(request, league, submission, {}, {})
 

@@ -111,3 +111,26 @@ def test_a_friendly_recorded_between_two_pages_shifts_neither(
     seen = [m["match_id"] for m in first["items"]]
     assert not set(seen) & {m["match_id"] for m in rest["items"]}
     assert rest["items"][-1]["match_id"] == "api-friendly-1"
+
+
+def test_a_public_leagues_submitted_reports_stay_its_members(
+    client: TestClient, world: World
+) -> None:
+    """The members page says so: anyone reads a public league's pages and books, but a
+    report's page, in the API and on the web, is its members' (401 to the anonymous, 403
+    to an account of no role), pending or answered."""
+    submission = submitted(client, world)
+    made = client.post(
+        f"/api/leagues/{LEAGUE}/visibility",
+        json={"public": True},
+        headers=world.auth("commissioner"),
+    )
+    assert made.status_code == 201
+    for path in (REPORTS, f"{REPORTS}/{submission}"):
+        assert client.get(path).status_code == 401, path
+        assert client.get(path, headers=world.auth("outsider")).status_code == 403, path
+        assert client.get(path, headers=world.auth("rob")).status_code == 200, path
+    page = client.get(f"/leagues/{LEAGUE}/submissions/{submission}", follow_redirects=False)
+    assert page.status_code in (303, 401), page.status_code
+    assert "(jay)" not in page.text
+    assert client.get(f"/leagues/{LEAGUE}").status_code == 200  # the league itself is public
