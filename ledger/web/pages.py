@@ -233,15 +233,22 @@ def season_report(
 @router.get("/leagues/{league}/teams/{team}")
 @needs("read", remembered=True)
 def team_page(
-    request: Request, league: str, team: str, bought: bool = False, registered: bool = False
+    request: Request,
+    league: str,
+    team: str,
+    bought: bool = False,
+    registered: bool = False,
+    done: bool = False,
 ) -> HTMLResponse:
     """A team; just ``bought`` from (where the buy form lands), saying what the purchase
     was and what the treasury holds after it; just ``registered`` (where the register form
-    lands), saying what comes next."""
+    lands), saying what comes next; ``done`` (where firing, retiring and letting staff go
+    land), saying what was recorded."""
     found = shown_league(request, league)
     roster = found.queries.roster(team)
     me = who(request)
     treasury = found.queries.treasury(team)
+    history = found.queries.history(f"team:{team}")
     return page(
         request,
         "team.html.j2",
@@ -253,7 +260,8 @@ def team_page(
         treasury=treasury,
         purchase=treasury[-1] if bought and treasury and may(me, found.row, "buy", team) else None,
         registered=registered and may(me, found.row, "register_team"),
-        history=found.queries.history(f"team:{team}"),
+        done=reads.just_done(history[-1] if done and history else None, me and me.account),
+        history=history,
         results=reads.latest_results(found, team),
         names=found.team_names(),
         may_hire=may(me, found.row, "hire", team),

@@ -71,9 +71,11 @@ def members_form(
     values: Mapping[str, Any],
     errors: Errors,
     status: int = 200,
+    done: bool = False,
 ) -> HTMLResponse:
     found = reads.open_league(ledger_of(request), league)
     members = members_of(found)
+    me = who(request)
     teams = sorted(found.queries.teams(), key=lambda t: t.name)
     coached = {team for m in members for team in m.teams}
     return page(
@@ -87,7 +89,8 @@ def members_form(
         teams=teams,
         names={t.team_id: t.name for t in teams},
         uncoached=[t for t in teams if t.team_id not in coached],
-        known=known_accounts(request, who(request)),
+        known=known_accounts(request, me),
+        done=reads.just_done(reads.newest_line(found) if done else None, me and me.account),
         values=values,
         errors=errors,
     )
@@ -112,8 +115,12 @@ def prefilled(league: str, request: Request, account: str) -> dict[str, Any]:
 
 @router.get("/leagues/{league}/members")
 @needs("grant")
-def members_page(request: Request, league: str, account: str = "") -> HTMLResponse:
-    return members_form(request, league, prefilled(league, request, account.strip()[:64]), {})
+def members_page(
+    request: Request, league: str, account: str = "", done: bool = False
+) -> HTMLResponse:
+    """The members page; ``done`` (where its forms land), saying what was recorded."""
+    values = prefilled(league, request, account.strip()[:64])
+    return members_form(request, league, values, {}, done=done)
 
 
 @router.post("/leagues/{league}/members")
@@ -147,7 +154,7 @@ def granted(request: Request, league: str, call: Call, values: Mapping[str, Any]
     except LedgerError as error:
         errors = errors_of(error, GRANT_FIELDS)
         return members_form(request, league, values, errors, status_of(error))
-    return see_other(f"/leagues/{league}/members#members")
+    return see_other(f"/leagues/{league}/members?done=1#members")
 
 
 @router.post("/leagues/{league}/members/{account}/remove")
@@ -174,7 +181,7 @@ def removed(
         shown = {"account": "", "role": "coach", "teams": []}
         errors = errors_of(error, {}, default="members")
         return members_form(request, league, shown, errors, status_of(error))
-    return see_other(f"/leagues/{league}/members#members")
+    return see_other(f"/leagues/{league}/members?done=1#members")
 
 
 @router.post("/leagues/{league}/visibility")
@@ -235,4 +242,4 @@ def setting_changed(
         shown = {"account": "", "role": "coach", "teams": [], **values}
         errors = errors_of(error, {}, default=section)
         return members_form(request, league, shown, errors, status_of(error))
-    return see_other(f"/leagues/{league}/members#{section}")
+    return see_other(f"/leagues/{league}/members?done=1#{section}")

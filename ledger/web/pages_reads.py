@@ -469,6 +469,18 @@ def audit_line(seq: int, topic: str, raw: bytes) -> AuditLine:
     )
 
 
+def just_done(line: EventLine | None, account: str | None) -> EventLine | None:
+    """The event a form just recorded, to say on the page it lands on: ``line``, the
+    newest of the page's events, when it is the caller's own (a form lands with a flag,
+    never with words a link could forge; someone else's event since is not said)."""
+    return line if line is not None and account is not None and line.account == account else None
+
+
+def newest_line(league: League) -> EventLine | None:
+    """The league's newest event's line of history."""
+    return summaries(league, [league.row.version]).get(league.row.version)
+
+
 def summaries(league: League, seqs: list[int]) -> dict[int, EventLine]:
     if not seqs:
         return {}

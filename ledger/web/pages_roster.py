@@ -183,7 +183,7 @@ async def run_move(
         return await run_in_threadpool(
             move_form, request, league, team, player, move, values, errors, status_of(error)
         )
-    return see_other(f"/leagues/{league}/teams/{team}")
+    return see_other(f"/leagues/{league}/teams/{team}?done=1")
 
 
 @router.get(PLAYER + "/fire")
@@ -231,4 +231,4 @@ async def release(request: Request, league: str, team: str, call: Calling) -> Re
         return await run_in_threadpool(
             buy_form, request, league, team, values, errors, status_of(error)
         )
-    return see_other(f"/leagues/{league}/teams/{team}")
+    return see_other(f"/leagues/{league}/teams/{team}?done=1")

@@ -8,6 +8,7 @@ an account and no role."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from ledger.application.accounts import Accounts
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
-from tests.service.test_pages import error_beside, form_of, last_event, post
+from tests.service.test_pages import error_beside, form_of, last_event, page_text, post
 
 HOME = f"/leagues/{LEAGUE}"
 MEMBERS = f"{HOME}/members"
@@ -68,7 +69,7 @@ def test_the_commissioner_makes_an_account_a_coach_and_the_event_says_who(
         client, account="outsider", role="coach", teams=["gouged-eye"], reason="second coach"
     )
     assert reply.status_code == 303, reply.text[-1500:]
-    assert reply.headers["location"] == f"{MEMBERS}#members"
+    assert reply.headers["location"] == f"{MEMBERS}?done=1#members"
     assert held(client, "outsider") == ("coach", ("gouged-eye",))
     event = last_event(client)
     assert event["topic"].endswith("MemberGranted")
@@ -76,6 +77,9 @@ def test_the_commissioner_makes_an_account_a_coach_and_the_event_says_who(
     assert (event["account"], event["acting_as"], event["via"]) == who
     assert event["reason"] == "second coach"
     assert "<code>outsider</code>" in client.get(MEMBERS).text
+    landed = page_text(client.get(reply.headers["location"]).text)
+    seq = event["originator_version"]
+    assert re.search(rf"Recorded: [^.]*outsider[^.]* \(event {seq}\)\.", landed), landed
 
 
 def test_a_member_s_change_link_fills_the_form_with_what_they_hold(client: TestClient) -> None:
@@ -147,7 +151,7 @@ def test_the_commissioner_opens_the_league_to_anyone_and_closes_it_again(
     assert '<input type="hidden" name="public" value="true">' in html
     reply = post(client, VISIBILITY, {"csrf": form_of(client, MEMBERS), "public": "true"})
     assert reply.status_code == 303, reply.text[-1500:]
-    assert reply.headers["location"] == f"{MEMBERS}#visibility"
+    assert reply.headers["location"] == f"{MEMBERS}?done=1#visibility"
     assert last_event(client)["topic"].endswith("LeagueVisibilitySet")
     assert "Make it members-only" in client.get(MEMBERS).text
     visitor = TestClient(client.app)
@@ -169,7 +173,7 @@ def test_the_commissioner_has_the_ledger_roll_every_advancement(client: TestClie
     data = {"csrf": csrf, "by_ledger": "true", "dice_reason": "rolls witnessed"}
     reply = post(client, DICE, data)
     assert reply.status_code == 303, reply.text[-1500:]
-    assert reply.headers["location"] == f"{MEMBERS}#dice"
+    assert reply.headers["location"] == f"{MEMBERS}?done=1#dice"
     event = last_event(client)
     assert (event["topic"].split(":")[-1], event["by_ledger"]) == ("AdvancementDiceSet", True)
     assert "Take dice rolled at the table too" in client.get(MEMBERS).text

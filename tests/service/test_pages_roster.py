@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.service.conftest import LEAGUE, event_count, scripted, sign_in
-from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, post
+from tests.service.test_pages import csrf_in, error_beside, form_of, last_event, page_text, post
 from tests.service.test_pages_advance import last_event_of, roster
 
 HOME = f"/leagues/{LEAGUE}"
@@ -64,12 +64,17 @@ def test_a_coach_fires_his_own_player_and_the_event_records_his_account(
     assert "TV: 975,000 &rarr; <strong>925,000</strong>" in form  # his 50,000 off, as BB2025 counts
     done = post(client, path, {"csrf": csrf_in(form), "reason": "cut for a blitzer"})
     assert done.status_code == 303, done.text[-800:]
-    assert done.headers["location"] == f"{HOME}/teams/{REAVERS}"
+    assert done.headers["location"] == f"{HOME}/teams/{REAVERS}?done=1"
     fired = last_event(client)
     assert fired["topic"].endswith("PlayerFired")
     assert (fired["account"], fired["acting_as"], fired["via"]) == ("jay", "coach", "web")
     assert fired["reason"] == "cut for a blitzer"
     team_page = client.get(done.headers["location"]).text
+    said = f"Recorded: Reikland Reavers fired Otto Brandt (event {fired['originator_version']})."
+    assert said in page_text(team_page)  # what the form did, said where it lands
+    sign_in(client, "dan")  # said to the account that did it only
+    assert "Recorded:" not in client.get(done.headers["location"]).text
+    sign_in(client, "jay")
     assert "Otto Brandt" not in roster_table(team_page)
     assert re.search(r"Otto Brandt</a> \([^)]*, fired\)", team_page)  # among the former
     assert "Otto Brandt" not in roster(client, REAVERS)
