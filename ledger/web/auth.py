@@ -396,7 +396,7 @@ async def logout(request: Request) -> Response:
     cookie = request.cookies.get(SESSION_COOKIE)
     if cookie:
         await run_in_threadpool(service_of(request).sessions.end, cookie)
-    reply = RedirectResponse("/", status_code=303)
+    reply = RedirectResponse("/?signed_out=1", status_code=303)  # the page says so
     reply.delete_cookie(SESSION_COOKIE)
     return reply
 

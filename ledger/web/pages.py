@@ -119,12 +119,20 @@ def login_form(
 
 
 @router.get("/")
-def home(request: Request) -> HTMLResponse:
-    """The leagues the visitor may read (public ones, and those of the account)."""
+def home(request: Request, signed_out: bool = False) -> HTMLResponse:
+    """The leagues the visitor may read (public ones, and those of the account);
+    ``signed_out`` (where signing out lands), saying so while no one is signed in."""
     me = who(request)
     leagues = [row for row in ledger_of(request).leagues() if may(me, row, "read")]
     editions = {row.ruleset: edition_name(row.ruleset) for row in leagues}
-    return page(request, "home.html.j2", title="Leagues", leagues=leagues, editions=editions)
+    return page(
+        request,
+        "home.html.j2",
+        title="Leagues",
+        leagues=leagues,
+        editions=editions,
+        signed_out=signed_out and me is None,
+    )
 
 
 def edition_name(ruleset: str) -> str:

@@ -71,6 +71,7 @@ def test_signing_out_ends_the_session_in_every_worker(
     assert other_worker.get("/api/session").json()["account"] == "jay"
     out = client.post("/logout", data={"csrf": csrf}, follow_redirects=False)
     assert out.status_code == 303
+    assert "You are signed out." in client.get(out.headers["location"]).text
     assert other_worker.get("/api/session").json()["account"] is None
     assert other_worker.get(TEAM).status_code == 401
 
