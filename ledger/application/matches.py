@@ -118,9 +118,21 @@ def resolve_report(
     draft = complete_dice(c, draft, sides, report, roll_missing, rows, found)
     if amending is not None:
         draft = restated_dice_kept(draft, amending)
-    found.add_problems(c.ruleset.problems(Report(draft, rows)))
+    for problem in c.ruleset.problems(Report(draft, rows)):
+        found.add_problems([problem], *side_lines(draft, problem.team))
     found.refuse()
     return draft
+
+
+def side_lines(draft: ev.MatchRecorded, team: str | None) -> Place:
+    """Where a problem of the report is: the lines of the side of ``team`` (a side's
+    MVPs), or the whole report."""
+    teams = [sheet.team for sheet in draft.sheets()]
+    if team is None or team not in teams:
+        return ()
+    at = teams.index(team)
+    side: Place = ("home",) if at == 0 else ("away",) if at == 1 else ("others", at - 2)
+    return (*side, "players")
 
 
 def dice_mistakes(

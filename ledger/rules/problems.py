@@ -64,6 +64,9 @@ class Problem:
     """The most the rule allows."""
     price: int | None = None
     """What the refused decision costs."""
+    team: str | None = None
+    """The team of a match report the problem is about (a side's MVPs): a form shows it
+    beside that side's lines."""
 
     @property
     def code(self) -> str:
@@ -85,9 +88,12 @@ def refuse(problems: Sequence[Problem]) -> None:
         raise first.error(first.sentence)
 
 
-def found(error: type[LedgerError], sentences: Iterable[str]) -> list[Problem]:
-    """Each sentence a rule's helper says, as a problem of that rule (``error``'s code)."""
-    return [Problem(error, sentence) for sentence in sentences]
+def found(
+    error: type[LedgerError], sentences: Iterable[str], team: str | None = None
+) -> list[Problem]:
+    """Each sentence a rule's helper says, as a problem of that rule (``error``'s code),
+    about ``team``'s side of a report when it names one."""
+    return [Problem(error, sentence, team=team) for sentence in sentences]
 
 
 def gold(amount: int) -> str:

@@ -268,7 +268,7 @@ def team_page(
         treasury=treasury,
         purchase=treasury[-1] if bought and treasury and may(me, found.row, "buy", team) else None,
         registered=registered and may(me, found.row, "register_team"),
-        done=reads.just_done(history[-1] if done and history else None, me and me.account),
+        done=reads.just_done(history[-1] if done and history else None, me),
         history=history,
         results=reads.latest_results(found, team),
         names=found.team_names(),

@@ -90,7 +90,7 @@ def members_form(
         names={t.team_id: t.name for t in teams},
         uncoached=[t for t in teams if t.team_id not in coached],
         known=known_accounts(request, me),
-        done=reads.just_done(reads.newest_line(found) if done else None, me and me.account),
+        done=reads.just_done(reads.newest_line(found) if done else None, me),
         values=values,
         errors=errors,
     )

@@ -17,12 +17,14 @@ from typing import cast
 import orjson
 
 from ledger.application import submissions
+from ledger.application.access import Principal
 from ledger.application.audit import ChainReport, verify_chain
 from ledger.application.checkpoints import latest_checkpoint
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.log import league_id
 from ledger.domain.state import (
+    EventFacts,
     EventLine,
     EventRef,
     FaultLine,
@@ -469,11 +471,12 @@ def audit_line(seq: int, topic: str, raw: bytes) -> AuditLine:
     )
 
 
-def just_done(line: EventLine | None, account: str | None) -> EventLine | None:
+def just_done(line: EventFacts | None, me: Principal | None) -> EventFacts | None:
     """The event a form just recorded, to say on the page it lands on: ``line``, the
     newest of the page's events, when it is the caller's own (a form lands with a flag,
     never with words a link could forge; someone else's event since is not said)."""
-    return line if line is not None and account is not None and line.account == account else None
+    mine = line is not None and me is not None and line.account == me.account
+    return line if mine else None
 
 
 def newest_line(league: League) -> EventLine | None:

@@ -160,7 +160,9 @@ class FormReport:
         if part == ("players",) and row is not None:
             stat = place[3] if len(place) > 3 and place[3] in STATS else "player"
             return f"{side}-{row}-{stat}"
-        return str(part[0]) if part in (("players",), ("hirelings",)) else "form"
+        if part == ("players",):  # the side's lines as a whole (its MVPs)
+            return f"{side}-players"
+        return "hirelings" if part == ("hirelings",) else "form"
 
     def label(self, place: Place) -> str:
         """How the form names the place of a mistake of the report's shape."""

@@ -97,7 +97,8 @@ def test_a_report_shown_again_gets_a_row_for_each_of_its_lines() -> None:
 
 def test_two_mvps_for_one_side_are_refused_beside_the_player_lines(client: TestClient) -> None:
     """BB2025 gives each team one MVP: a second is refused beside the lines that award
-    them, nothing written."""
+    them, in that side's part of the form (it was shown after the last side), nothing
+    written."""
     sign_in(client, "jay")
     league_game = {**GAME, "kind": "league"}  # a friendly awards no MVP the rules count
     form = client.get(FORM, params=league_game).text
@@ -113,7 +114,10 @@ def test_two_mvps_for_one_side_are_refused_beside_the_player_lines(client: TestC
     sent.update(lines)
     refused = post(client, FORM, {**sent, **Rows().fields()})
     assert refused.status_code == 409, refused.text[-800:]  # a rule of the edition
-    assert "awarded 2 MVPs where BB2025 allows 1" in error_beside(refused.text, "players")
+    said = error_beside(refused.text, "home-players")  # inside the side that awarded them
+    assert "awarded 2 MVPs where BB2025 allows 1 (its 'Most Valuable Player')" in said
+    side = refused.text.split('<fieldset class="side">')[1].split("</fieldset>")[0]
+    assert 'id="home-players-error"' in side
     assert event_count(client) == before
 
 

@@ -433,13 +433,16 @@ class BB2025(BaseRuleset[BB2025Options]):
         if awarded > allowed:
             sentence = (
                 f"{rows.team_name(sheet.team)} awarded {plural(awarded, 'MVP')} where"
-                f" {self.book} allows"
-                f" {allowed} (its 'Most Valuable Player' and 'Conceding')"
+                f" {self.book} allows {allowed} (its {mvp_rule(match)})"
             )
-            problems.append(Problem(MvpRefused, sentence, have=awarded, limit=allowed))
+            problems.append(
+                Problem(MvpRefused, sentence, have=awarded, limit=allowed, team=sheet.team)
+            )
         starring = {h.id for h in sheet.hirelings if h.kind == "star"} | contracted(match, rows)
         if any(p.mvps for p in sheet.players if p.player in starring):
-            problems.append(Problem(MvpRefused, "star players cannot be given the MVP award"))
+            problems.append(
+                Problem(MvpRefused, "star players cannot be given the MVP award", team=sheet.team)
+            )
         return problems
 
     def mvp_allowance(self, match: MatchRecorded, team: str) -> int:
@@ -684,3 +687,10 @@ def sideline_of(
             continue
         items[item_id] = SidelineItem(id=item_id, name=staff.name, price=staff.price, max=staff.max)
     return items
+
+
+def mvp_rule(match: MatchRecorded) -> str:
+    """The section that says how many MVPs the game awards (``mvp_allowance``)."""
+    if match.concession is not None:
+        return "'Conceding'"
+    return "'League Fixtures'" if match.kind == "unplayed" else "'Most Valuable Player'"

@@ -50,7 +50,7 @@ def match_problems(g: Game, team_lists: dict[str, TeamList]) -> list[Problem]:
         return problems
     for sheet in g.sides():
         team = g.team(sheet.team)
-        problems += found(MvpRefused, mvp_problems(g, sheet))
+        problems += found(MvpRefused, mvp_problems(g, sheet), sheet.team)
         if team is not None:
             freebooters = freebooter_problems(g, sheet, team_lists[team.roster], team.treasury)
             problems += found(HirelingRefused, freebooters)

@@ -233,7 +233,7 @@ class LRB6ZAL(LRB6[ZalOptions]):
         for side in sides:
             other = next(s for s in sides if s is not side)
             lists = checks.Lists(self.catalogue.team_list(side.team.roster), self.catalogue.stars())
-            problems += found(MvpRefused, checks.mvp_problems(t, match, side, other))
+            problems += found(MvpRefused, checks.mvp_problems(t, match, side, other), side.team_id)
             hired = checks.hireling_problems(t, side, lists, self.held_stars(side.players))
             problems += found(HirelingRefused, hired)
             problems += found(FanFactorRefused, checks.fan_factor_problems(t, match, side))
