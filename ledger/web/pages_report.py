@@ -165,9 +165,31 @@ def report_form(
             )
         ],
         casualty_dice=list(found.ruleset.casualty_dice.items()),
+        unclosed=[] if correcting else unclosed(request, found, game),
         values=values,
         errors=errors,
     )
+
+
+def unclosed(request: Request, found: reads.League, game: Game) -> list[tuple[str, str, str]]:
+    """The games of the report's teams whose post-game sequence is still open, which the
+    command refuses the report for (``matches.check_post_game_closed``): said before the
+    form is filled, each with its close form where the caller may close it (team name,
+    game, link)."""
+    if not found.ruleset.post_game_closes:
+        return []
+    me, names = who(request), found.team_names()
+    said = []
+    for team_id in (game.home, game.away, *game.others):
+        team = found.queries.team(team_id)
+        for match_id in team.open_games if team is not None else ():
+            row = reads.match_row(found, match_id)
+            path = f"/leagues/{found.slug}/matches/{match_id}/teams/{team_id}/close"
+            mine = may(me, found.row, "close_post_game", team_id)
+            said.append(
+                (names.get(team_id, team_id), reads.match_title(row, names), path if mine else "")
+            )
+    return said
 
 
 def side(

@@ -10,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger.web.pages_report_form import Rows
-from tests.service.conftest import event_count
+from tests.service.conftest import World, event_count
+from tests.service.test_pages_close import played_final
 from tests.service.test_pages import (
     GOUGED,
     HOME,
@@ -129,3 +130,19 @@ def test_a_league_game_without_a_fixture_says_it_counts_in_the_standings(
     assert "once recorded it counts in the season's standings as a fixture does" in league_game
     friendly = page_text(client.get(FORM, params=GAME).text)
     assert "counts in the season's standings" not in friendly
+
+
+def test_the_form_says_before_it_is_filled_which_post_game_sequence_is_still_open(
+    client: TestClient, world: World
+) -> None:
+    """BB2025: a team closes its last game before it plays the next. The report of a team
+    whose last game is open was refused only once filled in; the form now says so first,
+    linking the close form for the team its caller may close."""
+    sign_in(client, "jay")
+    assert 'id="unclosed"' not in client.get(FORM, params=GAME).text
+    played_final(client, world)  # the Reavers' and the Scramblers' sequences left open
+    shown = client.get(FORM, params=GAME).text
+    notice = page_text(shown.split('id="unclosed"')[1].split("</div>")[0])
+    final = "Skavenblight Scramblers v Reikland Reavers"
+    assert f"The post-game sequence of {final} is not closed for Reikland Reavers" in notice
+    assert f'href="{HOME}/matches/s1-final-1/teams/{REAVERS}/close"' in shown
