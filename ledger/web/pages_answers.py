@@ -36,6 +36,7 @@ from ledger.web.pages_forms import (
     values_of,
 )
 from ledger.web.pages_render import PageRoute, ledger_of, may, page, who
+from ledger.web.pages_report_form import EVERY_STAT
 from ledger.web.problems import status_of
 
 router = APIRouter(route_class=PageRoute, include_in_schema=False)
@@ -71,6 +72,7 @@ def submission_page_of(
         score=score_of(report),
         names=found.team_names(),
         players=found.player_names(mentioned(report)),
+        stats=EVERY_STAT,
         positions=hireling_positions(found, report),
         outcomes=outcomes(ledger, league, row) if row.status in submissions.PENDING else [],
         answering=answering,

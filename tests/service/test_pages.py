@@ -448,6 +448,17 @@ def submit_friendly(client: TestClient, **extra: str) -> Any:
     return post(client, f"{HOME}/report", fields)
 
 
+def test_a_submitted_line_says_each_figure_or_that_he_played_for_nothing(
+    client: TestClient,
+) -> None:
+    """A line of a player picked with no figure read "Dieter Hammer:" and nothing after."""
+    ids = player_ids(client, "Dieter Hammer")
+    reply = submit_friendly(client, **{"home-1-player": ids["Dieter Hammer"]})
+    assert reply.status_code == 303, reply.text[-1500:]
+    sent = page_text(client.get(reply.headers["location"]).text)
+    assert "Dieter Hammer: played, nothing that earns SPP" in sent
+
+
 def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClient) -> None:
     reply = submit_friendly(client)
     assert reply.status_code == 303, reply.text[-1500:]
@@ -457,6 +468,8 @@ def test_a_coach_submits_a_report_and_the_opponent_confirms_it(client: TestClien
     sent = page_text(client.get(page).text)
     waits = "it waits for The Gouged Eye's coach to confirm it (or dispute it), or for the"
     assert f"Sent, nothing recorded yet: {waits} commissioner to approve it." in sent
+    assert "Griff Junior: 2 TD, 1 MVP" in sent
+    assert "Ugluk: 1 TD" in sent
     client.cookies.clear()
     sign_in(client, "dan")
     shown = client.get(page).text
