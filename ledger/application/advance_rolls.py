@@ -29,6 +29,7 @@ from ledger.domain.values import CHARACTERISTICS, Characteristic, DiceRoll
 from ledger.errors import ChoiceNeeded, NotAllowed
 from ledger.rules.asked import Advancing
 from ledger.rules.problems import RESULT_EITHER_WAY
+from ledger.rules.schema import category_said
 from ledger.words import one_of, possessive, rolls_said, words
 
 ROLLED_FIRST = ("characteristic", "random_primary", "random_secondary")
@@ -49,7 +50,7 @@ class Waiting:
 
     def said(self) -> str:
         """``random primary skill in category G: random_skill 3,4 and 1,6 (event 87)``"""
-        column = f" in category {self.category}" if self.category else ""
+        column = f" in category {category_said(self.category)}" if self.category else ""
         kind = ev.ADVANCEMENT_NAMES.get(self.kind, words(self.kind))
         return f"{kind}{column}: {rolls_said(self.pairs())} (event {self.seq})"
 

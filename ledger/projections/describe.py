@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from ledger.domain import events as ev
 from ledger.domain.per_class import per_class
 from ledger.domain.plain import field_names
+from ledger.rules.schema import category_said
 from ledger.words import advancement, plural, rolls_said, words
 
 
@@ -169,7 +170,7 @@ def advanced(e: ev.PlayerAdvanced) -> str:
 
 def rolled(e: ev.AdvancementRolled, n: Say) -> str:
     """The roll and the column it was made on, before the choice."""
-    column = f" (category {e.category})" if e.category else ""
+    column = f" in category {category_said(e.category)}" if e.category else ""
     dice = rolls_said((d.purpose, d.values) for d in e.dice)
     kind = ev.ADVANCEMENT_NAMES.get(e.kind, words(e.kind))
     return f"{n.team(e.team)}: the ledger rolled {n.player(e.player)}'s {kind}{column}: {dice}"

@@ -38,6 +38,13 @@ SKILL_CATEGORIES: dict[str, str] = {
 """Each category's name, for a list or a pick-list of skills."""
 
 
+def category_said(category: str) -> str:
+    """``G (General)``: a Skill Table column as a sentence names it, its letter as the
+    commands take it."""
+    name = SKILL_CATEGORIES.get(category)
+    return f"{category} ({name})" if name else category
+
+
 class Frozen(Plain):
     """An edition's table, read from its data files: a plain model (ledger/domain/plain.py),
     validated through its twin when loaded, read as a plain object ever after (a gold4

@@ -25,6 +25,7 @@ from ledger.domain.state import LeagueRow
 from ledger.domain.values import MAX_MATCH_ID, MAX_NAME, MAX_TEXT
 from ledger.errors import Forbidden, InvalidInput, LedgerError, Unauthenticated
 from ledger.reports.text import FILTERS
+from ledger.rules.schema import category_said
 from ledger.web.auth import SESSION_COOKIE, csrf_token, memo, resolve, service_of, session_of
 from ledger.web.guard import Guarded
 from ledger.web.idempotency import form_key
@@ -49,6 +50,7 @@ def environment() -> Environment:
     )
     env.filters.update(FILTERS)
     env.filters["ordinal"] = ordinal
+    env.filters["category"] = category_said
     env.globals["advancement_names"] = ADVANCEMENT_NAMES
     env.globals["form_key"] = form_key  # each form shown is sent once (idempotency.py)
     env.globals["bound"] = BOUNDS

@@ -93,7 +93,7 @@ def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
     asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G", "--roll")
     rolled = run_ledger(league, *asked, check=True)
     said = " ".join(rolled.out.split())
-    assert "The ledger rolled for Man 1's random primary skill in category G:" in said
+    assert "The ledger rolled for Man 1's random primary skill in category G (General):" in said
     assert "random_skill 2,3 and 4,5 (event" in said
     offered = re.search(r"It gives (.+?) or (.+?): take one with", said)
     assert offered, said

@@ -256,7 +256,8 @@ def test_the_ledger_rolls_the_dice_left_empty_and_records_the_roll_before_the_ch
     assert len(roll["dice"]) == 2
     assert {d["source"] for d in roll["dice"]} == {"ledger"}
     said = page_text(shown)
-    assert "The ledger rolled for Griff Junior's random primary skill in category G:" in said
+    rolled = "The ledger rolled for Griff Junior's random primary skill in category G (General):"
+    assert rolled in said
     assert re.search(r"\(event \d+\)\. It gives \w", said)
     assert 'name="die-random_skill-1"' not in shown  # its dice stand: none to enter
     assert 'id="kind"' not in shown  # nor another kind to choose
@@ -276,7 +277,7 @@ def test_a_recorded_roll_is_taken_as_rolled_and_nothing_else_is(client: TestClie
     assert "random_skill 2,4 and 6,3" in page_text(shown)
     player = page_text(client.get(f"{HOME}/players/p1").text)
     assert "The ledger's roll for his next advancement waits to be taken (event" in player
-    assert "random primary skill in category G). Take the advancement rolled" in player
+    assert "random primary skill in category G (General)). Take the advancement rolled" in player
     offered = skill_options(shown)
     assert len(offered) == 2
     before = event_count(client)

@@ -11,7 +11,6 @@ from fastapi.testclient import TestClient
 
 from ledger.web.pages_report_form import Rows
 from tests.service.conftest import World, event_count
-from tests.service.test_pages_close import played_final
 from tests.service.test_pages import (
     GOUGED,
     HOME,
@@ -24,6 +23,7 @@ from tests.service.test_pages import (
     post,
     sign_in,
 )
+from tests.service.test_pages_close import played_final
 
 FORM = f"{HOME}/report"
 GAME = {"home": REAVERS, "away": GOUGED, "kind": "friendly"}
