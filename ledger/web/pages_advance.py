@@ -30,7 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ledger.application.advance_rolls import Choice, Waiting, choice_waiting, waiting
+from ledger.application.advance_rolls import RANDOM, Choice, Waiting, choice_waiting, waiting
 from ledger.application.commands import AdvancePlayer
 from ledger.application.service import LeagueLedger
 from ledger.domain.events import AdvancementKind, AdvancementRolled, PlayerAdvanced
@@ -222,7 +222,19 @@ def field_at_fault(ledger: LeagueLedger, command: AdvancePlayer, said: str) -> s
         other = next((s.name for s in found.ruleset.catalogue.skills()), "")
         changed = event.model_copy(update={"skill": None if command.skill else other})
         field = "skill"
-    return field if asking.refusal(changed, asking.plenty) != said else "dice"
+    if asking.refusal(changed, asking.plenty) != said:
+        return field
+    return "category" if column_at_fault(asking, event, said) else "dice"
+
+
+def column_at_fault(asking: Asking, event: PlayerAdvanced, said: str) -> bool:
+    """Whether a random skill's refusal is about its Skill Table column: it changes with
+    another column of his."""
+    if event.kind not in RANDOM:
+        return False
+    columns = (code for code, _ in categories(asking) if code != event.category)
+    tried = (event.model_copy(update={"category": code}) for code in columns)
+    return any(asking.refusal(other, asking.plenty) != said for other in tried)
 
 
 @router.post("/leagues/{league}/teams/{team}/players/{player}/advance")

@@ -200,6 +200,25 @@ def test_a_skill_he_may_not_take_or_cannot_pay_for_is_refused_beside_its_field(
     assert event_count(client) == before
 
 
+def test_a_random_skill_without_its_column_is_refused_beside_the_column(
+    client: TestClient,
+) -> None:
+    """The sentence sat at the foot of the dice, four fields below the column it is
+    about; the dice's own mistakes stay beside the dice."""
+    sign_in(client, "jay")
+    path = advance_path(client, REAVERS, "Griff Junior")
+    csrf = form_of(client, path)
+    before = event_count(client)
+    unnamed = post(client, path, {"csrf": csrf, "kind": "random_primary", "roll_missing": "1"})
+    assert "its Skill Table column" in error_beside(unnamed.text, "category")
+    not_his = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "A"})
+    assert "needs one of GS as its category" in error_beside(not_his.text, "category")
+    one_roll = {"kind": "random_primary", "category": "G", "die-random_skill-1": "1 2"}
+    undiced = post(client, path, {"csrf": csrf, **one_roll})
+    assert "Skill Table rolls" in error_beside(undiced.text, "dice")
+    assert event_count(client) == before
+
+
 def test_a_random_skill_offers_what_the_rolls_give_and_takes_the_same_dice_again(
     client: TestClient,
 ) -> None:
