@@ -27,7 +27,7 @@ from ledger.application.commands import (
 from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll, dice_shape
-from ledger.projections.describe import advanced
+from ledger.projections.describe import advanced, kind_said
 
 
 @click.group()
@@ -279,7 +279,7 @@ def advance(
         say(f"Taken from the ledger's roll for a {waits.said()}.")
     elif rolled:  # said once stored: a refusal (a category missing...) shows no roll
         say("The ledger rolled: " + ", ".join(f"{r.purpose} {dice_text(r.values)}" for r in rolled))
-    say(f"{player} of {team_id} took {kind.replace('_', ' ')}: {advanced(answer)}.")
+    say(f"{player} of {team_id} took a {kind_said(kind)}: {advanced(answer)}.")
 
 
 def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolled) -> None:

@@ -168,12 +168,17 @@ def advanced(e: ev.PlayerAdvanced) -> str:
     return advancement(e.skill, e.characteristic)
 
 
+def kind_said(kind: str) -> str:
+    """``random primary skill``: an advancement's kind as a sentence names it."""
+    return ev.ADVANCEMENT_NAMES.get(kind, words(kind))
+
+
 def rolled(e: ev.AdvancementRolled, n: Say) -> str:
     """The roll and the column it was made on, before the choice."""
     column = f" in category {category_said(e.category)}" if e.category else ""
     dice = rolls_said((d.purpose, d.values) for d in e.dice)
-    kind = ev.ADVANCEMENT_NAMES.get(e.kind, words(e.kind))
-    return f"{n.team(e.team)}: the ledger rolled {n.player(e.player)}'s {kind}{column}: {dice}"
+    said = f"{n.player(e.player)}'s {kind_said(e.kind)}{column}"
+    return f"{n.team(e.team)}: the ledger rolled {said}: {dice}"
 
 
 def _submitted(e: ev.ReportSubmitted, n: Say) -> str:
@@ -224,7 +229,7 @@ DESCRIBERS: dict[type[ev.LedgerEvent], Callable[..., str]] = {
     ),
     ev.TreasuryAdjusted: lambda e, n: f"{n.team(e.team)} treasury adjusted by {_gold(e.amount)}",
     ev.PlayerAdvanced: lambda e, n: (
-        f"{n.team(e.team)}: {n.player(e.player)} took {e.kind.replace('_', ' ')}: " + advanced(e)
+        f"{n.team(e.team)}: {n.player(e.player)} took a {kind_said(e.kind)}: " + advanced(e)
     ),
     ev.AdvancementRolled: rolled,
     ev.InducementsBought: lambda e, n: (

@@ -104,7 +104,7 @@ def test_the_query_commands_read_the_demo(demo: Path) -> None:
     assert treasury[-1]["balance"] == 145_000
     assert treasury[-1]["kind"] == "expensive_mistake"
     history = ledger(demo, "history", "Skweek").stdout
-    assert "took chosen primary: Sprint" in history
+    assert "took a chosen primary skill: Sprint" in history
     assert "hired Skweek" in history
     assert "Ugluk" in ledger(demo, "roster", "gouged-eye").stdout
     # his games' reports and his team's closes of them, not the opponents' own acts

@@ -85,7 +85,7 @@ def test_allies_weapons_trait_removal_and_a_freebooted_stars_fee(tmp_path: Path)
     # a Big Guy's double took the trait away: said so, not as a skill taken ('+NONE')
     assert "Really Stupid removed" in ledger(db, "--wide", "roster", "orcs").stdout
     history = " ".join(ledger(db, "--wide", "history", "Grub").stdout.split())
-    assert "Grub took star roll: Really Stupid removed" in history
+    assert "Grub took a Star Player Roll: Really Stupid removed" in history
     assert "Chainsaw" in dwarfs["Sawbeard"]["skills"]
 
     # gold4 has no star list: the star is named by his hireling id, with his cost as price

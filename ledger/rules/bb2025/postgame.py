@@ -248,8 +248,8 @@ def close_dice(t: Tables, team: TeamRow, rolls: tuple[DiceRoll, ...]) -> list[Di
             purpose="expensive_mistakes",
             dice="D6",
             subject=team.team_id,
-            why=f"the treasury holds {team.treasury:,}, {t.expensive_mistakes.threshold:,} or"
-            " more ('Expensive Mistakes')",
+            why=f"the treasury holds {team.treasury:,}: at {t.expensive_mistakes.threshold:,}"
+            " or more a team rolls for Expensive Mistakes ('Expensive Mistakes')",
         )
     ]
     first = next((r for r in rolls if r.purpose == "expensive_mistakes"), None)
