@@ -31,7 +31,7 @@ from ledger.errors import (
     SeasonState,
     UnknownSeason,
 )
-from ledger.projections.describe import counted, hired_as
+from ledger.projections.describe import Say
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, redraft_rows, season_rows
 from ledger.projections.match_applier import match_recorded
@@ -175,7 +175,10 @@ def player_hired(f: Fold, e: ev.PlayerHired) -> None:
     f.put_player(player)
     league = f.league()
     f.store.change(league, next_player=league.next_player + 1)
-    f.move_gold(e.seq, e.team, -price, "hire", f"{e.name} ({hired_as(e)})")
+    # a treasury line is read by coaches: the position by the edition's name; made only
+    # where lines are kept (a what-if's fold keeps none)
+    note = f"{e.name} ({Say(f).hired_as(e)})" if f.keeps_lines else ""
+    f.move_gold(e.seq, e.team, -price, "hire", note)
 
 
 def signed_hireling(f: Fold, player: PlayerRow, match_id: str, hireling_id: str) -> PlayerRow:
@@ -289,7 +292,8 @@ def advancement_rolled(f: Fold, e: ev.AdvancementRolled) -> None:
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
-    items = ", ".join(counted(p.count, p.item) for p in e.purchases)
+    said = Say(f)
+    items = ", ".join(said.induced(e.team, p.count, p.item) for p in e.purchases)
     if e.treasury_spent:
         f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
     match = f.store.get(MatchRow, f.league_id, e.match)

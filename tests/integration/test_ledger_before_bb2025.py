@@ -63,8 +63,23 @@ not the books' ``3 x reroll``) and positions in words (48th session); the figure
 them are the old code's."""
 
 
-def reworded(note: str) -> str:
+BB2025 = ruleset_class("bb2025")(None)
+ROSTERS = {
+    "reikland-reavers": "human",
+    "gouged-eye": "orc",
+    "grudgebearers": "dwarf",
+    "skavenblight-scramblers": "skaven",
+}
+"""The demo's teams' lists: a hire's note names his position as the list does (55th
+session: ``Ugluk (Orc Blitzer)``, not ``Ugluk (blitzer, regular)``)."""
+
+
+def reworded(note: str, team: str | None) -> str:
     note = re.sub(r"(\d+) x (\w+)", lambda m: f"{m[1]} x {ITEM_NAMES.get(m[2], m[2])}", note)
+    hired = re.fullmatch(r"(.+) \((\w+), regular\)", note)
+    if hired and team in ROSTERS:
+        position = BB2025.catalogue.team_list(ROSTERS[team]).position(hired[2])
+        return f"{hired[1]} ({position.name})"
     return note.replace("_", " ")
 
 
@@ -98,7 +113,7 @@ def renamed(value: Any) -> Any:
             **{
                 k: "bb2025"
                 if k == "ruleset" and v == "bb2020"
-                else reworded(v)
+                else reworded(v, value.get("team_id"))
                 if k == "note" and isinstance(v, str)
                 else renamed(v)
                 for k, v in value.items()

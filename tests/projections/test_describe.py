@@ -71,11 +71,11 @@ def test_a_game_of_three_teams_reads_by_each_sides_touchdowns_and_its_winner() -
 
 
 def test_the_treasury_names_what_was_bought_as_the_edition_does(ledger: LeagueLedger) -> None:
-    """A treasury line is read by coaches: the item by the edition's name, a position in
-    words, never the books' ids (``reroll``, ``assistant_coach``)."""
+    """A treasury line is read by coaches: the item and the position by the edition's
+    names, never the books' ids (``reroll``, ``gutter_runner``)."""
     slug = played_league(ledger)
     ledger.handle(HirePlayer(slug, "rats", "gutter_runner", "Skweek", number=20), by="tester")
     lines = ledger.view().select(TreasuryLine, league_id=str(league_id(slug)))
     notes = {line.note for line in lines if line.kind in ("purchase", "hire")}
-    assert {"1 x Team Re-roll", "Skweek (gutter runner, regular)"} <= notes
+    assert {"1 x Team Re-roll", "Skweek (Gutter Runner)"} <= notes
     assert not any("_" in note or "reroll" in note for note in notes)
