@@ -57,11 +57,13 @@ def submission_page_of(
     answering = submissions.answering_team(me, league, row) if me else row.away
     waiting = row.status == "submitted"
     report = row.report
+    names = found.team_names()
+    teams = " v ".join(names.get(t, t) for t in (row.home, row.away, *row.others))
     return page(
         request,
         "submission.html.j2",
         status=status,
-        title=f"Report {submission}",
+        title=f"Report: {teams}",
         crumbs=reads.crumbs(found),
         league=found,
         row=row,
@@ -70,7 +72,7 @@ def submission_page_of(
         match_page=found.view.get(MatchRow, found.row.league_id, row.match_id) is not None,
         report=report,
         score=score_of(report),
-        names=found.team_names(),
+        names=names,
         players=found.player_names(mentioned(report)),
         stats=EVERY_STAT,
         positions=hireling_positions(found, report),

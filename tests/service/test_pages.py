@@ -719,7 +719,8 @@ def test_a_disputed_report_waits_and_the_commissioner_rejects_it_with_a_reason(
     client.cookies.clear()
     sign_in(client, "commissioner")
     html = client.get(HOME).text
-    assert "Report s1" in html
+    assert f'href="{HOME}/submissions/s1"' in html
+    assert "report s1, from Reikland Reavers" in page_text(html)
     assert "disputed" in html
     shown = client.get(page).text
     assert "Ugluk scored twice" in shown
