@@ -103,6 +103,9 @@ class Fold:
     fans_before: dict[str, int] = field(default_factory=dict)
     """Each touched team's fans as they stood before the event being applied."""
     treasury_lines: int = 0
+    position_names: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    """Each position's name as the edition gives it, by list and position, once asked: a
+    hire's history line and its treasury note both say it."""
     note: HistoryNote | None = None
     """The note of the event being applied (``emit_refs``), sent once it is applied: a
     match report's tells its play too (``note_play``)."""
@@ -349,10 +352,12 @@ class Fold:
 
     def position_name(self, team_id: str, position: str, from_list: str | None) -> str | None:
         team = self.store.get(TeamRow, self.league_id, team_id)
-        roster = from_list or (team.roster if team else None)
-        found = self.ruleset.catalogue.team_lists().get(roster or "")
-        named = found.position(position) if found is not None else None
-        return named.name if named is not None else None
+        key = (from_list or (team.roster if team else ""), position)
+        if key not in self.position_names:
+            found = self.ruleset.catalogue.team_lists().get(key[0])
+            named = found.position(position) if found is not None else None
+            self.position_names[key] = named.name if named is not None else None
+        return self.position_names[key]
 
     def list_name(self, roster: str) -> str | None:
         found = self.ruleset.catalogue.team_lists().get(roster)

@@ -38,6 +38,7 @@ from ledger.web import (
     pages_advance,
     pages_answers,
     pages_close,
+    pages_correct,
     pages_correct_report,
     pages_fees,
     pages_fixtures,
@@ -355,6 +356,7 @@ def audit_page(
 
 router.include_router(pages_match.router)  # its match before the match's own forms
 router.include_router(pages_forms.router)
+router.include_router(pages_correct.router)
 router.include_router(pages_admin.router)
 router.include_router(pages_account.router)
 router.include_router(pages_members.router)

@@ -14,7 +14,6 @@ command's.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,18 +25,16 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.accounts import check_password
-from ledger.application.commands import Buy, Command, Correct, Release
+from ledger.application.commands import Buy, Command, Release
 from ledger.application.context import Context, Drafts, check_length, decided
-from ledger.application.corrections import amendable_fields
 from ledger.application.service import LeagueLedger
-from ledger.domain.catalogue import event_classes
-from ledger.domain.state import MatchRow, TeamRow
+from ledger.domain.state import TeamRow
 from ledger.domain.values import MOST_BOUGHT, validation_problems
-from ledger.errors import InvalidInput, LedgerError, UnknownEvent
+from ledger.errors import InvalidInput, LedgerError
 from ledger.web import pages_reads as reads
 from ledger.web.guard import Call, calling, needs
 from ledger.web.idempotency import FORM_KEY
-from ledger.web.pages_render import BOUNDS, PageRoute, ledger_of, page
+from ledger.web.pages_render import PageRoute, ledger_of, page
 from ledger.web.problems import LAST_EVENT, status_of
 from ledger.words import words
 
@@ -333,119 +330,3 @@ async def buy(request: Request, league: str, team: str, call: Calling) -> Respon
             buy_form, request, league, team, values, errors_of(error, BUY_FIELDS), status_of(error)
         )
     return see_other(f"/leagues/{league}/teams/{team}?bought=1")  # the page says what was
-
-
-# --- corrections ---------------------------------------------------------------------------
-
-CORRECT_FIELDS = {
-    "correction-refused": "form",
-    "unknown-event": "form",
-    "invalid-input": "amendment",
-}
-
-
-def correct_form(
-    request: Request,
-    league: str,
-    seq: int,
-    values: Mapping[str, str],
-    errors: Errors,
-    status: int = 200,
-) -> HTMLResponse:
-    found = reads.open_league(ledger_of(request), league)
-    target = reads.summaries(found, [seq]).get(seq)
-    if target is None and not errors:  # a refused POST shows its form with the reason
-        raise UnknownEvent(f"league {found.slug} has no event {seq} to correct")
-    return page(
-        request,
-        "correct.html.j2",
-        status=status,
-        title=f"Correct event {seq}",
-        crumbs=[
-            ("Leagues", "/"),
-            (found.row.name, f"/leagues/{found.slug}"),
-            ("Audit", f"/leagues/{found.slug}/audit"),
-        ],
-        league=found,
-        seq=seq,
-        target=target,
-        reported=reported_match(found, seq),
-        fields=fields_of(target.event_type) if target else [],
-        values=values,
-        errors=errors,
-    )
-
-
-def fields_of(event_type: str) -> list[str]:
-    """The fields an amendment of an event of that type may name, for the form's hint."""
-    kind = next((k for k in event_classes() if k.__name__ == event_type), None)
-    return amendable_fields(kind) if kind is not None else []
-
-
-def reported_match(league: reads.League, seq: int) -> str | None:
-    """The played match event ``seq`` recorded, if it is a report standing: its facts
-    the report's checks decide are corrected with a whole report, from its own page."""
-    rows = league.view.select(MatchRow, league_id=league.row.league_id, status="played")
-    return next((row.match_id for row in rows if row.recorded_seq == seq), None)
-
-
-@router.get("/leagues/{league}/events/{seq}/correct")
-@needs("correct")
-def correct_page(request: Request, league: str, seq: EventNumber) -> HTMLResponse:
-    return correct_form(request, league, seq, {}, {})
-
-
-@router.post("/leagues/{league}/events/{seq}/correct")
-@needs("correct")
-async def correct(request: Request, league: str, seq: EventNumber, call: Calling) -> Response:
-    values = await values_of(request)
-
-    def command(ledger: LeagueLedger, by: str) -> None:
-        action = values.get("action", "")  # none chosen for the coach: a void undoes much
-        if action not in ("void", "amend"):
-            raise FieldInvalid("action", "choose to void or to amend the event")
-        reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
-        text = values.get("amendment", "")
-        if action == "void" and text.strip():  # the amendment typed, 'amend' not chosen
-            raise FieldInvalid(
-                "amendment", "a void changes no field: choose to amend, or leave this empty"
-            )
-        amendment = amendment_of(text) if action == "amend" else {}
-        valid(
-            lambda: ledger.handle(
-                Correct(league, seq, action, amendment=amendment), by=by, reason=reason
-            )
-        )
-
-    try:
-        await run_in_threadpool(call.write, command)
-    except LedgerError as error:
-        return await run_in_threadpool(
-            correct_form,
-            request,
-            league,
-            seq,
-            values,
-            errors_of(error, CORRECT_FIELDS),
-            status_of(error),
-        )
-    return see_other(f"/leagues/{league}/audit?corrected={seq}#event-{seq}")
-
-
-def amendment_of(text: str) -> dict[str, Any]:
-    """``field=value`` lines, as ``ledger correct --set`` takes them: a value that
-    reads as JSON is that value, any other is text."""
-    if len(text) > (most := BOUNDS["amendment"]):
-        raise FieldInvalid("amendment", f"an amendment is at most {most:,} characters")
-    amendment: dict[str, Any] = {}
-    for line in filter(None, (raw.strip() for raw in text.splitlines())):
-        key, sep, raw = line.partition("=")
-        if not sep or not key.strip():
-            raise FieldInvalid("amendment", f"each line is FIELD=VALUE, not '{line[:40]}'")
-        try:
-            amendment[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            amendment[key.strip()] = raw.strip()
-    if not amendment:
-        raise FieldInvalid("amendment", "an amendment names at least one FIELD=VALUE")
-    return amendment

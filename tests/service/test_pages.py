@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from ledger.application.commands import ClosePostGame, RecordMatch, SchedulePlayoffs
 from ledger.domain.log import league_id
-from ledger.domain.state import MatchRow, PlayerRow, SubmissionRow
+from ledger.domain.state import EventLine, MatchRow, PlayerRow, SubmissionRow
 from ledger.domain.values import MAX_TEXT
 from tests.service.conftest import LEAGUE, event_count, ledger_of, sign_in
 from tests.support import report
@@ -829,7 +829,9 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
     shown = client.get(path).text
     assert "(match recorded, by " in shown  # the type in words
     assert not re.search(r"name=\"action\" value=\"\w+\" checked", shown)  # none chosen for him
-    assert "of this event's fields: <code>away</code>" in shown  # its own, for an amendment
+    assert 'name="set-weather"' in shown  # a field of one value: labelled, as it stands
+    assert "Not amended here: checked with the report" in page_text(shown)  # its kind, its round
+    assert "Other fields: away, casualties" in page_text(shown)  # a side: typed, for experts
     csrf = form_of(client, path)
     before = event_count(client)
     unchosen = post(client, path, {"csrf": csrf, "reason": "typo"})  # a void undoes much
@@ -855,6 +857,42 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
         assert last_event(client)["acting_as"] == "commissioner"
     else:  # the rules may refuse to void a game others built on: said on the form
         assert '<code class="code"' in done.text
+
+
+def test_the_commissioner_amends_a_hire_by_its_labelled_fields(client: TestClient) -> None:
+    """The form offered a box of ``field=value`` lines, as ``ledger correct --set`` takes
+    them: it now offers each field labelled, filled as it stands, and amends only what was
+    changed; a field that ties the hire to others is shown, not offered."""
+    ledger = ledger_of(client)
+    lines = ledger.view().select(EventLine, league_id=str(league_id(LEAGUE)))
+    hire = next(
+        line for line in lines if line.summary.startswith("Reikland Reavers hired Griff Junior")
+    )
+    path = f"{HOME}/events/{hire.seq}/correct"
+    sign_in(client, "commissioner")
+    shown = client.get(path).text
+    assert re.search(r'name="set-name" value="Griff Junior"', shown)
+    assert re.search(r'id="set-team" value="reikland-reavers" disabled', shown)
+    csrf = form_of(client, path)
+    base = {"csrf": csrf, "action": "amend", "reason": "his shirt", "set-name": "Griff Junior"}
+    before = event_count(client)
+    wrong = post(client, path, {**base, "set-number": "seven"})
+    assert wrong.status_code == 422
+    assert "number is a whole number, not 'seven'" in error_beside(wrong.text, "set-number")
+    same = post(client, path, {**base, "set-number": number_of(shown)})
+    assert "change a field to amend it" in error_beside(same.text, "amendment")
+    assert event_count(client) == before
+    done = post(client, path, {**base, "set-number": "42"})
+    assert done.status_code == 303, done.text[-800:]
+    corrected = last_event(client)
+    assert (corrected["target"], corrected["amendment"]) == (hire.seq, {"number": 42})
+    assert 'name="set-number" value="42"' in client.get(path).text  # as it now stands
+
+
+def number_of(html: str) -> str:
+    found = re.search(r'name="set-number" value="(\d*)"', html)
+    assert found is not None
+    return found.group(1)
 
 
 def test_pages_never_answer_a_server_error(client: TestClient) -> None:
