@@ -31,7 +31,7 @@ from ledger.errors import (
     SeasonState,
     UnknownSeason,
 )
-from ledger.projections.describe import Say
+from ledger.projections.describe import Say, counted
 from ledger.projections.fold import Fold
 from ledger.projections.gather import card_rows, hire_rows, redraft_rows, season_rows
 from ledger.projections.match_applier import match_recorded
@@ -292,10 +292,14 @@ def advancement_rolled(f: Fold, e: ev.AdvancementRolled) -> None:
 
 
 def inducements_bought(f: Fold, e: ev.InducementsBought) -> None:
-    said = Say(f)
-    items = ", ".join(said.induced(e.team, p.count, p.item) for p in e.purchases)
+    items = ", ".join(counted(p.count, p.item) for p in e.purchases)
     if e.treasury_spent:
-        f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", f"{e.match}: {items}")
+        # the note by the offer's names, made only where lines are kept: asking the offer
+        # for each purchase would cost every what-if sample (a hire's note likewise)
+        said = Say(f)
+        named = (said.induced(e.team, p.count, p.item) for p in e.purchases)
+        note = f"{e.match}: {', '.join(named)}" if f.keeps_lines else ""
+        f.move_gold(e.seq, e.team, -e.treasury_spent, "inducements", note)
     match = f.store.get(MatchRow, f.league_id, e.match)
     if match is not None:
         bought = {

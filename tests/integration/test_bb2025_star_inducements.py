@@ -19,7 +19,7 @@ import pytest
 
 from ledger.application.commands import BuyInducements, RecordMatch, ScheduleSeason, StartSeason
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import EventLine, MatchRow, TeamRow
+from ledger.domain.state import EventLine, MatchRow, TeamRow, TreasuryLine
 from ledger.domain.values import Division
 from ledger.errors import (
     HirelingRefused,
@@ -198,3 +198,5 @@ def test_the_history_names_what_was_induced_as_the_offer_does(
     lines = sqlite_ledger.view().select(EventLine, league_id=league_id)
     said = next(line.summary for line in reversed(lines) if line.event_type == "InducementsBought")
     assert said.endswith(f"bought inducements for match {fixture}: 1 x Nobbla Blackwart")
+    notes = [t.note for t in sqlite_ledger.view().select(TreasuryLine, league_id=league_id)]
+    assert f"{fixture}: 1 x Nobbla Blackwart" in notes  # the treasury's line names him too
