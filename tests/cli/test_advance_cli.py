@@ -37,6 +37,11 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "setup.ledger").write_text(SETUP)
     db = tmp_path / "owl.db"
     run_ledger(db, "run", "setup.ledger", check=True)
+    with sqlite3.connect(db) as conn:  # a known dice key: the ledger's rolls are the same each run
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS ledger_dice_key (id INTEGER PRIMARY KEY, secret TEXT)"
+        )
+        conn.execute("INSERT OR REPLACE INTO ledger_dice_key VALUES (1, ?)", (bytes(32).hex(),))
     return db
 
 
@@ -87,9 +92,8 @@ def test_the_ledgers_roll_is_recorded_before_the_choice_and_taken_as_rolled(
     choice) and names what they give; the same command again is refused naming them;
     another column is refused, the roll standing; with --skill the advancement is taken
     from the roll, its dice recorded as the ledger's."""
-    with sqlite3.connect(league) as con:  # a known key: Man 1's rolls offer a choice
-        con.execute("CREATE TABLE ledger_dice_key (id INTEGER PRIMARY KEY, secret TEXT)")
-        con.execute("INSERT INTO ledger_dice_key VALUES (1, ?)", (bytes([1] * 32).hex(),))
+    with sqlite3.connect(league) as con:  # a key whose rolls for Man 1 offer a choice
+        con.execute("UPDATE ledger_dice_key SET secret = ? WHERE id = 1", (bytes([1] * 32).hex(),))
     asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G", "--roll")
     rolled = run_ledger(league, *asked, check=True)
     said = " ".join(rolled.out.split())
@@ -138,7 +142,7 @@ def test_a_league_can_have_the_ledger_roll_every_advancement(league: Path) -> No
         "--die", "random_skill=1,2", "--die", "random_skill=1,3",
     )  # fmt: skip
     assert typed.code != 0
-    assert typed.err.strip() == (
+    assert typed.err.strip() == (  # the fixture's key: neither roll is the ledger's
         "error[not-allowed]: the advancements of Owl are rolled by the ledger: leave out"
         " random_skill 1,2 and 1,3, and the ledger rolls"
     )
