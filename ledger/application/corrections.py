@@ -328,11 +328,18 @@ check reads: the weather, the referee, the day."""
 TIES: Mapping[str, tuple[type[ev.LedgerEvent], ...]] = {
     "team": (ev.LedgerEvent,),
     "player": (ev.PlayerHired,),
+    "roster": (ev.TeamRegistered,),
 }
 """Fields that, besides a match, tie an event to others: the team an event is about (a
 hire's player played for it, a close is its side of the game, a purchase came from its
-treasury), a hire's player id that every later event names him by."""
-TIE_WORDS = {"team": "its team and what followed it", "player": "every later event about him"}
+treasury), a hire's player id that every later event names him by, a team's list, whose
+positions, profiles and prices every hire and purchase of the team was recorded by (a
+later hire may still be of a position the other list has, at the price it was paid)."""
+TIE_WORDS = {
+    "team": "its team and what followed it",
+    "player": "every later event about him",
+    "roster": "every player the team hired and all it bought, at its list's prices",
+}
 
 
 def amendable_fields(kind: type[ev.LedgerEvent]) -> list[str]:

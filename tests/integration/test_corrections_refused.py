@@ -343,6 +343,7 @@ def second_hire(ledger: LeagueLedger) -> ev.PlayerHired:
         (ev.PostGameClosed, {"team": "tide"}, "it ties the event to its team and what followed it"),
         (ev.PlayerHired, {"player": "p999"}, "it ties the event to every later event about him"),
         (ev.PlayerHired, {"position": "dragon"}, "could not have been recorded: .*dragon"),
+        (ev.TeamRegistered, {"roster": "orc"}, "it ties the event to every player the team"),
     ],
     ids=[
         "no-divisions",
@@ -351,6 +352,7 @@ def second_hire(ledger: LeagueLedger) -> ev.PlayerHired:
         "close-team",
         "player-id",
         "unknown-position",
+        "team-list",
     ],
 )
 def test_set_stores_only_what_the_command_could_have_recorded(
