@@ -28,6 +28,7 @@ from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll, dice_shape
 from ledger.projections.describe import advanced, kind_said
+from ledger.words import plural
 
 
 @click.group()
@@ -300,14 +301,27 @@ def say_roll(session: Session, command: AdvancePlayer, roll: ev.AdvancementRolle
     say(f"It gives {choice.said()}{not_it}: take one with `{again} {take}`.")
 
 
+SKILL_TABLE_ROLL = {"random_skill": "2D6"}
+"""A Skill Table roll's shape, in every edition that has the table (BB2025, BB2020)."""
+
+
 def parse_roll(entry: str, shapes: Mapping[str, str]) -> DiceRoll:
-    """PURPOSE=VALUES as a roll of the die ``shapes`` names for the purpose (D6 if none),
-    one a value: ``characteristic=14`` is a D16 in bb2020, ``random_skill=3,5`` two D6."""
+    """PURPOSE=VALUES as a roll of the dice ``shapes`` names for the purpose: as many
+    values as it has dice (``random_skill=3,5``, ``star_roll=4,4``; ``characteristic=14``,
+    a D16 in bb2020); a purpose it does not name, a D6 a value."""
     purpose, _, raw = entry.partition("=")
     values = die_values(raw, entry)
     if not values:
         raise click.BadParameter(f"'{entry}' is not PURPOSE=VALUES", param_hint="--die")
-    sides = dice_shape(shapes.get(purpose, "D6"))[1]
+    shape = {**SKILL_TABLE_ROLL, **shapes}.get(purpose)
+    count, sides = dice_shape(shape or "D6")
+    if shape is not None and len(values) != count:
+        example = ",".join(str(min(n + 2, sides)) for n in range(count))
+        raise click.BadParameter(
+            f"{purpose} is a {shape} roll: {plural(count, 'value')}, as {purpose}={example},"
+            f" not {dice_text(values)}",
+            param_hint="--die",
+        )
     dice = f"D{sides}" if len(values) == 1 else f"{len(values)}D{sides}"
     try:
         return DiceRoll(purpose=purpose, dice=dice, values=values)

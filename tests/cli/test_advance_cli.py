@@ -202,3 +202,25 @@ def test_a_star_player_roll_is_rolled_by_the_ledger_and_the_choice_takes_its_dic
     assert [(d["values"], d["source"]) for d in advanced["event"]["dice"]] == [
         ([int(values[1]), int(values[2])], "ledger")
     ]
+
+
+@pytest.mark.parametrize(
+    ("die", "said"),
+    [
+        ("random_skill=3", "random_skill is a 2D6 roll: 2 values, as random_skill=2,3, not 3"),
+        ("random_skill=1,2,3,4", "random_skill is a 2D6 roll: 2 values, as random_skill=2,3"),
+        ("characteristic=3,4", "characteristic is a D8 roll: 1 value, as characteristic=2"),
+        ("random_skill=7,9", "7,9 is not a 2D6 roll"),
+    ],
+)
+def test_a_roll_of_the_wrong_shape_is_a_usage_error_naming_its_dice(
+    league: Path, die: str, said: str
+) -> None:
+    """A Skill Table roll of one value was taken for a D6 and refused by the rules as "0 of
+    the 0 given do" (exit 1), where one of two values too high was a usage error (exit 2)."""
+    before = run_ledger(league, "export", check=True).out
+    asked = ("team", "advance", "men", "Man 1", "random_primary", "--category", "G")
+    refused = run_ledger(league, *asked, "--die", die)
+    assert refused.code == 2
+    assert said in refused.error_line
+    assert run_ledger(league, "export", check=True).out == before
