@@ -75,7 +75,7 @@ def test_report_writes_html_by_default_and_says_where(
 @pytest.mark.parametrize(
     ("fmt", "out", "check"),
     [
-        ("md", "season.md", "## Final standings"),
+        ("md", "season.md", "## Standings after"),
         ("json", "season.json", '"schema_version": 1'),
     ],
 )

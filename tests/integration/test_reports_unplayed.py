@@ -158,6 +158,17 @@ def test_a_season_with_games_has_no_notice_and_keeps_its_sections(
     assert 'class="notice"' not in html
     for section in ("standings", "charts", "results", "leaders", "teams", "audit"):
         assert f'id="{section}"' in html, section
-    assert "Final standings" in html
-    assert "Final position" in html
-    assert "## Final standings" in render_markdown(demo_report)
+    # the season is open: its standings stand after its games, nobody has finished yet
+    assert season.status == "open"
+    assert "Standings after 6 league games" in html
+    assert "Final" not in html
+    markdown = render_markdown(demo_report)
+    assert "## Standings after 6 league games" in markdown
+    assert " · stands 1st" in markdown
+    assert "finished" not in markdown
+    closed = demo_report.model_copy(
+        update={"season": season.model_copy(update={"status": "closed"})}
+    )
+    assert "## Final standings" in render_markdown(closed)
+    assert " · finished 1st" in render_markdown(closed)
+    assert "Final position" in render_html(closed)
