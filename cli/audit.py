@@ -31,12 +31,17 @@ from ledger.application.checkpoints import (
     record_checkpoint,
 )
 from ledger.application.commands import Correct, CorrectMatch
+from ledger.application.corrections import ENVELOPE
 from ledger.application.reports import read_report
 from ledger.application.service import LeagueLedger
 from ledger.application.transfer import export_lines
+from ledger.domain.events import LedgerEvent
 from ledger.domain.log import SITE_ID, league_id
-from ledger.domain.state import FaultLine
+from ledger.domain.state import EventLine, FaultLine
 from ledger.errors import FileProblem, InvalidInput, MalformedReport, UnknownLeague
+from ledger.projections.describe import field_said
+from ledger.projections.sql import table_of
+from ledger.reports.match_sheet import as_it_stands
 from ledger.words import plural
 
 
@@ -295,6 +300,9 @@ def correct(
     if chosen != 1:
         raise click.UsageError("choose one of --void, --set, --amend or --report")
     ledger, league = session.ledger(), session.league()
+    from cli.queries import queries_for
+
+    before = as_it_stands(ledger, queries_for(session), event) if sets or amend_file else None
     if report_file is not None:
         ledger.handle(
             CorrectMatch(league, event, read_report(report_file)), by=session.user, reason=reason
@@ -306,11 +314,37 @@ def correct(
             by=session.user,
             reason=reason,
         )
-    from cli.queries import queries_for
-
+    queries = queries_for(session)
+    if before is not None:  # the event named, and only what this amendment changed
+        after = as_it_stands(ledger, queries, event)
+        target = queries.rows(EventLine, table_of(EventLine).c.seq == event)[0].summary
+        say(f"Event {event} ({target}) amended: {changes_said(before, after)}: {reason}")
+        return
     # As 'ledger history' tells it: a voided match names the post-game closes voided with it.
-    done = queries_for(session).history(f"event:{event}")[-1].summary
+    done = queries.history(f"event:{event}")[-1].summary
     say(f"{done[0].upper()}{done[1:]}: {reason}")
+
+
+def changes_said(before: LedgerEvent, after: LedgerEvent | None) -> str:
+    """``coach Bo -> Alan``: each field the amendment changed, a field of several values
+    by its name alone."""
+    old, new = before.model_dump(mode="json"), after.model_dump(mode="json") if after else {}
+    said = []
+    for name in (k for k in old if k not in ENVELOPE and old[k] != new.get(k)):
+        was, now = old[name], new.get(name)
+        if isinstance(was, dict | list) or isinstance(now, dict | list):
+            said.append(field_said(name))
+        else:
+            said.append(f"{field_said(name)} {shown(was)} -> {shown(now)}")
+    return ", ".join(said) or "nothing changed"
+
+
+def shown(value: object) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
 
 
 def parse_sets(sets: tuple[str, ...]) -> dict[str, Any]:

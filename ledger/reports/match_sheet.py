@@ -126,6 +126,12 @@ def read_report(
     return report if isinstance(report, ev.MatchRecorded) else None
 
 
+def as_it_stands(ledger: LeagueLedger, queries: Queries, seq: int) -> ev.LedgerEvent | None:
+    """Event ``seq`` as the fold reads it now: its latest amendment applied."""
+    corrections = corrections_of(queries.history(f"event:{seq}"), {seq})
+    return read_amended(ledger, queries, seq, corrections)
+
+
 def read_amended(
     ledger: LeagueLedger, queries: Queries, seq: int, corrections: list[CorrectionSheet]
 ) -> ev.LedgerEvent | None:

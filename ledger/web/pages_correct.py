@@ -35,7 +35,7 @@ from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow
 from ledger.errors import LedgerError, UnknownEvent
-from ledger.reports.match_sheet import corrections_of, read_amended
+from ledger.reports.match_sheet import as_it_stands
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
 from ledger.web.pages_forms import (
@@ -173,7 +173,7 @@ def correct_form(
     target = reads.summaries(found, [seq]).get(seq)
     if target is None and not errors:  # a refused POST shows its form with the reason
         raise UnknownEvent(f"league {found.slug} has no event {seq} to correct")
-    standing = as_it_stands(ledger, found, seq) if target is not None else None
+    standing = as_it_stands(ledger, found.queries, seq) if target is not None else None
     return page(
         request,
         "correct.html.j2",
@@ -193,12 +193,6 @@ def correct_form(
         values=values,
         errors=errors,
     )
-
-
-def as_it_stands(ledger: LeagueLedger, found: reads.League, seq: int) -> ev.LedgerEvent | None:
-    """Event ``seq`` as the fold reads it: its latest amendment applied."""
-    corrections = corrections_of(found.queries.history(f"event:{seq}"), {seq})
-    return read_amended(ledger, found.queries, seq, corrections)
 
 
 def typed_only(event: ev.LedgerEvent | None) -> list[str]:
@@ -233,7 +227,7 @@ async def correct(request: Request, league: str, seq: EventNumber, call: Calling
             raise FieldInvalid("action", "choose to void or to amend the event")
         reason = required(values, "reason", "a correction needs a reason: it is kept in the log")
         text = values.get("amendment", "")
-        standing = as_it_stands(ledger, reads.open_league(ledger, league), seq)
+        standing = as_it_stands(ledger, reads.open_league(ledger, league).queries, seq)
         changed = changed_fields(amend_fields(standing), values) if standing else {}
         if action == "void" and (text.strip() or changed):  # fields changed, 'amend' not chosen
             raise FieldInvalid(
