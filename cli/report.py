@@ -32,8 +32,9 @@ NAMES = {"html": "HTML", "md": "Markdown", "csv": "CSV", "json": "JSON"}
     type=click.Path(),
     callback=lambda _ctx, _param, value: named(value),
     metavar="PATH",
-    help="File to write; for csv a folder, or a .zip file"
-    " (default: reports/<league>-season-<N>.<format>).",
+    help="File to write; for csv a folder, or a .zip file (default:"
+    " reports/<league>-season-<N>.<format>; for csv the folder"
+    " reports/<league>-season-<N>-csv).",
 )
 @click.option(
     "--whatif", metavar="ID", help="Add a section comparing the final table under a what-if replay."
