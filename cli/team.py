@@ -10,6 +10,7 @@ import click
 from cli.main import Session, pass_session
 from cli.match import counted_items
 from cli.output import REASON, dice_text, gold, say
+from cli.queries import queries_for
 from cli.rules import league_ruleset
 from ledger.application.advance_rolls import choice_waiting, waiting
 from ledger.application.commands import (
@@ -26,8 +27,10 @@ from ledger.application.commands import (
 )
 from ledger.domain import events as ev
 from ledger.domain.events import AdvancementKind
+from ledger.domain.state import EventLine
 from ledger.domain.values import MOST_BOUGHT, Characteristic, DiceRoll, dice_shape
 from ledger.projections.describe import advanced, kind_said
+from ledger.projections.sql import table_of
 from ledger.words import plural
 
 
@@ -116,7 +119,7 @@ def hire(
         by=session.user,
         reason=reason,
     )
-    say(f"Hired {name} ({position}) for {team_id} as {player}.")
+    say(f"{recorded(session)}; his id is {player}.")
 
 
 @team.command("fire")
@@ -129,7 +132,7 @@ def fire(session: Session, team_id: str, player: str, reason: str | None) -> Non
     session.ledger().handle(
         FirePlayer(session.league(), team_id, player), by=session.user, reason=reason
     )
-    say(f"Fired {player} from {team_id}.")
+    say(f"{recorded(session)}.")
 
 
 @team.command("retire")
@@ -142,7 +145,7 @@ def retire(session: Session, team_id: str, player: str, reason: str | None) -> N
     session.ledger().handle(
         RetirePlayer(session.league(), team_id, player), by=session.user, reason=reason
     )
-    say(f"{player} of {team_id} is temporarily retiring.")
+    say(f"{recorded(session)}.")
 
 
 @team.command("buy")
@@ -157,7 +160,7 @@ def buy(session: Session, team_id: str, item: str, count: int, reason: str | Non
     session.ledger().handle(
         Buy(session.league(), team_id, item, count), by=session.user, reason=reason
     )
-    say(f"{team_id} bought {count} x {item}.")
+    say(f"{recorded(session)}.")
 
 
 @team.command("release")
@@ -171,7 +174,7 @@ def release(session: Session, team_id: str, item: str, count: int, reason: str |
     session.ledger().handle(
         Release(session.league(), team_id, item, count), by=session.user, reason=reason
     )
-    say(f"{team_id} let go {count} x {item}.")
+    say(f"{recorded(session)}.")
 
 
 # A negative AMOUNT reads as an unknown option ('-2') unless click leaves unknown options to
@@ -412,3 +415,13 @@ def bounty(session: Session, team_id: str, player: str, amount: int, reason: str
         PostBounty(session.league(), team_id, player, amount), by=session.user, reason=reason
     )
     say(f"{team_id} posted a bounty of {gold(amount)} on {player}.")
+
+
+def recorded(session: Session) -> str:
+    """The league's newest event as its history says it, with its number (``Event 12:
+    Reikland Reavers hired Griff Junior (Human Blitzer) for 85,000``): what a command just
+    recorded, in the edition's names rather than the ids it was given."""
+    queries = queries_for(session)
+    seq = queries.league.version
+    line = queries.rows(EventLine, table_of(EventLine).c.seq == seq)
+    return f"Event {seq}: {line[0].summary if line else 'recorded'}"
