@@ -16,8 +16,10 @@ from dataclasses import dataclass
 
 from ledger.domain.events import MatchRecorded
 from ledger.domain.values import TeamSheet
+from ledger.errors import MvpRefused
 from ledger.rules.gold4 import postgame, rosters
 from ledger.rules.gold4.league_tables import deathzone, gold_rules
+from ledger.rules.problems import Problem, found
 from ledger.rules.rows import MatchRows
 from ledger.words import plural
 
@@ -41,12 +43,13 @@ class MatchChecks:
 
     # --- MVPs ----------------------------------------------------------------------------------
 
-    def mvp_problems(self) -> list[str]:
+    def mvp_problems(self) -> list[Problem]:
+        """Each side's, about that side (a form shows them beside its lines)."""
         if self.match.kind == "exhibition":
             return []
-        problems: list[str] = []
+        problems: list[Problem] = []
         for sheet in self.match.sheets():
-            problems += self.team_mvp_problems(sheet)
+            problems += found(MvpRefused, self.team_mvp_problems(sheet), sheet.team)
         return problems
 
     def team_mvp_problems(self, sheet: TeamSheet) -> list[str]:

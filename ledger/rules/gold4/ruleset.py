@@ -34,7 +34,6 @@ from ledger.errors import (
     FreeRerollRefused,
     HirelingRefused,
     InvalidAdvancement,
-    MvpRefused,
     SecretWeaponRefused,
 )
 from ledger.rules.base import (
@@ -255,7 +254,7 @@ class Gold4(BaseRuleset[Gold4Options]):
         checks = MatchChecks(match, rows, self.options.handicap_mvps)
         return [
             *found(ConcessionRefused, checks.concession_problems()),
-            *found(MvpRefused, checks.mvp_problems()),
+            *checks.mvp_problems(),
             *found(AppearanceFeeRefused, fees.problems(match, rows, self.options.appearance_fees)),
             *found(HirelingRefused, postgame.freebooter_problems(match, rows)),
         ]

@@ -40,12 +40,13 @@ def concession_problems(match: MatchRecorded) -> list[str]:
     return [f"LRB6 concessions are {' or '.join(CONCESSIONS)} (p.29), not {c.kind}"]
 
 
-def mvp_problems(t: Tables, match: MatchRecorded, sheet: TeamSheet) -> list[str]:
+def mvp_problems(t: Tables, match: MatchRecorded, sheet: TeamSheet, team: str) -> list[str]:
+    """``team``: the side's name, as the sentence says it."""
     awarded = sum(p.mvps for p in sheet.players)
     allowed = 0 if match.kind == "unplayed" else t.mvps_per_team
     if awarded <= allowed:
         return []
-    return [f"{sheet.team} named {plural(awarded, 'MVP')} where LRB6 allows {allowed} (p.26)"]
+    return [f"{team} named {plural(awarded, 'MVP')} where LRB6 allows {allowed} (p.26)"]
 
 
 def hireling_problems(

@@ -177,9 +177,8 @@ class LRB6(BaseRuleset[OptionsT]):
         t, problems = tables(), found(ConcessionRefused, checks.concession_problems(match))
         for side in self.sides_of(match, rows):
             lists = (self.catalogue.team_list(side.team.roster), self.catalogue.stars())
-            problems += found(
-                MvpRefused, checks.mvp_problems(t, match, side.sheet), side.team.team_id
-            )
+            mvps = checks.mvp_problems(t, match, side.sheet, side.team.name)
+            problems += found(MvpRefused, mvps, side.team.team_id)
             hired = checks.hireling_problems(t, side.team, side.players, side.sheet, lists)
             problems += found(HirelingRefused, hired)
         return problems
