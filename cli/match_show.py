@@ -74,10 +74,12 @@ def circumstances(sheet: MatchSheet) -> list[str]:
     ]
     if sheet.status == "voided":
         lines.append("VOIDED: this report no longer counts (see the corrections below).")
+    names = {side.team_id: side.name for side in sheet.sides}
     if sheet.conceded_by:
-        lines.append(f"Conceded by {sheet.conceded_by}.")
+        lines.append(f"Conceded by {names.get(sheet.conceded_by, sheet.conceded_by)}.")
     elif sheet.status == "played":
-        lines.append(f"Winner: {sheet.winner}." if sheet.winner else "A draw.")
+        winner = names.get(sheet.winner or "", sheet.winner)
+        lines.append(f"Winner: {winner}." if sheet.winner else "A draw.")
     extras = [
         f"Weather: {sheet.weather}" if sheet.weather else "",
         f"Referee: {sheet.referee}" if sheet.referee else "",

@@ -114,6 +114,7 @@ def test_entered_dice_and_the_dice_the_ledger_rolled(played: Path) -> None:
     assert {("dedicated_fans", "Scramblers"), ("dedicated_fans", "Reikland Reavers")} <= named
     out = run_ledger(played, "match", "show", "g1").out
     assert "Reikland Reavers 2-1 Scramblers" in out
+    assert "Winner: Reikland Reavers." in out  # by its name, not its id
     assert "rolled by the ledger" in out
 
 
