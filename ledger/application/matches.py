@@ -72,7 +72,7 @@ def resolve_report(
     for side in sides:
         if amending is None:
             with found.at(*side.place, "team"):
-                check_post_game_closed(c, side.team)
+                check_post_game_closed(c, side.team, match_id)
     casualties = resolve_casualties(c, report, sides, roll_missing, found)
     if not found.partial:  # the score and the concession are the whole game's
         with found.at("concession"):
@@ -340,10 +340,12 @@ def add_line(c: Context, side: Side, line: PlayerLine) -> None:
     )
 
 
-def check_post_game_closed(c: Context, team: TeamRow) -> None:
+def check_post_game_closed(c: Context, team: TeamRow, reported: str) -> None:
+    """A team closes its last game before it plays the next. The game ``reported`` itself,
+    open because it was recorded already, is that refusal's to say, not this one's."""
     if not c.ruleset.post_game_closes:
         return
-    for match_id in team.open_games:
+    for match_id in (m for m in team.open_games if m != reported):
         raise PostGameOpen(
             f"{team.name} have not closed the post-game sequence of match"
             f" {match_id}: close it first"
