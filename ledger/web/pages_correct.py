@@ -30,11 +30,11 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ledger.application.commands import Correct
-from ledger.application.corrections import FIXED_IN_REPORT, TIES, amendable_fields
+from ledger.application.corrections import amendable_fields, check_fields_amendable
 from ledger.application.service import LeagueLedger
 from ledger.domain import events as ev
 from ledger.domain.state import MatchRow
-from ledger.errors import LedgerError, UnknownEvent
+from ledger.errors import InvalidInput, LedgerError, UnknownEvent
 from ledger.reports.match_sheet import as_it_stands
 from ledger.web import pages_reads as reads
 from ledger.web.guard import needs
@@ -107,15 +107,12 @@ def shape_of(annotation: Any) -> tuple[FieldKind, tuple[str, ...]] | None:
 
 
 def why_fixed(event: ev.LedgerEvent, name: str) -> str:
-    """Why the command would refuse the field amended (``check_fields_amendable``)."""
-    if name in TIES and isinstance(event, TIES[name]):
-        return "it ties the event to others: void the event and record it anew"
-    if name == "match":
-        return "it ties the event to its fixture: void the event and record it anew"
-    if isinstance(event, ev.MatchRecorded) and name in FIXED_IN_REPORT:
-        return "checked with the report: correct the whole report"
-    if isinstance(event, ev.AdvancementRolled):
-        return "the ledger's roll is voided, never amended"
+    """Why the command would refuse the field amended, in its own words: it is asked with
+    a value unlike any recorded (``check_fields_amendable`` reads only what changes)."""
+    try:
+        check_fields_amendable(event, {name: object()})
+    except InvalidInput as refused:
+        return refused.message
     return ""
 
 

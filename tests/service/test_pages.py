@@ -830,7 +830,7 @@ def test_the_commissioner_voids_an_event_with_a_reason_and_a_coach_may_not(
     assert "(match recorded, by " in shown  # the type in words
     assert not re.search(r"name=\"action\" value=\"\w+\" checked", shown)  # none chosen for him
     assert 'name="set-weather"' in shown  # a field of one value: labelled, as it stands
-    assert "Not amended here: checked with the report" in page_text(shown)  # its kind, its round
+    assert "Not amended here: the kind of match report" in page_text(shown)  # the command says why
     assert "Other fields: away, casualties" in page_text(shown)  # a side: typed, for experts
     csrf = form_of(client, path)
     before = event_count(client)
