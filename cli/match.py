@@ -17,9 +17,9 @@ from ledger.application.commands import (
     RecordMatch,
 )
 from ledger.application.reports import read_report
-from ledger.application.restated import report_of_match
+from ledger.application.restated import by_name, plain_names, report_of_match
 from ledger.application.service import LeagueLedger
-from ledger.domain.state import MatchRow, TeamRow
+from ledger.domain.state import MatchRow, PlayerRow, TeamRow
 from ledger.errors import InvalidInput
 from ledger.reports.match_sheet import MatchSheet, match_sheet, report_standing
 
@@ -65,14 +65,20 @@ def print_report(session: Session, match_id: str, as_json: bool) -> None:
     """The match's report file as it stands, headed by how to correct it with it."""
     from cli.queries import queries_for
 
-    standing = report_standing(session.ledger(), queries_for(session), match_id)
+    queries = queries_for(session)
+    standing = report_standing(session.ledger(), queries, match_id)
     report = report_of_match(standing)
     if as_json:
         print_json(report)
         return
+    everyone = list(queries.store.select(PlayerRow, league_id=queries.league_id))
+    teams = {sheet.team for sheet in standing.sheets()}
+    players = (p for p in everyone if p.team_id in teams)
+    report = by_name(report, plain_names(players, (p.player_id for p in everyone)))
     click.echo(
         f"# Match {match_id} as it stands (event {standing.seq}). Correct what the sheet got"
         f" wrong, then:\n# ledger correct {standing.seq} --report FILE --reason WHY\n"
+        "# (Players are named; one whose name another of the teams shares, by his id.)\n"
         + yaml.safe_dump(report, sort_keys=False, allow_unicode=True),
         nl=False,
     )

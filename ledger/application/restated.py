@@ -5,7 +5,8 @@ report's correction page), and what ``ledger match show --report`` prints.
 Sent back unchanged, the report records the match exactly as it stands: ``CorrectMatch``
 then finds nothing to amend (tests/integration/test_restated.py folds every recorded
 match of each edition through it). Players and hirelings are named by the ids the event
-holds (a die restated as it was recorded stays the original's record of it, who rolled
+holds; ``by_name`` names each player whose name reads back as him alone, as a commissioner
+writes a report (a die restated as it was recorded stays the original's record of it, who rolled
 it and for whom: ``restated_dice_kept``); a casualty's outcome is given beside
 the dice it is read from (an outcome also given must agree with them), its effects only
 where no die says them.
@@ -13,10 +14,12 @@ where no die says them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ledger.domain import events as ev
+from ledger.domain.state import PlayerRow
 from ledger.domain.values import Casualty, DiceRoll, Performance, TeamSheet
 
 LINE_FIGURES = (
@@ -155,6 +158,45 @@ def in_order(
 
 def side_dice(match: ev.MatchRecorded) -> list[DiceRoll]:
     return [*(r for s in match.sheets() for r in s.dice), *match.dice]
+
+
+def plain_names(players: Iterable[PlayerRow], ids: Iterable[str]) -> dict[str, str]:
+    """Each of ``players``' names by his id, where the name reads back as him alone: no
+    other of ``players`` (the match's teams, past and present) is called so, whatever the
+    case, and it is neither a shirt number (``#4``) nor one of the league's ``ids``, which
+    a report's name is looked up as first (``Context.player``)."""
+    players = list(players)
+    ids = set(ids)
+    counted = Counter(p.name.casefold() for p in players)
+    return {
+        p.player_id: p.name
+        for p in players
+        if counted[p.name.casefold()] == 1 and not p.name.startswith("#") and p.name not in ids
+    }
+
+
+def by_name(report: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """The report (as its JSON) with its lines and casualties naming players by the
+    ``names`` (``plain_names``) instead of their ids. Dice stay keyed as they were entered:
+    a die's subject is read as an id."""
+
+    def one(ref: str) -> str:
+        return names.get(ref, ref)
+
+    def side(sheet: dict[str, Any]) -> dict[str, Any]:
+        if "players" not in sheet:
+            return sheet
+        return {**sheet, "players": [{**p, "player": one(p["player"])} for p in sheet["players"]]}
+
+    def casualty(line: dict[str, Any]) -> dict[str, Any]:
+        return {k: one(v) if k in ("victim", "by") else v for k, v in line.items()}
+
+    named = {**report, "home": side(report["home"]), "away": side(report["away"])}
+    if "others" in report:
+        named["others"] = [side(o) for o in report["others"]]
+    if "casualties" in report:
+        named["casualties"] = [casualty(c) for c in report["casualties"]]
+    return named
 
 
 def renamed(report: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

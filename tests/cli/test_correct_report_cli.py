@@ -23,10 +23,11 @@ def test_a_report_shown_edited_and_sent_back_amends_what_was_changed(
     assert shown.startswith(f"# Match {MATCH} as it stands (event 64).")
     assert "# ledger correct 64 --report FILE --reason WHY" in shown
     report = yaml.safe_load(shown)
+    assert report["home"]["players"][0] == {"player": "Griff Junior", "touchdowns": 1}
     assert report["casualties"][0] == {
-        "victim": "p18",
+        "victim": "Snaga",
         "cause": "block",
-        "by": "p1",
+        "by": "Griff Junior",
         "dice": {"casualty": 8},
         "outcome": "seriously_hurt",
     }
