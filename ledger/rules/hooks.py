@@ -39,7 +39,7 @@ from ledger.rules.asked import (
 )
 from ledger.rules.dice import DiceBox
 from ledger.rules.effects import Effects
-from ledger.rules.problems import Problem, beyond_the_list, one_result
+from ledger.rules.problems import Problem, beyond_the_list, kind_offered, one_result
 from ledger.rules.protocol import DiceNeed
 
 if TYPE_CHECKING:
@@ -113,7 +113,11 @@ CHECKS: Table[Hook[list[Problem]]] = Table(
         on(Releasing, lambda r, a: r.check_release(a.team, a.item, a.count)),
         on(
             Advancing,
-            lambda r, a: one_result(a.event) or r.check_advancement(a.player, a.team, a.event),
+            lambda r, a: (
+                one_result(a.event)
+                or kind_offered(r, a.event)
+                or r.check_advancement(a.player, a.team, a.event)
+            ),
         ),
         on(Report, lambda r, a: r.check_match(a.match, a.rows)),
         on(Casualty, lambda r, a: r.check_casualty(a)),

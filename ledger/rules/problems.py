@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ledger.domain.events import PlayerAdvanced, PlayerHired
+from ledger.domain.events import ADVANCEMENT_NAMES, PlayerAdvanced, PlayerHired
 from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import MAX_GOLD, Casualty
 from ledger.errors import (
@@ -47,7 +47,7 @@ from ledger.errors import (
 )
 from ledger.rules.protocol import Feature, Ruleset, SidelineItem
 from ledger.rules.schema import Position, TeamList
-from ledger.words import article
+from ledger.words import article, one_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,19 @@ def has_feature(ruleset: Ruleset, feature: Feature, what: str) -> list[Problem]:
 RESULT_EITHER_WAY = ("characteristic", "star_roll")
 """The advancements whose roll may give a characteristic (or, chosen instead, a skill);
 every other column of the table gives a skill."""
+
+
+def kind_offered(ruleset: Ruleset, event: PlayerAdvanced) -> list[Problem]:
+    """A kind of advancement the edition does not have (``advancement_kinds``: BB2025
+    dropped BB2020's random secondary skill, the older editions have only the Star Player
+    Roll) is refused in one sentence for all, naming the ways its players advance."""
+    kinds = ruleset.advancement_kinds
+    if event.kind in kinds:
+        return []
+    ways = one_of([f"{article(ADVANCEMENT_NAMES[k])} ({k})" for k in kinds])
+    asked = ADVANCEMENT_NAMES.get(event.kind, event.kind)
+    sentence = f"no {asked} in {ruleset.name}: a player advances by {ways}"
+    return [Problem(InvalidAdvancement, sentence)]
 
 
 def one_result(event: PlayerAdvanced) -> list[Problem]:

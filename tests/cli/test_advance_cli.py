@@ -48,8 +48,9 @@ def league(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_random_skill_without_its_category_is_refused_before_any_roll(league: Path) -> None:
     refused = run_ledger(league, "team", "advance", "men", "Man 1", "random_primary", "--roll")
     assert refused.code != 0
-    assert "needs one of G as its category (its Skill Table column)" in refused.err
-    assert "rolled" not in refused.out + refused.err
+    assert "is rolled on a Skill Table column: name its category, G (General)" in refused.err
+    assert refused.out == ""  # no roll recorded, none said
+    assert "ledger rolled" not in refused.err
 
 
 def test_the_category_is_explained_in_the_help(league: Path) -> None:

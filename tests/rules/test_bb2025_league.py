@@ -226,8 +226,13 @@ def random_skill(skill: str | None, category: str | None, *rolls: tuple[int, int
         # Skweek has Dodge (1-3, 4) already: that roll is rolled again
         ("Sprint", "A", [(1, 4), (1, 1), (4, 5)], None),
         ("Catch", "A", [(1, 4), (1, 1)], "1 of the 2 given does"),
-        ("Catch", None, [(1, 1), (4, 5)], "needs one of ADG as its category (its Skill"),
-        ("Block", "S", [(1, 1), (4, 5)], "needs one of ADG as its category"),
+        ("Catch", None, [(1, 1), (4, 5)], "name its category, A (Agility), D (Devious) or G"),
+        (
+            "Block",
+            "S",
+            [(1, 1), (4, 5)],
+            "is rolled on A (Agility), D (Devious) or G (General), not on S (Strength)",
+        ),
     ],
 )
 def test_a_random_skill_is_one_of_two_rolled_on_the_skill_table(

@@ -16,6 +16,7 @@ import pytest
 
 from ledger.domain import events as ev
 from ledger.domain.state import PlayerRow, TeamRow
+from ledger.rules.asked import Advancing
 from ledger.rules.protocol import Ruleset
 from tests.rules.seam import said
 from tests.rules.test_dz3_book import REAVERS, drafted, dz3, roster, tr
@@ -123,8 +124,9 @@ def test_no_characteristic_rises_over_ten() -> None:
 def test_only_star_player_rolls() -> None:
     (ruleset, team), player = blitzer()
     event = star_roll((3, 5), kind="chosen_primary", skill="Mighty Blow")
-    assert said(ruleset.check_advancement(player, team, event)) == [
-        "3rd edition players advance by star player rolls only (kind star_roll)"
+    assert said(ruleset.problems(Advancing(player, team, event))) == [
+        "no chosen primary skill in 3rd edition Death Zone (OBERWALD): a player advances by"
+        " a Star Player Roll (star_roll)"
     ]
 
 

@@ -12,6 +12,7 @@ from ledger.domain.state import PlayerRow, TeamRow
 from ledger.domain.values import DiceRoll
 from ledger.errors import InvalidAdvancement, InvalidInput
 from ledger.rules import REGISTRY, find_ruleset
+from ledger.rules.asked import Advancing
 from ledger.rules.protocol import Ruleset
 from tests.rules.seam import said
 
@@ -27,15 +28,30 @@ def test_a_refusal_names_the_league_s_own_edition(ruleset: str, book: str) -> No
         rules.casualty_from_report("broken", (), ())
 
 
-@pytest.mark.parametrize(("ruleset", "rule"), [("lrb6", "LRB6 p.26"), ("lrb6-zal", "ZAL 17")])
-def test_a_skill_bought_with_spp_is_refused_citing_the_league_s_own_rule(
-    ruleset: str, rule: str
+@pytest.mark.parametrize(
+    ("ruleset", "ways"),
+    [
+        ("lrb6", "a Star Player Roll (star_roll)"),
+        ("lrb6-zal", "a Star Player Roll (star_roll)"),
+        ("gold4", "a Star Player Roll (star_roll)"),
+        (
+            "bb2025",
+            "a random primary skill (random_primary), a chosen primary skill (chosen_primary),"
+            " a chosen secondary skill (chosen_secondary) or a characteristic improvement"
+            " (characteristic)",
+        ),
+    ],
+)
+def test_a_kind_the_edition_lacks_is_refused_in_one_sentence_naming_its_kinds(
+    ruleset: str, ways: str
 ) -> None:
+    """One wording for every edition (there were four), from ``advancement_kinds``."""
     rules = find_ruleset(ruleset)
     player, team = human_lineman(rules)
-    bought = advancement("chosen_primary", skill="Block")
-    assert said(rules.check_advancement(player, team, bought)) == [
-        f"players improve by Star Player Rolls: use kind star_roll ({rule})"
+    lacked = "random_secondary"
+    asked = advancement(lacked, skill="Block")
+    assert said(rules.problems(Advancing(player, team, asked))) == [
+        f"no random secondary skill in {rules.name}: a player advances by {ways}"
     ]
 
 
@@ -77,12 +93,15 @@ def advancement(kind: str, skill: str | None = None) -> PlayerAdvanced:
 def test_a_kind_of_advancement_the_edition_lacks_is_refused_in_words(
     ruleset: str, kind: str
 ) -> None:
-    """BB2025 has no Star Player Rolls: asked for one it raised an AttributeError."""
+    """BB2025 has no Star Player Rolls: asked for one it raised an AttributeError. The kind
+    is refused before the edition's own check, which must not fail on it either."""
     rules = find_ruleset(ruleset)
     if kind in rules.advancement_kinds:
         return
     player, team = human_lineman(rules)
-    assert said(rules.check_advancement(player, team, advancement(kind, skill="Block")))
+    asked = advancement(kind, skill="Block")
+    assert said(rules.problems(Advancing(player, team, asked)))
+    rules.check_advancement(player, team, asked)
 
 
 # A skill misspelt is answered with the one meant, in each edition's own words (skills.yaml

@@ -256,7 +256,7 @@ def test_every_advancement_kind_of_the_books_reaches_the_rules(
     reply = client.post(path, json={"kind": "random_secondary"}, headers=world.auth("jay"))
     assert reply.status_code == 409, reply.text
     assert reply.json()["code"] == "invalid-advancement"
-    assert "BB2025's Advancement Table has no random secondary skill" in reply.json()["detail"]
+    assert "no random secondary skill in Blood Bowl 2025" in reply.json()["detail"]
     assert event_count(client) == before
 
 

@@ -210,9 +210,11 @@ def test_a_random_skill_without_its_column_is_refused_beside_the_column(
     csrf = form_of(client, path)
     before = event_count(client)
     unnamed = post(client, path, {"csrf": csrf, "kind": "random_primary", "roll_missing": "1"})
-    assert "its Skill Table column" in error_beside(unnamed.text, "category")
+    assert "name its category" in error_beside(unnamed.text, "category")
     not_his = post(client, path, {"csrf": csrf, "kind": "random_primary", "category": "A"})
-    assert "needs one of GS as its category" in error_beside(not_his.text, "category")
+    assert "is rolled on G (General) or S (Strength), not on A" in error_beside(
+        not_his.text, "category"
+    )
     one_roll = {"kind": "random_primary", "category": "G", "die-random_skill-1": "1 2"}
     undiced = post(client, path, {"csrf": csrf, **one_roll})
     assert "Skill Table rolls" in error_beside(undiced.text, "dice")

@@ -20,6 +20,7 @@ from ledger.domain.state import PlayerRow
 from ledger.rules.bb2020.tables import Tables, skills
 from ledger.rules.bb2025.advancement import (
     SkillTable,
+    column_problems,
     cost,
     either,
     eligible_problems,
@@ -64,7 +65,7 @@ def result(t: Tables, player: PlayerRow, event: PlayerAdvanced) -> AdvancementRe
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
     if found := eligible_problems(t, player):
         return found
-    if event.kind not in (*ACCESS, "characteristic"):
+    if event.kind not in (*ACCESS, "characteristic"):  # refused before (problems.kind_offered)
         return [f"Season 2 has no '{event.kind}' advancement"]
     if found := spp_problems(t, player, event.kind):
         return found
@@ -87,10 +88,7 @@ def random_problems(
     player lacks is his new skill."""
     category = event.category or ""
     if category not in categories(position, access):
-        return [
-            f"a random {access} skill needs one of {''.join(categories(position, access))}"
-            f" as its category (its Skill table column), not '{category}'"
-        ]
+        return column_problems(access, position, category)
     rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
     gained = next(
         (

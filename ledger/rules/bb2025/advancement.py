@@ -17,8 +17,8 @@ from ledger.domain.state import PlayerRow
 from ledger.errors import InvalidAdvancement, suggested
 from ledger.rules.bb2025.tables import Tables, skills
 from ledger.rules.protocol import AdvancementResult
-from ledger.rules.schema import Position, Skill
-from ledger.words import possessive
+from ledger.rules.schema import Position, Skill, category_said
+from ledger.words import one_of, possessive
 
 SKILL_KINDS = {
     "random_primary": "primary",
@@ -100,7 +100,7 @@ def result(
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
     if found := eligible_problems(t, player):
         return found
-    if sentence := unknown_kind(event.kind):
+    if sentence := unknown_kind(event.kind):  # refused before (problems.kind_offered): no cost
         return [sentence]
     if found := spp_problems(t, player, event.kind):
         return found
@@ -142,16 +142,25 @@ def spp_problems(t: Tables, player: PlayerRow, kind: str) -> list[str]:
     ]
 
 
+def column_problems(access: str, position: Position, category: str) -> list[str]:
+    """A random skill's category that is not a Skill Table column the position may roll
+    on for its kind (``access``, primary or secondary): none said, or another."""
+    columns = position.primary if access == "primary" else position.secondary
+    offered = one_of([category_said(c) for c in columns])
+    if not category:
+        rolled = f"a random {access} skill is rolled on a Skill Table column"
+        return [f"{rolled}: name its category, {offered}"]
+    said = category_said(category)
+    return [f"a {position.name}'s random {access} skill is rolled on {offered}, not on {said}"]
+
+
 def random_problems(player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
     """'Do this twice, and then choose which of the two randomly rolled Skills you wish your
     player to receive.' A roll giving a skill the player has already is rolled again, so the
     first two rolls giving a skill he lacks are the ones offered."""
     category = event.category or ""
     if category not in position.primary:
-        return [
-            f"a random primary skill needs one of {''.join(position.primary)} as its"
-            f" category (its Skill Table column), not '{category}'"
-        ]
+        return column_problems("primary", position, category)
     rolls = [d.values for d in event.dice if d.purpose == "random_skill" and len(d.values) == 2]
     offered = [
         skill.name

@@ -35,8 +35,6 @@ def result(event: PlayerAdvanced) -> AdvancementResult:
 
 
 def problems(t: Tables, player: PlayerRow, position: Position, event: PlayerAdvanced) -> list[str]:
-    if event.kind != "star_roll":
-        return ["3rd edition players advance by star player rolls only (kind star_roll)"]
     if player.kind == "star" or player.status != "active":
         return [f"{player.name} cannot make star player rolls ({player.kind}, {player.status})"]
     earned, taken = t.rolls_earned(player.spp_earned), len(player.advancements)

@@ -139,8 +139,6 @@ def problems(player: PlayerRow, position: Position | None, event: PlayerAdvanced
         return [
             f"{article(position.name)} may not earn SPPs, so never rolls on the Star Player table"
         ]
-    if event.kind != "star_roll":
-        return ["gold4 players improve by Star Player rolls only (kind star_roll)"]
     earned = rolls_earned(player.spp_earned, position)
     if len(player.advancements) >= earned:
         return [

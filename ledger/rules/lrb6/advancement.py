@@ -108,17 +108,9 @@ def result(
 # --- checks before a roll is recorded -------------------------------------------------------
 
 
-def due_problems(
-    t: RollTables,
-    player: PlayerRow,
-    position: Position | None,
-    event: PlayerAdvanced,
-    cite: str = "LRB6 p.26",
-) -> list[str]:
-    """Whether a Star Player Roll is due; ``cite`` is the rule as the league's edition
-    states it (ZAL 17 for lrb6-zal)."""
-    if event.kind != ROLL:
-        return [f"players improve by Star Player Rolls: use kind star_roll ({cite})"]
+def due_problems(t: RollTables, player: PlayerRow, position: Position | None) -> list[str]:
+    """Whether a Star Player Roll is due (LRB6 p.26; ZAL 17 for lrb6-zal), the only kind
+    there is (``problems.kind_offered``)."""
     if player.status != "active" or player.kind == "star" or position is None:
         return [f"{player.name} takes no Star Player Rolls ({player.status}, {player.kind})"]
     if rolls_due(t, player) < 1:
@@ -133,7 +125,7 @@ def due_problems(
 def problems(
     t: RollTables, player: PlayerRow, position: Position | None, event: PlayerAdvanced
 ) -> list[str]:
-    found = due_problems(t, player, position, event)
+    found = due_problems(t, player, position)
     roll = dice_of(event, ROLL)
     if found or position is None:
         return found

@@ -83,7 +83,7 @@ def result(
 def problems(
     t: Tables, player: PlayerRow, position: Position | None, event: PlayerAdvanced, by: str
 ) -> list[str]:
-    found = lrb6.due_problems(t, player, position, event, "ZAL 17")
+    found = lrb6.due_problems(t, player, position)
     if found or position is None:
         return found
     roll, ageing = dice_of(event, ROLL), dice_of(event, AGEING)
